@@ -1,0 +1,46 @@
+/**
+ * Every process group spawnbench starts is tracked here, so that whatever ends
+ * spawnbench (normal end, Ctrl-C, SIGTERM, an uncaught error) can kill them all.
+ * The graceful path is each owner's stop(); this is the last line of defence.
+ */
+const groups = new Set();
+let installed = false;
+
+/**
+ * Sends a signal to a whole process group, ignoring groups that are already gone.
+ * @returns {boolean} whether any process received it
+ */
+export function signalGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    if (error.code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/** Kills every tracked group at once, synchronously (safe inside process.on('exit')). */
+export function killAllSync() {
+  for (const pgid of groups) signalGroup(pgid, 'SIGKILL');
+  groups.clear();
+}
+
+/**
+ * Tracks a process group until the returned function is called.
+ * @param {number} pgid
+ * @returns {() => void} untrack
+ */
+export function trackGroup(pgid) {
+  if (!installed) {
+    installed = true;
+    process.on('exit', killAllSync);
+  }
+  groups.add(pgid);
+  return () => groups.delete(pgid);
+}
+
+/** How many groups are live (for tests). */
+export function trackedGroupCount() {
+  return groups.size;
+}

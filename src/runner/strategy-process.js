@@ -1,0 +1,139 @@
+/**
+ * Starts a strategy (or a fixture server, or a user's server for diagnose) as its
+ * own process group, waits until it reports its port, relays its stdout lines as
+ * events, and stops it with everything it started.
+ */
+import { spawn } from 'node:child_process';
+import { EventEmitter, once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { RunError } from '../errors.js';
+import { signalGroup, trackGroup } from './cleanup.js';
+
+/** Long enough for Deno's first start and a loaded 2-core machine; a healthy node strategy is ready in ~100 ms. */
+export const READY_TIMEOUT_MS = 15_000;
+/** How long a strategy gets to stop its workers after SIGTERM before its whole group is killed. */
+export const STOP_GRACE_MS = 3_000;
+/** Lines of stderr kept for error messages. */
+const STDERR_TAIL_LINES = 12;
+
+/**
+ * @typedef {object} StrategyProcess
+ * @property {number} pid
+ * @property {number} port
+ * @property {() => string} stderrTail last lines of stderr
+ * @property {() => Promise<{code: number|null, signal: string|null}>} stop SIGTERM, grace, then SIGKILL to the group
+ * @property {Promise<{code: number|null, signal: string|null}>} exited
+ * @property {() => {id:number, pid:number, threadId:number|null, inFlight:number, completed:number, failed:number}[]} workers
+ */
+
+/**
+ * @param {object} options
+ * @param {string} options.command executable
+ * @param {string[]} options.args
+ * @param {Record<string,string>} [options.env] added to process.env
+ * @param {string} [options.label] for messages ("strategy 'baseline'")
+ * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput] every line that is not for spawnbench
+ * @param {number} [options.readyTimeoutMs]
+ * @param {(child: import('node:child_process').ChildProcess) => Promise<number>} [options.waitForPort]
+ *   how readiness is known; default: the `{"spawnbench":"ready","port":N}` stdout line
+ * @returns {Promise<StrategyProcess & EventEmitter>}
+ */
+export async function startStrategyProcess({
+  command,
+  args,
+  env = {},
+  label = 'strategy',
+  onOutput = () => {},
+  readyTimeoutMs = READY_TIMEOUT_MS,
+  waitForPort,
+}) {
+  const events = new EventEmitter();
+  const tail = [];
+  const workers = new Map();
+  const child = spawn(command, args, {
+    detached: true, // its own process group: one kill reaches every process it starts
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  const untrack = child.pid ? trackGroup(child.pid) : () => {};
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+  });
+  child.stdin.on('error', () => {});
+
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    tail.push(line);
+    if (tail.length > STDERR_TAIL_LINES) tail.shift();
+    onOutput(line, 'stderr');
+  });
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = parseControlLine(line);
+    if (!message) return onOutput(line, 'stdout');
+    if (message.spawnbench === 'ready') events.emit('ready', message);
+    else if (message.spawnbench === 'workers' && Array.isArray(message.workers)) {
+      for (const w of message.workers) workers.set(w.id, w);
+      events.emit('workers', [...workers.values()]);
+    } else events.emit('message', message);
+  });
+
+  const stderrTail = () => tail.join('\n');
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null && child.pid) {
+        signalGroup(child.pid, 'SIGTERM');
+        const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+      // The leader is gone; anything left in its group (an orphaned worker, a spawned command) goes too.
+      if (child.pid) signalGroup(child.pid, 'SIGKILL');
+      untrack();
+      return exited;
+    })();
+    return stopping;
+  };
+
+  try {
+    const port = await waitReady({ child, events, exited, label, stderrTail, readyTimeoutMs, waitForPort });
+    return Object.assign(events, { pid: child.pid, port, stderrTail, stop, exited, workers: () => [...workers.values()], child });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function parseControlLine(line) {
+  if (!line.startsWith('{"spawnbench"')) return null;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+async function waitReady({ child, events, exited, label, stderrTail, readyTimeoutMs, waitForPort }) {
+  const ac = new AbortController();
+  const early = exited.then(({ code, signal, error }) => {
+    if (error) throw new RunError(`${label} could not be started: ${error.message}`);
+    const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const tail = stderrTail();
+    throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
+  });
+  const ready = waitForPort ? waitForPort(child) : once(events, 'ready', { signal: ac.signal }).then(([m]) => m.port);
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const tail = stderrTail();
+      reject(new RunError(`${label} did not report a listening port within ${readyTimeoutMs / 1000}s${tail ? `; its stderr ends:\n${tail}` : ''}`));
+    }, readyTimeoutMs);
+  });
+  try {
+    return await Promise.race([ready, early, timeout]);
+  } finally {
+    clearTimeout(timer);
+    ac.abort();
+    early.catch(() => {});
+  }
+}
