@@ -1,0 +1,28 @@
+import React from 'react';
+import { useInput, useStdout } from 'ink';
+import { ToneContext } from '../theme.js';
+import { useRunStore } from '../use-run-store.js';
+import { useTerminalSize } from '../use-terminal-size.js';
+import { Dashboard } from './dashboard.js';
+
+const h = React.createElement;
+
+/**
+ * The mounted dashboard: reads the run store, reads keys when it may (stdin is a
+ * TTY), and draws nothing once `finished` so the live area disappears before the
+ * summary is printed.
+ * @param {{ store: object, onStop: () => void, keys: boolean, tone: Function, finished: boolean }} props
+ */
+export function App({ store, onStop, keys, tone, finished }) {
+  const state = useRunStore(store);
+  const { stdout } = useStdout();
+  const { columns, rows } = useTerminalSize(stdout);
+  useInput(
+    (input, key) => {
+      if (input === 'q' || (key.ctrl && input === 'c')) onStop();
+    },
+    { isActive: keys && !finished },
+  );
+  if (finished) return null;
+  return h(ToneContext.Provider, { value: tone }, h(Dashboard, { state, columns, rows, keys }));
+}

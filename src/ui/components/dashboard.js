@@ -1,0 +1,85 @@
+import React from 'react';
+import { Box, Text } from 'ink';
+import { useTone } from '../theme.js';
+import { Header } from './header.js';
+import { Progress } from './progress.js';
+import { Throughput } from './throughput.js';
+import { Latency } from './latency.js';
+import { Errors } from './errors.js';
+import { Generator } from './generator.js';
+import { Processes, runtimesWithoutProbe } from './processes.js';
+import { Tune } from './tune.js';
+
+const h = React.createElement;
+
+/** From this width throughput and latency sit side by side; below, they stack. Columns */
+export const SIDE_BY_SIDE_COLUMNS = 80;
+/** Width of the latency table (11-character label + four 7-character cells). Columns */
+const LATENCY_WIDTH = 39;
+/** Process rows shown however short the terminal (main + min/median/max + busiest). */
+const MIN_PROCESS_ROWS = 5;
+
+/**
+ * Lines every panel but the process rows takes, so the frame stays shorter than
+ * the terminal (a frame as tall as the terminal makes Ink clear the screen on
+ * every refresh).
+ */
+function fixedLines(state, { sideBySide, keys }) {
+  const errors = state.tick?.errors;
+  const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
+  const tunePolicies = state.tune ? new Set([...state.tune.steps.map((s) => s.policy), state.tune.current?.policy].filter(Boolean)).size : 0;
+  return (
+    2 + // header
+    1 + // progress
+    (state.tune ? 2 + 2 * tunePolicies : 0) +
+    (sideBySide ? 3 : 5) + // throughput + latency
+    (errors?.total && hasNon2xx ? 2 : 1) +
+    1 + // generator
+    1 + // process table header
+    1 + // collapsed note
+    (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) +
+    1 + // spawned commands and cores
+    (state.logs.length ? 1 : 0) +
+    (keys ? 1 : 0)
+  );
+}
+
+/**
+ * The whole live frame from a run state, sized to the terminal. Pure props in,
+ * so each layout is tested from fixed data.
+ * @param {{ state: import('../run-state.js').RunState, columns: number, rows: number, keys?: boolean }} props
+ *   keys: show the "q / Ctrl-C" hint (only when keys are read)
+ */
+export function Dashboard({ state, columns, rows, keys = false }) {
+  const tone = useTone();
+  const sideBySide = columns >= SIDE_BY_SIDE_COLUMNS;
+  const maxRows = Math.max(MIN_PROCESS_ROWS, rows - 1 - fixedLines(state, { sideBySide, keys }));
+  const generator = state.tick?.generator ?? state.sample?.generator ?? null;
+  const lastLog = state.logs.at(-1);
+  const perf = sideBySide
+    ? h(
+        Box,
+        null,
+        h(Throughput, { rpsHistory: state.rpsHistory, tick: state.tick, width: columns - LATENCY_WIDTH - 2 }),
+        h(Box, { marginLeft: 2 }, h(Latency, { tick: state.tick, width: LATENCY_WIDTH })),
+      )
+    : h(
+        Box,
+        { flexDirection: 'column' },
+        h(Throughput, { rpsHistory: state.rpsHistory, tick: state.tick, width: columns }),
+        h(Latency, { tick: state.tick, width: Math.min(columns, LATENCY_WIDTH) }),
+      );
+  return h(
+    Box,
+    { flexDirection: 'column', width: columns },
+    h(Header, { plan: state.plan, machine: state.machine }),
+    h(Progress, { phase: state.phase, tick: state.tick, plan: state.plan, stopRequested: state.stopRequested, columns }),
+    state.tune ? h(Tune, { steps: state.tune.steps, current: state.tune.current, columns }) : null,
+    perf,
+    h(Errors, { tick: state.tick }),
+    h(Generator, { generator, threads: state.plan?.generatorThreads ?? 1 }),
+    h(Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows }),
+    lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
+    keys ? h(Text, { color: tone('dim') }, state.stopRequested ? 'stopping… the summary follows' : 'q or Ctrl-C: stop early (the summary still prints)') : null,
+  );
+}

@@ -1,0 +1,31 @@
+import React from 'react';
+import { Text } from 'ink';
+import { formatElu, formatPct } from '../format.js';
+import { useTone } from '../theme.js';
+
+const h = React.createElement;
+
+/**
+ * Above this share of one core per generator thread, the generator may be what
+ * limits the measured throughput (issue 6: "passes 80% of a core"). Percent.
+ */
+export const GENERATOR_BUSY_PCT = 80;
+
+/**
+ * The load generator's CPU (% of one core) and ELU, with a warning when it is busy.
+ * @param {{ generator: { cpuPct?: number, elu?: number }|null, threads?: number }} props
+ */
+export function Generator({ generator, threads = 1 }) {
+  const tone = useTone();
+  const cpuPct = generator?.cpuPct;
+  const busy = Number.isFinite(cpuPct) && cpuPct / Math.max(1, threads) > GENERATOR_BUSY_PCT;
+  const threadText = threads > 1 ? ` (${threads} threads)` : '';
+  return h(
+    Text,
+    { wrap: 'truncate-end' },
+    h(Text, { bold: true }, 'generator '),
+    h(Text, { color: busy ? tone('warn') : undefined }, `CPU ${formatPct(cpuPct)}${threadText}`),
+    `  ELU ${formatElu(generator?.elu)}`,
+    busy ? h(Text, { color: tone('warn'), bold: true }, '  ! results may be limited by the load generator') : '',
+  );
+}

@@ -1,0 +1,121 @@
+import { median } from '../charts.js';
+
+/**
+ * Rows for the process table: the sampler's processes joined with the engine's
+ * worker list (in-flight counts) by pid and thread id. Pure, so the collapse rule
+ * is tested without rendering.
+ */
+
+/**
+ * @typedef {object} ProcessRow
+ * @property {string} key
+ * @property {string} label
+ * @property {'main'|'worker'|'thread'|'summary'} role
+ * @property {number|null} cpuPct     % of one core
+ * @property {number|null} rssBytes
+ * @property {number|null} elu        0–1
+ * @property {number|null} loopP99Ms
+ * @property {number|null} loopMaxMs
+ * @property {number|null} spawnBlocked fraction of wall time blocked in spawn, 0–1
+ * @property {number|null} inFlight
+ * @property {boolean} probe          whether the in-process probe reported
+ */
+
+const workerMatches = (worker, proc) =>
+  worker.pid === proc.pid && (worker.threadId ?? null) === (proc.threadId ?? null);
+
+/**
+ * @param {object|null} sample   the sampler's latest interval
+ * @param {object[]} workers     the engine's merged worker list
+ * @returns {ProcessRow[]} main process first, then workers by id
+ */
+export function buildProcessRows(sample, workers = []) {
+  const rows = [];
+  const used = new Set();
+  for (const proc of sample?.processes ?? []) {
+    const worker = workers.find((candidate) => workerMatches(candidate, proc));
+    if (worker) used.add(worker);
+    const probe = proc.probe ?? null;
+    rows.push({
+      key: proc.key ?? `${proc.pid}:${proc.threadId ?? ''}`,
+      label: proc.label ?? (worker ? `w${worker.id}` : proc.role),
+      role: proc.role,
+      cpuPct: proc.cpuPct ?? null,
+      rssBytes: proc.rssBytes ?? null,
+      elu: probe?.elu ?? null,
+      loopP99Ms: probe?.loopDelay?.p99Ms ?? null,
+      loopMaxMs: probe?.loopDelay?.maxMs ?? null,
+      spawnBlocked: probe?.spawn?.blockedFraction ?? null,
+      inFlight: worker?.inFlight ?? null,
+      probe: probe !== null,
+    });
+  }
+  for (const worker of workers) {
+    if (used.has(worker)) continue;
+    rows.push({
+      key: `worker:${worker.id}`,
+      label: `w${worker.id}`,
+      role: worker.threadId != null ? 'thread' : 'worker',
+      cpuPct: null,
+      rssBytes: null,
+      elu: null,
+      loopP99Ms: null,
+      loopMaxMs: null,
+      spawnBlocked: null,
+      inFlight: worker.inFlight ?? null,
+      probe: false,
+    });
+  }
+  const rank = (row) => (row.role === 'main' ? 0 : 1);
+  return rows.sort((a, b) => rank(a) - rank(b));
+}
+
+const NUMERIC = ['cpuPct', 'rssBytes', 'elu', 'loopP99Ms', 'loopMaxMs', 'spawnBlocked', 'inFlight'];
+
+const statRow = (label, rows, pick) => {
+  const row = { key: `summary:${label}`, label, role: 'summary', probe: rows.some((r) => r.probe) };
+  for (const field of NUMERIC) {
+    const values = rows.map((r) => r[field]).filter(Number.isFinite);
+    row[field] = values.length ? pick(values) : null;
+  }
+  return row;
+};
+
+/**
+ * The busiest worker: highest CPU, then highest ELU, then most in flight.
+ * @param {ProcessRow[]} rows
+ * @returns {ProcessRow|undefined}
+ */
+export function busiest(rows) {
+  const score = (row) => [row.cpuPct ?? -1, row.elu ?? -1, row.inFlight ?? -1];
+  return rows.reduce((best, row) => {
+    if (!best) return row;
+    const [a, b] = [score(row), score(best)];
+    const i = a.findIndex((value, index) => value !== b[index]);
+    return i !== -1 && a[i] > b[i] ? row : best;
+  }, undefined);
+}
+
+/**
+ * Rows that fit in `maxRows`: all of them, or the non-worker rows then a
+ * min / median / max summary of the workers and the busiest one.
+ * @param {ProcessRow[]} rows
+ * @param {number} maxRows
+ * @returns {{ rows: ProcessRow[], collapsed: number }} collapsed: workers summarised (0 = none)
+ */
+export function collapseRows(rows, maxRows) {
+  if (rows.length <= maxRows) return { rows, collapsed: 0 };
+  const others = rows.filter((row) => row.role === 'main');
+  const workers = rows.filter((row) => row.role !== 'main');
+  const top = busiest(workers);
+  return {
+    rows: [
+      ...others,
+      statRow('min', workers, (values) => Math.min(...values)),
+      statRow('median', workers, median),
+      statRow('max', workers, (values) => Math.max(...values)),
+      { ...top, key: `busiest:${top.key}`, label: `busiest ${top.label}` },
+    ],
+    collapsed: workers.length,
+  };
+}

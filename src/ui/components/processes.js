@@ -1,0 +1,171 @@
+import React from 'react';
+import { Box, Text } from 'ink';
+import { bar } from '../charts.js';
+import { formatBytes, formatElu, formatFraction, formatMs, formatPct, DASH } from '../format.js';
+import { useTone } from '../theme.js';
+import { buildProcessRows, collapseRows } from './process-rows.js';
+
+const h = React.createElement;
+
+/** Longest CPU bar (characters); it shrinks first when the row is narrow. */
+const MAX_BAR = 12;
+/** Shortest CPU bar worth drawing; below this only the percentage is shown. */
+const MIN_BAR = 3;
+/** Label column: room for "busiest w31" at 80 columns, "main" and "w31" when narrow. */
+const LABEL_WIDE = 14;
+const LABEL_NARROW = 11;
+/** Below this many columns the label column narrows. */
+const NARROW_COLUMNS = 70;
+
+/** Event-loop delay p99 above which a loop is slow (clinic-doctor flags a 10 ms median). ms */
+const LOOP_P99_SLOW_MS = 10;
+/** Event-loop delay max above which a loop was blocked (clinic-doctor's 100 ms). ms */
+const LOOP_MAX_SLOW_MS = 100;
+/** ELU at which a loop is saturated (clinic-doctor's 95% median). 0–1 */
+const ELU_SATURATED = 0.95;
+/** Share of wall time blocked in spawn worth flagging (issue 8's diagnose rule: 10%). 0–1 */
+const SPAWN_BLOCKED_HIGH = 0.1;
+/** CPU above which a single-threaded process is saturated. % of one core */
+const CPU_SATURATED_PCT = 90;
+
+/**
+ * Table columns, in display order; `drop` orders which go first when a row does not
+ * fit (1 first). The CPU bar is not listed: it takes what is left.
+ */
+const COLUMNS = [
+  { key: 'label', title: 'process', width: LABEL_WIDE },
+  { key: 'loop', title: 'loop p99/max', width: 12, right: true, drop: 3 },
+  { key: 'elu', title: 'ELU', width: 4, right: true, drop: 4 },
+  { key: 'spawn', title: 'spawn', width: 5, right: true, drop: 2 },
+  { key: 'cpu', title: 'CPU', width: 4, right: true },
+  { key: 'rss', title: 'RSS', width: 5, right: true, drop: 1 },
+  { key: 'inFlight', title: 'in-fl', width: 5, right: true, drop: 5 },
+];
+
+/**
+ * Which columns fit in `columns`, and how long the CPU bar is.
+ * @param {number} columns
+ * @returns {{ columns: typeof COLUMNS, barWidth: number }}
+ */
+export function fitColumns(columns) {
+  const labelWidth = columns < NARROW_COLUMNS ? LABEL_NARROW : LABEL_WIDE;
+  let shown = COLUMNS.map((column) => (column.key === 'label' ? { ...column, width: labelWidth } : column));
+  const used = () => shown.reduce((sum, column) => sum + column.width + 1, 0);
+  const droppable = shown.filter((column) => column.drop).sort((a, b) => a.drop - b.drop);
+  while (used() > columns && droppable.length) {
+    const next = droppable.shift();
+    shown = shown.filter((column) => column !== next);
+  }
+  const room = columns - used() - 1;
+  return { columns: shown, barWidth: room >= MIN_BAR ? Math.min(MAX_BAR, room) : 0 };
+}
+
+const cellText = (row, key) => {
+  switch (key) {
+    case 'label':
+      return row.label;
+    case 'loop':
+      if (row.loopP99Ms == null) return DASH;
+      return `${formatMs(row.loopP99Ms, { unit: false })}/${formatMs(row.loopMaxMs, { unit: false })}`;
+    case 'elu':
+      return formatElu(row.elu);
+    case 'spawn':
+      return formatFraction(row.spawnBlocked);
+    case 'cpu':
+      return formatPct(row.cpuPct);
+    case 'rss':
+      return formatBytes(row.rssBytes);
+    case 'inFlight':
+      return row.inFlight == null ? DASH : String(row.inFlight);
+    default:
+      return '';
+  }
+};
+
+const cellHot = (row, key) => {
+  switch (key) {
+    case 'loop':
+      return row.loopP99Ms >= LOOP_P99_SLOW_MS || row.loopMaxMs >= LOOP_MAX_SLOW_MS;
+    case 'elu':
+      return row.elu >= ELU_SATURATED;
+    case 'spawn':
+      return row.spawnBlocked >= SPAWN_BLOCKED_HIGH;
+    case 'cpu':
+      return row.cpuPct >= CPU_SATURATED_PCT;
+    default:
+      return false;
+  }
+};
+
+const pad = (text, column) => {
+  const cut = text.length > column.width ? text.slice(0, column.width) : text;
+  return column.right ? cut.padStart(column.width) : cut.padEnd(column.width);
+};
+
+function Row({ row, layout, tone }) {
+  const cells = [];
+  for (const column of layout.columns) {
+    if (column.key === 'cpu' && layout.barWidth) {
+      cells.push(h(Text, { key: 'bar', color: tone(cellHot(row, 'cpu') ? 'warn' : 'accent') }, bar(row.cpuPct, 100, layout.barWidth) + ' '));
+    }
+    const hot = cellHot(row, column.key);
+    const color = hot ? tone('warn') : row.role === 'summary' && column.key === 'label' ? tone('dim') : undefined;
+    cells.push(h(Text, { key: column.key, color, bold: hot }, pad(cellText(row, column.key), column) + ' '));
+  }
+  return h(Text, { wrap: 'truncate-end' }, ...cells);
+}
+
+/**
+ * Runtimes whose processes report no probe data, for "probe not available on …".
+ * Node processes without data are only waiting for their first report.
+ * @param {object|null} sample
+ * @param {object|null} plan
+ * @returns {string[]}
+ */
+export function runtimesWithoutProbe(sample, plan) {
+  const missing = new Set();
+  for (const proc of sample?.processes ?? []) {
+    if (proc.probe) continue;
+    const runtime = proc.role === 'main' ? plan?.runtime : plan?.workerRuntime ?? plan?.runtime;
+    if (runtime && runtime !== 'node') missing.add(runtime);
+  }
+  return [...missing];
+}
+
+/**
+ * One row per process and worker (loop delay p99/max, ELU, blocked in spawn, CPU
+ * bar, RSS, in flight), collapsed to min/median/max plus the busiest worker when
+ * there are more than `maxRows`; then spawned commands and the machine's cores.
+ * @param {{ sample: object|null, workers: object[], plan: object|null, columns: number, maxRows: number }} props
+ */
+export function Processes({ sample, workers, plan, columns, maxRows }) {
+  const tone = useTone();
+  const layout = fitColumns(columns);
+  const all = buildProcessRows(sample, workers);
+  const { rows, collapsed } = collapseRows(all, maxRows);
+  const header = layout.columns.map((column) => {
+    const title = pad(column.title, column) + ' ';
+    return column.key === 'cpu' && layout.barWidth ? ' '.repeat(layout.barWidth + 1) + title : title;
+  });
+  const noProbe = runtimesWithoutProbe(sample, plan);
+  const spawned = sample?.spawned;
+  const cores = sample?.system?.cpus ?? [];
+  return h(
+    Box,
+    { flexDirection: 'column' },
+    h(Text, { wrap: 'truncate-end', color: tone('dim') }, header.join('')),
+    all.length === 0
+      ? h(Text, { color: tone('dim') }, 'waiting for the first sample…')
+      : rows.map((row) => h(Row, { key: row.key, row, layout, tone })),
+    collapsed ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, `(${collapsed} workers summarised: min / median / max, busiest)`) : null,
+    noProbe.length ? h(Text, { wrap: 'truncate-end', color: tone('warn') }, `probe not available on ${noProbe.join(', ')}`) : null,
+    spawned || cores.length
+      ? h(
+          Text,
+          { wrap: 'truncate-end' },
+          spawned ? `spawned commands ${spawned.count ?? DASH} · CPU ${formatPct(spawned.cpuPct)} · RSS ${formatBytes(spawned.rssBytes)}` : '',
+          cores.length ? h(Text, { color: tone('dim') }, `${spawned ? '  ' : ''}cores ${cores.map(formatPct).join(' ')}`) : '',
+        )
+      : null,
+  );
+}

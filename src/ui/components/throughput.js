@@ -1,0 +1,44 @@
+import React from 'react';
+import { Box, Text } from 'ink';
+import { sparkline } from '../charts.js';
+import { formatCount } from '../format.js';
+import { useTone } from '../theme.js';
+
+const h = React.createElement;
+
+/** Fewest sparkline characters worth drawing. */
+const MIN_SPARK_WIDTH = 8;
+
+/**
+ * Requests per second, one sparkline character per second (warm-up seconds dim),
+ * with the current and the mean of the measured seconds.
+ * @param {{ rpsHistory: { phase: string, rps: number }[], tick: object|null, width: number }} props
+ */
+export function Throughput({ rpsHistory, tick, width }) {
+  const tone = useTone();
+  const sparkWidth = Math.max(MIN_SPARK_WIDTH, width - 2);
+  const shown = rpsHistory.slice(-sparkWidth);
+  const max = Math.max(0, ...shown.map((entry) => entry.rps));
+  const warm = shown.filter((entry) => entry.phase === 'warmup');
+  const measured = shown.filter((entry) => entry.phase !== 'warmup');
+  const peak = Math.max(0, ...rpsHistory.filter((entry) => entry.phase !== 'warmup').map((entry) => entry.rps));
+  return h(
+    Box,
+    { flexDirection: 'column', width },
+    h(
+      Text,
+      { wrap: 'truncate-end' },
+      h(Text, { bold: true }, 'rps '),
+      `now ${formatCount(tick?.rps)}  mean ${formatCount(tick?.phase === 'measure' ? tick.meanRps : null)}`,
+      peak > 0 ? h(Text, { color: tone('dim') }, `  peak ${formatCount(peak)}`) : '',
+    ),
+    h(
+      Text,
+      { wrap: 'truncate-end' },
+      '  ',
+      h(Text, { color: tone('dim') }, sparkline(warm.map((entry) => entry.rps), warm.length, { max })),
+      h(Text, { color: tone('accent') }, sparkline(measured.map((entry) => entry.rps), measured.length, { max })),
+      shown.length === 0 ? h(Text, { color: tone('dim') }, 'waiting for the first second…') : '',
+    ),
+  );
+}

@@ -1,0 +1,89 @@
+import React from 'react';
+import { render } from 'ink';
+import { App } from './components/app.js';
+import { createRunStore, DEFAULT_REFRESH_MS } from './run-store.js';
+import { colorEnabled, makeTone } from './theme.js';
+
+const h = React.createElement;
+
+/**
+ * Ink's own frame cap, above the store's refresh so it never drops one of our
+ * frames, but low enough that a burst of resizes does not redraw 30 times a second.
+ */
+const MAX_FPS = 10;
+
+const loadFormatSummary = () => import('../report/summary.js').then((module) => module.formatSummary);
+
+/**
+ * Mounts the live dashboard for a run engine (src/runner/run.js events) on a TTY.
+ * Subscribes at once, so call it before `run.start()`. `q` or Ctrl-C (when stdin is
+ * a TTY, read in raw mode) calls `run.stop()` once; the run then ends normally.
+ * On `done` the live area is cleared, Ink unmounts, and the summary
+ * (`formatSummary(result)`) is written to stdout, where it stays in the scrollback.
+ * Never exits the process: the command cleans up and sets the exit code.
+ *
+ * @param {import('node:events').EventEmitter & { stop: () => unknown }} run
+ * @param {object} [options]
+ * @param {NodeJS.WriteStream} [options.stdout]
+ * @param {NodeJS.ReadStream} [options.stdin]
+ * @param {NodeJS.WriteStream} [options.stderr]
+ * @param {Record<string, string|undefined>} [options.env] read for NO_COLOR
+ * @param {(result: object) => string} [options.formatSummary] default: src/report/summary.js
+ * @param {number} [options.refreshMs] frame interval (default 200 ms: 5 frames/s)
+ * @returns {{ done: Promise<void>, close: () => Promise<void> }}
+ *   done: settles after the summary is printed and Ink unmounted (rejects if the summary
+ *   cannot be formatted); close(): unmount without a summary (the run failed), resolves done
+ */
+export function mountDashboard(run, options = {}) {
+  const {
+    stdout = process.stdout,
+    stdin = process.stdin,
+    stderr = process.stderr,
+    env = process.env,
+    refreshMs = DEFAULT_REFRESH_MS,
+  } = options;
+  const formatter = options.formatSummary ? Promise.resolve(options.formatSummary) : loadFormatSummary();
+  formatter.catch(() => {}); // reported when the summary is needed, through `done`
+
+  const store = createRunStore(run, { refreshMs });
+  let stopAsked = false;
+  const onStop = () => {
+    store.markStopRequested();
+    if (stopAsked) return;
+    stopAsked = true;
+    Promise.resolve()
+      .then(() => run.stop())
+      .catch((error) => store.addLog({ level: 'error', msg: `stop failed: ${error.message}` }));
+  };
+  const props = { store, onStop, keys: Boolean(stdin?.isTTY), tone: makeTone(colorEnabled(env)), finished: false };
+  const instance = render(h(App, props), { stdout, stdin, stderr, exitOnCtrlC: false, maxFps: MAX_FPS });
+
+  let resolveDone;
+  let rejectDone;
+  const done = new Promise((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+  let finishing = null;
+  const finish = (result) => {
+    finishing ??= (async () => {
+      run.off('done', finish);
+      store.close();
+      let text = '';
+      let failure = null;
+      try {
+        if (result) text = (await formatter)(result);
+      } catch (error) {
+        failure = error;
+      }
+      instance.rerender(h(App, { ...props, finished: true }));
+      instance.unmount();
+      await instance.waitUntilExit();
+      if (failure) throw failure;
+      if (text) stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    })().then(resolveDone, rejectDone);
+    return done;
+  };
+  run.on('done', finish);
+  return { done, close: () => finish(null) };
+}

@@ -1,0 +1,62 @@
+import { describePlan } from './components/header.js';
+import { formatCount, formatDuration, formatMs } from './format.js';
+
+/**
+ * Where there is no dashboard (pipes, CI, --json, --no-dashboard): one plain line
+ * per phase change and at most one per PROGRESS_INTERVAL_MS while loading. No
+ * colour and no cursor movement, so logs and CI output stay readable.
+ */
+
+/** Gap between progress lines while loading ("at most every few seconds"). ms */
+export const PROGRESS_INTERVAL_MS = 2000;
+
+/**
+ * One progress line for a LoadTick:
+ * "measure 4s/10s  680 rps  p99 45 ms  errors 0".
+ * @param {object} tick LoadTick
+ * @returns {string}
+ */
+export function formatProgressLine(tick) {
+  const amount = `${formatDuration(tick.elapsedMs)}/${formatDuration(tick.plannedMs)}`;
+  const requests = tick.phase === 'measure' ? `  ${formatCount(tick.requests)} requests` : '';
+  const p99 = formatMs(tick.interval?.p99Ms);
+  return `${tick.phase} ${amount}  ${formatCount(tick.rps)} rps  p99 ${p99}  errors ${formatCount(tick.errors?.total ?? 0)}${requests}`;
+}
+
+/**
+ * One line for a measured tune step.
+ * @param {{ size: number, policy: string, rps: number, p99Ms: number, errors: number }} step
+ * @returns {string}
+ */
+export function formatTuneStepLine(step) {
+  return `tune pool ${step.size} ${step.policy}: ${formatCount(step.rps)} rps  p99 ${formatMs(step.p99Ms)}  errors ${formatCount(step.errors ?? 0)}`;
+}
+
+/**
+ * Writes progress lines for a run engine to a stream (stderr).
+ * @param {import('node:events').EventEmitter} run
+ * @param {{ write: (text: string) => unknown }} stream
+ * @param {{ intervalMs?: number, now?: () => number }} [options] now: clock, for tests
+ * @returns {() => void} detach: stops listening
+ */
+export function attachProgressLines(run, stream, { intervalMs = PROGRESS_INTERVAL_MS, now = Date.now } = {}) {
+  let lastLine = -Infinity;
+  const write = (line) => stream.write(`${line}\n`);
+  const handlers = {
+    start: ({ plan } = {}) => write(`spawnbench ${describePlan(plan).join(' · ')}`),
+    phase: ({ phase } = {}) => {
+      if (phase === 'booting' || phase === 'stopping') write(`${phase}…`);
+      lastLine = -Infinity; // the first tick of a new phase is always shown
+    },
+    tick: (tick) => {
+      if (now() - lastLine < intervalMs) return;
+      lastLine = now();
+      write(formatProgressLine(tick));
+    },
+    'tune-step': (step) => write(formatTuneStepLine(step)),
+  };
+  for (const [name, handler] of Object.entries(handlers)) run.on(name, handler);
+  return () => {
+    for (const [name, handler] of Object.entries(handlers)) run.off(name, handler);
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The dashboard's view of a run, folded from engine events by a pure function so
+ * it can be tested without a terminal. Shapes of the events: src/README.md
+ * ("Run engine"); tune events are described on applyRunEvent below.
+ */
+
+/** Seconds of rps history kept for the sparkline (wider than any terminal row). */
+const MAX_RPS_HISTORY = 300;
+/** Warning and error log lines kept to show the latest one. */
+const MAX_LOG_LINES = 5;
+
+/**
+ * The state before any event.
+ * @returns {RunState}
+ */
+export function initialRunState() {
+  return {
+    plan: null,
+    machine: null,
+    phase: 'booting',
+    tick: null,
+    rpsHistory: [],
+    sample: null,
+    workers: [],
+    logs: [],
+    tune: null,
+    result: null,
+    stopRequested: false,
+  };
+}
+
+/**
+ * @typedef {object} RunState
+ * @property {object|null} plan        from `start`
+ * @property {object|null} machine     from `start`
+ * @property {string} phase            latest `phase`
+ * @property {object|null} tick        latest LoadTick
+ * @property {{ phase: string, rps: number }[]} rpsHistory  one entry per tick
+ * @property {object|null} sample      latest sampler interval
+ * @property {object[]} workers        latest merged worker list
+ * @property {{ level: string, msg: string }[]} logs  latest warnings and errors
+ * @property {{ steps: object[], current: object|null }|null} tune
+ * @property {object|null} result      RunResult from `done`
+ * @property {boolean} stopRequested   the user pressed q or Ctrl-C
+ */
+
+/**
+ * Fold one engine event into the state; returns a new object, never mutates.
+ *
+ * Tune events (emitted by `tune` on the same engine):
+ * - `tune-progress` `{ size, policy, repeat }`: the step now being measured;
+ * - `tune-step` `{ size, policy, rps, p99Ms, errors }`: a measured step.
+ *
+ * @param {RunState} state
+ * @param {string} name event name
+ * @param {any} payload
+ * @returns {RunState}
+ */
+export function applyRunEvent(state, name, payload) {
+  switch (name) {
+    case 'start':
+      return { ...state, plan: payload?.plan ?? null, machine: payload?.machine ?? null };
+    case 'phase':
+      return { ...state, phase: payload?.phase ?? state.phase };
+    case 'tick': {
+      const entry = { phase: payload.phase, rps: payload.rps ?? 0 };
+      return { ...state, tick: payload, rpsHistory: [...state.rpsHistory, entry].slice(-MAX_RPS_HISTORY) };
+    }
+    case 'sample':
+      return { ...state, sample: payload };
+    case 'workers':
+      return { ...state, workers: Array.isArray(payload) ? payload : [] };
+    case 'log':
+      if (payload?.level !== 'warn' && payload?.level !== 'error') return state;
+      return { ...state, logs: [...state.logs, payload].slice(-MAX_LOG_LINES) };
+    case 'tune-progress': {
+      const tune = state.tune ?? { steps: [], current: null };
+      return { ...state, tune: { ...tune, current: payload } };
+    }
+    case 'tune-step': {
+      const tune = state.tune ?? { steps: [], current: null };
+      return { ...state, tune: { ...tune, steps: [...tune.steps, payload] } };
+    }
+    case 'done':
+      return { ...state, phase: 'done', result: payload };
+    case 'stop-requested':
+      return { ...state, stopRequested: true };
+    default:
+      return state;
+  }
+}
+
+/** Every engine event the dashboard listens to. */
+export const RUN_EVENTS = ['start', 'phase', 'tick', 'sample', 'workers', 'log', 'tune-progress', 'tune-step', 'done'];
