@@ -4,7 +4,7 @@
  * a one-line error rather than skipped silently.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, delimiter, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, RunError } from '../errors.js';
 
@@ -24,15 +24,31 @@ const FALLBACK_STRATEGY = 'baseline';
  */
 
 /**
+ * Folders searched for strategies: the built-in one, then those named in
+ * SPAWNBENCH_STRATEGY_PATH (':'-separated), where users keep their own.
+ */
+export function strategyDirs(env = process.env) {
+  const extra = (env.SPAWNBENCH_STRATEGY_PATH ?? '').split(delimiter).filter(Boolean).map((d) => resolve(d));
+  return [STRATEGIES_DIR, ...extra];
+}
+
+/**
  * Lists every strategy, sorted with baseline first (the yardstick), then by name.
- * @param {string} [dir]
+ * A name found twice keeps its first folder (built-ins cannot be shadowed).
+ * @param {string[]} [dirs]
  * @returns {StrategyInfo[]}
  */
-export function listStrategies(dir = STRATEGIES_DIR) {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'strategy.json')))
-    .map((d) => loadStrategy(dir, d.name))
-    .sort((a, b) => (a.name === 'baseline' ? -1 : b.name === 'baseline' ? 1 : a.name.localeCompare(b.name)));
+export function listStrategies(dirs = strategyDirs()) {
+  const byName = new Map();
+  for (const dir of dirs) {
+    if (!existsSync(dir)) throw new RunError(`SPAWNBENCH_STRATEGY_PATH names ${dir}, which does not exist`);
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      if (d.isDirectory() && !byName.has(d.name) && existsSync(join(dir, d.name, 'strategy.json'))) {
+        byName.set(d.name, loadStrategy(dir, d.name));
+      }
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.name === 'baseline' ? -1 : b.name === 'baseline' ? 1 : a.name.localeCompare(b.name)));
 }
 
 function loadStrategy(dir, name) {
@@ -62,11 +78,11 @@ function loadStrategy(dir, name) {
 /**
  * Finds a strategy by name, or says which ones exist.
  * @param {string} name
- * @param {string} [dir]
+ * @param {string[]} [dirs]
  * @returns {StrategyInfo}
  */
-export function getStrategy(name, dir = STRATEGIES_DIR) {
-  const all = listStrategies(dir);
+export function getStrategy(name, dirs = strategyDirs()) {
+  const all = listStrategies(dirs);
   const found = all.find((s) => s.name === name);
   if (!found) {
     throw new UsageError(`unknown strategy '${name}'; available: ${all.map((s) => s.name).join(', ')}`);
@@ -78,7 +94,7 @@ export function getStrategy(name, dir = STRATEGIES_DIR) {
 }
 
 /** The strategy `npx spawnbench` runs with no flags. */
-export function defaultStrategyName(dir = STRATEGIES_DIR) {
-  const names = listStrategies(dir).map((s) => s.name);
+export function defaultStrategyName(dirs = strategyDirs()) {
+  const names = listStrategies(dirs).map((s) => s.name);
   return names.includes(DEFAULT_STRATEGY) ? DEFAULT_STRATEGY : FALLBACK_STRATEGY;
 }

@@ -1,0 +1,83 @@
+/**
+ * createProgram(): the commander program, built from the command table and not yet
+ * parsed, so tests can drive it without a process. runCli() parses, runs, and turns
+ * every failure into one line and an exit code (2: usage, 1: runtime).
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { COMMANDS } from './commands/index.js';
+import { addOptionGroups } from './options.js';
+import { UsageError } from './errors.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** Commander's own "help shown" and "version shown" are successes. */
+const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+/**
+ * @typedef {object} Io
+ * @property {NodeJS.WritableStream & {isTTY?: boolean, columns?: number}} stdout
+ * @property {NodeJS.WritableStream} stderr
+ * @property {NodeJS.ReadableStream} stdin
+ * @property {Record<string, string|undefined>} env
+ * @property {number} [exitCode] set by the command that ran
+ */
+
+/** The real terminal. */
+export function processIo() {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+/**
+ * @param {Io} [io]
+ * @returns {Command}
+ */
+export function createProgram(io = processIo()) {
+  const program = new Command('spawnbench')
+    .description('Load-test and diagnose Node.js servers that spawn a process per request')
+    .version(pkg.version, '-v, --version')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // Commander's own errors (unknown option, missing value) as one line.
+      outputError: (s, write) => write(`spawnbench: ${s.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim()}; see spawnbench --help\n`),
+    });
+  for (const def of COMMANDS) {
+    const command = program.command(def.name, { isDefault: Boolean(def.isDefault) }).description(def.summary);
+    if (def.arguments) command.arguments(def.arguments);
+    addOptionGroups(command, def.groups);
+    def.options?.(command);
+    command.exitOverride().configureOutput(program.configureOutput());
+    command.action(async (...args) => {
+      const cmd = args.at(-1);
+      const operands = args.slice(0, -2);
+      io.exitCode = await def.action(cmd.opts(), io, operands, cmd);
+    });
+  }
+  if (!program.commands.some((c) => c.name() === 'help')) program.addHelpCommand(true);
+  program.addHelpText('after', '\nRun `spawnbench <command> --help` for the options of a command; `spawnbench --help` alone shows run\'s.');
+  return program;
+}
+
+/**
+ * Parses argv (without node and script), runs the command and returns the exit code.
+ * Never throws: errors become one line on stderr (a stack only with --debug).
+ * @param {string[]} argv
+ * @param {Io} [io]
+ * @returns {Promise<number>}
+ */
+export async function runCli(argv, io = processIo()) {
+  const debug = argv.includes('--debug');
+  try {
+    await createProgram(io).parseAsync(argv, { from: 'user' });
+    return io.exitCode ?? 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return COMMANDER_SUCCESS.has(error.code) ? 0 : 2;
+    const code = error.exitCode ?? 1;
+    const message = error instanceof UsageError || code === 2 ? error.message : error.message || String(error);
+    io.stderr.write(`spawnbench: ${message}${debug && error.stack ? `\n${error.stack}` : ''}\n`);
+    return code;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Shows an engine while it runs (live dashboard on a TTY, progress lines on stderr
+ * otherwise) and prints its result: the text summary, or one JSON document.
+ */
+import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/index.js';
+import { writeResultFile } from '../report/result-file.js';
+import { handleSignals } from './signals.js';
+
+/**
+ * Runs an engine (anything with start(), stop() and the run events) under the
+ * chosen presentation and the signal handlers.
+ * @param {object} engine
+ * @param {{ json: boolean, dashboard: boolean, out: string|null }} output
+ * @param {object} io { stdout, stderr, stdin, env }
+ * @param {(result: object) => string} format text summary
+ * @returns {Promise<{ result: object|null, exitCode: number }>}
+ */
+export async function presentEngine(engine, output, io, format) {
+  const signals = handleSignals(() => engine.stop());
+  const live = shouldUseDashboard({ stdout: io.stdout, env: io.env, json: output.json, dashboard: output.dashboard });
+  const ui = live ? mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format }) : null;
+  const detach = live ? () => {} : attachProgressLines(engine, io.stderr);
+  let result;
+  try {
+    result = await engine.start();
+  } finally {
+    detach();
+    if (ui) {
+      if (!result) ui.unmount?.();
+      await ui.done.catch(() => {});
+    }
+    signals.release();
+  }
+  if (output.out) writeResultFile(output.out, result);
+  if (output.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+  else if (!live) io.stdout.write(`${format(result)}\n`);
+  return { result, exitCode: signals.exitCode() ?? result.exitCode ?? 0 };
+}

@@ -1,0 +1,62 @@
+/**
+ * Every command-line option, once, grouped so that commands pick the groups they
+ * take (no option block pasted per command). Values are parsed and checked in
+ * plan.js, where the defaults named here are applied.
+ */
+import { Option } from 'commander';
+import { DEFAULTS, BALANCE_POLICIES, defaultPoolSize } from './plan.js';
+import { WORKLOAD_NAMES } from './workloads.js';
+
+const collect = (value, previous = []) => [...previous, value];
+
+/** @type {Record<string, () => Option[]>} */
+export const OPTION_GROUPS = {
+  strategy: () => [
+    new Option('-s, --strategy <name>', 'strategy to boot (default: fork-pool; see spawnbench list)'),
+    new Option('--runtime <runtime>', `runtime of the strategy's main process: node, bun, deno or a path (default: ${DEFAULTS.runtime})`),
+    new Option('--worker-runtime <runtime>', `runtime of forked pool workers: node, bun, deno or a path (default: ${DEFAULTS.workerRuntime})`),
+    new Option('--workload <name>', `what each request runs: ${WORKLOAD_NAMES.join(' | ')} (default: echo)`),
+    new Option('--workload-cmd <command>', 'run this command per request instead, split into argv without a shell, e.g. "printf hello"'),
+    new Option('--seed <n>', `seed for the random and p2c balancers (default: ${DEFAULTS.seed})`),
+    new Option('--ready-timeout <time>', `how long the server may take to start listening (default: ${DEFAULTS.readyTimeout})`),
+  ],
+  pool: () => [
+    new Option('-p, --pool-size <n>', `workers in a pool strategy (default: availableParallelism(), ${defaultPoolSize()} here)`),
+    new Option('-b, --balance <policy>', `how a pool picks a worker: ${BALANCE_POLICIES.join(' | ')} (default: ${DEFAULTS.balance})`),
+  ],
+  url: () => [new Option('--url <url>', 'drive a server that is already running instead of booting a strategy')],
+  load: () => [
+    new Option('-c, --connections <n>', `keep-alive connections (default: ${DEFAULTS.connections})`),
+    new Option('-d, --duration <time>', `measured time, e.g. 500ms, 10s, 1m (default: ${DEFAULTS.duration})`),
+    new Option('-n, --requests <n>', 'measure this many requests instead of a duration'),
+    new Option('-w, --warmup <time>', `warm-up before measuring, not counted (default: ${DEFAULTS.warmup})`),
+    new Option('-r, --rate <rps>', 'open loop: send at this constant rate, latency timed from when each request was due'),
+    new Option('--timeout <time>', `per-request timeout (default: ${DEFAULTS.timeout})`),
+    new Option('--method <method>', `HTTP method (default: ${DEFAULTS.method})`),
+    new Option('-H, --header <name:value>', 'request header, repeatable').argParser(collect),
+    new Option('--body <text>', 'request body'),
+    new Option('--no-verify', 'do not compare response bodies with the workload\'s expected bytes'),
+    new Option('--generator-threads <n>', `load generator worker threads (default: ${DEFAULTS.generatorThreads})`),
+  ],
+  output: () => [
+    new Option('--json', 'print one JSON document on stdout instead of the summary'),
+    new Option('--no-dashboard', 'no live dashboard; progress lines on stderr'),
+    new Option('--out <file>', 'also write the result as JSON to this file (read it back with spawnbench report)'),
+    new Option('--log-file <path>', 'log the run (options, strategy output, errors) to this file'),
+    new Option('--no-probe', 'do not inject the in-process probe into the server'),
+    new Option('--sample-interval <time>', `probe and sampler interval, 100ms to 1s (default: ${DEFAULTS.sampleInterval})`),
+    new Option('--debug', 'show stack traces'),
+  ],
+};
+
+/**
+ * Adds the named option groups to a commander command.
+ * @param {import('commander').Command} command
+ * @param {string[]} groups
+ */
+export function addOptionGroups(command, groups) {
+  for (const group of groups) {
+    for (const option of OPTION_GROUPS[group]()) command.addOption(option);
+  }
+  return command;
+}

@@ -1,0 +1,181 @@
+/**
+ * CLI options → a plain plan object. Every check on user input lives here, so the
+ * engine can trust the plan and tests can cover bad input without a process.
+ */
+import { availableParallelism } from 'node:os';
+import { UsageError } from './errors.js';
+import { parseDuration, parseInteger, parsePositiveNumber, parseChoice } from './units.js';
+import { resolveWorkload } from './workloads.js';
+import { getStrategy, defaultStrategyName } from './strategies/registry.js';
+import { resolveRuntime, checkRuntimeSupport } from './strategies/runtimes.js';
+import { parseTarget } from './load/target.js';
+
+export const DEFAULTS = Object.freeze({
+  connections: 30, // the experiment's load: 30 keep-alive connections
+  duration: '10s',
+  warmup: '2s',
+  timeout: '10s',
+  balance: 'round-robin',
+  generatorThreads: 1,
+  sampleInterval: '250ms',
+  runtime: 'node',
+  workerRuntime: 'node',
+  method: 'GET',
+  seed: 1,
+  readyTimeout: '15s', // Deno's first start on a loaded 2-core machine takes seconds; node strategies are ready in ~100 ms
+});
+export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
+/** Sampling faster than 10 Hz costs the probed server more than the 1% budget; slower than 1 Hz hides stalls. */
+const SAMPLE_INTERVAL_RANGE_MS = [100, 1000];
+
+/** The default pool size: one worker per hardware thread (what most servers do; `tune` finds a better one). */
+export function defaultPoolSize() {
+  return availableParallelism();
+}
+
+/**
+ * @typedef {object} TargetPlan
+ * @property {'strategy'|'url'} kind
+ * @property {string} [strategy]
+ * @property {string} [entry]
+ * @property {boolean} [pool]
+ * @property {number} [poolSize]
+ * @property {string} [balance]
+ * @property {{name: string, kind: string, path: string}} [runtime]
+ * @property {{name: string, kind: string, path: string}} [workerRuntime]
+ * @property {number} [seed]
+ * @property {string} [url]
+ */
+
+/**
+ * Builds the target part of a plan: a strategy to boot, or a URL to drive.
+ * @param {object} o commander options
+ * @returns {TargetPlan}
+ */
+export function buildTarget(o) {
+  if (o.url !== undefined) {
+    for (const flag of ['strategy', 'poolSize', 'balance', 'runtime', 'workerRuntime']) {
+      if (o[flag] !== undefined) throw new UsageError(`--url drives a server that is already running; drop --${kebab(flag)}`);
+    }
+    return { kind: 'url', url: parseTarget(o.url).url };
+  }
+  const info = getStrategy(o.strategy ?? defaultStrategyName());
+  if (!info.pool) {
+    for (const flag of ['poolSize', 'balance']) {
+      if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} applies to pool strategies; '${info.name}' has no pool`);
+    }
+  }
+  const runtime = resolveRuntime(o.runtime ?? DEFAULTS.runtime, '--runtime');
+  const workerRuntime = resolveRuntime(o.workerRuntime ?? DEFAULTS.workerRuntime, '--worker-runtime');
+  checkRuntimeSupport(info, { runtime, workerRuntime, workerRuntimeGiven: o.workerRuntime !== undefined });
+  return {
+    kind: 'strategy',
+    strategy: info.name,
+    entry: info.entry,
+    pool: info.pool,
+    poolSize: info.pool ? parseInteger(o.poolSize ?? defaultPoolSize(), '--pool-size', { max: 256 }) : null,
+    balance: info.pool ? parseChoice(o.balance ?? DEFAULTS.balance, '--balance', BALANCE_POLICIES) : null,
+    runtime,
+    workerRuntime,
+    seed: parseInteger(o.seed ?? DEFAULTS.seed, '--seed', { min: 0 }),
+    readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
+  };
+}
+
+/**
+ * Builds the load part of a plan.
+ * @param {object} o commander options
+ * @param {Buffer|null} expected the body every 2xx response must have (null: not checked)
+ */
+export function buildLoad(o, expected) {
+  if (o.duration !== undefined && o.requests !== undefined) {
+    throw new UsageError('use either --duration or --requests, not both');
+  }
+  const connections = parseInteger(o.connections ?? DEFAULTS.connections, '--connections', { max: 10_000 });
+  const threads = parseInteger(o.generatorThreads ?? DEFAULTS.generatorThreads, '--generator-threads', { max: 64 });
+  if (threads > connections) throw new UsageError(`--generator-threads (${threads}) cannot exceed --connections (${connections})`);
+  return {
+    connections,
+    durationMs: o.requests !== undefined ? null : parseDuration(o.duration ?? DEFAULTS.duration, '--duration'),
+    requests: o.requests !== undefined ? parseInteger(o.requests, '--requests') : null,
+    warmupMs: parseDuration(o.warmup ?? DEFAULTS.warmup, '--warmup', { allowZero: true }),
+    rate: o.rate !== undefined ? parsePositiveNumber(o.rate, '--rate') : null,
+    timeoutMs: parseDuration(o.timeout ?? DEFAULTS.timeout, '--timeout'),
+    method: parseMethod(o.method ?? DEFAULTS.method),
+    headers: parseHeaders(o.header ?? []),
+    body: o.body ?? null,
+    verify: o.verify !== false,
+    expected: o.verify === false ? null : expected,
+    threads,
+  };
+}
+
+/**
+ * Builds the plan for `spawnbench run` (and the per-step plans of tune and compare).
+ * @param {object} o commander options
+ */
+export function buildRunPlan(o) {
+  const target = buildTarget(o);
+  const workloadGiven = o.workload !== undefined || o.workloadCmd !== undefined;
+  if (target.kind === 'url' && o.workloadCmd !== undefined) {
+    throw new UsageError('--workload-cmd sets what a booted strategy runs; with --url, use --workload echo|large only to verify bodies');
+  }
+  const workload = resolveWorkload(o);
+  const expected = target.kind === 'url' && !workloadGiven ? null : workload.expected;
+  return {
+    command: 'run',
+    target,
+    workload,
+    load: buildLoad(o, expected),
+    probe: {
+      enabled: o.probe !== false,
+      intervalMs: parseSampleInterval(o.sampleInterval ?? DEFAULTS.sampleInterval),
+    },
+    output: buildOutput(o),
+  };
+}
+
+/** Output options shared by every command. */
+export function buildOutput(o) {
+  return {
+    json: Boolean(o.json),
+    dashboard: o.dashboard !== false,
+    logFile: o.logFile ?? null,
+    out: o.out ?? null,
+    debug: Boolean(o.debug),
+  };
+}
+
+function parseSampleInterval(value) {
+  const ms = parseDuration(value, '--sample-interval');
+  const [min, max] = SAMPLE_INTERVAL_RANGE_MS;
+  if (ms < min || ms > max) throw new UsageError(`--sample-interval must be between ${min}ms and ${max / 1000}s`);
+  return ms;
+}
+
+function parseMethod(value) {
+  const method = String(value).toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) throw new UsageError(`--method '${value}' is not an HTTP method; use GET, POST, …`);
+  return method;
+}
+
+/**
+ * ['x-a: 1', 'accept:text/plain'] → { 'x-a': '1', accept: 'text/plain' }
+ * @param {string[]} list
+ */
+export function parseHeaders(list) {
+  const headers = {};
+  for (const item of list) {
+    const at = item.indexOf(':');
+    const name = at > 0 ? item.slice(0, at).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new UsageError(`--header '${item}' must look like 'name: value'`);
+    }
+    headers[name.toLowerCase()] = item.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+function kebab(name) {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}

@@ -1,0 +1,39 @@
+/** Number formatting shared by the text formatters and the dashboard. */
+
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** 12345.6 → '12,346' */
+export function int(n) {
+  return Number.isFinite(n) ? intFormat.format(n) : '–';
+}
+
+/** Milliseconds with a precision that fits their size: 0.84 ms, 12.3 ms, 1,204 ms. */
+export function ms(n) {
+  if (!Number.isFinite(n)) return '–';
+  if (n < 10) return `${n.toFixed(2)} ms`;
+  if (n < 100) return `${n.toFixed(1)} ms`;
+  return `${int(n)} ms`;
+}
+
+/** Bytes in B, kB, MB, GB (powers of 1000, like network tools). */
+export function bytes(n) {
+  if (!Number.isFinite(n)) return '–';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** 0.312 → '31%' (fraction in, percent out). */
+export function pct(fraction, digits = 0) {
+  return Number.isFinite(fraction) ? `${(fraction * 100).toFixed(digits)}%` : '–';
+}
+
+/** Seconds with one decimal. */
+export function seconds(msValue) {
+  return Number.isFinite(msValue) ? `${(msValue / 1000).toFixed(1)} s` : '–';
+}

@@ -1,0 +1,52 @@
+/**
+ * Result files (--out): the run, tune or compare result as one JSON document, and
+ * the checks that make an old or foreign file a clear error instead of a crash.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { RunError } from '../errors.js';
+
+/** Bumped whenever a result's shape changes in a way formatters depend on. */
+export const RESULT_FORMAT = 1;
+export const RESULT_KINDS = ['run', 'tune', 'compare', 'diagnose'];
+
+/**
+ * @param {string} path
+ * @param {object} result a RunResult, TuneResult, CompareResult or DiagnoseResult
+ */
+export function writeResultFile(path, result) {
+  try {
+    writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
+  } catch (error) {
+    throw new RunError(`--out ${path}: cannot write the result file (${error.code ?? error.message})`);
+  }
+}
+
+/**
+ * Reads and checks a result file.
+ * @param {string} path
+ * @returns {object}
+ */
+export function readResultFile(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new RunError(`cannot read ${path} (${error.code ?? error.message}); give the file written by --out`);
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new RunError(`${path} is not JSON; give a file written by spawnbench --out`);
+  }
+  if (!data || typeof data !== 'object' || data.tool !== 'spawnbench') {
+    throw new RunError(`${path} was not written by spawnbench; give a file written by --out`);
+  }
+  if (data.format !== RESULT_FORMAT) {
+    throw new RunError(`${path} has result format ${data.format ?? 'unknown'}, this spawnbench reads format ${RESULT_FORMAT}; run the measurement again to get a new file`);
+  }
+  if (!RESULT_KINDS.includes(data.kind)) {
+    throw new RunError(`${path} holds an unknown kind of result '${data.kind}'; expected one of ${RESULT_KINDS.join(', ')}`);
+  }
+  return data;
+}

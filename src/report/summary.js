@@ -1,0 +1,91 @@
+/**
+ * The plain-text summary of a run: plain RunResult in, string out. The same string
+ * ends the dashboard, is printed without a TTY, and is re-printed by `report`.
+ */
+import { int, ms, bytes, seconds } from './format.js';
+import { formatProcesses } from './processes.js';
+import { formatDuration } from '../units.js';
+
+const ERROR_KINDS = [
+  ['connect', 'connect refused'],
+  ['reset', 'reset'],
+  ['timeout', 'timeout'],
+  ['parse', 'bad response'],
+  ['mismatch', 'body mismatch'],
+  ['non2xx', 'non-2xx'],
+];
+
+/**
+ * @param {object} result RunResult
+ * @returns {string}
+ */
+export function formatSummary(result) {
+  const { plan, machine, load } = result;
+  const lines = [
+    `spawnbench run · ${describeTarget(plan)}`,
+    `workload ${describeWorkload(plan.workload)} · ${describeLoad(plan, load)}`,
+    `Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`,
+    '',
+    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
+    `Latency    ${formatLatency(load.latency)}`,
+    `Errors     ${formatErrors(load)}`,
+  ];
+  if (load.mode === 'open') {
+    lines.push(`Schedule   ${int(load.missed)} requests could not be sent on time`);
+  }
+  const processes = result.samples ? formatProcesses(result.samples, result.strategy?.workers ?? []) : '';
+  if (processes) lines.push('', processes);
+  for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
+  for (const note of result.notes ?? []) lines.push(`note: ${note}`);
+  return lines.join('\n');
+}
+
+/** "strategy fork-pool (4 workers, p2c, node)" or "url http://…" */
+export function describeTarget(plan) {
+  const t = plan.target;
+  if (t.kind === 'url') return `url ${t.url}`;
+  const parts = [];
+  if (t.pool) parts.push(`${t.poolSize} workers`, t.balance);
+  if (t.runtime?.name && t.runtime.name !== 'node') parts.push(`runtime ${t.runtime.name}`);
+  if (t.workerRuntime?.name && t.workerRuntime.name !== 'node' && t.pool) parts.push(`workers on ${t.workerRuntime.name}`);
+  return `strategy ${t.strategy}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+function describeWorkload(w) {
+  const cmd = [w.command, ...w.args].join(' ');
+  return w.name === 'custom' ? `"${cmd}"` : `${w.name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
+}
+
+function describeLoad(plan, load) {
+  const l = plan.load;
+  const what = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
+  const loop = load.mode === 'open'
+    ? `open loop at ${int(l.rate)} req/s over up to ${l.connections} connections`
+    : `closed loop, ${l.connections} connections`;
+  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
+  return `${loop}${threads}, ${what} after ${formatDuration(l.warmupMs)} warm-up`;
+}
+
+/** "p50 1.20 ms  p90 …  max 12.3 ms  mean 2.00 ms" */
+export function formatLatency(latency) {
+  if (!latency || !Number.isFinite(latency.p50Ms)) return 'no responses';
+  return [
+    `p50 ${ms(latency.p50Ms)}`,
+    `p90 ${ms(latency.p90Ms)}`,
+    `p99 ${ms(latency.p99Ms)}`,
+    `p99.9 ${ms(latency.p999Ms)}`,
+    `max ${ms(latency.maxMs)}`,
+    `mean ${ms(latency.meanMs)}`,
+  ].join('  ');
+}
+
+/** "none" or "12: timeout 2, non-2xx 10 (500 ×10)" */
+export function formatErrors(load) {
+  const e = load.errors ?? {};
+  if (!e.total) return 'none';
+  const parts = ERROR_KINDS.filter(([k]) => e[k] > 0).map(([k, label]) => `${label} ${int(e[k])}`);
+  const statuses = Object.entries(load.statuses ?? {})
+    .filter(([status]) => !status.startsWith('2'))
+    .map(([status, n]) => `${status} ×${int(n)}`);
+  return `${int(e.total)}: ${parts.join(', ')}${statuses.length ? ` (${statuses.join(', ')})` : ''}`;
+}

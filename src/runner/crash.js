@@ -1,0 +1,16 @@
+/**
+ * The last exit path: an error nobody caught. Kill every process group spawnbench
+ * started, say what happened in one line, exit 1.
+ */
+import { killAllSync } from './cleanup.js';
+
+export function installCrashHandlers() {
+  const crash = (error) => {
+    killAllSync();
+    const debug = process.argv.includes('--debug');
+    process.stderr.write(`spawnbench: internal error: ${error?.message ?? error}${debug && error?.stack ? `\n${error.stack}` : ' (run with --debug for the stack)'}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+}

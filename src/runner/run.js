@@ -1,0 +1,191 @@
+/**
+ * The run engine: boots the target, warms it up, drives the load, samples it, stops
+ * everything it started and returns a plain result. It emits; renderers listen
+ * (events in src/README.md). It never prints.
+ */
+import { EventEmitter } from 'node:events';
+import { startLoad } from '../load/index.js';
+import { openProbeChannel } from '../probe/channel.js';
+import { startSampler } from '../sample/index.js';
+import { readMachine } from '../machine.js';
+import { createLogger } from '../logger.js';
+import { describeWorkload } from '../workloads.js';
+import { scriptArgs } from '../strategies/runtimes.js';
+import { startStrategyProcess } from './strategy-process.js';
+import { RESULT_FORMAT } from '../report/result-file.js';
+
+/**
+ * @param {object} plan from buildRunPlan()
+ * @param {{ logger?: import('pino').Logger }} [options]
+ * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
+ */
+export function createRun(plan, { logger = createLogger(null) } = {}) {
+  const run = new EventEmitter();
+  const state = { stopRequested: false, load: null, started: null, abort: new AbortController() };
+  run.start = () => (state.started ??= execute(run, plan, logger, state));
+  run.stop = () => {
+    if (state.stopRequested) return;
+    state.stopRequested = true;
+    logger.info('stop requested');
+    state.abort.abort();
+    state.load?.stop();
+  };
+  return run;
+}
+
+async function execute(run, plan, logger, state) {
+  const machine = await readMachine();
+  logger.info({ plan: planForJson(plan), machine }, 'run start');
+  run.emit('start', { plan: planForJson(plan), machine });
+  run.emit('phase', { phase: 'booting' });
+  const stops = [];
+  const notes = [];
+  let server = null;
+  let sampler = null;
+  let crash = null;
+  try {
+    if (plan.target.kind === 'strategy') {
+      server = await bootStrategy(plan, logger, run, stops);
+      server.proc.exited.then(({ code, signal }) => {
+        if (server.stopping) return;
+        crash = { code, signal, stderr: server.proc.stderrTail() };
+        logger.error(crash, 'strategy exited mid-run');
+        state.load?.stop();
+      });
+      sampler = startSampler({
+        rootPid: server.proc.pid,
+        channel: server.channel,
+        intervalMs: plan.probe.intervalMs,
+        runtime: plan.target.runtime.kind,
+        getGeneratorStats: () => state.lastTick?.generator ?? null,
+      });
+      sampler.on('sample', (s) => run.emit('sample', s));
+      sampler.stopOnce = memo(() => sampler.stop());
+      stops.push(sampler.stopOnce);
+    }
+    if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
+
+    const url = server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url;
+    state.load = startLoad({
+      url,
+      method: plan.load.method,
+      headers: plan.load.headers,
+      body: plan.load.body,
+      connections: plan.load.connections,
+      durationMs: plan.load.durationMs,
+      requests: plan.load.requests,
+      warmupMs: plan.load.warmupMs,
+      rate: plan.load.rate,
+      timeoutMs: plan.load.timeoutMs,
+      expectedBody: plan.load.expected,
+      threads: plan.load.threads,
+    });
+    logger.info({ url }, 'load start');
+    state.load.on('phase', (p) => run.emit('phase', p));
+    state.load.on('tick', (tick) => {
+      state.lastTick = tick;
+      run.emit('tick', tick);
+    });
+    const load = await state.load.done;
+    run.emit('phase', { phase: 'stopping' });
+    const samples = sampler ? await sampler.stopOnce() : null;
+    const workers = server?.proc.workers() ?? [];
+    if (server) server.stopping = true;
+    await runStops(stops, logger);
+
+    notes.push(...(load.notes ?? []));
+    const failures = [];
+    if (crash) {
+      const why = crash.signal ? `was killed by ${crash.signal}` : `exited with code ${crash.code}`;
+      failures.push(`strategy '${plan.target.strategy}' ${why} during the run${crash.stderr ? `; its stderr ends:\n${crash.stderr}` : ''}`);
+    }
+    if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
+    if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
+
+    const result = {
+      tool: 'spawnbench',
+      format: RESULT_FORMAT,
+      kind: 'run',
+      createdAt: new Date().toISOString(),
+      plan: planForJson(plan),
+      machine,
+      strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+      load,
+      samples,
+      notes,
+      failures,
+      stoppedEarly: state.stopRequested,
+      exitCode: failures.length > 0 ? 1 : 0,
+    };
+    logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
+    run.emit('phase', { phase: 'done' });
+    run.emit('done', result);
+    return result;
+  } catch (error) {
+    if (server) server.stopping = true;
+    await runStops(stops, logger);
+    if (crash && !error.stoppedEarly) logger.error({ err: error }, 'run failed after a crash');
+    throw error;
+  }
+}
+
+async function bootStrategy(plan, logger, run, stops) {
+  const { target, workload } = plan;
+  const useProbe = plan.probe.enabled && target.runtime.kind === 'node';
+  const channel = useProbe ? await openProbeChannel({ intervalMs: plan.probe.intervalMs }) : null;
+  if (channel) stops.push(() => channel.close());
+  const config = {
+    host: '127.0.0.1',
+    port: 0,
+    command: workload.command,
+    args: workload.args,
+    poolSize: target.poolSize,
+    balance: target.balance,
+    workerRuntime: target.workerRuntime.path,
+    workerRuntimeKind: target.workerRuntime.kind,
+    seed: target.seed,
+  };
+  logger.info({ strategy: target.strategy, config }, 'strategy start');
+  const proc = await startStrategyProcess({
+    command: target.runtime.path,
+    args: scriptArgs(target.runtime, target.entry),
+    env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },
+    label: `strategy '${target.strategy}'`,
+    readyTimeoutMs: target.readyTimeoutMs,
+    onOutput: (line, stream) => logger.info({ stream }, line),
+  });
+  stops.push(() => proc.stop());
+  proc.on('workers', (workers) => run.emit('workers', workers));
+  logger.info({ pid: proc.pid, port: proc.port }, 'strategy ready');
+  return { proc, channel, stopping: false };
+}
+
+/** Stops in reverse order of starting: sampler, then strategy, then the probe channel. */
+async function runStops(stops, logger) {
+  for (const stop of stops.splice(0).reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      logger.error({ err: error }, 'cleanup step failed');
+    }
+  }
+}
+
+function memo(fn) {
+  let value;
+  return () => (value ??= fn());
+}
+
+/** A workload command that cannot be started shows up as 500s whose body is the spawn error. */
+function workloadNotFound(plan, load) {
+  if (plan.target.kind !== 'strategy') return false;
+  const sample = load.bodySamples?.['500'] ?? '';
+  return /ENOENT|EACCES|not found/i.test(sample);
+}
+
+/** The plan as plain JSON: runtimes by name and path, the expected body by its length. */
+export function planForJson(plan) {
+  const { workload, load, ...rest } = plan;
+  const { expected, ...loadRest } = load;
+  return { ...rest, workload: describeWorkload(workload), load: { ...loadRest, expectedBytes: expected?.length ?? null } };
+}

@@ -1,0 +1,91 @@
+/**
+ * Parsers for option values. Each throws a UsageError naming the flag, so bad input
+ * gives one line that says what to do.
+ */
+import { UsageError } from './errors.js';
+
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * '500ms' | '10s' | '1m' | '1.5s' | '10' (seconds) → milliseconds.
+ * @param {string|number} value
+ * @param {string} flag
+ * @param {{allowZero?: boolean}} [options]
+ */
+export function parseDuration(value, flag, { allowZero = false } = {}) {
+  const text = String(value).trim();
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
+  if (!match) {
+    throw new UsageError(`${flag} '${value}' is not a duration; use a number with ms, s or m, like 500ms, 10s or 1m`);
+  }
+  const ms = Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2] ?? 's']);
+  if (ms < 0 || (ms === 0 && !allowZero)) {
+    throw new UsageError(`${flag} must be more than zero, like 10s`);
+  }
+  return ms;
+}
+
+/**
+ * A whole number ≥ min (1 by default).
+ * @param {string|number} value
+ * @param {string} flag
+ * @param {{min?: number, max?: number}} [options]
+ */
+export function parseInteger(value, flag, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
+  const text = String(value).trim();
+  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} '${value}' is not a whole number; use e.g. ${flag} ${Math.max(min, 1) * 10}`);
+  const n = Number(text);
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${n}`);
+  return n;
+}
+
+/**
+ * A positive number (decimals allowed), e.g. a request rate.
+ * @param {string|number} value
+ * @param {string} flag
+ */
+export function parsePositiveNumber(value, flag) {
+  const text = String(value).trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n)) throw new UsageError(`${flag} '${value}' is not a number; use e.g. ${flag} 100`);
+  if (n <= 0) throw new UsageError(`${flag} must be more than zero, got ${n}`);
+  return n;
+}
+
+/**
+ * '1,2,4,8' → [1, 2, 4, 8], each a whole number ≥ 1, sorted, no repeats.
+ * @param {string} value
+ * @param {string} flag
+ */
+export function parseIntegerList(value, flag) {
+  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list like 1,2,4,8`);
+  return [...new Set(parts.map((p) => parseInteger(p, flag)))].sort((a, b) => a - b);
+}
+
+/**
+ * A comma-separated list whose items must come from `allowed`.
+ * @param {string} value
+ * @param {string} flag
+ * @param {string[]} allowed
+ */
+export function parseChoiceList(value, flag, allowed) {
+  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list from: ${allowed.join(', ')}`);
+  for (const p of parts) parseChoice(p, flag, allowed);
+  return [...new Set(parts)];
+}
+
+/** One value from `allowed`. */
+export function parseChoice(value, flag, allowed) {
+  if (!allowed.includes(value)) throw new UsageError(`${flag} '${value}' is not one of: ${allowed.join(', ')}`);
+  return value;
+}
+
+/** Formats milliseconds the way the options accept them (for summaries). */
+export function formatDuration(ms) {
+  if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}

@@ -1,0 +1,75 @@
+/**
+ * Workloads: the command every request runs. Known workloads carry the exact bytes
+ * a correct server returns, so every response can be checked ("no cheating").
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from './errors.js';
+
+export const LARGE_FIXTURE = fileURLToPath(new URL('../fixtures/large.txt', import.meta.url));
+
+/** @typedef {{ name: string, command: string, args: string[], expected: Buffer|null }} Workload */
+
+const KNOWN = {
+  echo: () => ({ name: 'echo', command: 'echo', args: ['hi'], expected: Buffer.from('hi\n') }),
+  large: () => ({ name: 'large', command: 'cat', args: [LARGE_FIXTURE], expected: readFileSync(LARGE_FIXTURE) }),
+};
+export const WORKLOAD_NAMES = Object.keys(KNOWN);
+
+/**
+ * @param {{workload?: string, workloadCmd?: string}} options
+ * @returns {Workload}
+ */
+export function resolveWorkload({ workload, workloadCmd }) {
+  if (workloadCmd !== undefined) {
+    if (workload !== undefined) throw new UsageError('use either --workload or --workload-cmd, not both');
+    const [command, ...args] = splitCommand(workloadCmd);
+    if (!command) throw new UsageError('--workload-cmd needs a command, like --workload-cmd "printf hello"');
+    return { name: 'custom', command, args, expected: null };
+  }
+  const name = workload ?? 'echo';
+  if (!KNOWN[name]) throw new UsageError(`--workload '${name}' is not one of: ${WORKLOAD_NAMES.join(', ')}; or give --workload-cmd "<cmd> [args]"`);
+  return KNOWN[name]();
+}
+
+/**
+ * Splits a command line into argv the way a shell would quote, without a shell:
+ * no expansion, no pipes, just words, 'single' and "double" quotes and backslashes.
+ * @param {string} line
+ * @returns {string[]}
+ */
+export function splitCommand(line) {
+  const words = [];
+  let word = '';
+  let inWord = false;
+  let quote = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"' && (line[i + 1] === '"' || line[i + 1] === '\\')) word += line[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new UsageError(`--workload-cmd has an unclosed ${quote} quote: ${line}`);
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** A workload as plain JSON (for results and logs): the expected bytes become their length. */
+export function describeWorkload(workload) {
+  return { name: workload.name, command: workload.command, args: workload.args, expectedBytes: workload.expected?.length ?? null };
+}

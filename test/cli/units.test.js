@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDuration, parseInteger, parsePositiveNumber, parseIntegerList, formatDuration } from '../../src/units.js';
+import { splitCommand } from '../../src/workloads.js';
+import { UsageError } from '../../src/errors.js';
+
+test('durations accept ms, s, m and bare seconds', () => {
+  assert.equal(parseDuration('500ms', '--duration'), 500);
+  assert.equal(parseDuration('10s', '--duration'), 10_000);
+  assert.equal(parseDuration('1m', '--duration'), 60_000);
+  assert.equal(parseDuration('1.5s', '--duration'), 1500);
+  assert.equal(parseDuration('3', '--duration'), 3000);
+  assert.equal(parseDuration('0s', '--warmup', { allowZero: true }), 0);
+});
+
+test('bad durations name the flag and say what to write', () => {
+  for (const bad of ['10x', 'abc', '-1s', '', '1 0s']) {
+    assert.throws(() => parseDuration(bad, '--duration'), (e) => e instanceof UsageError && e.message.startsWith('--duration') && /10s/.test(e.message), bad);
+  }
+  assert.throws(() => parseDuration('0s', '--duration'), /--duration must be more than zero/);
+});
+
+test('integers: whole, positive, bounded', () => {
+  assert.equal(parseInteger('30', '--connections'), 30);
+  assert.throws(() => parseInteger('0', '--connections'), /--connections must be at least 1/);
+  assert.throws(() => parseInteger('-3', '--connections'), /--connections must be at least 1/);
+  assert.throws(() => parseInteger('2.5', '--connections'), /--connections '2.5' is not a whole number/);
+  assert.throws(() => parseInteger('ten', '--connections'), /not a whole number/);
+  assert.throws(() => parseInteger('300', '--pool-size', { max: 256 }), /at most 256/);
+});
+
+test('rates and lists', () => {
+  assert.equal(parsePositiveNumber('50', '--rate'), 50);
+  assert.equal(parsePositiveNumber('0.5', '--rate'), 0.5);
+  assert.throws(() => parsePositiveNumber('0', '--rate'), /--rate must be more than zero/);
+  assert.throws(() => parsePositiveNumber('fast', '--rate'), /--rate 'fast' is not a number/);
+  assert.deepEqual(parseIntegerList('8,1, 2,4,2', '--sizes'), [1, 2, 4, 8]);
+  assert.throws(() => parseIntegerList('1,x', '--sizes'), /--sizes 'x'/);
+});
+
+test('formatDuration round-trips the usual values', () => {
+  assert.equal(formatDuration(500), '500ms');
+  assert.equal(formatDuration(10_000), '10s');
+  assert.equal(formatDuration(120_000), '2m');
+});
+
+test('workload commands split into argv without a shell', () => {
+  assert.deepEqual(splitCommand('echo hi'), ['echo', 'hi']);
+  assert.deepEqual(splitCommand(`printf "%s\\n" 'a b'  c\\ d`), ['printf', '%s\\n', 'a b', 'c d']);
+  assert.deepEqual(splitCommand('ls ""'), ['ls', '']);
+  assert.deepEqual(splitCommand('echo $HOME | wc'), ['echo', '$HOME', '|', 'wc']);
+  assert.throws(() => splitCommand('echo "open'), /unclosed " quote/);
+});

@@ -1,0 +1,65 @@
+/** Process-tree checks for the "nothing left behind" tests. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Pids whose /proc/<pid>/stat says their process group is `pgid`. */
+export function processesInGroup(pgid) {
+  return allStats().filter((s) => s.pgrp === pgid && s.state !== 'Z').map((s) => s.pid);
+}
+
+/** Every live descendant of `rootPid` (children, grandchildren, …). */
+export function descendants(rootPid) {
+  const stats = allStats();
+  const found = [];
+  const queue = [rootPid];
+  while (queue.length) {
+    const parent = queue.shift();
+    for (const s of stats) {
+      if (s.ppid === parent && s.state !== 'Z') {
+        found.push(s.pid);
+        queue.push(s.pid);
+      }
+    }
+  }
+  return found;
+}
+
+/** Live processes whose command line contains `text`. */
+export function processesMatching(text) {
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmdline.includes(text)) pids.push(Number(name));
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return pids;
+}
+
+/** Polls until `check()` is truthy or `timeoutMs` passes; returns the last value. */
+export async function waitFor(check, { timeoutMs = 5000, intervalMs = 50 } = {}) {
+  const end = Date.now() + timeoutMs;
+  let value = await check();
+  while (!value && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, intervalMs));
+    value = await check();
+  }
+  return value;
+}
+
+function allStats() {
+  const stats = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.push({ pid: Number(name), state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]) });
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return stats;
+}

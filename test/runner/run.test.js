@@ -1,0 +1,98 @@
+// One real short run per outcome, in-process through the CLI: success, a workload
+// that cannot start, strategies that crash at start, never listen, or crash mid-run.
+// Each test proves the strategy's process group is empty afterwards.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli.js';
+import { trackedGroupCount } from '../../src/runner/cleanup.js';
+import { fakeIo } from '../helpers/io.js';
+import { processesInGroup, processesMatching, waitFor } from '../helpers/processes.js';
+
+const FIXTURE_STRATEGIES = fileURLToPath(new URL('../../fixtures/strategies/', import.meta.url));
+const SHORT = ['--duration', '1s', '--warmup', '200ms', '--connections', '4'];
+
+let savedPath;
+before(() => {
+  savedPath = process.env.SPAWNBENCH_STRATEGY_PATH;
+  process.env.SPAWNBENCH_STRATEGY_PATH = FIXTURE_STRATEGIES;
+});
+after(() => {
+  if (savedPath === undefined) delete process.env.SPAWNBENCH_STRATEGY_PATH;
+  else process.env.SPAWNBENCH_STRATEGY_PATH = savedPath;
+});
+
+async function cli(...args) {
+  const io = fakeIo();
+  const code = await runCli(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function assertGroupGone(pgid) {
+  const left = await waitFor(() => processesInGroup(pgid).length === 0, { timeoutMs: 5000 });
+  assert.ok(left, `processes left in group ${pgid}: ${processesInGroup(pgid)}`);
+  assert.equal(trackedGroupCount(), 0);
+}
+
+test('baseline: a short run prints one JSON document with requests and per-kind errors', async () => {
+  const { code, out, err } = await cli('--strategy', 'baseline', ...SHORT, '--json');
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.equal(result.tool, 'spawnbench');
+  assert.ok(result.load.requests > 0);
+  assert.ok(result.load.rps > 0);
+  assert.equal(result.load.errors.total, 0);
+  for (const kind of ['connect', 'reset', 'timeout', 'mismatch', 'non2xx']) assert.equal(typeof result.load.errors[kind], 'number', kind);
+  assert.equal(result.load.statuses['200'], result.load.requests);
+  assert.ok(result.machine.libuv && result.machine.cores >= 1);
+  await assertGroupGone(result.strategy.pid);
+});
+
+test('baseline: the text summary names the strategy, rps, latency and errors', async () => {
+  const { code, out } = await cli('--strategy', 'baseline', ...SHORT, '--workload', 'large');
+  assert.equal(code, 0);
+  assert.match(out, /strategy baseline/);
+  assert.match(out, /Requests\s+[\d,]+ in [\d.]+ s\s+[\d,]+ req\/s/);
+  assert.match(out, /Latency\s+p50 .* p90 .* p99 .* max/);
+  assert.match(out, /Errors\s+none/);
+  assert.match(out, /libuv \d+\.\d+/);
+});
+
+test('a workload command that does not exist: the run completes, 500s counted, exit 1', async () => {
+  const { code, out } = await cli('--strategy', 'baseline', ...SHORT, '--workload-cmd', 'spawnbench-no-such-command --x', '--json');
+  assert.equal(code, 1);
+  const result = JSON.parse(out);
+  assert.ok(result.load.statuses['500'] > 0);
+  assert.equal(result.load.errors.non2xx, result.load.statuses['500']);
+  assert.ok(result.failures.includes('workload command not found: spawnbench-no-such-command'));
+  const text = await cli('--strategy', 'baseline', ...SHORT, '--workload-cmd', 'spawnbench-no-such-command');
+  assert.equal(text.code, 1);
+  assert.match(text.out, /workload command not found: spawnbench-no-such-command/);
+  await assertGroupGone(result.strategy.pid);
+});
+
+test('a strategy that crashes at start: its stderr in a clear message, exit 1', async () => {
+  const { code, err } = await cli('--strategy', 'crash-at-start', ...SHORT);
+  assert.equal(code, 1);
+  assert.match(err, /^spawnbench: strategy 'crash-at-start' exited with code 3 before it was ready; its stderr ends:\nfixture: cannot start: configuration is broken/);
+  assert.doesNotMatch(err, /\n\s+at /);
+  assert.equal(trackedGroupCount(), 0);
+});
+
+test('a strategy that never reports its port times out, and is killed', async () => {
+  const { code, err } = await cli('--strategy', 'never-ready', ...SHORT, '--ready-timeout', '1s');
+  assert.equal(code, 1);
+  assert.match(err, /strategy 'never-ready' did not report a listening port within 1s/);
+  assert.equal(trackedGroupCount(), 0);
+  assert.ok(await waitFor(() => processesMatching('fixtures/strategies/never-ready').length === 0));
+});
+
+test('a strategy that crashes mid-run: the run ends with what it measured, exit 1, nothing left', async () => {
+  const { code, out } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--json');
+  assert.equal(code, 1);
+  const result = JSON.parse(out);
+  assert.ok(result.failures.some((f) => /strategy 'crash-mid-run' was killed by SIGKILL during the run/.test(f)), result.failures.join('\n'));
+  assert.ok(result.load.durationMs < 15_000, 'the load stopped when the strategy died');
+  // The fixture left a `sleep 300` child behind when it died: the group kill took it.
+  await assertGroupGone(result.strategy.pid);
+});
