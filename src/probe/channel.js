@@ -1,0 +1,105 @@
+/**
+ * spawnbench's side of the probe channel: a Unix socket server in a fresh temp
+ * directory, and the environment that makes a strategy's Node processes load the
+ * probe and report to it.
+ */
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SOCKET_ENV, INTERVAL_ENV, PROTOCOL_VERSION, DEFAULT_INTERVAL_MS, parseInterval } from './protocol.js';
+
+/** URL of the file injected with --import. A file URL has no spaces or quotes, so NODE_OPTIONS needs no quoting. */
+export const PROBE_URL = new URL('./preload.js', import.meta.url).href;
+
+/**
+ * 1 MiB: a report is ~300 bytes; a longer line without a newline is not a probe
+ * talking, and is dropped with its connection.
+ */
+const MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Opens the channel probes report to.
+ *
+ * @param {{ intervalMs?: number }} [options] `intervalMs`: how often each probed thread reports (default 250)
+ * @returns {Promise<EventEmitter & {
+ *   env: Record<string, string>,
+ *   socketPath: string,
+ *   intervalMs: number,
+ *   close: () => Promise<void>,
+ * }>} The channel. `env` is merged into the strategy's environment: NODE_OPTIONS is the
+ *   current `process.env.NODE_OPTIONS` with `--import=<probe>` appended (pass your own base with
+ *   `channel.nodeOptions(base)`), plus SPAWNBENCH_PROBE_SOCKET and SPAWNBENCH_PROBE_INTERVAL.
+ *   Emits `report` (one probe report, see protocol.js) and `connection` / `disconnection`
+ *   (`{ count }` live connections). `close()` stops the server, drops the probes' connections
+ *   and removes the temp directory.
+ */
+export async function openProbeChannel({ intervalMs = DEFAULT_INTERVAL_MS } = {}) {
+  const interval = parseInterval(intervalMs);
+  const dir = await mkdtemp(path.join(tmpdir(), 'spawnbench-probe-'));
+  const socketPath = path.join(dir, 'probe.sock');
+  const channel = new EventEmitter();
+  const sockets = new Set();
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    channel.emit('connection', { count: sockets.size });
+    readLines(socket, (line) => {
+      let report;
+      try {
+        report = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (report?.v === PROTOCOL_VERSION) channel.emit('report', report);
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      sockets.delete(socket);
+      channel.emit('disconnection', { count: sockets.size });
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+  server.unref();
+
+  const nodeOptions = (base = process.env.NODE_OPTIONS) => [base, `--import=${PROBE_URL}`].filter(Boolean).join(' ');
+  let closing = null;
+  return Object.assign(channel, {
+    socketPath,
+    intervalMs: interval,
+    env: { NODE_OPTIONS: nodeOptions(), [SOCKET_ENV]: socketPath, [INTERVAL_ENV]: String(interval) },
+    nodeOptions,
+    close() {
+      closing ??= (async () => {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => server.close(() => resolve()));
+        await rm(dir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  });
+}
+
+/**
+ * Calls `onLine` for each newline-terminated line read from `socket`.
+ * @param {import('node:net').Socket} socket
+ * @param {(line: string) => void} onLine
+ */
+function readLines(socket, onLine) {
+  let pending = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk) => {
+    pending += chunk;
+    let newline = pending.indexOf('\n');
+    while (newline !== -1) {
+      onLine(pending.slice(0, newline));
+      pending = pending.slice(newline + 1);
+      newline = pending.indexOf('\n');
+    }
+    if (pending.length > MAX_LINE_BYTES) socket.destroy();
+  });
+}

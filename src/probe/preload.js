@@ -1,0 +1,34 @@
+/**
+ * The file spawnbench injects into a strategy's Node processes with
+ * `NODE_OPTIONS=--import=<this file's URL>` (worker threads get it through their
+ * own execArgv, see worker-patch.js). With no channel configured it does nothing.
+ * It never prints, never throws into the host and never keeps it alive.
+ *
+ * Settings come from this module's URL query (`?socket=…&interval=…`, used for
+ * worker threads, whose env the strategy may replace) or else from the
+ * environment (SPAWNBENCH_PROBE_SOCKET, SPAWNBENCH_PROBE_INTERVAL).
+ */
+import { SOCKET_ENV, INTERVAL_ENV, parseInterval } from './protocol.js';
+
+/**
+ * A worker started with its own execArgv runs NODE_OPTIONS' --import as well as
+ * the one the probe added (seen on Node 20.20), so the probe can be loaded twice
+ * in one thread under two URLs: the first one wins.
+ */
+const LOADED = Symbol.for('spawnbench.probe.loaded');
+
+try {
+  const url = new URL(import.meta.url);
+  const socketPath = url.searchParams.get('socket') ?? process.env[SOCKET_ENV];
+  if (socketPath && !globalThis[LOADED]) {
+    Object.defineProperty(globalThis, LOADED, { value: true });
+    const intervalMs = parseInterval(url.searchParams.get('interval') ?? process.env[INTERVAL_ENV]);
+    const threadProbeUrl = new URL(url.pathname, url);
+    threadProbeUrl.search = new URLSearchParams({ socket: socketPath, interval: String(intervalMs) }).toString();
+    const { startProbe } = await import('./start.js');
+    startProbe({ socketPath, intervalMs, threadProbeUrl: threadProbeUrl.href });
+  }
+} catch {
+  // A probe that cannot start leaves the server exactly as it was; spawnbench
+  // notices the missing reports and says "probe not available".
+}

@@ -1,0 +1,39 @@
+/**
+ * What the probe and spawnbench agree on: the environment variables that switch
+ * the probe on, and the line format it reports in. Shared by both sides so the
+ * names live in one place.
+ *
+ * A report is one JSON object per line on the probe's own Unix socket:
+ * `{ v, pid, tid, threadId, isMainThread, source, t, intervalMs,
+ *    elu, loopDelay: { count, p50Ms, p99Ms, maxMs, percentiles: [[pct, ms], ...] } | null,
+ *    spawn: { count, blockedMs } | null, gcMs, rssBytes, heapUsedBytes }`
+ * where every figure covers the interval since the previous report of the same
+ * thread. `source` is 'probe' (measured inside the thread) or 'parent' (a worker
+ * thread the probe could not enter, seen from its parent: ELU only).
+ */
+
+/** Path of the Unix socket the probe reports to; the probe does nothing when unset. */
+export const SOCKET_ENV = 'SPAWNBENCH_PROBE_SOCKET';
+
+/** Report interval in ms. */
+export const INTERVAL_ENV = 'SPAWNBENCH_PROBE_INTERVAL';
+
+/** Format version of a report line, so a stale probe is recognised rather than misread. */
+export const PROTOCOL_VERSION = 1;
+
+/** 250 ms: four reports a second is enough for a live dashboard and costs the host ~0.1% of a core. */
+export const DEFAULT_INTERVAL_MS = 250;
+
+/** The smallest interval accepted: below 50 ms the probe's own cost stops being negligible. */
+export const MIN_INTERVAL_MS = 50;
+
+/**
+ * Parses the interval setting, falling back to the default on anything unusable.
+ * @param {string|number|undefined|null} value
+ * @returns {number} ms
+ */
+export function parseInterval(value) {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms <= 0) return DEFAULT_INTERVAL_MS;
+  return Math.max(MIN_INTERVAL_MS, ms);
+}

@@ -1,0 +1,74 @@
+/**
+ * Runs the probe in the current thread: measures every interval and reports on
+ * the channel until the channel closes. Main threads and worker threads run the
+ * same code; a main thread also reports the eval workers it cannot enter.
+ */
+import { isMainThread, threadId } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { startMeter } from './meter.js';
+import { installSpawnTimer } from './spawn-timer.js';
+import { installWorkerPatch } from './worker-patch.js';
+import { connectReporter } from './reporter.js';
+import { PROTOCOL_VERSION } from './protocol.js';
+
+/**
+ * Starts probing this thread.
+ * @param {{ socketPath: string, intervalMs: number, threadProbeUrl: string }} config
+ *   `threadProbeUrl`: what new worker threads `--import` (the probe entry with its settings in the query)
+ * @returns {() => void} stops the probe and restores everything it patched
+ */
+export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
+  const identity = {
+    v: PROTOCOL_VERSION,
+    pid: process.pid,
+    tid: osThreadId(),
+    threadId,
+    isMainThread,
+  };
+  const meter = startMeter({ withRss: isMainThread });
+  const spawnTimer = installSpawnTimer();
+  const workerPatch = installWorkerPatch(threadProbeUrl);
+  let stopped = false;
+
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer);
+    meter.stop();
+    spawnTimer.uninstall();
+    workerPatch.uninstall();
+    reporter.close();
+  };
+  const reporter = connectReporter(socketPath, stop);
+
+  const tick = () => {
+    try {
+      const t = Date.now();
+      reporter.send({ ...identity, source: 'probe', t, ...meter.take(), spawn: spawnTimer.take() });
+      for (const worker of workerPatch.takeEvalWorkers()) {
+        reporter.send({
+          ...identity, tid: null, threadId: worker.threadId, isMainThread: false, source: 'parent', t,
+          intervalMs: worker.intervalMs, elu: worker.elu, loopDelay: null, spawn: null, gcMs: null,
+          rssBytes: null, heapUsedBytes: null,
+        });
+      }
+    } catch {
+      stop();
+    }
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return stop;
+}
+
+/**
+ * The kernel's id for this thread (Linux: `/proc/thread-self` → `<pid>/task/<tid>`),
+ * so spawnbench can read a worker thread's own CPU time. Null where there is no /proc.
+ */
+function osThreadId() {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The per-process part of the text summary: one line per process or thread of
+ * the strategy (ELU, time blocked in spawn, loop delay, CPU), the spawned
+ * commands, system and generator CPU, then a per-worker table. Plain summary
+ * object in (what `sampler.stop()` resolves to), string out.
+ */
+import { int, pct } from './format.js';
+
+/**
+ * @param {object|null} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`
+ * @param {Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [workers]
+ *   the strategy's last workers list: fills in requests the summary lacks
+ * @returns {string} '' when there is nothing to show
+ */
+export function formatProcesses(samples, workers = []) {
+  if (!samples?.processes?.length) return '';
+  const rows = samples.processes.map((p) => ({ ...p, requests: p.requests ?? requestsOf(p, workers) }));
+  const width = Math.max(...rows.map((p) => p.label.length), 'generator'.length);
+  const lines = rows.map((p) => `${p.label.padEnd(width)}  ${processFigures(p.summary)}`);
+
+  const spawned = samples.spawned;
+  if (spawned && (spawned.cpuPct != null || spawned.spawns > 0)) {
+    const counts = [spawned.spawns > 0 ? `${int(spawned.spawns)} spawns` : null, spawned.seen > 0 ? `${int(spawned.seen)} seen running` : null]
+      .filter(Boolean)
+      .join(', ');
+    lines.push(`spawned commands  CPU ${cpu(spawned.cpuPct)}${counts ? `  (${counts})` : ''}`);
+  }
+  if (samples.system?.cpus?.length) {
+    lines.push(`${'system'.padEnd(width)}  CPU per core ${samples.system.cpus.map(cpu).join(' ')}`);
+  }
+  const generator = samples.generator;
+  if (generator?.cpuPct != null || generator?.elu != null) {
+    lines.push(`${'generator'.padEnd(width)}  ${[figure('ELU', generator.elu, fixed2), figure('CPU', generator.cpuPct, cpu)].filter(Boolean).join('  ')}`);
+  }
+  if (samples.probe && !samples.probe.available && samples.probe.reason) lines.push(samples.probe.reason);
+  for (const note of samples.notes ?? []) lines.push(`note: ${note}`);
+
+  const table = workerTable(rows.filter((p) => p.role !== 'main'));
+  return table ? `${lines.join('\n')}\n\n${table}` : lines.join('\n');
+}
+
+/** `ELU 0.97  blocked in spawn 31% (1.3 ms/spawn)  loop delay p99 48 ms  CPU 99%`, leaving out what was not measured. */
+function processFigures(s) {
+  const parts = [figure('ELU', s.elu, fixed2)];
+  if (s.blockedFraction != null && s.msPerSpawn != null) {
+    parts.push(`blocked in spawn ${pct(s.blockedFraction)} (${compactMs(s.msPerSpawn, 1)}/spawn)`);
+  } else if (s.blockedFraction != null) {
+    parts.push(`blocked in spawn ${pct(s.blockedFraction)}`);
+  }
+  parts.push(figure('loop delay p99', s.loopDelayP99Ms, compactMs));
+  parts.push(figure('CPU', s.cpuPct, cpu));
+  return parts.filter(Boolean).join('  ');
+}
+
+/** The per-worker table (requests, ELU, CPU), or '' with no workers. */
+function workerTable(rows) {
+  if (rows.length === 0) return '';
+  const header = ['worker', 'requests', 'ELU', 'CPU'];
+  const body = rows.map((p) => [p.label, int(p.requests), fixed2(p.summary.elu), cpu(p.summary.cpuPct)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), ...body.map(line)].join('\n');
+}
+
+function requestsOf(p, workers) {
+  const worker = workers.find((w) => w.pid === p.pid && (w.threadId ?? null) === (p.threadId ?? null));
+  return worker?.completed ?? null;
+}
+
+function figure(name, value, format) {
+  return value == null || !Number.isFinite(value) ? null : `${name} ${format(value)}`;
+}
+
+function fixed2(value) {
+  return Number.isFinite(value) ? value.toFixed(2) : '–';
+}
+
+/** CPU % of one core: 99%, 150% (several threads), '–' when not measured. */
+function cpu(value) {
+  return Number.isFinite(value) ? `${Math.round(value)}%` : '–';
+}
+
+/** 48 ms, 4.4 ms, 0.2 ms: as many digits as a loop delay deserves. */
+function compactMs(value, digitsUnderTen = 1) {
+  return value >= 10 ? `${Math.round(value)} ms` : `${value.toFixed(digitsUnderTen)} ms`;
+}

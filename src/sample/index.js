@@ -1,0 +1,202 @@
+/**
+ * The samplers that run inside spawnbench: every interval, CPU % and RSS of each
+ * process (and probed thread) of the strategy, the spawned commands as one line,
+ * system CPU per core and the load generator's own figures, joined with the
+ * latest probe report of each thread. Emits the Samples shape of src/README.md
+ * and, on stop, a per-process summary.
+ */
+import { EventEmitter } from 'node:events';
+import { HAS_PROC } from './proc.js';
+import { createProcSampler } from './proc-sampler.js';
+import { createPortableSampler, PORTABLE_NOTE } from './portable-sampler.js';
+import { createRecorder } from './recorder.js';
+
+/** 250 ms: four samples a second, matching the probe's default report interval. */
+export const DEFAULT_SAMPLE_INTERVAL_MS = 250;
+
+/** A thread silent for three report intervals has exited (or its probe has). */
+const STALE_INTERVALS = 3;
+
+/**
+ * Says whether the in-process probe can run on a runtime, and why not.
+ * @param {string} runtime 'node' | 'bun' | 'deno'
+ * @returns {{ available: boolean, reason: string|null }}
+ */
+export function probeSupport(runtime = 'node') {
+  return runtime === 'node'
+    ? { available: true, reason: null }
+    : { available: false, reason: `probe not available on ${runtime}` };
+}
+
+/**
+ * Starts sampling a strategy's process tree.
+ *
+ * @param {object} options
+ * @param {number} options.rootPid the strategy's main process
+ * @param {import('node:events').EventEmitter|null} [options.channel] from openProbeChannel(); null: no probe figures
+ * @param {number} [options.intervalMs] sampling interval (default 250)
+ * @param {string} [options.runtime] runtime of the strategy's main process; on 'bun'/'deno' the
+ *   summary says "probe not available on <runtime>" unless a probe (in Node workers) reported anyway
+ * @param {() => ({ elu: number, cpuPct: number } | null)} [options.getGeneratorStats] the load generator's own load
+ * @param {() => Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [options.getWorkers]
+ *   the strategy's latest merged `workers` list: names workers and gives their request counts
+ * @returns {EventEmitter & { stop: () => Promise<object>, reset: () => void }}
+ *   Emits `sample` (the Samples shape). `reset()` restarts the summary and series (call it when the
+ *   measured phase starts if sampling began at boot). `stop()` ends sampling and resolves to
+ *   `{ processes: [{ key, pid, threadId, role, label, requests, series, summary }], spawned, system,
+ *   generator, probe: { available, reason }, notes }`; it is idempotent.
+ */
+export function startSampler({
+  rootPid,
+  channel = null,
+  intervalMs = DEFAULT_SAMPLE_INTERVAL_MS,
+  runtime = 'node',
+  getGeneratorStats = null,
+  getWorkers = null,
+}) {
+  const sampler = new EventEmitter();
+  const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
+  const recorder = createRecorder();
+  /** key → { pid, tid, threadId, isMainThread, latest, latestAt } */
+  const probed = new Map();
+  const staleMs = (channel?.intervalMs ?? intervalMs) * STALE_INTERVALS;
+
+  const onReport = (report) => {
+    const key = report.isMainThread ? `${report.pid}` : `${report.pid}/${report.threadId}`;
+    const entry = probed.get(key) ?? { pid: report.pid, threadId: report.isMainThread ? null : report.threadId };
+    probed.set(key, { ...entry, tid: report.tid, isMainThread: report.isMainThread, latest: report, latestAt: Date.now() });
+    recorder.addReport(key, report);
+  };
+  channel?.on('report', onReport);
+
+  let busy = false;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const sample = await takeSample();
+      recorder.addSample(sample);
+      sampler.emit('sample', sample);
+    } catch (error) {
+      recorder.note(`sampling failed: ${error.message}`);
+    } finally {
+      busy = false;
+    }
+  };
+
+  const takeSample = async () => {
+    const now = Date.now();
+    const workers = getWorkers?.() ?? [];
+    const fresh = [...probed].filter(([, p]) => now - p.latestAt <= staleMs);
+    const probedPids = new Set(fresh.filter(([, p]) => p.isMainThread).map(([, p]) => p.pid));
+    const workerPids = new Set(workers.filter((w) => w.threadId == null).map((w) => w.pid));
+    const isTracked = (pid) => probedPids.has(pid) || workerPids.has(pid);
+    const threads = fresh.filter(([, p]) => !p.isMainThread).map(([key, p]) => ({ key, pid: p.pid, tid: p.tid }));
+    // A probed Node process forks only from its JS threads: reading their children
+    // is enough, and skips ~10 libuv/V8 threads per process.
+    const forkingThreads = (pid) =>
+      probedPids.has(pid) ? [pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)] : undefined;
+    const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...probedPids, ...workerPids] });
+
+    const processes = [];
+    for (const [pid, usage] of reading.processes) {
+      const report = probed.get(`${pid}`);
+      processes.push({
+        key: `${pid}`,
+        pid,
+        threadId: null,
+        role: pid === rootPid ? 'main' : 'worker',
+        label: labelOf(pid === rootPid ? 'main' : 'worker', pid, null, workers),
+        cpuPct: usage.cpuPct,
+        rssBytes: usage.rssBytes,
+        requests: workerOf(pid, null, workers)?.completed ?? null,
+        probe: report && now - report.latestAt <= staleMs ? probeFigures(report.latest) : null,
+      });
+    }
+    for (const { key, pid } of threads) {
+      if (!reading.processes.has(pid)) continue;
+      const { threadId, latest } = probed.get(key);
+      processes.push({
+        key,
+        pid,
+        threadId,
+        role: 'thread',
+        label: labelOf('thread', pid, threadId, workers),
+        cpuPct: reading.threads.get(key) ?? null,
+        rssBytes: null,
+        requests: workerOf(pid, threadId, workers)?.completed ?? null,
+        probe: probeFigures(latest),
+      });
+    }
+    const generator = getGeneratorStats?.() ?? null;
+    return {
+      t: now,
+      processes,
+      spawned: reading.spawned,
+      system: reading.system,
+      generator: { cpuPct: generator?.cpuPct ?? null, elu: generator?.elu ?? null },
+    };
+  };
+
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  if (!HAS_PROC) recorder.note(PORTABLE_NOTE);
+
+  let stopping = null;
+  return Object.assign(sampler, {
+    reset() {
+      recorder.reset();
+    },
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(timer);
+        channel?.off('report', onReport);
+        while (busy) await new Promise((resolve) => setTimeout(resolve, 5));
+        reader.close?.();
+        return recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0) });
+      })();
+      return stopping;
+    },
+  });
+}
+
+/** The figures of one probe report, as a Samples `probe` entry. */
+function probeFigures(report) {
+  const spawn = report.spawn;
+  const seconds = report.intervalMs / 1000;
+  return {
+    elu: report.elu,
+    loopDelay: report.loopDelay
+      ? { p50Ms: report.loopDelay.p50Ms, p99Ms: report.loopDelay.p99Ms, maxMs: report.loopDelay.maxMs }
+      : null,
+    spawn: spawn
+      ? {
+          blockedFraction: report.intervalMs > 0 ? spawn.blockedMs / report.intervalMs : 0,
+          perSec: seconds > 0 ? spawn.count / seconds : 0,
+          meanMs: spawn.count > 0 ? spawn.blockedMs / spawn.count : null,
+        }
+      : null,
+    gcMs: report.gcMs,
+    heapUsedBytes: report.heapUsedBytes,
+  };
+}
+
+function workerOf(pid, threadId, workers) {
+  return workers.find((w) => w.pid === pid && (w.threadId ?? null) === threadId);
+}
+
+function labelOf(role, pid, threadId, workers) {
+  if (role === 'main') return 'main';
+  const worker = workerOf(pid, threadId, workers);
+  if (worker) return `worker ${worker.id}`;
+  return role === 'thread' ? `thread ${threadId}` : `pid ${pid}`;
+}
+
+/** Whether probe figures are in the summary, and if not, why. */
+function probeStatus(channel, runtime, reported) {
+  if (reported) return { available: true, reason: null };
+  const support = probeSupport(runtime);
+  if (!support.available) return support;
+  if (!channel) return { available: false, reason: 'probe not enabled' };
+  return { available: false, reason: 'no probe report received (was NODE_OPTIONS replaced by the strategy?)' };
+}

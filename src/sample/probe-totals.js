@@ -1,0 +1,78 @@
+/**
+ * Folds a thread's probe reports into run-wide figures: ELU and time blocked in
+ * spawn weighted by interval length, loop-delay percentiles merged from each
+ * interval's compact percentile list, GC time summed.
+ */
+import { createHistogram } from 'node:perf_hooks';
+
+const US_PER_MS = 1000;
+
+/**
+ * @returns {{ add: (report: object) => void, result: () => object }} `result()` returns
+ *   `{ wallMs, elu, blockedFraction, msPerSpawn, spawnsPerSec, spawns, loopDelayP50Ms,
+ *   loopDelayP99Ms, loopDelayMaxMs, gcMs, heapUsedBytes }` (null where nothing was reported)
+ */
+export function createProbeTotals() {
+  let wallMs = 0;
+  let activeMs = 0;
+  let spawnWallMs = 0;
+  let spawns = 0;
+  let blockedMs = 0;
+  let gcMs = null;
+  let heapUsedBytes = null;
+  let maxDelayMs = null;
+  // Histogram of loop-delay samples in µs (a RecordableHistogram records integers ≥ 1).
+  const delay = createHistogram();
+
+  return {
+    add(report) {
+      const ms = report.intervalMs ?? 0;
+      wallMs += ms;
+      activeMs += (report.elu ?? 0) * ms;
+      if (report.spawn) {
+        spawnWallMs += ms;
+        spawns += report.spawn.count;
+        blockedMs += report.spawn.blockedMs;
+      }
+      if (report.gcMs != null) gcMs = (gcMs ?? 0) + report.gcMs;
+      if (report.heapUsedBytes != null) heapUsedBytes = Math.max(heapUsedBytes ?? 0, report.heapUsedBytes);
+      if (report.loopDelay) {
+        recordPercentiles(delay, report.loopDelay);
+        maxDelayMs = Math.max(maxDelayMs ?? 0, report.loopDelay.maxMs);
+      }
+    },
+    result() {
+      const hasDelay = delay.count > 0;
+      return {
+        wallMs,
+        elu: wallMs > 0 ? activeMs / wallMs : null,
+        blockedFraction: spawnWallMs > 0 ? blockedMs / spawnWallMs : null,
+        msPerSpawn: spawns > 0 ? blockedMs / spawns : null,
+        spawnsPerSec: spawnWallMs > 0 ? spawns / (spawnWallMs / 1000) : null,
+        spawns: spawnWallMs > 0 ? spawns : null,
+        loopDelayP50Ms: hasDelay ? delay.percentile(50) / US_PER_MS : null,
+        loopDelayP99Ms: hasDelay ? delay.percentile(99) / US_PER_MS : null,
+        loopDelayMaxMs: maxDelayMs,
+        gcMs,
+        heapUsedBytes,
+      };
+    },
+  };
+}
+
+/**
+ * Re-creates an interval's samples from its percentile list: the share of samples
+ * between two listed percentiles is recorded at the upper one's value. The list
+ * is HdrHistogram's own percentile iteration, so the merged p50/p99 are within a
+ * bucket of the true figure, and the max is exact.
+ * @param {import('node:perf_hooks').RecordableHistogram} histogram
+ * @param {{ count: number, percentiles: number[][] }} loopDelay
+ */
+function recordPercentiles(histogram, { count, percentiles }) {
+  let recorded = 0;
+  for (const [pct, ms] of percentiles) {
+    const upTo = Math.round((pct / 100) * count);
+    const value = Math.max(1, Math.round(ms * US_PER_MS));
+    for (; recorded < upTo; recorded += 1) histogram.record(value);
+  }
+}

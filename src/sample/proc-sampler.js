@@ -1,0 +1,118 @@
+/**
+ * One /proc reading of a strategy's process tree per call: CPU % and RSS of its
+ * long-lived processes and threads, and the short-lived spawned commands as one
+ * aggregate. Spawned commands live ~1 ms, so sampling sees few of them; their
+ * CPU is taken instead from the growth of `cutime + cstime` (the CPU time of
+ * reaped children) of the long-lived processes.
+ */
+import { readStat, readChildren, readCpuTimes, procUnits } from './proc.js';
+
+/**
+ * A descendant too deep means a loop in what /proc said (pids reused mid-walk);
+ * no real strategy nests this far.
+ */
+const MAX_TREE_DEPTH = 16;
+
+/**
+ * @param {{ rootPid: number }} options
+ * @returns {{ read: (query: ProcQuery) => ProcReading }}
+ *
+ * @typedef {{ isTracked: (pid: number) => boolean, forkingThreads: (pid: number) => number[] | undefined,
+ *   threads: Array<{ key: string, pid: number, tid: number }> }} ProcQuery
+ *   `isTracked`: the pid is a worker or the root, not a spawned command; `forkingThreads`: the
+ *   threads of a process that may fork (undefined: all of them)
+ * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number }>,
+ *   threads: Map<string, number|null>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
+ *   system: { cpus: number[] } }} ProcReading
+ */
+export function createProcSampler({ rootPid }) {
+  const { ticksPerSec, pageBytes } = procUnits();
+  let previousAt = performance.now();
+  /** pid → { ticks, childTicks, allTicks } at the previous reading */
+  let previous = new Map();
+  const previousThreads = new Map();
+  let previousCores = readCpuTimes();
+  let previousTransient = new Set();
+  // CPU of tracked processes that were reaped: it reappears in their parent's
+  // cutime and must not be counted as spawned commands.
+  let reapedTicks = 0;
+
+  const pct = (ticks, elapsedMs) => (elapsedMs > 0 ? (ticks / ticksPerSec / (elapsedMs / 1000)) * 100 : null);
+
+  return {
+    read({ isTracked, forkingThreads, threads }) {
+      const now = performance.now();
+      const elapsedMs = now - previousAt;
+      previousAt = now;
+
+      const tree = walk(rootPid, isTracked, forkingThreads);
+      const processes = new Map();
+      const current = new Map();
+      const transient = new Set();
+      let childTicks = 0;
+      let spawnedRss = 0;
+      for (const [pid, stat] of tree) {
+        if (pid !== rootPid && !isTracked(pid)) {
+          transient.add(`${pid}:${stat.starttime}`);
+          spawnedRss += stat.rss * pageBytes;
+          continue;
+        }
+        const ticks = stat.utime + stat.stime;
+        const children = stat.cutime + stat.cstime;
+        const before = previous.get(pid);
+        current.set(pid, { ticks, children, all: ticks + children });
+        processes.set(pid, { cpuPct: before ? pct(ticks - before.ticks, elapsedMs) : null, rssBytes: stat.rss * pageBytes });
+        if (before) childTicks += Math.max(0, children - before.children);
+      }
+      for (const [pid, before] of previous) if (!current.has(pid)) reapedTicks += before.all;
+      const settled = Math.min(reapedTicks, childTicks);
+      reapedTicks -= settled;
+      childTicks -= settled;
+      previous = current;
+
+      let newlySeen = 0;
+      for (const key of transient) if (!previousTransient.has(key)) newlySeen += 1;
+      previousTransient = transient;
+
+      const threadCpu = new Map();
+      for (const { key, pid, tid } of threads) {
+        const stat = tid ? readStat(pid, tid) : null;
+        const ticks = stat ? stat.utime + stat.stime : null;
+        const before = previousThreads.get(key);
+        threadCpu.set(key, ticks !== null && before !== undefined ? pct(ticks - before, elapsedMs) : null);
+        if (ticks !== null) previousThreads.set(key, ticks);
+      }
+
+      const cores = readCpuTimes();
+      const cpus = cores.map((core, i) => {
+        const before = previousCores[i];
+        const total = before ? core.total - before.total : 0;
+        return total > 0 ? ((core.busy - before.busy) / total) * 100 : 0;
+      });
+      previousCores = cores;
+
+      return {
+        elapsedMs,
+        processes,
+        threads: threadCpu,
+        spawned: { count: transient.size, newlySeen, cpuPct: pct(childTicks, elapsedMs), rssBytes: spawnedRss },
+        system: { cpus },
+      };
+    },
+  };
+}
+
+/** The root and all its descendants, each with its stat. */
+function walk(rootPid, isTracked, forkingThreads) {
+  const tree = new Map();
+  const visit = (pid, depth) => {
+    if (depth > MAX_TREE_DEPTH || tree.has(pid)) return;
+    const stat = readStat(pid);
+    if (!stat) return;
+    tree.set(pid, stat);
+    const tracked = pid === rootPid || isTracked(pid);
+    for (const child of readChildren(pid, tracked ? forkingThreads(pid) : undefined)) visit(child, depth + 1);
+  };
+  visit(rootPid, 0);
+  return tree;
+}

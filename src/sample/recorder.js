@@ -1,0 +1,127 @@
+/**
+ * Keeps what the sampler saw: a time series per process or thread, probe totals,
+ * and the run-wide aggregates, and turns them into the summary `stop()` returns.
+ */
+import { createProbeTotals } from './probe-totals.js';
+
+/** Order of the summary's process list: the main process first, then workers, then threads. */
+const ROLE_ORDER = { main: 0, worker: 1, thread: 2 };
+
+/**
+ * @returns {{ addReport: (key: string, report: object) => void, addSample: (sample: object) => void,
+ *   note: (text: string) => void, reset: () => void, summary: (extra: object) => object }}
+ */
+export function createRecorder() {
+  let entries;
+  let totals;
+  let spawned;
+  let system;
+  let generator;
+  const notes = new Set();
+
+  const reset = () => {
+    entries = new Map();
+    totals = new Map();
+    spawned = { seen: 0, cpu: mean(), rssPeak: null };
+    system = [];
+    generator = { cpu: mean(), elu: mean() };
+  };
+  reset();
+
+  return {
+    addReport(key, report) {
+      if (!totals.has(key)) totals.set(key, createProbeTotals());
+      totals.get(key).add(report);
+    },
+    addSample(sample) {
+      for (const proc of sample.processes) {
+        const entry = entries.get(proc.key) ?? {
+          key: proc.key,
+          pid: proc.pid,
+          threadId: proc.threadId,
+          cpu: mean(),
+          rssPeak: null,
+          firstRequests: proc.requests,
+          series: [],
+        };
+        Object.assign(entry, { role: proc.role, label: proc.label, lastRequests: proc.requests });
+        entry.firstRequests ??= proc.requests;
+        entry.cpu.add(proc.cpuPct);
+        if (proc.rssBytes != null) entry.rssPeak = Math.max(entry.rssPeak ?? 0, proc.rssBytes);
+        entry.series.push({
+          t: sample.t,
+          cpuPct: proc.cpuPct,
+          rssBytes: proc.rssBytes,
+          requests: proc.requests,
+          probe: proc.probe,
+        });
+        entries.set(proc.key, entry);
+      }
+      spawned.seen += sample.spawned.newlySeen ?? 0;
+      spawned.cpu.add(sample.spawned.cpuPct);
+      if (sample.spawned.rssBytes != null) spawned.rssPeak = Math.max(spawned.rssPeak ?? 0, sample.spawned.rssBytes);
+      sample.system.cpus.forEach((pct, i) => {
+        system[i] ??= mean();
+        system[i].add(pct);
+      });
+      generator.cpu.add(sample.generator.cpuPct);
+      generator.elu.add(sample.generator.elu);
+    },
+    note(text) {
+      notes.add(text);
+    },
+    reset,
+    summary(extra) {
+      const processes = [...entries.values()]
+        .sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.label.localeCompare(b.label, 'en', { numeric: true }))
+        .map((entry) => {
+          const probe = totals.get(entry.key)?.result() ?? null;
+          return {
+            key: entry.key,
+            pid: entry.pid,
+            threadId: entry.threadId,
+            role: entry.role,
+            label: entry.label,
+            requests: entry.lastRequests != null ? entry.lastRequests - (entry.firstRequests ?? 0) : null,
+            series: entry.series,
+            summary: {
+              elu: probe?.elu ?? null,
+              blockedFraction: probe?.blockedFraction ?? null,
+              msPerSpawn: probe?.msPerSpawn ?? null,
+              spawnsPerSec: probe?.spawnsPerSec ?? null,
+              loopDelayP50Ms: probe?.loopDelayP50Ms ?? null,
+              loopDelayP99Ms: probe?.loopDelayP99Ms ?? null,
+              loopDelayMaxMs: probe?.loopDelayMaxMs ?? null,
+              gcMs: probe?.gcMs ?? null,
+              cpuPct: entry.cpu.value(),
+              rssBytes: entry.rssPeak,
+              heapUsedBytes: probe?.heapUsedBytes ?? null,
+            },
+          };
+        });
+      const spawns = [...totals.values()].reduce((sum, t) => sum + (t.result().spawns ?? 0), 0);
+      return {
+        processes,
+        spawned: { seen: spawned.seen, spawns, cpuPct: spawned.cpu.value(), rssBytes: spawned.rssPeak },
+        system: { cpus: system.map((m) => m.value()) },
+        generator: { cpuPct: generator.cpu.value(), elu: generator.elu.value() },
+        ...extra,
+        notes: [...notes],
+      };
+    },
+  };
+}
+
+/** A running mean that ignores missing (null) readings. */
+function mean() {
+  let sum = 0;
+  let count = 0;
+  return {
+    add(value) {
+      if (value == null || Number.isNaN(value)) return;
+      sum += value;
+      count += 1;
+    },
+    value: () => (count > 0 ? sum / count : null),
+  };
+}
