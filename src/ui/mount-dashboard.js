@@ -30,9 +30,10 @@ const loadFormatSummary = () => import('../report/summary.js').then((module) => 
  * @param {Record<string, string|undefined>} [options.env] read for NO_COLOR
  * @param {(result: object) => string} [options.formatSummary] default: src/report/summary.js
  * @param {number} [options.refreshMs] frame interval (default 200 ms: 5 frames/s)
- * @returns {{ done: Promise<void>, close: () => Promise<void> }}
+ * @returns {{ done: Promise<void>, unmount: () => Promise<void> }}
  *   done: settles after the summary is printed and Ink unmounted (rejects if the summary
- *   cannot be formatted); close(): unmount without a summary (the run failed), resolves done
+ *   cannot be formatted); unmount(): clear the live area and unmount without a summary
+ *   (the run failed before `done`), returns done
  */
 export function mountDashboard(run, options = {}) {
   const {
@@ -85,5 +86,5 @@ export function mountDashboard(run, options = {}) {
     return done;
   };
   run.on('done', finish);
-  return { done, close: () => finish(null) };
+  return { done, unmount: () => finish(null) };
 }

@@ -1,4 +1,5 @@
-import { describePlan } from './components/header.js';
+import { describeLoad, describeTarget } from './components/header.js';
+import { planView } from './plan-view.js';
 import { formatCount, formatDuration, formatMs } from './format.js';
 
 /**
@@ -43,7 +44,10 @@ export function attachProgressLines(run, stream, { intervalMs = PROGRESS_INTERVA
   let lastLine = -Infinity;
   const write = (line) => stream.write(`${line}\n`);
   const handlers = {
-    start: ({ plan } = {}) => write(`spawnbench ${describePlan(plan).join(' · ')}`),
+    start: ({ plan } = {}) => {
+      const view = planView(plan);
+      write(`spawnbench ${[...describeTarget(view), ...describeLoad(view)].join(' · ')}`);
+    },
     phase: ({ phase } = {}) => {
       if (phase === 'booting' || phase === 'stopping') write(`${phase}…`);
       lastLine = -Infinity; // the first tick of a new phase is always shown

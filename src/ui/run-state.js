@@ -1,3 +1,5 @@
+import { planView } from './plan-view.js';
+
 /**
  * The dashboard's view of a run, folded from engine events by a pure function so
  * it can be tested without a terminal. Shapes of the events: src/README.md
@@ -31,7 +33,7 @@ export function initialRunState() {
 
 /**
  * @typedef {object} RunState
- * @property {object|null} plan        from `start`
+ * @property {import('./plan-view.js').PlanView|null} plan  from `start`, flattened
  * @property {object|null} machine     from `start`
  * @property {string} phase            latest `phase`
  * @property {object|null} tick        latest LoadTick
@@ -59,7 +61,7 @@ export function initialRunState() {
 export function applyRunEvent(state, name, payload) {
   switch (name) {
     case 'start':
-      return { ...state, plan: payload?.plan ?? null, machine: payload?.machine ?? null };
+      return { ...state, plan: planView(payload?.plan ?? null), machine: payload?.machine ?? null };
     case 'phase':
       return { ...state, phase: payload?.phase ?? state.phase };
     case 'tick': {

@@ -4,16 +4,30 @@
  */
 import { applyRunEvent, initialRunState } from '../../src/ui/run-state.js';
 
-export const plan = {
-  strategy: 'fork-pool',
-  runtime: 'node',
-  poolSize: 32,
-  balance: 'p2c',
-  connections: 30,
-  durationMs: 10_000,
-  warmupMs: 2000,
-  workload: 'echo',
-};
+const runtime = (kind) => ({ name: kind, kind, path: `/usr/bin/${kind}` });
+
+/**
+ * A plan as the engine's `start` event sends it (src/plan.js buildRunPlan, JSON-safe).
+ * @param {{ workers?: number, runtime?: string, workerRuntime?: string }} [options] workers: 0 = baseline
+ */
+export function makePlan({ workers = 0, runtime: main = 'node', workerRuntime = 'node' } = {}) {
+  return {
+    command: 'run',
+    target: {
+      kind: 'strategy',
+      strategy: workers ? 'fork-pool' : 'baseline',
+      pool: workers > 0,
+      poolSize: workers || null,
+      balance: workers ? 'p2c' : null,
+      runtime: runtime(main),
+      workerRuntime: runtime(workerRuntime),
+      seed: 1,
+    },
+    workload: { name: 'echo', command: 'echo', args: ['hi'], expectedBytes: 3 },
+    load: { connections: 30, durationMs: 10_000, requests: null, warmupMs: 2000, rate: null, timeoutMs: 10_000, threads: 1 },
+    probe: { enabled: true, intervalMs: 250 },
+  };
+}
 
 export const machine = {
   node: 'v20.20.2',
@@ -81,7 +95,7 @@ export function makeSample({ workers = 0, probe: withProbe = true } = {}) {
     pid: 5000 + i,
     threadId: null,
     role: 'worker',
-    label: `w${i}`,
+    label: `worker ${i}`,
     cpuPct: i === 17 ? 88 : 5 + ((i * 7) % 30),
     rssBytes: (40 + (i % 3)) * 1024 ** 2,
     probe: withProbe ? probe(i) : null,
@@ -102,12 +116,12 @@ export function makeWorkers(count) {
 
 /**
  * A run state after start, warm-up and `seconds` measured ticks.
- * @param {{ workers?: number, errors?: boolean, probe?: boolean, runtime?: string, generatorPct?: number }} [options]
+ * @param {{ workers?: number, errors?: boolean, probe?: boolean, runtime?: string, generatorPct?: number }
+ *   runtime: of the main process and the workers} [options]
  */
 export function makeState({ workers = 0, errors = false, probe: withProbe = true, runtime = 'node', generatorPct = 35 } = {}) {
   let state = initialRunState();
-  const runPlan = workers ? { ...plan, runtime, poolSize: workers } : { ...plan, strategy: 'baseline', runtime, poolSize: undefined, balance: undefined };
-  state = applyRunEvent(state, 'start', { plan: runPlan, machine });
+  state = applyRunEvent(state, 'start', { plan: makePlan({ workers, runtime, workerRuntime: runtime }), machine });
   state = applyRunEvent(state, 'phase', { phase: 'warmup' });
   for (let s = 1; s <= 2; s++) state = applyRunEvent(state, 'tick', { ...makeTick({ second: s, phase: 'warmup' }), rps: 500 + s * 50 });
   state = applyRunEvent(state, 'phase', { phase: 'measure' });

@@ -8,7 +8,7 @@ import { Latency } from './latency.js';
 import { Errors } from './errors.js';
 import { Generator } from './generator.js';
 import { Processes, runtimesWithoutProbe } from './processes.js';
-import { Tune } from './tune.js';
+import { Tune, tuneLines } from './tune.js';
 
 const h = React.createElement;
 
@@ -16,31 +16,28 @@ const h = React.createElement;
 export const SIDE_BY_SIDE_COLUMNS = 80;
 /** Width of the latency table (11-character label + four 7-character cells). Columns */
 const LATENCY_WIDTH = 39;
-/** Process rows shown however short the terminal (main + min/median/max + busiest). */
-const MIN_PROCESS_ROWS = 5;
+/** Process lines shown however short the terminal: main, the busiest worker, "(N workers, busiest shown)". */
+const MIN_PROCESS_ROWS = 3;
 
 /**
- * Lines every panel but the process rows takes, so the frame stays shorter than
- * the terminal (a frame as tall as the terminal makes Ink clear the screen on
- * every refresh).
+ * Lines every panel but the process rows and the key hint takes, so the frame
+ * stays shorter than the terminal (a frame as tall as the terminal makes Ink
+ * clear the screen on every refresh).
  */
-function fixedLines(state, { sideBySide, keys }) {
+function fixedLines(state, { sideBySide }) {
   const errors = state.tick?.errors;
   const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
-  const tunePolicies = state.tune ? new Set([...state.tune.steps.map((s) => s.policy), state.tune.current?.policy].filter(Boolean)).size : 0;
   return (
-    2 + // header
+    (state.plan ? 3 : 2) + // header
     1 + // progress
-    (state.tune ? 2 + 2 * tunePolicies : 0) +
+    (state.tune ? tuneLines(state.tune) : 0) +
     (sideBySide ? 3 : 5) + // throughput + latency
     (errors?.total && hasNon2xx ? 2 : 1) +
     1 + // generator
     1 + // process table header
-    1 + // collapsed note
     (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) +
     1 + // spawned commands and cores
-    (state.logs.length ? 1 : 0) +
-    (keys ? 1 : 0)
+    (state.logs.length ? 1 : 0)
   );
 }
 
@@ -48,12 +45,14 @@ function fixedLines(state, { sideBySide, keys }) {
  * The whole live frame from a run state, sized to the terminal. Pure props in,
  * so each layout is tested from fixed data.
  * @param {{ state: import('../run-state.js').RunState, columns: number, rows: number, keys?: boolean }} props
- *   keys: show the "q / Ctrl-C" hint (only when keys are read)
+ *   keys: keys are read; show the "q / Ctrl-C" hint when there is room
  */
 export function Dashboard({ state, columns, rows, keys = false }) {
   const tone = useTone();
   const sideBySide = columns >= SIDE_BY_SIDE_COLUMNS;
-  const maxRows = Math.max(MIN_PROCESS_ROWS, rows - 1 - fixedLines(state, { sideBySide, keys }));
+  const room = rows - 1 - fixedLines(state, { sideBySide });
+  const hint = keys && room > MIN_PROCESS_ROWS;
+  const maxRows = Math.max(MIN_PROCESS_ROWS, room - (hint ? 1 : 0));
   const generator = state.tick?.generator ?? state.sample?.generator ?? null;
   const lastLog = state.logs.at(-1);
   const perf = sideBySide
@@ -77,9 +76,9 @@ export function Dashboard({ state, columns, rows, keys = false }) {
     state.tune ? h(Tune, { steps: state.tune.steps, current: state.tune.current, columns }) : null,
     perf,
     h(Errors, { tick: state.tick }),
-    h(Generator, { generator, threads: state.plan?.generatorThreads ?? 1 }),
+    h(Generator, { generator, threads: state.plan?.threads ?? 1 }),
     h(Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows }),
     lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
-    keys ? h(Text, { color: tone('dim') }, state.stopRequested ? 'stopping… the summary follows' : 'q or Ctrl-C: stop early (the summary still prints)') : null,
+    hint ? h(Text, { color: tone('dim') }, state.stopRequested ? 'stopping… the summary follows' : 'q or Ctrl-C: stop early (the summary still prints)') : null,
   );
 }

@@ -6,25 +6,34 @@ import { useTone } from '../theme.js';
 const h = React.createElement;
 
 /**
- * The plan in words, leaving out what the plan does not set:
- * "baseline on node · 30 connections · 10s + 2s warm-up · workload echo".
- * @param {object|null} plan
+ * What is measured: "fork-pool on node · pool 4 p2c · workload echo".
+ * @param {import('../plan-view.js').PlanView|null} plan
  * @returns {string[]} parts, joined by the caller
  */
-export function describePlan(plan) {
+export function describeTarget(plan) {
   if (!plan) return ['starting…'];
   const parts = [];
-  const strategy = typeof plan.strategy === 'object' ? plan.strategy?.name : plan.strategy;
-  if (strategy) parts.push(plan.runtime ? `${strategy} on ${plan.runtime}` : strategy);
+  if (plan.strategy) parts.push(plan.runtime ? `${plan.strategy} on ${plan.runtime}` : plan.strategy);
   else if (plan.url) parts.push(plan.url);
   if (plan.poolSize) parts.push(`pool ${plan.poolSize}${plan.balance ? ` ${plan.balance}` : ''}`);
-  if (plan.workerRuntime) parts.push(`workers on ${plan.workerRuntime}`);
+  if (plan.workerRuntime && plan.workerRuntime !== plan.runtime) parts.push(`workers on ${plan.workerRuntime}`);
+  if (plan.workload) parts.push(`workload ${plan.workload}`);
+  return parts;
+}
+
+/**
+ * How it is loaded: "30 connections · 10s + 2s warm-up".
+ * @param {import('../plan-view.js').PlanView|null} plan
+ * @returns {string[]}
+ */
+export function describeLoad(plan) {
+  if (!plan) return [];
+  const parts = [];
   if (plan.rate) parts.push(`${formatCount(plan.rate)} req/s open loop`);
   else if (plan.connections) parts.push(`${plan.connections} connections`);
   const amount = plan.requests ? `${formatCount(plan.requests)} requests` : formatDuration(plan.durationMs);
   parts.push(plan.warmupMs ? `${amount} + ${formatDuration(plan.warmupMs)} warm-up` : amount);
-  const workload = typeof plan.workload === 'object' ? plan.workload?.name : plan.workload;
-  if (workload) parts.push(`workload ${workload}`);
+  if (plan.threads > 1) parts.push(`${plan.threads} generator threads`);
   return parts;
 }
 
@@ -58,16 +67,17 @@ export function describeMachine(machine) {
 }
 
 /**
- * Two lines: the strategy and its options, then runtime and machine. Lines are
- * cut, not wrapped, when the terminal is narrow.
- * @param {{ plan: object|null, machine: object|null }} props
+ * Three lines: the strategy and its options, the load, then runtime and machine.
+ * Lines are cut, not wrapped, when the terminal is narrow.
+ * @param {{ plan: import('../plan-view.js').PlanView|null, machine: object|null }} props
  */
 export function Header({ plan, machine }) {
   const tone = useTone();
   return h(
     Box,
     { flexDirection: 'column' },
-    h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true, color: tone('accent') }, 'spawnbench '), describePlan(plan).join(' · ')),
+    h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true, color: tone('accent') }, 'spawnbench '), describeTarget(plan).join(' · ')),
+    plan ? h(Text, { wrap: 'truncate-end' }, h(Text, { color: tone('dim') }, 'load '), describeLoad(plan).join(' · ')) : null,
     h(Text, { wrap: 'truncate-end', color: tone('dim') }, describeMachine(machine)),
   );
 }

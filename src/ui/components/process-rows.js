@@ -21,6 +21,16 @@ import { median } from '../charts.js';
  * @property {boolean} probe          whether the in-process probe reported
  */
 
+/**
+ * The sampler's label, shortened for a 11–14 character column: "worker 17" → "w17",
+ * "thread 3" → "t3"; "main" and "pid 4242" stay.
+ * @param {string} label
+ * @returns {string}
+ */
+export function shortLabel(label) {
+  return label.replace(/^worker (\d+)$/, 'w$1').replace(/^thread (\d+)$/, 't$1');
+}
+
 const workerMatches = (worker, proc) =>
   worker.pid === proc.pid && (worker.threadId ?? null) === (proc.threadId ?? null);
 
@@ -38,7 +48,7 @@ export function buildProcessRows(sample, workers = []) {
     const probe = proc.probe ?? null;
     rows.push({
       key: proc.key ?? `${proc.pid}:${proc.threadId ?? ''}`,
-      label: proc.label ?? (worker ? `w${worker.id}` : proc.role),
+      label: proc.label ? shortLabel(proc.label) : worker ? `w${worker.id}` : proc.role,
       role: proc.role,
       cpuPct: proc.cpuPct ?? null,
       rssBytes: proc.rssBytes ?? null,
@@ -96,9 +106,13 @@ export function busiest(rows) {
   }, undefined);
 }
 
+/** Rows of the full worker summary: min, median, max and the busiest worker. */
+const SUMMARY_ROWS = 4;
+
 /**
- * Rows that fit in `maxRows`: all of them, or the non-worker rows then a
- * min / median / max summary of the workers and the busiest one.
+ * Rows that fit in `maxRows`: all of them; or the main process, a min / median /
+ * max summary of the workers and the busiest one; or, when even that does not fit,
+ * the main process and the busiest worker.
  * @param {ProcessRow[]} rows
  * @param {number} maxRows
  * @returns {{ rows: ProcessRow[], collapsed: number }} collapsed: workers summarised (0 = none)
@@ -108,13 +122,15 @@ export function collapseRows(rows, maxRows) {
   const others = rows.filter((row) => row.role === 'main');
   const workers = rows.filter((row) => row.role !== 'main');
   const top = busiest(workers);
+  const busiestRow = { ...top, key: `busiest:${top.key}`, label: `busiest ${top.label}` };
+  if (others.length + SUMMARY_ROWS > maxRows) return { rows: [...others, busiestRow], collapsed: workers.length };
   return {
     rows: [
       ...others,
       statRow('min', workers, (values) => Math.min(...values)),
       statRow('median', workers, median),
       statRow('max', workers, (values) => Math.max(...values)),
-      { ...top, key: `busiest:${top.key}`, label: `busiest ${top.label}` },
+      busiestRow,
     ],
     collapsed: workers.length,
   };

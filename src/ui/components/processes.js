@@ -135,14 +135,16 @@ export function runtimesWithoutProbe(sample, plan) {
 /**
  * One row per process and worker (loop delay p99/max, ELU, blocked in spawn, CPU
  * bar, RSS, in flight), collapsed to min/median/max plus the busiest worker when
- * there are more than `maxRows`; then spawned commands and the machine's cores.
+ * the rows (and the line saying so) would take more than `maxRows` lines; then
+ * spawned commands and the machine's cores.
  * @param {{ sample: object|null, workers: object[], plan: object|null, columns: number, maxRows: number }} props
  */
 export function Processes({ sample, workers, plan, columns, maxRows }) {
   const tone = useTone();
   const layout = fitColumns(columns);
   const all = buildProcessRows(sample, workers);
-  const { rows, collapsed } = collapseRows(all, maxRows);
+  // Collapsed rows are followed by a line saying so, which takes one of maxRows.
+  const { rows, collapsed } = all.length <= maxRows ? { rows: all, collapsed: 0 } : collapseRows(all, Math.max(2, maxRows - 1));
   const header = layout.columns.map((column) => {
     const title = pad(column.title, column) + ' ';
     return column.key === 'cpu' && layout.barWidth ? ' '.repeat(layout.barWidth + 1) + title : title;
@@ -157,7 +159,7 @@ export function Processes({ sample, workers, plan, columns, maxRows }) {
     all.length === 0
       ? h(Text, { color: tone('dim') }, 'waiting for the first sample…')
       : rows.map((row) => h(Row, { key: row.key, row, layout, tone })),
-    collapsed ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, `(${collapsed} workers summarised: min / median / max, busiest)`) : null,
+    collapsed ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, rows.length > 3 ? `(${collapsed} workers summarised: min / median / max, busiest)` : `(${collapsed} workers, busiest shown)`) : null,
     noProbe.length ? h(Text, { wrap: 'truncate-end', color: tone('warn') }, `probe not available on ${noProbe.join(', ')}`) : null,
     spawned || cores.length
       ? h(

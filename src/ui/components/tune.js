@@ -6,10 +6,9 @@ import { useTone } from '../theme.js';
 
 const h = React.createElement;
 
-/** Width of one value cell ("12.3k", "1,234"), right-aligned. */
-const CELL = 7;
-/** Width of the metric label ("rps", "p99 ms") and of the policy name. */
-const METRIC = 7;
+/** Width of one "rps/p99" cell ("1.2k/31!" plus a space), right-aligned. */
+const CELL = 9;
+/** Width of the policy column ("least-requests" plus a space). */
 const POLICY = 15;
 /** Marks the cell being measured now. */
 const MEASURING = '…';
@@ -40,10 +39,26 @@ export function tuneGrid(steps) {
   return { sizes, policies, cell };
 }
 
+const policiesOf = ({ steps, current }) => {
+  const policies = [...new Set(steps.map((step) => step.policy))];
+  if (current && !policies.includes(current.policy)) policies.push(current.policy);
+  return policies;
+};
+
 /**
- * The live view of `spawnbench tune`: the step being measured, then rps and p99
- * against pool size, one line per policy (median of repeats; "…" marks the step
- * in progress, "!" a step with errors, green the best throughput so far).
+ * Lines the tune view takes: title, sizes, one per policy.
+ * @param {{ steps: object[], current: object|null }} tune
+ * @returns {number}
+ */
+export function tuneLines(tune) {
+  return 2 + policiesOf(tune).length;
+}
+
+/**
+ * The live view of `spawnbench tune`: the step being measured, then throughput
+ * and p99 against pool size, one line per policy. Each cell is "rps/p99 ms"
+ * (median of repeats); "…" marks the step in progress, "!" a step with errors,
+ * green the best throughput so far. A sparkline of rps over the sizes ends each line.
  *
  * @param {object} props
  * @param {{ size: number, policy: string, rps: number, p99Ms: number, errors: number }[]} props.steps
@@ -56,38 +71,32 @@ export function Tune({ steps, current, columns }) {
   const tone = useTone();
   const grid = tuneGrid(steps);
   const sizes = [...grid.sizes];
-  const policies = [...grid.policies];
   if (current && !sizes.includes(current.size)) sizes.push(current.size);
-  if (current && !policies.includes(current.policy)) policies.push(current.policy);
   sizes.sort((a, b) => a - b);
+  const policies = policiesOf({ steps, current });
 
-  const label = METRIC + POLICY;
-  const fit = Math.max(1, Math.floor((columns - label) / CELL));
+  const fit = Math.max(1, Math.floor((columns - POLICY - 2) / CELL));
   const shownSizes = sizes.slice(0, fit);
-  const cut = sizes.length > shownSizes.length;
+  const cut = sizes.length > shownSizes.length ? ' …' : '';
   const bestRps = Math.max(0, ...steps.map((step) => step.rps ?? 0));
-  const sparkRoom = columns - label - shownSizes.length * CELL - 2;
+  const sparkRoom = columns - POLICY - shownSizes.length * CELL - cut.length - 2;
 
-  const isCurrent = (size, policy) => current && current.size === size && current.policy === policy;
-  const line = (metric, policy, format, pick) => {
+  const line = (policy) => {
     const cells = shownSizes.map((size) => {
       const value = grid.cell(size, policy);
-      if (!value) return { text: isCurrent(size, policy) ? MEASURING : DASH };
-      const text = format(pick(value)) + (value.errors ? '!' : '');
-      const color = value.errors ? tone('bad') : metric === 'rps' && pick(value) === bestRps ? tone('ok') : undefined;
+      if (!value) return { text: current?.size === size && current?.policy === policy ? MEASURING : DASH };
+      const text = `${formatCompact(value.rps)}/${formatMs(value.p99Ms, { unit: false })}${value.errors ? '!' : ''}`;
+      const color = value.errors ? tone('bad') : value.rps === bestRps ? tone('ok') : undefined;
       return { text, color };
     });
-    const values = shownSizes.map((size) => grid.cell(size, policy)).filter(Boolean).map(pick);
+    const rps = shownSizes.map((size) => grid.cell(size, policy)?.rps).filter(Number.isFinite);
     return h(
       Text,
-      { key: `${metric}:${policy}`, wrap: 'truncate-end' },
-      h(Text, { color: tone('dim') }, (policy === policies[0] ? metric : '').padEnd(METRIC)),
+      { key: policy, wrap: 'truncate-end' },
       policy.slice(0, POLICY - 1).padEnd(POLICY),
       ...cells.map((cell, index) => h(Text, { key: index, color: cell.color }, cell.text.padStart(CELL))),
-      cut ? ' …' : '',
-      metric === 'rps' && sparkRoom >= shownSizes.length && values.length > 1
-        ? h(Text, { color: tone('accent') }, `  ${sparkline(values, values.length)}`)
-        : '',
+      cut,
+      rps.length > 1 && sparkRoom >= rps.length ? h(Text, { color: tone('accent') }, `  ${sparkline(rps, rps.length)}`) : '',
     );
   };
 
@@ -102,8 +111,11 @@ export function Tune({ steps, current, columns }) {
         ? h(Text, { color: tone('accent') }, `● measuring pool size ${current.size} · ${current.policy} · repeat ${current.repeat}`)
         : h(Text, { color: tone('dim') }, `${steps.length} step${steps.length === 1 ? '' : 's'} measured`),
     ),
-    h(Text, { wrap: 'truncate-end', color: tone('dim') }, 'pool size'.padEnd(label) + shownSizes.map((size) => String(size).padStart(CELL)).join('')),
-    ...policies.map((policy) => line('rps', policy, formatCompact, (value) => value.rps)),
-    ...policies.map((policy) => line('p99 ms', policy, (ms) => formatMs(ms, { unit: false }), (value) => value.p99Ms)),
+    h(
+      Text,
+      { wrap: 'truncate-end', color: tone('dim') },
+      'rps/p99 ms'.padEnd(POLICY) + shownSizes.map((size) => `×${size}`.padStart(CELL)).join(''),
+    ),
+    ...policies.map(line),
   );
 }

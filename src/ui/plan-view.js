@@ -1,0 +1,50 @@
+/**
+ * The few facts the dashboard shows from a plan (src/plan.js buildRunPlan, as sent
+ * in the `start` event: `{ target, workload, load, probe }`), flattened once so
+ * the panels do not each know the plan's nesting.
+ */
+
+const runtimeName = (runtime) => (typeof runtime === 'object' ? runtime?.kind ?? runtime?.name : runtime) ?? null;
+
+/**
+ * @typedef {object} PlanView
+ * @property {string|null} strategy
+ * @property {string|null} url
+ * @property {string|null} runtime        'node' | 'bun' | 'deno' (kind of the main process)
+ * @property {string|null} workerRuntime  kind of forked workers, pool strategies only
+ * @property {number|null} poolSize
+ * @property {string|null} balance
+ * @property {number|null} connections
+ * @property {number|null} rate
+ * @property {number|null} durationMs
+ * @property {number|null} requests
+ * @property {number|null} warmupMs
+ * @property {number} threads             load generator threads
+ * @property {string|null} workload
+ */
+
+/**
+ * @param {object|null} plan
+ * @returns {PlanView|null}
+ */
+export function planView(plan) {
+  if (!plan) return null;
+  const target = plan.target ?? {};
+  const load = plan.load ?? {};
+  const pool = Boolean(target.pool ?? target.poolSize);
+  return {
+    strategy: target.strategy ?? null,
+    url: target.kind === 'url' ? target.url : null,
+    runtime: runtimeName(target.runtime),
+    workerRuntime: pool ? runtimeName(target.workerRuntime) : null,
+    poolSize: target.poolSize ?? null,
+    balance: target.balance ?? null,
+    connections: load.connections ?? null,
+    rate: load.rate ?? null,
+    durationMs: load.durationMs ?? null,
+    requests: load.requests ?? null,
+    warmupMs: load.warmupMs ?? null,
+    threads: load.threads ?? 1,
+    workload: plan.workload?.name ?? null,
+  };
+}

@@ -1,0 +1,105 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import React from 'react';
+import { Dashboard } from '../../src/ui/components/dashboard.js';
+import { Tune } from '../../src/ui/components/tune.js';
+import { applyRunEvent } from '../../src/ui/run-state.js';
+import { makeState } from './fixtures.js';
+import { assertFits, frame } from './render-helpers.js';
+
+const h = React.createElement;
+const ROWS = 24;
+
+describe('the whole frame', () => {
+  for (const columns of [80, 60]) {
+    for (const workers of [0, 1, 32]) {
+      for (const errors of [false, true]) {
+        it(`fits ${columns}×${ROWS} with ${workers} workers, errors ${errors ? 'present' : 'absent'}`, () => {
+          const state = makeState({ workers, errors });
+          const text = frame(h(Dashboard, { state, columns, rows: ROWS, keys: true }), columns);
+          assertFits(assert, text, columns);
+          const lines = text.split('\n');
+          assert.ok(lines.length < ROWS, `${lines.length} lines: shorter than the terminal, so Ink never clears the screen`);
+          assert.match(text, /measuring/);
+          assert.match(text, /q or Ctrl-C: stop early/);
+          assert.match(text, errors ? /! errors 12/ : /^errors 0$/m);
+          if (workers === 32) assert.match(text, /busiest w17/);
+          if (workers === 1) assert.match(text, /^w0 /m);
+        });
+      }
+    }
+  }
+
+  it('puts throughput and latency side by side at 80 columns and stacks them at 60', () => {
+    const state = makeState();
+    assert.match(frame(h(Dashboard, { state, columns: 80, rows: ROWS }), 80), /^rps now .* latency ms/m);
+    const narrow = frame(h(Dashboard, { state, columns: 60, rows: ROWS }), 60);
+    assert.doesNotMatch(narrow, /^rps now .* latency ms/m);
+    assert.match(narrow, /^latency ms/m);
+  });
+
+  it('keeps the frame shorter than a 24-row terminal with the tune view, 4 policies and 32 workers', () => {
+    let state = makeState({ workers: 32, errors: true });
+    for (const policy of ['random', 'round-robin', 'least-requests', 'p2c']) {
+      state = applyRunEvent(state, 'tune-step', { size: 1, policy, rps: 650, p99Ms: 45, errors: 0 });
+    }
+    state = applyRunEvent(state, 'tune-progress', { size: 2, policy: 'p2c', repeat: 1 });
+    for (const columns of [80, 60]) {
+      const text = frame(h(Dashboard, { state, columns, rows: ROWS, keys: true }), columns);
+      assertFits(assert, text, columns);
+      assert.ok(text.split('\n').length < ROWS, `${text.split('\n').length} lines at ${columns} columns`);
+      assert.match(text, /busiest w17/);
+    }
+  });
+
+  it('shows every worker when the terminal is tall enough', () => {
+    const text = frame(h(Dashboard, { state: makeState({ workers: 32 }), columns: 80, rows: 60 }), 80);
+    assert.match(text, /^w31 /m);
+    assert.doesNotMatch(text, /busiest/);
+  });
+
+  it('shows the latest warning from the engine log', () => {
+    const state = applyRunEvent(makeState(), 'log', { level: 'warn', msg: 'strategy wrote to stderr' });
+    assert.match(frame(h(Dashboard, { state, columns: 80, rows: ROWS }), 80), /^warn: strategy wrote to stderr$/m);
+  });
+
+  it('shows the tune view when tune events arrive', () => {
+    let state = applyRunEvent(makeState({ workers: 4 }), 'tune-step', { size: 1, policy: 'p2c', rps: 650, p99Ms: 45, errors: 0 });
+    state = applyRunEvent(state, 'tune-progress', { size: 2, policy: 'p2c', repeat: 1 });
+    const text = frame(h(Dashboard, { state, columns: 80, rows: ROWS }), 80);
+    assert.match(text, /measuring pool size 2 · p2c · repeat 1/);
+    assert.ok(text.split('\n').length < ROWS);
+  });
+});
+
+describe('tune view', () => {
+  const steps = [
+    { size: 1, policy: 'round-robin', rps: 640, p99Ms: 48, errors: 0 },
+    { size: 1, policy: 'round-robin', rps: 660, p99Ms: 46, errors: 0 },
+    { size: 1, policy: 'p2c', rps: 650, p99Ms: 45, errors: 0 },
+    { size: 2, policy: 'round-robin', rps: 1210, p99Ms: 31, errors: 0 },
+    { size: 2, policy: 'p2c', rps: 1250, p99Ms: 29, errors: 0 },
+    { size: 4, policy: 'round-robin', rps: 1900, p99Ms: 28, errors: 3 },
+  ];
+  const current = { size: 4, policy: 'p2c', repeat: 2 };
+
+  for (const columns of [80, 60]) {
+    it(`draws rps and p99 against pool size, one line per policy, at ${columns} columns`, () => {
+      const text = frame(h(Tune, { steps, current, columns }), columns);
+      assertFits(assert, text, columns);
+      assert.match(text, /^tune ● measuring pool size 4 · p2c · repeat 2$/m);
+      assert.match(text, /^rps\/p99 ms +×1 +×2 +×4$/m);
+      assert.match(text, /^round-robin +650\/47 +1\.2k\/31 +1\.9k\/28!/m, 'median of repeats; "!" marks errors');
+      assert.match(text, /^p2c +650\/45 +1\.3k\/29 +…/m, '"…" marks the step being measured');
+      assert.equal(text.split('\n').length, 4, 'title, sizes, one line per policy');
+    });
+  }
+
+  it('cuts sizes that do not fit with "…"', () => {
+    const many = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16].map((size) => ({ size, policy: 'p2c', rps: size * 100, p99Ms: 20, errors: 0 }));
+    const text = frame(h(Tune, { steps: many, current: null, columns: 60 }), 60);
+    assertFits(assert, text, 60);
+    assert.match(text, /^p2c .* …/m);
+    assert.match(text, /11 steps measured/);
+  });
+});
