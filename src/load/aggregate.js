@@ -1,0 +1,182 @@
+/**
+ * Main-thread side of the generator: adds up the per-second reports of every
+ * generator thread into merged intervals (for ticks) and phase totals (for the
+ * result). Reports of one index are merged only once every thread has sent it or
+ * has finished, so a tick always covers all threads.
+ */
+import { addEncoded, createHistogram, encodeHistogram, fullSummary, shortSummary } from './histogram.js';
+import { addCounts, emptyErrors } from './stats.js';
+
+// Intervals shorter than this (the sliver between the last full second and the
+// end of a phase), in ms, are added to the totals but get no tick of their own:
+// a rate over a few ms is noise.
+const MIN_TICK_MS = 100;
+
+function emptyTotals() {
+  return {
+    requests: 0,
+    bytes: 0,
+    missed: 0,
+    errors: emptyErrors(),
+    statuses: {},
+    histogram: createHistogram(),
+    cpuMs: 0,
+    cpuKnown: true,
+    elapsedMs: 0,
+  };
+}
+
+export class Aggregator {
+  /** @param {number} threads */
+  constructor(threads) {
+    this.threads = threads;
+    this.lastIndex = new Array(threads).fill(-1);
+    this.done = new Array(threads).fill(false);
+    this.pending = new Map();
+    this.nextIndex = 0;
+    this.phase = null;
+    this.phaseTotals = emptyTotals();
+    this.measure = emptyTotals();
+    this.measureSeen = false;
+    this.series = [];
+    this.bodySamples = {};
+    this.codes = new Set();
+    // Per thread, event-loop active and idle ms over the measured phase.
+    this.measureElu = Array.from({ length: threads }, () => ({ active: 0, idle: 0 }));
+  }
+
+  /**
+   * Takes one thread's report; returns the merged intervals it completed, in order.
+   * @returns {Array<object>} merged intervals: { index, phase, intervalMs, phaseElapsedMs, requests, ..., histogram }
+   */
+  add(thread, report) {
+    this.lastIndex[thread] = report.index;
+    if (report.final) this.done[thread] = true;
+    for (const [status, text] of Object.entries(report.bodySamples)) this.bodySamples[status] ??= text;
+    for (const code of report.notes) this.codes.add(code);
+
+    let merged = this.pending.get(report.index);
+    if (!merged) {
+      merged = { ...emptyTotals(), index: report.index, phase: report.phase, intervalMs: 0, phaseElapsedMs: 0, eluMax: 0, eluSum: 0 };
+      this.pending.set(report.index, merged);
+    }
+    // A thread that ended early (requests mode, stop) may report a measure
+    // interval under an index others used for warm-up; measure wins.
+    if (report.phase === 'measure') merged.phase = 'measure';
+    merged.requests += report.requests;
+    merged.bytes += report.bytes;
+    merged.missed += report.missed;
+    addCounts(merged.errors, report.errors);
+    addCounts(merged.statuses, report.statuses);
+    if (report.histogram) addEncoded(merged.histogram, report.histogram);
+    if (report.cpuMs === null) merged.cpuKnown = false;
+    else merged.cpuMs += report.cpuMs;
+    const eluTotal = report.eluActiveMs + report.eluIdleMs;
+    const elu = eluTotal > 0 ? report.eluActiveMs / eluTotal : 0;
+    merged.eluMax = Math.max(merged.eluMax, elu);
+    merged.eluSum += elu;
+    if (report.phase === 'measure') {
+      this.measureElu[thread].active += report.eluActiveMs;
+      this.measureElu[thread].idle += report.eluIdleMs;
+    }
+    merged.intervalMs = Math.max(merged.intervalMs, report.intervalMs);
+    merged.phaseElapsedMs = Math.max(merged.phaseElapsedMs, report.phaseElapsedMs);
+    return this.drain();
+  }
+
+  /** Marks a thread as gone without a final report (it crashed or was terminated). */
+  abandon(thread) {
+    this.done[thread] = true;
+    return this.drain();
+  }
+
+  get allDone() {
+    return this.done.every(Boolean);
+  }
+
+  drain() {
+    const ready = [];
+    for (;;) {
+      const index = this.nextIndex;
+      const merged = this.pending.get(index);
+      const complete = this.lastIndex.every((last, t) => last >= index || this.done[t]);
+      if (!merged || !complete) break;
+      this.pending.delete(index);
+      this.nextIndex++;
+      ready.push(this.apply(merged));
+    }
+    return ready;
+  }
+
+  /** Adds a merged interval to the totals; returns it with `tick: boolean` and summaries. */
+  apply(merged) {
+    if (merged.phase !== this.phase) {
+      this.phase = merged.phase;
+      this.phaseTotals = merged.phase === 'measure' ? this.measure : emptyTotals();
+    }
+    const totals = this.phaseTotals;
+    if (merged.phase === 'measure') this.measureSeen = true;
+    totals.requests += merged.requests;
+    totals.bytes += merged.bytes;
+    totals.missed += merged.missed;
+    addCounts(totals.errors, merged.errors);
+    addCounts(totals.statuses, merged.statuses);
+    totals.histogram.add(merged.histogram);
+    if (!merged.cpuKnown) totals.cpuKnown = false;
+    totals.cpuMs += merged.cpuMs;
+    totals.elapsedMs = Math.max(totals.elapsedMs, merged.phaseElapsedMs);
+
+    const tick = merged.intervalMs >= MIN_TICK_MS;
+    const interval = shortSummary(merged.histogram);
+    if (merged.phase === 'measure') {
+      const last = this.series.at(-1);
+      if (tick || !last) {
+        this.series.push({ second: this.series.length + 1, requests: merged.requests, errors: merged.errors.total, p99Ms: interval.p99Ms });
+      } else {
+        last.requests += merged.requests;
+        last.errors += merged.errors.total;
+      }
+    }
+    merged.histogram.destroy();
+    return {
+      index: merged.index,
+      phase: merged.phase,
+      tick,
+      intervalMs: merged.intervalMs,
+      phaseElapsedMs: merged.phaseElapsedMs,
+      requests: merged.requests,
+      cpuMs: merged.cpuKnown ? merged.cpuMs : null,
+      eluMax: merged.eluMax,
+      eluSum: merged.eluSum,
+      interval,
+      totals: {
+        requests: totals.requests,
+        bytes: totals.bytes,
+        missed: totals.missed,
+        errors: { ...totals.errors },
+        statuses: { ...totals.statuses },
+        overall: shortSummary(totals.histogram),
+      },
+    };
+  }
+
+  /** Totals of the measured phase for the LoadResult. */
+  measured() {
+    const m = this.measure;
+    return {
+      requests: m.requests,
+      bytes: m.bytes,
+      missed: m.missed,
+      errors: { ...m.errors },
+      statuses: { ...m.statuses },
+      latency: fullSummary(m.histogram),
+      histogram: encodeHistogram(m.histogram),
+      elapsedMs: m.elapsedMs,
+      cpuMs: m.cpuKnown ? m.cpuMs : null,
+      elu: this.measureElu.map(({ active, idle }) => (active + idle > 0 ? active / (active + idle) : 0)),
+      series: this.series,
+      bodySamples: { ...this.bodySamples },
+      codes: [...this.codes],
+    };
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * One keep-alive connection of a generator thread: one request in flight at a
+ * time, reconnects whenever the server closes, counts every failure by kind.
+ *
+ * Hot path (per request): write the pre-built request bytes, read into the
+ * thread's one reused read buffer (net's `onread`, no Buffer per packet), feed the
+ * hand-written parser (response-parser.js), compare the body in place, record the
+ * latency. No timers per request (one sweep per thread finds timeouts), no
+ * closures, no objects. Measured by bench/generator.js on this project's 2-vCPU
+ * machine against the hello-world fixture: see BENCH_NOTE below.
+ */
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { NEED_MORE, PARSE_ERROR, ResponseParser } from './response-parser.js';
+import { BODY_SAMPLE_BYTES, CONNECT, PARSE, RESET, TIMEOUT } from './stats.js';
+
+/**
+ * BENCH_NOTE (npm run bench:generator, 50 connections, 10 s, hello-world fixture):
+ * this generator ~4.9 µs of CPU per request, node:http client with a keep-alive
+ * Agent ~33 µs, autocannon ~21 µs, wrk ~5.4 µs. node:http's IncomingMessage and
+ * stream plumbing per response is what the hand-written path avoids.
+ */
+
+/**
+ * Shared state of a generator thread that every connection reads.
+ * @typedef {object} ConnectionContext
+ * @property {string} host
+ * @property {number} port
+ * @property {Buffer} requestBytes
+ * @property {Buffer} readBuffer reused by every socket of the thread
+ * @property {boolean} noBody the method is HEAD
+ * @property {Buffer|null} expectedBody
+ * @property {import('./stats.js').IntervalStats} stats current interval's counters
+ * @property {number} generation the phase requests are counted in (changes at each phase)
+ * @property {boolean} counting false before 'go' and after the end: errors are not counted
+ * @property {boolean} stopping
+ * @property {Set<number>} sampledStatuses statuses whose body sample was taken
+ * @property {(conn: Connection, now: number) => void} onIdle ready for a request
+ * @property {(measured: boolean) => void} onOutcome a request ended (response or error)
+ * @property {() => void} onConnectFailed
+ * @property {(fn: () => void) => void} retryLater reconnect after a back-off
+ */
+
+export class Connection {
+  /** @param {ConnectionContext} ctx */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.parser = new ResponseParser(this);
+    this.parser.noBody = ctx.noBody;
+    this.socket = null;
+    this.connected = false;
+    this.connectStartedAt = 0;
+    this.lastErrorCode = null;
+    this.inFlight = false;
+    this.startedAt = 0;
+    this.sentAt = 0;
+    this.generation = -1;
+    this.status = 0;
+    this.verify = false;
+    this.bodyOffset = 0;
+    this.mismatch = false;
+    this.sample = null;
+    this.sampleLength = 0;
+    this.closed = false;
+    /** Set by the loops while the connection sits in their idle list. */
+    this.idleListed = false;
+    /** True once a connect attempt failed (the thread stops waiting for it before 'go'). */
+    this.failedOnce = false;
+  }
+
+  /** Opens the socket; onIdle is called once it is connected. */
+  connect() {
+    if (this.closed || this.ctx.stopping) return;
+    this.connected = false;
+    this.inFlight = false;
+    this.lastErrorCode = null;
+    this.parser.reset();
+    this.connectStartedAt = performance.now();
+    let socket;
+    try {
+      socket = net.connect({
+        host: this.ctx.host,
+        port: this.ctx.port,
+        onread: {
+          buffer: this.ctx.readBuffer,
+          callback: (nread, buf) => {
+            if (socket === this.socket) this.onRead(nread, buf);
+          },
+        },
+      });
+    } catch (error) {
+      this.socket = null;
+      this.lastErrorCode = error.code ?? 'ERR';
+      this.connectFailed();
+      return;
+    }
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.on('connect', () => {
+      if (socket !== this.socket) return;
+      this.connected = true;
+      this.ctx.onIdle(this, performance.now());
+    });
+    socket.on('error', (error) => {
+      if (socket === this.socket) this.lastErrorCode = error.code ?? 'ERR';
+    });
+    socket.on('close', () => {
+      if (socket === this.socket) this.onClose();
+    });
+  }
+
+  /**
+   * Sends the request. `startedAt` is when it should have been sent (open loop)
+   * or now (closed loop): latency counts from there.
+   */
+  send(startedAt, now, generation) {
+    this.inFlight = true;
+    this.startedAt = startedAt;
+    this.sentAt = now;
+    this.generation = generation;
+    this.status = 0;
+    this.sample = null;
+    this.socket.write(this.ctx.requestBytes);
+  }
+
+  /** Parser callback: a final response head arrived. */
+  onHead(status) {
+    this.status = status;
+    this.verify = this.ctx.expectedBody !== null && status >= 200 && status < 300;
+    this.bodyOffset = 0;
+    this.mismatch = false;
+    if ((status < 200 || status > 299) && !this.ctx.sampledStatuses.has(status)) {
+      this.sample = [];
+      this.sampleLength = 0;
+    }
+  }
+
+  /** Parser callback: body bytes [start, end) of buf (valid during the call only). */
+  onBody(buf, start, end) {
+    if (this.verify && !this.mismatch) {
+      const expected = this.ctx.expectedBody;
+      const length = end - start;
+      const offset = this.bodyOffset;
+      if (offset + length > expected.length || expected.compare(buf, start, end, offset, offset + length) !== 0) {
+        this.mismatch = true;
+      }
+      this.bodyOffset = offset + length;
+    } else if (this.sample !== null && this.sampleLength < BODY_SAMPLE_BYTES) {
+      const take = Math.min(end - start, BODY_SAMPLE_BYTES - this.sampleLength);
+      this.sample.push(Buffer.from(buf.subarray(start, start + take)));
+      this.sampleLength += take;
+    }
+  }
+
+  onRead(nread, buf) {
+    const ctx = this.ctx;
+    if (ctx.counting) ctx.stats.bytes += nread;
+    if (!this.inFlight) {
+      // Bytes nobody asked for: the stream can no longer be trusted.
+      this.fail(PARSE);
+      return;
+    }
+    const at = this.parser.feed(buf, 0, nread);
+    if (at === NEED_MORE) return;
+    if (at === PARSE_ERROR || at < nread) {
+      // Garbage, or bytes after the response although only one request was sent.
+      this.fail(PARSE);
+      return;
+    }
+    this.complete();
+  }
+
+  complete() {
+    const ctx = this.ctx;
+    const now = performance.now();
+    this.inFlight = false;
+    const measured = this.generation === ctx.generation && ctx.counting;
+    if (measured) {
+      const mismatch = this.verify && (this.mismatch || this.bodyOffset !== ctx.expectedBody.length);
+      ctx.stats.response(this.status, now - this.startedAt, mismatch);
+      if (this.sample !== null) this.keepSample();
+    }
+    const keepAlive = this.parser.keepAlive;
+    this.parser.reset();
+    ctx.onOutcome(measured);
+    if (this.closed || ctx.stopping) return;
+    if (keepAlive) ctx.onIdle(this, now);
+    else this.reconnect();
+  }
+
+  keepSample() {
+    const ctx = this.ctx;
+    if (ctx.sampledStatuses.has(this.status)) return;
+    ctx.sampledStatuses.add(this.status);
+    ctx.stats.bodySamples[this.status] = Buffer.concat(this.sample).toString('utf8');
+    this.sample = null;
+  }
+
+  /** Counts a failure of the request in flight (if any), then reconnects. */
+  fail(kind) {
+    const ctx = this.ctx;
+    if (this.inFlight) {
+      this.inFlight = false;
+      const measured = this.generation === ctx.generation && ctx.counting;
+      if (measured) ctx.stats.error(kind);
+      ctx.onOutcome(measured);
+    } else if (kind === PARSE && ctx.counting) {
+      ctx.stats.error(kind);
+    }
+    this.reconnect();
+  }
+
+  /** Called by the thread's sweep with the current time: times out slow requests and connects. */
+  checkTimeout(now, timeoutMs) {
+    if (this.inFlight) {
+      if (now - this.sentAt > timeoutMs) this.fail(TIMEOUT);
+    } else if (!this.connected && this.socket !== null && now - this.connectStartedAt > timeoutMs) {
+      this.lastErrorCode = 'ETIMEDOUT';
+      const socket = this.socket;
+      this.socket = null;
+      socket.destroy();
+      this.connectFailed();
+    }
+  }
+
+  reconnect() {
+    const socket = this.socket;
+    this.socket = null;
+    socket?.destroy();
+    this.connect();
+  }
+
+  onClose() {
+    const socket = this.socket;
+    this.socket = null;
+    socket.destroy();
+    if (!this.connected) {
+      this.connectFailed();
+      return;
+    }
+    if (this.inFlight) {
+      if (this.parser.finish()) {
+        // The body was delimited by the close: the response is complete.
+        this.socket = null;
+        this.complete();
+        return;
+      }
+      this.fail(RESET);
+      return;
+    }
+    this.connect();
+  }
+
+  connectFailed() {
+    const ctx = this.ctx;
+    this.failedOnce = true;
+    if (ctx.counting) {
+      ctx.stats.error(CONNECT);
+      if (this.lastErrorCode) ctx.stats.notes.add(this.lastErrorCode);
+      ctx.onConnectFailed();
+    }
+    if (!this.closed && !ctx.stopping) ctx.retryLater(() => this.connect());
+  }
+
+  /** Closes the socket for good (end of run). */
+  close() {
+    this.closed = true;
+    this.inFlight = false;
+    const socket = this.socket;
+    this.socket = null;
+    socket?.destroy();
+  }
+}

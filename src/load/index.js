@@ -1,0 +1,172 @@
+/**
+ * The load generator's public API. The generator itself runs in worker threads
+ * (worker.js), so a dashboard frame or a sampler on this thread never delays a
+ * request's timestamp; this thread only merges their reports.
+ */
+import { EventEmitter } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { Aggregator } from './aggregate.js';
+import { notesForCodes } from './notes.js';
+import { normalizeOptions, threadConfigs } from './options.js';
+
+export { parseTarget } from './target.js';
+export { decodeHistogram } from './histogram.js';
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+// How long stop() waits for the threads' final reports before terminating them, in ms.
+const STOP_GRACE_MS = 2000;
+// A generator thread busier than this (ELU) may have limited the rate it measured.
+const GENERATOR_BUSY_ELU = 0.9;
+
+/**
+ * Starts a load run.
+ * @param {object} options see src/README.md ("Load generator")
+ * @returns {EventEmitter & { done: Promise<object>, stop(): Promise<object> }}
+ *   emits 'phase' ({ phase }) and 'tick' (LoadTick); `done` resolves to the LoadResult
+ * @throws {import('../errors.js').UsageError} for a bad option (before anything starts)
+ */
+export function startLoad(options) {
+  const opts = normalizeOptions(options);
+  const load = new EventEmitter();
+  const configs = threadConfigs(opts);
+  const aggregator = new Aggregator(configs.length);
+  const workers = configs.map((workerData) => new Worker(WORKER_URL, { workerData }));
+  const crashNotes = [];
+  let connected = 0;
+  let phase = null;
+  let finished = false;
+  let stopTimer = null;
+  let resolveDone;
+  load.done = new Promise((resolve) => {
+    resolveDone = resolve;
+  });
+
+  const setPhase = (next) => {
+    if (phase === next) return;
+    phase = next;
+    load.emit('phase', { phase: next });
+  };
+
+  const emitTick = (merged) => {
+    if (merged.phase === 'measure') setPhase('measure');
+    if (!merged.tick) return;
+    const t = merged.totals;
+    const plannedMs = merged.phase === 'warmup' ? opts.warmupMs : opts.durationMs;
+    load.emit('tick', {
+      second: merged.index + 1,
+      phase: merged.phase,
+      elapsedMs: Math.round(merged.phaseElapsedMs),
+      plannedMs,
+      requests: t.requests,
+      rps: round1((merged.requests * 1000) / merged.intervalMs),
+      meanRps: round1(merged.phaseElapsedMs > 0 ? (t.requests * 1000) / merged.phaseElapsedMs : 0),
+      bytes: t.bytes,
+      errors: t.errors,
+      statuses: t.statuses,
+      interval: merged.interval,
+      overall: t.overall,
+      missed: t.missed,
+      generator: {
+        elu: round3(merged.eluMax),
+        // Per-thread CPU from /proc/thread-self/stat; ELU × 100 where unreadable.
+        cpuPct: round1(merged.cpuMs !== null ? (merged.cpuMs * 100) / merged.intervalMs : merged.eluSum * 100),
+      },
+    });
+  };
+
+  const result = () => {
+    const m = aggregator.measured();
+    const seconds = m.elapsedMs / 1000;
+    // ELU of the busiest generator thread (a saturated thread limits the run
+    // whatever the others do); cpuPct adds the threads up (200 = two cores).
+    const eluBusiest = Math.max(0, ...m.elu);
+    const eluSum = m.elu.reduce((a, b) => a + b, 0);
+    const notes = [...crashNotes, ...notesForCodes(m.codes, { connections: opts.connections })];
+    if (m.requests === 0 && m.errors.connect > 0) {
+      notes.push(`could not connect to ${opts.url}: is the server running and listening on that port?`);
+    }
+    if (m.missed > 0) {
+      notes.push(
+        `${m.missed} requests could not be sent on time: all ${opts.connections} connections were busy; raise --connections`,
+      );
+    }
+    if (eluBusiest >= GENERATOR_BUSY_ELU) {
+      notes.push(
+        `the generator thread was busy ${Math.round(eluBusiest * 100)}% of the time, so it may have limited the rate: try --generator-threads ${opts.threads + 1}`,
+      );
+    }
+    return {
+      mode: opts.rate === null ? 'closed' : 'open',
+      connections: opts.connections,
+      threads: opts.threads,
+      rate: opts.rate,
+      durationMs: Math.round(m.elapsedMs),
+      requests: m.requests,
+      rps: round1(seconds > 0 ? m.requests / seconds : 0),
+      bytes: m.bytes,
+      latency: m.latency,
+      histogram: m.histogram,
+      errors: m.errors,
+      statuses: m.statuses,
+      bodySamples: m.bodySamples,
+      missed: m.missed,
+      series: m.series,
+      generator: {
+        cpuPct: round1(m.cpuMs !== null && seconds > 0 ? m.cpuMs / 10 / seconds : eluSum * 100),
+        elu: round3(eluBusiest),
+      },
+      notes,
+    };
+  };
+
+  const finishIfDone = async () => {
+    if (finished || !aggregator.allDone) return;
+    finished = true;
+    clearTimeout(stopTimer);
+    const loadResult = result();
+    await Promise.all(workers.map((worker) => worker.terminate()));
+    setPhase('done');
+    resolveDone(loadResult);
+  };
+
+  workers.forEach((worker, i) => {
+    worker.on('message', (message) => {
+      if (message.type === 'connected') {
+        if (++connected === workers.length && !finished) {
+          setPhase(opts.warmupMs > 0 ? 'warmup' : 'measure');
+          for (const w of workers) w.postMessage({ type: 'go' });
+        }
+      } else if (message.type === 'report') {
+        for (const merged of aggregator.add(i, message)) emitTick(merged);
+        finishIfDone();
+      }
+    });
+    worker.on('error', (error) => {
+      crashNotes.push(`generator thread ${i} failed: ${error.message}`);
+    });
+    worker.on('exit', () => {
+      if (aggregator.done[i]) return;
+      for (const merged of aggregator.abandon(i)) emitTick(merged);
+      finishIfDone();
+    });
+  });
+
+  load.stop = () => {
+    if (!finished && !stopTimer) {
+      for (const worker of workers) worker.postMessage({ type: 'stop' });
+      stopTimer = setTimeout(() => {
+        for (const worker of workers) worker.terminate();
+      }, STOP_GRACE_MS);
+    }
+    return load.done;
+  };
+  return load;
+}
+
+function round1(n) {
+  return Math.round(n * 10) / 10;
+}
+
+function round3(n) {
+  return Math.round(n * 1000) / 1000;
+}

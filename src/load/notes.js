@@ -1,0 +1,22 @@
+/**
+ * Socket error codes that mean the generator's side ran out of something, and
+ * the fix to print. Everything else is counted as a connect error without a note.
+ */
+const FIXES = {
+  EMFILE: (c) => `EMFILE: too many open files for ${c} connections: raise the limit (ulimit -n 65536) or use fewer --connections`,
+  ENFILE: (c) => `ENFILE: the system ran out of file handles for ${c} connections: raise fs.file-max or use fewer --connections`,
+  EADDRNOTAVAIL: (c) =>
+    `EADDRNOTAVAIL: out of local ports for ${c} connections: use fewer --connections (or widen net.ipv4.ip_local_port_range)`,
+};
+
+/**
+ * Notes for the error codes seen during a run.
+ * @param {Iterable<string>} codes socket error codes (e.g. 'EMFILE')
+ * @param {{ connections: number }} options
+ * @returns {string[]}
+ */
+export function notesForCodes(codes, { connections }) {
+  const notes = [];
+  for (const code of new Set(codes)) if (FIXES[code]) notes.push(FIXES[code](connections));
+  return notes;
+}

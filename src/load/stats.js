@@ -1,0 +1,91 @@
+/**
+ * What a generator thread counts between two reports, and how the main thread
+ * adds reports up. Plain objects so they cross postMessage as they are.
+ */
+import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
+
+/** The error kinds, in the order reports and results list them. */
+export const ERROR_KINDS = ['connect', 'reset', 'timeout', 'parse', 'mismatch', 'non2xx'];
+
+// Bytes kept of the first body seen for each non-2xx status: enough for an error
+// line such as "spawn nosuchcmd ENOENT", small enough to print in a summary.
+export const BODY_SAMPLE_BYTES = 200;
+
+/** Zeroed error counters ({ total, connect, ... }). */
+export function emptyErrors() {
+  return { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0 };
+}
+
+/** Adds counters of `from` into `into` (errors and statuses objects alike). */
+export function addCounts(into, from) {
+  for (const key of Object.keys(from)) into[key] = (into[key] ?? 0) + from[key];
+  return into;
+}
+
+/**
+ * Per-thread counters for the interval since the last report (worker side, hot path).
+ */
+export class IntervalStats {
+  constructor() {
+    this.histogram = createHistogram();
+    // Status codes are 100..599 (the parser rejects others): a flat array is the
+    // cheapest counter on the hot path.
+    this.statusCounts = new Float64Array(600);
+    this.errorCounts = new Float64Array(ERROR_KINDS.length);
+    this.requests = 0;
+    this.bytes = 0;
+    this.missed = 0;
+    this.bodySamples = {};
+    this.notes = new Set();
+  }
+
+  /** A completed response (any status), latency in ms. */
+  response(status, latencyMs, mismatch) {
+    this.requests++;
+    this.statusCounts[status]++;
+    recordMs(this.histogram, latencyMs);
+    if (status < 200 || status > 299) this.errorCounts[5]++;
+    else if (mismatch) this.errorCounts[4]++;
+  }
+
+  /** @param {number} kindIndex index into ERROR_KINDS */
+  error(kindIndex) {
+    this.errorCounts[kindIndex]++;
+  }
+
+  /** Plain snapshot for postMessage; resets the counters for the next interval. */
+  take() {
+    const errors = emptyErrors();
+    for (let i = 0; i < ERROR_KINDS.length; i++) {
+      errors[ERROR_KINDS[i]] = this.errorCounts[i];
+      errors.total += this.errorCounts[i];
+    }
+    const statuses = {};
+    for (let s = 100; s < 600; s++) if (this.statusCounts[s] > 0) statuses[s] = this.statusCounts[s];
+    const snapshot = {
+      requests: this.requests,
+      bytes: this.bytes,
+      missed: this.missed,
+      errors,
+      statuses,
+      histogram: this.histogram.totalCount > 0 ? encodeHistogram(this.histogram) : null,
+      bodySamples: this.bodySamples,
+      notes: [...this.notes],
+    };
+    this.histogram.reset();
+    this.statusCounts.fill(0);
+    this.errorCounts.fill(0);
+    this.requests = 0;
+    this.bytes = 0;
+    this.missed = 0;
+    this.bodySamples = {};
+    this.notes.clear();
+    return snapshot;
+  }
+}
+
+/** Error index constants for the hot path (positions in ERROR_KINDS). */
+export const CONNECT = 0;
+export const RESET = 1;
+export const TIMEOUT = 2;
+export const PARSE = 3;

@@ -1,0 +1,35 @@
+import { UsageError } from '../errors.js';
+
+const URL_HINT = 'http://127.0.0.1:3000/path';
+
+/**
+ * Checks a target URL and splits it into what a socket and a request line need.
+ * @param {string} url e.g. 'http://127.0.0.1:3000/path?x=1'
+ * @returns {{ url: string, host: string, port: number, path: string, hostHeader: string }}
+ * @throws {UsageError} one line naming --url and the expected form
+ */
+export function parseTarget(url) {
+  let parsed;
+  try {
+    parsed = new URL(String(url));
+  } catch {
+    throw new UsageError(`--url must be an http:// URL like ${URL_HINT} (got '${url}')`);
+  }
+  if (parsed.protocol === 'https:') {
+    throw new UsageError(`--url must be an http:// URL like ${URL_HINT}: https is not supported (got '${url}')`);
+  }
+  if (parsed.protocol !== 'http:' || !parsed.hostname) {
+    throw new UsageError(`--url must be an http:// URL like ${URL_HINT} (got '${url}')`);
+  }
+  if (parsed.username || parsed.password) {
+    throw new UsageError(`--url must not carry credentials; send them with --header 'authorization: ...' (got '${url}')`);
+  }
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1'); // IPv6 literals come bracketed
+  return {
+    url: parsed.href,
+    host,
+    port: parsed.port ? Number(parsed.port) : 80,
+    path: `${parsed.pathname || '/'}${parsed.search}`,
+    hostHeader: parsed.host,
+  };
+}
