@@ -6,6 +6,9 @@
  */
 import { int, pct } from './format.js';
 
+/** Below 0.5% of a core the spawned-commands line is rounding noise on a server that spawns nothing. */
+const MIN_SHOWN_CPU_PCT = 0.5;
+
 /**
  * @param {object|null} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`
  * @param {Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [workers]
@@ -19,7 +22,7 @@ export function formatProcesses(samples, workers = []) {
   const lines = rows.map((p) => `${p.label.padEnd(width)}  ${processFigures(p.summary)}`);
 
   const spawned = samples.spawned;
-  if (spawned && (spawned.cpuPct != null || spawned.spawns > 0)) {
+  if (spawned && (spawned.cpuPct >= MIN_SHOWN_CPU_PCT || spawned.spawns > 0 || spawned.seen > 0)) {
     const counts = [spawned.spawns > 0 ? `${int(spawned.spawns)} spawns` : null, spawned.seen > 0 ? `${int(spawned.seen)} seen running` : null]
       .filter(Boolean)
       .join(', ');

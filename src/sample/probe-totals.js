@@ -62,9 +62,9 @@ export function createProbeTotals() {
 
 /**
  * Re-creates an interval's samples from its percentile list: the share of samples
- * between two listed percentiles is recorded at the upper one's value. The list
- * is HdrHistogram's own percentile iteration, so the merged p50/p99 are within a
- * bucket of the true figure, and the max is exact.
+ * between two listed percentiles is recorded at the upper one's value. The list is
+ * HdrHistogram's percentile iteration (steps halve towards 100%), so merged
+ * percentiles are at worst one step high, never low, and the max is exact.
  * @param {import('node:perf_hooks').RecordableHistogram} histogram
  * @param {{ count: number, percentiles: number[][] }} loopDelay
  */

@@ -104,9 +104,10 @@ export function groupAlive(pgid) {
 
 /**
  * Closed-loop keep-alive load: `connections` requests in flight until `durationMs` passes.
- * @returns {Promise<{ requests: number, errors: number, rps: number, bodies: Set<string> }>}
+ * @returns {Promise<{ requests: number, errors: number, rps: number, bodies: Set<string> }> & { progress: () => number }}
+ *   `progress()`: successful requests so far
  */
-export async function runLoad({ port, connections = 8, durationMs = 2000, path = '/' }) {
+export function runLoad({ port, connections = 8, durationMs = 2000, path = '/' }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const started = performance.now();
   const deadline = started + durationMs;
@@ -133,7 +134,9 @@ export async function runLoad({ port, connections = 8, durationMs = 2000, path =
   const loop = async () => {
     while (performance.now() < deadline) await one();
   };
-  await Promise.all(Array.from({ length: connections }, loop));
-  agent.destroy();
-  return { requests, errors, rps: requests / ((performance.now() - started) / 1000), bodies };
+  const done = Promise.all(Array.from({ length: connections }, loop)).then(() => {
+    agent.destroy();
+    return { requests, errors, rps: requests / ((performance.now() - started) / 1000), bodies };
+  });
+  return Object.assign(done, { progress: () => requests });
 }

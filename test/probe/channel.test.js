@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { openProbeChannel, PROBE_URL } from '../../src/probe/channel.js';
+
+const run = promisify(execFile);
+
+test('channel env appends the probe to NODE_OPTIONS and names the socket; close removes the temp dir', async () => {
+  const channel = await openProbeChannel({ intervalMs: 100 });
+  assert.match(channel.env.NODE_OPTIONS, /--import=file:\/\/\S+\/src\/probe\/preload\.js$/);
+  assert.equal(channel.nodeOptions('--max-old-space-size=256'), `--max-old-space-size=256 --import=${PROBE_URL}`);
+  assert.equal(channel.env.SPAWNBENCH_PROBE_SOCKET, channel.socketPath);
+  assert.equal(channel.env.SPAWNBENCH_PROBE_INTERVAL, '100');
+  assert.ok(existsSync(channel.socketPath));
+  await channel.close();
+  await channel.close();
+  assert.equal(existsSync(path.dirname(channel.socketPath)), false);
+});
+
+test('a probed process prints nothing extra, exits on its own and reports on the channel', async () => {
+  const channel = await openProbeChannel({ intervalMs: 50 });
+  const reports = [];
+  channel.on('report', (r) => reports.push(r));
+  try {
+    const script = 'setTimeout(() => console.log("done"), 300)';
+    const { stdout, stderr } = await run(process.execPath, ['-e', script], { env: { ...process.env, ...channel.env } });
+    assert.equal(stdout, 'done\n');
+    assert.equal(stderr, '');
+    assert.ok(reports.length >= 2, `reports every 50 ms: got ${reports.length}`);
+    const [report] = reports;
+    assert.equal(report.isMainThread, true);
+    assert.equal(typeof report.elu, 'number');
+    assert.deepEqual(Object.keys(report.loopDelay).sort(), ['count', 'maxMs', 'p50Ms', 'p99Ms', 'percentiles']);
+    assert.ok(report.rssBytes > 0 && report.heapUsedBytes > 0);
+    assert.deepEqual(Object.keys(report.spawn), ['count', 'blockedMs']);
+  } finally {
+    await channel.close();
+  }
+});
+
+test('without SPAWNBENCH_PROBE_SOCKET, or with a dead socket, the probe does nothing and harms nothing', async () => {
+  const env = { ...process.env, NODE_OPTIONS: `--import=${PROBE_URL}` };
+  delete env.SPAWNBENCH_PROBE_SOCKET;
+  const script = 'const cp = require("node:child_process"); console.log(cp.execSync.name, cp.execSync("echo ok").toString().trim())';
+  const plain = await run(process.execPath, ['-e', script], { env });
+  assert.equal(plain.stdout, 'execSync ok\n');
+  assert.equal(plain.stderr, '');
+  const dead = await run(process.execPath, ['-e', script], { env: { ...env, SPAWNBENCH_PROBE_SOCKET: '/nonexistent/spawnbench.sock' } });
+  assert.equal(dead.stdout, 'execSync ok\n');
+  assert.equal(dead.stderr, '');
+});

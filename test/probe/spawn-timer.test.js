@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import childProcess, { execSync, spawnSync, exec, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { once } from 'node:events';
+import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
+
+test('spawn timer counts every child_process entry point once and leaves behaviour unchanged', async (t) => {
+  const originals = {
+    spawnSync: childProcess.spawnSync,
+    execSync: childProcess.execSync,
+    execFileSync: childProcess.execFileSync,
+    protoSpawn: childProcess.ChildProcess.prototype.spawn,
+  };
+  const timer = installSpawnTimer();
+  t.after(() => timer.uninstall());
+
+  // ESM named imports see the wrapper (syncBuiltinESMExports).
+  const { execSync: liveExecSync } = await import('node:child_process');
+  assert.equal(liveExecSync, childProcess.execSync);
+  assert.notEqual(childProcess.execSync, originals.execSync);
+  assert.equal(childProcess.execSync.name, 'execSync');
+  assert.equal(childProcess.execSync.length, originals.execSync.length);
+
+  assert.equal(execSync('echo hi', { encoding: 'utf8' }), 'hi\n');
+  assert.equal(spawnSync('echo', ['x']).stdout.toString(), 'x\n');
+  assert.equal(childProcess.execFileSync('echo', ['y'], { encoding: 'utf8' }), 'y\n');
+  assert.deepEqual(timer.take().count, 3);
+
+  const child = childProcess.spawn('echo', ['z']);
+  assert.ok(child instanceof childProcess.ChildProcess);
+  await once(child, 'close');
+  // `node --eval ''`: a fork with nothing to run, exits at once.
+  const forked = childProcess.fork('', [], { execArgv: ['--eval', ''], stdio: 'ignore' });
+  await once(forked, 'exit');
+  assert.equal((await promisify(exec)('echo a')).stdout, 'a\n');
+  assert.equal((await promisify(execFile)('echo', ['b'])).stdout, 'b\n');
+  const taken = timer.take();
+  assert.equal(taken.count, 4, 'spawn, fork, promisified exec and execFile: one each');
+  assert.ok(taken.blockedMs > 0);
+  assert.deepEqual(timer.take(), { count: 0, blockedMs: 0 });
+
+  // Errors are the originals', thrown the same way, and still counted.
+  assert.throws(() => execSync('exit 3', { stdio: 'ignore' }), (error) => error.status === 3);
+  assert.throws(() => childProcess.spawn(42), { code: 'ERR_INVALID_ARG_TYPE' });
+  assert.equal(spawnSync('no-such-command-spawnbench').error.code, 'ENOENT');
+  await new Promise((resolve) => execFile('no-such-command-spawnbench', (error) => resolve(assert.equal(error.code, 'ENOENT'))));
+  assert.equal(timer.take().count, 3, 'the synchronous calls that reached the binding, and the async ENOENT');
+
+  timer.uninstall();
+  assert.equal(childProcess.execSync, originals.execSync);
+  assert.equal(childProcess.ChildProcess.prototype.spawn, originals.protoSpawn);
+  assert.equal(spawnSync, childProcess.spawnSync);
+});
