@@ -1,0 +1,85 @@
+/**
+ * The figures of one run that tune and compare keep: throughput, latency, errors
+ * and the sampler signals the bottleneck analysis reads. A RunResult holds every
+ * sample; a sweep of dozens of runs keeps only this (a few hundred bytes each).
+ */
+import { mean } from './stats.js';
+
+/**
+ * @typedef {object} RunSignals
+ * @property {number|null} mainElu          event-loop utilisation of the strategy's main thread, 0..1
+ * @property {number|null} mainBlocked      fraction of the main thread's time blocked inside spawn, 0..1
+ * @property {number|null} mainCpuPct       CPU of the main process, % of one core
+ * @property {number|null} workersCpuPct    CPU of all workers (processes and threads), % of one core
+ * @property {number|null} workersElu       mean event-loop utilisation of the probed workers, 0..1
+ * @property {number|null} spawnedCpuPct    CPU of the spawned commands, % of one core
+ * @property {number|null} systemCpuPct     mean busy share of all cores, %
+ * @property {number|null} generatorCpuPct  CPU of the load generator, % of one core (all its threads)
+ * @property {number|null} generatorElu     event-loop utilisation of the generator threads, 0..1
+ * @property {number} generatorThreads
+ * @property {number|null} cores
+ */
+
+/**
+ * @typedef {object} RunFigures
+ * @property {number} rps
+ * @property {number|null} p50Ms
+ * @property {number|null} p99Ms
+ * @property {number} errors     every failed request (connect, reset, timeout, bad body, non-2xx)
+ * @property {number} requests
+ * @property {number} durationMs measured time
+ * @property {boolean} partial   stopped early: not used to recommend
+ * @property {string[]} failures
+ * @property {RunSignals} signals
+ */
+
+/**
+ * @param {object} result RunResult (src/runner/run.js)
+ * @returns {RunFigures}
+ */
+export function runFigures(result) {
+  const load = result.load ?? {};
+  return {
+    rps: load.rps ?? 0,
+    p50Ms: load.latency?.p50Ms ?? null,
+    p99Ms: load.latency?.p99Ms ?? null,
+    errors: load.errors?.total ?? 0,
+    requests: load.requests ?? 0,
+    durationMs: load.durationMs ?? 0,
+    partial: Boolean(result.stoppedEarly),
+    failures: result.failures ?? [],
+    signals: runSignals(result),
+  };
+}
+
+/**
+ * The sampler signals of a run (nulls where a sampler or the probe did not report).
+ * @param {object} result RunResult
+ * @returns {RunSignals}
+ */
+export function runSignals(result) {
+  const samples = result.samples ?? null;
+  const processes = samples?.processes ?? [];
+  const main = processes.find((p) => p.role === 'main')?.summary ?? null;
+  const workers = processes.filter((p) => p.role !== 'main').map((p) => p.summary ?? {});
+  const cpus = samples?.system?.cpus ?? [];
+  const generator = samples?.generator ?? result.load?.generator ?? null;
+  return {
+    mainElu: main?.elu ?? null,
+    mainBlocked: main?.blockedFraction ?? null,
+    mainCpuPct: main?.cpuPct ?? null,
+    workersCpuPct: workers.length ? sum(workers.map((w) => w.cpuPct)) : null,
+    workersElu: mean(workers.map((w) => w.elu)),
+    spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
+    systemCpuPct: mean(cpus),
+    generatorCpuPct: generator?.cpuPct ?? null,
+    generatorElu: generator?.elu ?? null,
+    generatorThreads: result.plan?.load?.threads ?? 1,
+    cores: result.machine?.cores ?? (cpus.length || null),
+  };
+}
+
+function sum(values) {
+  const finite = values.filter(Number.isFinite);
+  return finite.length ? finite.reduce((total, v) => total + v, 0) : null;
+}

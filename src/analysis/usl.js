@@ -1,0 +1,103 @@
+/**
+ * The Universal Scalability Law (Gunther): throughput at concurrency N is
+ *   X(N) = λN / (1 + σ(N−1) + κN(N−1))
+ * λ: throughput of one worker; σ: contention (the serial share, Amdahl's law);
+ * κ: coherency (cross-talk that makes throughput fall past a peak).
+ *
+ * Fitted by weighted linear least squares on N/X = a + b(N−1) + cN(N−1)
+ * (a = 1/λ, b = σ/λ, c = κ/λ), weighted by 1/(N/X)² so that every point counts
+ * by its relative error, like a fit on X itself would, with no iteration.
+ */
+
+/**
+ * Throughput the law predicts.
+ * @param {{ lambda: number, sigma: number, kappa: number }} model
+ * @param {number} n
+ */
+export function uslThroughput({ lambda, sigma, kappa }, n) {
+  return (lambda * n) / (1 + sigma * (n - 1) + kappa * n * (n - 1));
+}
+
+/**
+ * The concurrency of peak throughput: √((1−σ)/κ), Infinity when κ = 0.
+ * @param {{ sigma: number, kappa: number }} model
+ */
+export function uslPeak({ sigma, kappa }) {
+  if (!(kappa > 0)) return Infinity;
+  return Math.sqrt(Math.max(0, 1 - sigma) / kappa);
+}
+
+/**
+ * Fits the law to measured points. Needs three distinct sizes with throughput > 0;
+ * returns null otherwise. σ and κ are kept ≥ 0 (a negative value means the data
+ * did not show that effect; it is refitted without it).
+ *
+ * @param {{ n: number, x: number }[]} points size and throughput (repeats may share a size)
+ * @returns {{ lambda: number, sigma: number, kappa: number, peak: number, r2: number, points: number }|null}
+ */
+export function fitUsl(points) {
+  const usable = points.filter((p) => p.n >= 1 && p.x > 0 && Number.isFinite(p.x));
+  if (new Set(usable.map((p) => p.n)).size < 3) return null;
+  const rows = usable.map(({ n, x }) => ({ features: [1, n - 1, n * (n - 1)], y: n / x }));
+  // Drop a term whose coefficient comes out negative and fit again: κ first (no
+  // retrograde region seen), then σ (no contention seen).
+  let terms = [0, 1, 2];
+  let coef = weightedLeastSquares(rows, terms);
+  for (const drop of [2, 1]) {
+    if (coef && coef[terms.indexOf(drop)] < 0) {
+      terms = terms.filter((t) => t !== drop);
+      coef = weightedLeastSquares(rows, terms);
+    }
+  }
+  if (!coef || !(coef[0] > 0)) return null;
+  const full = [0, 0, 0];
+  terms.forEach((t, i) => (full[t] = coef[i]));
+  const [a, b, c] = full;
+  const model = { lambda: 1 / a, sigma: b / a, kappa: c / a };
+  return { ...model, peak: uslPeak(model), r2: rSquared(usable, model), points: usable.length };
+}
+
+/** Minimises Σ ((y − ŷ)/y)² over the chosen feature columns; null when singular. */
+function weightedLeastSquares(rows, terms) {
+  const k = terms.length;
+  const ata = Array.from({ length: k }, () => new Array(k).fill(0));
+  const aty = new Array(k).fill(0);
+  for (const { features, y } of rows) {
+    const w = 1 / (y * y);
+    for (let i = 0; i < k; i++) {
+      aty[i] += w * features[terms[i]] * y;
+      for (let j = 0; j < k; j++) ata[i][j] += w * features[terms[i]] * features[terms[j]];
+    }
+  }
+  return solve(ata, aty);
+}
+
+/** Gaussian elimination with partial pivoting; null when the system is singular. */
+function solve(matrix, vector) {
+  const n = vector.length;
+  const m = matrix.map((row, i) => [...row, vector[i]]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r][col]) > Math.abs(m[pivot][col])) pivot = r;
+    if (Math.abs(m[pivot][col]) < 1e-300) return null;
+    [m[col], m[pivot]] = [m[pivot], m[col]];
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r][col] / m[col][col];
+      for (let c = col; c <= n; c++) m[r][c] -= f * m[col][c];
+    }
+  }
+  return m.map((row, i) => row[n] / row[i]);
+}
+
+/** Share of the variance of X that the model explains (1: perfect). */
+function rSquared(points, model) {
+  const meanX = points.reduce((sum, p) => sum + p.x, 0) / points.length;
+  let residual = 0;
+  let total = 0;
+  for (const p of points) {
+    residual += (p.x - uslThroughput(model, p.n)) ** 2;
+    total += (p.x - meanX) ** 2;
+  }
+  return total > 0 ? 1 - residual / total : 1;
+}
