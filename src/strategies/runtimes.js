@@ -3,8 +3,8 @@
  * one running spawnbench), bun and deno (from this package's node_modules or from
  * PATH), or a path to an executable.
  */
-import { accessSync, constants, realpathSync } from 'node:fs';
-import { delimiter, join, isAbsolute, resolve, basename } from 'node:path';
+import { accessSync, constants, realpathSync, readFileSync } from 'node:fs';
+import { delimiter, join, isAbsolute, resolve, basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 
@@ -69,4 +69,71 @@ export function scriptArgs(runtime, entry, nodeArgs = []) {
   if (runtime.kind === 'deno') return ['run', '--allow-all', entry];
   if (runtime.kind === 'bun') return [entry];
   return [...nodeArgs, entry];
+}
+
+/**
+ * The strategy.json fields the registry does not carry (yet): `runtimeNotes`
+ * (why a runtime is missing from `runtimes`) and `workerIpc` ('json' | 'advanced').
+ */
+function extraMeta(strategy) {
+  if ('runtimeNotes' in strategy || 'workerIpc' in strategy) return strategy;
+  try {
+    return JSON.parse(readFileSync(join(dirname(strategy.entry), 'strategy.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function asRuntime(value, flag) {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' ? resolveRuntime(value, flag) : value;
+}
+
+/**
+ * Refuses, at plan time, a runtime a strategy cannot run on, in one line that says
+ * what to use instead. Pass `workerRuntime` only when the user chose one.
+ * @param {import('./registry.js').StrategyInfo} strategy
+ * @param {{ runtime?: string|{name: string, kind: string, path: string}, workerRuntime?: string|{name: string, kind: string, path: string} }} choice
+ * @returns {{ runtime: {name: string, kind: string, path: string}, workerRuntime: {name: string, kind: string, path: string}|null }} resolved
+ * @throws {UsageError}
+ */
+export function checkRuntimeSupport(strategy, { runtime = 'node', workerRuntime } = {}) {
+  const main = asRuntime(runtime, '--runtime');
+  const worker = asRuntime(workerRuntime, '--worker-runtime');
+  const meta = extraMeta(strategy);
+  const name = `strategy '${strategy.name}'`;
+  if (!strategy.runtimes.includes(main.kind)) {
+    const why = meta.runtimeNotes?.[main.kind] ?? `it runs on ${strategy.runtimes.join(', ')}`;
+    throw new UsageError(`${name} cannot run on ${main.kind}: ${why}; use --runtime ${strategy.runtimes.join(' or ')}`);
+  }
+  if (!worker) return { runtime: main, workerRuntime: null };
+  if (strategy.workerRuntimes.length === 0) {
+    throw new UsageError(`${name} forks no worker processes, so --worker-runtime does not apply; choose its runtime with --runtime`);
+  }
+  if (!strategy.workerRuntimes.includes(worker.kind)) {
+    throw new UsageError(`${name} cannot run its workers on ${worker.kind}; use --worker-runtime ${strategy.workerRuntimes.join(' or ')}`);
+  }
+  if (main.kind === 'deno' && worker.kind !== 'deno') {
+    throw new UsageError(`${name} cannot fork ${worker.kind} workers from deno: Deno's fork() always starts deno; use --worker-runtime deno or --runtime node`);
+  }
+  if (meta.workerIpc === 'advanced' && worker.kind !== main.kind) {
+    throw new UsageError(`${name} cannot run its workers on ${worker.kind} under a ${main.kind} main process: 'advanced' IPC serialization is each runtime's own format; use --worker-runtime ${main.kind} or --runtime ${worker.kind}`);
+  }
+  return { runtime: main, workerRuntime: worker };
+}
+
+/**
+ * The strategy config fields that fork workers on a runtime (see strategies/lib/fork.js):
+ * `workerExecArgv` null lets a node worker under a node main inherit the main's
+ * flags (so an --import probe reaches the workers too).
+ * @param {{kind: string, path: string}} workerRuntime
+ * @param {{kind: string}} mainRuntime
+ * @returns {{ workerRuntime: string, workerExecArgv: string[]|null }}
+ */
+export function workerForkConfig(workerRuntime, mainRuntime) {
+  let workerExecArgv = [];
+  if (workerRuntime.kind === 'node' && mainRuntime.kind === 'node') workerExecArgv = null;
+  // Deno's own fork() adds `run -A`; Node's and Bun's need it spelled out.
+  else if (workerRuntime.kind === 'deno' && mainRuntime.kind !== 'deno') workerExecArgv = ['run', '--allow-all'];
+  return { workerRuntime: workerRuntime.path, workerExecArgv };
 }

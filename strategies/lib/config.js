@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The strategy side of the contract in strategies/README.md: read the config,
  * announce readiness, exit cleanly when spawnbench says so or goes away.
@@ -6,7 +8,9 @@
 /**
  * Reads SPAWNBENCH_STRATEGY_CONFIG. Strategies started by hand (for reading and
  * experimenting) fall back to echo hi on a free port.
- * @returns {{host: string, port: number, command: string, args: string[], poolSize: number, balance: string, workerRuntime: string, seed: number}}
+ * `workerExecArgv` (null: chosen from the worker runtime, see lib/fork.js) is what
+ * spawnbench's runtimes.js `workerForkConfig()` fills in for bun and deno workers.
+ * @returns {{host: string, port: number, command: string, args: string[], poolSize: number, balance: string, workerRuntime: string, workerExecArgv: string[]|null, seed: number}}
  */
 export function readConfig() {
   const raw = process.env.SPAWNBENCH_STRATEGY_CONFIG;
@@ -16,9 +20,10 @@ export function readConfig() {
     port: 0,
     command: 'echo',
     args: ['hi'],
-    poolSize: 2,
+    poolSize: availableParallelism(),
     balance: 'round-robin',
     workerRuntime: process.execPath,
+    workerExecArgv: null,
     seed: 1,
     ...config,
   };
@@ -37,23 +42,53 @@ export function report(type, fields) {
  */
 export function announceReady(server, stopExtra = () => {}) {
   report('ready', { port: server.address().port });
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  onStop(async () => {
     server.close();
     server.closeAllConnections?.();
+    await stopExtra();
+  });
+}
+
+/**
+ * Runs `stop` once on SIGTERM, SIGINT, or when stdin closes while started by
+ * spawnbench, then exits 0 (1 if stop throws).
+ * @param {() => (void|Promise<void>)} stop
+ */
+export function onStop(stop) {
+  let stopping = false;
+  const run = async () => {
+    if (stopping) return;
+    stopping = true;
+    let code = 0;
     try {
-      await stopExtra();
-    } finally {
-      process.exit(0);
+      await stop();
+    } catch (error) {
+      process.stderr.write(`stopping failed: ${error.message}\n`);
+      code = 1;
     }
+    process.exit(code);
   };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  process.on('SIGTERM', run);
+  process.on('SIGINT', run);
   if (process.env.SPAWNBENCH_STRATEGY_CONFIG) {
-    process.stdin.on('end', stop);
-    process.stdin.on('error', stop);
+    process.stdin.on('end', run);
+    process.stdin.on('error', run);
     process.stdin.resume();
   }
+}
+
+/**
+ * A failure the strategy cannot serve through (a worker runtime that cannot start):
+ * one line on stderr for spawnbench's error message, then exit 1.
+ * @param {() => (void|Promise<void>)} [cleanup]
+ */
+export function failAndExit(cleanup = () => {}) {
+  return async (error) => {
+    process.stderr.write(`${error.message}\n`);
+    try {
+      await cleanup();
+    } finally {
+      process.exit(1);
+    }
+  };
 }

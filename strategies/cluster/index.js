@@ -1,0 +1,53 @@
+// cluster: node:cluster runs N copies of the baseline server on one port. The
+// primary accepts connections and hands them to the workers in turn (round-robin,
+// the default on Linux); each worker spawns in its own main thread, so N workers
+// spawn in parallel and each fork copies one worker, not a server holding N.
+// What it costs: N full Node processes (memory), and the unit of balancing is a
+// connection, not a request: with keep-alive clients a worker keeps every request
+// of the connections it got, whatever --balance says. A worker that dies takes its
+// connections with it (the client sees a reset, there is no one left to answer 502).
+import cluster from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { readConfig, report, onStop, failAndExit } from '../lib/config.js';
+
+const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+const config = readConfig();
+
+if (config.balance !== 'round-robin') {
+  process.stderr.write(`cluster: --balance ${config.balance} does not apply; the cluster primary hands out connections round-robin\n`);
+}
+cluster.schedulingPolicy = cluster.SCHED_RR;
+cluster.setupPrimary({ exec: WORKER, silent: false });
+
+let stopping = false;
+const fatal = failAndExit(() => stopWorkers());
+const slots = new Map(); // worker.id -> slot
+
+/** Forks the worker for one slot; the slot number is its id in the workers line. */
+function startWorker(slot) {
+  const worker = cluster.fork({ SPAWNBENCH_CLUSTER_SLOT: String(slot) });
+  slots.set(worker.id, slot);
+  worker.once('exit', (code, signal) => {
+    slots.delete(worker.id);
+    if (stopping) return;
+    if (!worker.listened) return fatal(new Error(`cluster worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? code}) before it listened`));
+    startWorker(slot); // replaced; its open connections were lost with it
+  });
+  worker.once('listening', () => (worker.listened = true));
+  return new Promise((resolve) => worker.once('listening', (address) => resolve(address.port)));
+}
+
+async function stopWorkers() {
+  stopping = true;
+  const exits = Object.values(cluster.workers).map((w) => new Promise((resolve) => {
+    w.once('exit', resolve);
+    w.process.kill('SIGKILL');
+  }));
+  await Promise.all(exits);
+}
+
+// Every worker listens on port 0; in a cluster they all get the same free port (the
+// primary owns the listening socket, keyed by address and requested port).
+const ports = await Promise.all(Array.from({ length: config.poolSize }, (_, slot) => startWorker(slot)));
+report('ready', { port: ports[0] });
+onStop(stopWorkers);

@@ -1,0 +1,49 @@
+/**
+ * Where a worker's channel lives. Linux abstract Unix sockets (a name starting
+ * with \0: no file, gone with the process) are the idea; but runtimes disagree on
+ * how long such a name is. Node 20 pads it with zeros to the full 108 bytes of
+ * sun_path, Bun and Deno use the name's exact length, and two sockets only meet
+ * when the bytes match. Deno can connect to Node's padded form; Bun cannot (it
+ * refuses a 108-byte path), and Node cannot make the exact form. For those pairs
+ * the channel is a socket file in a private temp directory instead.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** sizeof(sockaddr_un.sun_path) on Linux: what Node 20 pads abstract names to. */
+const SUN_PATH_BYTES = 108;
+
+/**
+ * Plans the channels for one pool.
+ * @param {'node'|'bun'|'deno'} mainKind runtime of the main process (the listener)
+ * @param {'node'|'bun'|'deno'} workerKind runtime of the workers (they connect)
+ * @returns {{ abstract: boolean, address(slot: number, generation: number): {listen: string, connect: string}, cleanup(): void }}
+ */
+export function planChannels(mainKind, workerKind) {
+  const prefix = `spawnbench-comm-${process.pid}`;
+  const padded = mainKind === 'node';
+  const meets = padded ? workerKind !== 'bun' : workerKind !== 'node';
+  if (meets) {
+    return {
+      abstract: true,
+      address(slot, generation) {
+        const name = `\0${prefix}-${slot}-${generation}`;
+        return { listen: name, connect: padded && workerKind === 'deno' ? name.padEnd(SUN_PATH_BYTES, '\0') : name };
+      },
+      cleanup() {},
+    };
+  }
+  let dir = null;
+  return {
+    abstract: false,
+    address(slot, generation) {
+      dir ??= mkdtempSync(join(tmpdir(), `${prefix}-`));
+      const file = join(dir, `${slot}-${generation}.sock`);
+      return { listen: file, connect: file };
+    },
+    cleanup() {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// comm-channel: a fork pool whose workers stream output back on a channel of their
+// own. Requests still go out over IPC ([id, command, ...args]), but each worker
+// writes its commands' stdout/stderr to its own Unix socket (an abstract one,
+// `\0name`, on Linux) as frames [id][type][length][data], and the main thread
+// writes each stdout chunk to the response as it arrives. No JSON, no per-message
+// serialization: raw bytes on a socket, which is what makes large outputs cheap.
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { readConfig, failAndExit } from '../lib/config.js';
+import { sendError } from '../lib/http.js';
+import { forkWorker, currentRuntime, runtimeKindOf } from '../lib/fork.js';
+import { createPool } from '../lib/pool.js';
+import { servePool } from '../lib/serve-pool.js';
+import { createFrameReader, STDOUT, EXIT, SPAWN_ERROR } from './frames.js';
+import { planChannels } from './channel-address.js';
+
+const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+const config = readConfig();
+const channels = planChannels(currentRuntime(), runtimeKindOf(config.workerRuntime));
+const generations = new Map(); // slot id -> workers started in it
+const listeners = new Set();
+
+function onFrame(id, type, data) {
+  if (type === STDOUT) {
+    const request = pool.get(id);
+    if (!request) return;
+    if (!request.res.headersSent) request.res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    request.res.write(data);
+  } else if (type === EXIT) {
+    const request = pool.finish(id);
+    if (!request) return;
+    if (!request.res.headersSent) request.res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    request.res.end();
+  } else if (type === SPAWN_ERROR) {
+    const request = pool.finish(id, { failed: true });
+    if (request) sendError(request.res, data.toString());
+  } // STDERR frames are dropped: the body is stdout only, as in baseline.
+}
+
+/** Listens on a fresh channel for one worker, then forks it with the address to connect to. */
+function startWorker(slotId) {
+  const generation = (generations.get(slotId) ?? 0) + 1;
+  generations.set(slotId, generation);
+  const { listen, connect } = channels.address(slotId, generation);
+  const listener = net.createServer((socket) => socket.on('data', createFrameReader(onFrame)));
+  listener.listen(listen);
+  listeners.add(listener);
+  // JSON: argv cannot carry the \0 of an abstract name.
+  const worker = forkWorker(WORKER, config, { args: [JSON.stringify(connect)] });
+  worker.once('exit', () => {
+    listener.close();
+    listeners.delete(listener);
+  });
+  return worker;
+}
+
+const pool = createPool({
+  size: config.poolSize,
+  balance: config.balance,
+  seed: config.seed,
+  start: startWorker,
+  onFatal: failAndExit(() => stop()),
+});
+
+function closeChannels() {
+  for (const listener of listeners) listener.close();
+  channels.cleanup();
+}
+
+async function stop() {
+  await pool.stop();
+  closeChannels();
+}
+
+await servePool({
+  config,
+  pool,
+  onRequest(req, res) {
+    pool.submit({ res, fail: (status, text) => sendError(res, text, status) }, (id) => [id, config.command, ...config.args]);
+  },
+  stopExtra: closeChannels,
+});

@@ -1,0 +1,97 @@
+/**
+ * Test helpers for strategies: boot one through the real launcher, drive it with a
+ * small keep-alive client, and prove its process group is gone.
+ */
+import http from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startStrategyProcess } from '../../src/runner/strategy-process.js';
+import { getStrategy } from '../../src/strategies/registry.js';
+
+export const LARGE_FIXTURE = fileURLToPath(new URL('../../fixtures/large.txt', import.meta.url));
+export const WORKLOADS = {
+  echo: { command: 'echo', args: ['hi'], expected: Buffer.from('hi\n') },
+  large: { command: 'cat', args: [LARGE_FIXTURE], expected: readFileSync(LARGE_FIXTURE) },
+};
+
+/**
+ * Boots a strategy as spawnbench does (own process group, config in the environment).
+ * @param {string} name
+ * @param {object} config merged over the workload's command/args
+ * @param {{command?: string, args?: string[]}} [runtime] the main process's runtime (default: this node)
+ */
+export async function boot(name, config = {}, { command = process.execPath, args = [] } = {}) {
+  const { entry } = getStrategy(name);
+  const workload = WORKLOADS[config.workload ?? 'echo'];
+  const full = { host: '127.0.0.1', port: 0, command: workload.command, args: workload.args, poolSize: 2, balance: 'round-robin', seed: 7, ...config };
+  delete full.workload;
+  const strategy = await startStrategyProcess({
+    command,
+    args: [...args, entry],
+    env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(full) },
+    label: `strategy '${name}'`,
+  });
+  return strategy;
+}
+
+/**
+ * Sends `requests` GETs over `connections` keep-alive connections, one in flight each.
+ * @returns {Promise<{ok: number, statuses: Record<string, number>, mismatches: number, errors: string[], bodies: Record<string, string>}>}
+ */
+export async function hammer({ port, requests, connections, expected }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const result = { ok: 0, statuses: {}, mismatches: 0, errors: [], bodies: {} };
+  let sent = 0;
+  const one = () => new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/', agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        result.statuses[res.statusCode] = (result.statuses[res.statusCode] ?? 0) + 1;
+        result.bodies[res.statusCode] ??= body.toString().slice(0, 200);
+        if (res.statusCode === 200 && expected && !body.equals(expected)) result.mismatches++;
+        else if (res.statusCode === 200) result.ok++;
+        resolve();
+      });
+      res.on('error', (e) => { result.errors.push(e.message); resolve(); });
+    });
+    req.on('error', (e) => { result.errors.push(e.message); resolve(); });
+  });
+  const loop = async () => {
+    while (sent < requests) {
+      sent++;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, loop));
+  agent.destroy();
+  return result;
+}
+
+/** Pids of live processes in a process group (zombies excluded), from /proc. */
+export function groupMembers(pgid) {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') pids.push(Number(entry));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return pids;
+}
+
+/** Waits until `predicate()` is truthy, polling; throws after timeoutMs. */
+export async function waitFor(predicate, { timeoutMs = 5000, intervalMs = 25, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
