@@ -1,0 +1,68 @@
+/**
+ * What the diagnose verdict rules share: the Evidence they read, how they name a
+ * process, and how they pick the process that shows a signal most.
+ *
+ * @typedef {object} ProcessEvidence one process (or thread) of the target
+ * @property {string} label          'main', 'pid 1234', 'thread 2'
+ * @property {number|null} pid
+ * @property {number|null} elu              event-loop utilisation, 0..1 (probe)
+ * @property {number|null} loopDelayP50Ms   event-loop delay, resolution subtracted (probe)
+ * @property {number|null} loopDelayP99Ms
+ * @property {number|null} loopDelayMaxMs
+ * @property {number|null} cpuPct           % of one core (/proc), whole process
+ * @property {number|null} blockedFraction  share of wall time inside spawn, 0..1 (probe)
+ * @property {number|null} spawnsPerSec
+ * @property {number|null} msPerSpawn
+ * @property {number|null} gcFraction       share of wall time in GC pauses, 0..1 (probe)
+ * @property {number|null} gcPeakMsPerSec   most GC pause time in any one-second window, ms (probe)
+ *
+ * @typedef {object} Evidence everything the rules read, plain numbers (see src/diagnose/evidence.js)
+ * @property {'command'|'url'} mode
+ * @property {boolean} probe          whether probe figures exist
+ * @property {string|null} probeReason why not, when they do not
+ * @property {{ mode: 'closed'|'open', rps: number, requests: number, attempts: number, connections: number, rate: number|null,
+ *   missed: number, errors: number, errorRate: number, statuses: Record<string, number>,
+ *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null }} load
+ * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
+ * @property {ProcessEvidence[]} processes
+ * @property {number|null} pid         --pid given in url mode
+ *
+ * @typedef {object} Finding
+ * @property {string} id            stable name, e.g. 'spawn-blocked'
+ * @property {'problem'|'limit'|'healthy'} kind
+ * @property {string} title         one line
+ * @property {string|null} where    which process
+ * @property {string[]} evidence    the numbers behind it, each with its threshold
+ * @property {string[]} next        what to do next
+ * @property {Record<string, number|null>} figures the same numbers, for --json
+ */
+
+/** "main (pid 1234)" or "pid 1234". */
+export function where(process) {
+  if (!process) return null;
+  if (process.label && process.pid && process.label !== `pid ${process.pid}`) return `${process.label} (pid ${process.pid})`;
+  return process.label ?? (process.pid ? `pid ${process.pid}` : null);
+}
+
+/**
+ * The process with the highest finite `score`, or null when none has one.
+ * @param {ProcessEvidence[]} processes
+ * @param {(p: ProcessEvidence) => number|null} score
+ */
+export function worst(processes, score) {
+  let best = null;
+  let bestScore = -Infinity;
+  for (const p of processes) {
+    const s = score(p);
+    if (Number.isFinite(s) && s > bestScore) {
+      best = p;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+/** A finite number or null (so `>=` on a missing figure is never true by accident). */
+export function num(value) {
+  return Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,69 @@
+/**
+ * Rule: JavaScript holds the event loop (long synchronous work), seen from inside
+ * with the probe: the loop is late, and the busy time is not spawn or GC.
+ */
+import { pct, ms } from '../report/format.js';
+import { where, worst, num } from './verdict-common.js';
+
+/** 10 ms median loop delay (Clinic Doctor's threshold): half of all timers and I/O callbacks run 10 ms late. */
+export const LOOP_DELAY_P50_MS = 10;
+/** 50 ms at p99: one callback in a hundred waits longer than a typical request takes. */
+export const LOOP_DELAY_P99_MS = 50;
+/** 100 ms longest delay (Clinic Doctor's threshold): a user-visible stall. */
+export const LOOP_DELAY_MAX_MS = 100;
+
+/**
+ * The share of wall time the loop spends in JavaScript: busy time (ELU) minus
+ * what the spawn and GC figures account for.
+ * @param {import('./verdict-common.js').ProcessEvidence} p
+ */
+export function jsShare(p) {
+  if (num(p.elu) === null) return null;
+  return Math.max(0, p.elu - (num(p.blockedFraction) ?? 0) - (num(p.gcFraction) ?? 0));
+}
+
+/** Whether a process's loop delay passes any of the thresholds. */
+export function loopStalled(p) {
+  return (num(p.loopDelayP50Ms) ?? 0) >= LOOP_DELAY_P50_MS
+    || (num(p.loopDelayP99Ms) ?? 0) >= LOOP_DELAY_P99_MS
+    || (num(p.loopDelayMaxMs) ?? 0) >= LOOP_DELAY_MAX_MS;
+}
+
+/**
+ * Fires when a thread's loop is stalled and JavaScript is the largest share of its
+ * busy time (more than spawn and more than GC), so the stalls are the code's own work.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function jsBlocking(evidence) {
+  const candidates = evidence.processes.filter((p) => {
+    const js = jsShare(p);
+    return loopStalled(p) && js !== null && js > 0 && js >= (num(p.blockedFraction) ?? 0) && js >= (num(p.gcFraction) ?? 0);
+  });
+  const p = worst(candidates, (x) => num(x.loopDelayP99Ms) ?? num(x.loopDelayMaxMs));
+  if (!p) return null;
+  const cpu = num(p.cpuPct) !== null ? `, CPU ${Math.round(p.cpuPct)}% of a core` : '';
+  return {
+    id: 'js-blocking',
+    kind: 'problem',
+    title: 'the event loop is blocked by JavaScript',
+    where: where(p),
+    evidence: [
+      `event-loop delay p50 ${ms(p.loopDelayP50Ms)}, p99 ${ms(p.loopDelayP99Ms)}, max ${ms(p.loopDelayMaxMs)} ` +
+        `(thresholds: p50 ≥ ${ms(LOOP_DELAY_P50_MS)}, p99 ≥ ${ms(LOOP_DELAY_P99_MS)} or max ≥ ${ms(LOOP_DELAY_MAX_MS)})`,
+      `loop busy ${pct(p.elu)} (ELU), of which JavaScript ${pct(jsShare(p))} (not spawn, not GC)${cpu}`,
+    ],
+    next: [
+      'profile it: spawnbench diagnose --cpu-prof -- <command>, then fix the function with the most self time',
+      'move long synchronous work (parsing, hashing, big loops) to a worker thread or split it with setImmediate',
+    ],
+    figures: {
+      loopDelayP50Ms: num(p.loopDelayP50Ms),
+      loopDelayP99Ms: num(p.loopDelayP99Ms),
+      loopDelayMaxMs: num(p.loopDelayMaxMs),
+      elu: num(p.elu),
+      jsShare: jsShare(p),
+      cpuPct: num(p.cpuPct),
+    },
+  };
+}

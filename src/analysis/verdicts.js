@@ -1,0 +1,74 @@
+/**
+ * The diagnose verdict: a table of rules, each a pure function of the Evidence
+ * (src/diagnose/evidence.js) with named thresholds in its own file. The first
+ * problem in table order is the verdict; every other finding is listed after it.
+ * The order puts specific causes with a specific fix (spawn, GC) before the
+ * general one (JavaScript), which would otherwise claim their busy time too,
+ * and causes of stalls before failed requests (which the stall may explain).
+ */
+import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
+import { gcPressure, GC_FRACTION, GC_PEAK_MS_PER_SEC } from './verdict-gc.js';
+import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS } from './verdict-js.js';
+import { cpuBoundFromOutside, BUSY_CPU_PCT, SLOW_P99_MS } from './verdict-outside.js';
+import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_CPU_MAX_PCT } from './verdict-downstream.js';
+import { failingRequests, ERROR_RATE } from './verdict-errors.js';
+import { generatorLimited, GENERATOR_BUSY_ELU } from './verdict-generator.js';
+import { healthy, SATURATED_ELU } from './verdict-healthy.js';
+
+/** The rules in verdict order. */
+export const RULES = [spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, failingRequests, generatorLimited];
+
+/** Every threshold by name, for the README table and the --json output. */
+export const THRESHOLDS = Object.freeze({
+  SPAWN_BLOCKED_FRACTION,
+  GC_FRACTION,
+  GC_PEAK_MS_PER_SEC,
+  LOOP_DELAY_P50_MS,
+  LOOP_DELAY_P99_MS,
+  LOOP_DELAY_MAX_MS,
+  BUSY_CPU_PCT,
+  SLOW_P99_MS,
+  SLOW_P50_MS,
+  IDLE_ELU_MAX,
+  IDLE_CPU_MAX_PCT,
+  ERROR_RATE,
+  GENERATOR_BUSY_ELU,
+  SATURATED_ELU,
+});
+
+/**
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {{ verdict: import('./verdict-common.js').Finding, findings: import('./verdict-common.js').Finding[], notSeen: string[] }}
+ *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits
+ */
+export function diagnoseEvidence(evidence) {
+  const found = RULES.map((rule) => rule(evidence)).filter(Boolean);
+  const problems = found.filter((f) => f.kind === 'problem');
+  const limits = found.filter((f) => f.kind !== 'problem');
+  const verdict = problems[0] ?? healthy(evidence, { generatorLimited: limits.some((f) => f.id === 'generator-limited') });
+  return {
+    verdict,
+    findings: [...problems.slice(1), ...limits],
+    notSeen: notSeen(evidence),
+  };
+}
+
+/**
+ * What could not be measured, so a verdict from outside is read for what it is.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {string[]}
+ */
+export function notSeen(evidence) {
+  const lines = [];
+  if (!evidence.probe) {
+    const why = evidence.probeReason ? ` (${evidence.probeReason})` : '';
+    lines.push(`event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}; ` +
+      'run it under spawnbench diagnose -- <command> to see them');
+  }
+  if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) {
+    lines.push(evidence.mode === 'url'
+      ? 'CPU of the server: pass its process id with --pid'
+      : 'CPU of the server: no /proc figures');
+  }
+  return lines;
+}

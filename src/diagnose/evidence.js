@@ -1,0 +1,63 @@
+/**
+ * DiagnoseResult → Evidence: the flat numbers the verdict rules read
+ * (src/analysis/verdict-common.js). Only what was measured is filled in; the rest
+ * is null, and the rules skip what they cannot see.
+ */
+
+/**
+ * @param {object} result DiagnoseResult (without its diagnosis)
+ * @returns {import('../analysis/verdict-common.js').Evidence}
+ */
+export function buildEvidence(result) {
+  const load = result.load ?? {};
+  const samples = result.samples ?? null;
+  const gc = result.gc ?? {};
+  const requests = load.requests ?? 0;
+  const errors = load.errors?.total ?? 0;
+  // `requests` counts every response (2xx or not); connect, reset, timeout and parse errors had none.
+  const attempts = requests + errors - (load.errors?.non2xx ?? 0) - (load.errors?.mismatch ?? 0);
+  const processes = (samples?.processes ?? []).map((p) => {
+    const s = p.summary ?? {};
+    return {
+      label: p.label,
+      pid: p.pid,
+      elu: s.elu ?? null,
+      loopDelayP50Ms: s.loopDelayP50Ms ?? null,
+      loopDelayP99Ms: s.loopDelayP99Ms ?? null,
+      loopDelayMaxMs: s.loopDelayMaxMs ?? null,
+      cpuPct: s.cpuPct ?? null,
+      blockedFraction: s.blockedFraction ?? null,
+      spawnsPerSec: s.spawnsPerSec ?? null,
+      msPerSpawn: s.msPerSpawn ?? null,
+      gcFraction: gc[p.key]?.gcFraction ?? null,
+      gcPeakMsPerSec: gc[p.key]?.gcPeakMsPerSec ?? null,
+    };
+  });
+  return {
+    mode: result.plan?.target?.kind === 'url' ? 'url' : 'command',
+    probe: Boolean(samples?.probe?.available),
+    probeReason: samples?.probe?.reason ?? (samples ? null : 'not measured'),
+    load: {
+      mode: load.mode ?? 'closed',
+      rps: load.rps ?? 0,
+      requests,
+      attempts,
+      connections: load.connections ?? null,
+      rate: load.rate ?? null,
+      missed: load.missed ?? 0,
+      errors,
+      errorRate: attempts > 0 ? errors / attempts : 0,
+      statuses: load.statuses ?? {},
+      p50Ms: load.latency?.p50Ms ?? null,
+      p99Ms: load.latency?.p99Ms ?? null,
+      maxMs: load.latency?.maxMs ?? null,
+    },
+    generator: {
+      elu: load.generator?.elu ?? samples?.generator?.elu ?? null,
+      cpuPct: load.generator?.cpuPct ?? samples?.generator?.cpuPct ?? null,
+      threads: load.threads ?? result.plan?.load?.threads ?? 1,
+    },
+    processes,
+    pid: result.target?.pid ?? null,
+  };
+}

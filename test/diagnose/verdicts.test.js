@@ -1,0 +1,139 @@
+// The verdict rules on synthetic results (seeded noise) and on borderline values
+// right at and just under each threshold.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { diagnoseEvidence, THRESHOLDS } from '../../src/analysis/verdicts.js';
+import { spawnBlocked } from '../../src/analysis/verdict-spawn.js';
+import { gcPressure } from '../../src/analysis/verdict-gc.js';
+import { jsBlocking } from '../../src/analysis/verdict-js.js';
+import { waitingOnDownstream } from '../../src/analysis/verdict-downstream.js';
+import { generatorLimited } from '../../src/analysis/verdict-generator.js';
+import { failingRequests } from '../../src/analysis/verdict-errors.js';
+import { cpuBoundFromOutside } from '../../src/analysis/verdict-outside.js';
+import { buildEvidence } from '../../src/diagnose/evidence.js';
+import { syntheticResult } from './synthetic.js';
+
+const verdictOf = (knobs) => diagnoseEvidence(buildEvidence(syntheticResult(knobs)));
+
+/** Evidence with one process, every figure given (no noise), for borderline checks. */
+function evidence({ process = {}, load = {}, generator = {}, probe = true } = {}) {
+  return {
+    mode: 'command',
+    probe,
+    probeReason: null,
+    load: { mode: 'closed', rps: 1000, requests: 10_000, attempts: 10_000, errors: 0, errorRate: 0, statuses: {}, p50Ms: 1, p99Ms: 3, maxMs: 9, ...load },
+    generator: { elu: 0.3, cpuPct: 30, threads: 1, ...generator },
+    processes: [{
+      label: 'main', pid: 7, elu: 0.3, loopDelayP50Ms: 0.2, loopDelayP99Ms: 2, loopDelayMaxMs: 5, cpuPct: 30,
+      blockedFraction: 0, spawnsPerSec: 0, msPerSpawn: null, gcFraction: 0.01, gcPeakMsPerSec: 10, ...process,
+    }],
+    pid: 7,
+  };
+}
+
+test('synthetic: a CPU-burning handler is "JS blocking the loop"', () => {
+  for (const seed of [1, 2, 3]) {
+    const { verdict } = verdictOf({ seed, elu: 0.99, p50Ms: 40, p99Ms: 180, maxMs: 250, cpuPct: 99, latency: { p50Ms: 300, p99Ms: 700, rps: 90 } });
+    assert.equal(verdict.id, 'js-blocking', `seed ${seed}`);
+    assert.match(verdict.evidence[0], /p99 1\d\d ms/);
+    assert.match(verdict.next.join(' '), /--cpu-prof/);
+  }
+});
+
+test('synthetic: spawn per request is "blocked in spawn", ahead of the JS stall it also causes', () => {
+  const { verdict, findings } = verdictOf({ elu: 0.95, blocked: 0.38, p50Ms: 5, p99Ms: 60, maxMs: 90, cpuPct: 100, latency: { p50Ms: 40, p99Ms: 90, rps: 300 } });
+  assert.equal(verdict.id, 'spawn-blocked');
+  assert.match(verdict.title, /inside spawn 3\d% of the time/);
+  assert.match(verdict.next.join(' '), /spawnbench tune --strategy fork-pool/);
+  assert.ok(findings.some((f) => f.id === 'js-blocking'), 'JS is listed too: it holds more of the loop than spawn');
+});
+
+test('synthetic: heavy allocation is "GC pressure"', () => {
+  const { verdict } = verdictOf({ elu: 0.9, gcMsPerSec: 250, p50Ms: 3, p99Ms: 30, maxMs: 60, cpuPct: 100, latency: { p50Ms: 15, p99Ms: 60, rps: 800 } });
+  assert.equal(verdict.id, 'gc-pressure');
+  assert.match(verdict.evidence.join('\n'), /GC pauses 2\d\.\d% of wall time/);
+});
+
+test('synthetic: a slow downstream is "waiting on I/O" with an idle loop', () => {
+  const { verdict } = verdictOf({ elu: 0.05, cpuPct: 6, latency: { p50Ms: 101, p99Ms: 104, rps: 290 } });
+  assert.equal(verdict.id, 'downstream-wait');
+  assert.match(verdict.evidence.join('\n'), /p50 101 ms/);
+});
+
+test('synthetic: a healthy server is healthy, with the capacity seen', () => {
+  const { verdict, findings } = verdictOf({ elu: 0.2, mode: 'open', latency: { p50Ms: 0.8, p99Ms: 2.5, rps: 200 } });
+  assert.equal(verdict.id, 'healthy');
+  assert.deepEqual(findings, []);
+  assert.match(verdict.evidence.join('\n'), /capacity seen: roughly 1,\d{3} req\/s/);
+});
+
+test('synthetic: a saturated generator makes the capacity "at least"', () => {
+  const { verdict, findings } = verdictOf({ elu: 0.6, generatorElu: 0.97, latency: { p50Ms: 1, p99Ms: 3, rps: 9000 } });
+  assert.equal(verdict.id, 'healthy');
+  assert.equal(findings[0].id, 'generator-limited');
+  assert.match(verdict.evidence.join('\n'), /capacity seen: at least [89],\d{3} req\/s \(the load generator was the limit\)/);
+});
+
+test('synthetic: seen from outside, a busy CPU and slow responses are "CPU-bound", and the probe figures are listed as not seen', () => {
+  const { verdict, notSeen } = verdictOf({ probe: false, cpuPct: 99, latency: { p50Ms: 60, p99Ms: 200, rps: 150 } });
+  assert.equal(verdict.id, 'cpu-bound');
+  assert.match(notSeen[0], /no probe in the server/);
+  const idle = verdictOf({ probe: false, cpuPct: 4, latency: { p50Ms: 60, p99Ms: 70, rps: 150 } });
+  assert.equal(idle.verdict.id, 'downstream-wait');
+  const blind = verdictOf({ probe: false, cpuPct: null, latency: { p50Ms: 60, p99Ms: 70, rps: 150 } });
+  assert.equal(blind.verdict.id, 'healthy');
+  assert.match(blind.notSeen.join('\n'), /pass its process id with --pid/);
+});
+
+test('borderline: spawn at exactly 10% fires, just under does not', () => {
+  assert.equal(spawnBlocked(evidence({ process: { blockedFraction: THRESHOLDS.SPAWN_BLOCKED_FRACTION } }))?.id, 'spawn-blocked');
+  assert.equal(spawnBlocked(evidence({ process: { blockedFraction: 0.0999 } })), null);
+  assert.equal(spawnBlocked(evidence({ process: { blockedFraction: null } })), null);
+});
+
+test('borderline: GC by share (10%) or by peak (100 ms in a second)', () => {
+  assert.equal(gcPressure(evidence({ process: { gcFraction: 0.1, gcPeakMsPerSec: 40 } }))?.id, 'gc-pressure');
+  assert.equal(gcPressure(evidence({ process: { gcFraction: 0.03, gcPeakMsPerSec: 100 } }))?.id, 'gc-pressure');
+  assert.equal(gcPressure(evidence({ process: { gcFraction: 0.0999, gcPeakMsPerSec: 99.9 } })), null);
+  assert.equal(gcPressure(evidence({ process: { gcFraction: null, gcPeakMsPerSec: null } })), null);
+});
+
+test('borderline: JS blocking needs a late loop (p50 10 / p99 50 / max 100 ms) and JS as the biggest share', () => {
+  const late = { elu: 0.9, loopDelayP50Ms: 1, loopDelayP99Ms: 50, loopDelayMaxMs: 60 };
+  assert.equal(jsBlocking(evidence({ process: late }))?.id, 'js-blocking');
+  assert.equal(jsBlocking(evidence({ process: { ...late, loopDelayP99Ms: 49.9 } })), null);
+  assert.equal(jsBlocking(evidence({ process: { ...late, loopDelayP99Ms: 5, loopDelayP50Ms: 10 } }))?.id, 'js-blocking');
+  assert.equal(jsBlocking(evidence({ process: { ...late, loopDelayP99Ms: 5, loopDelayMaxMs: 100 } }))?.id, 'js-blocking');
+  // A periodic 150 ms block on a mostly idle loop is still JavaScript's doing.
+  assert.equal(jsBlocking(evidence({ process: { elu: 0.15, loopDelayP99Ms: 20, loopDelayMaxMs: 150 } }))?.id, 'js-blocking');
+  // The same late loop explained by spawn (more spawn than JS) is not blamed on JS.
+  assert.equal(jsBlocking(evidence({ process: { ...late, elu: 0.6, blockedFraction: 0.4 } })), null);
+  // Saturated but with short ticks: at capacity, not blocked.
+  assert.equal(jsBlocking(evidence({ process: { elu: 0.99, loopDelayP50Ms: 0.5, loopDelayP99Ms: 4, loopDelayMaxMs: 20 } })), null);
+});
+
+test('borderline: downstream at p50 20 ms with ELU at most 0.5', () => {
+  assert.equal(waitingOnDownstream(evidence({ load: { p50Ms: 20 }, process: { elu: 0.5 } }))?.id, 'downstream-wait');
+  assert.equal(waitingOnDownstream(evidence({ load: { p50Ms: 19.9 }, process: { elu: 0.1 } })), null);
+  assert.equal(waitingOnDownstream(evidence({ load: { p50Ms: 80 }, process: { elu: 0.51 } })), null);
+  assert.equal(waitingOnDownstream(evidence({ load: { p50Ms: 80 }, process: { elu: null, cpuPct: 50 }, probe: false }))?.id, 'downstream-wait');
+});
+
+test('borderline: outside CPU-bound at 90% of a core, only without the probe', () => {
+  const slow = { p50Ms: 30, p99Ms: 50 };
+  assert.equal(cpuBoundFromOutside(evidence({ probe: false, load: slow, process: { elu: null, cpuPct: 90 } }))?.id, 'cpu-bound');
+  assert.equal(cpuBoundFromOutside(evidence({ probe: false, load: slow, process: { elu: null, cpuPct: 89.9 } })), null);
+  assert.equal(cpuBoundFromOutside(evidence({ probe: true, load: slow, process: { cpuPct: 100 } })), null);
+});
+
+test('borderline: generator limited from 90% busy; errors from 1%', () => {
+  assert.equal(generatorLimited(evidence({ generator: { elu: 0.9 } }))?.kind, 'limit');
+  assert.equal(generatorLimited(evidence({ generator: { elu: 0.899 } })), null);
+  assert.equal(failingRequests(evidence({ load: { errors: 100, attempts: 10_000, errorRate: 0.01, statuses: { 500: 100 } } }))?.id, 'errors');
+  assert.equal(failingRequests(evidence({ load: { errors: 99, attempts: 10_000, errorRate: 0.0099 } })), null);
+  assert.equal(failingRequests(evidence({ load: { requests: 0, attempts: 30, errors: 30, errorRate: 1 } }))?.id, 'no-responses');
+});
+
+test('every threshold is a finite named number', () => {
+  for (const [name, value] of Object.entries(THRESHOLDS)) assert.ok(Number.isFinite(value) && value > 0, name);
+});
