@@ -21,7 +21,7 @@ export const INTERVAL_ENV = 'SPAWNBENCH_PROBE_INTERVAL';
 /** Format version of a report line, so a stale probe is recognised rather than misread. */
 export const PROTOCOL_VERSION = 1;
 
-/** 250 ms: four reports a second is enough for a live dashboard and costs the host ~0.1% of a core. */
+/** 250 ms: four reports a second is enough for a live dashboard; sending them costs the host ~0.1% of a core. */
 export const DEFAULT_INTERVAL_MS = 250;
 
 /** The smallest interval accepted: below 50 ms the probe's own cost stops being negligible. */

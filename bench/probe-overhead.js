@@ -1,0 +1,132 @@
+// What the probe and samplers cost the server they measure.
+//
+// 1. Throughput: baseline/echo under the same closed-loop load with probes and
+//    samplers on and off, alternated (off, on, on, off, ...) so drift on this
+//    shared machine falls on both sides; prints the on/off throughput ratio
+//    (target ≥ 0.98).
+// 2. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
+//    over the same seconds without it (target ≤ 1% of a core at 250 ms).
+//
+// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30]
+import { spawn, execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { parseArgs, promisify } from 'node:util';
+import { openProbeChannel } from '../src/probe/channel.js';
+import { startSampler } from '../src/sample/index.js';
+import { startLoad } from '../src/load/index.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '3000' },
+    connections: { type: 'string', default: '30' },
+  },
+});
+const ROUNDS = Number(flags.rounds);
+const DURATION_MS = Number(flags.duration);
+const CONNECTIONS = Number(flags.connections);
+/** Warm-up before each measured run, in ms: the server's JIT and the fork path settle in well under a second. */
+const WARMUP_MS = 500;
+/** The idle process is measured between 1 s (startup done) and 4 s: 3 s of nothing but timers. */
+const IDLE_FROM_MS = 1000;
+const IDLE_TO_MS = 4000;
+const STRATEGY = new URL('../strategies/baseline/index.js', import.meta.url).pathname;
+
+/** Boots baseline in its own process group; resolves once it prints its ready line. */
+async function bootBaseline(env) {
+  const child = spawn(process.execPath, [STRATEGY], {
+    detached: true,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env, SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify({ command: 'echo', args: ['hi'] }) },
+  });
+  let buffer = '';
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      buffer += chunk;
+      const match = buffer.match(/\{"spawnbench":"ready","port":(\d+)\}/);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', () => reject(new Error('baseline exited before it was ready')));
+  });
+  const stop = async () => {
+    const exited = child.exitCode === null ? once(child, 'exit') : Promise.resolve();
+    process.kill(-child.pid, 'SIGTERM');
+    await exited;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group is already gone
+    }
+  };
+  return { pid: child.pid, port, stop };
+}
+
+/** One measured run; `probed` turns the probe and samplers on. Resolves to requests/s. */
+async function measure(probed) {
+  const channel = probed ? await openProbeChannel({ intervalMs: 250 }) : null;
+  const server = await bootBaseline(channel?.env ?? {});
+  const sampler = probed ? startSampler({ rootPid: server.pid, channel, intervalMs: 250 }) : null;
+  try {
+    const load = startLoad({
+      url: `http://127.0.0.1:${server.port}/`,
+      connections: CONNECTIONS,
+      durationMs: DURATION_MS,
+      warmupMs: WARMUP_MS,
+      expectedBody: Buffer.from('hi\n'),
+      threads: 1,
+    });
+    const result = await load.done;
+    if (result.errors.total > 0) throw new Error(`${result.errors.total} errors in a ${probed ? 'probed' : 'plain'} run`);
+    return result.rps;
+  } finally {
+    await sampler?.stop();
+    await server.stop();
+    await channel?.close();
+  }
+}
+
+/** CPU ms an idle Node process spends between IDLE_FROM_MS and IDLE_TO_MS, with or without the probe. */
+async function idleCpuMs(env) {
+  const script = `
+    const at = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+    let from;
+    setTimeout(() => { from = at(); }, ${IDLE_FROM_MS});
+    setTimeout(() => console.log(at() - from), ${IDLE_TO_MS});`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { env: { ...process.env, ...env } });
+  return Number(stdout);
+}
+
+const pct = (value) => `${value.toFixed(2)}%`;
+
+console.log(`baseline/echo, ${CONNECTIONS} connections, ${DURATION_MS} ms per run after ${WARMUP_MS} ms warm-up, ${ROUNDS} rounds`);
+const rps = { off: [], on: [] };
+for (let round = 0; round < ROUNDS; round += 1) {
+  // off,on then on,off: each side gets the early and the late slot equally often.
+  const order = round % 2 === 0 ? [false, true] : [true, false];
+  for (const probed of order) {
+    const value = await measure(probed);
+    rps[probed ? 'on' : 'off'].push(value);
+    console.log(`round ${round + 1}  probe ${probed ? 'on ' : 'off'}  ${value.toFixed(0)} req/s`);
+  }
+}
+const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+// Each round's on and off runs are neighbours in time: their ratio is the least
+// disturbed by other work on the machine, and the median drops the odd round.
+const paired = rps.on.map((on, i) => on / rps.off[i]).sort((a, b) => a - b);
+const median = paired[Math.floor(paired.length / 2)];
+console.log(`throughput on/off: median of rounds ${median.toFixed(3)}, ratio of means ${(mean(rps.on) / mean(rps.off)).toFixed(3)} ` +
+  `(${mean(rps.on).toFixed(0)} vs ${mean(rps.off).toFixed(0)} req/s; target ≥ 0.98)`);
+
+const channel = await openProbeChannel({ intervalMs: 250 });
+try {
+  const seconds = (IDLE_TO_MS - IDLE_FROM_MS) / 1000;
+  const off = await idleCpuMs({});
+  const on = await idleCpuMs(channel.env);
+  const costPct = ((on - off) / 1000 / seconds) * 100;
+  console.log(
+    `idle process CPU over ${seconds} s: ${pct((off / 1000 / seconds) * 100)} without probe, ${pct((on / 1000 / seconds) * 100)} with: ` +
+      `probe costs ${pct(costPct)} of a core at 250 ms (target ≤ 1%)`,
+  );
+} finally {
+  await channel.close();
+}

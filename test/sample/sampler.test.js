@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { openProbeChannel } from '../../src/probe/channel.js';
+import { startSampler, probeSupport } from '../../src/sample/index.js';
+import { stopGroup } from '../probe/helpers/servers.js';
+
+const OBSERVE_MS = 1200;
+
+/** A non-Node root that spawns short-lived commands back to back, in its own process group. */
+function startSpawningShell() {
+  return spawn('sh', ['-c', 'while :; do /bin/echo hi > /dev/null; done'], { detached: true, stdio: 'ignore' });
+}
+
+test('spawned commands: their CPU comes from the parent\'s cutime; a non-Node root has no probe', async (t) => {
+  const channel = await openProbeChannel({ intervalMs: 250 });
+  const shell = startSpawningShell();
+  try {
+    const sampler = startSampler({ rootPid: shell.pid, channel, runtime: 'node', getGeneratorStats: () => ({ elu: 0.25, cpuPct: 30 }) });
+    const samples = [];
+    sampler.on('sample', (s) => samples.push(s));
+    await new Promise((resolve) => setTimeout(resolve, OBSERVE_MS));
+    const summary = await sampler.stop();
+    t.diagnostic(`spawned CPU ${summary.spawned.cpuPct?.toFixed(1)}%, seen ${summary.spawned.seen}, main CPU ${summary.processes[0].summary.cpuPct?.toFixed(1)}%`);
+
+    assert.ok(samples.length >= 3, `${samples.length} samples`);
+    const [sample] = samples;
+    assert.deepEqual(Object.keys(sample), ['t', 'processes', 'spawned', 'system', 'generator']);
+    assert.deepEqual(Object.keys(sample.processes[0]), ['key', 'pid', 'threadId', 'role', 'label', 'cpuPct', 'rssBytes', 'requests', 'probe']);
+    assert.deepEqual(sample.generator, { cpuPct: 30, elu: 0.25 });
+
+    assert.deepEqual(summary.processes.map((p) => p.label), ['main'], 'echo processes are spawned commands, not workers');
+    assert.ok(summary.spawned.cpuPct > 0, 'reaped children\'s CPU is counted');
+    assert.equal(summary.generator.cpuPct, 30);
+    assert.equal(summary.probe.available, false);
+    assert.match(summary.probe.reason, /no probe report received/);
+    assert.equal(summary.processes[0].series.length, samples.length);
+  } finally {
+    await stopGroup(shell);
+    await channel.close();
+  }
+});
+
+test('on bun or deno the summary says the probe is not available there', async () => {
+  assert.deepEqual(probeSupport('node'), { available: true, reason: null });
+  assert.deepEqual(probeSupport('deno'), { available: false, reason: 'probe not available on deno' });
+  const shell = spawn('sleep', ['5'], { detached: true, stdio: 'ignore' });
+  try {
+    const sampler = startSampler({ rootPid: shell.pid, runtime: 'bun', intervalMs: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const summary = await sampler.stop();
+    assert.deepEqual(summary.probe, { available: false, reason: 'probe not available on bun' });
+    assert.equal(await sampler.stop(), summary, 'stop is idempotent');
+  } finally {
+    await stopGroup(shell);
+  }
+});
+
+test('reset restarts the summary and series', async () => {
+  const shell = spawn('sleep', ['5'], { detached: true, stdio: 'ignore' });
+  try {
+    const sampler = startSampler({ rootPid: shell.pid, intervalMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    sampler.reset();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const summary = await sampler.stop();
+    const series = summary.processes[0].series;
+    assert.ok(series.length >= 1 && series.length <= 4, `${series.length} samples after reset`);
+  } finally {
+    await stopGroup(shell);
+  }
+});
