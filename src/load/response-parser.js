@@ -233,13 +233,13 @@ export class ResponseParser {
 
   /** Parses a complete head [start, headEnd) where headEnd is the first CR of the blank line. */
   parseHead(buf, start, headEnd) {
-    if (headEnd - start < 12 || !hasStatusPrefix(buf, start, headEnd)) return this.fail('bad status line');
+    if (headEnd - start < 12 || !hasStatusPrefix(buf, start, headEnd)) return this.bad('bad status line');
     const minor = buf[start + 7];
-    if ((minor !== 48 && minor !== 49) || buf[start + 8] !== 32) return this.fail('bad HTTP version');
+    if ((minor !== 48 && minor !== 49) || buf[start + 8] !== 32) return this.bad('bad HTTP version');
     const d0 = buf[start + 9] - 48;
     const d1 = buf[start + 10] - 48;
     const d2 = buf[start + 11] - 48;
-    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return this.fail('bad status code');
+    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return this.bad('bad status code');
     const status = d0 * 100 + d1 * 10 + d2;
     let keepAlive = minor === 49; // HTTP/1.1 keeps the connection by default, 1.0 does not
     let contentLength = -1;
@@ -249,16 +249,16 @@ export class ResponseParser {
     let line = buf.indexOf(CR, start);
     while (line < headEnd) {
       const from = line + 2; // skip CRLF
-      if (buf[line + 1] !== LF) return this.fail('bad line ending in head');
+      if (buf[line + 1] !== LF) return this.bad('bad line ending in head');
       let to = buf.indexOf(CR, from);
       if (to < 0 || to > headEnd) to = headEnd;
       let colon = from;
       while (colon < to && buf[colon] !== 58) colon++;
-      if (colon === to || colon === from) return this.fail('bad header line');
+      if (colon === to || colon === from) return this.bad('bad header line');
       const nameLength = colon - from;
       if (nameLength === 14 && equalsLower(buf, from, CONTENT_LENGTH)) {
         const value = parseDecimal(buf, colon + 1, to);
-        if (value < 0 || (contentLength >= 0 && value !== contentLength)) return this.fail('bad content-length');
+        if (value < 0 || (contentLength >= 0 && value !== contentLength)) return this.bad('bad content-length');
         contentLength = value;
       } else if (nameLength === 17 && equalsLower(buf, from, TRANSFER_ENCODING)) {
         const value = buf.toString('latin1', colon + 1, to).trim().toLowerCase();
@@ -274,7 +274,7 @@ export class ResponseParser {
 
     if (status < 200) {
       // 1xx (Early Hints, Continue): informational; the real response follows.
-      if (status === 101) return this.fail('unexpected 101 Switching Protocols');
+      if (status === 101) return this.bad('unexpected 101 Switching Protocols');
       return true;
     }
     this.status = status;
@@ -295,6 +295,12 @@ export class ResponseParser {
       this.keepAlive = false;
     }
     return true;
+  }
+
+  /** Records a head error for parseHead, which answers true/false. */
+  bad(message) {
+    this.error = message;
+    return false;
   }
 
   fail(message) {

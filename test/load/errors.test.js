@@ -1,0 +1,84 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLoad } from '../../src/load/index.js';
+import { freePort, startHttpServer, startMisbehaving } from './helpers.js';
+
+const servers = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+async function misbehaving(mode) {
+  const server = await startMisbehaving(mode);
+  servers.push(server);
+  return server;
+}
+
+/** A short run; every error test must still end with a full result. */
+async function run(url, extra = {}) {
+  const result = await startLoad({ url, connections: 2, durationMs: 500, timeoutMs: 150, expectedBody: 'hi\n', ...extra })
+    .done;
+  assert.equal(result.mode, 'closed');
+  assert.equal(typeof result.latency.p99Ms, 'number');
+  const kinds = ['connect', 'reset', 'timeout', 'parse', 'mismatch', 'non2xx'];
+  assert.equal(result.errors.total, kinds.reduce((n, k) => n + result.errors[k], 0));
+  return result;
+}
+
+test('connect refused is counted and says the server is not there', async () => {
+  const result = await run(`http://127.0.0.1:${await freePort()}/`);
+  assert.ok(result.errors.connect > 0);
+  assert.equal(result.requests, 0);
+  assert.ok(result.notes.some((n) => /could not connect/.test(n)), result.notes.join('\n'));
+});
+
+test('a reset connection is counted as reset', async () => {
+  const result = await run((await misbehaving('reset')).url);
+  assert.ok(result.errors.reset > 0);
+  assert.equal(result.requests, 0);
+});
+
+test('a server closing in the middle of a body is counted as reset', async () => {
+  const result = await run((await misbehaving('close-early')).url);
+  assert.ok(result.errors.reset > 0);
+  assert.equal(result.errors.parse, 0);
+});
+
+test('a server that never answers is counted as timeouts', async () => {
+  const result = await run((await misbehaving('never-answer')).url);
+  assert.ok(result.errors.timeout >= 2, `timeouts: ${result.errors.timeout}`);
+  assert.equal(result.requests, 0);
+});
+
+test('garbage is counted as parse errors', async () => {
+  const result = await run((await misbehaving('garbage')).url);
+  assert.ok(result.errors.parse > 0);
+  assert.equal(result.requests, 0);
+});
+
+test('a 2xx body that differs from the expected bytes is a mismatch', async () => {
+  const server = await startHttpServer((req, res) => res.end('bye\n'));
+  servers.push(server);
+  const result = await run(server.url);
+  assert.ok(result.requests > 0);
+  assert.equal(result.errors.mismatch, result.requests);
+  const unchecked = await run(server.url, { expectedBody: null });
+  assert.equal(unchecked.errors.total, 0, 'no expected body, no verification');
+});
+
+test('non-2xx statuses are counted by status with a sample of the first body', async () => {
+  const result = await run((await misbehaving('status-500')).url);
+  assert.ok(result.errors.non2xx > 0);
+  assert.equal(result.errors.non2xx, result.requests);
+  assert.deepEqual(Object.keys(result.statuses), ['500']);
+  assert.deepEqual(result.bodySamples, { 500: 'spawn nosuchcmd ENOENT\n' });
+  assert.equal(result.errors.mismatch, 0, 'a non-2xx body is not compared');
+});
+
+test('a body sample is cut at 200 bytes', async () => {
+  const server = await startHttpServer((req, res) => {
+    res.writeHead(404);
+    res.end('x'.repeat(1000));
+  });
+  servers.push(server);
+  const result = await run(server.url);
+  assert.equal(result.bodySamples['404'], 'x'.repeat(200));
+});
