@@ -1,0 +1,33 @@
+/**
+ * spawnbench diagnose: start the user's server (or take --url), drive it, and say
+ * why its event loop stalls: a verdict with evidence and a next step.
+ */
+import { buildDiagnosePlan } from '../diagnose/plan.js';
+import { createDiagnose } from '../diagnose/engine.js';
+import { createLogger } from '../logger.js';
+import { formatDiagnose } from '../report/diagnose.js';
+import { presentEngine } from './present.js';
+
+export default {
+  name: 'diagnose',
+  summary: 'start your server (after --) or take --url, load it, and say why its event loop stalls',
+  groups: ['diagnose', 'url', 'load', 'output'],
+  arguments: '[command...]',
+  options: (cmd) =>
+    cmd.addHelpText('after', [
+      '',
+      'Examples:',
+      '  spawnbench diagnose -- node server.js              PORT is set to a free port; readiness = accepts connections',
+      '  spawnbench diagnose --port 3000 -- npm start       for a server that listens on a fixed port',
+      '  spawnbench diagnose --cpu-prof -- node server.js   also profile it and list the top functions',
+      '  spawnbench diagnose --url http://127.0.0.1:3000/x --pid 1234   a running server, seen from outside',
+    ].join('\n')),
+  async action(options, io, operands) {
+    const plan = buildDiagnosePlan(options, operands[0] ?? []);
+    const logger = createLogger(plan.output.logFile);
+    const engine = createDiagnose(plan, { logger });
+    const { exitCode } = await presentEngine(engine, plan.output, io, formatDiagnose);
+    logger.flush?.();
+    return exitCode;
+  },
+};

@@ -1,0 +1,189 @@
+/**
+ * The diagnose engine: starts the user's server (or takes --url), drives it with
+ * the load generator, samples it from inside (probe) and outside (/proc), stops
+ * everything it started, and returns a DiagnoseResult with its verdict. It emits
+ * the run engine's events (src/README.md), so the dashboard and progress lines
+ * show it as they show a run. It never prints.
+ */
+import { EventEmitter } from 'node:events';
+import { startLoad } from '../load/index.js';
+import { openProbeChannel } from '../probe/channel.js';
+import { startSampler } from '../sample/index.js';
+import { readMachine } from '../machine.js';
+import { createLogger } from '../logger.js';
+import { RESULT_FORMAT } from '../report/result-file.js';
+import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
+import { buildEvidence } from './evidence.js';
+import { createGcWindows } from './gc-windows.js';
+import { targetEnv } from './profiler-env.js';
+import { startTarget } from './target.js';
+import { readProfiles } from './cpu-profile.js';
+
+/**
+ * @param {object} plan from buildDiagnosePlan()
+ * @param {{ logger?: import('pino').Logger }} [options]
+ * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
+ */
+export function createDiagnose(plan, { logger = createLogger(null) } = {}) {
+  const engine = new EventEmitter();
+  const state = { stopRequested: false, load: null, started: null, lastTick: null };
+  engine.start = () => (state.started ??= execute(engine, plan, logger, state));
+  engine.stop = () => {
+    if (state.stopRequested) return;
+    state.stopRequested = true;
+    logger.info('stop requested');
+    state.load?.stop();
+  };
+  return engine;
+}
+
+async function execute(engine, plan, logger, state) {
+  const machine = await readMachine();
+  engine.emit('start', { plan, machine });
+  engine.emit('phase', { phase: 'booting' });
+  const stops = [];
+  const gc = createGcWindows();
+  let measuring = false;
+  try {
+    const server = plan.target.kind === 'command' ? await bootTarget(plan, logger, stops, (report) => measuring && gc.add(report)) : null;
+    let crash = null;
+    server?.proc.exited.then(({ code, signal }) => {
+      if (server.stopping) return;
+      crash = { code, signal, stderr: server.proc.stderrTail() };
+      logger.error(crash, 'server exited mid-run');
+      state.load?.stop();
+    });
+    const rootPid = server?.proc.pid ?? plan.target.pid;
+    const sampler = rootPid
+      ? startSampler({
+          rootPid,
+          channel: server?.channel ?? null,
+          intervalMs: plan.probe.intervalMs,
+          runtime: 'node',
+          getGeneratorStats: () => state.lastTick?.generator ?? null,
+        })
+      : null;
+    if (sampler) {
+      sampler.on('sample', (s) => engine.emit('sample', s));
+      stops.push(() => sampler.stop());
+    }
+    if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
+
+    const url = server ? `http://${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}${plan.target.path}` : plan.target.url;
+    state.load = startLoad({
+      url,
+      method: plan.load.method,
+      headers: plan.load.headers,
+      body: plan.load.body,
+      connections: plan.load.connections,
+      durationMs: plan.load.durationMs,
+      requests: plan.load.requests,
+      warmupMs: plan.load.warmupMs,
+      rate: plan.load.rate,
+      timeoutMs: plan.load.timeoutMs,
+      expectedBody: null,
+      threads: plan.load.threads,
+    });
+    logger.info({ url }, 'load start');
+    state.load.on('phase', (p) => {
+      if (p.phase === 'measure') {
+        sampler?.reset();
+        measuring = true;
+      }
+      if (p.phase === 'done') measuring = false;
+      engine.emit('phase', p);
+    });
+    state.load.on('tick', (tick) => {
+      state.lastTick = tick;
+      engine.emit('tick', tick);
+    });
+    const load = await state.load.done;
+    measuring = false;
+    engine.emit('phase', { phase: 'stopping' });
+    const samples = sampler ? await sampler.stop() : null;
+    if (server) server.stopping = true;
+    await runStops(stops, logger);
+
+    const failures = [];
+    if (crash) {
+      const why = crash.signal ? `was killed by ${crash.signal}` : `exited with code ${crash.code}`;
+      failures.push(`${server.label} ${why} during the run${crash.stderr ? `; its stderr ends:\n${crash.stderr}` : ''}`);
+    }
+    const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
+    if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
+    const result = {
+      tool: 'spawnbench',
+      format: RESULT_FORMAT,
+      kind: 'diagnose',
+      createdAt: new Date().toISOString(),
+      plan,
+      machine,
+      target: server
+        ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url }
+        : { kind: 'url', url, pid: plan.target.pid },
+      load,
+      samples,
+      gc: Object.fromEntries(gc.result()),
+      cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir) : null,
+      notes,
+      failures,
+      stoppedEarly: state.stopRequested,
+    };
+    result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
+    result.exitCode = failures.length > 0 ? 1 : 0;
+    logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');
+    engine.emit('phase', { phase: 'done' });
+    engine.emit('done', result);
+    return result;
+  } catch (error) {
+    await runStops(stops, logger);
+    throw error;
+  }
+}
+
+/** Opens the probe channel, prepares the profiler folder, starts the server; each step's cleanup goes on `stops`. */
+async function bootTarget(plan, logger, stops, onReport) {
+  const channel = plan.probe.enabled ? await openProbeChannel({ intervalMs: plan.probe.intervalMs }) : null;
+  if (channel) {
+    stops.push(() => channel.close());
+    channel.on('report', onReport);
+  }
+  const { env, cpuProfDir } = await targetEnv({ channel, cpuProf: plan.cpuProf });
+  logger.info({ command: plan.target.command, port: plan.target.port, cpuProfDir }, 'server start');
+  const target = await startTarget({
+    command: plan.target.command,
+    port: plan.target.port,
+    env,
+    readyTimeoutMs: plan.target.readyTimeoutMs,
+    onOutput: (line, stream) => logger.info({ stream }, line),
+  });
+  const server = { ...target, channel, cpuProfDir, stopping: false };
+  stops.push(async () => {
+    server.stopping = true;
+    await target.proc.stop();
+  });
+  logger.info({ pid: target.proc.pid, host: target.host, port: target.port }, 'server ready');
+  return server;
+}
+
+/** Where the profiles are and the busiest one's top functions. */
+function profileSummary(dir) {
+  const profiles = readProfiles(dir);
+  return {
+    dir,
+    files: profiles.map((p) => p.file),
+    top: profiles[0] ? { file: profiles[0].file, busyMs: profiles[0].busyMs, functions: profiles[0].functions } : null,
+  };
+}
+
+/** Stops in reverse order of starting: sampler, then server, then the probe channel. */
+async function runStops(stops, logger) {
+  for (const stop of stops.splice(0).reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      logger.error({ err: error }, 'cleanup step failed');
+    }
+  }
+}
+

@@ -1,0 +1,72 @@
+/**
+ * Which TCP ports a process group listens on, from Linux /proc: the socket
+ * inodes its processes hold (/proc/<pid>/fd → socket:[inode]) matched against the
+ * LISTEN entries of /proc/net/tcp and tcp6. Used to say "it listens on 4000, not
+ * on the PORT we gave it". Empty where there is no /proc.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** /proc/net/tcp's state column for a listening socket. */
+const TCP_LISTEN = '0A';
+
+/**
+ * @param {number} pgid
+ * @returns {number[]} ports, sorted, no repeats
+ */
+export function listeningPorts(pgid) {
+  const inodes = new Set();
+  for (const pid of pidsInGroup(pgid)) {
+    let fds;
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (match) inodes.add(match[1]);
+      } catch {
+        // closed between readdir and readlink
+      }
+    }
+  }
+  if (inodes.size === 0) return [];
+  const ports = new Set();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text;
+    try {
+      text = readFileSync(table, 'latin1');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      if (fields.length < 10 || fields[3] !== TCP_LISTEN || !inodes.has(fields[9])) continue;
+      ports.add(parseInt(fields[1].split(':')[1], 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}
+
+function pidsInGroup(pgid) {
+  const pids = [];
+  let names;
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) pids.push(Number(name));
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return pids;
+}

@@ -1,0 +1,80 @@
+/**
+ * Options of `spawnbench diagnose` → a plain plan. Every check on user input is
+ * here (a UsageError naming the flag), so the engine can trust the plan.
+ */
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { DEFAULTS, buildLoad, buildOutput } from '../plan.js';
+import { parseDuration, parseInteger } from '../units.js';
+import { parseTarget } from '../load/target.js';
+
+/** Same range as `run` (src/plan.js): faster than 10 Hz costs the probed server more than 1%; slower than 1 Hz hides stalls. */
+const SAMPLE_INTERVAL_RANGE_MS = [100, 1000];
+/** Highest TCP port. */
+const MAX_PORT = 65535;
+const EXAMPLE = 'spawnbench diagnose -- node server.js';
+
+/**
+ * @param {object} o commander options
+ * @param {string[]} command operands after `--`: the server command
+ * @returns {object} DiagnosePlan
+ */
+export function buildDiagnosePlan(o, command = []) {
+  const target = buildDiagnoseTarget(o, command);
+  return {
+    command: 'diagnose',
+    target,
+    load: buildLoad(o, null),
+    probe: {
+      enabled: target.kind === 'command' && o.probe !== false,
+      intervalMs: parseSampleInterval(o.sampleInterval ?? DEFAULTS.sampleInterval),
+    },
+    cpuProf: {
+      enabled: Boolean(o.cpuProf || o.cpuProfDir),
+      dir: o.cpuProfDir ? path.resolve(o.cpuProfDir) : null,
+    },
+    output: buildOutput(o),
+  };
+}
+
+function buildDiagnoseTarget(o, command) {
+  const hasCommand = command.length > 0;
+  if (o.url !== undefined && hasCommand) {
+    throw new UsageError(`give either a command to start (after --) or --url of a server that runs, not both`);
+  }
+  if (o.url === undefined && !hasCommand) {
+    throw new UsageError(`give the command that starts your server after --, e.g. ${EXAMPLE}, or --url http://127.0.0.1:3000/ of one that runs`);
+  }
+  if (o.url !== undefined) {
+    for (const flag of ['port', 'cpuProf', 'cpuProfDir', 'readyTimeout', 'path']) {
+      if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} applies when diagnose starts the server; with --url ${flag === 'path' ? 'put the path in the URL' : 'drop it'}`);
+    }
+    const pid = o.pid !== undefined ? parseInteger(o.pid, '--pid') : null;
+    if (pid !== null && !existsSync(`/proc/${pid}`) && process.platform === 'linux') {
+      throw new UsageError(`--pid ${pid}: no such process; give the pid of the server behind --url`);
+    }
+    return { kind: 'url', url: parseTarget(o.url).url, pid };
+  }
+  if (o.pid !== undefined) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
+  const pathValue = o.path ?? '/';
+  if (!String(pathValue).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${pathValue}')`);
+  return {
+    kind: 'command',
+    command,
+    port: o.port !== undefined ? parseInteger(o.port, '--port', { max: MAX_PORT }) : null,
+    path: pathValue,
+    readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
+  };
+}
+
+function parseSampleInterval(value) {
+  const ms = parseDuration(value, '--sample-interval');
+  const [min, max] = SAMPLE_INTERVAL_RANGE_MS;
+  if (ms < min || ms > max) throw new UsageError(`--sample-interval must be between ${min}ms and ${max / 1000}s`);
+  return ms;
+}
+
+function kebab(name) {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}

@@ -1,0 +1,65 @@
+/**
+ * Starts the user's server command for diagnose: its own process group (stop()
+ * ends everything it started), PORT in its environment, the probe and the CPU
+ * profiler through NODE_OPTIONS, and readiness as "accepts TCP connections".
+ */
+import { startStrategyProcess } from '../runner/strategy-process.js';
+import { RunError } from '../errors.js';
+import { findFreePort } from './free-port.js';
+import { createPortHints } from './port-hints.js';
+import { waitListening, accepts, LOOPBACK_HOSTS } from './wait-listening.js';
+
+/**
+ * Extra time the launcher's own timeout waits beyond ours, ms, so that our more
+ * specific message (wrong port, no port) is the one the user sees.
+ */
+const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
+
+/**
+ * @param {object} options
+ * @param {string[]} options.command argv: executable and arguments (no shell)
+ * @param {number|null} options.port --port, or null to choose one and pass it as PORT
+ * @param {Record<string, string>} options.env added to the environment (probe, profiler)
+ * @param {number} options.readyTimeoutMs
+ * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
+ * @returns {Promise<{ proc: import('../runner/strategy-process.js').StrategyProcess, host: string, port: number, label: string }>}
+ */
+export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, onOutput = () => {} }) {
+  const label = `'${command.join(' ')}'`;
+  if (fixedPort !== null) {
+    for (const host of LOOPBACK_HOSTS) {
+      if (await accepts(host, fixedPort)) {
+        throw new RunError(`port ${fixedPort} already answers before ${label} started: stop what listens there, or use --url to diagnose it as it runs`);
+      }
+    }
+  }
+  const port = fixedPort ?? (await findFreePort());
+  const hints = createPortHints();
+  let address = null;
+  const proc = await startStrategyProcess({
+    command: command[0],
+    args: command.slice(1),
+    env: { ...env, PORT: String(port) },
+    label,
+    readyTimeoutMs: readyTimeoutMs + LAUNCHER_TIMEOUT_MARGIN_MS,
+    onOutput: (line, stream) => {
+      hints.add(line);
+      onOutput(line, stream);
+    },
+    waitForPort: async (child) => {
+      const ac = new AbortController();
+      child.once('exit', () => ac.abort());
+      address = await waitListening({
+        pgid: child.pid,
+        port,
+        label,
+        portSource: fixedPort === null ? 'PORT' : '--port',
+        readyTimeoutMs,
+        mentionedPorts: hints.ports,
+        signal: ac.signal,
+      });
+      return address.port;
+    },
+  });
+  return { proc, host: address.host, port, label };
+}

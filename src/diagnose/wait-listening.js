@@ -1,0 +1,96 @@
+/**
+ * Readiness for a server spawnbench did not write: it accepts TCP connections on
+ * the expected port. While waiting, the process group's own listening sockets
+ * (/proc) tell a server that listens elsewhere apart from one that is slow to
+ * start, so the user gets "pass --port 4000" instead of a timeout.
+ */
+import net from 'node:net';
+import { RunError } from '../errors.js';
+import { listeningPorts } from './listening-ports.js';
+
+/** Time between connection attempts, ms: readiness is seen within a tenth of a second. */
+const POLL_MS = 100;
+/** One connection attempt's limit, ms: loopback answers in microseconds; a silent drop means not ready. */
+const CONNECT_TIMEOUT_MS = 500;
+/**
+ * How long a server may listen elsewhere but not on the expected port before that
+ * is the answer, ms: some servers open an admin or metrics port first.
+ */
+const WRONG_PORT_GRACE_MS = 1000;
+/** Hosts tried, in order: a server bound to 'localhost' on Node ≥ 17 may be on ::1 only. */
+export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'];
+
+/**
+ * Whether something accepts connections on host:port.
+ * @returns {Promise<boolean>}
+ */
+export function accepts(host, port, timeoutMs = CONNECT_TIMEOUT_MS) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * Resolves once the server accepts connections on `port`; rejects with a one-line
+ * RunError when `readyTimeoutMs` passes, or earlier when it listens elsewhere.
+ * @param {object} options
+ * @param {number} options.pgid the server's process group
+ * @param {number} options.port expected port
+ * @param {string} options.label "'node server.js'"
+ * @param {'PORT'|'--port'} options.portSource how the port was chosen, for the message
+ * @param {number} options.readyTimeoutMs
+ * @param {() => number[]} options.mentionedPorts ports seen in its output
+ * @param {AbortSignal} [options.signal] stops waiting (the server exited)
+ * @returns {Promise<{ host: string, port: number }>}
+ */
+export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, signal }) {
+  const deadline = Date.now() + readyTimeoutMs;
+  let elsewhereSince = null;
+  while (!signal?.aborted) {
+    for (const host of LOOPBACK_HOSTS) {
+      if (await accepts(host, port)) return { host, port };
+    }
+    const others = listeningPorts(pgid).filter((p) => p !== port);
+    elsewhereSince = others.length > 0 ? elsewhereSince ?? Date.now() : null;
+    if (elsewhereSince !== null && Date.now() - elsewhereSince >= WRONG_PORT_GRACE_MS) {
+      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others[0]}`);
+    }
+    if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts() });
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new RunError(`${label} stopped before it accepted connections`);
+}
+
+/**
+ * The timeout message. A port its output mentions that answers is the hint
+ * ("it seems to listen on 4000"); one that does not answer is still named.
+ */
+async function notListening({ label, port, portSource, readyTimeoutMs, mentioned }) {
+  const others = mentioned.filter((p) => p !== port);
+  let hint = portSource === 'PORT' ? '; if it listens on a fixed port, pass --port N' : '';
+  if (others.length > 0) hint = `; its output mentions port ${others[0]}: if it listens there, pass --port ${others[0]}`;
+  for (const candidate of others) {
+    for (const host of LOOPBACK_HOSTS) {
+      if (await accepts(host, candidate)) {
+        hint = `; it seems to listen on ${candidate} (its output says so and the port answers): pass --port ${candidate}`;
+        return new RunError(`${label} did not accept connections on port ${port}${given(portSource)}${hint}`);
+      }
+    }
+  }
+  return new RunError(`${label} did not accept connections on port ${port}${given(portSource)} within ${readyTimeoutMs / 1000}s${hint}`);
+}
+
+function given(portSource) {
+  return portSource === 'PORT' ? ' (given to it as PORT)' : '';
+}
+
+function list(ports) {
+  return ports.length === 1 ? `port ${ports[0]}` : `ports ${ports.join(', ')}`;
+}

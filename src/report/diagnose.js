@@ -1,0 +1,100 @@
+/**
+ * The text of a diagnose: what was driven and how, the figures, then the verdict
+ * with its evidence and next steps, other findings, what could not be seen, and
+ * the CPU profile's top functions. DiagnoseResult in, string out.
+ */
+import { int, ms, bytes, seconds, pct } from './format.js';
+import { formatProcesses } from './processes.js';
+import { formatLatency, formatErrors } from './summary.js';
+import { formatDuration } from '../units.js';
+
+/**
+ * @param {object} result DiagnoseResult (src/diagnose/engine.js)
+ * @returns {string}
+ */
+export function formatDiagnose(result) {
+  const { plan, machine, load } = result;
+  const lines = [
+    `spawnbench diagnose · ${describeDiagnoseTarget(result)}`,
+    describeLoad(plan, load),
+    `Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`,
+    '',
+    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
+    `Latency    ${formatLatency(load.latency)}`,
+    `Errors     ${formatErrors(load)}`,
+  ];
+  const processes = result.samples ? formatProcesses(result.samples) : '';
+  if (processes) lines.push('', processes);
+  if (result.diagnosis) lines.push('', ...formatDiagnosis(result.diagnosis));
+  if (result.cpuProfile) lines.push('', ...formatCpuProfile(result.cpuProfile));
+  for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
+  for (const note of result.notes ?? []) lines.push(`note: ${note}`);
+  return lines.join('\n');
+}
+
+/** "'node server.js' (pid 123) on http://127.0.0.1:4000/" or "url http://… (pid 123)". */
+export function describeDiagnoseTarget(result) {
+  const t = result.target ?? result.plan.target;
+  const pid = t.pid ? ` (pid ${t.pid})` : '';
+  if (t.kind === 'url') return `url ${t.url}${pid}`;
+  return `'${t.command.join(' ')}'${pid}${t.url ? ` on ${t.url}` : ''}`;
+}
+
+function describeLoad(plan, load) {
+  const l = plan.load;
+  const what = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
+  const loop = load.mode === 'open'
+    ? `open loop at ${int(l.rate)} req/s over up to ${l.connections} connections`
+    : `closed loop, ${l.connections} connections`;
+  return `${l.method} ${loop}, ${what} after ${formatDuration(l.warmupMs)} warm-up`;
+}
+
+/**
+ * The verdict block.
+ * @param {{ verdict: object, findings: object[], notSeen: string[] }} diagnosis
+ * @returns {string[]}
+ */
+export function formatDiagnosis({ verdict, findings, notSeen }) {
+  const lines = [`Verdict    ${verdict.title}${verdict.where ? ` (${verdict.where})` : ''}`];
+  lines.push(...finding(verdict));
+  if (findings.length > 0) {
+    lines.push('', 'Also found');
+    for (const f of findings) lines.push(`  - ${f.title}${f.where ? ` (${f.where})` : ''}`, ...finding(f, '    '));
+  }
+  if (notSeen.length > 0) {
+    lines.push('', 'Not seen');
+    for (const line of notSeen) lines.push(`  - ${line}`);
+  }
+  return lines;
+}
+
+function finding(f, indent = '           ') {
+  return [...f.evidence.map((e) => `${indent}${e}`), ...f.next.map((n) => `${indent}next: ${n}`)];
+}
+
+/**
+ * Where the profiles are and the top functions by self time of the busiest one.
+ * @param {{ dir: string, files: string[], top: { file: string, busyMs: number, functions: object[] }|null }} profile
+ * @returns {string[]}
+ */
+export function formatCpuProfile({ dir, files, top }) {
+  if (!top) {
+    return [`CPU profile: none written in ${dir} (the server was not a Node.js process, or it was killed before it could save one)`];
+  }
+  const lines = [
+    `CPU profile ${top.file}${files.length > 1 ? ` (busiest of ${files.length} in ${dir})` : ''}`,
+    '  open it in Chrome DevTools (Performance → Load profile) or VS Code',
+    `  top ${top.functions.length} functions by self time, of ${ms(top.busyMs)} busy:`,
+  ];
+  for (const f of top.functions) {
+    const where = f.url ? `  ${shortUrl(f.url)}${f.line ? `:${f.line}` : ''}` : '';
+    lines.push(`  ${ms(f.selfMs).padStart(9)}  ${pct(f.share, 1).padStart(6)}  ${f.name}${where}`);
+  }
+  return lines;
+}
+
+/** A file URL under the current folder, relative (shorter and still clickable in most terminals). */
+function shortUrl(url) {
+  const cwd = `file://${process.cwd()}/`;
+  return url.startsWith(cwd) ? url.slice(cwd.length) : url;
+}
