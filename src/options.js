@@ -6,6 +6,8 @@
 import { Option } from 'commander';
 import { DEFAULTS, BALANCE_POLICIES, defaultPoolSize } from './plan.js';
 import { WORKLOAD_NAMES } from './workloads.js';
+import { defaultSizes, TUNE_DEFAULTS, SEARCH_MODES } from './tune/plan.js';
+import { COMPARE_DEFAULTS } from './compare/plan.js';
 
 const collect = (value, previous = []) => [...previous, value];
 
@@ -46,6 +48,26 @@ export const OPTION_GROUPS = {
     new Option('--no-probe', 'do not inject the in-process probe into the server'),
     new Option('--sample-interval <time>', `probe and sampler interval, 100ms to 1s (default: ${DEFAULTS.sampleInterval})`),
     new Option('--debug', 'show stack traces'),
+  ],
+  tune: () => [
+    new Option('--sizes <list>', `pool sizes to measure, e.g. 1,2,4,8 (default: ${defaultSizes().join(',')} here: 1 to 2 × availableParallelism())`),
+    new Option('--balance-policies <list>', `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all)`),
+    new Option('--repeat <n>', `measure each step this many times, interleaved; the median is used, the spread shown (default: ${TUNE_DEFAULTS.repeat}; each step ${TUNE_DEFAULTS.duration} after ${TUNE_DEFAULTS.warmup} warm-up unless --duration/--warmup say otherwise)`),
+    new Option('--search <mode>', `${SEARCH_MODES.join(' | ')}: every size × policy, or coarse-to-fine over sizes then the other policies at the chosen size (default: ${TUNE_DEFAULTS.search})`),
+  ],
+  compare: () => [
+    new Option('--strategies <list>', 'strategies to compare, the first is the yardstick, e.g. baseline,cluster,fork-pool (default: all, see spawnbench list)'),
+    new Option('--workloads <list>', `workloads to run each on: ${WORKLOAD_NAMES.join(', ')} (default: ${COMPARE_DEFAULTS.workloads})`),
+    new Option('--repeat <n>', `run each this many times, interleaved; the median is used, the spread shown (default: ${COMPARE_DEFAULTS.repeat}; each ${COMPARE_DEFAULTS.duration} after ${COMPARE_DEFAULTS.warmup} warm-up unless --duration/--warmup say otherwise)`),
+    new Option('--markdown', 'print the table as Markdown'),
+  ],
+  diagnose: () => [
+    new Option('--port <n>', 'the port your server listens on when it ignores PORT (default: a free port, given to it as PORT)'),
+    new Option('--path <path>', 'request path, e.g. /api/items (default: /)'),
+    new Option('--ready-timeout <time>', `how long the server may take to accept connections (default: ${DEFAULTS.readyTimeout})`),
+    new Option('--cpu-prof', 'profile the server\'s Node processes; print where the .cpuprofile is and the top 10 functions by self time'),
+    new Option('--cpu-prof-dir <dir>', 'folder for the .cpuprofile files (implies --cpu-prof; default: a new folder in the temp dir)'),
+    new Option('--pid <pid>', 'with --url: the server\'s process id, to read its CPU from /proc'),
   ],
 };
 

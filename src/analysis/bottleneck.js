@@ -37,6 +37,14 @@ export const GENERATOR_ELU_LIMIT = 0.9;
 export const MACHINE_CPU_LIMIT_PCT = 90;
 
 /**
+ * Cores busy beyond what spawnbench saw the strategy, its commands and the
+ * generator use, from which the machine-limit finding names other processes:
+ * below half a core, the gap is within the difference between /proc readings
+ * taken at slightly different moments.
+ */
+export const OTHER_PROCESSES_CORES = 0.5;
+
+/**
  * @typedef {object} Finding
  * @property {'generator'|'main-thread'|'machine'} kind
  * @property {string} text one sentence with the figures behind it
@@ -53,7 +61,10 @@ export function findBottleneck(s) {
   const findings = [];
   const threads = Math.max(1, s.generatorThreads ?? 1);
   const genPerThread = Number.isFinite(s.generatorCpuPct) ? s.generatorCpuPct / threads : null;
-  if ((genPerThread ?? 0) >= GENERATOR_CPU_LIMIT_PCT || (s.generatorElu ?? 0) >= GENERATOR_ELU_LIMIT) {
+  // CPU when the generator could read it (/proc); its ELU only otherwise, since a
+  // loop can look busy while waiting in the kernel.
+  const generatorBound = genPerThread !== null ? genPerThread >= GENERATOR_CPU_LIMIT_PCT : (s.generatorElu ?? 0) >= GENERATOR_ELU_LIMIT;
+  if (generatorBound) {
     const busy = genPerThread !== null ? `${Math.round(genPerThread)}% of a core per thread` : `event loop busy ${pct(s.generatorElu)}`;
     findings.push({
       kind: 'generator',
@@ -79,9 +90,12 @@ export function findBottleneck(s) {
       ['generator', s.generatorCpuPct],
     ].filter(([, v]) => Number.isFinite(v)).map(([name, v]) => `${name} ${(v / 100).toFixed(1)}`);
     const cores = s.cores ? ` of ${s.cores}` : '';
+    const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
+    const others = s.cores ? (s.systemCpuPct / 100) * s.cores - seen : 0;
+    const otherText = others >= OTHER_PROCESSES_CORES ? `, other processes ${others.toFixed(1)}` : '';
     findings.push({
       kind: 'machine',
-      text: `the machine is the limit (cores ${Math.round(s.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}` : ''}): more workers only compete for the same cores`,
+      text: `the machine is the limit (cores ${Math.round(s.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): more workers only compete for the same cores`,
     });
   }
   const primary = findings[0] ?? null;
@@ -92,6 +106,10 @@ export function findBottleneck(s) {
       ? 'no limit reached in the samples (main thread, generator and cores all had room)'
       : 'no sampler figures to say what the limit was';
   return { primary, findings, text };
+}
+
+function sumOf(values) {
+  return values.filter(Number.isFinite).reduce((sum, v) => sum + v, 0);
 }
 
 function pct(fraction) {

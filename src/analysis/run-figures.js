@@ -63,7 +63,8 @@ export function runSignals(result) {
   const main = processes.find((p) => p.role === 'main')?.summary ?? null;
   const workers = processes.filter((p) => p.role !== 'main').map((p) => p.summary ?? {});
   const cpus = samples?.system?.cpus ?? [];
-  const generator = samples?.generator ?? result.load?.generator ?? null;
+  // The generator's own figures over the measured phase first; the samplers' mean of its ticks otherwise.
+  const generator = result.load?.generator ?? samples?.generator ?? null;
   return {
     mainElu: main?.elu ?? null,
     mainBlocked: main?.blockedFraction ?? null,

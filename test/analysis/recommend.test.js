@@ -108,10 +108,19 @@ test('main-thread-bound: a flat curve with a saturated main thread says more wor
   assert.match(rec.bottleneck.text, /event loop busy 98%, blocked in spawn 31%\): more workers will not help/);
 });
 
+test('the generator is judged by its CPU when known, by its event loop otherwise', () => {
+  assert.equal(findBottleneck({ ...CALM, generatorCpuPct: 5, generatorElu: 1 }).primary, null, 'a busy-looking loop with idle CPU');
+  assert.equal(findBottleneck({ ...CALM, generatorCpuPct: 180, generatorThreads: 2 }).primary.kind, 'generator');
+  assert.match(findBottleneck({ ...CALM, generatorCpuPct: 180, generatorThreads: 2 }).text, /90% of a core per thread.*--generator-threads 4/);
+  assert.match(findBottleneck({ ...CALM, generatorCpuPct: null, generatorElu: 0.95 }).text, /generator is the limit \(event loop busy 95%\)/);
+});
+
 test('machine-bound, and calm signals', () => {
   const machine = findBottleneck({ ...CALM, systemCpuPct: 97, workersCpuPct: 420, spawnedCpuPct: 250 });
   assert.equal(machine.primary.kind, 'machine');
   assert.match(machine.text, /machine is the limit \(cores 97% busy; cores used of 8: workers 4\.2, spawned commands 2\.5/);
+  const shared = findBottleneck({ ...CALM, cores: 2, systemCpuPct: 100, workersCpuPct: 40, spawnedCpuPct: 30, mainCpuPct: 10, generatorCpuPct: 10 });
+  assert.match(shared.text, /workers 0\.4, spawned commands 0\.3, main 0\.1, generator 0\.1, other processes 1\.2\)/);
   assert.equal(findBottleneck(CALM).primary, null);
   assert.match(findBottleneck(CALM).text, /no limit reached/);
   assert.match(findBottleneck({}).text, /no sampler figures/);

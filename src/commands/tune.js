@@ -1,0 +1,20 @@
+/** spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, recommend one with the evidence. */
+import { buildTunePlan } from '../tune/plan.js';
+import { createTune } from '../tune/engine.js';
+import { createLogger } from '../logger.js';
+import { formatTune } from '../report/tune.js';
+import { presentEngine } from './present.js';
+
+export default {
+  name: 'tune',
+  summary: 'sweep pool sizes and balancing policies of a pool strategy, recommend one with the evidence',
+  groups: ['strategy', 'load', 'output', 'tune'],
+  async action(options, io) {
+    const plan = buildTunePlan(options);
+    const logger = createLogger(plan.output.logFile);
+    const tune = createTune(plan, { logger });
+    const { exitCode } = await presentEngine(tune, plan.output, io, formatTune);
+    logger.flush?.();
+    return exitCode;
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * The compare engine: each (workload, strategy) in turn, repeats interleaved, one
+ * fresh run each with the same load and warm-up. Forwards each run's events (the
+ * dashboard and progress lines show the run in progress) plus `compare-progress`
+ * and `compare-step`; ends with `done` and the CompareResult. It never prints.
+ */
+import { EventEmitter } from 'node:events';
+import { createRun as createRunEngine, planForJson } from '../runner/run.js';
+import { readMachine } from '../machine.js';
+import { createLogger } from '../logger.js';
+import { RESULT_FORMAT } from '../report/result-file.js';
+import { runFigures } from '../analysis/run-figures.js';
+import { compareOrder } from './plan.js';
+import { compareTable } from './table.js';
+
+/** Run events passed through; a run's own `done` (and `phase: done`) is not the end of the comparison. */
+const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
+
+/**
+ * @param {object} plan from buildComparePlan()
+ * @param {{ createRun?: Function, logger?: object, readMachine?: () => Promise<object> }} [deps]
+ * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
+ */
+export function createCompare(plan, { createRun = createRunEngine, logger = createLogger(null), readMachine: machineOf = readMachine } = {}) {
+  const compare = new EventEmitter();
+  const state = { stopRequested: false, current: null, started: null };
+  compare.start = () => (state.started ??= execute(compare, plan, { createRun, logger, machineOf }, state));
+  compare.stop = () => {
+    if (state.stopRequested) return;
+    state.stopRequested = true;
+    state.current?.stop();
+  };
+  return compare;
+}
+
+async function execute(compare, plan, { createRun, logger, machineOf }, state) {
+  const machine = await machineOf();
+  const order = compareOrder(plan);
+  const runs = [];
+  for (const [i, item] of order.entries()) {
+    if (state.stopRequested) break;
+    compare.emit('compare-progress', { ...item, index: i + 1, total: order.length });
+    const run = createRun(plan.plans[item.workload][item.strategy], { logger });
+    const forward = FORWARDED.map((name) => [name, (p) => (name === 'phase' && p?.phase === 'done' ? null : compare.emit(name, p))]);
+    for (const [name, handler] of forward) run.on(name, handler);
+    state.current = run;
+    let entry;
+    try {
+      entry = { index: i + 1, ...item, ...runFigures(await run.start()) };
+    } catch (error) {
+      if (state.stopRequested) break;
+      // One strategy that cannot start (a runtime it does not support, a crash) does not end the comparison.
+      entry = { index: i + 1, ...item, rps: 0, p50Ms: null, p99Ms: null, errors: 0, requests: 0, durationMs: 0, partial: false, failures: [], signals: null, failed: error.message };
+    } finally {
+      state.current = null;
+      for (const [name, handler] of forward) run.off(name, handler);
+    }
+    runs.push(entry);
+    logger.info({ run: entry }, 'compare run');
+    compare.emit('compare-step', entry);
+  }
+  const result = compareResult(plan, { machine, runs, stoppedEarly: state.stopRequested });
+  compare.emit('phase', { phase: 'done' });
+  compare.emit('done', result);
+  return result;
+}
+
+/**
+ * The CompareResult: plain JSON, written by --out and read back by `report`.
+ */
+export function compareResult(plan, { machine, runs, stoppedEarly }) {
+  const { strategies, workloads, repeat } = plan;
+  const rows = compareTable(runs, plan);
+  const firstPlan = planForJson(plan.plans[workloads[0]][strategies[0]]);
+  const workloadInfo = Object.fromEntries(workloads.map((w) => [w, planForJson(plan.plans[w][strategies[0]]).workload]));
+  const failed = runs.filter((r) => r.failed || r.failures.length > 0);
+  const notes = [];
+  if (stoppedEarly) notes.push(`stopped early after ${runs.length} of ${strategies.length * workloads.length * repeat} runs: the table covers what was measured until then`);
+  return {
+    tool: 'spawnbench',
+    format: RESULT_FORMAT,
+    kind: 'compare',
+    createdAt: new Date().toISOString(),
+    plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null },
+    machine,
+    runs,
+    rows,
+    notes,
+    stoppedEarly,
+    exitCode: failed.length > 0 ? 1 : 0,
+  };
+}
+
+function firstPoolPlan(plan) {
+  for (const strategy of plan.strategies) {
+    const target = plan.plans[plan.workloads[0]][strategy].target;
+    if (target.pool) return target;
+  }
+  return null;
+}

@@ -1,0 +1,52 @@
+/**
+ * The comparison table from the runs: per workload and strategy, the median of
+ * the repeats with their spread, errors, and the ratio to the first strategy
+ * (whose repeats may overlap: then there is no meaningful difference). Pure.
+ */
+import { spread, overlaps } from '../analysis/stats.js';
+
+/**
+ * @typedef {object} CompareRow
+ * @property {string} workload
+ * @property {string} strategy
+ * @property {number} runs
+ * @property {{ median: number|null, min: number|null, max: number|null, n: number }} rps
+ * @property {{ median: number|null, min: number|null, max: number|null, n: number }} p99Ms
+ * @property {number} errors summed over the repeats
+ * @property {string|null} failed why a run could not start
+ * @property {number|null} ratio median rps over the first strategy's
+ * @property {boolean} sameAsFirst its repeats overlap the first strategy's
+ */
+
+/**
+ * @param {object[]} runs `{ workload, strategy, repeat, rps, p99Ms, errors, partial, failed }`
+ * @param {{ strategies: string[], workloads: string[] }} plan
+ * @returns {CompareRow[]} workloads in order, strategies in order within each
+ */
+export function compareTable(runs, { strategies, workloads }) {
+  const rows = [];
+  for (const workload of workloads) {
+    let first = null;
+    for (const strategy of strategies) {
+      const mine = runs.filter((r) => r.workload === workload && r.strategy === strategy && !r.partial);
+      if (mine.length === 0) continue;
+      const ok = mine.filter((r) => !r.failed);
+      const row = {
+        workload,
+        strategy,
+        runs: mine.length,
+        rps: spread(ok.map((r) => r.rps)),
+        p99Ms: spread(ok.map((r) => r.p99Ms)),
+        errors: mine.reduce((sum, r) => sum + (r.errors ?? 0), 0),
+        failed: mine.find((r) => r.failed)?.failed ?? null,
+        ratio: null,
+        sameAsFirst: false,
+      };
+      first ??= row;
+      if (first.rps.median > 0 && row.rps.median !== null) row.ratio = row.rps.median / first.rps.median;
+      row.sameAsFirst = row !== first && overlaps(row.rps, first.rps);
+      rows.push(row);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,103 @@
+/**
+ * The text and Markdown of a compare result: the experiment's table per
+ * workload (req/s, p99, errors, ratio to the first strategy). Plain
+ * CompareResult in, string out; printed after the runs and by `report`.
+ */
+import { int, ms } from './format.js';
+import { formatDuration } from '../units.js';
+import { compareTable } from '../compare/table.js';
+
+/**
+ * @param {object} result CompareResult (src/compare/engine.js)
+ * @returns {string}
+ */
+export function formatCompare(result) {
+  const lines = [`spawnbench compare · ${describeLoad(result.plan)}`];
+  if (result.machine) lines.push(describeMachine(result.machine));
+  for (const workload of result.plan.workloads) {
+    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const first = rows[0]?.strategy ?? '';
+    const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ratio(r), remark(r)]);
+    const header = ['strategy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
+    const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+    const line = (c) => c.map((v, i) => (i === 0 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
+    lines.push('', `workload ${describeWorkload(result.plan, workload)}`, line(header), ...cells.map(line));
+  }
+  lines.push(...footer(result));
+  return lines.join('\n');
+}
+
+/**
+ * The same table as GitHub Markdown (--markdown).
+ * @param {object} result CompareResult
+ * @returns {string}
+ */
+export function formatCompareMarkdown(result) {
+  const lines = [`## spawnbench compare`, '', `${describeLoad(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
+  for (const workload of result.plan.workloads) {
+    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const first = rows[0]?.strategy ?? '';
+    const cell = (text) => String(text).replaceAll('|', '\\|');
+    lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
+    lines.push(`| strategy | req/s | min–max | p99 | errors | vs ${first} |`, '|---|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const spreadText = r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '';
+      const note = remark(r);
+      lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${int(r.rps.median)} | ${spreadText} | ${ms(r.p99Ms.median)} | ${int(r.errors)} | ${ratio(r)} |`);
+    }
+  }
+  const rest = footer(result).filter(Boolean);
+  if (rest.length) lines.push('', ...rest.map((l) => `- ${l}`));
+  return lines.join('\n');
+}
+
+function rowsOf(result) {
+  return result.rows ?? compareTable(result.runs, result.plan);
+}
+
+function footer(result) {
+  const lines = [];
+  if (result.plan.repeat > 1) lines.push('', `Median of ${result.plan.repeat} interleaved repeats; "no meaningful difference": the repeats overlap the first strategy's.`);
+  for (const note of result.notes ?? []) lines.push(`note: ${note}`);
+  return lines;
+}
+
+function describeLoad(plan) {
+  const l = plan.load;
+  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
+  const loop = l.rate ? `open loop at ${int(l.rate)} req/s` : `closed loop, ${l.connections} connections`;
+  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
+  const pool = plan.poolSize ? ` · pools of ${plan.poolSize} workers, ${plan.balance}` : '';
+  return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up per run · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
+}
+
+function describeMachine(m) {
+  return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}`;
+}
+
+function describeWorkload(plan, name) {
+  const w = plan.workloadInfo?.[name];
+  if (!w) return name;
+  const cmd = [w.command, ...w.args].join(' ');
+  return `${name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
+}
+
+function range(s, format) {
+  if (s.median === null) return '–';
+  return s.n > 1 ? `${format(s.median)} (${format(s.min)}–${format(s.max)})` : format(s.median);
+}
+
+function ratio(row) {
+  return row.ratio === null ? '–' : `${row.ratio.toFixed(2)}×`;
+}
+
+function remark(row) {
+  if (row.failed) return `failed: ${row.failed.split('\n')[0]}`;
+  if (row.sameAsFirst) return 'no meaningful difference';
+  return '';
+}
+
+/** Milliseconds without the unit (the column header names it). */
+function msValue(n) {
+  return ms(n).replace(/ ms$/, '');
+}

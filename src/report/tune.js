@@ -1,0 +1,83 @@
+/**
+ * The text of a tune result: what was swept, the evidence table (median of the
+ * repeats with their min–max), the USL fit, the search and the recommendation.
+ * Plain TuneResult in, string out; printed after the sweep and by `report`.
+ */
+import { int, ms } from './format.js';
+import { formatDuration } from '../units.js';
+
+/**
+ * @param {object} result TuneResult (src/tune/engine.js)
+ * @returns {string}
+ */
+export function formatTune(result) {
+  const { plan, machine, recommendation: rec } = result;
+  const lines = [`spawnbench tune · ${describeSweep(plan)}`];
+  if (machine) lines.push(`Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`);
+  lines.push('', ...formatEvidence(rec.cells, rec), '');
+  if (result.usl) lines.push(formatUsl(result.usl));
+  lines.push(formatSearch(result.search));
+  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...rec.sentences.map((s) => `  ${s}`));
+  for (const note of result.notes ?? []) lines.push(`note: ${note}`);
+  return lines.join('\n');
+}
+
+/** "strategy fork-pool · workload echo · closed loop, 30 connections, 3s after 1s warm-up · sizes 1,2,4 × 4 policies × 3 repeats" */
+function describeSweep(plan) {
+  const base = plan.base;
+  const l = base.load;
+  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
+  const loop = l.rate ? `open loop at ${int(l.rate)} req/s` : `closed loop, ${l.connections} connections`;
+  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
+  const runtime = base.target.runtime?.name && base.target.runtime.name !== 'node' ? ` on ${base.target.runtime.name}` : '';
+  return [
+    `strategy ${base.target.strategy}${runtime}`,
+    `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`,
+    `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up per step`,
+    `sizes ${plan.sizes.join(',')} × ${plan.policies.length === 1 ? plan.policies[0] : `${plan.policies.length} policies`} × ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}, ${plan.search}`,
+  ].join(' · ');
+}
+
+/**
+ * The evidence table: one row per measured (size, policy).
+ * @param {object[]} cells from the recommendation
+ * @param {{ size: number|null, policy: string|null, best: object|null }} rec
+ * @returns {string[]}
+ */
+export function formatEvidence(cells, rec) {
+  if (cells.length === 0) return ['(no step measured to completion)'];
+  const rows = cells.map((c) => {
+    const marks = [];
+    if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
+    if (rec.best && c.size === rec.best.size && c.policy === rec.best.policy) marks.push('best throughput');
+    if (c.failed) marks.push(`failed: ${c.failed}`);
+    return [String(c.size), c.policy, range(c.rps, int), range(c.p99Ms, msValue), int(c.errors), marks.join(', ')];
+  });
+  const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const right = new Set([0, 2, 3, 4]);
+  const line = (r) => r.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function range(s, format) {
+  if (s.median === null) return '–';
+  return s.n > 1 ? `${format(s.median)} (${format(s.min)}–${format(s.max)})` : format(s.median);
+}
+
+/** "USL fit (round-robin): σ 0.120 contention, κ 0.0100 coherency, peak ≈ 9.5 workers, R² 0.97" */
+export function formatUsl(usl) {
+  const peak = Number.isFinite(usl.peak) ? `peak ≈ ${usl.peak.toFixed(1)} workers` : 'no peak (throughput still rising)';
+  return `USL fit (${usl.policy}): σ ${usl.sigma.toFixed(3)} contention, κ ${usl.kappa.toFixed(4)} coherency, ${peak}, R² ${usl.r2.toFixed(2)}`;
+}
+
+function formatSearch(search) {
+  if (search.mode !== 'adaptive') return `Search: exhaustive, ${search.measuredSteps} of ${search.exhaustiveSteps} steps measured`;
+  const share = search.exhaustiveSteps > 0 ? Math.round((search.savedSteps / search.exhaustiveSteps) * 100) : 0;
+  return `Search: adaptive, ${search.measuredSteps} steps measured instead of ${search.exhaustiveSteps} (${search.savedSteps} saved, ${share}%)`;
+}
+
+/** Milliseconds without the unit (the column header names it). */
+function msValue(n) {
+  return ms(n).replace(/ ms$/, '');
+}

@@ -1,0 +1,81 @@
+/**
+ * CLI options → the plan of a sweep: one run plan per step, pool size and policy
+ * filled in per step. Every check on tune's own options lives here.
+ */
+import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
+import { listStrategies, defaultStrategyName } from '../strategies/registry.js';
+import { UsageError } from '../errors.js';
+import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
+
+export const SEARCH_MODES = ['exhaustive', 'adaptive'];
+
+/**
+ * Per-step defaults of tune, shorter than run's (10 s after 2 s): a sweep runs
+ * dozens of steps, and three repeats of 3 s tell close sizes apart better than
+ * one of 10 s (drift spreads over the interleaved repeats).
+ */
+export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
+
+/** The largest pool tune measures unless --sizes says otherwise: twice the hardware threads (the issue's range). */
+const DEFAULT_MAX_FACTOR = 2;
+
+/**
+ * Default sizes: the 1-2-3-4-6-8-12-16-… series (each ~1.5× the last) up to
+ * twice availableParallelism(), plus that count itself, so the curve has points
+ * at "one per core" and beyond.
+ * @param {number} parallelism
+ * @returns {number[]}
+ */
+export function defaultSizes(parallelism = defaultPoolSize()) {
+  const max = Math.max(2, DEFAULT_MAX_FACTOR * parallelism);
+  const sizes = new Set([parallelism, max]);
+  for (let base = 1; base <= max; base *= 2) {
+    sizes.add(base);
+    if (base >= 2 && base * 1.5 <= max) sizes.add(base * 1.5);
+  }
+  return [...sizes].filter((n) => n >= 1 && n <= max).sort((a, b) => a - b);
+}
+
+/**
+ * @param {object} o commander options of `spawnbench tune`
+ * @returns {{ command: 'tune', base: object, sizes: number[], policies: string[], repeat: number,
+ *   search: 'exhaustive'|'adaptive', output: object }}
+ */
+export function buildTunePlan(o) {
+  const strategy = o.strategy ?? defaultStrategyName();
+  const pools = listStrategies().filter((s) => s.pool).map((s) => s.name);
+  if (!pools.includes(strategy)) {
+    throw new UsageError(`tune sweeps pool sizes, and '${strategy}' has no pool; use --strategy with one of: ${pools.join(', ')}`);
+  }
+  const base = buildRunPlan({
+    ...o,
+    duration: o.requests === undefined ? (o.duration ?? TUNE_DEFAULTS.duration) : undefined,
+    warmup: o.warmup ?? TUNE_DEFAULTS.warmup,
+  });
+  const sizes = o.sizes !== undefined ? parseIntegerList(o.sizes, '--sizes') : defaultSizes();
+  for (const size of sizes) parseInteger(size, '--sizes', { max: 256 });
+  return {
+    command: 'tune',
+    base: { ...base, command: 'tune' },
+    sizes,
+    policies: o.balancePolicies !== undefined ? parseChoiceList(o.balancePolicies, '--balance-policies', BALANCE_POLICIES) : [...BALANCE_POLICIES],
+    repeat: parseInteger(o.repeat ?? TUNE_DEFAULTS.repeat, '--repeat', { max: 100 }),
+    search: parseChoice(o.search ?? TUNE_DEFAULTS.search, '--search', SEARCH_MODES),
+    output: base.output,
+  };
+}
+
+/**
+ * The run plan of one step: the base plan with this pool size and policy.
+ * @param {{ base: object }} tunePlan
+ * @param {{ size: number, policy: string }} step
+ */
+export function stepPlan(tunePlan, { size, policy }) {
+  return { ...tunePlan.base, target: { ...tunePlan.base.target, poolSize: size, balance: policy } };
+}
+
+/** The tune plan as plain JSON (for the result file): the base plan as the run engine writes it. */
+export function tunePlanForJson(tunePlan, planForJson) {
+  const { base, ...rest } = tunePlan;
+  return { ...rest, base: planForJson(base) };
+}

@@ -1,0 +1,52 @@
+// One real comparison of two strategies through the CLI: the table with ratios,
+// the same table as Markdown from the saved file, nothing left running.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../src/cli.js';
+import { trackedGroupCount } from '../../src/runner/cleanup.js';
+import { fakeIo } from '../helpers/io.js';
+import { processesMatching, waitFor } from '../helpers/processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spawnbench-compare-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...args) {
+  const io = fakeIo();
+  const code = await runCli(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+test('compare two strategies: the table, ratios to the first, Markdown from the saved file', async () => {
+  const out = join(dir, 'compare.json');
+  const { code, out: text, err } = await cli(
+    'compare', '--strategies', 'fork-pool,send-advanced', '--duration', '1s', '--warmup', '200ms',
+    '--connections', '4', '--repeat', '1', '--pool-size', '2', '--out', out,
+  );
+  assert.equal(code, 0, err);
+  assert.match(text, /^spawnbench compare · closed loop, 4 connections, 1s after 200ms warm-up per run · 1 repeat · pools of 2 workers, round-robin/);
+  assert.match(text, /workload echo \(echo hi\)\nstrategy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +vs fork-pool\n/);
+  assert.match(text, /^fork-pool +[\d,]+ +[\d.,]+ +0 +1\.00×$/m);
+  assert.match(text, /^send-advanced +[\d,]+ +[\d.,]+ +0 +\d+\.\d\d×$/m);
+
+  const md = await cli('report', out, '--markdown');
+  assert.equal(md.code, 0, md.err);
+  assert.match(md.out, /### workload echo \(echo hi\)\n\n\| strategy \| req\/s \| min–max \| p99 \| errors \| vs fork-pool \|\n\|---\|---:\|---:\|---:\|---:\|---:\|\n\| fork-pool \| [\d,]+ \| {2}\| [\d.]+ ms \| 0 \| 1\.00× \|\n\| send-advanced \| /);
+  const json = JSON.parse((await cli('report', out, '--json')).out);
+  assert.deepEqual(json.rows.map((r) => r.strategy), ['fork-pool', 'send-advanced']);
+  assert.ok(json.rows.every((r) => r.rps.median > 0));
+
+  for (const name of ['fork-pool', 'send-advanced']) {
+    assert.ok(await waitFor(() => processesMatching(`strategies/${name}/`).length === 0), `${name} left running`);
+  }
+  assert.equal(trackedGroupCount(), 0);
+});
+
+test('compare: unknown strategies and workloads are usage errors naming what exists', async () => {
+  const bad = await cli('compare', '--strategies', 'forkpool');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--strategies 'forkpool' is not one of: baseline, .*fork-pool/);
+  assert.match((await cli('compare', '--workloads', 'huge')).err, /--workloads 'huge' is not one of: echo, large/);
+});

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareTable } from '../../src/compare/table.js';
+import { compareOrder } from '../../src/compare/plan.js';
+import { formatCompare, formatCompareMarkdown } from '../../src/report/compare.js';
+
+const run = (strategy, repeat, rps, extra = {}) => ({ workload: 'echo', strategy, repeat, rps, p99Ms: 60000 / rps, errors: 0, partial: false, failures: [], ...extra });
+
+test('runs are interleaved: every strategy once per repeat', () => {
+  const order = compareOrder({ strategies: ['baseline', 'fork-pool'], workloads: ['echo', 'large'], repeat: 2 });
+  assert.deepEqual(order.map((o) => `${o.repeat}:${o.workload}:${o.strategy}`), [
+    '1:echo:baseline', '1:echo:fork-pool', '1:large:baseline', '1:large:fork-pool',
+    '2:echo:baseline', '2:echo:fork-pool', '2:large:baseline', '2:large:fork-pool',
+  ]);
+});
+
+test('median, spread, ratio to the first strategy, and no meaningful difference when repeats overlap', () => {
+  const runs = [
+    run('baseline', 1, 640), run('fork-pool', 1, 2100), run('cluster', 1, 700), run('worker-threads', 1, 0, { failed: 'cannot start' }),
+    run('baseline', 2, 660), run('fork-pool', 2, 2300), run('cluster', 2, 650),
+    run('baseline', 3, 651), run('fork-pool', 3, 2209, { errors: 2 }), run('cluster', 3, 655, { partial: true }),
+  ];
+  const plan = { strategies: ['baseline', 'fork-pool', 'cluster', 'worker-threads'], workloads: ['echo'], repeat: 3 };
+  const rows = compareTable(runs, plan);
+  assert.deepEqual(rows.map((r) => [r.strategy, r.rps.median, r.rps.min, r.rps.max, r.errors]), [
+    ['baseline', 651, 640, 660, 0], ['fork-pool', 2209, 2100, 2300, 2], ['cluster', 675, 650, 700, 0], ['worker-threads', null, null, null, 0],
+  ]);
+  assert.equal(rows[1].ratio.toFixed(2), '3.39');
+  assert.equal(rows[1].sameAsFirst, false);
+  assert.equal(rows[2].sameAsFirst, true, 'cluster overlaps baseline');
+  assert.equal(rows[3].failed, 'cannot start');
+
+  const result = { plan: { ...plan, load: { connections: 30, durationMs: 5000, warmupMs: 1000, threads: 1 }, workloadInfo: { echo: { command: 'echo', args: ['hi'] } } }, machine: null, runs, notes: [] };
+  const text = formatCompare(result);
+  assert.match(text, /^strategy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +vs baseline$/m);
+  assert.match(text, /^fork-pool +2,209 \(2,100–2,300\) +27\.2 \(26\.1–28\.6\) +2 +3\.39×$/m);
+  assert.match(text, /^cluster +675 \(650–700\) .* 1\.04× +no meaningful difference$/m);
+  assert.match(text, /^worker-threads +– +– +0 +– +failed: cannot start$/m);
+  const md = formatCompareMarkdown(result);
+  assert.match(md, /\| cluster \(no meaningful difference\) \| 675 \| 650–700 \| [\d.]+ ms \| 0 \| 1\.04× \|/);
+});

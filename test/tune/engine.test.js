@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTune } from '../../src/tune/engine.js';
+import { fakeRuns, MACHINE } from './fake-run.js';
+
+const BASE = {
+  command: 'tune',
+  target: { kind: 'strategy', strategy: 'fork-pool', pool: true, poolSize: 2, balance: 'round-robin', runtime: { name: 'node' }, workerRuntime: { name: 'node' } },
+  workload: { name: 'echo', command: 'echo', args: ['hi'], expected: Buffer.from('hi\n') },
+  load: { connections: 4, durationMs: 1000, warmupMs: 200, threads: 1, expected: Buffer.from('hi\n') },
+  probe: { enabled: true, intervalMs: 250 },
+  output: { json: false, dashboard: false, out: null },
+};
+const POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
+const plan = (over) => ({ command: 'tune', base: BASE, sizes: [1, 2, 4], policies: ['round-robin'], repeat: 1, search: 'exhaustive', output: BASE.output, ...over });
+const peakAt4 = (size) => ({ rps: { 1: 300, 2: 580, 3: 800, 4: 1000, 6: 990, 8: 700, 12: 500, 16: 400 }[size] });
+const deps = (createRun) => ({ createRun, readMachine: async () => MACHINE });
+
+test('exhaustive: repeats interleaved (every size once, then again), one fresh run per step', async () => {
+  const fake = fakeRuns(peakAt4);
+  const tune = createTune(plan({ policies: ['round-robin', 'p2c'], repeat: 2 }), deps(fake.createRun));
+  const progress = [];
+  const measured = [];
+  let dones = 0;
+  tune.on('tune-progress', (p) => progress.push(p));
+  tune.on('tune-step', (s) => measured.push(s));
+  tune.on('done', () => dones++);
+  const result = await tune.start();
+  const order = fake.plans.map((p) => `${p.target.poolSize}/${p.target.balance}`);
+  assert.deepEqual(order, ['1/round-robin', '1/p2c', '2/round-robin', '2/p2c', '4/round-robin', '4/p2c', '1/round-robin', '1/p2c', '2/round-robin', '2/p2c', '4/round-robin', '4/p2c']);
+  assert.equal(new Set(fake.runs).size, 12);
+  assert.deepEqual(progress[0], { size: 1, policy: 'round-robin', repeat: 1, index: 1, total: 12 });
+  assert.equal(progress.at(-1), null);
+  assert.deepEqual(Object.keys(measured[0]).slice(0, 6), ['index', 'size', 'policy', 'repeat', 'rps', 'p50Ms']);
+  assert.equal(measured.length, 12);
+  assert.equal(dones, 1, 'a step\'s own done is not forwarded');
+  assert.equal(result.kind, 'tune');
+  assert.equal(result.recommendation.size, 4);
+  assert.deepEqual(result.search, { mode: 'exhaustive', measuredSteps: 12, exhaustiveSteps: 12, savedSteps: 0 });
+  assert.equal(result.exitCode, 0);
+  assert.equal(result.plan.base.load.expectedBytes, 3, 'the plan is written as JSON');
+  assert.doesNotThrow(() => JSON.stringify(result));
+});
+
+test('adaptive: same size as exhaustive with at least 40% fewer steps', async () => {
+  for (const model of [peakAt4, (size) => ({ rps: 700 * Math.min(size, 3) / (1 + 0.01 * size) })]) {
+    const sweep = { sizes: [1, 2, 3, 4, 6, 8, 12, 16], policies: POLICIES, repeat: 2 };
+    const exhaustive = await createTune(plan({ ...sweep }), deps(fakeRuns(model).createRun)).start();
+    const adaptive = await createTune(plan({ ...sweep, search: 'adaptive' }), deps(fakeRuns(model).createRun)).start();
+    assert.equal(adaptive.recommendation.size, exhaustive.recommendation.size);
+    assert.ok(adaptive.search.measuredSteps <= 0.6 * exhaustive.search.measuredSteps, `${adaptive.search.measuredSteps} vs ${exhaustive.search.measuredSteps}`);
+    assert.equal(adaptive.search.savedSteps, exhaustive.search.measuredSteps - adaptive.search.measuredSteps);
+    const atSize = adaptive.steps.filter((s) => s.size === adaptive.recommendation.size);
+    assert.deepEqual([...new Set(atSize.map((s) => s.policy))].sort(), [...POLICIES].sort(), 'every policy at the chosen size');
+  }
+});
+
+test('stop during a step: the step ends early, is kept as partial, and the result still comes', async () => {
+  const fake = fakeRuns((size) => ({ ...peakAt4(size), hang: size === 2 }));
+  const tune = createTune(plan(), deps(fake.createRun));
+  tune.on('tune-progress', (p) => p?.size === 2 && setImmediate(() => tune.stop()));
+  const result = await tune.start();
+  assert.equal(result.stoppedEarly, true);
+  assert.deepEqual(result.steps.map((s) => [s.size, s.partial]), [[1, false], [2, true]]);
+  assert.equal(result.recommendation.size, 1);
+  assert.match(result.notes[0], /stopped early after 2 steps/);
+  assert.equal(fake.plans.length, 2, 'no step after the stop');
+});
+
+test('a size that fails to start after others worked is recorded; a first step that fails fails the sweep', async () => {
+  const failsAt4 = fakeRuns((size) => (size === 4 ? { fail: 'strategy exited with code 1 before it was ready' } : peakAt4(size)));
+  const result = await createTune(plan(), deps(failsAt4.createRun)).start();
+  assert.equal(result.steps.at(-1).failed, 'strategy exited with code 1 before it was ready');
+  assert.equal(result.recommendation.size, 2);
+  const failsAll = fakeRuns(() => ({ fail: 'cannot boot' }));
+  await assert.rejects(createTune(plan(), deps(failsAll.createRun)).start(), /cannot boot/);
+});
+
+test('errors everywhere: no recommendation and exit code 1; a USL fit over three sizes', async () => {
+  const fake = fakeRuns((size) => ({ ...peakAt4(size), errors: 3 }));
+  const result = await createTune(plan(), deps(fake.createRun)).start();
+  assert.equal(result.recommendation.size, null);
+  assert.equal(result.exitCode, 1);
+  const fitted = await createTune(plan({ sizes: [1, 2, 3, 4, 6, 8] }), deps(fakeRuns(peakAt4).createRun)).start();
+  assert.equal(fitted.usl.policy, 'round-robin');
+  assert.ok(fitted.usl.peak > 3 && fitted.usl.peak < 8, `peak ${fitted.usl.peak}`);
+});
