@@ -6,7 +6,7 @@
  * threads, load generator included) and its main thread (where Ink renders).
  * Prints the difference in % of one core against the issue's target (≤ 2%).
  *
- *   npm run bench:dashboard            (ROUNDS=5 for more pairs)
+ *   npm run bench:dashboard            (ROUNDS=5 for more pairs, STRATEGY=fork-pool for another strategy)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ const BIN = join(ROOT, 'bin', 'spawnbench.js');
 const TMUX = '/usr/bin/tmux';
 /** Pairs of runs (dashboard on, off), alternated so drift on a shared machine cancels out. */
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const RUN_ARGS = ['--strategy', 'baseline', '--duration', '3s', '--warmup', '500ms'];
+const RUN_ARGS = ['--strategy', process.env.STRATEGY ?? 'baseline', '--duration', '3s', '--warmup', '500ms'];
 /** Issue 6: rendering at the default refresh costs at most 2% of a core. */
 const TARGET_PCT = 2;
 /** One run boots a strategy and loads it for 3.5 s; a minute means something is stuck. ms */
@@ -60,7 +60,7 @@ function main() {
 
   const dir = mkdtempSync(join(tmpdir(), 'spawnbench-dashboard-bench-'));
   const socket = `spawnbench-dashboard-bench-${process.pid}`;
-  const tmux = (...args) => execFileSync(TMUX, ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', timeout: RUN_LIMIT_MS });
+  const tmux = (...args) => execFileSync(TMUX, ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', timeout: RUN_LIMIT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
 
   const runOnce = (dashboard, index) => {
     const out = join(dir, `cpu-${index}.json`);

@@ -48,6 +48,12 @@ describe('progress', () => {
     });
   }
 
+  it('does not show the warm-up tick as measured right after the phase changes', () => {
+    const plan = planView(makePlan());
+    const text = frame(h(Progress, { phase: 'measure', tick: makeTick({ phase: 'warmup', second: 2 }), plan, columns: 80 }), 80);
+    assert.match(text, /● measuring {2}0s \/ 10s {2}░+ {2}0 requests$/);
+  });
+
   it('shows booting before the first tick and stopping after q', () => {
     const plan = planView(makePlan());
     assert.match(frame(h(Progress, { phase: 'booting', tick: null, plan, columns: 80 }), 80), /● booting$/m);

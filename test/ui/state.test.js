@@ -45,6 +45,13 @@ describe('process rows', () => {
     assert.equal(rows[0].spawnBlocked, 0.31);
   });
 
+  it('names a worker by its engine id when the sampler only knew its pid', () => {
+    const sample = makeSample({ workers: 1 });
+    sample.processes[1].label = 'pid 5000';
+    assert.equal(buildProcessRows(sample, makeWorkers(1))[1].label, 'w0');
+    assert.equal(buildProcessRows(sample, [])[1].label, 'pid 5000');
+  });
+
   it('shows reported workers the sampler has not seen yet', () => {
     const rows = buildProcessRows(null, makeWorkers(2));
     assert.deepEqual(rows.map((row) => row.label), ['w0', 'w1']);

@@ -26,7 +26,7 @@ const skip = !existsSync(BIN)
     ? `tmux is not installed at ${TMUX}`
     : false;
 
-const tmux = (...args) => execFileSync(TMUX, ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args) => execFileSync(TMUX, ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Pids of processes that carry MARK in their environment (spawnbench and what it started). */

@@ -48,7 +48,8 @@ export function buildProcessRows(sample, workers = []) {
     const probe = proc.probe ?? null;
     rows.push({
       key: proc.key ?? `${proc.pid}:${proc.threadId ?? ''}`,
-      label: proc.label ? shortLabel(proc.label) : worker ? `w${worker.id}` : proc.role,
+      // The engine's worker id names a worker even when the sampler only knew its pid.
+      label: worker ? `w${worker.id}` : shortLabel(proc.label ?? proc.role),
       role: proc.role,
       cpuPct: proc.cpuPct ?? null,
       rssBytes: proc.rssBytes ?? null,

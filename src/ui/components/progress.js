@@ -24,23 +24,27 @@ const PHASE_WORDS = {
  * A warm-up shows "(not counted)"; a stop asked for by the user shows "stopping…".
  * @param {{ phase: string, tick: object|null, plan: object|null, stopRequested?: boolean, columns: number }} props
  */
-export function Progress({ phase, tick, plan, stopRequested = false, columns }) {
+export function Progress({ phase, tick: lastTick, plan, stopRequested = false, columns }) {
   const tone = useTone();
-  const inWarmup = tick?.phase === 'warmup' || phase === 'warmup';
+  const loading = phase === 'warmup' || phase === 'measure';
+  // Right after a phase change the latest tick may still be the previous phase's.
+  const tick = loading && lastTick?.phase !== phase ? null : lastTick;
+  const inWarmup = phase === 'warmup' || (!loading && tick?.phase === 'warmup');
   const word = stopRequested && phase !== 'done' ? 'stopping' : PHASE_WORDS[phase] ?? phase;
   const barWidth = Math.max(0, Math.min(PROGRESS_BAR_WIDTH, columns - PROGRESS_TEXT_WIDTH));
 
   let amount = '';
   let ratio = 0;
-  if (tick && plan?.requests && !inWarmup) {
-    amount = `${formatCount(tick.requests)} / ${formatCount(plan.requests)} requests`;
-    ratio = tick.requests / plan.requests;
-  } else if (tick) {
-    const planned = tick.plannedMs ?? (inWarmup ? plan?.warmupMs : plan?.durationMs);
-    amount = `${formatDuration(tick.elapsedMs)} / ${formatDuration(planned)}`;
-    ratio = planned ? tick.elapsedMs / planned : 0;
+  if (plan?.requests && !inWarmup && (tick || loading)) {
+    amount = `${formatCount(tick?.requests ?? 0)} / ${formatCount(plan.requests)} requests`;
+    ratio = (tick?.requests ?? 0) / plan.requests;
+  } else if (tick || loading) {
+    const planned = tick?.plannedMs ?? (inWarmup ? plan?.warmupMs : plan?.durationMs);
+    const elapsed = tick?.elapsedMs ?? 0;
+    amount = `${formatDuration(elapsed)} / ${formatDuration(planned)}`;
+    ratio = planned ? elapsed / planned : 0;
   }
-  const counted = tick && !inWarmup && !plan?.requests ? `${formatCount(tick.requests)} requests` : '';
+  const counted = !inWarmup && !plan?.requests && (tick || loading) ? `${formatCount(tick?.requests ?? 0)} requests` : '';
   const phaseTone = inWarmup || word === 'stopping' ? 'warn' : word === 'measuring' ? 'ok' : 'accent';
 
   return h(
@@ -51,9 +55,9 @@ export function Progress({ phase, tick, plan, stopRequested = false, columns }) 
       { wrap: 'truncate-end' },
       h(Text, { bold: true, color: tone(phaseTone) }, `● ${word}${word === 'stopping' ? '…' : ''}`),
       amount ? `  ${amount}` : '',
-      tick && barWidth > 0 ? `  ${bar(ratio * 100, 100, barWidth)}` : '',
+      amount && barWidth > 0 ? `  ${bar(ratio * 100, 100, barWidth)}` : '',
       counted ? `  ${counted}` : '',
-      inWarmup && tick ? h(Text, { color: tone('dim') }, '  (not counted)') : '',
+      inWarmup && amount ? h(Text, { color: tone('dim') }, '  (not counted)') : '',
     ),
   );
 }
