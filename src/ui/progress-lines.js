@@ -26,10 +26,11 @@ export function formatProgressLine(tick) {
 
 /**
  * One line for a measured tune step.
- * @param {{ size: number, policy: string, rps: number, p99Ms: number, errors: number }} step
+ * @param {{ size: number, policy: string, rps: number, p99Ms: number, errors: number, failed?: string }} step
  * @returns {string}
  */
 export function formatTuneStepLine(step) {
+  if (step.failed) return `tune pool ${step.size} ${step.policy}: failed (${step.failed})`;
   return `tune pool ${step.size} ${step.policy}: ${formatCount(step.rps)} rps  p99 ${formatMs(step.p99Ms)}  errors ${formatCount(step.errors ?? 0)}`;
 }
 

@@ -95,6 +95,13 @@ describe('tune view', () => {
     });
   }
 
+  it('says which step of how many, and marks a size that failed to start', () => {
+    const failed = [...steps, { size: 8, policy: 'p2c', rps: 0, p99Ms: null, errors: 0, failed: 'EAGAIN' }];
+    const text = frame(h(Tune, { steps: failed, current: { ...current, index: 7, total: 12 }, columns: 80 }), 80);
+    assert.match(text, /repeat 2 · step 7\/12$/m);
+    assert.match(text, /^p2c .* failed/m);
+  });
+
   it('cuts sizes that do not fit with "…"', () => {
     const many = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16].map((size) => ({ size, policy: 'p2c', rps: size * 100, p99Ms: 20, errors: 0 }));
     const text = frame(h(Tune, { steps: many, current: null, columns: 60 }), 60);

@@ -32,6 +32,7 @@ describe('progress lines without a TTY', () => {
     }
     run.emit('phase', { phase: 'stopping' });
     run.emit('tune-step', { size: 2, policy: 'p2c', rps: 1250, p99Ms: 29, errors: 0 });
+    run.emit('tune-step', { size: 64, policy: 'p2c', rps: 0, p99Ms: null, errors: 0, failed: 'spawn EAGAIN' });
     detach();
     run.emit('tick', makeTick({ second: 11 }));
     const lines = written.join('').split('\n').filter(Boolean);
@@ -46,6 +47,7 @@ describe('progress lines without a TTY', () => {
       'measure 9s/10s  683 rps  p99 48 ms  errors 12  6,120 requests',
       'stopping…',
       'tune pool 2 p2c: 1,250 rps  p99 29 ms  errors 0',
+      'tune pool 64 p2c: failed (spawn EAGAIN)',
     ]);
     assert.doesNotMatch(written.join(''), ANSI);
     assert.equal(run.listenerCount('tick'), 0);

@@ -12,11 +12,13 @@ const CELL = 9;
 const POLICY = 15;
 /** Marks the cell being measured now. */
 const MEASURING = '…';
+/** A cell whose every repeat failed to start (the pool did not fit the machine). */
+const FAILED = 'failed';
 
 /**
  * The median of repeated steps per (size, policy), as a lookup.
  * @param {{ size: number, policy: string, rps: number, p99Ms: number, errors: number }[]} steps
- * @returns {{ sizes: number[], policies: string[], cell: (size: number, policy: string) => { rps: number|null, p99Ms: number|null, errors: number }|null }}
+ * @returns {{ sizes: number[], policies: string[], cell: (size: number, policy: string) => { rps: number|null, p99Ms: number|null, errors: number, failed: boolean }|null }}
  */
 export function tuneGrid(steps) {
   const groups = new Map();
@@ -30,14 +32,18 @@ export function tuneGrid(steps) {
   const cell = (size, policy) => {
     const group = groups.get(`${size}\u0000${policy}`);
     if (!group) return null;
+    const measured = group.filter((step) => !step.failed);
     return {
-      rps: median(group.map((step) => step.rps)),
-      p99Ms: median(group.map((step) => step.p99Ms)),
+      rps: median(measured.map((step) => step.rps)),
+      p99Ms: median(measured.map((step) => step.p99Ms)),
       errors: group.reduce((sum, step) => sum + (step.errors ?? 0), 0),
+      failed: measured.length === 0,
     };
   };
   return { sizes, policies, cell };
 }
+
+const stepOf = ({ index, total }) => (index ? ` · step ${index}${total ? `/${total}` : ''}` : '');
 
 const policiesOf = ({ steps, current }) => {
   const policies = [...new Set(steps.map((step) => step.policy))];
@@ -58,13 +64,16 @@ export function tuneLines(tune) {
  * The live view of `spawnbench tune`: the step being measured, then throughput
  * and p99 against pool size, one line per policy. Each cell is "rps/p99 ms"
  * (median of repeats); "…" marks the step in progress, "!" a step with errors,
- * green the best throughput so far. A sparkline of rps over the sizes ends each line.
+ * "failed" a size whose strategy did not start, green the best throughput so far.
+ * A sparkline of rps over the sizes ends each line.
  *
  * @param {object} props
- * @param {{ size: number, policy: string, rps: number, p99Ms: number, errors: number }[]} props.steps
- *   measured steps so far (one per repeat; repeats of a size and policy are combined by median)
- * @param {{ size: number, policy: string, repeat: number }|null} props.current
- *   the step now being measured (repeat counts from 1), or null between steps
+ * @param {{ size: number, policy: string, rps: number, p99Ms: number, errors: number, failed?: string }[]} props.steps
+ *   measured steps so far (the `tune-step` events: one per repeat, combined by median; `failed`:
+ *   why the strategy did not start at that size)
+ * @param {{ size: number, policy: string, repeat: number, index?: number, total?: number|null }|null} props.current
+ *   the step now being measured (the latest `tune-progress`; repeat and index count from 1,
+ *   total is null for an adaptive search), or null between steps
  * @param {number} props.columns terminal width; sizes that do not fit are cut with "…"
  */
 export function Tune({ steps, current, columns }) {
@@ -85,6 +94,7 @@ export function Tune({ steps, current, columns }) {
     const cells = shownSizes.map((size) => {
       const value = grid.cell(size, policy);
       if (!value) return { text: current?.size === size && current?.policy === policy ? MEASURING : DASH };
+      if (value.failed) return { text: FAILED, color: tone('bad') };
       const text = `${formatCompact(value.rps)}/${formatMs(value.p99Ms, { unit: false })}${value.errors ? '!' : ''}`;
       const color = value.errors ? tone('bad') : value.rps === bestRps ? tone('ok') : undefined;
       return { text, color };
@@ -108,7 +118,7 @@ export function Tune({ steps, current, columns }) {
       { wrap: 'truncate-end' },
       h(Text, { bold: true }, 'tune '),
       current
-        ? h(Text, { color: tone('accent') }, `● measuring pool size ${current.size} · ${current.policy} · repeat ${current.repeat}`)
+        ? h(Text, { color: tone('accent') }, `● measuring pool size ${current.size} · ${current.policy} · repeat ${current.repeat}${stepOf(current)}`)
         : h(Text, { color: tone('dim') }, `${steps.length} step${steps.length === 1 ? '' : 's'} measured`),
     ),
     h(
