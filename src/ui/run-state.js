@@ -61,7 +61,17 @@ export function initialRunState() {
 export function applyRunEvent(state, name, payload) {
   switch (name) {
     case 'start':
-      return { ...state, plan: planView(payload?.plan ?? null), machine: payload?.machine ?? null };
+      // A new run (tune and compare start one per step): its figures start afresh.
+      return {
+        ...state,
+        plan: planView(payload?.plan ?? null),
+        machine: payload?.machine ?? null,
+        phase: 'booting',
+        tick: null,
+        rpsHistory: [],
+        sample: null,
+        workers: [],
+      };
     case 'phase':
       return { ...state, phase: payload?.phase ?? state.phase };
     case 'tick': {

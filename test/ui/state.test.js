@@ -96,6 +96,21 @@ describe('run state', () => {
     assert.notEqual(done, state, 'never mutates');
   });
 
+  it('starts a new step of a sweep afresh but keeps the tune steps', () => {
+    let state = applyRunEvent(initialRunState(), 'start', { plan: makePlan({ workers: 2 }), machine: {} });
+    state = applyRunEvent(state, 'tick', makeTick());
+    state = applyRunEvent(state, 'sample', makeSample({ workers: 2 }));
+    state = applyRunEvent(state, 'workers', makeWorkers(2));
+    state = applyRunEvent(state, 'tune-step', { size: 2, policy: 'p2c', rps: 600, p99Ms: 40, errors: 0 });
+    state = applyRunEvent(state, 'start', { plan: makePlan({ workers: 4 }), machine: {} });
+    assert.equal(state.plan.poolSize, 4);
+    assert.equal(state.tick, null);
+    assert.equal(state.sample, null);
+    assert.deepEqual(state.workers, []);
+    assert.deepEqual(state.rpsHistory, []);
+    assert.equal(state.tune.steps.length, 1);
+  });
+
   it('reads the runtime kind and load from the nested plan', () => {
     const view = planView(makePlan({ workers: 2, runtime: 'bun', workerRuntime: 'node' }));
     assert.equal(view.runtime, 'bun');
