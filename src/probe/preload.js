@@ -17,10 +17,28 @@ import { SOCKET_ENV, INTERVAL_ENV, parseInterval } from './protocol.js';
  */
 const LOADED = Symbol.for('spawnbench.probe.loaded');
 
+/**
+ * Set by the first probed process (the strategy's main process) for its
+ * descendants. A descendant without an IPC channel is not a fork()ed or cluster
+ * worker but a command the strategy runs per request (`node script.js`): it
+ * inherits NODE_OPTIONS, and is left unprobed so the workload is not slowed.
+ */
+const ROOT_ENV = 'SPAWNBENCH_PROBE_ROOT';
+
+/** True for worker threads (settings in the URL), the root process, and IPC children of it. */
+function wanted(url) {
+  if (url.searchParams.has('socket')) return true;
+  if (!process.env[ROOT_ENV]) {
+    process.env[ROOT_ENV] = String(process.pid);
+    return true;
+  }
+  return Boolean(process.channel);
+}
+
 try {
   const url = new URL(import.meta.url);
   const socketPath = url.searchParams.get('socket') ?? process.env[SOCKET_ENV];
-  if (socketPath && !globalThis[LOADED]) {
+  if (socketPath && !globalThis[LOADED] && wanted(url)) {
     Object.defineProperty(globalThis, LOADED, { value: true });
     const intervalMs = parseInterval(url.searchParams.get('interval') ?? process.env[INTERVAL_ENV]);
     const threadProbeUrl = new URL(url.pathname, url);

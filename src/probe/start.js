@@ -41,10 +41,10 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
   };
   const reporter = connectReporter(socketPath, stop);
 
-  const tick = () => {
+  const report = (figures) => {
     try {
       const t = Date.now();
-      reporter.send({ ...identity, source: 'probe', t, ...meter.take(), spawn: spawnTimer.take() });
+      reporter.send({ ...identity, source: 'probe', t, ...figures, spawn: spawnTimer.take() });
       for (const worker of workerPatch.takeEvalWorkers()) {
         reporter.send({
           ...identity, tid: null, threadId: worker.threadId, isMainThread: false, source: 'parent', t,
@@ -52,6 +52,13 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
           rssBytes: null, heapUsedBytes: null,
         });
       }
+    } catch {
+      stop();
+    }
+  };
+  const tick = () => {
+    try {
+      meter.take(report);
     } catch {
       stop();
     }

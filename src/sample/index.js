@@ -57,14 +57,16 @@ export function startSampler({
   const sampler = new EventEmitter();
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
-  /** key → { pid, tid, threadId, isMainThread, latest, latestAt } */
+  /** key → { pid, tid, threadId, isMainThread, latest, latestAt, pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const staleMs = (channel?.intervalMs ?? intervalMs) * STALE_INTERVALS;
 
   const onReport = (report) => {
     const key = report.isMainThread ? `${report.pid}` : `${report.pid}/${report.threadId}`;
-    const entry = probed.get(key) ?? { pid: report.pid, threadId: report.isMainThread ? null : report.threadId };
-    probed.set(key, { ...entry, tid: report.tid, isMainThread: report.isMainThread, latest: report, latestAt: Date.now() });
+    const entry = probed.get(key) ?? { pid: report.pid, threadId: report.isMainThread ? null : report.threadId, pending: [], figures: null };
+    Object.assign(entry, { tid: report.tid, isMainThread: report.isMainThread, latest: report, latestAt: Date.now() });
+    entry.pending.push(report);
+    probed.set(key, entry);
     recorder.addReport(key, report);
   };
   channel?.on('report', onReport);
@@ -110,22 +112,22 @@ export function startSampler({
         cpuPct: usage.cpuPct,
         rssBytes: usage.rssBytes,
         requests: workerOf(pid, null, workers)?.completed ?? null,
-        probe: report && now - report.latestAt <= staleMs ? probeFigures(report.latest) : null,
+        probe: report && now - report.latestAt <= staleMs ? liveFigures(report) : null,
       });
     }
     for (const { key, pid } of threads) {
       if (!reading.processes.has(pid)) continue;
-      const { threadId, latest } = probed.get(key);
+      const entry = probed.get(key);
       processes.push({
         key,
         pid,
-        threadId,
+        threadId: entry.threadId,
         role: 'thread',
-        label: labelOf('thread', pid, threadId, workers),
+        label: labelOf('thread', pid, entry.threadId, workers),
         cpuPct: reading.threads.get(key) ?? null,
         rssBytes: null,
-        requests: workerOf(pid, threadId, workers)?.completed ?? null,
-        probe: probeFigures(latest),
+        requests: workerOf(pid, entry.threadId, workers)?.completed ?? null,
+        probe: liveFigures(entry),
       });
     }
     const generator = getGeneratorStats?.() ?? null;
@@ -158,6 +160,42 @@ export function startSampler({
       return stopping;
     },
   });
+}
+
+/**
+ * The probe figures of one sample: the reports that arrived since the previous
+ * sample merged (probe and sampler clocks drift, so 0, 1 or 2 arrive), or the
+ * last figures again when none did.
+ */
+function liveFigures(entry) {
+  if (entry.pending.length > 0) {
+    entry.figures = probeFigures(mergeReports(entry.pending));
+    entry.pending = [];
+  }
+  return entry.figures ?? null;
+}
+
+/** One report covering several consecutive ones: sums, interval-weighted ELU, worst loop delay. */
+function mergeReports(reports) {
+  if (reports.length === 1) return reports[0];
+  const intervalMs = reports.reduce((sum, r) => sum + r.intervalMs, 0);
+  const delays = reports.map((r) => r.loopDelay).filter(Boolean);
+  const spawns = reports.map((r) => r.spawn).filter(Boolean);
+  const sum = (list, pick) => list.reduce((total, item) => total + (pick(item) ?? 0), 0);
+  return {
+    intervalMs,
+    elu: intervalMs > 0 ? sum(reports, (r) => r.elu * r.intervalMs) / intervalMs : reports.at(-1).elu,
+    loopDelay: delays.length
+      ? {
+          p50Ms: sum(delays, (d) => d.p50Ms * d.count) / Math.max(1, sum(delays, (d) => d.count)),
+          p99Ms: Math.max(...delays.map((d) => d.p99Ms)),
+          maxMs: Math.max(...delays.map((d) => d.maxMs)),
+        }
+      : null,
+    spawn: spawns.length ? { count: sum(spawns, (x) => x.count), blockedMs: sum(spawns, (x) => x.blockedMs) } : null,
+    gcMs: reports.some((r) => r.gcMs != null) ? sum(reports, (r) => r.gcMs) : null,
+    heapUsedBytes: reports.at(-1).heapUsedBytes,
+  };
 }
 
 /** The figures of one probe report, as a Samples `probe` entry. */

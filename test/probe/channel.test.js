@@ -52,3 +52,23 @@ test('without SPAWNBENCH_PROBE_SOCKET, or with a dead socket, the probe does not
   assert.equal(dead.stdout, 'execSync ok\n');
   assert.equal(dead.stderr, '');
 });
+
+test('a Node command the strategy spawns per request (no IPC channel) is not probed; a fork()ed worker is', async () => {
+  const channel = await openProbeChannel({ intervalMs: 50 });
+  const pids = new Set();
+  channel.on('report', (r) => pids.add(r.pid));
+  try {
+    const script = `
+      const cp = require('node:child_process');
+      const wait = '(' + (() => setTimeout(() => {}, 400)).toString() + ')()';
+      const command = cp.spawn(process.execPath, ['-e', wait], { stdio: 'ignore' });
+      const worker = cp.fork('', [], { execArgv: ['-e', wait], stdio: 'ignore' });
+      console.log(JSON.stringify({ command: command.pid, worker: worker.pid }));`;
+    const { stdout } = await run(process.execPath, ['-e', script], { env: { ...process.env, ...channel.env } });
+    const { command, worker } = JSON.parse(stdout);
+    assert.equal(pids.has(worker), true, 'the fork()ed worker reports');
+    assert.equal(pids.has(command), false, 'the spawned command does not');
+  } finally {
+    await channel.close();
+  }
+});
