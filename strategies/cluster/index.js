@@ -49,5 +49,5 @@ async function stopWorkers() {
 // Every worker listens on port 0; in a cluster they all get the same free port (the
 // primary owns the listening socket, keyed by address and requested port).
 const ports = await Promise.all(Array.from({ length: config.poolSize }, (_, slot) => startWorker(slot)));
+onStop(stopWorkers); // before the ready line: spawnbench may send SIGTERM the moment it reads it
 report('ready', { port: ports[0] });
-onStop(stopWorkers);

@@ -41,12 +41,13 @@ export function report(type, fields) {
  * @param {() => (void|Promise<void>)} [stopExtra] stops what the strategy started (workers)
  */
 export function announceReady(server, stopExtra = () => {}) {
-  report('ready', { port: server.address().port });
+  // Handlers first: spawnbench may send SIGTERM the moment it reads the ready line.
   onStop(async () => {
     server.close();
     server.closeAllConnections?.();
     await stopExtra();
   });
+  report('ready', { port: server.address().port });
 }
 
 /**

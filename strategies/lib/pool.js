@@ -48,15 +48,26 @@ export function createPool({ size, balance, seed, start, onMessage = () => {}, o
 
   function launch(slot) {
     const handle = start(slot.id);
-    Object.assign(slot, { handle, ready: false, pid: handle.pid ?? process.pid, threadId: handle.threadId ?? null });
+    const isThread = handle.threadId !== undefined;
+    Object.assign(slot, { handle, ready: false, pid: isThread ? process.pid : handle.pid ?? null, threadId: isThread ? handle.threadId : null });
     onWorkerStart(slot);
     handle.on('message', (message) => {
       if (handle !== slot.handle) return;
       if (message === 'ready') return markReady(slot);
       onMessage(message, slot);
     });
-    handle.once('exit', (code, signal) => died(slot, handle, signal ? `was killed by ${signal}` : `exited with code ${code}`));
-    handle.once('error', (error) => died(slot, handle, `failed: ${error.message}`));
+    let lastError = null;
+    handle.once('exit', (code, signal) => {
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      died(slot, handle, lastError ? `${how} (${lastError.message})` : how);
+    });
+    // A process that could not start has no pid and will not emit 'exit'. Any other
+    // error (a send to a dying worker: EPIPE; a thread's uncaught exception) is followed
+    // by 'exit', which is where the worker's requests are failed.
+    handle.on('error', (error) => {
+      if (!isThread && handle.pid === undefined) died(slot, handle, `could not start: ${error.message}`);
+      else lastError ??= error;
+    });
   }
 
   function markReady(slot) {
@@ -70,7 +81,8 @@ export function createPool({ size, balance, seed, start, onMessage = () => {}, o
   function died(slot, handle, why) {
     if (handle !== slot.handle) return; // 'error' and 'exit' of the same worker
     slot.handle = null;
-    const text = `worker ${slot.id} (pid ${slot.pid}${slot.threadId ? `, thread ${slot.threadId}` : ''}) ${why}`;
+    const who = slot.threadId !== null ? `thread ${slot.threadId}` : slot.pid ? `pid ${slot.pid}` : 'not started';
+    const text = `worker ${slot.id} (${who}) ${why}`;
     for (const request of slot.held) {
       requests.delete(request.id);
       slot.failed++;

@@ -1,0 +1,85 @@
+// Runtimes: which strategy runs where, the one-line refusal when it cannot, and
+// Node main processes driving Bun workers for real.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readlinkSync } from 'node:fs';
+import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
+import { getStrategy, listStrategies } from '../../src/strategies/registry.js';
+import { checkRuntimeSupport, resolveRuntime, workerForkConfig } from '../../src/strategies/runtimes.js';
+import { UsageError } from '../../src/errors.js';
+
+const NODE = resolveRuntime('node');
+const bun = (() => {
+  try {
+    return resolveRuntime('bun', '--worker-runtime');
+  } catch {
+    return null;
+  }
+})();
+const started = [];
+after(async () => {
+  for (const s of started) await s.stop();
+  for (const s of started) assert.deepEqual(groupMembers(s.pid), []);
+});
+
+test('every strategy is in the registry with its pool flag', () => {
+  const pools = Object.fromEntries(listStrategies().map((s) => [s.name, s.pool]));
+  assert.deepEqual(pools, {
+    baseline: false, cluster: true, 'comm-channel': true, 'fork-pool': true, 'send-advanced': true, 'worker-threads': true,
+  });
+});
+
+test('runtimes a strategy cannot use are refused in one line that says what to use', () => {
+  const refuse = (name, choice, pattern) => {
+    assert.throws(() => checkRuntimeSupport(getStrategy(name), choice), (error) => {
+      assert.ok(error instanceof UsageError);
+      assert.doesNotMatch(error.message, /\n/);
+      assert.match(error.message, pattern);
+      return true;
+    });
+  };
+  const fake = (kind) => ({ name: kind, kind, path: `/opt/${kind}` });
+  refuse('cluster', { runtime: fake('bun') }, /^strategy 'cluster' cannot run on bun: Bun's node:cluster .*; use --runtime node or deno$/);
+  refuse('worker-threads', { workerRuntime: fake('bun') }, /forks no worker processes, so --worker-runtime does not apply/);
+  refuse('baseline', { workerRuntime: fake('deno') }, /forks no worker processes/);
+  refuse('send-advanced', { workerRuntime: fake('bun') }, /cannot run its workers on bun under a node main process: 'advanced' IPC .*; use --worker-runtime node or --runtime bun$/);
+  refuse('fork-pool', { runtime: fake('deno'), workerRuntime: fake('bun') }, /Deno's fork\(\) always starts deno; use --worker-runtime deno or --runtime node$/);
+});
+
+test('supported pairings pass and come back resolved', () => {
+  const fake = (kind) => ({ name: kind, kind, path: `/opt/${kind}` });
+  for (const name of ['fork-pool', 'comm-channel']) {
+    for (const kind of ['node', 'bun', 'deno']) {
+      const { workerRuntime } = checkRuntimeSupport(getStrategy(name), { runtime: NODE, workerRuntime: fake(kind) });
+      assert.equal(workerRuntime.kind, kind);
+    }
+  }
+  assert.deepEqual(checkRuntimeSupport(getStrategy('cluster'), { runtime: fake('deno') }).workerRuntime, null);
+  assert.deepEqual(checkRuntimeSupport(getStrategy('send-advanced'), { runtime: fake('bun'), workerRuntime: fake('bun') }).runtime.kind, 'bun');
+});
+
+test('workerForkConfig: deno needs run --allow-all unless the main is deno; node under node inherits flags', () => {
+  const fake = (kind) => ({ kind, path: `/opt/${kind}` });
+  assert.deepEqual(workerForkConfig(fake('deno'), fake('node')), { workerRuntime: '/opt/deno', workerExecArgv: ['run', '--allow-all'] });
+  assert.deepEqual(workerForkConfig(fake('deno'), fake('deno')), { workerRuntime: '/opt/deno', workerExecArgv: [] });
+  assert.deepEqual(workerForkConfig(fake('bun'), fake('node')), { workerRuntime: '/opt/bun', workerExecArgv: [] });
+  assert.deepEqual(workerForkConfig(fake('node'), fake('node')), { workerRuntime: '/opt/node', workerExecArgv: null });
+});
+
+for (const [name, workload] of [['fork-pool', 'echo'], ['comm-channel', 'large']]) {
+  test(`${name}: a node main process drives bun workers (${workload})`, { skip: !bun && 'bun is not installed' }, async () => {
+    const strategy = await boot(name, { workload, ...workerForkConfig(bun, NODE) });
+    started.push(strategy);
+    const result = await hammer({ port: strategy.port, requests: 200, connections: 10, expected: WORKLOADS[workload].expected });
+    assert.deepEqual(result.statuses, { 200: 200 });
+    assert.equal(result.ok, 200);
+    const workers = strategy.workers();
+    assert.equal(workers.length, 2);
+    for (const w of workers) assert.equal(readlinkSync(`/proc/${w.pid}/exe`), bun.path);
+    await strategy.stop();
+  });
+}
+
+test('send-advanced refuses bun workers itself too, with the reason on stderr', { skip: !bun && 'bun is not installed' }, async () => {
+  await assert.rejects(boot('send-advanced', workerForkConfig(bun, NODE)), /bun workers cannot talk 'advanced' IPC to a node main process/);
+});
