@@ -25,6 +25,9 @@
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null }} load
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
  * @property {ProcessEvidence[]} processes
+ * @property {{ pid: number, onCpu: number, waitingForCpu: number, runnable: number }|null} mainThread
+ *   the root process's main thread from /proc/<pid>/schedstat: shares of wall time on a CPU,
+ *   waiting in the run queue, and the two together
  * @property {number|null} pid         --pid given in url mode
  *
  * @typedef {object} Finding
@@ -36,6 +39,8 @@
  * @property {string[]} next        what to do next
  * @property {Record<string, number|null>} figures the same numbers, for --json
  */
+
+import { pct } from '../report/format.js';
 
 /** "main (pid 1234)" or "pid 1234". */
 export function where(process) {
@@ -65,4 +70,24 @@ export function worst(processes, score) {
 /** A finite number or null (so `>=` on a missing figure is never true by accident). */
 export function num(value) {
   return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * How busy the server looks from outside: its main thread's runnable share
+ * (/proc/<pid>/schedstat), else the busiest process's CPU; null when unmeasured.
+ * @param {Evidence} evidence
+ * @returns {{ busy: number, where: string|null, text: string } | null} `busy` 0..1
+ */
+export function outsideBusy(evidence) {
+  const t = evidence.mainThread;
+  if (t && num(t.runnable) !== null) {
+    return {
+      busy: t.runnable,
+      where: `pid ${t.pid}`,
+      text: `main thread runnable ${pct(t.runnable)} of the time: on a CPU ${pct(t.onCpu)}, waiting for one ${pct(t.waitingForCpu)}`,
+    };
+  }
+  const p = worst(evidence.processes, (x) => num(x.cpuPct));
+  if (!p) return null;
+  return { busy: p.cpuPct / 100, where: where(p), text: `CPU ${Math.round(p.cpuPct)}% of a core` };
 }

@@ -4,6 +4,7 @@
  */
 import { pct, ms } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
+import { cpuStarved } from './verdict-starved.js';
 
 /** 10 ms median loop delay (Clinic Doctor's threshold): half of all timers and I/O callbacks run 10 ms late. */
 export const LOOP_DELAY_P50_MS = 10;
@@ -11,6 +12,12 @@ export const LOOP_DELAY_P50_MS = 10;
 export const LOOP_DELAY_P99_MS = 50;
 /** 100 ms longest delay (Clinic Doctor's threshold): a user-visible stall. */
 export const LOOP_DELAY_MAX_MS = 100;
+/**
+ * 0.5 of wall time in JavaScript, required only when the thread often waited for
+ * a CPU (verdict-starved.js): a loop that is late because it was preempted is
+ * not blocked by its own code unless it was busy most of the time.
+ */
+export const JS_SHARE_WHEN_STARVED = 0.5;
 
 /**
  * The share of wall time the loop spends in JavaScript: busy time (ELU) minus
@@ -31,14 +38,17 @@ export function loopStalled(p) {
 
 /**
  * Fires when a thread's loop is stalled and JavaScript is the largest share of its
- * busy time (more than spawn and more than GC), so the stalls are the code's own work.
+ * busy time (more than spawn and more than GC), so the stalls are the code's own
+ * work; on a machine short of CPU, JavaScript must also fill half the time.
  * @param {import('./verdict-common.js').Evidence} evidence
  * @returns {import('./verdict-common.js').Finding|null}
  */
 export function jsBlocking(evidence) {
+  const minShare = cpuStarved(evidence) ? JS_SHARE_WHEN_STARVED : 0;
   const candidates = evidence.processes.filter((p) => {
     const js = jsShare(p);
-    return loopStalled(p) && js !== null && js > 0 && js >= (num(p.blockedFraction) ?? 0) && js >= (num(p.gcFraction) ?? 0);
+    return loopStalled(p) && js !== null && js > 0 && js >= minShare
+      && js >= (num(p.blockedFraction) ?? 0) && js >= (num(p.gcFraction) ?? 0);
   });
   const p = worst(candidates, (x) => num(x.loopDelayP99Ms) ?? num(x.loopDelayMaxMs));
   if (!p) return null;

@@ -3,12 +3,16 @@
  * responses while its process keeps a core busy. Without the probe, JavaScript,
  * spawn and GC cannot be told apart.
  */
-import { ms } from '../report/format.js';
-import { where, worst, num } from './verdict-common.js';
+import { ms, pct } from '../report/format.js';
+import { num, outsideBusy } from './verdict-common.js';
 import { SLOW_P50_MS } from './verdict-downstream.js';
 
-/** 90% of one core: a single-threaded server this busy has no idle time left to answer promptly. */
-export const BUSY_CPU_PCT = 90;
+/**
+ * 0.9 of wall time runnable (on a CPU or waiting in the run queue for one), or
+ * 90% of one core where the run queue cannot be read: a single-threaded server
+ * this busy has no idle time left to answer promptly.
+ */
+export const BUSY_FRACTION = 0.9;
 /** p99 latency of 50 ms on loopback: requests queue behind work, they are not just slow to compute. */
 export const SLOW_P99_MS = 50;
 
@@ -18,8 +22,8 @@ export const SLOW_P99_MS = 50;
  */
 export function cpuBoundFromOutside(evidence) {
   if (evidence.probe) return null;
-  const p = worst(evidence.processes, (x) => num(x.cpuPct));
-  if (!p || p.cpuPct < BUSY_CPU_PCT) return null;
+  const seen = outsideBusy(evidence);
+  if (!seen || seen.busy < BUSY_FRACTION) return null;
   const { load } = evidence;
   const slow = (num(load.p99Ms) ?? 0) >= SLOW_P99_MS || (num(load.p50Ms) ?? 0) >= SLOW_P50_MS;
   if (!slow) return null;
@@ -27,9 +31,9 @@ export function cpuBoundFromOutside(evidence) {
     id: 'cpu-bound',
     kind: 'problem',
     title: 'the server is CPU-bound (seen from outside)',
-    where: where(p),
+    where: seen.where,
     evidence: [
-      `CPU ${Math.round(p.cpuPct)}% of a core (threshold ${BUSY_CPU_PCT}%)`,
+      `${seen.text} (threshold ${pct(BUSY_FRACTION)})`,
       `latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`,
       'without the probe spawnbench cannot tell JavaScript from time blocked in spawn or GC',
     ],
@@ -37,6 +41,31 @@ export function cpuBoundFromOutside(evidence) {
       'run the server under spawnbench to see inside it: spawnbench diagnose -- <the command that starts it>',
       'or profile it: spawnbench diagnose --cpu-prof -- <command>',
     ],
-    figures: { cpuPct: p.cpuPct, p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms) },
+    figures: { busy: seen.busy, p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms) },
+  };
+}
+
+/**
+ * Fires when responses are slow and nothing inside or around the server was
+ * measured (--url without --pid): the symptom, and how to see its cause.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function slowUnexplained(evidence) {
+  if (evidence.probe || outsideBusy(evidence)) return null;
+  const { load } = evidence;
+  const slow = (num(load.p99Ms) ?? 0) >= SLOW_P99_MS || (num(load.p50Ms) ?? 0) >= SLOW_P50_MS;
+  if (!slow) return null;
+  return {
+    id: 'slow-unexplained',
+    kind: 'problem',
+    title: 'responses are slow, and the cause cannot be seen from outside',
+    where: null,
+    evidence: [`latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`],
+    next: [
+      'pass the server\'s process id with --pid to see whether it is busy (CPU-bound) or waiting (I/O, downstream)',
+      'or run it under spawnbench: spawnbench diagnose -- <the command that starts it>',
+    ],
+    figures: { p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms) },
   };
 }

@@ -8,15 +8,19 @@
  */
 import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
 import { gcPressure, GC_FRACTION, GC_PEAK_MS_PER_SEC } from './verdict-gc.js';
-import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS } from './verdict-js.js';
-import { cpuBoundFromOutside, BUSY_CPU_PCT, SLOW_P99_MS } from './verdict-outside.js';
-import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_CPU_MAX_PCT } from './verdict-downstream.js';
+import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_WHEN_STARVED } from './verdict-js.js';
+import { cpuBoundFromOutside, slowUnexplained, BUSY_FRACTION, SLOW_P99_MS } from './verdict-outside.js';
+import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from './verdict-downstream.js';
 import { failingRequests, ERROR_RATE } from './verdict-errors.js';
 import { generatorLimited, GENERATOR_BUSY_ELU } from './verdict-generator.js';
+import { waitingForCpu, CPU_STARVED_FRACTION } from './verdict-starved.js';
 import { healthy, SATURATED_ELU } from './verdict-healthy.js';
 
 /** The rules in verdict order. */
-export const RULES = [spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, failingRequests, generatorLimited];
+export const RULES = [
+  spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained, failingRequests,
+  generatorLimited, waitingForCpu,
+];
 
 /** Every threshold by name, for the README table and the --json output. */
 export const THRESHOLDS = Object.freeze({
@@ -26,11 +30,13 @@ export const THRESHOLDS = Object.freeze({
   LOOP_DELAY_P50_MS,
   LOOP_DELAY_P99_MS,
   LOOP_DELAY_MAX_MS,
-  BUSY_CPU_PCT,
+  JS_SHARE_WHEN_STARVED,
+  CPU_STARVED_FRACTION,
+  BUSY_FRACTION,
   SLOW_P99_MS,
   SLOW_P50_MS,
   IDLE_ELU_MAX,
-  IDLE_CPU_MAX_PCT,
+  IDLE_BUSY_MAX,
   ERROR_RATE,
   GENERATOR_BUSY_ELU,
   SATURATED_ELU,

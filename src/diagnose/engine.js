@@ -18,6 +18,7 @@ import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
 import { startTarget } from './target.js';
 import { readProfiles } from './cpu-profile.js';
+import { startSchedMeter } from './schedstat.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
@@ -63,6 +64,7 @@ async function execute(engine, plan, logger, state) {
           getGeneratorStats: () => state.lastTick?.generator ?? null,
         })
       : null;
+    const sched = rootPid ? startSchedMeter(rootPid) : null;
     if (sampler) {
       sampler.on('sample', (s) => engine.emit('sample', s));
       stops.push(() => sampler.stop());
@@ -85,11 +87,18 @@ async function execute(engine, plan, logger, state) {
       threads: plan.load.threads,
     });
     logger.info({ url }, 'load start');
+    // The load's 'measure' phase event comes with its first measured tick (~1 s
+    // in), so the sampler restarts when the warm-up is planned to end instead.
+    const startMeasuring = () => {
+      sampler?.reset();
+      sched?.restart();
+      measuring = true;
+    };
+    let warmupTimer = null;
+    stops.push(() => clearTimeout(warmupTimer));
     state.load.on('phase', (p) => {
-      if (p.phase === 'measure') {
-        sampler?.reset();
-        measuring = true;
-      }
+      if (p.phase === 'warmup') warmupTimer = setTimeout(startMeasuring, plan.load.warmupMs);
+      if (p.phase === 'measure' && !measuring && warmupTimer === null) startMeasuring();
       if (p.phase === 'done') measuring = false;
       engine.emit('phase', p);
     });
@@ -99,6 +108,7 @@ async function execute(engine, plan, logger, state) {
     });
     const load = await state.load.done;
     measuring = false;
+    const mainThread = sched?.take() ?? null;
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;
     if (server) server.stopping = true;
@@ -123,6 +133,7 @@ async function execute(engine, plan, logger, state) {
         : { kind: 'url', url, pid: plan.target.pid },
       load,
       samples,
+      mainThread,
       gc: Object.fromEntries(gc.result()),
       cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir) : null,
       notes,

@@ -58,6 +58,7 @@ export function buildEvidence(result) {
       threads: load.threads ?? result.plan?.load?.threads ?? 1,
     },
     processes,
+    mainThread: result.mainThread ?? null,
     pid: result.target?.pid ?? null,
   };
 }

@@ -10,13 +10,14 @@ import { waitingOnDownstream } from '../../src/analysis/verdict-downstream.js';
 import { generatorLimited } from '../../src/analysis/verdict-generator.js';
 import { failingRequests } from '../../src/analysis/verdict-errors.js';
 import { cpuBoundFromOutside } from '../../src/analysis/verdict-outside.js';
+import { waitingForCpu } from '../../src/analysis/verdict-starved.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
 import { syntheticResult } from './synthetic.js';
 
 const verdictOf = (knobs) => diagnoseEvidence(buildEvidence(syntheticResult(knobs)));
 
 /** Evidence with one process, every figure given (no noise), for borderline checks. */
-function evidence({ process = {}, load = {}, generator = {}, probe = true } = {}) {
+function evidence({ process = {}, load = {}, generator = {}, probe = true, mainThread = null } = {}) {
   return {
     mode: 'command',
     probe,
@@ -27,6 +28,7 @@ function evidence({ process = {}, load = {}, generator = {}, probe = true } = {}
       label: 'main', pid: 7, elu: 0.3, loopDelayP50Ms: 0.2, loopDelayP99Ms: 2, loopDelayMaxMs: 5, cpuPct: 30,
       blockedFraction: 0, spawnsPerSec: 0, msPerSpawn: null, gcFraction: 0.01, gcPeakMsPerSec: 10, ...process,
     }],
+    mainThread,
     pid: 7,
   };
 }
@@ -81,7 +83,10 @@ test('synthetic: seen from outside, a busy CPU and slow responses are "CPU-bound
   const idle = verdictOf({ probe: false, cpuPct: 4, latency: { p50Ms: 60, p99Ms: 70, rps: 150 } });
   assert.equal(idle.verdict.id, 'downstream-wait');
   const blind = verdictOf({ probe: false, cpuPct: null, latency: { p50Ms: 60, p99Ms: 70, rps: 150 } });
-  assert.equal(blind.verdict.id, 'healthy');
+  assert.equal(blind.verdict.id, 'slow-unexplained');
+  assert.match(blind.verdict.next[0], /--pid/);
+  const fastBlind = verdictOf({ probe: false, cpuPct: null, latency: { p50Ms: 1, p99Ms: 5, rps: 3000 } });
+  assert.equal(fastBlind.verdict.id, 'healthy');
   assert.match(blind.notSeen.join('\n'), /pass its process id with --pid/);
 });
 
@@ -124,6 +129,14 @@ test('borderline: outside CPU-bound at 90% of a core, only without the probe', (
   assert.equal(cpuBoundFromOutside(evidence({ probe: false, load: slow, process: { elu: null, cpuPct: 90 } }))?.id, 'cpu-bound');
   assert.equal(cpuBoundFromOutside(evidence({ probe: false, load: slow, process: { elu: null, cpuPct: 89.9 } })), null);
   assert.equal(cpuBoundFromOutside(evidence({ probe: true, load: slow, process: { cpuPct: 100 } })), null);
+  // On a crowded machine the main thread waits for a CPU: runnable, not idle, whatever its CPU %.
+  const crowded = { pid: 7, onCpu: 0.3, waitingForCpu: 0.6, runnable: 0.9 };
+  const finding = cpuBoundFromOutside(evidence({ probe: false, load: slow, mainThread: crowded, process: { elu: null, cpuPct: 30 } }));
+  assert.equal(finding?.id, 'cpu-bound');
+  assert.match(finding.evidence[0], /runnable 90% of the time: on a CPU 30%, waiting for one 60%/);
+  assert.equal(waitingOnDownstream(evidence({ probe: false, load: slow, mainThread: crowded, process: { elu: null, cpuPct: 30 } })), null);
+  const justUnder = { ...crowded, waitingForCpu: 0.5999, runnable: 0.8999 };
+  assert.equal(cpuBoundFromOutside(evidence({ probe: false, load: slow, mainThread: justUnder })), null);
 });
 
 test('borderline: generator limited from 90% busy; errors from 1%', () => {
@@ -132,6 +145,19 @@ test('borderline: generator limited from 90% busy; errors from 1%', () => {
   assert.equal(failingRequests(evidence({ load: { errors: 100, attempts: 10_000, errorRate: 0.01, statuses: { 500: 100 } } }))?.id, 'errors');
   assert.equal(failingRequests(evidence({ load: { errors: 99, attempts: 10_000, errorRate: 0.0099 } })), null);
   assert.equal(failingRequests(evidence({ load: { requests: 0, attempts: 30, errors: 30, errorRate: 1 } }))?.id, 'no-responses');
+});
+
+test('borderline: a thread that waited for a CPU 20% of the time is flagged, and its late loop needs 50% JS to be blamed on JS', () => {
+  const starved = { pid: 7, onCpu: 0.1, waitingForCpu: 0.2, runnable: 0.3 };
+  const lateIdle = { elu: 0.2, loopDelayP50Ms: 1, loopDelayP99Ms: 70, loopDelayMaxMs: 90 };
+  assert.equal(waitingForCpu(evidence({ mainThread: starved }))?.id, 'cpu-starved');
+  assert.equal(waitingForCpu(evidence({ mainThread: { ...starved, waitingForCpu: 0.1999 } })), null);
+  assert.equal(jsBlocking(evidence({ mainThread: starved, process: lateIdle })), null);
+  assert.equal(jsBlocking(evidence({ mainThread: { ...starved, waitingForCpu: 0.19 }, process: lateIdle }))?.id, 'js-blocking');
+  assert.equal(jsBlocking(evidence({ mainThread: starved, process: { ...lateIdle, elu: 0.52 } }))?.id, 'js-blocking');
+  const { verdict, findings } = diagnoseEvidence(evidence({ mainThread: starved, process: lateIdle }));
+  assert.equal(verdict.id, 'healthy');
+  assert.deepEqual(findings.map((f) => f.id), ['cpu-starved']);
 });
 
 test('every threshold is a finite named number', () => {

@@ -1,0 +1,40 @@
+/**
+ * Rule: the server's main thread often waited for a CPU (other processes, the
+ * load generator included, took the cores). Its loop delays and latency are then
+ * inflated by the machine, not by the server's own work.
+ */
+import { pct } from '../report/format.js';
+import { num } from './verdict-common.js';
+
+/**
+ * 0.2 of wall time in the run queue (/proc/<pid>/schedstat): a fifth of the time
+ * the thread was ready but not running; loop-delay figures are then partly the
+ * scheduler's. An uncrowded machine shows well under 5%.
+ */
+export const CPU_STARVED_FRACTION = 0.2;
+
+/** Whether the main thread waited for a CPU at least CPU_STARVED_FRACTION of the time. */
+export function cpuStarved(evidence) {
+  return (num(evidence.mainThread?.waitingForCpu) ?? 0) >= CPU_STARVED_FRACTION;
+}
+
+/**
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function waitingForCpu(evidence) {
+  if (!cpuStarved(evidence)) return null;
+  const t = evidence.mainThread;
+  return {
+    id: 'cpu-starved',
+    kind: 'limit',
+    title: 'the machine is short of CPU: the server waited for a core',
+    where: `pid ${t.pid}`,
+    evidence: [
+      `main thread waited for a CPU ${pct(t.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(t.onCpu)}`,
+      'loop delays and latency include that wait',
+    ],
+    next: ['diagnose on a quieter machine, or drive the server from another one (spawnbench diagnose --url … --pid …)'],
+    figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu) },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * How a server's main thread spent the measured time, seen from outside through
+ * Linux /proc/<pid>/schedstat (the thread-group leader, i.e. the thread that runs
+ * the event loop): on a CPU, waiting in the run queue for one, or neither
+ * (sleeping: waiting on I/O, timers, a downstream). CPU % alone misreads a busy
+ * server on a crowded machine as idle; on-CPU plus run-queue time does not.
+ */
+import { readFileSync } from 'node:fs';
+
+const NS_PER_MS = 1e6;
+
+/**
+ * @param {number} pid
+ * @returns {{ cpuNs: number, waitNs: number } | null} null when the process is gone or there is no schedstat
+ */
+export function readSchedstat(pid) {
+  try {
+    const [cpuNs, waitNs] = readFileSync(`/proc/${pid}/schedstat`, 'latin1').trim().split(/\s+/).map(Number);
+    return Number.isFinite(cpuNs) && Number.isFinite(waitNs) ? { cpuNs, waitNs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts measuring a process's main thread; `take()` returns the shares since
+ * start (or the last restart()).
+ * @param {number} pid
+ * @returns {{ restart: () => void, take: () => ({ pid: number, onCpu: number, waitingForCpu: number, runnable: number } | null) }}
+ */
+export function startSchedMeter(pid) {
+  let start = null;
+  const restart = () => {
+    const stat = readSchedstat(pid);
+    start = stat ? { ...stat, at: performance.now() } : null;
+  };
+  restart();
+  return {
+    restart,
+    take() {
+      const end = readSchedstat(pid);
+      if (!start || !end) return null;
+      const wallNs = (performance.now() - start.at) * NS_PER_MS;
+      if (wallNs <= 0) return null;
+      const onCpu = Math.min(1, (end.cpuNs - start.cpuNs) / wallNs);
+      const waitingForCpu = Math.min(1, (end.waitNs - start.waitNs) / wallNs);
+      return { pid, onCpu, waitingForCpu, runnable: Math.min(1, onCpu + waitingForCpu) };
+    },
+  };
+}
