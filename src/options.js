@@ -16,7 +16,7 @@ export const OPTION_GROUPS = {
   strategy: () => [
     new Option('-s, --strategy <name>', 'strategy to boot (default: fork-pool; see spawnbench list)'),
     new Option('--runtime <runtime>', `runtime of the strategy's main process: node, bun, deno or a path (default: ${DEFAULTS.runtime})`),
-    new Option('--worker-runtime <runtime>', `runtime of forked pool workers: node, bun, deno or a path (default: ${DEFAULTS.workerRuntime})`),
+    new Option('--worker-runtime <runtime>', `runtime of forked pool workers: node, bun, deno or a path (default: the main process's runtime)`),
     new Option('--workload <name>', `what each request runs: ${WORKLOAD_NAMES.join(' | ')} (default: echo)`),
     new Option('--workload-cmd <command>', 'run this command per request instead, split into argv without a shell, e.g. "printf hello"'),
     new Option('--seed <n>', `seed for the random and p2c balancers (default: ${DEFAULTS.seed})`),

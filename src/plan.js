@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 import { parseDuration, parseInteger, parsePositiveNumber, parseChoice } from './units.js';
 import { resolveWorkload } from './workloads.js';
 import { getStrategy, defaultStrategyName } from './strategies/registry.js';
-import { resolveRuntime, checkRuntimeSupport } from './strategies/runtimes.js';
+import { checkRuntimeSupport } from './strategies/runtimes.js';
 import { parseTarget } from './load/target.js';
 
 export const DEFAULTS = Object.freeze({
@@ -19,7 +19,6 @@ export const DEFAULTS = Object.freeze({
   generatorThreads: 1,
   sampleInterval: '250ms',
   runtime: 'node',
-  workerRuntime: 'node',
   method: 'GET',
   seed: 1,
   readyTimeout: '15s', // Deno's first start on a loaded 2-core machine takes seconds; node strategies are ready in ~100 ms
@@ -65,9 +64,10 @@ export function buildTarget(o) {
       if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} applies to pool strategies; '${info.name}' has no pool`);
     }
   }
-  const runtime = resolveRuntime(o.runtime ?? DEFAULTS.runtime, '--runtime');
-  const workerRuntime = resolveRuntime(o.workerRuntime ?? DEFAULTS.workerRuntime, '--worker-runtime');
-  checkRuntimeSupport(info, { runtime, workerRuntime, workerRuntimeGiven: o.workerRuntime !== undefined });
+  const checked = checkRuntimeSupport(info, { runtime: o.runtime ?? DEFAULTS.runtime, workerRuntime: o.workerRuntime });
+  const runtime = checked.runtime;
+  // Workers run where the main process runs unless --worker-runtime says otherwise.
+  const workerRuntime = checked.workerRuntime ?? runtime;
   return {
     kind: 'strategy',
     strategy: info.name,

@@ -10,7 +10,7 @@ import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { describeWorkload } from '../workloads.js';
-import { scriptArgs } from '../strategies/runtimes.js';
+import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { startStrategyProcess } from './strategy-process.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
 
@@ -141,8 +141,7 @@ async function bootStrategy(plan, logger, run, stops) {
     args: workload.args,
     poolSize: target.poolSize,
     balance: target.balance,
-    workerRuntime: target.workerRuntime.path,
-    workerRuntimeKind: target.workerRuntime.kind,
+    ...workerForkConfig(target.workerRuntime, target.runtime),
     seed: target.seed,
   };
   logger.info({ strategy: target.strategy, config }, 'strategy start');
@@ -154,9 +153,12 @@ async function bootStrategy(plan, logger, run, stops) {
     readyTimeoutMs: target.readyTimeoutMs,
     onOutput: (line, stream) => logger.info({ stream }, line),
   });
-  stops.push(() => proc.stop());
+  stops.push(async () => {
+    const { code, signal } = await proc.stop();
+    logger.info({ strategy: target.strategy, code, signal }, 'strategy stopped');
+  });
   proc.on('workers', (workers) => run.emit('workers', workers));
-  logger.info({ pid: proc.pid, port: proc.port }, 'strategy ready');
+  logger.info({ strategyPid: proc.pid, port: proc.port }, 'strategy ready');
   return { proc, channel, stopping: false };
 }
 

@@ -74,7 +74,7 @@ test('a workload command that does not exist: the run completes, 500s counted, e
 test('a strategy that crashes at start: its stderr in a clear message, exit 1', async () => {
   const { code, err } = await cli('--strategy', 'crash-at-start', ...SHORT);
   assert.equal(code, 1);
-  assert.match(err, /^spawnbench: strategy 'crash-at-start' exited with code 3 before it was ready; its stderr ends:\nfixture: cannot start: configuration is broken/);
+  assert.match(err, /^spawnbench: strategy 'crash-at-start' exited with code 3 before it was ready; its stderr ends:\nfixture: cannot start: configuration is broken/m);
   assert.doesNotMatch(err, /\n\s+at /);
   assert.equal(trackedGroupCount(), 0);
 });
@@ -95,4 +95,28 @@ test('a strategy that crashes mid-run: the run ends with what it measured, exit 
   assert.ok(result.load.durationMs < 15_000, 'the load stopped when the strategy died');
   // The fixture left a `sleep 300` child behind when it died: the group kill took it.
   await assertGroupGone(result.strategy.pid);
+});
+
+test('--log-file records options, strategy start and stop, and its output; nothing on the terminal', async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-log-'));
+  try {
+    const file = join(dir, 'nested', 'run.log');
+    const { code, out, err } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--log-file', file, '--json');
+    assert.equal(code, 1);
+    JSON.parse(out); // stdout is still exactly one JSON document
+    assert.doesNotMatch(err, /"level"/);
+    const entries = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const messages = entries.map((e) => e.msg);
+    for (const m of ['run start', 'strategy start', 'strategy ready', 'load start', 'strategy stopped', 'run done']) {
+      assert.ok(messages.includes(m), `log has '${m}': ${messages.join(' | ')}`);
+    }
+    assert.ok(entries.find((e) => e.msg === 'run start').plan.load.connections === 2, 'options are logged');
+    assert.ok(messages.includes('fixture: crashing now'), 'strategy stderr is logged');
+    assert.ok(entries.some((e) => e.msg === 'strategy exited mid-run'), 'the crash is logged');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
