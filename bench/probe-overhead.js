@@ -98,24 +98,32 @@ async function idleCpuMs(env) {
 
 const pct = (value) => `${value.toFixed(2)}%`;
 
-console.log(`baseline/echo, ${CONNECTIONS} connections, ${DURATION_MS} ms per run after ${WARMUP_MS} ms warm-up, ${ROUNDS} rounds`);
-const rps = { off: [], on: [] };
-for (let round = 0; round < ROUNDS; round += 1) {
-  // off,on then on,off: each side gets the early and the late slot equally often.
-  const order = round % 2 === 0 ? [false, true] : [true, false];
-  for (const probed of order) {
-    const value = await measure(probed);
-    rps[probed ? 'on' : 'off'].push(value);
-    console.log(`round ${round + 1}  probe ${probed ? 'on ' : 'off'}  ${value.toFixed(0)} req/s`);
+/** Runs the alternated rounds and prints each run and the on/off ratio. */
+async function compareThroughput() {
+  console.log(`baseline/echo, ${CONNECTIONS} connections, ${DURATION_MS} ms per run after ${WARMUP_MS} ms warm-up, ${ROUNDS} rounds`);
+  const rps = { off: [], on: [] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // off,on then on,off: each side gets the early and the late slot equally often.
+    const order = round % 2 === 0 ? [false, true] : [true, false];
+    for (const probed of order) {
+      const value = await measure(probed);
+      rps[probed ? 'on' : 'off'].push(value);
+      console.log(`round ${round + 1}  probe ${probed ? 'on ' : 'off'}  ${value.toFixed(0)} req/s`);
+    }
   }
+  const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+  // Each round's on and off runs are neighbours in time: their ratio is the least
+  // disturbed by other work on the machine, and the median drops the odd round.
+  const paired = rps.on.map((on, i) => on / rps.off[i]).sort((a, b) => a - b);
+  const median = paired[Math.floor(paired.length / 2)];
+  console.log(
+    `throughput on/off: median of rounds ${median.toFixed(3)}, ratio of means ${(mean(rps.on) / mean(rps.off)).toFixed(3)} ` +
+      `(${mean(rps.on).toFixed(0)} vs ${mean(rps.off).toFixed(0)} req/s; target ≥ 0.98)`,
+  );
 }
-const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
-// Each round's on and off runs are neighbours in time: their ratio is the least
-// disturbed by other work on the machine, and the median drops the odd round.
-const paired = rps.on.map((on, i) => on / rps.off[i]).sort((a, b) => a - b);
-const median = paired[Math.floor(paired.length / 2)];
-console.log(`throughput on/off: median of rounds ${median.toFixed(3)}, ratio of means ${(mean(rps.on) / mean(rps.off)).toFixed(3)} ` +
-  `(${mean(rps.on).toFixed(0)} vs ${mean(rps.off).toFixed(0)} req/s; target ≥ 0.98)`);
+
+if (ROUNDS > 0) await compareThroughput();
+else console.log('throughput comparison skipped (--rounds 0)');
 
 const channel = await openProbeChannel({ intervalMs: 250 });
 try {

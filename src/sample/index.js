@@ -10,12 +10,16 @@ import { HAS_PROC } from './proc.js';
 import { createProcSampler } from './proc-sampler.js';
 import { createPortableSampler, PORTABLE_NOTE } from './portable-sampler.js';
 import { createRecorder } from './recorder.js';
+import { liveFigures } from './live-figures.js';
 
 /** 250 ms: four samples a second, matching the probe's default report interval. */
 export const DEFAULT_SAMPLE_INTERVAL_MS = 250;
 
 /** A thread silent for three report intervals has exited (or its probe has). */
 const STALE_INTERVALS = 3;
+
+/** Reports kept for the next live sample of a thread; more pile up only for a process no sample lists. */
+const MAX_PENDING_REPORTS = 8;
 
 /**
  * Says whether the in-process probe can run on a runtime, and why not.
@@ -66,6 +70,7 @@ export function startSampler({
     const entry = probed.get(key) ?? { pid: report.pid, threadId: report.isMainThread ? null : report.threadId, pending: [], figures: null };
     Object.assign(entry, { tid: report.tid, isMainThread: report.isMainThread, latest: report, latestAt: Date.now() });
     entry.pending.push(report);
+    if (entry.pending.length > MAX_PENDING_REPORTS) entry.pending.shift();
     probed.set(key, entry);
     recorder.addReport(key, report);
   };
@@ -160,63 +165,6 @@ export function startSampler({
       return stopping;
     },
   });
-}
-
-/**
- * The probe figures of one sample: the reports that arrived since the previous
- * sample merged (probe and sampler clocks drift, so 0, 1 or 2 arrive), or the
- * last figures again when none did.
- */
-function liveFigures(entry) {
-  if (entry.pending.length > 0) {
-    entry.figures = probeFigures(mergeReports(entry.pending));
-    entry.pending = [];
-  }
-  return entry.figures ?? null;
-}
-
-/** One report covering several consecutive ones: sums, interval-weighted ELU, worst loop delay. */
-function mergeReports(reports) {
-  if (reports.length === 1) return reports[0];
-  const intervalMs = reports.reduce((sum, r) => sum + r.intervalMs, 0);
-  const delays = reports.map((r) => r.loopDelay).filter(Boolean);
-  const spawns = reports.map((r) => r.spawn).filter(Boolean);
-  const sum = (list, pick) => list.reduce((total, item) => total + (pick(item) ?? 0), 0);
-  return {
-    intervalMs,
-    elu: intervalMs > 0 ? sum(reports, (r) => r.elu * r.intervalMs) / intervalMs : reports.at(-1).elu,
-    loopDelay: delays.length
-      ? {
-          p50Ms: sum(delays, (d) => d.p50Ms * d.count) / Math.max(1, sum(delays, (d) => d.count)),
-          p99Ms: Math.max(...delays.map((d) => d.p99Ms)),
-          maxMs: Math.max(...delays.map((d) => d.maxMs)),
-        }
-      : null,
-    spawn: spawns.length ? { count: sum(spawns, (x) => x.count), blockedMs: sum(spawns, (x) => x.blockedMs) } : null,
-    gcMs: reports.some((r) => r.gcMs != null) ? sum(reports, (r) => r.gcMs) : null,
-    heapUsedBytes: reports.at(-1).heapUsedBytes,
-  };
-}
-
-/** The figures of one probe report, as a Samples `probe` entry. */
-function probeFigures(report) {
-  const spawn = report.spawn;
-  const seconds = report.intervalMs / 1000;
-  return {
-    elu: report.elu,
-    loopDelay: report.loopDelay
-      ? { p50Ms: report.loopDelay.p50Ms, p99Ms: report.loopDelay.p99Ms, maxMs: report.loopDelay.maxMs }
-      : null,
-    spawn: spawn
-      ? {
-          blockedFraction: report.intervalMs > 0 ? spawn.blockedMs / report.intervalMs : 0,
-          perSec: seconds > 0 ? spawn.count / seconds : 0,
-          meanMs: spawn.count > 0 ? spawn.blockedMs / spawn.count : null,
-        }
-      : null,
-    gcMs: report.gcMs,
-    heapUsedBytes: report.heapUsedBytes,
-  };
 }
 
 function workerOf(pid, threadId, workers) {
