@@ -12,12 +12,15 @@ const MIN_SHOWN_CPU_PCT = 0.5;
 /**
  * @param {object|null} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`
  * @param {Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [workers]
- *   the strategy's last workers list: fills in requests the summary lacks
+ *   the strategy's last workers list: names workers by pool id and fills in requests the summary lacks
  * @returns {string} '' when there is nothing to show
  */
 export function formatProcesses(samples, workers = []) {
   if (!samples?.processes?.length) return '';
-  const rows = samples.processes.map((p) => ({ ...p, requests: p.requests ?? requestsOf(p, workers) }));
+  const rows = samples.processes.map((p) => {
+    const worker = p.role === 'main' ? null : workerOf(p, workers);
+    return { ...p, label: worker ? `worker ${worker.id}` : p.label, requests: p.requests ?? worker?.completed ?? null };
+  });
   const width = Math.max(...rows.map((p) => p.label.length), 'generator'.length);
   const lines = rows.map((p) => `${p.label.padEnd(width)}  ${processFigures(p.summary)}`);
 
@@ -65,9 +68,9 @@ function workerTable(rows) {
   return [line(header), ...body.map(line)].join('\n');
 }
 
-function requestsOf(p, workers) {
-  const worker = workers.find((w) => w.pid === p.pid && (w.threadId ?? null) === (p.threadId ?? null));
-  return worker?.completed ?? null;
+/** The strategy's own record of a process or thread (its pool id and request count), if it reported one. */
+function workerOf(p, workers) {
+  return workers.find((w) => w.pid === p.pid && (w.threadId ?? null) === (p.threadId ?? null)) ?? null;
 }
 
 function figure(name, value, format) {

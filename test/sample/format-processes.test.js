@@ -13,7 +13,7 @@ test('one line per process, spawned commands, system, generator, then the per-wo
       { key: '10', pid: 10, threadId: null, role: 'main', label: 'main', requests: null, series: [], summary: figures() },
       { key: '11', pid: 11, threadId: null, role: 'worker', label: 'worker 0', requests: 1200, series: [],
         summary: figures({ elu: 0.456, blockedFraction: 0.05, msPerSpawn: 0.42, loopDelayP99Ms: 3.14, cpuPct: 38 }) },
-      { key: '12', pid: 12, threadId: null, role: 'worker', label: 'worker 1', requests: null, series: [],
+      { key: '12', pid: 12, threadId: null, role: 'worker', label: 'pid 12', requests: null, series: [],
         summary: figures({ elu: null, blockedFraction: null, msPerSpawn: null, loopDelayP99Ms: null, cpuPct: 12 }) },
     ],
     spawned: { seen: 36, spawns: 1628, cpuPct: 64.6, rssBytes: 6e6 },
