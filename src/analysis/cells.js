@@ -57,6 +57,48 @@ export function groupCells(steps) {
   return cells.sort((a, b) => a.size - b.size || policyOrder.indexOf(a.policy) - policyOrder.indexOf(b.policy));
 }
 
+/**
+ * @typedef {object} SizeFigures
+ * @property {number} size
+ * @property {{ median: number|null, min: number|null, max: number|null, n: number }} rps
+ *   over the repeats, each repeat's value being the median of its clean steps at this size (all policies)
+ * @property {{ median: number|null, min: number|null, max: number|null, n: number }} p99Ms same, for p99
+ * @property {number} policies clean policies measured at this size
+ * @property {object} signals per-signal median over its clean steps
+ */
+
+/**
+ * Figures per pool size from the clean cells only: a size is judged on every
+ * policy measured at it, which halves the noise of picking the best of several
+ * noisy cells (the "winner's curse"), and matches adaptive search, which walks
+ * the sizes with one policy. Each interleaved pass (repeat) gives one value, so
+ * the spread says how much a size moved between passes.
+ * @param {Step[]} steps
+ * @param {Cell[]} cells from groupCells(steps)
+ * @returns {SizeFigures[]} sorted by size
+ */
+export function groupSizes(steps, cells) {
+  const clean = new Set(cells.filter(isClean).map((c) => `${c.size}\u0000${c.policy}`));
+  const bySize = new Map();
+  for (const step of steps) {
+    if (step.partial || !clean.has(`${step.size}\u0000${step.policy}`)) continue;
+    if (!bySize.has(step.size)) bySize.set(step.size, []);
+    bySize.get(step.size).push(step);
+  }
+  return [...bySize.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([size, group]) => {
+      const passes = [...new Set(group.map((s) => s.repeat))].map((r) => group.filter((s) => s.repeat === r));
+      return {
+        size,
+        rps: spread(passes.map((pass) => median(pass.map((s) => s.rps)))),
+        p99Ms: spread(passes.map((pass) => median(pass.map((s) => s.p99Ms)))),
+        policies: new Set(group.map((s) => s.policy)).size,
+        signals: medianSignals(group.map((s) => s.signals).filter(Boolean)),
+      };
+    });
+}
+
 /** A cell that can be recommended: measured, no errors, no failure. */
 export function isClean(cell) {
   return cell.errors === 0 && !cell.failed && cell.rps.median > 0;

@@ -3,9 +3,11 @@
  * the smallest pool size whose throughput is within RPS_BAND of the best and whose
  * p99 is within P99_BAND of the best, with no errors; then the policy with the
  * best p99 at that size unless another has clearly higher throughput; then what
- * limited the best size, from the samplers. Pure: steps in, a plain object out.
+ * limited the best size, from the samplers. Sizes are judged on all their clean
+ * steps (every policy), policies on their own cells (cells.js). Pure: steps in,
+ * a plain object out.
  */
-import { groupCells, isClean } from './cells.js';
+import { groupCells, groupSizes, isClean } from './cells.js';
 import { overlaps } from './stats.js';
 import { findBottleneck } from './bottleneck.js';
 
@@ -38,10 +40,12 @@ export const CLEAR_RPS_GAIN = 0.05;
  *   and the bottleneck kinds generator, main-thread, machine
  * @property {string[]} sentences the reasons in words, with their figures
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
- * @property {import('./cells.js').Cell|null} chosen
- * @property {import('./cells.js').Cell|null} best highest median throughput among clean cells
- * @property {{ sizes: number[], policies: string[] }} ties sizes and policies whose repeats overlap the chosen cell's
- * @property {{ primary: object|null, findings: object[], text: string, size: number, policy: string }|null} bottleneck
+ * @property {import('./cells.js').SizeFigures[]} sizes figures per clean size (all its policies)
+ * @property {import('./cells.js').Cell|null} chosen the recommended cell
+ * @property {import('./cells.js').SizeFigures|null} best the size with the highest median throughput
+ * @property {import('./cells.js').Cell|null} bestCell the highest-throughput cell at that size
+ * @property {{ sizes: number[], policies: string[] }} ties sizes and policies whose repeats overlap the chosen ones
+ * @property {{ primary: object|null, findings: object[], text: string, size: number }|null} bottleneck at the best size
  */
 
 /**
@@ -50,13 +54,13 @@ export const CLEAR_RPS_GAIN = 0.05;
  */
 export function recommend(steps) {
   const cells = groupCells(steps);
-  const empty = { size: null, policy: null, cells, chosen: null, best: null, ties: { sizes: [], policies: [] }, bottleneck: null };
+  const sizes = groupSizes(steps, cells);
+  const empty = { size: null, policy: null, cells, sizes, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null };
   if (cells.length === 0) {
     return { ...empty, reasons: ['nothing-measured'], sentences: ['Nothing was measured to completion, so there is nothing to recommend.'] };
   }
-  const clean = cells.filter(isClean);
   const errorSizes = [...new Set(cells.filter((c) => !isClean(c)).map((c) => c.size))];
-  if (clean.length === 0) {
+  if (sizes.length === 0) {
     return {
       ...empty,
       reasons: ['all-errors'],
@@ -64,20 +68,19 @@ export function recommend(steps) {
     };
   }
 
-  const best = clean.reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
-  const inRpsBand = (c) => c.rps.median >= best.rps.median * (1 - RPS_BAND);
-  const reasons = [];
-  let p99Best = Math.min(...clean.map((c) => c.p99Ms.median));
-  let inBand = (c) => inRpsBand(c) && c.p99Ms.median <= p99Best * (1 + P99_BAND);
-  if (!clean.some(inBand)) {
-    // The lowest p99 came with much lower throughput: judge p99 among the fast cells only.
-    p99Best = Math.min(...clean.filter(inRpsBand).map((c) => c.p99Ms.median));
+  const best = sizes.reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
+  const inRpsBand = (x) => x.rps.median >= best.rps.median * (1 - RPS_BAND);
+  const reasons = ['within-band'];
+  let p99Best = Math.min(...sizes.map((x) => x.p99Ms.median));
+  let inBand = (x) => inRpsBand(x) && x.p99Ms.median <= p99Best * (1 + P99_BAND);
+  if (!sizes.some(inBand)) {
+    // The lowest p99 came with much lower throughput: judge p99 among the fast sizes only.
+    p99Best = Math.min(...sizes.filter(inRpsBand).map((x) => x.p99Ms.median));
     reasons.push('p99-relaxed');
   }
-  reasons.unshift('within-band');
-  const size = Math.min(...clean.filter(inBand).map((c) => c.size));
+  const picked = sizes.find(inBand);
 
-  const atSize = clean.filter((c) => c.size === size);
+  const atSize = cells.filter((c) => c.size === picked.size && isClean(c));
   const byP99 = atSize.reduce((a, b) => (b.p99Ms.median < a.p99Ms.median ? b : a));
   const faster = atSize
     .filter((c) => c !== byP99 && c.rps.median >= byP99.rps.median * (1 + CLEAR_RPS_GAIN) && !overlaps(c.rps, byP99.rps))
@@ -88,44 +91,45 @@ export function recommend(steps) {
   const others = atSize.filter((c) => c !== chosen);
   const policyTies = others.filter((c) => overlaps(c.rps, chosen.rps) && overlaps(c.p99Ms, chosen.p99Ms)).map((c) => c.policy);
   if (others.length > 0 && policyTies.length === others.length) reasons.push('policies-tie');
-  const sizeTies = bestCellPerSize(clean)
-    .filter((c) => c.size !== size && overlaps(c.rps, chosen.rps))
-    .map((c) => c.size);
+  const sizeTies = sizes.filter((x) => x !== picked && overlaps(x.rps, picked.rps)).map((x) => x.size);
   if (sizeTies.length > 0) reasons.push('sizes-tie');
   if (cells.every((c) => c.repeats < 2)) reasons.push('single-repeat');
   if (errorSizes.length > 0) reasons.push('errors-at-sizes');
 
   const found = findBottleneck(best.signals ?? {});
-  const bottleneck = { ...found, size: best.size, policy: best.policy };
   for (const f of found.findings) reasons.push(f.kind);
-
-  const rec = { size, policy: chosen.policy, reasons, cells, chosen, best, ties: { sizes: sizeTies, policies: policyTies }, bottleneck };
-  return { ...rec, sentences: explain(rec, { errorSizes, byP99, p99Best }) };
+  const bestCell = cells.filter((c) => c.size === best.size && isClean(c)).reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
+  const rec = {
+    size: picked.size,
+    policy: chosen.policy,
+    reasons,
+    cells,
+    sizes,
+    chosen,
+    best,
+    bestCell,
+    ties: { sizes: sizeTies, policies: policyTies },
+    bottleneck: { ...found, size: best.size },
+  };
+  return { ...rec, sentences: explain(rec, { picked, errorSizes, byP99, p99Best }) };
 }
 
-/** The highest-throughput clean cell of each size. */
-function bestCellPerSize(clean) {
-  const bySize = new Map();
-  for (const c of clean) if (!bySize.has(c.size) || c.rps.median > bySize.get(c.size).rps.median) bySize.set(c.size, c);
-  return [...bySize.values()];
-}
-
-function explain(rec, { errorSizes, byP99, p99Best }) {
+function explain(rec, { picked, errorSizes, byP99, p99Best }) {
   const { chosen, best, reasons } = rec;
   const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
+  const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
+  const rps = (x) => `${Math.round(x.rps.median).toLocaleString('en-US')} req/s`;
   const relaxed = reasons.includes('p99-relaxed');
-  const sentences = [`Use ${workers(rec.size)} with ${rec.policy}: ${fmtRps(chosen)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
-  if (chosen === best) {
-    sentences.push(`That is the highest throughput measured${relaxed ? '' : ` and within ${P99_BAND * 100}% of the best p99`}.`);
-  } else if (chosen.size === best.size) {
-    sentences.push(`That pool size also gave the highest throughput measured (${fmtRps(best)} with ${best.policy}).`);
-  } else if (chosen.size < best.size) {
+  const sentences = [`Use ${workers(rec.size)} with ${rec.policy}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
+  if (picked === best) {
+    sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
+  } else if (picked.size < best.size) {
     sentences.push(
-      `That is within ${RPS_BAND * 100}% of the best throughput (${fmtRps(best)} with ${workers(best.size)}, ${best.policy}) ` +
-        `and within ${P99_BAND * 100}% of the best p99 (${fmtMs(p99Best)}${relaxed ? ' among the sizes that fast' : ''}), with fewer workers.`,
+      `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within ${RPS_BAND * 100}% of the best size's ` +
+        `(${workers(best.size)}: ${rps(best)}) and p99 within ${P99_BAND * 100}% of the best (${fmtMs(p99Best)}${relaxed ? ' among the sizes that fast' : ''}), with fewer workers.`,
     );
   } else {
-    sentences.push(`The highest throughput (${fmtRps(best)} with ${workers(best.size)}) came with a p99 more than ${P99_BAND * 100}% above the best, so the smallest size that met both is recommended.`);
+    sentences.push(`The highest throughput (${workers(best.size)}: ${rps(best)}) came with a p99 more than ${P99_BAND * 100}% above the best, so the smallest size that met both is recommended.`);
   }
   if (reasons.includes('higher-throughput')) {
     sentences.push(`${byP99.policy} had the lowest p99 at ${workers(rec.size)}, but ${rec.policy} had clearly higher throughput.`);
@@ -135,22 +139,22 @@ function explain(rec, { errorSizes, byP99, p99Best }) {
     sentences.push(`At ${workers(rec.size)}, ${rec.policy} had the lowest p99 and no other policy had clearly higher throughput.`);
   }
   if (reasons.includes('sizes-tie')) {
-    sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${rec.ties.sizes.length > 1 ? 's' : ''} ${rec.ties.sizes.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+    const list = rec.ties.sizes;
+    sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${list.length > 1 ? 's' : ''} ${list.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
   }
   if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
   if (errorSizes.length > 0) {
-    sentences.push(`Pool sizes ${errorSizes.join(', ')} had errors or failed in at least one step and were not considered.`);
+    sentences.push(`Pool sizes ${errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
   }
-  if (rec.bottleneck.primary) {
-    sentences.push(`At the best size (${workers(best.size)}), ${rec.bottleneck.text}.`);
-  } else {
-    sentences.push(`At the best size (${workers(best.size)}): ${rec.bottleneck.text}.`);
-  }
+  sentences.push(`At the best size (${workers(best.size)})${rec.bottleneck.primary ? ',' : ':'} ${rec.bottleneck.text}.`);
   return sentences;
 }
 
-function fmtRps(cell) {
-  const { median, min, max, n } = cell.rps;
+function capital(text) {
+  return text[0].toUpperCase() + text.slice(1);
+}
+
+function fmtRps({ median, min, max, n }) {
   const r = (v) => Math.round(v).toLocaleString('en-US');
   return n > 1 ? `${r(median)} req/s (${r(min)}–${r(max)} over ${n} repeats)` : `${r(median)} req/s`;
 }

@@ -15,6 +15,7 @@ export function formatTune(result) {
   const lines = [`spawnbench tune · ${describeSweep(plan)}`];
   if (machine) lines.push(`Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`);
   lines.push('', ...formatEvidence(rec.cells, rec), '');
+  if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search));
   lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...rec.sentences.map((s) => `  ${s}`));
@@ -41,7 +42,7 @@ function describeSweep(plan) {
 /**
  * The evidence table: one row per measured (size, policy).
  * @param {object[]} cells from the recommendation
- * @param {{ size: number|null, policy: string|null, best: object|null }} rec
+ * @param {{ size: number|null, policy: string|null, bestCell: object|null }} rec
  * @returns {string[]}
  */
 export function formatEvidence(cells, rec) {
@@ -49,7 +50,7 @@ export function formatEvidence(cells, rec) {
   const rows = cells.map((c) => {
     const marks = [];
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
-    if (rec.best && c.size === rec.best.size && c.policy === rec.best.policy) marks.push('best throughput');
+    if (rec.bestCell && c.size === rec.bestCell.size && c.policy === rec.bestCell.policy) marks.push('best throughput');
     if (c.failed) marks.push(`failed: ${c.failed}`);
     return [String(c.size), c.policy, range(c.rps, int), range(c.p99Ms, msValue), int(c.errors), marks.join(', ')];
   });
@@ -57,6 +58,26 @@ export function formatEvidence(cells, rec) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const right = new Set([0, 2, 3, 4]);
   const line = (r) => r.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+/**
+ * Figures per pool size over all its clean policies (what the size is chosen on).
+ * @param {object[]} sizes from the recommendation
+ * @param {{ size: number|null, best: object|null }} rec
+ * @returns {string[]}
+ */
+export function formatSizes(sizes, rec) {
+  const rows = sizes.map((x) => [
+    String(x.size),
+    range(x.rps, int),
+    range(x.p99Ms, msValue),
+    String(x.policies),
+    [x.size === rec.size ? '← recommended size' : '', rec.best && x.size === rec.best.size ? 'best size' : ''].filter(Boolean).join(', '),
+  ]);
+  const header = ['pool', 'req/s all policies', 'p99 ms', 'policies', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) => r.map((v, i) => (i === 4 ? v : v.padStart(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
