@@ -73,6 +73,13 @@ test('a reused buffer with stale bytes after the end is not read', () => {
   assert.equal(parser.feed(buf, 0, head.length), NEED_MORE);
   const rest = Buffer.from('\r\nhi\n');
   assert.equal(parser.feed(rest, 0, rest.length), rest.length);
+
+  // Cut between the blank line's CR and LF, with a stale LF right after the end.
+  parser.reset();
+  buf.write(`${head}\r\nhi\n`, 'latin1');
+  assert.equal(parser.feed(buf, 0, head.length + 1), NEED_MORE);
+  const lf = Buffer.from('\nhi\n');
+  assert.equal(parser.feed(lf, 0, lf.length), lf.length);
 });
 
 test('keep-alive: one parser reads response after response', () => {
