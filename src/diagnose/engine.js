@@ -27,12 +27,13 @@ import { startSchedMeter } from './schedstat.js';
  */
 export function createDiagnose(plan, { logger = createLogger(null) } = {}) {
   const engine = new EventEmitter();
-  const state = { stopRequested: false, load: null, started: null, lastTick: null };
+  const state = { stopRequested: false, load: null, started: null, lastTick: null, abort: new AbortController() };
   engine.start = () => (state.started ??= execute(engine, plan, logger, state));
   engine.stop = () => {
     if (state.stopRequested) return;
     state.stopRequested = true;
     logger.info('stop requested');
+    state.abort.abort();
     state.load?.stop();
   };
   return engine;
@@ -46,7 +47,7 @@ async function execute(engine, plan, logger, state) {
   const gc = createGcWindows();
   let measuring = false;
   try {
-    const server = plan.target.kind === 'command' ? await bootTarget(plan, logger, stops, (report) => measuring && gc.add(report)) : null;
+    const server = plan.target.kind === 'command' ? await bootTarget(plan, logger, stops, state.abort.signal, (report) => measuring && gc.add(report)) : null;
     let crash = null;
     server?.proc.exited.then(({ code, signal }) => {
       if (server.stopping) return;
@@ -153,7 +154,7 @@ async function execute(engine, plan, logger, state) {
 }
 
 /** Opens the probe channel, prepares the profiler folder, starts the server; each step's cleanup goes on `stops`. */
-async function bootTarget(plan, logger, stops, onReport) {
+async function bootTarget(plan, logger, stops, signal, onReport) {
   const channel = plan.probe.enabled ? await openProbeChannel({ intervalMs: plan.probe.intervalMs }) : null;
   if (channel) {
     stops.push(() => channel.close());
@@ -166,12 +167,13 @@ async function bootTarget(plan, logger, stops, onReport) {
     port: plan.target.port,
     env,
     readyTimeoutMs: plan.target.readyTimeoutMs,
+    signal,
     onOutput: (line, stream) => logger.info({ stream }, line),
   });
   const server = { ...target, channel, cpuProfDir, stopping: false };
   stops.push(async () => {
     server.stopping = true;
-    await target.proc.stop();
+    await target.stop();
   });
   logger.info({ pid: target.proc.pid, host: target.host, port: target.port }, 'server ready');
   return server;

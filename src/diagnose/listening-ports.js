@@ -50,7 +50,12 @@ export function listeningPorts(pgid) {
   return [...ports].sort((a, b) => a - b);
 }
 
-function pidsInGroup(pgid) {
+/**
+ * Live (not zombie) processes of a process group.
+ * @param {number} pgid
+ * @returns {number[]}
+ */
+export function pidsInGroup(pgid) {
   const pids = [];
   let names;
   try {
@@ -63,7 +68,7 @@ function pidsInGroup(pgid) {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid) pids.push(Number(name));
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') pids.push(Number(name));
     } catch {
       // gone between readdir and read
     }

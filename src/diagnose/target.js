@@ -3,7 +3,9 @@
  * ends everything it started), PORT in its environment, the probe and the CPU
  * profiler through NODE_OPTIONS, and readiness as "accepts TCP connections".
  */
-import { startStrategyProcess } from '../runner/strategy-process.js';
+import { startStrategyProcess, STOP_GRACE_MS } from '../runner/strategy-process.js';
+import { signalGroup } from '../runner/cleanup.js';
+import { pidsInGroup } from './listening-ports.js';
 import { RunError } from '../errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
@@ -14,6 +16,8 @@ import { waitListening, accepts, LOOPBACK_HOSTS } from './wait-listening.js';
  * specific message (wrong port, no port) is the one the user sees.
  */
 const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
+/** How often a stopping group is checked for processes left, ms. */
+const STOP_POLL_MS = 50;
 
 /**
  * @param {object} options
@@ -21,10 +25,13 @@ const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
  * @param {number|null} options.port --port, or null to choose one and pass it as PORT
  * @param {Record<string, string>} options.env added to the environment (probe, profiler)
  * @param {number} options.readyTimeoutMs
+ * @param {AbortSignal} [options.signal] gives up waiting (Ctrl-C); the server is then stopped
  * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
- * @returns {Promise<{ proc: import('../runner/strategy-process.js').StrategyProcess, host: string, port: number, label: string }>}
+ * @returns {Promise<{ proc: import('../runner/strategy-process.js').StrategyProcess, host: string, port: number, label: string,
+ *   stop: () => Promise<object> }>} `stop()`: SIGTERM to the group, and SIGKILL only when the grace has passed
+ *   or the group is empty (a shell that exits at once must not cut its node child's profile write short)
  */
-export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, onOutput = () => {} }) {
+export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, signal, onOutput = () => {} }) {
   const label = `'${command.join(' ')}'`;
   if (fixedPort !== null) {
     for (const host of LOOPBACK_HOSTS) {
@@ -49,6 +56,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
     waitForPort: async (child) => {
       const ac = new AbortController();
       child.once('exit', () => ac.abort());
+      signal?.addEventListener('abort', () => ac.abort(), { once: true });
       address = await waitListening({
         pgid: child.pid,
         port,
@@ -61,5 +69,22 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
       return address.port;
     },
   });
-  return { proc, host: address.host, port, label };
+  return { proc, host: address.host, port, label, stop: () => stopGroup(proc) };
+}
+
+/**
+ * The launcher's stop() kills the group as soon as its leader exits; a command
+ * run through a shell or npm has a leader that exits at once on SIGTERM while
+ * its Node child is still saving its profile or closing. So: SIGTERM to the
+ * group, wait until every process in it is gone (or the grace has passed), then
+ * the launcher's stop() for the SIGKILL and bookkeeping.
+ */
+async function stopGroup(proc) {
+  if (signalGroup(proc.pid, 'SIGTERM')) {
+    const deadline = Date.now() + STOP_GRACE_MS;
+    while (pidsInGroup(proc.pid).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
+    }
+  }
+  return proc.stop();
 }

@@ -65,7 +65,7 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
     if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts() });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  throw new RunError(`${label} stopped before it accepted connections`);
+  throw new RunError(`stopped before ${label} accepted connections`);
 }
 
 /**

@@ -4,10 +4,14 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+import { once } from 'node:events';
 import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
 import { processesMatching, waitFor } from '../helpers/processes.js';
+import { buildDiagnosePlan } from '../../src/diagnose/plan.js';
+import { createDiagnose } from '../../src/diagnose/engine.js';
 
 const server = (name) => fileURLToPath(new URL(`../../fixtures/servers/${name}.js`, import.meta.url));
 const QUICK = ['--duration', '1s', '--warmup', '0', '--ready-timeout', '1500ms'];
@@ -61,4 +65,30 @@ test('a command that does not exist: one line, exit 1', async () => {
   assert.equal(code, 1);
   assert.match(err, /\nspawnbench: 'spawnbench-no-such-server' could not be started: spawn spawnbench-no-such-server ENOENT\n$/);
   assert.equal(trackedGroupCount(), 0);
+});
+
+test('stopped (Ctrl-C) while waiting for a server that never listens: gives up at once, nothing left', async () => {
+  const plan = buildDiagnosePlan({ readyTimeout: '20s', duration: '1s' }, [process.execPath, server('never-listens')]);
+  const engine = createDiagnose(plan);
+  const started = Date.now();
+  const running = engine.start();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  engine.stop();
+  await assert.rejects(running, /stopped before '.*never-listens\.js' accepted connections/);
+  assert.ok(Date.now() - started < 10_000, 'did not wait for the ready timeout');
+  await assertNothingLeft('never-listens');
+});
+
+test('--port that something else already answers on: says so before starting anything, exit 1', async () => {
+  const other = net.createServer().listen(0, '127.0.0.1');
+  await once(other, 'listening');
+  const { port } = other.address();
+  try {
+    const { code, err } = await diagnose(...QUICK, '--port', String(port), '--', process.execPath, server('healthy'));
+    assert.equal(code, 1);
+    assert.match(err, new RegExp(`spawnbench: port ${port} already answers before '.*healthy\\.js' started: stop what listens there, or use --url to diagnose it as it runs\\n$`));
+    await assertNothingLeft('healthy');
+  } finally {
+    other.close();
+  }
 });

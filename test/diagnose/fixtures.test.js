@@ -86,3 +86,15 @@ test('the text report: verdict, evidence and next step after the figures', async
   assert.match(text, /next: time the calls each request waits on/);
   assert.equal(trackedGroupCount(), 0);
 });
+
+test('a server started through a shell: the probe reaches the node child, and its profile is saved before the group is killed', async () => {
+  const { code, out, err } = await diagnose('--duration', '700ms', '--warmup', '0', '--json', '--cpu-prof', '--',
+    '/bin/sh', '-c', `"${process.execPath}" "${server('healthy')}"`);
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.ok(result.samples.probe.available, 'probe reports from the node child');
+  assert.ok(result.cpuProfile.top, `no profile in ${result.cpuProfile.dir}`);
+  assert.equal(result.cpuProfile.files.length, 1, 'one profile: sh is not a Node process');
+  await assertGroupGone(result.target.pid);
+  await rm(result.cpuProfile.dir, { recursive: true, force: true });
+});
