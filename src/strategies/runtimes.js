@@ -91,22 +91,29 @@ function asRuntime(value, flag) {
 
 /**
  * Refuses, at plan time, a runtime a strategy cannot run on, in one line that says
- * what to use instead. Pass `workerRuntime` only when the user chose one.
+ * what to use instead, and says which runtime its workers will really run on: the
+ * one the user chose, else the main process's own (a Bun main forks Bun workers).
  * @param {import('./registry.js').StrategyInfo} strategy
- * @param {{ runtime?: string|{name: string, kind: string, path: string}, workerRuntime?: string|{name: string, kind: string, path: string} }} choice
- * @returns {{ runtime: {name: string, kind: string, path: string}, workerRuntime: {name: string, kind: string, path: string}|null }} resolved
+ * @param {object} choice
+ * @param {string|{name: string, kind: string, path: string}} [choice.runtime] default node
+ * @param {string|{name: string, kind: string, path: string}} [choice.workerRuntime]
+ * @param {boolean} [choice.workerRuntimeGiven] whether the user passed --worker-runtime
+ *   (default: whether workerRuntime is set); a default one is never an error
+ * @returns {{ runtime: {name: string, kind: string, path: string}, workerRuntime: {name: string, kind: string, path: string}|null }}
+ *   workerRuntime: what to put in the strategy config (null when the strategy forks no workers)
  * @throws {UsageError}
  */
-export function checkRuntimeSupport(strategy, { runtime = 'node', workerRuntime } = {}) {
+export function checkRuntimeSupport(strategy, { runtime = 'node', workerRuntime, workerRuntimeGiven } = {}) {
   const main = asRuntime(runtime, '--runtime');
-  const worker = asRuntime(workerRuntime, '--worker-runtime');
+  const given = workerRuntimeGiven ?? (workerRuntime !== undefined && workerRuntime !== null);
   const meta = extraMeta(strategy);
   const name = `strategy '${strategy.name}'`;
   if (!strategy.runtimes.includes(main.kind)) {
     const why = meta.runtimeNotes?.[main.kind] ?? `it runs on ${strategy.runtimes.join(', ')}`;
     throw new UsageError(`${name} cannot run on ${main.kind}: ${why}; use --runtime ${strategy.runtimes.join(' or ')}`);
   }
-  if (!worker) return { runtime: main, workerRuntime: null };
+  if (!given) return { runtime: main, workerRuntime: strategy.workerRuntimes.length ? main : null };
+  const worker = asRuntime(workerRuntime, '--worker-runtime');
   if (strategy.workerRuntimes.length === 0) {
     throw new UsageError(`${name} forks no worker processes, so --worker-runtime does not apply; choose its runtime with --runtime`);
   }

@@ -8,7 +8,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { readConfig, failAndExit } from '../lib/config.js';
 import { sendError } from '../lib/http.js';
-import { forkWorker, currentRuntime, runtimeKindOf } from '../lib/fork.js';
+import { forkWorker, currentRuntime, workerKind } from '../lib/fork.js';
 import { createPool } from '../lib/pool.js';
 import { servePool } from '../lib/serve-pool.js';
 import { createFrameReader, STDOUT, EXIT, SPAWN_ERROR } from './frames.js';
@@ -16,7 +16,7 @@ import { planChannels } from './channel-address.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const config = readConfig();
-const channels = planChannels(currentRuntime(), runtimeKindOf(config.workerRuntime));
+const channels = planChannels(currentRuntime(), workerKind(config));
 const generations = new Map(); // slot id -> workers started in it
 const listeners = new Set();
 

@@ -8,9 +8,9 @@ import { availableParallelism } from 'node:os';
 /**
  * Reads SPAWNBENCH_STRATEGY_CONFIG. Strategies started by hand (for reading and
  * experimenting) fall back to echo hi on a free port.
- * `workerExecArgv` (null: chosen from the worker runtime, see lib/fork.js) is what
- * spawnbench's runtimes.js `workerForkConfig()` fills in for bun and deno workers.
- * @returns {{host: string, port: number, command: string, args: string[], poolSize: number, balance: string, workerRuntime: string, workerExecArgv: string[]|null, seed: number}}
+ * `workerRuntimeKind` (node|bun|deno) and `workerExecArgv` may be absent: lib/fork.js
+ * then derives them from the worker runtime's file name.
+ * @returns {{host: string, port: number, command: string, args: string[], poolSize: number, balance: string, workerRuntime: string, workerRuntimeKind?: string, workerExecArgv: string[]|null, seed: number}}
  */
 export function readConfig() {
   const raw = process.env.SPAWNBENCH_STRATEGY_CONFIG;

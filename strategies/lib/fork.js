@@ -22,6 +22,11 @@ export function runtimeKindOf(file) {
   return 'node';
 }
 
+/** The configured worker runtime's kind: as spawnbench resolved it, else from its file name. */
+export function workerKind(config) {
+  return config.workerRuntimeKind ?? runtimeKindOf(config.workerRuntime);
+}
+
 /**
  * The flags a worker runtime needs before the script: node workers under a node
  * main inherit its flags (so an `--import` probe reaches them too); deno needs
@@ -29,7 +34,7 @@ export function runtimeKindOf(file) {
  */
 export function workerExecArgv(config) {
   if (config.workerExecArgv) return config.workerExecArgv;
-  const kind = runtimeKindOf(config.workerRuntime);
+  const kind = workerKind(config);
   const main = currentRuntime();
   if (kind === 'deno') return main === 'deno' ? [] : ['run', '--allow-all'];
   if (kind === 'node' && main === 'node') return process.execArgv;

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { readConfig, failAndExit } from '../lib/config.js';
 import { sendError } from '../lib/http.js';
-import { forkWorker, currentRuntime, runtimeKindOf } from '../lib/fork.js';
+import { forkWorker, currentRuntime, workerKind } from '../lib/fork.js';
 import { createPool } from '../lib/pool.js';
 import { servePool } from '../lib/serve-pool.js';
 import { STDOUT, EXIT, SPAWN_ERROR } from './message-types.js';
@@ -18,9 +18,9 @@ const config = readConfig();
 
 // 'advanced' is each runtime's own format (V8's serializer in Node): a Node main
 // cannot read a Bun or Deno worker's messages, and the pool would wait forever.
-const workerKind = runtimeKindOf(config.workerRuntime);
-if (workerKind !== currentRuntime()) {
-  await failAndExit()(new Error(`send-advanced: ${workerKind} workers cannot talk 'advanced' IPC to a ${currentRuntime()} main process; use the same runtime for both`));
+const workersOn = workerKind(config);
+if (workersOn !== currentRuntime()) {
+  await failAndExit()(new Error(`send-advanced: ${workersOn} workers cannot talk 'advanced' IPC to a ${currentRuntime()} main process; use the same runtime for both`));
 }
 
 const pool = createPool({

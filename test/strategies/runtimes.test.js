@@ -55,6 +55,12 @@ test('supported pairings pass and come back resolved', () => {
     }
   }
   assert.deepEqual(checkRuntimeSupport(getStrategy('cluster'), { runtime: fake('deno') }).workerRuntime, null);
+  // A default (not given) worker runtime is never an error: workers run on the main's runtime.
+  const bunMain = fake('bun');
+  const defaults = { runtime: bunMain, workerRuntime: NODE, workerRuntimeGiven: false };
+  assert.equal(checkRuntimeSupport(getStrategy('send-advanced'), defaults).workerRuntime, bunMain);
+  assert.equal(checkRuntimeSupport(getStrategy('baseline'), defaults).workerRuntime, null);
+  assert.equal(checkRuntimeSupport(getStrategy('worker-threads'), defaults).workerRuntime, null);
   assert.deepEqual(checkRuntimeSupport(getStrategy('send-advanced'), { runtime: fake('bun'), workerRuntime: fake('bun') }).runtime.kind, 'bun');
 });
 
