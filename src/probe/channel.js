@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SOCKET_ENV, INTERVAL_ENV, PROTOCOL_VERSION, DEFAULT_INTERVAL_MS, parseInterval } from './protocol.js';
@@ -65,6 +66,10 @@ export async function openProbeChannel({ intervalMs = DEFAULT_INTERVAL_MS } = {}
     server.listen(socketPath, resolve);
   });
   server.unref();
+  // A process that exits without close() (process.exit, an uncaught error) still
+  // leaves no socket directory behind.
+  const removeOnExit = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', removeOnExit);
 
   const nodeOptions = (base = process.env.NODE_OPTIONS) => [base, `--import=${PROBE_URL}`].filter(Boolean).join(' ');
   let closing = null;
@@ -78,6 +83,7 @@ export async function openProbeChannel({ intervalMs = DEFAULT_INTERVAL_MS } = {}
         for (const socket of sockets) socket.destroy();
         await new Promise((resolve) => server.close(() => resolve()));
         await rm(dir, { recursive: true, force: true });
+        process.off('exit', removeOnExit);
       })();
       return closing;
     },

@@ -72,3 +72,11 @@ test('a Node command the strategy spawns per request (no IPC channel) is not pro
     await channel.close();
   }
 });
+
+test('a process that exits without closing the channel leaves no socket directory', async () => {
+  const script = `import('${new URL('../../src/probe/channel.js', import.meta.url).href}')
+    .then(({ openProbeChannel }) => openProbeChannel())
+    .then((channel) => { console.log(channel.socketPath); process.exit(0); });`;
+  const { stdout } = await run(process.execPath, ['-e', script]);
+  assert.equal(existsSync(path.dirname(stdout.trim())), false);
+});
