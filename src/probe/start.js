@@ -1,7 +1,7 @@
 /**
  * Runs the probe in the current thread: measures every interval and reports on
  * the channel until the channel closes. Main threads and worker threads run the
- * same code; a main thread also reports the eval workers it cannot enter.
+ * same code; a thread also reports the worker threads it started but could not enter.
  */
 import { isMainThread, threadId } from 'node:worker_threads';
 import { readlinkSync } from 'node:fs';
@@ -45,7 +45,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
     try {
       const t = Date.now();
       reporter.send({ ...identity, source: 'probe', t, ...figures, spawn: spawnTimer.take() });
-      for (const worker of workerPatch.takeEvalWorkers()) {
+      for (const worker of workerPatch.takeUnprobedWorkers()) {
         reporter.send({
           ...identity, tid: null, threadId: worker.threadId, isMainThread: false, source: 'parent', t,
           intervalMs: worker.intervalMs, elu: worker.elu, loopDelay: null, spawn: null, gcMs: null,

@@ -3,10 +3,12 @@
  * itself: `worker_threads.Worker` is replaced by a subclass that appends
  * `--import=<probe URL>` to the new thread's `execArgv` (checked on Node 20.20:
  * a worker's own execArgv `--import` runs before its file, workerData and every
- * other option untouched). The thread's settings travel in the URL's query, so
+ * other option untouched; the parent's NODE_OPTIONS --import then runs too, which
+ * preload.js ignores). The thread's settings travel in the URL's query, so
  * a worker started with `env: {}` is still probed.
  *
- * `eval: true` workers skip `--import` (checked on Node 20.20), so those are
+ * `eval: true` workers skip `--import` (checked on Node 20.20), and workers of a
+ * parent started with flags of its own are left alone (see below); those are
  * watched from outside instead: the parent reads
  * `worker.performance.eventLoopUtilization()` each interval (ELU only).
  */
@@ -17,25 +19,29 @@ import { performance } from 'node:perf_hooks';
 /**
  * Makes every Worker created from now on (in this thread) load the probe.
  * @param {string} probeUrl the thread probe's URL, query included
- * @returns {{ takeEvalWorkers: () => Array<{ threadId: number, intervalMs: number, elu: number }>, uninstall: () => void }}
- *   `takeEvalWorkers` returns the ELU since the previous call of each live eval worker
+ * @returns {{ takeUnprobedWorkers: () => Array<{ threadId: number, intervalMs: number, elu: number }>, uninstall: () => void }}
+ *   `takeUnprobedWorkers` returns the ELU since the previous call of each live worker the probe could not enter
  */
 export function installWorkerPatch(probeUrl) {
   const Original = workerThreads.Worker;
   /** @type {Map<import('node:worker_threads').Worker, { elu: object, at: number }>} */
-  const evalWorkers = new Map();
+  const unprobedWorkers = new Map();
+
+  const watchFromParent = (worker) => {
+    unprobedWorkers.set(worker, { elu: worker.performance.eventLoopUtilization(), at: performance.now() });
+    worker.once('exit', () => unprobedWorkers.delete(worker));
+  };
 
   class Worker extends Original {
-    constructor(filename, options = {}) {
-      const isEval = Boolean(options?.eval);
-      const probed = isEval
-        ? options
-        : { ...options, execArgv: [...(options?.execArgv ?? process.execArgv), `--import=${probeUrl}`] };
-      super(filename, probed);
-      if (isEval) {
-        evalWorkers.set(this, { elu: this.performance.eventLoopUtilization(), at: performance.now() });
-        this.once('exit', () => evalWorkers.delete(this));
-      }
+    constructor(filename, options) {
+      // Without its own execArgv a worker inherits the parent's parsed options. Spelling
+      // them out would change meaning (`-e <code>`, `--input-type` and process-wide flags
+      // such as --max-old-space-size are refused in a worker), so only a parent started
+      // with no flags of its own (the way spawnbench starts strategies) gets the
+      // probe added; otherwise the worker starts untouched.
+      const probed = !options?.eval && (options?.execArgv !== undefined || process.execArgv.length === 0);
+      super(filename, probed ? { ...options, execArgv: [...(options?.execArgv ?? []), `--import=${probeUrl}`] } : options);
+      if (!probed) watchFromParent(this);
     }
   }
   Object.defineProperty(Worker, 'name', { value: Original.name });
@@ -43,24 +49,24 @@ export function installWorkerPatch(probeUrl) {
   syncBuiltinESMExports();
 
   return {
-    takeEvalWorkers() {
+    takeUnprobedWorkers() {
       const now = performance.now();
       const taken = [];
-      for (const [worker, previous] of evalWorkers) {
+      for (const [worker, previous] of unprobedWorkers) {
         const elu = worker.performance.eventLoopUtilization();
         taken.push({
           threadId: worker.threadId,
           intervalMs: now - previous.at,
           elu: clamp01(worker.performance.eventLoopUtilization(elu, previous.elu).utilization),
         });
-        evalWorkers.set(worker, { elu, at: now });
+        unprobedWorkers.set(worker, { elu, at: now });
       }
       return taken;
     },
     uninstall() {
       workerThreads.Worker = Original;
       syncBuiltinESMExports();
-      evalWorkers.clear();
+      unprobedWorkers.clear();
     },
   };
 }
