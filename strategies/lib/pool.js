@@ -29,9 +29,8 @@ const STOP_WAIT_MS = 1_000;
  * @param {(slotId: number) => any} options.start starts one worker
  * @param {(message: any, worker: object) => void} [options.onMessage] every message but 'ready'
  * @param {(error: Error) => void} options.onFatal a worker died before it was ready (bad runtime, crash at start)
- * @param {(worker: object) => void} [options.onWorkerStart] a (re)started worker, e.g. to accept its channel
  */
-export function createPool({ size, balance, seed, start, onMessage = () => {}, onFatal, onWorkerStart = () => {} }) {
+export function createPool({ size, balance, seed, start, onMessage = () => {}, onFatal }) {
   const pick = createBalancer(balance, { seed });
   const loads = new Array(size).fill(0);
   const requests = new Map();
@@ -50,7 +49,6 @@ export function createPool({ size, balance, seed, start, onMessage = () => {}, o
     const handle = start(slot.id);
     const isThread = handle.threadId !== undefined;
     Object.assign(slot, { handle, ready: false, pid: isThread ? process.pid : handle.pid ?? null, threadId: isThread ? handle.threadId : null });
-    onWorkerStart(slot);
     handle.on('message', (message) => {
       if (handle !== slot.handle) return;
       if (message === 'ready') return markReady(slot);

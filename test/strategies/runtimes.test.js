@@ -2,20 +2,23 @@
 // Node main processes driving Bun workers for real.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readlinkSync } from 'node:fs';
+import { readlinkSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
 import { getStrategy, listStrategies } from '../../src/strategies/registry.js';
 import { checkRuntimeSupport, resolveRuntime, workerForkConfig } from '../../src/strategies/runtimes.js';
 import { UsageError } from '../../src/errors.js';
 
 const NODE = resolveRuntime('node');
-const bun = (() => {
+const installed = (name) => {
   try {
-    return resolveRuntime('bun', '--worker-runtime');
+    return resolveRuntime(name, '--worker-runtime');
   } catch {
     return null;
   }
-})();
+};
+const bun = installed('bun');
+const deno = installed('deno');
 const started = [];
 after(async () => {
   for (const s of started) await s.stop();
@@ -88,4 +91,34 @@ for (const [name, workload] of [['fork-pool', 'echo'], ['comm-channel', 'large']
 
 test('send-advanced refuses bun workers itself too, with the reason on stderr', { skip: !bun && 'bun is not installed' }, async () => {
   await assert.rejects(boot('send-advanced', workerForkConfig(bun, NODE)), /bun workers cannot talk 'advanced' IPC to a node main process/);
+});
+
+test('comm-channel: node main + deno workers meet on the padded abstract name', { skip: !deno && 'deno is not installed' }, async () => {
+  const strategy = await boot('comm-channel', { workload: 'large', ...workerForkConfig(deno, NODE) });
+  started.push(strategy);
+  const result = await hammer({ port: strategy.port, requests: 50, connections: 5, expected: WORKLOADS.large.expected });
+  assert.deepEqual(result.statuses, { 200: 50 });
+  assert.equal(result.ok, 50);
+  await strategy.stop();
+});
+
+test('comm-channel: bun main + node workers use a socket file, removed on stop', { skip: !bun && 'bun is not installed' }, async () => {
+  const strategy = await boot('comm-channel', { workerRuntime: process.execPath, workerRuntimeKind: 'node' }, { command: bun.path });
+  started.push(strategy);
+  const dirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith(`spawnbench-comm-${strategy.pid}-`));
+  assert.equal(dirs().length, 1);
+  const result = await hammer({ port: strategy.port, requests: 50, connections: 5, expected: WORKLOADS.echo.expected });
+  assert.equal(result.ok, 50);
+  await strategy.stop();
+  assert.deepEqual(dirs(), []);
+});
+
+test('comm-channel is refused off Linux', () => {
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+  Object.defineProperty(process, 'platform', { value: 'darwin' });
+  try {
+    assert.throws(() => getStrategy('comm-channel'), /strategy 'comm-channel' is not supported on this platform \(darwin\); it runs on linux/);
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+  }
 });

@@ -1,0 +1,60 @@
+// comm-channel's own parts: the frame format, survived at every chunk boundary, and
+// where each runtime pairing's channel lives.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { createFrameReader, writeFrame, exitData, STDOUT, STDERR, EXIT, SPAWN_ERROR, HEADER_BYTES } from '../../strategies/comm-channel/frames.js';
+import { planChannels } from '../../strategies/comm-channel/channel-address.js';
+
+function encode(frames) {
+  const out = new PassThrough();
+  const chunks = [];
+  out.on('data', (c) => chunks.push(c));
+  for (const [id, type, data] of frames) writeFrame(out, id, type, data);
+  return Buffer.concat(chunks);
+}
+
+const FRAMES = [
+  [1, STDOUT, Buffer.from('hi\n')],
+  [4294967295, STDERR, Buffer.from('warning')],
+  [2, STDOUT, Buffer.alloc(70_000, 7)],
+  [1, EXIT, exitData(0)],
+  [3, SPAWN_ERROR, Buffer.from('spawn nosuchcmd ENOENT')],
+  [2, EXIT, exitData(null)],
+];
+
+test('frames are [id u32][type u8][length u32][data]', () => {
+  const bytes = encode([[258, STDOUT, Buffer.from('ab')]]);
+  assert.deepEqual([...bytes], [0, 0, 1, 2, STDOUT, 0, 0, 0, 2, 97, 98]);
+  assert.equal(HEADER_BYTES, 9);
+});
+
+test('the reader gives back every frame whatever the chunking', () => {
+  const bytes = encode(FRAMES);
+  for (const size of [1, 2, 5, 9, 10, 4096, 65536, bytes.length]) {
+    const got = [];
+    const read = createFrameReader((id, type, data) => got.push([id, type, Buffer.from(data)]));
+    for (let i = 0; i < bytes.length; i += size) read(bytes.subarray(i, i + size));
+    assert.deepEqual(got, FRAMES, `chunks of ${size}`);
+  }
+  assert.equal(exitData(null).readInt32BE(0), -1);
+});
+
+test('channels are abstract where both runtimes spell the name alike, files otherwise', () => {
+  const node = planChannels('node', 'node').address(0, 1);
+  assert.match(node.listen, /^\0spawnbench-comm-\d+-0-1$/);
+  assert.equal(node.connect, node.listen);
+  const deno = planChannels('node', 'deno').address(1, 2);
+  assert.equal(deno.connect.length, 108); // Node 20 pads abstract names to the whole sun_path
+  assert.equal(deno.connect.replace(/\0+$/, ''), deno.listen);
+  assert.equal(planChannels('bun', 'bun').abstract, true);
+  assert.equal(planChannels('bun', 'deno').abstract, true);
+  for (const [main, worker] of [['node', 'bun'], ['bun', 'node']]) {
+    const plan = planChannels(main, worker);
+    assert.equal(plan.abstract, false);
+    const { listen, connect } = plan.address(0, 1);
+    assert.equal(listen, connect);
+    assert.match(listen, /spawnbench-comm-\d+-.*\/0-1\.sock$/);
+    plan.cleanup();
+  }
+});
