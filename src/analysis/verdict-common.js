@@ -42,10 +42,10 @@
 
 import { pct } from '../report/format.js';
 
-/** "main (pid 1234)" or "pid 1234". */
+/** "main, pid 1234" or "pid 1234". */
 export function where(process) {
   if (!process) return null;
-  if (process.label && process.pid && process.label !== `pid ${process.pid}`) return `${process.label} (pid ${process.pid})`;
+  if (process.label && process.pid && process.label !== `pid ${process.pid}`) return `${process.label}, pid ${process.pid}`;
   return process.label ?? (process.pid ? `pid ${process.pid}` : null);
 }
 

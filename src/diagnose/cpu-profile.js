@@ -2,7 +2,7 @@
  * Reads the `.cpuprofile` files a --cpu-prof run left and ranks functions by self
  * time (time on top of the stack), the figure a flame graph's widest frames show.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** How many functions the summary lists. */
@@ -52,9 +52,11 @@ export function topSelfTime(profile, limit = TOP_FUNCTIONS) {
  * The profiles in a folder, each ranked; the busiest first (a command that starts
  * several Node processes leaves one file per process).
  * @param {string} dir
+ * @param {{ since?: number }} [options] only files written at or after this time (ms since the epoch):
+ *   a --cpu-prof-dir given twice keeps the older runs' profiles out of this one
  * @returns {Array<{ file: string, busyMs: number, functions: object[] }>}
  */
-export function readProfiles(dir) {
+export function readProfiles(dir, { since = 0 } = {}) {
   let names;
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'));
@@ -65,6 +67,7 @@ export function readProfiles(dir) {
   for (const name of names) {
     const file = path.join(dir, name);
     try {
+      if (statSync(file).mtimeMs < since) continue;
       profiles.push({ file, ...topSelfTime(JSON.parse(readFileSync(file, 'utf8'))) });
     } catch {
       // A truncated file (the process was killed while writing) is skipped, not fatal.

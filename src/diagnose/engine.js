@@ -40,6 +40,7 @@ export function createDiagnose(plan, { logger = createLogger(null) } = {}) {
 }
 
 async function execute(engine, plan, logger, state) {
+  const startedAt = Date.now();
   const machine = await readMachine();
   engine.emit('start', { plan, machine });
   engine.emit('phase', { phase: 'booting' });
@@ -136,7 +137,7 @@ async function execute(engine, plan, logger, state) {
       samples,
       mainThread,
       gc: Object.fromEntries(gc.result()),
-      cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir) : null,
+      cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir, startedAt) : null,
       notes,
       failures,
       stoppedEarly: state.stopRequested,
@@ -180,8 +181,8 @@ async function bootTarget(plan, logger, stops, signal, onReport) {
 }
 
 /** Where the profiles are and the busiest one's top functions. */
-function profileSummary(dir) {
-  const profiles = readProfiles(dir);
+function profileSummary(dir, since) {
+  const profiles = readProfiles(dir, { since });
   return {
     dir,
     files: profiles.map((p) => p.file),

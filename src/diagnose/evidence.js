@@ -36,7 +36,7 @@ export function buildEvidence(result) {
   return {
     mode: result.plan?.target?.kind === 'url' ? 'url' : 'command',
     probe: Boolean(samples?.probe?.available),
-    probeReason: samples?.probe?.reason ?? (samples ? null : 'not measured'),
+    probeReason: probeReason(result),
     load: {
       mode: load.mode ?? 'closed',
       rps: load.rps ?? 0,
@@ -61,4 +61,12 @@ export function buildEvidence(result) {
     mainThread: result.mainThread ?? null,
     pid: result.target?.pid ?? null,
   };
+}
+
+/** Why there are no probe figures, in the words the "not seen" list uses. */
+function probeReason(result) {
+  if (result.samples?.probe?.available) return null;
+  if (result.plan?.target?.kind === 'url') return 'the server was not started by spawnbench';
+  if (result.plan?.probe?.enabled === false) return '--no-probe';
+  return result.samples?.probe?.reason ?? 'not measured';
 }

@@ -2,7 +2,6 @@
 // the GC windows, and the listening ports of a process group.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { topSelfTime } from '../../src/diagnose/cpu-profile.js';
@@ -77,5 +76,4 @@ test('listeningPorts: the ports a process group listens on, from /proc', async (
   assert.deepEqual(listeningPorts(2 ** 22 + 1), []);
   child.kill('SIGKILL');
   await once(child, 'exit');
-  assert.ok(net.isIP('127.0.0.1'));
 });
