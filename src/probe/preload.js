@@ -8,7 +8,7 @@
  * worker threads, whose env the strategy may replace) or else from the
  * environment (SPAWNBENCH_PROBE_SOCKET, SPAWNBENCH_PROBE_INTERVAL).
  */
-import { SOCKET_ENV, INTERVAL_ENV, parseInterval } from './protocol.js';
+import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, parseInterval } from './protocol.js';
 
 /**
  * A worker started with its own execArgv runs NODE_OPTIONS' --import as well as
@@ -18,14 +18,12 @@ import { SOCKET_ENV, INTERVAL_ENV, parseInterval } from './protocol.js';
 const LOADED = Symbol.for('spawnbench.probe.loaded');
 
 /**
- * Set by the first probed process (the strategy's main process) for its
- * descendants. A descendant without an IPC channel is not a fork()ed or cluster
- * worker but a command the strategy runs per request (`node script.js`): it
- * inherits NODE_OPTIONS, and is left unprobed so the workload is not slowed.
+ * True for worker threads (settings in the URL), the root process, and IPC
+ * children of it. The root marks its environment for its descendants: one
+ * without an IPC channel is not a fork()ed or cluster worker but a command the
+ * strategy runs per request (`node script.js`), which inherits NODE_OPTIONS and
+ * is left unprobed so the workload is not slowed.
  */
-const ROOT_ENV = 'SPAWNBENCH_PROBE_ROOT';
-
-/** True for worker threads (settings in the URL), the root process, and IPC children of it. */
 function wanted(url) {
   if (url.searchParams.has('socket')) return true;
   if (!process.env[ROOT_ENV]) {

@@ -15,6 +15,12 @@
 /** Path of the Unix socket the probe reports to; the probe does nothing when unset. */
 export const SOCKET_ENV = 'SPAWNBENCH_PROBE_SOCKET';
 
+/**
+ * Set by the strategy's main process for its descendants (see preload.js); the
+ * channel's env clears it, so the process spawnbench starts is always the root.
+ */
+export const ROOT_ENV = 'SPAWNBENCH_PROBE_ROOT';
+
 /** Report interval in ms. */
 export const INTERVAL_ENV = 'SPAWNBENCH_PROBE_INTERVAL';
 
