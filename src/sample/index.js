@@ -45,10 +45,17 @@ export function probeSupport(runtime = 'node') {
  * @param {() => Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [options.getWorkers]
  *   the strategy's latest merged `workers` list: names workers and gives their request counts
  * @returns {EventEmitter & { stop: () => Promise<object>, reset: () => void }}
- *   Emits `sample` (the Samples shape). `reset()` restarts the summary and series (call it when the
- *   measured phase starts if sampling began at boot). `stop()` ends sampling and resolves to
- *   `{ processes: [{ key, pid, threadId, role, label, requests, series, summary }], spawned, system,
- *   generator, probe: { available, reason }, notes }`; it is idempotent.
+ *   Emits `sample`: the Samples shape of src/README.md, each process entry with `requests` too
+ *   (the worker's `completed`, or null). A process's `cpuPct` covers all its threads; a thread
+ *   entry's covers that thread alone (100 = one core). `spawned` is `{ count (running at the
+ *   sample), newlySeen, cpuPct (reaped children, from cutime + cstime), rssBytes }`.
+ *   `reset()` restarts the summary and series (call it when the measured phase starts if sampling
+ *   began at boot). `stop()` ends sampling and resolves to (idempotent)
+ *   `{ processes: [{ key, pid, threadId, role, label, requests, series: [{ t, cpuPct, rssBytes, requests, probe }],
+ *   summary: { elu, blockedFraction, msPerSpawn, spawnsPerSec, loopDelayP50Ms, loopDelayP99Ms, loopDelayMaxMs,
+ *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak) } }], spawned: { seen, spawns, cpuPct, rssBytes },
+ *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [] }`;
+ *   `requests` there is the count completed while sampling, and null figures were not measured.
  */
 export function startSampler({
   rootPid,
