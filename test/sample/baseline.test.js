@@ -6,9 +6,9 @@ import { startServer, runLoad } from '../probe/helpers/servers.js';
 import { formatProcesses } from '../../src/report/processes.js';
 
 /** The sampler watches the middle of the load only, so both count the same steady state. */
-const LOAD_MS = 2600;
+const LOAD_MS = 3000;
 const SETTLE_MS = 400;
-const SAMPLE_MS = 1600;
+const SAMPLE_MS = 2000;
 
 const channel = await openProbeChannel({ intervalMs: 250 });
 const server = await startServer('strategies/baseline/index.js', { env: channel.env });
