@@ -19,7 +19,12 @@ const STOP_GRACE_MS = 2000;
 const GENERATOR_BUSY_ELU = 0.9;
 
 /**
- * Starts a load run.
+ * Starts a load run. Closed loop by default (`connections` requests in flight);
+ * with `rate`, open loop: requests fall due at that rate across all threads and
+ * go out on a free connection of the pool, latency counted from when each was due.
+ * When every connection is busy, due requests queue and count in `missed` (see
+ * open-loop.js); without `connections`, an open loop gets rate × 0.5 s of them.
+ * Requests in flight when the measured window closes are not counted (as wrk).
  * @param {object} options see src/README.md ("Load generator")
  * @returns {EventEmitter & { done: Promise<object>, stop(): Promise<object> }}
  *   emits 'phase' ({ phase }) and 'tick' (LoadTick); `done` resolves to the LoadResult
@@ -33,6 +38,7 @@ export function startLoad(options) {
   const workers = configs.map((workerData) => new Worker(WORKER_URL, { workerData }));
   const crashNotes = [];
   let connected = 0;
+  let goSent = false;
   let phase = null;
   let finished = false;
   let stopTimer = null;
@@ -133,9 +139,12 @@ export function startLoad(options) {
     worker.on('message', (message) => {
       if (message.type === 'connected') {
         if (++connected === workers.length && !finished) {
+          goSent = true;
           setPhase(opts.warmupMs > 0 ? 'warmup' : 'measure');
           for (const w of workers) w.postMessage({ type: 'go' });
         }
+      } else if (message.type === 'phase') {
+        setPhase('measure');
       } else if (message.type === 'report') {
         for (const merged of aggregator.add(i, message)) emitTick(merged);
         finishIfDone();
@@ -146,6 +155,8 @@ export function startLoad(options) {
     });
     worker.on('exit', () => {
       if (aggregator.done[i]) return;
+      // A thread lost before 'go' would leave the others waiting for it forever.
+      if (!goSent) load.stop();
       for (const merged of aggregator.abandon(i)) emitTick(merged);
       finishIfDone();
     });

@@ -54,6 +54,7 @@ export function normalizeOptions(options) {
       : positiveInt(options.connections, '--connections');
   const requests = options.requests == null ? null : positiveInt(options.requests, '--requests');
   let durationMs = options.durationMs == null ? null : nonNegative(options.durationMs, '--duration');
+  if (durationMs === 0) throw new UsageError('--duration must be longer than 0');
   if (requests !== null && durationMs !== null) throw new UsageError('use either --duration or --requests, not both');
   if (requests === null && durationMs === null) durationMs = DEFAULT_DURATION_MS;
   const threads = Math.min(positiveInt(options.threads ?? 1, '--generator-threads'), connections);

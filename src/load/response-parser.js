@@ -5,7 +5,7 @@
  * (Content-Length, chunked, or connection close) and whether the connection stays
  * open. node:http's client builds an IncomingMessage, a headers object and stream
  * machinery for every response; bench/generator.js measured it at several times
- * this generator's CPU per request (see the figure in connection.js). This parser
+ * this generator's CPU per request (figures in connection.js). This parser
  * reads bytes straight out of the socket's reused read buffer, copies nothing on
  * the common path (a whole head in one packet) and allocates nothing per body.
  *

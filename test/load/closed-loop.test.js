@@ -24,12 +24,18 @@ test('closed loop: keep-alive reuse, phases, ticks and the result shape', async 
   const server = await hello();
   const load = startLoad({ url: server.url, connections: 3, warmupMs: 1000, durationMs: 1200, expectedBody: 'hi\n' });
   const phases = [];
+  const phaseAt = {};
   const ticks = [];
-  load.on('phase', ({ phase }) => phases.push(phase));
+  load.on('phase', ({ phase }) => {
+    phases.push(phase);
+    phaseAt[phase] = Date.now();
+  });
   load.on('tick', (tick) => ticks.push(tick));
   const result = await load.done;
 
   assert.deepEqual(phases, ['warmup', 'measure', 'done']);
+  const warmupMs = phaseAt.measure - phaseAt.warmup;
+  assert.ok(warmupMs >= 900 && warmupMs < 1800, `measure began ${warmupMs} ms after warm-up`);
   assert.equal(server.connections, 3, 'each connection is opened once and reused');
   assert.equal(result.mode, 'closed');
   assert.equal(result.connections, 3);

@@ -1,10 +1,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeHistogram, startLoad } from '../../src/load/index.js';
-import { isGone, startFixture } from './helpers.js';
+import { isGone, startFixture, startHttpServer } from './helpers.js';
 
 const fixtures = [];
+const servers = [];
 after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
   await Promise.all(fixtures.map((f) => f.stop()));
   for (const f of fixtures) assert.ok(isGone(f.child.pid), `fixture ${f.child.pid} still running`);
 });
@@ -48,4 +50,26 @@ test('open loop sees a 1 s stall in its tail; closed loop sees one slow request 
   assert.ok(slow.count >= 1 && slow.count <= CONNECTIONS, `closed loop: ${slow.count} slow of ${slow.total}`);
   assert.ok(closed.latency.p99Ms < 500, `closed-loop p99 ${closed.latency.p99Ms} ms hides the stall`);
   assert.ok(closed.latency.maxMs >= 500, `closed-loop max ${closed.latency.maxMs} ms`);
+});
+
+test('open loop in requests mode sends exactly N at the rate', async () => {
+  const server = await startHttpServer((req, res) => res.end('hi\n'));
+  servers.push(server);
+  const startedAt = Date.now();
+  const result = await startLoad({ url: server.url, rate: 400, requests: 200, threads: 2, expectedBody: 'hi\n' }).done;
+  const tookMs = Date.now() - startedAt;
+  assert.equal(result.mode, 'open');
+  assert.equal(result.requests, 200);
+  assert.equal(result.errors.total, 0);
+  assert.ok(tookMs >= 400, `200 requests at 400/s took ${tookMs} ms`);
+});
+
+test('open loop with too few connections counts missed requests and says so', async () => {
+  const server = await startHttpServer((req, res) => setTimeout(() => res.end('hi\n'), 100));
+  servers.push(server);
+  const result = await startLoad({ url: server.url, rate: 50, connections: 1, durationMs: 1000 }).done;
+  // One connection answers 10 requests a second; 50 fall due.
+  assert.ok(result.missed >= 20, `missed ${result.missed}`);
+  assert.ok(result.latency.maxMs >= 500, 'the wait for a connection is part of the latency');
+  assert.ok(result.notes.some((n) => /could not be sent on time.*raise --connections/.test(n)), result.notes.join('\n'));
 });
