@@ -15,6 +15,19 @@ import { SLOW_P50_MS } from './verdict-downstream.js';
 export const BUSY_FRACTION = 0.9;
 /** p99 latency of 50 ms on loopback: requests queue behind work, they are not just slow to compute. */
 export const SLOW_P99_MS = 50;
+/**
+ * p99 at least 5× p50: a long tail, the shape of requests waiting behind
+ * occasional stalls rather than of uniformly slow work (shown as evidence only).
+ */
+export const LONG_TAIL_RATIO = 5;
+
+/** "p99 is 8× p50: …" when the latency has a long tail, else null. */
+export function tailShape(load) {
+  if (!(num(load.p50Ms) > 0) || num(load.p99Ms) === null) return null;
+  const ratio = load.p99Ms / load.p50Ms;
+  if (ratio < LONG_TAIL_RATIO) return null;
+  return `p99 is ${Math.round(ratio)}× p50 (from ${LONG_TAIL_RATIO}×): a long tail, some requests wait behind stalls`;
+}
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
@@ -35,6 +48,7 @@ export function cpuBoundFromOutside(evidence) {
     evidence: [
       `${seen.text} (threshold ${pct(BUSY_FRACTION)})`,
       `latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`,
+      ...[tailShape(load)].filter(Boolean),
       'without the probe spawnbench cannot tell JavaScript from time blocked in spawn or GC',
     ],
     next: [
@@ -61,7 +75,10 @@ export function slowUnexplained(evidence) {
     kind: 'problem',
     title: 'responses are slow, and the cause cannot be seen from outside',
     where: null,
-    evidence: [`latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`],
+    evidence: [
+      `latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`,
+      ...[tailShape(load)].filter(Boolean),
+    ],
     next: [
       'pass the server\'s process id with --pid to see whether it is busy (CPU-bound) or waiting (I/O, downstream)',
       'or run it under spawnbench: spawnbench diagnose -- <the command that starts it>',

@@ -9,7 +9,7 @@
 import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
 import { gcPressure, GC_FRACTION, GC_PEAK_MS_PER_SEC } from './verdict-gc.js';
 import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_WHEN_STARVED } from './verdict-js.js';
-import { cpuBoundFromOutside, slowUnexplained, BUSY_FRACTION, SLOW_P99_MS } from './verdict-outside.js';
+import { cpuBoundFromOutside, slowUnexplained, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from './verdict-outside.js';
 import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from './verdict-downstream.js';
 import { failingRequests, ERROR_RATE } from './verdict-errors.js';
 import { generatorLimited, GENERATOR_BUSY_ELU } from './verdict-generator.js';
@@ -34,6 +34,7 @@ export const THRESHOLDS = Object.freeze({
   CPU_STARVED_FRACTION,
   BUSY_FRACTION,
   SLOW_P99_MS,
+  LONG_TAIL_RATIO,
   SLOW_P50_MS,
   IDLE_ELU_MAX,
   IDLE_BUSY_MAX,

@@ -85,6 +85,10 @@ test('synthetic: seen from outside, a busy CPU and slow responses are "CPU-bound
   const blind = verdictOf({ probe: false, cpuPct: null, latency: { p50Ms: 60, p99Ms: 70, rps: 150 } });
   assert.equal(blind.verdict.id, 'slow-unexplained');
   assert.match(blind.verdict.next[0], /--pid/);
+  const stalls = verdictOf({ probe: false, cpuPct: null, latency: { p50Ms: 2, p99Ms: 120, rps: 900 } });
+  assert.equal(stalls.verdict.id, 'slow-unexplained');
+  assert.match(stalls.verdict.evidence.join('\n'), /p99 is 60× p50 \(from 5×\): a long tail/);
+  assert.doesNotMatch(blind.verdict.evidence.join('\n'), /long tail/);
   const fastBlind = verdictOf({ probe: false, cpuPct: null, latency: { p50Ms: 1, p99Ms: 5, rps: 3000 } });
   assert.equal(fastBlind.verdict.id, 'healthy');
   assert.match(blind.notSeen.join('\n'), /pass its process id with --pid/);
