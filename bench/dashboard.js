@@ -6,6 +6,11 @@
  * threads, load generator included) and its main thread (where Ink renders).
  * Prints the difference in % of one core against the issue's target (≤ 2%).
  *
+ * Then, to see the rendering alone without a run's noise: the dashboard mounted in
+ * this process on a discarding 80×24 TTY stream, fed the engine's event rates
+ * (tick 1/s, sample and workers 4/s, 32 workers) from fixed data, vs the same
+ * events with nothing listening.
+ *
  *   npm run bench:dashboard            (ROUNDS=5 for more pairs, STRATEGY=fork-pool for another strategy)
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +18,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EventEmitter } from 'node:events';
+import { Writable } from 'node:stream';
+import { mountDashboard } from '../src/ui/index.js';
+import { machine, makePlan, makeSample, makeTick, makeWorkers } from '../test/ui/fixtures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'spawnbench.js');
@@ -43,6 +52,14 @@ if (isMainThread && process.argv[1]?.endsWith('spawnbench.js') && process.env.DA
   });
 }`;
 const PRELOAD_URL = `data:text/javascript,${encodeURIComponent(PRELOAD)}`;
+/** Length of each in-process rendering measurement. ms */
+const RENDER_MS = 5000;
+/** The engine's event rates: a LoadTick a second, samples and worker lists every 250 ms. ms */
+const TICK_EVERY_MS = 1000;
+const SAMPLE_EVERY_MS = 250;
+/** Workers in the fixed data: the collapsed table, the most work per frame. */
+const RENDER_WORKERS = 32;
+
 /** Linux USER_HZ: /proc reports CPU time in 1/100 s. */
 const TICK_MS = 10;
 
@@ -54,7 +71,7 @@ const median = (values) => {
 const quote = (arg) => `'${String(arg).replace(/'/g, `'\\''`)}'`;
 
 function main() {
-  if (!existsSync(BIN)) return console.log('skipped: bin/spawnbench.js does not exist yet');
+  if (!existsSync(BIN)) return console.log('skipped the CLI runs: bin/spawnbench.js does not exist yet');
   if (!existsSync(TMUX)) return console.log(`skipped: tmux is not installed at ${TMUX}`);
   if (!existsSync('/proc/self/task')) return console.log('skipped: needs /proc (Linux) for main-thread CPU');
 
@@ -81,6 +98,9 @@ function main() {
     };
   };
 
+  // One server for all runs: without exit-empty off it exits after each run, and the
+  // next new-session can race its shutdown ("server exited unexpectedly").
+  tmux('start-server', ';', 'set-option', '-g', 'exit-empty', 'off');
   console.log(`dashboard cost: ${ROUNDS} pairs of \`spawnbench ${RUN_ARGS.join(' ')}\` in an 80×24 tmux pane, alternated`);
   console.log('mode           wall s  process CPU % core  main thread % core     rps');
   const runs = [];
@@ -113,4 +133,48 @@ function main() {
   console.log(`target ≤ ${TARGET_PCT}% of a core: ${processCost <= TARGET_PCT ? 'met' : 'NOT met'}`);
 }
 
+/**
+ * CPU of this process, % of a core, while a fake engine emits for RENDER_MS with or
+ * without the dashboard mounted.
+ */
+async function renderCost(withDashboard) {
+  const run = new EventEmitter();
+  run.stop = () => {};
+  const stdout = Object.assign(new Writable({ write: (chunk, encoding, done) => done() }), { isTTY: true, columns: 80, rows: 24 });
+  const stdin = Object.assign(new EventEmitter(), { isTTY: false });
+  const ui = withDashboard ? mountDashboard(run, { stdout, stdin, stderr: stdout, env: {}, formatSummary: () => 'summary' }) : null;
+  run.emit('start', { plan: makePlan({ workers: RENDER_WORKERS }), machine });
+  run.emit('phase', { phase: 'measure' });
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  let second = 0;
+  const ticks = setInterval(() => run.emit('tick', makeTick({ second: ++second, errors: second > 2 })), TICK_EVERY_MS);
+  const samples = setInterval(() => {
+    run.emit('sample', makeSample({ workers: RENDER_WORKERS }));
+    run.emit('workers', makeWorkers(RENDER_WORKERS));
+  }, SAMPLE_EVERY_MS);
+  await new Promise((resolve) => setTimeout(resolve, RENDER_MS));
+  clearInterval(ticks);
+  clearInterval(samples);
+  const cpu = process.cpuUsage(cpuBefore);
+  const wallMs = performance.now() - started;
+  run.emit('done', { kind: 'run' });
+  await ui?.done;
+  return ((cpu.user + cpu.system) / 1000 / wallMs) * 100;
+}
+
+async function renderOnly() {
+  console.log('');
+  console.log(`rendering alone: ${RENDER_MS / 1000} s of engine events (${RENDER_WORKERS} workers) in this process, alternated`);
+  const on = [];
+  const off = [];
+  for (let round = 0; round < 2; round++) {
+    for (const dashboard of round % 2 === 0 ? [true, false] : [false, true]) (dashboard ? on : off).push(await renderCost(dashboard));
+  }
+  const cost = median(on) - median(off);
+  console.log(`dashboard mounted ${median(on).toFixed(2)}% vs events only ${median(off).toFixed(2)}% of a core → rendering ${cost.toFixed(2)}% of a core`);
+  console.log(`target ≤ ${TARGET_PCT}% of a core: ${cost <= TARGET_PCT ? 'met' : 'NOT met'}`);
+}
+
 main();
+await renderOnly();

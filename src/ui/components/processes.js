@@ -102,17 +102,36 @@ const pad = (text, column) => {
   return column.right ? cut.padStart(column.width) : cut.padEnd(column.width);
 };
 
-function Row({ row, layout, tone }) {
-  const cells = [];
+/**
+ * One table row as styled runs of text, adjacent runs of the same style merged so a
+ * row is one Text with few children (Ink's cost per frame grows with text nodes).
+ * @returns {{ text: string, color?: string, bold?: boolean }[]}
+ */
+function rowRuns(row, layout, tone) {
+  const runs = [];
+  const push = (text, color, bold = false) => {
+    const last = runs.at(-1);
+    if (last && last.color === color && last.bold === bold) last.text += text;
+    else runs.push({ text, color, bold });
+  };
   for (const column of layout.columns) {
     if (column.key === 'cpu' && layout.barWidth) {
-      cells.push(h(Text, { key: 'bar', color: tone(cellHot(row, 'cpu') ? 'warn' : 'accent') }, bar(row.cpuPct, 100, layout.barWidth) + ' '));
+      push(bar(row.cpuPct, 100, layout.barWidth) + ' ', tone(cellHot(row, 'cpu') ? 'warn' : 'accent'));
     }
     const hot = cellHot(row, column.key);
     const color = hot ? tone('warn') : row.role === 'summary' && column.key === 'label' ? tone('dim') : undefined;
-    cells.push(h(Text, { key: column.key, color, bold: hot }, pad(cellText(row, column.key), column) + ' '));
+    push(pad(cellText(row, column.key), column) + ' ', color, hot);
   }
-  return h(Text, { wrap: 'truncate-end' }, ...cells);
+  return runs;
+}
+
+function Row({ row, layout, tone }) {
+  const runs = rowRuns(row, layout, tone);
+  return h(
+    Text,
+    { wrap: 'truncate-end' },
+    ...runs.map((run, index) => (run.color || run.bold ? h(Text, { key: index, color: run.color, bold: run.bold }, run.text) : run.text)),
+  );
 }
 
 /**

@@ -1,0 +1,28 @@
+import { Session } from 'node:inspector/promises';
+import { EventEmitter } from 'node:events';
+import { Writable } from 'node:stream';
+import { mountDashboard } from '../../src/ui/index.js';
+import { machine, makePlan, makeSample, makeTick, makeWorkers } from './fixtures.js';
+const W = Number(process.env.W ?? 32);
+const run = new EventEmitter(); run.stop = () => {};
+const stdout = Object.assign(new Writable({ write: (c, e, d) => d() }), { isTTY: true, columns: 80, rows: 24 });
+const stdin = Object.assign(new EventEmitter(), { isTTY: false });
+const ui = mountDashboard(run, { stdout, stdin, stderr: process.stderr, env: {}, formatSummary: () => 'summary' });
+run.emit('start', { plan: makePlan({ workers: W }), machine });
+run.emit('phase', { phase: 'measure' });
+let s = 0; let n = 0;
+const t1 = setInterval(() => run.emit('tick', makeTick({ second: ++s })), 1000);
+const t2 = setInterval(() => { n++; const sm = makeSample({ workers: W }); sm.processes[0].cpuPct = 90 + (n % 10); run.emit('sample', sm); run.emit('workers', makeWorkers(W)); }, 250);
+await new Promise(r => setTimeout(r, 2000));
+const session = new Session(); session.connect();
+await session.post('Profiler.enable'); await session.post('Profiler.start');
+const c = process.cpuUsage(); const t = performance.now();
+await new Promise(r => setTimeout(r, 8000));
+const cpu = process.cpuUsage(c);
+const { profile: p } = await session.post('Profiler.stop');
+process.stderr.write('cpu % ' + ((cpu.user + cpu.system) / 10 / (performance.now() - t)).toFixed(2) + '\n');
+clearInterval(t1); clearInterval(t2);
+run.emit('done', {}); await ui.done;
+const dt={};const ids=new Map(p.nodes.map(n=>[n.id,n]));
+for(let i=0;i<p.samples.length;i++){const n=ids.get(p.samples[i]);const k=n.callFrame.functionName+' '+n.callFrame.url.split('/').slice(-2).join('/')+':'+n.callFrame.lineNumber;dt[k]=(dt[k]||0)+(p.timeDeltas[i]||0);}
+Object.entries(dt).sort((a,b)=>b[1]-a[1]).slice(1,22).forEach(([k,v])=>console.error((v/1000).toFixed(0).padStart(6),'ms',k));
