@@ -25,6 +25,12 @@ const GENERATOR_BUSY_ELU = 0.9;
  * When every connection is busy, due requests queue and count in `missed` (see
  * open-loop.js); without `connections`, an open loop gets rate × 0.5 s of them.
  * Requests in flight when the measured window closes are not counted (as wrk).
+ *
+ * Ticks (LoadTick, src/README.md) come once a second per phase. `rps`, `interval`
+ * and `generator` cover the last second; `requests`, `bytes`, `errors`,
+ * `statuses`, `missed` and `overall` cover the current phase so far (the warm-up
+ * in warm-up ticks, the measured window in measure ticks). `generator.elu` is the
+ * busiest thread's; `generator.cpuPct` adds the threads up (200 = two cores).
  * @param {object} options see src/README.md ("Load generator")
  * @returns {EventEmitter & { done: Promise<object>, stop(): Promise<object> }}
  *   emits 'phase' ({ phase }) and 'tick' (LoadTick); `done` resolves to the LoadResult
