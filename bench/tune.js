@@ -38,7 +38,7 @@ for (const mode of ['exhaustive', 'adaptive']) {
 const line = (mode) => {
   const { result, seconds } = runs[mode];
   const rec = result.recommendation;
-  const best = rec.best ? `${rec.best.size}/${rec.best.policy} ${Math.round(rec.best.rps.median)} rps` : '–';
+  const best = rec.best ? `${rec.best.size} workers, ${Math.round(rec.best.rps.median)} rps (median over its policies)` : '–';
   return `${mode.padEnd(10)}  ${String(result.search.measuredSteps).padStart(5)}  ${`${seconds.toFixed(0)} s`.padStart(6)}  ${`${rec.size ?? '–'} / ${rec.policy ?? '–'}`.padEnd(22)}  ${best}`;
 };
 const ex = runs.exhaustive.result;
@@ -46,7 +46,7 @@ const ad = runs.adaptive.result;
 const saving = 1 - ad.search.measuredSteps / ex.search.measuredSteps;
 const same = ex.recommendation.size === ad.recommendation.size;
 console.log('\nbench:tune · fork-pool · steps measured by each search, same options');
-console.log(`${'search'.padEnd(10)}  steps    time  ${'recommended size/policy'.padEnd(22)}  best throughput`);
+console.log(`${'search'.padEnd(10)}  steps    time  ${'recommended size/policy'.padEnd(22)}  best size`);
 console.log(line('exhaustive'));
 console.log(line('adaptive'));
 console.log(`\nadaptive/exhaustive steps: ${(ad.search.measuredSteps / ex.search.measuredSteps).toFixed(2)} (${Math.round(saving * 100)}% fewer; target ≥ ${TARGET_SAVING * 100}%) ${saving >= TARGET_SAVING ? 'MET' : 'NOT MET'}`);

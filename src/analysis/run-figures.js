@@ -30,6 +30,7 @@ import { mean } from './stats.js';
  * @property {number} durationMs measured time
  * @property {boolean} partial   stopped early: not used to recommend
  * @property {string[]} failures
+ * @property {number|null} pid  the strategy's main process (and process group), to find it in logs
  * @property {RunSignals} signals
  */
 
@@ -48,6 +49,7 @@ export function runFigures(result) {
     durationMs: load.durationMs ?? 0,
     partial: Boolean(result.stoppedEarly),
     failures: result.failures ?? [],
+    pid: result.strategy?.pid ?? null,
     signals: runSignals(result),
   };
 }

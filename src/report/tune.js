@@ -17,7 +17,7 @@ export function formatTune(result) {
   lines.push('', ...formatEvidence(rec.cells, rec), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
-  lines.push(formatSearch(result.search));
+  lines.push(formatSearch(result.search, result.steps ?? []));
   lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...rec.sentences.map((s) => `  ${s}`));
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
@@ -92,10 +92,12 @@ export function formatUsl(usl) {
   return `USL fit (${usl.policy}): σ ${usl.sigma.toFixed(3)} contention, κ ${usl.kappa.toFixed(4)} coherency, ${peak}, R² ${usl.r2.toFixed(2)}`;
 }
 
-function formatSearch(search) {
-  if (search.mode !== 'adaptive') return `Search: exhaustive, ${search.measuredSteps} of ${search.exhaustiveSteps} steps measured`;
+function formatSearch(search, steps) {
+  const partial = steps.filter((s) => s.partial).length;
+  const stopped = partial ? `; ${partial} stopped early, not used` : '';
+  if (search.mode !== 'adaptive') return `Search: exhaustive, ${search.measuredSteps} of ${search.exhaustiveSteps} steps measured${stopped}`;
   const share = search.exhaustiveSteps > 0 ? Math.round((search.savedSteps / search.exhaustiveSteps) * 100) : 0;
-  return `Search: adaptive, ${search.measuredSteps} steps measured instead of ${search.exhaustiveSteps} (${search.savedSteps} saved, ${share}%)`;
+  return `Search: adaptive, ${search.measuredSteps} steps measured instead of ${search.exhaustiveSteps} (${search.savedSteps} saved, ${share}%)${stopped}`;
 }
 
 /** Milliseconds without the unit (the column header names it). */

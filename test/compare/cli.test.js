@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
-import { processesMatching, waitFor } from '../helpers/processes.js';
+import { processesInGroup, waitFor } from '../helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-compare-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,8 +38,9 @@ test('compare two strategies: the table, ratios to the first, Markdown from the 
   assert.deepEqual(json.rows.map((r) => r.strategy), ['fork-pool', 'send-advanced']);
   assert.ok(json.rows.every((r) => r.rps.median > 0));
 
-  for (const name of ['fork-pool', 'send-advanced']) {
-    assert.ok(await waitFor(() => processesMatching(`strategies/${name}/`).length === 0), `${name} left running`);
+  for (const { pid, strategy } of json.runs) {
+    assert.ok(pid > 0);
+    assert.ok(await waitFor(() => processesInGroup(pid).length === 0), `${strategy} left running in group ${pid}: ${processesInGroup(pid)}`);
   }
   assert.equal(trackedGroupCount(), 0);
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
-import { processesMatching, waitFor } from '../helpers/processes.js';
+import { processesInGroup, waitFor } from '../helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-tune-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,7 +43,10 @@ test('tune --sizes 1,2 --duration 1s: a recommendation with its evidence, saved 
   assert.equal(json.steps.length, 2);
   assert.ok([1, 2].includes(json.recommendation.size));
 
-  assert.ok(await waitFor(() => processesMatching('strategies/fork-pool/').length === 0), `left: ${processesMatching('strategies/fork-pool/')}`);
+  for (const { pid } of json.steps) {
+    assert.ok(pid > 0);
+    assert.ok(await waitFor(() => processesInGroup(pid).length === 0), `left in group ${pid}: ${processesInGroup(pid)}`);
+  }
   assert.equal(trackedGroupCount(), 0);
 });
 

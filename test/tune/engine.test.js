@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTune } from '../../src/tune/engine.js';
 import { fakeRuns, MACHINE } from './fake-run.js';
+import { formatTune } from '../../src/report/tune.js';
 
 const BASE = {
   command: 'tune',
@@ -65,6 +66,7 @@ test('stop during a step: the step ends early, is kept as partial, and the resul
   assert.equal(result.recommendation.size, 1);
   assert.match(result.notes[0], /stopped early after 2 steps/);
   assert.equal(fake.plans.length, 2, 'no step after the stop');
+  assert.match(formatTune(result), /Search: exhaustive, 2 of 3 steps measured; 1 stopped early, not used\n/);
 });
 
 test('a size that fails to start after others worked is recorded; a first step that fails fails the sweep', async () => {
