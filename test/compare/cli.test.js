@@ -22,20 +22,20 @@ async function cli(...args) {
 test('compare two strategies: the table, ratios to the first, Markdown from the saved file', async () => {
   const out = join(dir, 'compare.json');
   const { code, out: text, err } = await cli(
-    'compare', '--strategies', 'fork-pool,send-advanced', '--duration', '1s', '--warmup', '200ms',
+    'compare', '--strategies', 'baseline,fork-pool', '--duration', '1s', '--warmup', '200ms',
     '--connections', '4', '--repeat', '1', '--pool-size', '2', '--out', out,
   );
   assert.equal(code, 0, err);
   assert.match(text, /^spawnbench compare · closed loop, 4 connections, 1s after 200ms warm-up per run · 1 repeat · pools of 2 workers, round-robin/);
-  assert.match(text, /workload echo \(echo hi\)\nstrategy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +vs fork-pool\n/);
-  assert.match(text, /^fork-pool +[\d,]+ +[\d.,]+ +0 +1\.00×$/m);
-  assert.match(text, /^send-advanced +[\d,]+ +[\d.,]+ +0 +\d+\.\d\d×$/m);
+  assert.match(text, /workload echo \(echo hi\)\nstrategy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +vs baseline\n/);
+  assert.match(text, /^baseline +[\d,]+ +[\d.,]+ +0 +1\.00×$/m);
+  assert.match(text, /^fork-pool +[\d,]+ +[\d.,]+ +0 +\d+\.\d\d×$/m);
 
   const md = await cli('report', out, '--markdown');
   assert.equal(md.code, 0, md.err);
-  assert.match(md.out, /### workload echo \(echo hi\)\n\n\| strategy \| req\/s \| min–max \| p99 \| errors \| vs fork-pool \|\n\|---\|---:\|---:\|---:\|---:\|---:\|\n\| fork-pool \| [\d,]+ \| {2}\| [\d.]+ ms \| 0 \| 1\.00× \|\n\| send-advanced \| /);
+  assert.match(md.out, /### workload echo \(echo hi\)\n\n\| strategy \| req\/s \| min–max \| p99 \| errors \| vs baseline \|\n\|---\|---:\|---:\|---:\|---:\|---:\|\n\| baseline \| [\d,]+ \| {2}\| [\d.]+ ms \| 0 \| 1\.00× \|\n\| fork-pool \| /);
   const json = JSON.parse((await cli('report', out, '--json')).out);
-  assert.deepEqual(json.rows.map((r) => r.strategy), ['fork-pool', 'send-advanced']);
+  assert.deepEqual(json.rows.map((r) => r.strategy), ['baseline', 'fork-pool']);
   assert.ok(json.rows.every((r) => r.rps.median > 0));
 
   for (const { pid, strategy } of json.runs) {
