@@ -9,10 +9,25 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, PROTOCOL_VERSION, DEFAULT_INTERVAL_MS, parseInterval } from './protocol.js';
 
 /** URL of the file injected with --import. A file URL has no spaces or quotes, so NODE_OPTIONS needs no quoting. */
 export const PROBE_URL = new URL('./preload.js', import.meta.url).href;
+
+/**
+ * The arguments a runtime needs before the entry script to load the probe itself.
+ * Node: none (NODE_OPTIONS in `env` does it). Bun ignores NODE_OPTIONS but takes
+ * `--preload`; there the probe measures time blocked in spawn, loop delay, GC and
+ * memory, not ELU (Bun 1.4 reports zeros). Deno has no preload: null.
+ * @param {'node'|'bun'|'deno'} runtime
+ * @returns {string[]|null}
+ */
+export function preloadArgs(runtime) {
+  if (runtime === 'node') return [];
+  if (runtime === 'bun') return ['--preload', fileURLToPath(PROBE_URL)];
+  return null;
+}
 
 /**
  * 1 MiB: a report is ~300 bytes; a longer line without a newline is not a probe

@@ -37,13 +37,14 @@ const MAX_HANDOVER_RETRIES = 50;
  * recorded a sample, so every span is seen by at least one of them (a sample in
  * the ~20 ms overlap may count in both intervals).
  *
- * @param {{ withRss?: boolean }} [options] `withRss`: report the process RSS (main thread only:
- *   RSS belongs to the process, not to a thread)
+ * @param {{ withRss?: boolean, onError?: (error: Error) => void }} [options] `withRss`: report the
+ *   process RSS (main thread only: RSS belongs to the process, not to a thread); `onError`: a
+ *   reading failed (it runs in a timer of its own, so it must never throw into the host)
  * @returns {{ take: (done: (figures: object) => void) => void, stop: () => void }} `take` calls
  *   `done` ~20 ms later with the figures since the previous take:
  *   `{ intervalMs, elu, loopDelay, gcMs, rssBytes, heapUsedBytes }`; a take while one is pending is ignored
  */
-export function startMeter({ withRss = true } = {}) {
+export function startMeter({ withRss = true, onError = () => {} } = {}) {
   let delay = startDelayMonitor();
   let next = null;
   let handover = null;
@@ -52,6 +53,8 @@ export function startMeter({ withRss = true } = {}) {
     for (const entry of list.getEntries()) gcMs += entry.duration;
   });
   gcObserver.observe({ entryTypes: ['gc'] });
+  // Bun (1.4) answers eventLoopUtilization() with zeros: no figure beats a false one.
+  const hasElu = !process.versions.bun;
   let previousElu = performance.eventLoopUtilization();
   let previousAt = performance.now();
 
@@ -60,7 +63,7 @@ export function startMeter({ withRss = true } = {}) {
     const elu = performance.eventLoopUtilization();
     const figures = {
       intervalMs: now - previousAt,
-      elu: performance.eventLoopUtilization(elu, previousElu).utilization,
+      elu: hasElu ? performance.eventLoopUtilization(elu, previousElu).utilization : null,
       loopDelay: readLoopDelay(delay),
       gcMs,
       rssBytes: withRss ? process.memoryUsage.rss() : null,
@@ -87,7 +90,14 @@ export function startMeter({ withRss = true } = {}) {
           return;
         }
         handover = null;
-        done(read());
+        let figures;
+        try {
+          figures = read();
+        } catch (error) {
+          onError(error);
+          return;
+        }
+        done(figures);
       };
       handover = setTimeout(finish, HANDOVER_MS).unref();
     },
@@ -116,11 +126,12 @@ function startDelayMonitor() {
  */
 function readLoopDelay(histogram) {
   if (histogram.count === 0) return null;
-  const ms = (ns) => Math.max(0, ns / NS_PER_MS - LOOP_DELAY_RESOLUTION_MS);
+  // Number(): Bun's histogram hands out BigInts where Node's gives numbers.
+  const ms = (ns) => Math.max(0, Number(ns) / NS_PER_MS - LOOP_DELAY_RESOLUTION_MS);
   const percentiles = [];
   for (const [pct, ns] of histogram.percentiles) percentiles.push([pct, round(ms(ns))]);
   return {
-    count: histogram.count,
+    count: Number(histogram.count),
     p50Ms: round(ms(histogram.percentile(50))),
     p99Ms: round(ms(histogram.percentile(99))),
     maxMs: round(ms(histogram.max)),

@@ -25,7 +25,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
     threadId,
     isMainThread,
   };
-  const meter = startMeter({ withRss: isMainThread });
+  const meter = startMeter({ withRss: isMainThread, onError: () => stop() });
   const spawnTimer = installSpawnTimer();
   const workerPatch = installWorkerPatch(threadProbeUrl);
   let stopped = false;

@@ -28,7 +28,7 @@ function mergeReports(reports) {
   const sum = (list, pick) => list.reduce((total, item) => total + (pick(item) ?? 0), 0);
   return {
     intervalMs,
-    elu: intervalMs > 0 ? sum(reports, (r) => r.elu * r.intervalMs) / intervalMs : reports.at(-1).elu,
+    elu: mergeElu(reports),
     loopDelay: delays.length
       ? {
           p50Ms: sum(delays, (d) => d.p50Ms * d.count) / Math.max(1, sum(delays, (d) => d.count)),
@@ -61,4 +61,12 @@ function probeFigures(report) {
     gcMs: report.gcMs,
     heapUsedBytes: report.heapUsedBytes,
   };
+}
+
+/** Interval-weighted ELU of the reports that have one (Bun's probe reports none). */
+function mergeElu(reports) {
+  const withElu = reports.filter((r) => r.elu != null);
+  const ms = withElu.reduce((total, r) => total + r.intervalMs, 0);
+  if (withElu.length === 0) return null;
+  return ms > 0 ? withElu.reduce((total, r) => total + r.elu * r.intervalMs, 0) / ms : withElu.at(-1).elu;
 }

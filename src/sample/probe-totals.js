@@ -14,6 +14,7 @@ const US_PER_MS = 1000;
  */
 export function createProbeTotals() {
   let wallMs = 0;
+  let eluWallMs = 0;
   let activeMs = 0;
   let spawnWallMs = 0;
   let spawns = 0;
@@ -28,7 +29,10 @@ export function createProbeTotals() {
     add(report) {
       const ms = report.intervalMs ?? 0;
       wallMs += ms;
-      activeMs += (report.elu ?? 0) * ms;
+      if (report.elu != null) {
+        eluWallMs += ms;
+        activeMs += report.elu * ms;
+      }
       if (report.spawn) {
         spawnWallMs += ms;
         spawns += report.spawn.count;
@@ -45,7 +49,7 @@ export function createProbeTotals() {
       const hasDelay = delay.count > 0;
       return {
         wallMs,
-        elu: wallMs > 0 ? activeMs / wallMs : null,
+        elu: eluWallMs > 0 ? activeMs / eluWallMs : null,
         blockedFraction: spawnWallMs > 0 ? blockedMs / spawnWallMs : null,
         msPerSpawn: spawns > 0 ? blockedMs / spawns : null,
         spawnsPerSec: spawnWallMs > 0 ? spawns / (spawnWallMs / 1000) : null,
