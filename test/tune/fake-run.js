@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 export const MACHINE = { node: 'v20.20.2', libuv: '1.46.0', v8: '11', platform: 'linux', arch: 'x64', cpuModel: 'test', cores: 2, memTotalBytes: 1 };
 
 /**
- * @param {(size: number, policy: string, call: number) => { rps: number, p99Ms?: number, errors?: number, fail?: string, hang?: boolean }} model
+ * @param {(size: number, policy: string, call: number, plan: object) => { rps: number, p99Ms?: number, errors?: number, fail?: string, hang?: boolean }} model
  * @returns {{ createRun: Function, plans: object[], runs: object[] }}
  */
 export function fakeRuns(model) {
@@ -22,7 +22,7 @@ export function fakeRuns(model) {
     run.stop = () => stop();
     run.start = async () => {
       const { poolSize: size, balance: policy } = plan.target;
-      const figures = model(size, policy, call);
+      const figures = model(size, policy, call, plan);
       run.emit('start', { plan, machine: MACHINE });
       run.emit('phase', { phase: 'measure' });
       if (figures.fail) throw new Error(figures.fail);
