@@ -27,17 +27,22 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
   };
   const meter = startMeter({ withRss: isMainThread, onError: () => stop() });
   const spawnTimer = installSpawnTimer();
-  const workerPatch = installWorkerPatch(threadProbeUrl);
+  // Bun's workers take no --import; its threads go unprobed rather than risk the strategy's Worker.
+  const workerPatch = process.versions.bun ? null : installWorkerPatch(threadProbeUrl);
   let stopped = false;
 
   const stop = () => {
     if (stopped) return;
     stopped = true;
     clearInterval(timer);
-    meter.stop();
-    spawnTimer.uninstall();
-    workerPatch.uninstall();
-    reporter.close();
+    try {
+      meter.stop();
+      spawnTimer.uninstall();
+      workerPatch?.uninstall();
+      reporter.close();
+    } catch {
+      // Stopping runs from socket events: nothing may escape into the host.
+    }
   };
   const reporter = connectReporter(socketPath, stop);
 
@@ -45,7 +50,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
     try {
       const t = Date.now();
       reporter.send({ ...identity, source: 'probe', t, ...figures, spawn: spawnTimer.take() });
-      for (const worker of workerPatch.takeUnprobedWorkers()) {
+      for (const worker of workerPatch?.takeUnprobedWorkers() ?? []) {
         reporter.send({
           ...identity, tid: null, threadId: worker.threadId, isMainThread: false, source: 'parent', t,
           intervalMs: worker.intervalMs, elu: worker.elu, loopDelay: null, spawn: null, gcMs: null,

@@ -28,8 +28,12 @@ export function installWorkerPatch(probeUrl) {
   const unprobedWorkers = new Map();
 
   const watchFromParent = (worker) => {
-    unprobedWorkers.set(worker, { elu: worker.performance.eventLoopUtilization(), at: performance.now() });
-    worker.once('exit', () => unprobedWorkers.delete(worker));
+    try {
+      unprobedWorkers.set(worker, { elu: worker.performance.eventLoopUtilization(), at: performance.now() });
+      worker.once('exit', () => unprobedWorkers.delete(worker));
+    } catch {
+      // Without worker.performance the thread goes unwatched; the strategy's Worker is unaffected.
+    }
   };
 
   class Worker extends Original {
