@@ -6,6 +6,7 @@ import { buildRunPlan } from '../plan.js';
 import { listStrategies, getStrategy } from '../strategies/registry.js';
 import { WORKLOAD_NAMES } from '../workloads.js';
 import { parseChoiceList, parseInteger } from '../units.js';
+import { MAX_REPEAT } from '../tune/plan.js';
 
 /**
  * Per-run defaults of compare, shorter than run's (10 s after 2 s): every strategy
@@ -23,7 +24,7 @@ export function buildComparePlan(o) {
   const names = listStrategies().map((s) => s.name);
   const strategies = o.strategies !== undefined ? parseChoiceList(o.strategies, '--strategies', names) : names;
   const workloads = parseChoiceList(o.workloads ?? COMPARE_DEFAULTS.workloads, '--workloads', WORKLOAD_NAMES);
-  const repeat = parseInteger(o.repeat ?? COMPARE_DEFAULTS.repeat, '--repeat', { max: 100 });
+  const repeat = parseInteger(o.repeat ?? COMPARE_DEFAULTS.repeat, '--repeat', { max: MAX_REPEAT });
   const plans = {};
   for (const workload of workloads) {
     plans[workload] = {};

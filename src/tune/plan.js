@@ -16,6 +16,11 @@ export const SEARCH_MODES = ['exhaustive', 'adaptive'];
  */
 export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
 
+/** Upper bound of --repeat: past ~100 passes a sweep runs for hours; a typo (--repeat 1000) should not. */
+export const MAX_REPEAT = 100;
+/** Upper bound of --sizes, the same as --pool-size's in src/plan.js. Workers */
+const MAX_POOL_SIZE = 256;
+
 /** The largest pool tune measures unless --sizes says otherwise: twice the hardware threads (the range). */
 const DEFAULT_MAX_FACTOR = 2;
 
@@ -53,13 +58,13 @@ export function buildTunePlan(o) {
     warmup: o.warmup ?? TUNE_DEFAULTS.warmup,
   });
   const sizes = o.sizes !== undefined ? parseIntegerList(o.sizes, '--sizes') : defaultSizes();
-  for (const size of sizes) parseInteger(size, '--sizes', { max: 256 });
+  for (const size of sizes) parseInteger(size, '--sizes', { max: MAX_POOL_SIZE });
   return {
     command: 'tune',
     base: { ...base, command: 'tune' },
     sizes,
     policies: o.balancePolicies !== undefined ? parseChoiceList(o.balancePolicies, '--balance-policies', BALANCE_POLICIES) : [...BALANCE_POLICIES],
-    repeat: parseInteger(o.repeat ?? TUNE_DEFAULTS.repeat, '--repeat', { max: 100 }),
+    repeat: parseInteger(o.repeat ?? TUNE_DEFAULTS.repeat, '--repeat', { max: MAX_REPEAT }),
     search: parseChoice(o.search ?? TUNE_DEFAULTS.search, '--search', SEARCH_MODES),
     output: base.output,
   };
