@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { openProbeChannel } from '../../src/probe/channel.js';
 import { startSampler, probeSupport } from '../../src/sample/index.js';
 import { stopGroup } from '../probe/helpers/servers.js';
@@ -68,5 +69,21 @@ test('reset restarts the summary and series', async () => {
     assert.ok(series.length >= 1 && series.length <= 4, `${series.length} samples after reset`);
   } finally {
     await stopGroup(shell);
+  }
+});
+
+test('the portable fallback (no /proc) reads the known processes through pidusage and cores through os.cpus()', async () => {
+  const { createPortableSampler, PORTABLE_NOTE } = await import('../../src/sample/portable-sampler.js');
+  const reader = createPortableSampler({ rootPid: process.pid });
+  try {
+    const reading = await reader.read({ pids: [process.pid, 999_999_999], threads: [{ key: '1/2' }] });
+    assert.deepEqual([...reading.processes.keys()], [process.pid], 'a vanished pid is left out');
+    assert.ok(reading.processes.get(process.pid).rssBytes > 0);
+    assert.equal(reading.system.cpus.length, os.cpus().length);
+    assert.deepEqual([...reading.threads], [['1/2', null]]);
+    assert.equal(reading.spawned.cpuPct, null);
+    assert.match(PORTABLE_NOTE, /^no \/proc on \w+/);
+  } finally {
+    reader.close();
   }
 });
