@@ -42,7 +42,11 @@ function startWorker(slotId) {
   const generation = (generations.get(slotId) ?? 0) + 1;
   generations.set(slotId, generation);
   const { listen, connect } = channels.address(slotId, generation);
-  const listener = net.createServer((socket) => socket.on('data', createFrameReader(onFrame)));
+  const listener = net.createServer((socket) => {
+    socket.on('data', createFrameReader(onFrame));
+    socket.on('error', () => {}); // a killed worker's end: its 'exit' fails its requests
+  });
+  listener.once('error', (error) => fatal(new Error(`comm-channel: channel for worker ${slotId}: ${error.message}`)));
   listener.listen(listen);
   listeners.add(listener);
   // JSON: argv cannot carry the \0 of an abstract name.
@@ -54,12 +58,13 @@ function startWorker(slotId) {
   return worker;
 }
 
+const fatal = failAndExit(() => stop());
 const pool = createPool({
   size: config.poolSize,
   balance: config.balance,
   seed: config.seed,
   start: startWorker,
-  onFatal: failAndExit(() => stop()),
+  onFatal: fatal,
 });
 
 function closeChannels() {
