@@ -28,6 +28,7 @@
  * @property {{ pid: number, onCpu: number, waitingForCpu: number, runnable: number }|null} mainThread
  *   the root process's main thread from /proc/<pid>/schedstat: shares of wall time on a CPU,
  *   waiting in the run queue, and the two together
+ * @property {{ code: number|null, signal: string|null, stderr: string }|null} serverExit the server exited mid-run
  * @property {number|null} pid         --pid given in url mode
  *
  * @typedef {object} Finding

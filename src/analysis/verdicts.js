@@ -5,10 +5,12 @@
  * The order puts specific causes with a specific fix (spawn, GC) before the
  * general one (JavaScript), which would otherwise claim their busy time too,
  * and causes of stalls before failed requests (which the stall may explain).
+ * A server that exited mid-run comes first: its other figures are cut short.
  */
+import { serverExited } from './verdict-exited.js';
 import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
 import { gcPressure, GC_FRACTION, GC_PEAK_MS_PER_SEC } from './verdict-gc.js';
-import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_WHEN_STARVED } from './verdict-js.js';
+import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from './verdict-js.js';
 import { cpuBoundFromOutside, slowUnexplained, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from './verdict-outside.js';
 import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from './verdict-downstream.js';
 import { failingRequests, ERROR_RATE } from './verdict-errors.js';
@@ -18,7 +20,7 @@ import { healthy, SATURATED_ELU } from './verdict-healthy.js';
 
 /** The rules in verdict order. */
 export const RULES = [
-  spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained, failingRequests,
+  serverExited, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained, failingRequests,
   generatorLimited, waitingForCpu,
 ];
 
@@ -30,7 +32,7 @@ export const THRESHOLDS = Object.freeze({
   LOOP_DELAY_P50_MS,
   LOOP_DELAY_P99_MS,
   LOOP_DELAY_MAX_MS,
-  JS_SHARE_WHEN_STARVED,
+  JS_SHARE_FOR_TAIL,
   CPU_STARVED_FRACTION,
   BUSY_FRACTION,
   SLOW_P99_MS,

@@ -18,7 +18,7 @@ import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
 import { startTarget } from './target.js';
 import { readProfiles } from './cpu-profile.js';
-import { startSchedMeter } from './schedstat.js';
+import { createSchedMeters } from './schedstat.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
@@ -46,9 +46,14 @@ async function execute(engine, plan, logger, state) {
   engine.emit('phase', { phase: 'booting' });
   const stops = [];
   const gc = createGcWindows();
+  const sched = createSchedMeters();
   let measuring = false;
+  const onReport = (report) => {
+    if (report.isMainThread) sched.watch(report.pid);
+    if (measuring) gc.add(report);
+  };
   try {
-    const server = plan.target.kind === 'command' ? await bootTarget(plan, logger, stops, state.abort.signal, (report) => measuring && gc.add(report)) : null;
+    const server = plan.target.kind === 'command' ? await bootTarget(plan, logger, stops, state.abort.signal, onReport) : null;
     let crash = null;
     server?.proc.exited.then(({ code, signal }) => {
       if (server.stopping) return;
@@ -66,7 +71,7 @@ async function execute(engine, plan, logger, state) {
           getGeneratorStats: () => state.lastTick?.generator ?? null,
         })
       : null;
-    const sched = rootPid ? startSchedMeter(rootPid) : null;
+    if (rootPid) sched.watch(rootPid);
     if (sampler) {
       sampler.on('sample', (s) => engine.emit('sample', s));
       stops.push(() => sampler.stop());
@@ -93,7 +98,7 @@ async function execute(engine, plan, logger, state) {
     // in), so the sampler restarts when the warm-up is planned to end instead.
     const startMeasuring = () => {
       sampler?.reset();
-      sched?.restart();
+      sched.restart();
       measuring = true;
     };
     let warmupTimer = null;
@@ -110,7 +115,7 @@ async function execute(engine, plan, logger, state) {
     });
     const load = await state.load.done;
     measuring = false;
-    const mainThread = sched?.take() ?? null;
+    const mainThread = sched.take();
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;
     if (server) server.stopping = true;
@@ -136,6 +141,7 @@ async function execute(engine, plan, logger, state) {
       load,
       samples,
       mainThread,
+      serverExit: crash,
       gc: Object.fromEntries(gc.result()),
       cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir, startedAt) : null,
       notes,

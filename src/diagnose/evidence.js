@@ -59,6 +59,7 @@ export function buildEvidence(result) {
     },
     processes,
     mainThread: result.mainThread ?? null,
+    serverExit: result.serverExit ?? null,
     pid: result.target?.pid ?? null,
   };
 }

@@ -48,3 +48,30 @@ export function startSchedMeter(pid) {
     },
   };
 }
+
+/**
+ * Meters for several processes (the root and every probed Node process, which
+ * may be children of a shell or npm); `take()` returns the busiest main thread,
+ * which is the server's, not the idle wrapper's.
+ * @returns {{ watch: (pid: number) => void, restart: () => void,
+ *   take: () => ({ pid: number, onCpu: number, waitingForCpu: number, runnable: number } | null) }}
+ */
+export function createSchedMeters() {
+  const meters = new Map();
+  return {
+    watch(pid) {
+      if (!meters.has(pid)) meters.set(pid, startSchedMeter(pid));
+    },
+    restart() {
+      for (const meter of meters.values()) meter.restart();
+    },
+    take() {
+      let busiest = null;
+      for (const meter of meters.values()) {
+        const taken = meter.take();
+        if (taken && (!busiest || taken.runnable > busiest.runnable)) busiest = taken;
+      }
+      return busiest;
+    },
+  };
+}
