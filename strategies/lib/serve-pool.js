@@ -22,11 +22,12 @@ export async function servePool({ config, pool, onRequest, stopExtra = () => {} 
   });
   await pool.ready;
   await new Promise((resolve) => server.listen(config.port, config.host, resolve));
-  const stopReporting = reportWorkers(() => pool.stats());
+  let stopReporting = () => {};
   announceReady(server, async () => {
     stopReporting();
     await pool.stop();
     await stopExtra();
   });
+  stopReporting = reportWorkers(() => pool.stats());
   return server;
 }
