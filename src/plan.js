@@ -91,15 +91,19 @@ export function buildLoad(o, expected) {
   if (o.duration !== undefined && o.requests !== undefined) {
     throw new UsageError('use either --duration or --requests, not both');
   }
-  const connections = parseInteger(o.connections ?? DEFAULTS.connections, '--connections', { max: 10_000 });
+  const rate = o.rate !== undefined ? parsePositiveNumber(o.rate, '--rate') : null;
+  // Open loop without --connections: the generator sizes its pool from the rate (rate × 0.5 s, 10 to 1,000).
+  const connections = rate !== null && o.connections === undefined
+    ? null
+    : parseInteger(o.connections ?? DEFAULTS.connections, '--connections', { max: 10_000 });
   const threads = parseInteger(o.generatorThreads ?? DEFAULTS.generatorThreads, '--generator-threads', { max: 64 });
-  if (threads > connections) throw new UsageError(`--generator-threads (${threads}) cannot exceed --connections (${connections})`);
+  if (connections !== null && threads > connections) throw new UsageError(`--generator-threads (${threads}) cannot exceed --connections (${connections})`);
   return {
     connections,
     durationMs: o.requests !== undefined ? null : parseDuration(o.duration ?? DEFAULTS.duration, '--duration'),
     requests: o.requests !== undefined ? parseInteger(o.requests, '--requests') : null,
     warmupMs: parseDuration(o.warmup ?? DEFAULTS.warmup, '--warmup', { allowZero: true }),
-    rate: o.rate !== undefined ? parsePositiveNumber(o.rate, '--rate') : null,
+    rate,
     timeoutMs: parseDuration(o.timeout ?? DEFAULTS.timeout, '--timeout'),
     method: parseMethod(o.method ?? DEFAULTS.method),
     headers: parseHeaders(o.header ?? []),

@@ -31,7 +31,7 @@ export function formatSummary(result) {
     `Errors     ${formatErrors(load)}`,
   ];
   if (load.mode === 'open') {
-    lines.push(`Schedule   ${int(load.missed)} requests could not be sent on time`);
+    lines.push(`Schedule   ${int(load.missed)} request${load.missed === 1 ? '' : 's'} could not be sent on time (latency is timed from when each was due)`);
   }
   const processes = result.samples ? formatProcesses(result.samples, result.strategy?.workers ?? []) : '';
   if (processes) lines.push('', processes);
@@ -59,9 +59,10 @@ function describeWorkload(w) {
 function describeLoad(plan, load) {
   const l = plan.load;
   const what = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
+  const connections = load.connections ?? l.connections;
   const loop = load.mode === 'open'
-    ? `open loop at ${int(l.rate)} req/s over up to ${l.connections} connections`
-    : `closed loop, ${l.connections} connections`;
+    ? `open loop at ${int(l.rate)} req/s over up to ${connections} connections`
+    : `closed loop, ${connections} connections`;
   const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
   return `${loop}${threads}, ${what} after ${formatDuration(l.warmupMs)} warm-up`;
 }
