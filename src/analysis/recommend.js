@@ -36,7 +36,7 @@ export const CLEAR_RPS_GAIN = 0.05;
  * @property {number|null} size
  * @property {string|null} policy
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
- *   policies-tie, sizes-tie, single-repeat, errors-at-sizes, all-errors, nothing-measured,
+ *   policies-tie, sizes-tie, still-rising, single-repeat, errors-at-sizes, all-errors, nothing-measured,
  *   and the bottleneck kinds generator, main-thread, machine
  * @property {string[]} sentences the reasons in words, with their figures
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
@@ -93,6 +93,8 @@ export function recommend(steps) {
   if (others.length > 0 && policyTies.length === others.length) reasons.push('policies-tie');
   const sizeTies = sizes.filter((x) => x !== picked && overlaps(x.rps, picked.rps)).map((x) => x.size);
   if (sizeTies.length > 0) reasons.push('sizes-tie');
+  // The largest size measured is the only one in the band: the peak may lie beyond it.
+  if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0) reasons.push('still-rising');
   if (cells.every((c) => c.repeats < 2)) reasons.push('single-repeat');
   if (errorSizes.length > 0) reasons.push('errors-at-sizes');
 
@@ -141,6 +143,9 @@ function explain(rec, { picked, errorSizes, byP99, p99Best }) {
   if (reasons.includes('sizes-tie')) {
     const list = rec.ties.sizes;
     sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${list.length > 1 ? 's' : ''} ${list.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+  }
+  if (reasons.includes('still-rising')) {
+    sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
   }
   if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
   if (errorSizes.length > 0) {

@@ -81,6 +81,15 @@ test('a policy with clearly higher throughput wins over the best p99', () => {
   assert.match(rec.sentences.join(' '), /round-robin had the lowest p99 at 4 workers, but least-requests had clearly higher throughput/);
 });
 
+test('still rising at the largest size: says to measure larger pools', () => {
+  const rec = recommend(sweep({ sizes: [1, 2, 4], rps: table({ 1: 300, 2: 600, 4: 1100 }), noise: 0.01 }));
+  assert.equal(rec.size, 4);
+  assert.ok(rec.reasons.includes('still-rising'));
+  assert.match(rec.sentences.join(' '), /Throughput was still rising at 4 workers, the largest size measured: measure larger pools too, e\.g\. --sizes 1,2,4,8\./);
+  const plateau = recommend(sweep({ sizes: [1, 2, 4], rps: table({ 1: 300, 2: 1000, 4: 1010 }), noise: 0.01 }));
+  assert.ok(!plateau.reasons.includes('still-rising'));
+});
+
 test('the best p99 came with low throughput: p99 is judged among the fast sizes', () => {
   const steps = sweep({ sizes: [2, 4], rps: table({ 2: 1000, 4: 1100 }), p99: (size) => (size === 2 ? 10 : 30) });
   const rec = recommend(steps);
