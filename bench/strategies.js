@@ -7,10 +7,14 @@
 // to Node baseline on the same workload. The in-process probe is off, so every
 // row is measured the same way (it only attaches to Node main processes).
 //
+// With --rounds N every cell is measured N times, the rounds interleaved (all rows,
+// then all rows again), and the table shows the median: drift on a shared machine
+// then hits every row alike instead of whichever ran during a busy spell.
+//
 // Usage: node bench/strategies.js [--duration 3s] [--warmup 1s] [--connections 30]
-//        [--pool-size N] [--only fork-pool,comm-channel] [--workloads echo,large]
+//        [--pool-size N] [--rounds 1] [--only fork-pool,comm-channel] [--workloads echo,large]
 import { parseArgs } from 'node:util';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { buildRunPlan } from '../src/plan.js';
 import { createRun } from '../src/runner/run.js';
 import { resolveRuntime } from '../src/strategies/runtimes.js';
@@ -21,6 +25,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1s' },
     connections: { type: 'string', default: '30' }, // the experiment's 30 keep-alive connections
     'pool-size': { type: 'string', default: String(availableParallelism()) },
+    rounds: { type: 'string', default: '1' },
     only: { type: 'string' },
     workloads: { type: 'string', default: 'echo,large' },
   },
@@ -48,6 +53,8 @@ const ROWS = [
   ['send-advanced', 'node', null],
 ];
 
+// Other work on the machine skews every figure: the table says how busy it was.
+const LOAD_BEFORE = loadavg()[0].toFixed(1);
 const only = args.only ? new Set(args.only.split(',')) : null;
 const workloads = args.workloads.split(',');
 
@@ -79,24 +86,44 @@ async function measure(strategy, runtime, workerRuntime, workload) {
 const label = (strategy, runtime, workerRuntime) =>
   `${strategy} (${runtime}${workerRuntime ? ` main, ${workerRuntime} workers` : ''})`;
 
-const results = [];
+const rows = [];
 const skipped = [];
 for (const [strategy, runtime, workerRuntime] of ROWS) {
   if (only && !only.has(strategy)) continue;
   const missing = [runtime, workerRuntime].filter((r) => r && !installed(r));
-  if (missing.length) {
-    skipped.push(`${label(strategy, runtime, workerRuntime)}: ${missing.join(', ')} not installed`);
-    continue;
-  }
-  const row = { strategy, runtime, workerRuntime, cells: {} };
-  for (const workload of workloads) {
-    process.stderr.write(`${label(strategy, runtime, workerRuntime)} ${workload}… `);
-    row.cells[workload] = await measure(strategy, runtime, workerRuntime, workload);
-    const c = row.cells[workload];
-    process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps\n`);
-  }
-  results.push(row);
+  if (missing.length) skipped.push(`${label(strategy, runtime, workerRuntime)}: ${missing.join(', ')} not installed`);
+  else rows.push({ strategy, runtime, workerRuntime, samples: Object.fromEntries(workloads.map((w) => [w, []])) });
 }
+
+const rounds = Number(args.rounds);
+for (let round = 1; round <= rounds; round++) {
+  for (const row of rows) {
+    for (const workload of workloads) {
+      const name = label(row.strategy, row.runtime, row.workerRuntime);
+      process.stderr.write(`${rounds > 1 ? `[${round}/${rounds}] ` : ''}${name} ${workload}… `);
+      const c = await measure(row.strategy, row.runtime, row.workerRuntime, workload);
+      row.samples[workload].push(c);
+      process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps\n`);
+    }
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** One cell from its rounds: medians of rps and p99, every error counted; a failed round fails the cell. */
+function summarize(samples) {
+  const failed = samples.find((c) => c.failed);
+  if (failed) return failed;
+  return {
+    rps: median(samples.map((c) => c.rps)),
+    p99Ms: median(samples.map((c) => c.p99Ms)),
+    errors: samples.reduce((sum, c) => sum + c.errors, 0),
+  };
+}
+const results = rows.map((row) => ({ ...row, cells: Object.fromEntries(workloads.map((w) => [w, summarize(row.samples[w])])) }));
 
 const baseline = results.find((r) => r.strategy === 'baseline' && r.runtime === 'node' && !r.workerRuntime);
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -116,6 +143,7 @@ for (const row of results) {
 
 console.log(`## spawnbench strategies on this machine\n`);
 console.log(`${availableParallelism()} hardware threads · Node ${process.versions.node} · pool size ${args['pool-size']} · ` +
-  `${args.connections} connections · ${args.warmup} warm-up + ${args.duration} per cell · probe off\n`);
+  `${args.connections} connections · ${args.warmup} warm-up + ${args.duration} per cell` +
+  `${rounds > 1 ? ` · median of ${rounds} rounds` : ''} · probe off · load average before: ${LOAD_BEFORE}\n`);
 console.log(lines.join('\n'));
 if (skipped.length) console.log(`\nSkipped: ${skipped.join('; ')}.`);
