@@ -43,7 +43,7 @@ export function cpuBoundFromOutside(evidence) {
   return {
     id: 'cpu-bound',
     kind: 'problem',
-    title: 'the server is CPU-bound (seen from outside)',
+    title: 'the server is CPU-bound, seen from outside',
     where: seen.where,
     evidence: [
       `${seen.text} (threshold ${pct(BUSY_FRACTION)})`,

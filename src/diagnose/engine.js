@@ -18,7 +18,7 @@ import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
 import { startTarget } from './target.js';
 import { readProfiles } from './cpu-profile.js';
-import { createSchedMeters } from './schedstat.js';
+import { createSchedMeters, processTree } from './schedstat.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
@@ -98,6 +98,7 @@ async function execute(engine, plan, logger, state) {
     // in), so the sampler restarts when the warm-up is planned to end instead.
     const startMeasuring = () => {
       sampler?.reset();
+      if (rootPid) for (const pid of processTree(rootPid)) sched.watch(pid);
       sched.restart();
       measuring = true;
     };

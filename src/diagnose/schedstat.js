@@ -6,6 +6,7 @@
  * server on a crowded machine as idle; on-CPU plus run-queue time does not.
  */
 import { readFileSync } from 'node:fs';
+import { readChildren } from '../sample/proc.js';
 
 const NS_PER_MS = 1e6;
 
@@ -74,4 +75,24 @@ export function createSchedMeters() {
       return busiest;
     },
   };
+}
+
+/** Deepest level of descendants looked at: no real server nests this far, and a pid reused mid-walk cannot loop. */
+const MAX_DEPTH = 8;
+
+/**
+ * A process and all its descendants (a --pid that names `npm` or a shell still
+ * reaches the node process under it).
+ * @param {number} pid
+ * @returns {number[]}
+ */
+export function processTree(pid) {
+  const found = [];
+  const visit = (p, depth) => {
+    if (depth > MAX_DEPTH || found.includes(p)) return;
+    found.push(p);
+    for (const child of readChildren(p)) visit(child, depth + 1);
+  };
+  visit(pid, 0);
+  return found;
 }
