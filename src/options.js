@@ -51,7 +51,7 @@ export const OPTION_GROUPS = {
   ],
   tune: () => [
     new Option('--sizes <list>', `pool sizes to measure, e.g. 1,2,4,8 (default: ${defaultSizes().join(',')} here: 1 to 2 × availableParallelism())`),
-    new Option('--balance-policies <list>', `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all)`),
+    new Option('--balance-policies <list>', `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all that the strategy supports)`),
     new Option('--repeat <n>', `measure each step this many times, interleaved; the median is used, the spread shown (default: ${TUNE_DEFAULTS.repeat}; each step ${TUNE_DEFAULTS.duration} after ${TUNE_DEFAULTS.warmup} warm-up unless --duration/--warmup say otherwise)`),
     new Option('--search <mode>', `${SEARCH_MODES.join(' | ')}: every size × policy, or coarse-to-fine over sizes then the other policies at the chosen size (default: ${TUNE_DEFAULTS.search})`),
   ],

@@ -2,8 +2,10 @@
  * CLI options → the plan of a sweep: one run plan per step, pool size and policy
  * filled in per step. Every check on tune's own options lives here.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
-import { listStrategies, defaultStrategyName } from '../strategies/registry.js';
+import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
 
@@ -57,17 +59,41 @@ export function buildTunePlan(o) {
     duration: o.requests === undefined ? (o.duration ?? TUNE_DEFAULTS.duration) : undefined,
     warmup: o.warmup ?? TUNE_DEFAULTS.warmup,
   });
+  const applicable = policiesOf(getStrategy(strategy));
+  const policies = o.balancePolicies !== undefined ? parseChoiceList(o.balancePolicies, '--balance-policies', BALANCE_POLICIES) : applicable;
+  const inapplicable = policies.filter((p) => !applicable.includes(p));
+  if (inapplicable.length > 0) {
+    throw new UsageError(`--balance-policies: strategy '${strategy}' balances with ${applicable.join(', ')} only, not ${inapplicable.join(', ')}; drop ${inapplicable.length > 1 ? 'them' : 'it'}`);
+  }
   const sizes = o.sizes !== undefined ? parseIntegerList(o.sizes, '--sizes') : defaultSizes();
   for (const size of sizes) parseInteger(size, '--sizes', { max: MAX_POOL_SIZE });
   return {
     command: 'tune',
     base: { ...base, command: 'tune' },
     sizes,
-    policies: o.balancePolicies !== undefined ? parseChoiceList(o.balancePolicies, '--balance-policies', BALANCE_POLICIES) : [...BALANCE_POLICIES],
+    policies,
     repeat: parseInteger(o.repeat ?? TUNE_DEFAULTS.repeat, '--repeat', { max: MAX_REPEAT }),
     search: parseChoice(o.search ?? TUNE_DEFAULTS.search, '--search', SEARCH_MODES),
     output: base.output,
   };
+}
+
+/**
+ * The policies a pool strategy can use: the `balancers` its strategy.json
+ * declares (node:cluster's primary only deals connections round-robin), else all.
+ * @param {{ entry: string, balancers?: string[] }} info from the registry
+ * @returns {string[]}
+ */
+export function policiesOf(info) {
+  let declared = info.balancers;
+  if (!declared) {
+    try {
+      declared = JSON.parse(readFileSync(join(dirname(info.entry), 'strategy.json'), 'utf8')).balancers;
+    } catch {
+      declared = undefined; // the registry already read this file; a strategy without one takes every policy
+    }
+  }
+  return Array.isArray(declared) ? BALANCE_POLICIES.filter((p) => declared.includes(p)) : [...BALANCE_POLICIES];
 }
 
 /**

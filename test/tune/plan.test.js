@@ -26,6 +26,12 @@ test('a tune plan: the base run plan, the sweep, and one run plan per step', () 
   assert.equal(buildTunePlan({ strategy: 'fork-pool', duration: '1s', warmup: '0' }).base.load.durationMs, 1000);
 });
 
+test('policies: those the strategy declares (cluster: round-robin only), else all', () => {
+  assert.deepEqual(buildTunePlan({ strategy: 'cluster' }).policies, ['round-robin']);
+  assert.deepEqual(buildTunePlan({ strategy: 'fork-pool' }).policies, ['random', 'round-robin', 'least-requests', 'p2c']);
+  assert.throws(() => buildTunePlan({ strategy: 'cluster', balancePolicies: 'p2c,round-robin' }), /--balance-policies: strategy 'cluster' balances with round-robin only, not p2c; drop it/);
+});
+
 test('interleaving and the adaptive search\'s coarse and fine sizes', () => {
   assert.deepEqual(interleave([1, 2], ['a'], 2).map((s) => `${s.repeat}:${s.size}`), ['1:1', '1:2', '2:1', '2:2']);
   assert.deepEqual(coarseSizes([1, 2, 3, 4, 6, 8, 12, 16]), [1, 2, 4, 8, 16]);
