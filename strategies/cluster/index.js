@@ -21,14 +21,11 @@ cluster.setupPrimary({ exec: WORKER, silent: false });
 
 let stopping = false;
 const fatal = failAndExit(() => stopWorkers());
-const slots = new Map(); // worker.id -> slot
 
 /** Forks the worker for one slot; the slot number is its id in the workers line. */
 function startWorker(slot) {
   const worker = cluster.fork({ SPAWNBENCH_CLUSTER_SLOT: String(slot) });
-  slots.set(worker.id, slot);
   worker.once('exit', (code, signal) => {
-    slots.delete(worker.id);
     if (stopping) return;
     if (!worker.listened) return fatal(new Error(`cluster worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? code}) before it listened`));
     startWorker(slot); // replaced; its open connections were lost with it

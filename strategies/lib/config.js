@@ -1,9 +1,8 @@
-import { availableParallelism } from 'node:os';
-
 /**
  * The strategy side of the contract in strategies/README.md: read the config,
  * announce readiness, exit cleanly when spawnbench says so or goes away.
  */
+import { availableParallelism } from 'node:os';
 
 /**
  * Reads SPAWNBENCH_STRATEGY_CONFIG. Strategies started by hand (for reading and

@@ -46,6 +46,18 @@ for (const name of ['fork-pool', 'comm-channel', 'send-advanced']) {
   });
 }
 
+test('cluster: a killed worker is replaced in its slot and the server goes on', async () => {
+  const strategy = await boot('cluster', { poolSize: 2 });
+  started.push(strategy);
+  const victim = await waitFor(() => strategy.workers().find((w) => w.id === 0), { what: 'worker 0' });
+  process.kill(victim.pid, 'SIGKILL');
+  await waitFor(() => strategy.workers().find((w) => w.id === 0 && w.pid !== victim.pid), { what: 'a new worker 0' });
+  const result = await hammer({ port: strategy.port, requests: 40, connections: 4, expected: Buffer.from('hi\n') });
+  assert.equal(result.ok, 40);
+  await strategy.stop();
+  assert.deepEqual(groupMembers(strategy.pid), []);
+});
+
 for (const name of ['cluster', 'worker-threads', 'fork-pool', 'comm-channel', 'send-advanced']) {
   test(`${name}: SIGTERM to the main process alone ends every process it started`, async () => {
     const strategy = await boot(name, { poolSize: 2 });
