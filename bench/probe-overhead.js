@@ -3,7 +3,9 @@
 // 1. Throughput: baseline/echo under the same closed-loop load with probes and
 //    samplers on and off, alternated (off, on, on, off, ...) so drift on this
 //    shared machine falls on both sides; prints the on/off throughput ratio
-//    (target ≥ 0.98).
+//    (target ≥ 0.98). On a busy shared machine throughput swings more than the
+//    probe costs, so the server's own CPU time per request (from /proc, counted
+//    only while the load is measured) is printed too: contention moves it less.
 // 2. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
 //    over the same seconds without it (target ≤ 1% of a core at 250 ms).
 //
@@ -14,6 +16,7 @@ import { parseArgs, promisify } from 'node:util';
 import { openProbeChannel } from '../src/probe/channel.js';
 import { startSampler } from '../src/sample/index.js';
 import { startLoad } from '../src/load/index.js';
+import { readStat, procUnits, HAS_PROC } from '../src/sample/proc.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -61,7 +64,13 @@ async function bootBaseline(env) {
   return { pid: child.pid, port, stop };
 }
 
-/** One measured run; `probed` turns the probe and samplers on. Resolves to requests/s. */
+/** The server process's own CPU time so far, in ms (null without /proc). */
+function serverCpuMs(pid) {
+  const stat = HAS_PROC ? readStat(pid) : null;
+  return stat ? ((stat.utime + stat.stime) * 1000) / procUnits().ticksPerSec : null;
+}
+
+/** One measured run; `probed` turns the probe and samplers on. Resolves to `{ rps, cpuMsPerRequest }`. */
 async function measure(probed) {
   const channel = probed ? await openProbeChannel({ intervalMs: 250 }) : null;
   const server = await bootBaseline(channel?.env ?? {});
@@ -75,9 +84,15 @@ async function measure(probed) {
       expectedBody: Buffer.from('hi\n'),
       threads: 1,
     });
+    let cpuAtMeasure = null;
+    load.on('phase', ({ phase }) => {
+      if (phase === 'measure') cpuAtMeasure = serverCpuMs(server.pid);
+    });
     const result = await load.done;
+    const cpuAtEnd = serverCpuMs(server.pid);
     if (result.errors.total > 0) throw new Error(`${result.errors.total} errors in a ${probed ? 'probed' : 'plain'} run`);
-    return result.rps;
+    const cpuMsPerRequest = cpuAtMeasure !== null && cpuAtEnd !== null ? (cpuAtEnd - cpuAtMeasure) / result.requests : null;
+    return { rps: result.rps, cpuMsPerRequest };
   } finally {
     await sampler?.stop();
     await server.stop();
@@ -102,13 +117,16 @@ const pct = (value) => `${value.toFixed(2)}%`;
 async function compareThroughput() {
   console.log(`baseline/echo, ${CONNECTIONS} connections, ${DURATION_MS} ms per run after ${WARMUP_MS} ms warm-up, ${ROUNDS} rounds`);
   const rps = { off: [], on: [] };
+  const cpu = { off: [], on: [] };
   for (let round = 0; round < ROUNDS; round += 1) {
     // off,on then on,off: each side gets the early and the late slot equally often.
     const order = round % 2 === 0 ? [false, true] : [true, false];
     for (const probed of order) {
-      const value = await measure(probed);
+      const { rps: value, cpuMsPerRequest } = await measure(probed);
       rps[probed ? 'on' : 'off'].push(value);
-      console.log(`round ${round + 1}  probe ${probed ? 'on ' : 'off'}  ${value.toFixed(0)} req/s`);
+      if (cpuMsPerRequest !== null) cpu[probed ? 'on' : 'off'].push(cpuMsPerRequest);
+      const perRequest = cpuMsPerRequest === null ? '' : `  server CPU ${cpuMsPerRequest.toFixed(3)} ms/request`;
+      console.log(`round ${round + 1}  probe ${probed ? 'on ' : 'off'}  ${value.toFixed(0)} req/s${perRequest}`);
     }
   }
   const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
@@ -116,6 +134,12 @@ async function compareThroughput() {
   // disturbed by other work on the machine, and the median drops the odd round.
   const paired = rps.on.map((on, i) => on / rps.off[i]).sort((a, b) => a - b);
   const median = paired[Math.floor(paired.length / 2)];
+  if (cpu.on.length > 0 && cpu.off.length > 0) {
+    const cpuRatio = mean(cpu.on) / mean(cpu.off);
+    console.log(`server CPU per request on/off: ${cpuRatio.toFixed(3)} (${mean(cpu.on).toFixed(3)} vs ${mean(cpu.off).toFixed(3)} ms; ≤ 1.02 matches the throughput target)`);
+  } else {
+    console.log('server CPU per request: skipped (no /proc on this platform)');
+  }
   console.log(
     `throughput on/off: median of rounds ${median.toFixed(3)}, ratio of means ${(mean(rps.on) / mean(rps.off)).toFixed(3)} ` +
       `(${mean(rps.on).toFixed(0)} vs ${mean(rps.off).toFixed(0)} req/s; target ≥ 0.98)`,
