@@ -77,10 +77,15 @@ export async function openProbeChannel({ intervalMs = DEFAULT_INTERVAL_MS } = {}
       channel.emit('disconnection', { count: sockets.size });
     });
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, resolve);
-  });
+  try {
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, resolve);
+    });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   server.unref();
   // A process that exits without close() (process.exit, an uncaught error) still
   // leaves no socket directory behind.
