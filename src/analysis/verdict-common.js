@@ -7,6 +7,8 @@
  * @property {number|null} pid
  * @property {number|null} elu              event-loop utilisation, 0..1 (probe)
  * @property {number|null} loopDelayP50Ms   event-loop delay, resolution subtracted (probe)
+ * @property {number|null} loopDelayTypicalMs median of the per-interval p50s: each interval counts the
+ *   same, whereas the run-wide p50 counts delay samples, and a blocked loop takes few of them
  * @property {number|null} loopDelayP99Ms
  * @property {number|null} loopDelayMaxMs
  * @property {number|null} cpuPct           % of one core (/proc), whole process

@@ -4,6 +4,8 @@
  * is null, and the rules skip what they cannot see.
  */
 
+import { median } from '../analysis/stats.js';
+
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
  * @returns {import('../analysis/verdict-common.js').Evidence}
@@ -23,6 +25,7 @@ export function buildEvidence(result) {
       pid: p.pid,
       elu: s.elu ?? null,
       loopDelayP50Ms: s.loopDelayP50Ms ?? null,
+      loopDelayTypicalMs: median((p.series ?? []).map((x) => x.probe?.loopDelay?.p50Ms)),
       loopDelayP99Ms: s.loopDelayP99Ms ?? null,
       loopDelayMaxMs: s.loopDelayMaxMs ?? null,
       cpuPct: s.cpuPct ?? null,

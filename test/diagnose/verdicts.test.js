@@ -164,6 +164,11 @@ test('borderline: a thread that waited for a CPU 20% of the time is flagged, and
   assert.equal(jsBlocking(evidence({ mainThread: { ...starved, waitingForCpu: 0.19 }, process: preempted }))?.id, 'js-blocking');
   assert.equal(jsBlocking(evidence({ mainThread: starved, process: { ...preempted, loopDelayP50Ms: 10 } }))?.id, 'js-blocking');
   assert.equal(jsBlocking(evidence({ mainThread: starved, process: { ...preempted, loopDelayP50Ms: 9.9 } })), null);
+  // A blocked loop takes few delay samples: idle moments can pull the run-wide p50 down; the per-interval median is not fooled.
+  const blockedMostly = { ...preempted, elu: 0.97, loopDelayP50Ms: 0.6, loopDelayTypicalMs: 145 };
+  const found = jsBlocking(evidence({ mainThread: starved, process: blockedMostly }));
+  assert.equal(found?.id, 'js-blocking');
+  assert.match(found.evidence[0], /p50 0\.60 ms \(per-interval median 145 ms\)/);
   const { verdict, findings } = diagnoseEvidence(evidence({ mainThread: starved, process: preempted }));
   assert.equal(verdict.id, 'healthy');
   assert.deepEqual(findings.map((f) => f.id), ['cpu-starved']);
