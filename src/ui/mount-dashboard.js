@@ -29,7 +29,7 @@ const loadFormatSummary = () => import('../report/summary.js').then((module) => 
  * @param {NodeJS.WriteStream} [options.stderr]
  * @param {Record<string, string|undefined>} [options.env] read for NO_COLOR
  * @param {(result: object) => string} [options.formatSummary] default: src/report/summary.js
- * @param {number} [options.refreshMs] frame interval (default 200 ms: 5 frames/s)
+ * @param {number} [options.refreshMs] frame interval (default 250 ms: at most 4 frames/s)
  * @returns {{ done: Promise<void>, unmount: () => Promise<void> }}
  *   done: settles after the summary is printed and Ink unmounted (rejects if the summary
  *   cannot be formatted); unmount(): clear the live area and unmount without a summary

@@ -30,6 +30,13 @@ describe('the whole frame', () => {
     }
   }
 
+  it('cuts lines rather than wrapping them on a 40-column terminal', () => {
+    const text = frame(h(Dashboard, { state: makeState({ workers: 32, errors: true, generatorPct: 95 }), columns: 40, rows: ROWS, keys: true }), 40);
+    assertFits(assert, text, 40);
+    assert.ok(text.split('\n').length < ROWS);
+    assert.match(text, /^busiest w17 /m);
+  });
+
   it('puts throughput and latency side by side at 80 columns and stacks them at 60', () => {
     const state = makeState();
     assert.match(frame(h(Dashboard, { state, columns: 80, rows: ROWS }), 80), /^rps now .* latency ms/m);
