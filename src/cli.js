@@ -47,7 +47,7 @@ export function createProgram(io = processIo()) {
   for (const def of COMMANDS) {
     const command = program.command(def.name, { isDefault: Boolean(def.isDefault) }).description(def.summary);
     if (def.arguments) command.arguments(def.arguments);
-    addOptionGroups(command, def.groups);
+    addOptionGroups(command, def.groups, def.loadDefaults);
     def.options?.(command);
     command.exitOverride().configureOutput(program.configureOutput());
     command.action(async (...args) => {

@@ -11,14 +11,16 @@ import { COMPARE_DEFAULTS } from './compare/plan.js';
 
 const collect = (value, previous = []) => [...previous, value];
 
-/** @type {Record<string, () => Option[]>} */
+/** @type {Record<string, (defaults: {duration?: string, warmup?: string, perStep?: boolean}) => Option[]>} */
 export const OPTION_GROUPS = {
-  strategy: () => [
-    new Option('-s, --strategy <name>', 'strategy to boot (default: fork-pool; see spawnbench list)'),
-    new Option('--runtime <runtime>', `runtime of the strategy's main process: node, bun, deno or a path (default: ${DEFAULTS.runtime})`),
-    new Option('--worker-runtime <runtime>', `runtime of forked pool workers: node, bun, deno or a path (default: the main process's runtime)`),
+  strategy: () => [new Option('-s, --strategy <name>', 'strategy to boot (default: fork-pool; see spawnbench list)')],
+  workload: () => [
     new Option('--workload <name>', `what each request runs: ${WORKLOAD_NAMES.join(' | ')} (default: echo)`),
     new Option('--workload-cmd <command>', 'run this command per request instead, split into argv without a shell, e.g. "printf hello"'),
+  ],
+  runtime: () => [
+    new Option('--runtime <runtime>', `runtime of the strategy's main process: node, bun, deno or a path (default: ${DEFAULTS.runtime})`),
+    new Option('--worker-runtime <runtime>', "runtime of forked pool workers: node, bun, deno or a path (default: the main process's runtime)"),
     new Option('--seed <n>', `seed for the random and p2c balancers (default: ${DEFAULTS.seed})`),
     new Option('--ready-timeout <time>', `how long the server may take to start listening (default: ${DEFAULTS.readyTimeout})`),
   ],
@@ -27,11 +29,11 @@ export const OPTION_GROUPS = {
     new Option('-b, --balance <policy>', `how a pool picks a worker: ${BALANCE_POLICIES.join(' | ')} (default: ${DEFAULTS.balance})`),
   ],
   url: () => [new Option('--url <url>', 'drive a server that is already running instead of booting a strategy')],
-  load: () => [
+  load: (defaults) => [
     new Option('-c, --connections <n>', `keep-alive connections (default: ${DEFAULTS.connections})`),
-    new Option('-d, --duration <time>', `measured time, e.g. 500ms, 10s, 1m (default: ${DEFAULTS.duration})`),
+    new Option('-d, --duration <time>', `measured time${defaults.perStep ? ' of each run' : ''}, e.g. 500ms, 10s, 1m (default: ${defaults.duration ?? DEFAULTS.duration})`),
     new Option('-n, --requests <n>', 'measure this many requests instead of a duration'),
-    new Option('-w, --warmup <time>', `warm-up before measuring, not counted (default: ${DEFAULTS.warmup})`),
+    new Option('-w, --warmup <time>', `warm-up before measuring${defaults.perStep ? ', before each run' : ''}, not counted (default: ${defaults.warmup ?? DEFAULTS.warmup})`),
     new Option('-r, --rate <rps>', 'open loop: send at this constant rate, latency timed from when each request was due'),
     new Option('--timeout <time>', `per-request timeout (default: ${DEFAULTS.timeout})`),
     new Option('--method <method>', `HTTP method (default: ${DEFAULTS.method})`),
@@ -75,10 +77,11 @@ export const OPTION_GROUPS = {
  * Adds the named option groups to a commander command.
  * @param {import('commander').Command} command
  * @param {string[]} groups
+ * @param {{duration?: string, warmup?: string, perStep?: boolean}} [defaults] a command's own load defaults, for --help
  */
-export function addOptionGroups(command, groups) {
+export function addOptionGroups(command, groups, defaults = {}) {
   for (const group of groups) {
-    for (const option of OPTION_GROUPS[group]()) command.addOption(option);
+    for (const option of OPTION_GROUPS[group](defaults)) command.addOption(option);
   }
   return command;
 }

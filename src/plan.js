@@ -74,7 +74,7 @@ export function buildTarget(o) {
     entry: info.entry,
     pool: info.pool,
     poolSize: info.pool ? parseInteger(o.poolSize ?? defaultPoolSize(), '--pool-size', { max: 256 }) : null,
-    balance: info.pool ? parseChoice(o.balance ?? DEFAULTS.balance, '--balance', BALANCE_POLICIES) : null,
+    balance: info.pool ? parseBalance(o.balance, info) : null,
     runtime,
     workerRuntime,
     seed: parseInteger(o.seed ?? DEFAULTS.seed, '--seed', { min: 0 }),
@@ -148,6 +148,14 @@ export function buildOutput(o) {
     out: o.out ?? null,
     debug: Boolean(o.debug),
   };
+}
+
+function parseBalance(value, info) {
+  const policy = parseChoice(value ?? DEFAULTS.balance, '--balance', BALANCE_POLICIES);
+  if (info.balancers && !info.balancers.includes(policy)) {
+    throw new UsageError(`--balance ${policy}: strategy '${info.name}' balances with ${info.balancers.join(', ')} only (see strategies/README.md)`);
+  }
+  return policy;
 }
 
 function parseSampleInterval(value) {

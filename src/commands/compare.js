@@ -1,5 +1,5 @@
 /** spawnbench compare: the same load on several strategies and workloads, as the experiment's table. */
-import { buildComparePlan } from '../compare/plan.js';
+import { buildComparePlan, COMPARE_DEFAULTS } from '../compare/plan.js';
 import { createCompare } from '../compare/engine.js';
 import { createLogger } from '../logger.js';
 import { formatCompare, formatCompareMarkdown } from '../report/compare.js';
@@ -8,7 +8,8 @@ import { presentEngine } from './present.js';
 export default {
   name: 'compare',
   summary: 'run several strategies (and workloads) under the same load and print the table, with ratios',
-  groups: ['pool', 'load', 'output', 'compare'],
+  groups: ['pool', 'runtime', 'load', 'output', 'compare'],
+  loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     const plan = buildComparePlan(options);
     const logger = createLogger(plan.output.logFile);

@@ -9,7 +9,7 @@ export default {
   name: 'run',
   summary: 'boot a strategy (or take --url), drive it with load, report (the default command)',
   isDefault: true,
-  groups: ['strategy', 'pool', 'url', 'load', 'output'],
+  groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output'],
   async action(options, io) {
     const plan = buildRunPlan(options);
     const logger = createLogger(plan.output.logFile);

@@ -1,5 +1,5 @@
 /** spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, recommend one with the evidence. */
-import { buildTunePlan } from '../tune/plan.js';
+import { buildTunePlan, TUNE_DEFAULTS } from '../tune/plan.js';
 import { createTune } from '../tune/engine.js';
 import { createLogger } from '../logger.js';
 import { formatTune } from '../report/tune.js';
@@ -8,7 +8,8 @@ import { presentEngine } from './present.js';
 export default {
   name: 'tune',
   summary: 'sweep pool sizes and balancing policies of a pool strategy, recommend one with the evidence',
-  groups: ['strategy', 'load', 'output', 'tune'],
+  groups: ['strategy', 'workload', 'runtime', 'load', 'output', 'tune'],
+  loadDefaults: { duration: TUNE_DEFAULTS.duration, warmup: TUNE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     const plan = buildTunePlan(options);
     const logger = createLogger(plan.output.logFile);

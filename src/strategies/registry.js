@@ -20,7 +20,10 @@ const FALLBACK_STRATEGY = 'baseline';
  * @property {boolean} pool whether --pool-size and --balance apply
  * @property {string[]} runtimes runtimes its main process can run on
  * @property {string[]} workerRuntimes runtimes its forked workers can run on ([] when it forks none)
- * @property {string[]} platforms platforms it runs on (process.platform values)
+ * @property {string[]|null} platforms platforms it runs on (process.platform values; null: all)
+ * @property {string[]|null} balancers the --balance policies it honours (null: all)
+ * @property {Record<string,string>} runtimeNotes why a runtime is missing from `runtimes`
+ * @property {'json'|'advanced'} workerIpc the IPC serialization its forked workers use
  */
 
 /**
@@ -72,6 +75,9 @@ function loadStrategy(dir, name) {
     runtimes: meta.runtimes ?? ['node'],
     workerRuntimes: meta.workerRuntimes ?? [],
     platforms: meta.platforms ?? null,
+    balancers: meta.balancers ?? null,
+    runtimeNotes: meta.runtimeNotes ?? {},
+    workerIpc: meta.workerIpc ?? 'json',
   };
 }
 

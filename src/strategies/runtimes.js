@@ -3,8 +3,8 @@
  * one running spawnbench), bun and deno (from this package's node_modules or from
  * PATH), or a path to an executable.
  */
-import { accessSync, constants, realpathSync, readFileSync } from 'node:fs';
-import { delimiter, join, isAbsolute, resolve, basename, dirname } from 'node:path';
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { delimiter, join, isAbsolute, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 
@@ -71,19 +71,6 @@ export function scriptArgs(runtime, entry, nodeArgs = []) {
   return [...nodeArgs, entry];
 }
 
-/**
- * The strategy.json fields the registry does not carry (yet): `runtimeNotes`
- * (why a runtime is missing from `runtimes`) and `workerIpc` ('json' | 'advanced').
- */
-function extraMeta(strategy) {
-  if ('runtimeNotes' in strategy || 'workerIpc' in strategy) return strategy;
-  try {
-    return JSON.parse(readFileSync(join(dirname(strategy.entry), 'strategy.json'), 'utf8'));
-  } catch {
-    return {};
-  }
-}
-
 function asRuntime(value, flag) {
   if (value === undefined || value === null) return null;
   return typeof value === 'string' ? resolveRuntime(value, flag) : value;
@@ -106,10 +93,9 @@ function asRuntime(value, flag) {
 export function checkRuntimeSupport(strategy, { runtime = 'node', workerRuntime, workerRuntimeGiven } = {}) {
   const main = asRuntime(runtime, '--runtime');
   const given = workerRuntimeGiven ?? (workerRuntime !== undefined && workerRuntime !== null);
-  const meta = extraMeta(strategy);
   const name = `strategy '${strategy.name}'`;
   if (!strategy.runtimes.includes(main.kind)) {
-    const why = meta.runtimeNotes?.[main.kind] ?? `it runs on ${strategy.runtimes.join(', ')}`;
+    const why = strategy.runtimeNotes?.[main.kind] ?? `it runs on ${strategy.runtimes.join(', ')}`;
     throw new UsageError(`${name} cannot run on ${main.kind}: ${why}; use --runtime ${strategy.runtimes.join(' or ')}`);
   }
   if (!given) return { runtime: main, workerRuntime: strategy.workerRuntimes.length ? main : null };
@@ -123,7 +109,7 @@ export function checkRuntimeSupport(strategy, { runtime = 'node', workerRuntime,
   if (main.kind === 'deno' && worker.kind !== 'deno') {
     throw new UsageError(`${name} cannot fork ${worker.kind} workers from deno: Deno's fork() always starts deno; use --worker-runtime deno or --runtime node`);
   }
-  if (meta.workerIpc === 'advanced' && worker.kind !== main.kind) {
+  if (strategy.workerIpc === 'advanced' && worker.kind !== main.kind) {
     throw new UsageError(`${name} cannot run its workers on ${worker.kind} under a ${main.kind} main process: 'advanced' IPC serialization is each runtime's own format; use --worker-runtime ${main.kind} or --runtime ${worker.kind}`);
   }
   return { runtime: main, workerRuntime: worker };

@@ -2,8 +2,6 @@
  * CLI options → the plan of a sweep: one run plan per step, pool size and policy
  * filled in per step. Every check on tune's own options lives here.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
 import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
@@ -85,15 +83,7 @@ export function buildTunePlan(o) {
  * @returns {string[]}
  */
 export function policiesOf(info) {
-  let declared = info.balancers;
-  if (!declared) {
-    try {
-      declared = JSON.parse(readFileSync(join(dirname(info.entry), 'strategy.json'), 'utf8')).balancers;
-    } catch {
-      declared = undefined; // the registry already read this file; a strategy without one takes every policy
-    }
-  }
-  return Array.isArray(declared) ? BALANCE_POLICIES.filter((p) => declared.includes(p)) : [...BALANCE_POLICIES];
+  return info.balancers ? BALANCE_POLICIES.filter((p) => info.balancers.includes(p)) : [...BALANCE_POLICIES];
 }
 
 /**

@@ -1,0 +1,91 @@
+/**
+ * The programmatic API. Options take the CLI's names in camelCase and its values
+ * (numbers or strings like '10s'); every function resolves to the same plain result
+ * the CLI prints with --json, and stops every process it started before resolving.
+ *
+ *   import { run } from 'spawnbench';
+ *   const result = await run({ strategy: 'fork-pool', poolSize: 4, duration: '5s' });
+ *   console.log(result.load.rps, result.load.latency.p99Ms);
+ */
+import { buildRunPlan } from './plan.js';
+import { createRun } from './runner/run.js';
+import { buildTunePlan } from './tune/plan.js';
+import { createTune } from './tune/engine.js';
+import { buildComparePlan } from './compare/plan.js';
+import { createCompare } from './compare/engine.js';
+import { buildDiagnosePlan } from './diagnose/plan.js';
+import { createDiagnose } from './diagnose/engine.js';
+import { createLogger } from './logger.js';
+
+export { startLoad } from './load/index.js';
+export { listStrategies, getStrategy } from './strategies/registry.js';
+export { formatSummary } from './report/summary.js';
+export { formatTune } from './report/tune.js';
+export { formatCompare, formatCompareMarkdown } from './report/compare.js';
+export { readResultFile, writeResultFile } from './report/result-file.js';
+export { UsageError, RunError } from './errors.js';
+export { createRun, createTune, createCompare, createDiagnose };
+
+/**
+ * Starts an engine, forwards its events to `onEvent` (name, payload), and resolves to its result.
+ * @param {{ start: () => Promise<object>, emit: Function }} engine
+ * @param {(name: string, payload: unknown) => void} [onEvent]
+ * @param {AbortSignal} [signal] aborting stops the engine early (the result covers what was measured)
+ */
+async function drive(engine, onEvent, signal) {
+  if (onEvent) {
+    const emit = engine.emit.bind(engine);
+    engine.emit = (name, payload) => {
+      onEvent(name, payload);
+      return emit(name, payload);
+    };
+  }
+  const stop = () => engine.stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    return await engine.start();
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+/**
+ * Boots a strategy (or takes `url`), drives it, returns the RunResult.
+ * @param {object} [options] e.g. { strategy, poolSize, balance, workload, connections, duration, warmup, rate, url, logFile }
+ * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
+ */
+export async function run(options = {}, { onEvent, signal } = {}) {
+  const plan = buildRunPlan(options);
+  return drive(createRun(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+}
+
+/**
+ * Sweeps pool sizes and balancing policies of a pool strategy; resolves to the TuneResult with its recommendation.
+ * @param {object} [options] e.g. { strategy, sizes: '1,2,4', balancePolicies: 'round-robin,p2c', repeat, search: 'adaptive' }
+ * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
+ */
+export async function tune(options = {}, { onEvent, signal } = {}) {
+  const plan = buildTunePlan(options);
+  return drive(createTune(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+}
+
+/**
+ * Runs several strategies and workloads under the same load; resolves to the CompareResult (the table).
+ * @param {object} [options] e.g. { strategies: 'baseline,fork-pool', workloads: 'echo,large', repeat }
+ * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
+ */
+export async function compare(options = {}, { onEvent, signal } = {}) {
+  const plan = buildComparePlan(options);
+  return drive(createCompare(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+}
+
+/**
+ * Starts the user's server `command` (or takes `url`), loads it, and resolves to the DiagnoseResult with its verdict.
+ * @param {object} options e.g. { path: '/api', connections, duration, cpuProf: true } or { url, pid }
+ * @param {string[]} [command] the server command and its arguments
+ * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
+ */
+export async function diagnose(options = {}, command = [], { onEvent, signal } = {}) {
+  const plan = buildDiagnosePlan(options, command);
+  return drive(createDiagnose(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+}

@@ -1,0 +1,30 @@
+// The programmatic API: the package's own export, a real short run, events, abort.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { run, listStrategies, UsageError } from 'spawnbench';
+import { processesInGroup, waitFor } from './helpers/processes.js';
+
+test('run() resolves to the same result the CLI prints with --json, and leaves nothing behind', async () => {
+  const events = new Set();
+  const result = await run({ strategy: 'baseline', duration: '1s', warmup: '200ms', connections: 2 }, { onEvent: (name) => events.add(name) });
+  assert.equal(result.kind, 'run');
+  assert.ok(result.load.requests > 0);
+  assert.equal(result.load.errors.total, 0);
+  for (const name of ['start', 'phase', 'tick', 'done']) assert.ok(events.has(name), `event ${name}`);
+  assert.ok(await waitFor(() => processesInGroup(result.strategy.pid).length === 0));
+});
+
+test('an aborted run resolves early with what it measured', async () => {
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 1500);
+  const started = Date.now();
+  const result = await run({ strategy: 'baseline', duration: '60s', warmup: '0s', connections: 2 }, { signal: ac.signal });
+  assert.ok(Date.now() - started < 30_000);
+  assert.equal(result.stoppedEarly, true);
+  assert.ok(result.load.requests > 0);
+});
+
+test('bad options reject with a UsageError before anything starts', async () => {
+  await assert.rejects(() => run({ strategy: 'nope' }), (e) => e instanceof UsageError && /unknown strategy 'nope'/.test(e.message));
+  assert.ok(listStrategies().some((s) => s.name === 'baseline'));
+});
