@@ -6,6 +6,9 @@ import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/i
 import { writeResultFile } from '../report/result-file.js';
 import { handleSignals } from './signals.js';
 
+/** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
+const SIGINT_EXIT_CODE = 130;
+
 /**
  * Runs an engine (anything with start(), stop() and the run events) under the
  * chosen presentation and the signal handlers.
@@ -34,5 +37,6 @@ export async function presentEngine(engine, output, io, format) {
   if (output.out) writeResultFile(output.out, result);
   if (output.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!live) io.stdout.write(`${format(result)}\n`);
-  return { result, exitCode: signals.exitCode() ?? result.exitCode ?? 0 };
+  const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
+  return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? result.exitCode ?? 0 };
 }

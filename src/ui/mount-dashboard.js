@@ -30,10 +30,10 @@ const loadFormatSummary = () => import('../report/summary.js').then((module) => 
  * @param {Record<string, string|undefined>} [options.env] read for NO_COLOR
  * @param {(result: object) => string} [options.formatSummary] default: src/report/summary.js
  * @param {number} [options.refreshMs] frame interval (default 250 ms: at most 4 frames/s)
- * @returns {{ done: Promise<void>, unmount: () => Promise<void> }}
+ * @returns {{ done: Promise<void>, unmount: () => Promise<void>, interrupted: () => boolean }}
  *   done: settles after the summary is printed and Ink unmounted (rejects if the summary
  *   cannot be formatted); unmount(): clear the live area and unmount without a summary
- *   (the run failed before `done`), returns done
+ *   (the run failed before `done`), returns done; interrupted(): whether Ctrl-C stopped it
  */
 export function mountDashboard(run, options = {}) {
   const {
@@ -48,7 +48,9 @@ export function mountDashboard(run, options = {}) {
 
   const store = createRunStore(run, { refreshMs });
   let stopAsked = false;
-  const onStop = () => {
+  let interrupted = false;
+  const onStop = (key) => {
+    if (key === 'ctrl-c') interrupted = true; // Ctrl-C in raw mode is a keypress, not a SIGINT: exit as if it were one (130)
     store.markStopRequested();
     if (stopAsked) return;
     stopAsked = true;
@@ -86,5 +88,5 @@ export function mountDashboard(run, options = {}) {
     return done;
   };
   run.on('done', finish);
-  return { done, unmount: () => finish(null) };
+  return { done, unmount: () => finish(null), interrupted: () => interrupted };
 }

@@ -11,7 +11,7 @@ const h = React.createElement;
  * The mounted dashboard: reads the run store, reads keys when it may (stdin is a
  * TTY), and draws nothing once `finished` so the live area disappears before the
  * summary is printed.
- * @param {{ store: object, onStop: () => void, keys: boolean, tone: Function, finished: boolean }} props
+ * @param {{ store: object, onStop: (key: 'q'|'ctrl-c') => void, keys: boolean, tone: Function, finished: boolean }} props
  */
 export function App({ store, onStop, keys, tone, finished }) {
   const state = useRunStore(store);
@@ -19,7 +19,8 @@ export function App({ store, onStop, keys, tone, finished }) {
   const { columns, rows } = useTerminalSize(stdout);
   useInput(
     (input, key) => {
-      if (input === 'q' || (key.ctrl && input === 'c')) onStop();
+      if (input === 'q') onStop('q');
+      else if (key.ctrl && input === 'c') onStop('ctrl-c');
     },
     { isActive: keys && !finished },
   );
