@@ -12,10 +12,11 @@ const MIN_ELU_TO_EXTRAPOLATE = 0.05;
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
- * @param {{ generatorLimited: boolean }} context whether the generator set the pace
+ * @param {{ generatorLimited: boolean, cpuStarved?: boolean }} context whether the generator set the
+ *   pace, whether the server often waited for a CPU (then its capacity here says little)
  * @returns {import('./verdict-common.js').Finding}
  */
-export function healthy(evidence, { generatorLimited }) {
+export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
   const { load } = evidence;
   const p = worst(evidence.processes, (x) => num(x.elu) ?? (num(x.cpuPct) !== null ? x.cpuPct / 100 : null));
   const busy = p ? num(p.elu) ?? (num(p.cpuPct) !== null ? p.cpuPct / 100 : null) : null;
@@ -25,6 +26,8 @@ export function healthy(evidence, { generatorLimited }) {
   let capacityText;
   if (generatorLimited) {
     capacityText = `at least ${int(load.rps)} req/s (the load generator was the limit)`;
+  } else if (cpuStarved) {
+    capacityText = `at least ${int(load.rps)} req/s (the server often waited for a CPU)`;
   } else if (busy !== null && busy >= SATURATED_ELU) {
     capacity = load.rps;
     capacityText = `about ${int(load.rps)} req/s: the busiest thread was saturated`;

@@ -5,7 +5,8 @@
  * The order puts specific causes with a specific fix (spawn, GC) before the
  * general one (JavaScript), which would otherwise claim their busy time too,
  * and causes of stalls before failed requests (which the stall may explain).
- * A server that exited mid-run comes first: its other figures are cut short.
+ * A server that exited mid-run comes first (its other figures are cut short), then
+ * a machine so short of CPU that every time-based figure is mostly its doing.
  */
 import { serverExited } from './verdict-exited.js';
 import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
@@ -15,13 +16,13 @@ import { cpuBoundFromOutside, slowUnexplained, BUSY_FRACTION, SLOW_P99_MS, LONG_
 import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from './verdict-downstream.js';
 import { failingRequests, ERROR_RATE } from './verdict-errors.js';
 import { generatorLimited, GENERATOR_BUSY_ELU } from './verdict-generator.js';
-import { waitingForCpu, CPU_STARVED_FRACTION } from './verdict-starved.js';
+import { waitingForCpu, cpuStarved, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from './verdict-starved.js';
 import { healthy, SATURATED_ELU } from './verdict-healthy.js';
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained, failingRequests,
-  generatorLimited, waitingForCpu,
+  serverExited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  failingRequests, generatorLimited,
 ];
 
 /** Every threshold by name, for the README table and the --json output. */
@@ -34,6 +35,7 @@ export const THRESHOLDS = Object.freeze({
   LOOP_DELAY_MAX_MS,
   JS_SHARE_FOR_TAIL,
   CPU_STARVED_FRACTION,
+  CPU_STARVED_VERDICT_FRACTION,
   BUSY_FRACTION,
   SLOW_P99_MS,
   LONG_TAIL_RATIO,
@@ -54,7 +56,10 @@ export function diagnoseEvidence(evidence) {
   const found = RULES.map((rule) => rule(evidence)).filter(Boolean);
   const problems = found.filter((f) => f.kind === 'problem');
   const limits = found.filter((f) => f.kind !== 'problem');
-  const verdict = problems[0] ?? healthy(evidence, { generatorLimited: limits.some((f) => f.id === 'generator-limited') });
+  const verdict = problems[0] ?? healthy(evidence, {
+    generatorLimited: limits.some((f) => f.id === 'generator-limited'),
+    cpuStarved: cpuStarved(evidence),
+  });
   return {
     verdict,
     findings: [...problems.slice(1), ...limits],

@@ -11,6 +11,7 @@ import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
 import { processesInGroup, waitFor } from '../helpers/processes.js';
+import { unlessCrowded } from './crowded.js';
 
 const server = (name) => fileURLToPath(new URL(`../../fixtures/servers/${name}.js`, import.meta.url));
 const SHORT = ['--duration', '1500ms', '--warmup', '300ms', '--json'];
@@ -27,17 +28,22 @@ async function assertGroupGone(pgid) {
   assert.equal(trackedGroupCount(), 0);
 }
 
-async function verdictOf(name, ...extra) {
-  const { code, out, err } = await diagnose(...SHORT, ...extra, '--', process.execPath, server(name));
-  assert.equal(code, 0, err);
-  const result = JSON.parse(out);
-  assert.equal(result.kind, 'diagnose');
-  await assertGroupGone(result.target.pid);
-  return result;
+/** One diagnose of a fixture (repeated while the machine is too crowded to judge, see crowded.js). */
+function verdictOf(t, name, ...extra) {
+  return unlessCrowded(t, async () => {
+    const { code, out, err } = await diagnose(...SHORT, ...extra, '--', process.execPath, server(name));
+    assert.equal(code, 0, err);
+    const result = JSON.parse(out);
+    assert.equal(result.kind, 'diagnose');
+    await assertGroupGone(result.target.pid);
+    if (result.cpuProfile && result.diagnosis.verdict.id === 'cpu-starved') await rm(result.cpuProfile.dir, { recursive: true, force: true });
+    return result;
+  });
 }
 
-test('cpu-burn: "blocked by JavaScript", and --cpu-prof names burnCpu as the top function', async () => {
-  const result = await verdictOf('cpu-burn', '--cpu-prof');
+test('cpu-burn: "blocked by JavaScript", and --cpu-prof names burnCpu as the top function', async (t) => {
+  const result = await verdictOf(t, 'cpu-burn', '--cpu-prof');
+  if (!result) return;
   const { verdict } = result.diagnosis;
   assert.equal(verdict.id, 'js-blocking', JSON.stringify(result.diagnosis));
   assert.ok(verdict.figures.loopDelayP99Ms >= 50);
@@ -50,26 +56,34 @@ test('cpu-burn: "blocked by JavaScript", and --cpu-prof names burnCpu as the top
   await rm(profile.dir, { recursive: true, force: true });
 });
 
-test('spawn-per-request: "blocked inside spawn" with the fork-pool next step', async () => {
-  const { diagnosis } = await verdictOf('spawn-per-request');
+test('spawn-per-request: "blocked inside spawn" with the fork-pool next step', async (t) => {
+  const result = await verdictOf(t, 'spawn-per-request');
+  if (!result) return;
+  const { diagnosis } = result;
   assert.equal(diagnosis.verdict.id, 'spawn-blocked', JSON.stringify(diagnosis));
   assert.ok(diagnosis.verdict.figures.blockedFraction >= 0.1);
   assert.match(diagnosis.verdict.next.join(' '), /spawnbench tune --strategy fork-pool/);
 });
 
-test('alloc-heavy: "GC pressure"', async () => {
-  const { diagnosis } = await verdictOf('alloc-heavy');
+test('alloc-heavy: "GC pressure"', async (t) => {
+  const result = await verdictOf(t, 'alloc-heavy');
+  if (!result) return;
+  const { diagnosis } = result;
   assert.equal(diagnosis.verdict.id, 'gc-pressure', JSON.stringify(diagnosis));
 });
 
-test('slow-downstream: "waiting on I/O or a downstream"', async () => {
-  const { diagnosis, load } = await verdictOf('slow-downstream');
+test('slow-downstream: "waiting on I/O or a downstream"', async (t) => {
+  const result = await verdictOf(t, 'slow-downstream');
+  if (!result) return;
+  const { diagnosis, load } = result;
   assert.equal(diagnosis.verdict.id, 'downstream-wait', JSON.stringify(diagnosis));
   assert.ok(load.latency.p50Ms >= 40);
 });
 
-test('healthy: "healthy", with the capacity seen', async () => {
-  const { diagnosis } = await verdictOf('healthy', '--rate', '200', '--connections', '10');
+test('healthy: "healthy", with the capacity seen', async (t) => {
+  const result = await verdictOf(t, 'healthy', '--rate', '200', '--connections', '10');
+  if (!result) return;
+  const { diagnosis } = result;
   assert.equal(diagnosis.verdict.id, 'healthy', JSON.stringify(diagnosis));
   assert.match(diagnosis.verdict.evidence.join('\n'), /capacity seen: /);
   assert.ok(diagnosis.verdict.figures.rps > 100);
@@ -80,6 +94,7 @@ test('the text report: verdict, evidence and next step after the figures', async
   const code = await runCli(['diagnose', '--duration', '1s', '--warmup', '200ms', '--', process.execPath, server('slow-downstream')], io);
   assert.equal(code, 0, io.err());
   const text = io.out();
+  // An idle server waits for nothing, so a crowded machine does not change this verdict.
   assert.match(text, /^spawnbench diagnose · '.*slow-downstream\.js' \(pid \d+\) on http:\/\/127\.0\.0\.1:\d+\//);
   assert.match(text, /Latency\s+p50 /);
   assert.match(text, /\nVerdict\s+requests wait on I\/O or a downstream/);

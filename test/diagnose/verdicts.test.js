@@ -171,7 +171,19 @@ test('borderline: a thread that waited for a CPU 20% of the time is flagged, and
   assert.match(found.evidence[0], /p50 0\.60 ms \(per-interval median 145 ms\)/);
   const { verdict, findings } = diagnoseEvidence(evidence({ mainThread: starved, process: preempted }));
   assert.equal(verdict.id, 'healthy');
-  assert.deepEqual(findings.map((f) => f.id), ['cpu-starved']);
+  assert.match(verdict.evidence.join('\n'), /capacity seen: at least 1,000 req\/s \(the server often waited for a CPU\)/);
+  assert.deepEqual(findings.map((f) => [f.id, f.kind]), [['cpu-starved', 'limit']]);
+});
+
+test('borderline: waiting for a CPU half of the time or more is the verdict, ahead of what it distorts', () => {
+  const late = { elu: 0.99, loopDelayP50Ms: 40, loopDelayP99Ms: 150, loopDelayMaxMs: 200 };
+  const half = diagnoseEvidence(evidence({ mainThread: { pid: 7, onCpu: 0.4, waitingForCpu: 0.5, runnable: 0.9 }, process: late }));
+  assert.equal(half.verdict.id, 'cpu-starved');
+  assert.match(half.verdict.evidence.join('\n'), /the other findings are unreliable/);
+  assert.equal(half.findings[0].id, 'js-blocking');
+  const under = diagnoseEvidence(evidence({ mainThread: { pid: 7, onCpu: 0.5, waitingForCpu: 0.4999, runnable: 0.9999 }, process: late }));
+  assert.equal(under.verdict.id, 'js-blocking');
+  assert.equal(under.findings.at(-1).id, 'cpu-starved');
 });
 
 test('a server that exited mid-run is the verdict, whatever else was seen', () => {
