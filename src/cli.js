@@ -37,6 +37,7 @@ export function createProgram(io = processIo()) {
     .description('Load-test and diagnose Node.js servers that spawn a process per request')
     .version(pkg.version, '-v, --version')
     .showSuggestionAfterError(true)
+    .enablePositionalOptions() // options after a command's operands belong to it (diagnose -- node server.js --port 4)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -47,6 +48,7 @@ export function createProgram(io = processIo()) {
   for (const def of COMMANDS) {
     const command = program.command(def.name, { isDefault: Boolean(def.isDefault) }).description(def.summary);
     if (def.arguments) command.arguments(def.arguments);
+    if (def.passThrough) command.passThroughOptions();
     addOptionGroups(command, def.groups, def.loadDefaults);
     def.options?.(command);
     command.exitOverride().configureOutput(program.configureOutput());
@@ -69,7 +71,8 @@ export function createProgram(io = processIo()) {
  * @returns {Promise<number>}
  */
 export async function runCli(argv, io = processIo()) {
-  const debug = argv.includes('--debug');
+  const own = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const debug = own.includes('--debug');
   try {
     await createProgram(io).parseAsync(argv, { from: 'user' });
     return io.exitCode ?? 0;

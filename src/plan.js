@@ -158,7 +158,8 @@ function parseBalance(value, info) {
   return policy;
 }
 
-function parseSampleInterval(value) {
+/** --sample-interval: a duration between 100 ms and 1 s. */
+export function parseSampleInterval(value) {
   const ms = parseDuration(value, '--sample-interval');
   const [min, max] = SAMPLE_INTERVAL_RANGE_MS;
   if (ms < min || ms > max) throw new UsageError(`--sample-interval must be between ${min}ms and ${max / 1000}s`);

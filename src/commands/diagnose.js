@@ -13,6 +13,7 @@ export default {
   summary: 'start your server (after --) or take --url, load it, and say why its event loop stalls',
   groups: ['diagnose', 'url', 'load', 'output'],
   arguments: '[command...]',
+  passThrough: true, // diagnose node server.js --port 4: --port is the server's, not ours
   options: (cmd) =>
     cmd.addHelpText('after', [
       '',

@@ -5,12 +5,10 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { DEFAULTS, buildLoad, buildOutput } from '../plan.js';
+import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval } from '../plan.js';
 import { parseDuration, parseInteger } from '../units.js';
 import { parseTarget } from '../load/target.js';
 
-/** Same range as `run` (src/plan.js): faster than 10 Hz costs the probed server more than 1%; slower than 1 Hz hides stalls. */
-const SAMPLE_INTERVAL_RANGE_MS = [100, 1000];
 /** Highest TCP port. */
 const MAX_PORT = 65535;
 const EXAMPLE = 'spawnbench diagnose -- node server.js';
@@ -66,13 +64,6 @@ function buildDiagnoseTarget(o, command) {
     path: pathValue,
     readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
   };
-}
-
-function parseSampleInterval(value) {
-  const ms = parseDuration(value, '--sample-interval');
-  const [min, max] = SAMPLE_INTERVAL_RANGE_MS;
-  if (ms < min || ms > max) throw new UsageError(`--sample-interval must be between ${min}ms and ${max / 1000}s`);
-  return ms;
 }
 
 function kebab(name) {

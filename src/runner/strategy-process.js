@@ -81,14 +81,16 @@ export async function startStrategyProcess({
   let stopping;
   const stop = () => {
     stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null && child.pid) {
-        signalGroup(child.pid, 'SIGTERM');
-        const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_GRACE_MS);
-        await exited;
-        clearTimeout(timer);
+      if (child.pid) {
+        if (child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
+        // Give the whole group the grace period, not just the leader: a shell leader exits at
+        // once while the server under it is still flushing (a CPU profile, a log).
+        const graceOver = AbortSignal.timeout(STOP_GRACE_MS);
+        await Promise.race([exited, new Promise((resolve) => graceOver.addEventListener('abort', resolve, { once: true }))]);
+        await waitGroupEmpty(child.pid, graceOver);
+        // Whatever is left (a stuck worker, an orphaned spawned command) is killed now.
+        signalGroup(child.pid, 'SIGKILL');
       }
-      // The leader is gone; anything left in its group (an orphaned worker, a spawned command) goes too.
-      if (child.pid) signalGroup(child.pid, 'SIGKILL');
       untrack();
       return exited;
     })();
@@ -102,6 +104,16 @@ export async function startStrategyProcess({
     await stop();
     throw error;
   }
+}
+
+/** How often an emptying process group is checked during the stop grace period. */
+const GROUP_POLL_MS = 25;
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once no process is left in the group (kill(-pgid, 0) fails with ESRCH), or when `signal` aborts. */
+async function waitGroupEmpty(pgid, signal) {
+  while (!signal.aborted && signalGroup(pgid, 0)) await delay(GROUP_POLL_MS);
 }
 
 function parseControlLine(line) {
