@@ -93,14 +93,18 @@ export function formatElu(elu) {
   return isNumber(elu) ? elu.toFixed(2) : DASH;
 }
 
+/** Elapsed times arrive a few ms past the second (timers): 1003 ms still reads "1s". ms */
+const WHOLE_SECOND_SLACK_MS = 50;
+
 /**
- * A duration for progress: "0.5s", "4s", "1m05s".
+ * A duration for progress: "0.5s", "2.5s", "4s", "1m05s".
  * @param {number|null|undefined} ms
  * @returns {string}
  */
 export function formatDuration(ms) {
   if (!isNumber(ms)) return DASH;
-  if (ms < 10_000 && ms % 1000 !== 0) return `${(ms / 1000).toFixed(1)}s`;
+  const offWholeSecond = Math.abs(ms - Math.round(ms / 1000) * 1000) > WHOLE_SECOND_SLACK_MS;
+  if (ms < 10_000 && ((ms > 0 && ms < 1000) || offWholeSecond)) return `${(ms / 1000).toFixed(1)}s`;
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds}s`;
   const rest = String(seconds % 60).padStart(2, '0');

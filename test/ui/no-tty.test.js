@@ -31,6 +31,6 @@ describe('a run without a TTY', { skip }, () => {
     assert.doesNotMatch(stderr, ESCAPE);
     assert.match(stdout, /^spawnbench run · strategy baseline/m);
     assert.match(stderr, /^spawnbench baseline on node · workload echo · 30 connections · 3s \+ 0\.5s warm-up$/m);
-    assert.match(stderr, /^measure \d+s\/3s {2}[\d,]+ rps {2}p99 /m);
+    assert.match(stderr, /^measure [\d.]+s\/3s {2}[\d,]+ rps {2}p99 /m);
   });
 });

@@ -20,6 +20,8 @@ describe('formatting and charts', () => {
     assert.equal(formatMs(null), '–');
     assert.equal(formatDuration(500), '0.5s');
     assert.equal(formatDuration(10_000), '10s');
+    assert.equal(formatDuration(1003), '1s');
+    assert.equal(formatDuration(2500), '2.5s');
     assert.equal(formatDuration(65_000), '1m05s');
     assert.equal(formatCompact(1249), '1.2k');
     assert.equal(formatCompact(25_300), '25k');
