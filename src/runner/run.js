@@ -142,6 +142,7 @@ async function bootStrategy(plan, logger, run, stops) {
     poolSize: target.poolSize,
     balance: target.balance,
     ...workerForkConfig(target.workerRuntime, target.runtime),
+    workerRuntimeKind: target.workerRuntime.kind,
     seed: target.seed,
   };
   logger.info({ strategy: target.strategy, config }, 'strategy start');
