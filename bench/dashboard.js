@@ -8,10 +8,10 @@
  *
  * Then, to see the rendering alone without a run's noise: the dashboard mounted in
  * this process on a discarding 80×24 TTY stream, fed the engine's event rates
- * (tick 1/s, sample and workers 4/s, 32 workers) from fixed data, vs the same
+ * (tick 1/s, sample and workers 4/s; 0 and 32 workers) from fixed data, vs the same
  * events with nothing listening.
  *
- *   npm run bench:dashboard            (ROUNDS=5 for more pairs, STRATEGY=fork-pool for another strategy)
+ *   npm run bench:dashboard   (ROUNDS=5 more pairs, DURATION=10s longer runs, STRATEGY=fork-pool another strategy)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,7 +28,7 @@ const BIN = join(ROOT, 'bin', 'spawnbench.js');
 const TMUX = '/usr/bin/tmux';
 /** Pairs of runs (dashboard on, off), alternated so drift on a shared machine cancels out. */
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const RUN_ARGS = ['--strategy', process.env.STRATEGY ?? 'baseline', '--duration', '3s', '--warmup', '500ms'];
+const RUN_ARGS = ['--strategy', process.env.STRATEGY ?? 'baseline', '--duration', process.env.DURATION ?? '3s', '--warmup', '500ms'];
 /** Issue 6: rendering at the default refresh costs at most 2% of a core. */
 const TARGET_PCT = 2;
 /** One run boots a strategy and loads it for 3.5 s; a minute means something is stuck. ms */
@@ -58,8 +58,8 @@ const RENDER_WARMUP_MS = 1000;
 /** The engine's event rates: a LoadTick a second, samples and worker lists every 250 ms. ms */
 const TICK_EVERY_MS = 1000;
 const SAMPLE_EVERY_MS = 250;
-/** Workers in the fixed data: the collapsed table, the most work per frame. */
-const RENDER_WORKERS = 32;
+/** Workers in the fixed data: none (a baseline run), and 32 (the collapsed table, the most per frame). */
+const RENDER_WORKER_COUNTS = [0, 32];
 
 /** Linux USER_HZ: /proc reports CPU time in 1/100 s. */
 const TICK_MS = 10;
@@ -138,23 +138,23 @@ function main() {
  * CPU of this process, % of a core, while a fake engine emits for RENDER_MS with or
  * without the dashboard mounted.
  */
-async function renderCost(withDashboard) {
+async function renderCost(withDashboard, workers) {
   const run = new EventEmitter();
   run.stop = () => {};
   const stdout = Object.assign(new Writable({ write: (chunk, encoding, done) => done() }), { isTTY: true, columns: 80, rows: 24 });
   const stdin = Object.assign(new EventEmitter(), { isTTY: false });
   const ui = withDashboard ? mountDashboard(run, { stdout, stdin, stderr: stdout, env: {}, formatSummary: () => 'summary' }) : null;
-  run.emit('start', { plan: makePlan({ workers: RENDER_WORKERS }), machine });
+  run.emit('start', { plan: makePlan({ workers }), machine });
   run.emit('phase', { phase: 'measure' });
   let second = 0;
   let sampled = 0;
   const ticks = setInterval(() => run.emit('tick', makeTick({ second: ++second, errors: second > 2 })), TICK_EVERY_MS);
   const samples = setInterval(() => {
     // Figures change every interval, as real ones do, so no frame is skipped as unchanged.
-    const sample = makeSample({ workers: RENDER_WORKERS });
+    const sample = makeSample({ workers });
     sample.processes[0].cpuPct = 60 + (++sampled % 40);
     run.emit('sample', sample);
-    run.emit('workers', makeWorkers(RENDER_WORKERS));
+    run.emit('workers', makeWorkers(workers));
   }, SAMPLE_EVERY_MS);
   await new Promise((resolve) => setTimeout(resolve, RENDER_WARMUP_MS));
   const started = performance.now();
@@ -171,15 +171,19 @@ async function renderCost(withDashboard) {
 
 async function renderOnly() {
   console.log('');
-  console.log(`rendering alone: ${RENDER_MS / 1000} s of engine events (${RENDER_WORKERS} workers) in this process, alternated`);
-  const on = [];
-  const off = [];
-  for (let round = 0; round < 2; round++) {
-    for (const dashboard of round % 2 === 0 ? [true, false] : [false, true]) (dashboard ? on : off).push(await renderCost(dashboard));
+  console.log(`rendering alone: ${RENDER_MS / 1000} s of engine events in this process (ticks 1/s, samples 4/s), dashboard on vs off, alternated`);
+  for (const workers of RENDER_WORKER_COUNTS) {
+    const on = [];
+    const off = [];
+    for (let round = 0; round < 2; round++) {
+      for (const dashboard of round % 2 === 0 ? [true, false] : [false, true]) (dashboard ? on : off).push(await renderCost(dashboard, workers));
+    }
+    const cost = median(on) - median(off);
+    console.log(
+      `${String(workers).padStart(2)} workers: mounted ${median(on).toFixed(2)}% vs events only ${median(off).toFixed(2)}% of a core → ` +
+        `rendering ${cost.toFixed(2)}% (target ≤ ${TARGET_PCT}%: ${cost <= TARGET_PCT ? 'met' : 'NOT met'})`,
+    );
   }
-  const cost = median(on) - median(off);
-  console.log(`dashboard mounted ${median(on).toFixed(2)}% vs events only ${median(off).toFixed(2)}% of a core → rendering ${cost.toFixed(2)}% of a core`);
-  console.log(`target ≤ ${TARGET_PCT}% of a core: ${cost <= TARGET_PCT ? 'met' : 'NOT met'}`);
 }
 
 if (ROUNDS > 0) main();
