@@ -48,7 +48,8 @@ export function probeSupport(runtime = 'node') {
  *   Emits `sample`: the Samples shape of src/README.md, each process entry with `requests` too
  *   (the worker's `completed`, or null). A process's `cpuPct` covers all its threads; a thread
  *   entry's covers that thread alone (100 = one core). `spawned` is `{ count (running at the
- *   sample), newlySeen, cpuPct (reaped children, from cutime + cstime), rssBytes }`.
+ *   sample), newlySeen, cpuPct (reaped children, from cutime + cstime), rssBytes: null (not read: see
+ *   proc-sampler.js) }`.
  *   `reset()` restarts the summary and series (call it when the measured phase starts if sampling
  *   began at boot). `stop()` ends sampling and resolves to (idempotent)
  *   `{ processes: [{ key, pid, threadId, role, label, requests, series: [{ t, cpuPct, rssBytes, requests, probe }],
