@@ -21,14 +21,20 @@ describe('the whole frame', () => {
           const lines = text.split('\n');
           assert.ok(lines.length < ROWS, `${lines.length} lines: shorter than the terminal, so Ink never clears the screen`);
           assert.match(text, /measuring/);
-          assert.match(text, /q or Ctrl-C: stop early/);
-          assert.match(text, errors ? /! errors 12/ : /^errors 0$/m);
+          assert.match(text, /q or Ctrl-C: stop/);
+          assert.match(text, errors ? /^! errors 12.*\n! non-2xx 8.*\ngenerator CPU 35%/m : /^errors 0 {4}generator CPU 35% {2}ELU 0\.41$/m);
           if (workers === 32) assert.match(text, /busiest w17/);
           if (workers === 1) assert.match(text, /^w0 /m);
         });
       }
     }
   }
+
+  it('gives the generator warning its own line, so it is never cut', () => {
+    const text = frame(h(Dashboard, { state: makeState({ generatorPct: 93 }), columns: 80, rows: ROWS }), 80);
+    assert.match(text, /^errors 0$/m);
+    assert.match(text, /^generator CPU 93% {2}ELU 0\.41 {2}! results may be limited by the load generator$/m);
+  });
 
   it('cuts lines rather than wrapping them on a 40-column terminal', () => {
     const text = frame(h(Dashboard, { state: makeState({ workers: 32, errors: true, generatorPct: 95 }), columns: 40, rows: ROWS, keys: true }), 40);

@@ -6,7 +6,7 @@ import { Progress } from './progress.js';
 import { Throughput } from './throughput.js';
 import { Latency } from './latency.js';
 import { Errors } from './errors.js';
-import { Generator } from './generator.js';
+import { Generator, generatorBusy } from './generator.js';
 import { Processes, runtimesWithoutProbe } from './processes.js';
 import { Tune, tuneLines } from './tune.js';
 
@@ -33,11 +33,21 @@ const LATENCY_WIDTH = 39;
 const MIN_PROCESS_ROWS = 3;
 
 /**
- * Lines every panel but the process rows and the key hint takes, so the frame
+ * Whether errors and the generator share one line: only when both are calm (no
+ * errors, no generator warning), so neither is ever cut.
+ */
+function calm(state, generator) {
+  const errors = state.tick?.errors;
+  const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
+  return !errors?.total && !hasNon2xx && !generatorBusy(generator, state.plan?.threads ?? 1);
+}
+
+/**
+ * Lines every panel but the process rows takes, so the frame
  * stays shorter than the terminal (a frame as tall as the terminal makes Ink
  * clear the screen on every refresh).
  */
-function fixedLines(state, { sideBySide }) {
+function fixedLines(state, { sideBySide, oneLine }) {
   const errors = state.tick?.errors;
   const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
   return (
@@ -45,8 +55,8 @@ function fixedLines(state, { sideBySide }) {
     1 + // progress
     (state.tune ? tuneLines(state.tune) : 0) +
     (sideBySide ? 3 : 5) + // throughput + latency
-    (errors?.total && hasNon2xx ? 2 : 1) +
-    1 + // generator
+    (oneLine ? 0 : errors?.total && hasNon2xx ? 2 : 1) + // errors
+    1 + // generator (and errors, when calm)
     1 + // process table header
     (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) +
     1 + // spawned commands and cores
@@ -58,15 +68,16 @@ function fixedLines(state, { sideBySide }) {
  * The whole live frame from a run state, sized to the terminal. Pure props in,
  * so each layout is tested from fixed data.
  * @param {{ state: import('../run-state.js').RunState, columns: number, rows: number, keys?: boolean }} props
- *   keys: keys are read; show the "q / Ctrl-C" hint when there is room
+ *   keys: keys are read; the progress line ends with the "q or Ctrl-C" hint
  */
 export function Dashboard({ state, columns, rows, keys = false }) {
   const tone = useTone();
   const sideBySide = columns >= SIDE_BY_SIDE_COLUMNS;
-  const room = rows - 1 - fixedLines(state, { sideBySide });
-  const hint = keys && room > MIN_PROCESS_ROWS;
-  const maxRows = Math.max(MIN_PROCESS_ROWS, room - (hint ? 1 : 0));
   const generator = state.tick?.generator ?? state.sample?.generator ?? null;
+  const oneLine = calm(state, generator);
+  const maxRows = Math.max(MIN_PROCESS_ROWS, rows - 1 - fixedLines(state, { sideBySide, oneLine }));
+  const errors = h(panels.Errors, { tick: state.tick });
+  const generatorPanel = h(panels.Generator, { generator, threads: state.plan?.threads ?? 1 });
   const lastLog = state.logs.at(-1);
   const perf = sideBySide
     ? h(
@@ -85,13 +96,12 @@ export function Dashboard({ state, columns, rows, keys = false }) {
     Box,
     { flexDirection: 'column', width: columns },
     h(panels.Header, { plan: state.plan, machine: state.machine }),
-    h(panels.Progress, { phase: state.phase, tick: state.tick, plan: state.plan, stopRequested: state.stopRequested, columns }),
+    h(panels.Progress, { phase: state.phase, tick: state.tick, plan: state.plan, stopRequested: state.stopRequested, keys, columns }),
     state.tune ? h(panels.Tune, { steps: state.tune.steps, current: state.tune.current, columns }) : null,
     perf,
-    h(panels.Errors, { tick: state.tick }),
-    h(panels.Generator, { generator, threads: state.plan?.threads ?? 1 }),
+    oneLine ? h(Box, null, errors, h(Box, { marginLeft: 4 }, generatorPanel)) : errors,
+    oneLine ? null : generatorPanel,
     h(panels.Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows }),
     lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
-    hint ? h(Text, { color: tone('dim') }, state.stopRequested ? 'stopping… the summary follows' : 'q or Ctrl-C: stop early (the summary still prints)') : null,
   );
 }

@@ -12,13 +12,24 @@ const h = React.createElement;
 export const GENERATOR_BUSY_PCT = 80;
 
 /**
+ * Whether the generator passes GENERATOR_BUSY_PCT of a core per thread.
+ * @param {{ cpuPct?: number }|null} generator
+ * @param {number} [threads]
+ * @returns {boolean}
+ */
+export function generatorBusy(generator, threads = 1) {
+  const cpuPct = generator?.cpuPct;
+  return Number.isFinite(cpuPct) && cpuPct / Math.max(1, threads) > GENERATOR_BUSY_PCT;
+}
+
+/**
  * The load generator's CPU (% of one core) and ELU, with a warning when it is busy.
  * @param {{ generator: { cpuPct?: number, elu?: number }|null, threads?: number }} props
  */
 export function Generator({ generator, threads = 1 }) {
   const tone = useTone();
   const cpuPct = generator?.cpuPct;
-  const busy = Number.isFinite(cpuPct) && cpuPct / Math.max(1, threads) > GENERATOR_BUSY_PCT;
+  const busy = generatorBusy(generator, threads);
   const threadText = threads > 1 ? ` (${threads} threads)` : '';
   return h(
     Text,

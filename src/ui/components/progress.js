@@ -8,8 +8,10 @@ const h = React.createElement;
 
 /** Progress bar length in characters at full width; shrinks to fit narrower rows. */
 const PROGRESS_BAR_WIDTH = 20;
-/** Characters the progress text around the bar takes at most ("measuring 10s / 10s  …"). */
+/** Characters the progress text around the bar takes at most ("● measuring  10s / 10s  …  2,720 requests"). */
 const PROGRESS_TEXT_WIDTH = 50;
+/** The key hint at the end of the line (cut first when the terminal is narrow). */
+const KEY_HINT = 'q or Ctrl-C: stop';
 
 const PHASE_WORDS = {
   booting: 'booting',
@@ -22,16 +24,18 @@ const PHASE_WORDS = {
 /**
  * Where the run is: phase, elapsed / planned, a bar, requests counted.
  * A warm-up shows "(not counted)"; a stop asked for by the user shows "stopping…".
- * @param {{ phase: string, tick: object|null, plan: object|null, stopRequested?: boolean, columns: number }} props
+ * With `keys` (keys are read), the line ends with the key hint.
+ * @param {{ phase: string, tick: object|null, plan: object|null, stopRequested?: boolean, keys?: boolean, columns: number }} props
  */
-export function Progress({ phase, tick: lastTick, plan, stopRequested = false, columns }) {
+export function Progress({ phase, tick: lastTick, plan, stopRequested = false, keys = false, columns }) {
   const tone = useTone();
   const loading = phase === 'warmup' || phase === 'measure';
   // Right after a phase change the latest tick may still be the previous phase's.
   const tick = loading && lastTick?.phase !== phase ? null : lastTick;
   const inWarmup = phase === 'warmup' || (!loading && tick?.phase === 'warmup');
   const word = stopRequested && phase !== 'done' ? 'stopping' : PHASE_WORDS[phase] ?? phase;
-  const barWidth = Math.max(0, Math.min(PROGRESS_BAR_WIDTH, columns - PROGRESS_TEXT_WIDTH));
+  const reserved = PROGRESS_TEXT_WIDTH + (keys ? KEY_HINT.length + 2 : 0);
+  const barWidth = Math.max(0, Math.min(PROGRESS_BAR_WIDTH, columns - reserved));
 
   let amount = '';
   let ratio = 0;
@@ -58,6 +62,7 @@ export function Progress({ phase, tick: lastTick, plan, stopRequested = false, c
       amount && barWidth > 0 ? `  ${bar(ratio * 100, 100, barWidth)}` : '',
       counted ? `  ${counted}` : '',
       inWarmup && amount ? h(Text, { color: tone('dim') }, '  (not counted)') : '',
+      keys ? h(Text, { color: tone('dim') }, stopRequested ? '  the summary follows' : `  ${KEY_HINT}`) : '',
     ),
   );
 }
