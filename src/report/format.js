@@ -9,10 +9,15 @@ export function int(n) {
 
 /** Milliseconds with a precision that fits their size: 0.84 ms, 12.3 ms, 1,204 ms. */
 export function ms(n) {
+  return Number.isFinite(n) ? `${msNumber(n)} ms` : '–';
+}
+
+/** The number part of ms(): 0.84, 12.3, 1,204 (for rows that name the unit once). */
+export function msNumber(n) {
   if (!Number.isFinite(n)) return '–';
-  if (n < 10) return `${n.toFixed(2)} ms`;
-  if (n < 100) return `${n.toFixed(1)} ms`;
-  return `${int(n)} ms`;
+  if (n < 10) return n.toFixed(2);
+  if (n < 100) return n.toFixed(1);
+  return int(n);
 }
 
 /** Bytes in B, kB, MB, GB (powers of 1000, like network tools). */

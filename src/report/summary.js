@@ -2,7 +2,7 @@
  * The plain-text summary of a run: plain RunResult in, string out. The same string
  * ends the dashboard, is printed without a TTY, and is re-printed by `report`.
  */
-import { int, ms, bytes, seconds } from './format.js';
+import { int, msNumber, bytes, seconds } from './format.js';
 import { formatProcesses } from './processes.js';
 import { formatDuration } from '../units.js';
 
@@ -67,17 +67,18 @@ function describeLoad(plan, load) {
   return `${loop}${threads}, ${what} after ${formatDuration(l.warmupMs)} warm-up`;
 }
 
-/** "p50 1.20 ms  p90 …  max 12.3 ms  mean 2.00 ms" */
+/** "p50 1.20  p90 …  max 12.3  mean 2.00 ms": the unit once, so the line fits 80 columns. */
 export function formatLatency(latency) {
   if (!latency || !Number.isFinite(latency.p50Ms)) return 'no responses';
-  return [
-    `p50 ${ms(latency.p50Ms)}`,
-    `p90 ${ms(latency.p90Ms)}`,
-    `p99 ${ms(latency.p99Ms)}`,
-    `p99.9 ${ms(latency.p999Ms)}`,
-    `max ${ms(latency.maxMs)}`,
-    `mean ${ms(latency.meanMs)}`,
-  ].join('  ');
+  const parts = [
+    ['p50', latency.p50Ms],
+    ['p90', latency.p90Ms],
+    ['p99', latency.p99Ms],
+    ['p99.9', latency.p999Ms],
+    ['max', latency.maxMs],
+    ['mean', latency.meanMs],
+  ];
+  return `${parts.map(([label, value]) => `${label} ${msNumber(value)}`).join('  ')} ms`;
 }
 
 /** "none" or "12: timeout 2, non-2xx 10 (500 ×10)" */
