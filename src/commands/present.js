@@ -26,6 +26,11 @@ export async function presentEngine(engine, output, io, format) {
   let result;
   try {
     result = await engine.start();
+  } catch (error) {
+    // Ctrl-C while the server was still starting: nothing was measured, nothing is left running.
+    if (!error.stoppedEarly) throw error;
+    io.stderr.write('spawnbench: stopped before the load started; nothing was measured\n');
+    return { result: null, exitCode: signals.exitCode() ?? SIGINT_EXIT_CODE };
   } finally {
     detach();
     if (ui) {

@@ -5,8 +5,6 @@
  * the run engine's events (src/README.md), so the dashboard and progress lines
  * show it as they show a run. It never prints.
  */
-import { EventEmitter } from 'node:events';
-import { startLoad } from '../load/index.js';
 import { openProbeChannel } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
@@ -19,24 +17,15 @@ import { targetEnv } from './profiler-env.js';
 import { startTarget } from './target.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
+import { createEngine, startPlanLoad, runStops, describeCrash } from '../runner/engine-parts.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
  * @param {{ logger?: import('pino').Logger }} [options]
- * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
+ * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createDiagnose(plan, { logger = createLogger(null) } = {}) {
-  const engine = new EventEmitter();
-  const state = { stopRequested: false, load: null, started: null, lastTick: null, abort: new AbortController() };
-  engine.start = () => (state.started ??= execute(engine, plan, logger, state));
-  engine.stop = () => {
-    if (state.stopRequested) return;
-    state.stopRequested = true;
-    logger.info('stop requested');
-    state.abort.abort();
-    state.load?.stop();
-  };
-  return engine;
+  return createEngine((engine, state) => execute(engine, plan, logger, state), logger);
 }
 
 async function execute(engine, plan, logger, state) {
@@ -79,40 +68,18 @@ async function execute(engine, plan, logger, state) {
     if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
 
     const url = server ? `http://${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}${plan.target.path}` : plan.target.url;
-    state.load = startLoad({
-      url,
-      method: plan.load.method,
-      headers: plan.load.headers,
-      body: plan.load.body,
-      connections: plan.load.connections,
-      durationMs: plan.load.durationMs,
-      requests: plan.load.requests,
-      warmupMs: plan.load.warmupMs,
-      rate: plan.load.rate,
-      timeoutMs: plan.load.timeoutMs,
-      expectedBody: null,
-      threads: plan.load.threads,
-    });
+    startPlanLoad(engine, state, plan, url, null);
     logger.info({ url }, 'load start');
-    // The load's 'measure' phase event comes with its first measured tick (~1 s
-    // in), so the sampler restarts when the warm-up is planned to end instead.
+    // Samples, GC windows and run-queue time cover the measured phase only, like the load figures.
     const startMeasuring = () => {
       sampler?.reset();
       if (rootPid) for (const pid of processTree(rootPid)) sched.watch(pid);
       sched.restart();
       measuring = true;
     };
-    let warmupTimer = null;
-    stops.push(() => clearTimeout(warmupTimer));
     state.load.on('phase', (p) => {
-      if (p.phase === 'warmup') warmupTimer = setTimeout(startMeasuring, plan.load.warmupMs);
-      if (p.phase === 'measure' && !measuring && warmupTimer === null) startMeasuring();
+      if (p.phase === 'measure') startMeasuring();
       if (p.phase === 'done') measuring = false;
-      engine.emit('phase', p);
-    });
-    state.load.on('tick', (tick) => {
-      state.lastTick = tick;
-      engine.emit('tick', tick);
     });
     const load = await state.load.done;
     measuring = false;
@@ -123,10 +90,7 @@ async function execute(engine, plan, logger, state) {
     await runStops(stops, logger);
 
     const failures = [];
-    if (crash) {
-      const why = crash.signal ? `was killed by ${crash.signal}` : `exited with code ${crash.code}`;
-      failures.push(`${server.label} ${why} during the run${crash.stderr ? `; its stderr ends:\n${crash.stderr}` : ''}`);
-    }
+    if (crash) failures.push(describeCrash(server.label, crash));
     const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
     if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
     const result = {
@@ -195,16 +159,5 @@ function profileSummary(dir, since) {
     files: profiles.map((p) => p.file),
     top: profiles[0] ? { file: profiles[0].file, busyMs: profiles[0].busyMs, functions: profiles[0].functions } : null,
   };
-}
-
-/** Stops in reverse order of starting: sampler, then server, then the probe channel. */
-async function runStops(stops, logger) {
-  for (const stop of stops.splice(0).reverse()) {
-    try {
-      await stop();
-    } catch (error) {
-      logger.error({ err: error }, 'cleanup step failed');
-    }
-  }
 }
 

@@ -3,8 +3,6 @@
  * everything it started and returns a plain result. It emits; renderers listen
  * (events in src/README.md). It never prints.
  */
-import { EventEmitter } from 'node:events';
-import { startLoad } from '../load/index.js';
 import { openProbeChannel } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
@@ -13,24 +11,15 @@ import { describeWorkload } from '../workloads.js';
 import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { startStrategyProcess } from './strategy-process.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
+import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
 
 /**
  * @param {object} plan from buildRunPlan()
  * @param {{ logger?: import('pino').Logger }} [options]
- * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
+ * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createRun(plan, { logger = createLogger(null) } = {}) {
-  const run = new EventEmitter();
-  const state = { stopRequested: false, load: null, started: null, abort: new AbortController() };
-  run.start = () => (state.started ??= execute(run, plan, logger, state));
-  run.stop = () => {
-    if (state.stopRequested) return;
-    state.stopRequested = true;
-    logger.info('stop requested');
-    state.abort.abort();
-    state.load?.stop();
-  };
-  return run;
+  return createEngine((run, state) => execute(run, plan, logger, state), logger);
 }
 
 async function execute(run, plan, logger, state) {
@@ -60,45 +49,25 @@ async function execute(run, plan, logger, state) {
         getGeneratorStats: () => state.lastTick?.generator ?? null,
       });
       sampler.on('sample', (s) => run.emit('sample', s));
-      sampler.stopOnce = memo(() => sampler.stop());
-      stops.push(sampler.stopOnce);
+      stops.push(() => sampler.stop()); // stop() is idempotent: the normal path calls it first for the summary
     }
     if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
 
     const url = server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url;
-    state.load = startLoad({
-      url,
-      method: plan.load.method,
-      headers: plan.load.headers,
-      body: plan.load.body,
-      connections: plan.load.connections,
-      durationMs: plan.load.durationMs,
-      requests: plan.load.requests,
-      warmupMs: plan.load.warmupMs,
-      rate: plan.load.rate,
-      timeoutMs: plan.load.timeoutMs,
-      expectedBody: plan.load.expected,
-      threads: plan.load.threads,
-    });
+    const loadRun = startPlanLoad(run, state, plan, url, plan.load.expected);
     logger.info({ url }, 'load start');
-    state.load.on('phase', (p) => run.emit('phase', p));
-    state.load.on('tick', (tick) => {
-      state.lastTick = tick;
-      run.emit('tick', tick);
-    });
+    // Samples summarise the measured phase only, like the load figures.
+    loadRun.on('phase', ({ phase }) => phase === 'measure' && sampler?.reset());
     const load = await state.load.done;
     run.emit('phase', { phase: 'stopping' });
-    const samples = sampler ? await sampler.stopOnce() : null;
+    const samples = sampler ? await sampler.stop() : null;
     const workers = server?.proc.workers() ?? [];
     if (server) server.stopping = true;
     await runStops(stops, logger);
 
     notes.push(...(load.notes ?? []));
     const failures = [];
-    if (crash) {
-      const why = crash.signal ? `was killed by ${crash.signal}` : `exited with code ${crash.code}`;
-      failures.push(`strategy '${plan.target.strategy}' ${why} during the run${crash.stderr ? `; its stderr ends:\n${crash.stderr}` : ''}`);
-    }
+    if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
     if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
     if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
 
@@ -161,22 +130,6 @@ async function bootStrategy(plan, logger, run, stops) {
   proc.on('workers', (workers) => run.emit('workers', workers));
   logger.info({ strategyPid: proc.pid, port: proc.port }, 'strategy ready');
   return { proc, channel, stopping: false };
-}
-
-/** Stops in reverse order of starting: sampler, then strategy, then the probe channel. */
-async function runStops(stops, logger) {
-  for (const stop of stops.splice(0).reverse()) {
-    try {
-      await stop();
-    } catch (error) {
-      logger.error({ err: error }, 'cleanup step failed');
-    }
-  }
-}
-
-function memo(fn) {
-  let value;
-  return () => (value ??= fn());
 }
 
 /** A workload command that cannot be started shows up as 500s whose body is the spawn error. */
