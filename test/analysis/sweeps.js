@@ -2,18 +2,10 @@
  * Deterministic synthetic sweeps for the recommender (clinic-doctor style: a
  * seeded generator with a noise knob), so verdicts never depend on the machine.
  */
+import { seededRandom } from '../../strategies/lib/random.js';
 
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
-export function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the strategies' own seeded PRNG, uniform in [0, 1). */
+export const seeded = seededRandom;
 
 /** Signals of an unremarkable run: everything has room. */
 export const CALM = {

@@ -5,18 +5,7 @@
  * engine folds real ones, so the rules never depend on this machine's speed.
  */
 import { createGcWindows } from '../../src/diagnose/gc-windows.js';
-
-/** Mulberry32: a small seeded PRNG, so every run of the tests sees the same numbers. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../strategies/lib/random.js';
 
 /**
  * @param {object} knobs
