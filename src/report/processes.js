@@ -1,6 +1,6 @@
 /**
  * The per-process part of the text summary: one line per process or thread of
- * the strategy (ELU, time blocked in spawn, loop delay, CPU), the spawned
+ * the strategy (ELU, time blocked in spawn, event-loop delay p99 as "loop p99", CPU), the spawned
  * commands, system and generator CPU, then a per-worker table. Plain summary
  * object in (what `sampler.stop()` resolves to), string out.
  */
@@ -45,7 +45,7 @@ export function formatProcesses(samples, workers = []) {
   return table ? `${lines.join('\n')}\n\n${table}` : lines.join('\n');
 }
 
-/** `ELU 0.97  blocked in spawn 31% (1.3 ms/spawn)  loop delay p99 48 ms  CPU 99%`, leaving out what was not measured. */
+/** `ELU 0.97  blocked in spawn 31% (1.3 ms/spawn)  loop p99 48 ms  CPU 99%`, leaving out what was not measured. */
 function processFigures(s) {
   const parts = [figure('ELU', s.elu, fixed2)];
   if (s.blockedFraction != null && s.msPerSpawn != null) {
@@ -53,7 +53,7 @@ function processFigures(s) {
   } else if (s.blockedFraction != null) {
     parts.push(`blocked in spawn ${pct(s.blockedFraction)}`);
   }
-  parts.push(figure('loop delay p99', s.loopDelayP99Ms, compactMs));
+  parts.push(figure('loop p99', s.loopDelayP99Ms, compactMs));
   parts.push(figure('CPU', s.cpuPct, cpu));
   return parts.filter(Boolean).join('  ');
 }

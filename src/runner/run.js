@@ -3,7 +3,7 @@
  * everything it started and returns a plain result. It emits; renderers listen
  * (events in src/README.md). It never prints.
  */
-import { openProbeChannel } from '../probe/channel.js';
+import { openProbeChannel, preloadArgs } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
@@ -47,6 +47,7 @@ async function execute(run, plan, logger, state) {
         intervalMs: plan.probe.intervalMs,
         runtime: plan.target.runtime.kind,
         getGeneratorStats: () => state.lastTick?.generator ?? null,
+        getWorkers: () => server.proc.workers(),
       });
       sampler.on('sample', (s) => run.emit('sample', s));
       stops.push(() => sampler.stop()); // stop() is idempotent: the normal path calls it first for the summary
@@ -100,7 +101,8 @@ async function execute(run, plan, logger, state) {
 
 async function bootStrategy(plan, logger, run, stops) {
   const { target, workload } = plan;
-  const useProbe = plan.probe.enabled && target.runtime.kind === 'node';
+  // Node loads the probe through NODE_OPTIONS (workers too), Bun through --preload; Deno cannot preload it.
+  const useProbe = plan.probe.enabled && preloadArgs(target.runtime.kind) !== null;
   const channel = useProbe ? await openProbeChannel({ intervalMs: plan.probe.intervalMs }) : null;
   if (channel) stops.push(() => channel.close());
   const config = {
@@ -117,7 +119,7 @@ async function bootStrategy(plan, logger, run, stops) {
   logger.info({ strategy: target.strategy, config }, 'strategy start');
   const proc = await startStrategyProcess({
     command: target.runtime.path,
-    args: scriptArgs(target.runtime, target.entry),
+    args: [...(channel ? preloadArgs(target.runtime.kind) : []), ...scriptArgs(target.runtime, target.entry)],
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },
     label: `strategy '${target.strategy}'`,
     readyTimeoutMs: target.readyTimeoutMs,

@@ -26,8 +26,8 @@ test('one line per process, spawned commands, system, generator, then the per-wo
   assert.equal(
     formatProcesses(summary, workers),
     [
-      'main       ELU 0.97  blocked in spawn 31% (1.3 ms/spawn)  loop delay p99 48 ms  CPU 99%',
-      'worker 0   ELU 0.46  blocked in spawn 5% (0.4 ms/spawn)  loop delay p99 3.1 ms  CPU 38%',
+      'main       ELU 0.97  blocked in spawn 31% (1.3 ms/spawn)  loop p99 48 ms  CPU 99%',
+      'worker 0   ELU 0.46  blocked in spawn 5% (0.4 ms/spawn)  loop p99 3.1 ms  CPU 38%',
       'worker 1   CPU 12%',
       'spawned commands  CPU 65%  (1,628 spawns, 36 seen running)',
       'system     CPU per core 74% 73%',
