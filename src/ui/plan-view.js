@@ -10,6 +10,7 @@ const runtimeName = (runtime) => (typeof runtime === 'object' ? runtime?.kind ??
  * @typedef {object} PlanView
  * @property {string|null} strategy
  * @property {string|null} url
+ * @property {string|null} command        diagnose: the user's server command line
  * @property {string|null} runtime        'node' | 'bun' | 'deno' (kind of the main process)
  * @property {string|null} workerRuntime  kind of forked workers, pool strategies only
  * @property {number|null} poolSize
@@ -35,6 +36,7 @@ export function planView(plan) {
   return {
     strategy: target.strategy ?? null,
     url: target.kind === 'url' ? target.url : null,
+    command: target.kind === 'command' ? target.command.join(' ') : null,
     runtime: runtimeName(target.runtime),
     workerRuntime: pool ? runtimeName(target.workerRuntime) : null,
     poolSize: target.poolSize ?? null,
