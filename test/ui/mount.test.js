@@ -1,3 +1,4 @@
+import '../helpers/not-in-ci.js'; // before Ink is imported: see the file
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
