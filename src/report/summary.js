@@ -23,7 +23,7 @@ export function formatSummary(result) {
   const { plan, machine, load } = result;
   const lines = [
     `spawnbench run · ${describeTarget(plan)}`,
-    `workload ${describeWorkload(plan.workload)} · ${describeLoad(plan, load)}`,
+    `${describeRequests(plan)} · ${describeLoad(plan, load)}`,
     `Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`,
     '',
     `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
@@ -49,6 +49,13 @@ export function describeTarget(plan) {
   if (t.runtime?.name && t.runtime.name !== 'node') parts.push(`runtime ${t.runtime.name}`);
   if (t.workerRuntime?.name && t.workerRuntime.name !== 'node' && t.pool) parts.push(`workers on ${t.workerRuntime.name}`);
   return `strategy ${t.strategy}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/** What each request does: the workload a strategy runs, or, with --url, the request sent. */
+function describeRequests(plan) {
+  if (plan.target.kind !== 'url') return `workload ${describeWorkload(plan.workload)}`;
+  const checked = plan.load.expectedBytes != null ? `, bodies checked against ${plan.workload.name}` : '';
+  return `${plan.load.method} requests${checked}`;
 }
 
 function describeWorkload(w) {
