@@ -12,6 +12,7 @@ import { forkWorker, currentRuntime, workerKind } from '../lib/fork.js';
 import { createPool } from '../lib/pool.js';
 import { servePool } from '../lib/serve-pool.js';
 import { createFrameReader, STDOUT, EXIT, SPAWN_ERROR } from './frames.js';
+import { createStreamRelay } from '../lib/stream-relay.js';
 import { planChannels } from './channel-address.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -20,22 +21,8 @@ const channels = planChannels(currentRuntime(), workerKind(config));
 const generations = new Map(); // slot id -> workers started in it
 const listeners = new Set();
 
-function onFrame(id, type, data) {
-  if (type === STDOUT) {
-    const request = pool.get(id);
-    if (!request) return;
-    if (!request.res.headersSent) request.res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    request.res.write(data);
-  } else if (type === EXIT) {
-    const request = pool.finish(id);
-    if (!request) return;
-    if (!request.res.headersSent) request.res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    request.res.end();
-  } else if (type === SPAWN_ERROR) {
-    const request = pool.finish(id, { failed: true });
-    if (request) sendError(request.res, data.toString());
-  } // STDERR frames are dropped: the body is stdout only, as in baseline.
-}
+// A frame from a worker's channel: stdout chunks go straight into the response.
+const onFrame = (...frame) => relay(...frame);
 
 /** Listens on a fresh channel for one worker, then forks it with the address to connect to. */
 function startWorker(slotId) {
@@ -66,6 +53,7 @@ const pool = createPool({
   start: startWorker,
   onFatal: fatal,
 });
+const relay = createStreamRelay(pool, { STDOUT, EXIT, SPAWN_ERROR });
 
 function closeChannels() {
   for (const listener of listeners) listener.close();

@@ -12,6 +12,7 @@ import { forkWorker, currentRuntime, workerKind } from '../lib/fork.js';
 import { createPool } from '../lib/pool.js';
 import { servePool } from '../lib/serve-pool.js';
 import { STDOUT, EXIT, SPAWN_ERROR } from './message-types.js';
+import { createStreamRelay } from '../lib/stream-relay.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const config = readConfig();
@@ -29,23 +30,11 @@ const pool = createPool({
   seed: config.seed,
   start: () => forkWorker(WORKER, config, { serialization: 'advanced' }),
   onFatal: failAndExit(() => pool.stop()),
-  onMessage([id, type, payload]) {
-    if (type === STDOUT) {
-      const request = pool.get(id);
-      if (!request) return;
-      if (!request.res.headersSent) request.res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      request.res.write(payload);
-    } else if (type === EXIT) {
-      const request = pool.finish(id);
-      if (!request) return;
-      if (!request.res.headersSent) request.res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      request.res.end();
-    } else if (type === SPAWN_ERROR) {
-      const request = pool.finish(id, { failed: true });
-      if (request) sendError(request.res, payload);
-    }
-  },
+  // Every message is [request id, type, payload]: stdout chunks go straight into the response.
+  onMessage: ([id, type, payload]) => relay(id, type, payload),
 });
+
+const relay = createStreamRelay(pool, { STDOUT, EXIT, SPAWN_ERROR });
 
 await servePool({
   config,
