@@ -4,7 +4,6 @@
  * dashboard and progress lines show the run in progress) plus `compare-progress`
  * and `compare-step`; ends with `done` and the CompareResult. It never prints.
  */
-import { EventEmitter } from 'node:events';
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
@@ -12,6 +11,7 @@ import { RESULT_FORMAT } from '../report/result-file.js';
 import { runFigures } from '../analysis/run-figures.js';
 import { compareOrder } from './plan.js';
 import { compareTable } from './table.js';
+import { createEngine } from '../runner/engine-parts.js';
 
 /** Run events passed through; a run's own `done` (and `phase: done`) is not the end of the comparison. */
 const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
@@ -19,18 +19,10 @@ const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
 /**
  * @param {object} plan from buildComparePlan()
  * @param {{ createRun?: Function, logger?: object, readMachine?: () => Promise<object> }} [deps]
- * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
+ * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createCompare(plan, { createRun = createRunEngine, logger = createLogger(null), readMachine: machineOf = readMachine } = {}) {
-  const compare = new EventEmitter();
-  const state = { stopRequested: false, current: null, started: null };
-  compare.start = () => (state.started ??= execute(compare, plan, { createRun, logger, machineOf }, state));
-  compare.stop = () => {
-    if (state.stopRequested) return;
-    state.stopRequested = true;
-    state.current?.stop();
-  };
-  return compare;
+  return createEngine((compare, state) => execute(compare, plan, { createRun, logger, machineOf }, state), logger, 'compare');
 }
 
 async function execute(compare, plan, { createRun, logger, machineOf }, state) {

@@ -7,21 +7,25 @@ import { startLoad } from '../load/index.js';
 
 /**
  * An engine: an EventEmitter with start() (once; resolves to the result) and stop()
- * (ends the load early; the result covers what was measured).
+ * (ends early; the result covers what was measured). `execute` keeps what stop()
+ * must reach in `state`: `load` (a running load), `current` (a running sub-engine,
+ * as a tune step's run), and `abort.signal` for waits such as readiness.
  * @param {(engine: EventEmitter, state: object) => Promise<object>} execute
  * @param {import('pino').Logger} logger
+ * @param {string} [name] for the log
  * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
-export function createEngine(execute, logger) {
+export function createEngine(execute, logger, name = 'run') {
   const engine = new EventEmitter();
-  const state = { stopRequested: false, load: null, started: null, lastTick: null, abort: new AbortController() };
+  const state = { stopRequested: false, load: null, current: null, started: null, lastTick: null, abort: new AbortController() };
   engine.start = () => (state.started ??= execute(engine, state));
   engine.stop = () => {
     if (state.stopRequested) return;
     state.stopRequested = true;
-    logger.info('stop requested');
+    logger.info(`${name}: stop requested`);
     state.abort.abort();
     state.load?.stop();
+    state.current?.stop();
   };
   return engine;
 }

@@ -5,7 +5,6 @@
  * measured) and adds `tune-progress` and `tune-step` (shapes in src/README.md,
  * "Tune engine"). It never prints.
  */
-import { EventEmitter } from 'node:events';
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
@@ -17,6 +16,7 @@ import { isClean, groupCells } from '../analysis/cells.js';
 import { stepPlan, tunePlanForJson } from './plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
+import { createEngine } from '../runner/engine-parts.js';
 
 /** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
 const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
@@ -25,19 +25,10 @@ const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
  * @param {object} plan from buildTunePlan()
  * @param {{ createRun?: typeof createRunEngine, logger?: object, readMachine?: () => Promise<object> }} [deps]
  *   createRun and readMachine are replaceable for tests
- * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
+ * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createTune(plan, { createRun = createRunEngine, logger = createLogger(null), readMachine: machineOf = readMachine } = {}) {
-  const tune = new EventEmitter();
-  const state = { stopRequested: false, current: null, started: null };
-  tune.start = () => (state.started ??= execute(tune, plan, { createRun, logger, machineOf }, state));
-  tune.stop = () => {
-    if (state.stopRequested) return;
-    state.stopRequested = true;
-    logger.info('tune: stop requested');
-    state.current?.stop();
-  };
-  return tune;
+  return createEngine((tune, state) => execute(tune, plan, { createRun, logger, machineOf }, state), logger, 'tune');
 }
 
 async function execute(tune, plan, { createRun, logger, machineOf }, state) {
