@@ -7,9 +7,11 @@
 //    probe costs, so the server's own CPU time per request (from /proc, counted
 //    only while the load is measured) is printed too: contention moves it less.
 // 2. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
-//    over the same seconds without it (target ≤ 1% of a core at 250 ms).
+//    over the same seconds without it (target ≤ 1% of a core at 250 ms), and,
+//    as the floor the probe cannot go under, with nothing but the 10 ms
+//    monitorEventLoopDelay the probe must run.
 //
-// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30]
+// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 3]
 import { spawn, execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs, promisify } from 'node:util';
@@ -23,6 +25,7 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3000' },
     connections: { type: 'string', default: '30' },
+    'idle-seconds': { type: 'string', default: '3' },
   },
 });
 const ROUNDS = Number(flags.rounds);
@@ -30,9 +33,9 @@ const DURATION_MS = Number(flags.duration);
 const CONNECTIONS = Number(flags.connections);
 /** Warm-up before each measured run, in ms: the server's JIT and the fork path settle in well under a second. */
 const WARMUP_MS = 500;
-/** The idle process is measured between 1 s (startup done) and 4 s: 3 s of nothing but timers. */
+/** The idle process is measured from 1 s (startup done) for --idle-seconds of nothing but timers. */
 const IDLE_FROM_MS = 1000;
-const IDLE_TO_MS = 4000;
+const IDLE_TO_MS = IDLE_FROM_MS + Number(flags['idle-seconds']) * 1000;
 const STRATEGY = new URL('../strategies/baseline/index.js', import.meta.url).pathname;
 
 /** Boots baseline in its own process group; resolves once it prints its ready line. */
@@ -100,9 +103,10 @@ async function measure(probed) {
   }
 }
 
-/** CPU ms an idle Node process spends between IDLE_FROM_MS and IDLE_TO_MS, with or without the probe. */
-async function idleCpuMs(env) {
-  const script = `
+/** CPU ms an idle Node process spends between IDLE_FROM_MS and IDLE_TO_MS, with or without the probe (or only the loop-delay monitor). */
+async function idleCpuMs(env, { monitorOnly = false } = {}) {
+  const monitor = monitorOnly ? "require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }).enable();" : '';
+  const script = `${monitor}
     const at = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
     let from;
     setTimeout(() => { from = at(); }, ${IDLE_FROM_MS});
@@ -157,13 +161,15 @@ try {
   const seconds = (IDLE_TO_MS - IDLE_FROM_MS) / 1000;
   const pctOfCore = (cpuMs) => (cpuMs / 1000 / seconds) * 100;
   const costs = [];
+  const floors = [];
   for (let pair = 0; pair < IDLE_PAIRS; pair += 1) {
-    const [off, on] = await Promise.all([idleCpuMs({}), idleCpuMs(channel.env)]);
+    const [off, on, monitor] = await Promise.all([idleCpuMs({}), idleCpuMs(channel.env), idleCpuMs({}, { monitorOnly: true })]);
     costs.push(pctOfCore(on - off));
-    console.log(`idle process CPU over ${seconds} s: ${pct(pctOfCore(off))} without probe, ${pct(pctOfCore(on))} with`);
+    floors.push(pctOfCore(monitor - off));
+    console.log(`idle process CPU over ${seconds} s: ${pct(pctOfCore(off))} without probe, ${pct(pctOfCore(on))} with, ${pct(pctOfCore(monitor))} with only the 10 ms loop-delay monitor`);
   }
-  costs.sort((a, b) => a - b);
-  console.log(`probe costs ${pct(costs[Math.floor(costs.length / 2)])} of a core at 250 ms (median of ${IDLE_PAIRS}; target ≤ 1%)`);
+  const median = (list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  console.log(`probe costs ${pct(median(costs))} of a core at 250 ms (median of ${IDLE_PAIRS}; target ≤ 1%); the 10 ms loop-delay monitor alone ${pct(median(floors))}`);
 } finally {
   await channel.close();
 }
