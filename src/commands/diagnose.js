@@ -4,9 +4,8 @@
  */
 import { buildDiagnosePlan } from '../diagnose/plan.js';
 import { createDiagnose } from '../diagnose/engine.js';
-import { createLogger } from '../logger.js';
 import { formatDiagnose } from '../report/diagnose.js';
-import { presentEngine } from './present.js';
+import { runEngineCommand } from './present.js';
 
 export default {
   name: 'diagnose',
@@ -24,11 +23,6 @@ export default {
       '  spawnbench diagnose --url http://127.0.0.1:3000/x --pid 1234   a running server, seen from outside',
     ].join('\n')),
   async action(options, io, operands) {
-    const plan = buildDiagnosePlan(options, operands[0] ?? []);
-    const logger = createLogger(plan.output.logFile);
-    const engine = createDiagnose(plan, { logger });
-    const { exitCode } = await presentEngine(engine, plan.output, io, formatDiagnose);
-    logger.flush?.();
-    return exitCode;
+    return runEngineCommand(buildDiagnosePlan(options, operands[0] ?? []), createDiagnose, formatDiagnose, io);
   },
 };

@@ -4,6 +4,7 @@
  */
 import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/index.js';
 import { writeResultFile } from '../report/result-file.js';
+import { createLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
 
 /** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
@@ -44,4 +45,19 @@ export async function presentEngine(engine, output, io, format) {
   else if (!live) io.stdout.write(`${format(result)}\n`);
   const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
   return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? result.exitCode ?? 0 };
+}
+
+/**
+ * What every measuring command does with its plan: a logger for --log-file, the
+ * engine, the presentation; returns the exit code.
+ * @param {{ output: object }} plan
+ * @param {(plan: object, deps: { logger: object }) => object} createEngine
+ * @param {(result: object) => string} format
+ * @param {object} io
+ */
+export async function runEngineCommand(plan, createEngine, format, io) {
+  const logger = createLogger(plan.output.logFile);
+  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format);
+  logger.flush?.();
+  return exitCode;
 }

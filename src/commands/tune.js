@@ -1,9 +1,8 @@
 /** spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, recommend one with the evidence. */
 import { buildTunePlan, TUNE_DEFAULTS } from '../tune/plan.js';
 import { createTune } from '../tune/engine.js';
-import { createLogger } from '../logger.js';
 import { formatTune } from '../report/tune.js';
-import { presentEngine } from './present.js';
+import { runEngineCommand } from './present.js';
 
 export default {
   name: 'tune',
@@ -11,11 +10,6 @@ export default {
   groups: ['strategy', 'workload', 'runtime', 'load', 'output', 'tune'],
   loadDefaults: { duration: TUNE_DEFAULTS.duration, warmup: TUNE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
-    const plan = buildTunePlan(options);
-    const logger = createLogger(plan.output.logFile);
-    const tune = createTune(plan, { logger });
-    const { exitCode } = await presentEngine(tune, plan.output, io, formatTune);
-    logger.flush?.();
-    return exitCode;
+    return runEngineCommand(buildTunePlan(options), createTune, formatTune, io);
   },
 };

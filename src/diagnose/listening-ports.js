@@ -5,6 +5,7 @@
  * on the PORT we gave it". Empty where there is no /proc.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { pidsInGroup } from '../sample/proc.js';
 
 /** /proc/net/tcp's state column for a listening socket. */
 const TCP_LISTEN = '0A';
@@ -48,30 +49,4 @@ export function listeningPorts(pgid) {
     }
   }
   return [...ports].sort((a, b) => a - b);
-}
-
-/**
- * Live (not zombie) processes of a process group.
- * @param {number} pgid
- * @returns {number[]}
- */
-export function pidsInGroup(pgid) {
-  const pids = [];
-  let names;
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return pids;
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') pids.push(Number(name));
-    } catch {
-      // gone between readdir and read
-    }
-  }
-  return pids;
 }

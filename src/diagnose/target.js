@@ -3,9 +3,7 @@
  * ends everything it started), PORT in its environment, the probe and the CPU
  * profiler through NODE_OPTIONS, and readiness as "accepts TCP connections".
  */
-import { startStrategyProcess, STOP_GRACE_MS } from '../runner/strategy-process.js';
-import { signalGroup } from '../runner/cleanup.js';
-import { pidsInGroup } from './listening-ports.js';
+import { startStrategyProcess } from '../runner/strategy-process.js';
 import { RunError } from '../errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
@@ -16,8 +14,6 @@ import { waitListening, accepts, LOOPBACK_HOSTS } from './wait-listening.js';
  * specific message (wrong port, no port) is the one the user sees.
  */
 const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
-/** How often a stopping group is checked for processes left, ms. */
-const STOP_POLL_MS = 50;
 
 /**
  * @param {object} options
@@ -69,22 +65,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
       return address.port;
     },
   });
-  return { proc, host: address.host, port, label, stop: () => stopGroup(proc) };
-}
-
-/**
- * The launcher's stop() kills the group as soon as its leader exits; a command
- * run through a shell or npm has a leader that exits at once on SIGTERM while
- * its Node child is still saving its profile or closing. So: SIGTERM to the
- * group, wait until every process in it is gone (or the grace has passed), then
- * the launcher's stop() for the SIGKILL and bookkeeping.
- */
-async function stopGroup(proc) {
-  if (signalGroup(proc.pid, 'SIGTERM')) {
-    const deadline = Date.now() + STOP_GRACE_MS;
-    while (pidsInGroup(proc.pid).length > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, STOP_POLL_MS));
-    }
-  }
-  return proc.stop();
+  // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
+  // its Node child still writes its CPU profile), then SIGKILLs what is left.
+  return { proc, host: address.host, port, label, stop: () => proc.stop() };
 }

@@ -121,3 +121,30 @@ export function readCpuTimes() {
   }
   return cores;
 }
+
+/**
+ * Live (not zombie) processes of a process group, from /proc: what is left of a
+ * strategy or server spawnbench started in a group of its own.
+ * @param {number} pgid
+ * @returns {number[]}
+ */
+export function pidsInGroup(pgid) {
+  const pids = [];
+  let names;
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') pids.push(Number(name));
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return pids;
+}

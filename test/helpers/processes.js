@@ -1,10 +1,8 @@
 /** Process-tree checks for the "nothing left behind" tests. */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Pids whose /proc/<pid>/stat says their process group is `pgid`. */
-export function processesInGroup(pgid) {
-  return allStats().filter((s) => s.pgrp === pgid && s.state !== 'Z').map((s) => s.pid);
-}
+/** Live pids of a process group: the same /proc reader spawnbench uses. */
+export { pidsInGroup as processesInGroup } from '../../src/sample/proc.js';
 
 /** Every live descendant of `rootPid` (children, grandchildren, …). */
 export function descendants(rootPid) {
@@ -56,7 +54,7 @@ function allStats() {
     try {
       const text = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      stats.push({ pid: Number(name), state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]) });
+      stats.push({ pid: Number(name), state: fields[0], ppid: Number(fields[1]) });
     } catch {
       // gone between readdir and read
     }

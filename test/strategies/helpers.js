@@ -3,7 +3,7 @@
  * small keep-alive client, and prove its process group is gone.
  */
 import http from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startStrategyProcess } from '../../src/runner/strategy-process.js';
 import { getStrategy } from '../../src/strategies/registry.js';
@@ -69,21 +69,8 @@ export async function hammer({ port, requests, connections, expected }) {
   return result;
 }
 
-/** Pids of live processes in a process group (zombies excluded), from /proc. */
-export function groupMembers(pgid) {
-  const pids = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') pids.push(Number(entry));
-    } catch {
-      // gone while we looked
-    }
-  }
-  return pids;
-}
+/** Pids of live processes in a process group (zombies excluded): the same /proc reader spawnbench uses. */
+export { pidsInGroup as groupMembers } from '../../src/sample/proc.js';
 
 /** Waits until `predicate()` is truthy, polling; throws after timeoutMs. */
 export async function waitFor(predicate, { timeoutMs = 5000, intervalMs = 25, what = 'condition' } = {}) {
