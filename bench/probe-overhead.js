@@ -9,9 +9,11 @@
 // 2. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
 //    over the same seconds without it (target ≤ 1% of a core at 250 ms), and,
 //    as the floor the probe cannot go under, with nothing but the 10 ms
-//    monitorEventLoopDelay the probe must run.
+//    monitorEventLoopDelay the probe must run. Also the resident anonymous
+//    memory the probe adds: a fork copies the parent's page tables, so each MB
+//    of it makes every spawn of the server slower.
 //
-// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 3]
+// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20]
 import { spawn, execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs, promisify } from 'node:util';
@@ -25,7 +27,7 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3000' },
     connections: { type: 'string', default: '30' },
-    'idle-seconds': { type: 'string', default: '3' },
+    'idle-seconds': { type: 'string', default: '20' },
   },
 });
 const ROUNDS = Number(flags.rounds);
@@ -33,8 +35,8 @@ const DURATION_MS = Number(flags.duration);
 const CONNECTIONS = Number(flags.connections);
 /** Warm-up before each measured run, in ms: the server's JIT and the fork path settle in well under a second. */
 const WARMUP_MS = 500;
-/** The idle process is measured from 1 s (startup done) for --idle-seconds of nothing but timers. */
-const IDLE_FROM_MS = 1000;
+/** The idle process is measured from 2 s (startup and its first GCs done) for --idle-seconds of nothing but timers. */
+const IDLE_FROM_MS = 2000;
 const IDLE_TO_MS = IDLE_FROM_MS + Number(flags['idle-seconds']) * 1000;
 const STRATEGY = new URL('../strategies/baseline/index.js', import.meta.url).pathname;
 
@@ -103,16 +105,22 @@ async function measure(probed) {
   }
 }
 
-/** CPU ms an idle Node process spends between IDLE_FROM_MS and IDLE_TO_MS, with or without the probe (or only the loop-delay monitor). */
-async function idleCpuMs(env, { monitorOnly = false } = {}) {
+/**
+ * CPU ms an idle Node process spends between IDLE_FROM_MS and IDLE_TO_MS, with or
+ * without the probe (or only the loop-delay monitor), and its resident anonymous
+ * memory at the end in MB (null without /proc). The process loads node:http and
+ * node:child_process first, as a server that spawns would.
+ */
+async function idleProcess(env, { monitorOnly = false } = {}) {
   const monitor = monitorOnly ? "require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }).enable();" : '';
-  const script = `${monitor}
+  const script = `require('node:http'); require('node:child_process'); ${monitor}
     const at = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+    const anonMb = () => { try { return Number(require('node:fs').readFileSync('/proc/self/status', 'utf8').match(/RssAnon:\\s+(\\d+)/)[1]) / 1024; } catch { return null; } };
     let from;
     setTimeout(() => { from = at(); }, ${IDLE_FROM_MS});
-    setTimeout(() => console.log(at() - from), ${IDLE_TO_MS});`;
+    setTimeout(() => console.log(JSON.stringify({ cpuMs: at() - from, anonMb: anonMb() })), ${IDLE_TO_MS});`;
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { env: { ...process.env, ...env } });
-  return Number(stdout);
+  return JSON.parse(stdout);
 }
 
 const pct = (value) => `${value.toFixed(2)}%`;
@@ -162,14 +170,18 @@ try {
   const pctOfCore = (cpuMs) => (cpuMs / 1000 / seconds) * 100;
   const costs = [];
   const floors = [];
+  const memory = [];
   for (let pair = 0; pair < IDLE_PAIRS; pair += 1) {
-    const [off, on, monitor] = await Promise.all([idleCpuMs({}), idleCpuMs(channel.env), idleCpuMs({}, { monitorOnly: true })]);
-    costs.push(pctOfCore(on - off));
-    floors.push(pctOfCore(monitor - off));
-    console.log(`idle process CPU over ${seconds} s: ${pct(pctOfCore(off))} without probe, ${pct(pctOfCore(on))} with, ${pct(pctOfCore(monitor))} with only the 10 ms loop-delay monitor`);
+    const [off, on, monitor] = await Promise.all([idleProcess({}), idleProcess(channel.env), idleProcess({}, { monitorOnly: true })]);
+    costs.push(pctOfCore(on.cpuMs - off.cpuMs));
+    floors.push(pctOfCore(monitor.cpuMs - off.cpuMs));
+    if (on.anonMb !== null && off.anonMb !== null) memory.push(on.anonMb - off.anonMb);
+    console.log(`idle process CPU over ${seconds} s: ${pct(pctOfCore(off.cpuMs))} without probe, ${pct(pctOfCore(on.cpuMs))} with, ${pct(pctOfCore(monitor.cpuMs))} with only the 10 ms loop-delay monitor`);
   }
   const median = (list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)];
   console.log(`probe costs ${pct(median(costs))} of a core at 250 ms (median of ${IDLE_PAIRS}; target ≤ 1%); the 10 ms loop-delay monitor alone ${pct(median(floors))}`);
+  if (memory.length > 0) console.log(`probe adds ${median(memory).toFixed(2)} MB of resident anonymous memory (median of ${IDLE_PAIRS}): what each fork of the server copies`);
+  else console.log('probe memory: skipped (no /proc on this platform)');
 } finally {
   await channel.close();
 }
