@@ -185,3 +185,50 @@ try {
 } finally {
   await channel.close();
 }
+
+/** Spawns timed per process, processes per side, and memory added, for the fork-cost figure. */
+const SPAWNS_PER_PROCESS = 200;
+const FORK_ROUNDS = 6;
+const EXTRA_MB = 16;
+
+/**
+ * What a resident MB of a server costs each of its spawns: the median
+ * synchronous time of spawn('true') in fresh Node processes, alternately with and
+ * without EXTRA_MB more touched memory (separate processes: memory a process has
+ * touched stays resident after it is freed). Turns the probe's memory above into
+ * µs per spawn.
+ */
+async function forkCostPerMb() {
+  const timeIn = async (extraMb) => {
+    const script = `
+      const { spawn } = require('node:child_process');
+      const { once } = require('node:events');
+      const held = Buffer.alloc(${extraMb} * 1024 * 1024, 1);
+      (async () => {
+        const times = [];
+        for (let i = 0; i < ${SPAWNS_PER_PROCESS}; i += 1) {
+          const started = performance.now();
+          const child = spawn('true', [], { stdio: 'ignore' });
+          times.push(performance.now() - started);
+          await once(child, 'exit');
+        }
+        console.log(times.sort((a, b) => a - b)[times.length >> 1] * 1000 + held.length * 0);
+      })();`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script]);
+    return Number(stdout);
+  };
+  const runs = { without: [], with: [] };
+  for (let round = 0; round < FORK_ROUNDS; round += 1) {
+    for (const extra of round % 2 === 0 ? [false, true] : [true, false]) {
+      runs[extra ? 'with' : 'without'].push(await timeIn(extra ? EXTRA_MB : 0));
+    }
+  }
+  const median = (list) => list.sort((a, b) => a - b)[list.length >> 1];
+  const perMb = (median(runs.with) - median(runs.without)) / EXTRA_MB;
+  console.log(
+    `a spawn takes ${median(runs.without).toFixed(0)} µs, ${median(runs.with).toFixed(0)} µs with ${EXTRA_MB} MB more resident: ` +
+      `~${perMb.toFixed(0)} µs per MB per spawn (what the probe's memory costs a server that spawns)`,
+  );
+}
+
+await forkCostPerMb();

@@ -4,9 +4,9 @@
  *
  * Why one monitor: its histogram is ~440 KB and `reset()` writes all of it, so
  * each monitor in use keeps 0.44 MB of the host resident, and every resident MB
- * of a server makes each of its forks slower (~48 µs per MB measured on this
- * project's machine, at ~1.1 ms per spawn): two monitors taking turns cost a
- * spawn-heavy server ~2% of its throughput more than one.
+ * of a server makes each of its forks slower (~30 µs per MB at ~0.8 ms per
+ * spawn, `npm run bench:probe-overhead` on this project's machine): two monitors
+ * taking turns cost a spawn-heavy server ~1.5% of its spawn time more than one.
  *
  * What a reset hides, and how it is recovered:
  * - `reset()` also forgets when the monitor last fired (Node 20 src/histogram:
