@@ -14,6 +14,7 @@
 //    of it makes every spawn of the server slower.
 //
 // Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20]
+// (about 4 minutes with the defaults)
 import { spawn, execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs, promisify } from 'node:util';
@@ -35,8 +36,13 @@ const DURATION_MS = Number(flags.duration);
 const CONNECTIONS = Number(flags.connections);
 /** Warm-up before each measured run, in ms: the server's JIT and the fork path settle in well under a second. */
 const WARMUP_MS = 500;
-/** The idle process is measured from 2 s (startup and its first GCs done) for --idle-seconds of nothing but timers. */
-const IDLE_FROM_MS = 2000;
+/**
+ * The idle process is measured from 10 s for --idle-seconds of nothing but timers:
+ * by then V8's memory reducer has run its one-off mark-compacts after startup
+ * (at ~8 s, --trace-gc), which otherwise count as a third of the probe's cost;
+ * afterwards the probe's allocations cost one ~1 ms scavenge every ~25 s.
+ */
+const IDLE_FROM_MS = 10000;
 const IDLE_TO_MS = IDLE_FROM_MS + Number(flags['idle-seconds']) * 1000;
 const STRATEGY = new URL('../strategies/baseline/index.js', import.meta.url).pathname;
 
