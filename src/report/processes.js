@@ -6,6 +6,9 @@
  */
 import { int, pct } from './format.js';
 
+/** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
+const MAX_COLUMNS = 80;
+
 /** Below 0.5% of a core the spawned-commands line is rounding noise on a server that spawns nothing. */
 const MIN_SHOWN_CPU_PCT = 0.5;
 
@@ -21,8 +24,11 @@ export function formatProcesses(samples, workers = []) {
     const worker = p.role === 'main' ? null : workerOf(p, workers);
     return { ...p, label: worker ? `worker ${worker.id}` : p.label, requests: p.requests ?? worker?.completed ?? null };
   });
-  const width = Math.max(...rows.map((p) => p.label.length), 'generator'.length);
-  const lines = rows.map((p) => `${p.label.padEnd(width)}  ${processFigures(p.summary)}`);
+  // Process lines are padded to their own labels only (`main  ELU …`), so the usual
+  // line fits 80 columns; the system and generator lines line up among themselves.
+  const width = Math.max(...rows.map((p) => p.label.length));
+  const footerWidth = Math.max(width, 'generator'.length);
+  const lines = rows.map((p) => fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary)));
 
   const spawned = samples.spawned;
   if (spawned && (spawned.cpuPct >= MIN_SHOWN_CPU_PCT || spawned.spawns > 0 || spawned.seen > 0)) {
@@ -32,11 +38,11 @@ export function formatProcesses(samples, workers = []) {
     lines.push(`spawned commands  CPU ${cpu(spawned.cpuPct)}${counts ? `  (${counts})` : ''}`);
   }
   if (samples.system?.cpus?.length) {
-    lines.push(`${'system'.padEnd(width)}  CPU per core ${samples.system.cpus.map(cpu).join(' ')}`);
+    lines.push(fitLine(`${'system'.padEnd(footerWidth)}  `, ['CPU per core', ...samples.system.cpus.map(cpu)], ' '));
   }
   const generator = samples.generator;
   if (generator?.cpuPct != null || generator?.elu != null) {
-    lines.push(`${'generator'.padEnd(width)}  ${[figure('ELU', generator.elu, fixed2), figure('CPU', generator.cpuPct, cpu)].filter(Boolean).join('  ')}`);
+    lines.push(`${'generator'.padEnd(footerWidth)}  ${[figure('ELU', generator.elu, fixed2), figure('CPU', generator.cpuPct, cpu)].filter(Boolean).join('  ')}`);
   }
   if (samples.probe && !samples.probe.available && samples.probe.reason) lines.push(samples.probe.reason);
   for (const note of samples.notes ?? []) lines.push(`note: ${note}`);
@@ -45,17 +51,41 @@ export function formatProcesses(samples, workers = []) {
   return table ? `${lines.join('\n')}\n\n${table}` : lines.join('\n');
 }
 
-/** `ELU 0.97  blocked in spawn 31% (1.3 ms/spawn)  loop p99 48 ms  CPU 99%`, leaving out what was not measured. */
+/**
+ * `prefix` and the parts joined by `separator`, carried on to further lines
+ * indented to the first part when a line would pass MAX_COLUMNS.
+ * @param {string} prefix
+ * @param {string[]} parts
+ * @param {string} [separator]
+ */
+function fitLine(prefix, parts, separator = '  ') {
+  const indent = ' '.repeat(prefix.length);
+  const lines = [];
+  let line = prefix;
+  for (const part of parts) {
+    const first = line.length === prefix.length;
+    if (!first && line.length + separator.length + part.length > MAX_COLUMNS) {
+      lines.push(line);
+      line = indent + part;
+    } else {
+      line += (first ? '' : separator) + part;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+/** `ELU 0.97`, `blocked in spawn 31% (1.3 ms each)`, `loop p99 48 ms`, `CPU 99%`, leaving out what was not measured. */
 function processFigures(s) {
   const parts = [figure('ELU', s.elu, fixed2)];
   if (s.blockedFraction != null && s.msPerSpawn != null) {
-    parts.push(`blocked in spawn ${pct(s.blockedFraction)} (${compactMs(s.msPerSpawn, 1)}/spawn)`);
+    parts.push(`blocked in spawn ${pct(s.blockedFraction)} (${compactMs(s.msPerSpawn, 1)} each)`);
   } else if (s.blockedFraction != null) {
     parts.push(`blocked in spawn ${pct(s.blockedFraction)}`);
   }
   parts.push(figure('loop p99', s.loopDelayP99Ms, compactMs));
   parts.push(figure('CPU', s.cpuPct, cpu));
-  return parts.filter(Boolean).join('  ');
+  return parts.filter(Boolean);
 }
 
 /** The per-worker table (requests, ELU, CPU), or '' with no workers. */

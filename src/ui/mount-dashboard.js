@@ -83,7 +83,11 @@ export function mountDashboard(run, options = {}) {
       instance.unmount();
       await instance.waitUntilExit();
       if (failure) throw failure;
-      if (text) stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      // Ink's last frame is the finished App, which draws nothing: Ink still ends it
+      // with a newline, so on a terminal the summary starts one line up, where that
+      // blank line is (cursor up, CSI 1 A).
+      const overBlankLine = stdout.isTTY ? '\u001B[1A' : '';
+      if (text) stdout.write(`${overBlankLine}${text.endsWith('\n') ? text : `${text}\n`}`);
     })().then(resolveDone, rejectDone);
     return done;
   };

@@ -26,9 +26,9 @@ test('one line per process, spawned commands, system, generator, then the per-wo
   assert.equal(
     formatProcesses(summary, workers),
     [
-      'main       ELU 0.97  blocked in spawn 31% (1.3 ms/spawn)  loop p99 48 ms  CPU 99%',
-      'worker 0   ELU 0.46  blocked in spawn 5% (0.4 ms/spawn)  loop p99 3.1 ms  CPU 38%',
-      'worker 1   CPU 12%',
+      'main      ELU 0.97  blocked in spawn 31% (1.3 ms each)  loop p99 48 ms  CPU 99%',
+      'worker 0  ELU 0.46  blocked in spawn 5% (0.4 ms each)  loop p99 3.1 ms  CPU 38%',
+      'worker 1  CPU 12%',
       'spawned commands  CPU 65%  (1,628 spawns, 36 seen running)',
       'system     CPU per core 74% 73%',
       'generator  ELU 0.50  CPU 41%',
@@ -38,6 +38,23 @@ test('one line per process, spawned commands, system, generator, then the per-wo
       'worker 1       987     –  12%',
     ].join('\n'),
   );
+});
+
+test('every line fits 80 columns: long figures and many cores carry on below', () => {
+  const summary = {
+    processes: [{ key: '10', pid: 10, threadId: 3, role: 'worker', label: 'pid 10 thread 3', requests: null, series: [],
+      summary: figures({ elu: 1, blockedFraction: 0.999, msPerSpawn: 123.4, loopDelayP99Ms: 1234.5, cpuPct: 100 }) }],
+    spawned: { seen: 0, spawns: 0, cpuPct: 0, rssBytes: 0 },
+    system: { cpus: Array.from({ length: 64 }, (_, i) => i) },
+    generator: { cpuPct: 41, elu: 0.5 },
+    probe: { available: true, reason: null },
+    notes: [],
+  };
+  const text = formatProcesses(summary);
+  for (const line of text.split('\n')) assert.ok(line.length <= 80, `${line.length} columns: ${line}`);
+  assert.match(text, /CPU per core 0% 1% 2%/);
+  assert.match(text, /\n {17}\d+%/, 'continuation lines are indented under the figures');
+  assert.match(text, /63%/, 'no core is dropped');
 });
 
 test('no probe: CPU only, and the reason is said; nothing at all without processes', () => {
@@ -52,7 +69,7 @@ test('no probe: CPU only, and the reason is said; nothing at all without process
   };
   assert.equal(
     formatProcesses(summary),
-    'main       CPU 100%\nprobe not available on bun\nnote: no /proc on darwin: per-process CPU and RSS come from pidusage',
+    'main  CPU 100%\nprobe not available on bun\nnote: no /proc on darwin: per-process CPU and RSS come from pidusage',
   );
   assert.equal(formatProcesses(null), '');
   assert.equal(formatProcesses({ processes: [] }), '');
