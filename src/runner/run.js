@@ -9,7 +9,11 @@ import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { describeWorkload } from '../workloads.js';
 import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startStrategyProcess } from './strategy-process.js';
+import { trackDir } from './cleanup.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
 import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
 
@@ -105,6 +109,10 @@ async function bootStrategy(plan, logger, run, stops) {
   const useProbe = plan.probe.enabled && preloadArgs(target.runtime.kind) !== null;
   const channel = useProbe ? await openProbeChannel({ intervalMs: plan.probe.intervalMs }) : null;
   if (channel) stops.push(() => channel.close());
+  // Pushed before the strategy's stop, so it runs after it: the strategy may be
+  // killed before it can remove its own files, and this removes them anyway.
+  const tempDir = await mkdtemp(path.join(tmpdir(), 'spawnbench-run-'));
+  stops.push(trackDir(tempDir));
   const config = {
     host: '127.0.0.1',
     port: 0,
@@ -115,6 +123,7 @@ async function bootStrategy(plan, logger, run, stops) {
     ...workerForkConfig(target.workerRuntime, target.runtime),
     workerRuntimeKind: target.workerRuntime.kind,
     seed: target.seed,
+    tempDir,
   };
   logger.info({ strategy: target.strategy, config }, 'strategy start');
   const proc = await startStrategyProcess({

@@ -18,9 +18,11 @@ const SUN_PATH_BYTES = 108;
  * Plans the channels for one pool.
  * @param {'node'|'bun'|'deno'} mainKind runtime of the main process (the listener)
  * @param {'node'|'bun'|'deno'} workerKind runtime of the workers (they connect)
+ * @param {string} [baseDir] where to make the socket files' directory: the run's `tempDir`
+ *   (spawnbench removes it even if this process is killed), else the system's temp dir
  * @returns {{ abstract: boolean, address(slot: number, generation: number): {listen: string, connect: string}, cleanup(): void }}
  */
-export function planChannels(mainKind, workerKind) {
+export function planChannels(mainKind, workerKind, baseDir = tmpdir()) {
   const prefix = `spawnbench-comm-${process.pid}`;
   const padded = mainKind === 'node';
   const meets = padded ? workerKind !== 'bun' : workerKind !== 'node';
@@ -38,7 +40,7 @@ export function planChannels(mainKind, workerKind) {
   return {
     abstract: false,
     address(slot, generation) {
-      dir ??= mkdtempSync(join(tmpdir(), `${prefix}-`));
+      dir ??= mkdtempSync(join(baseDir, `${prefix}-`));
       const file = join(dir, `${slot}-${generation}.sock`);
       return { listen: file, connect: file };
     },

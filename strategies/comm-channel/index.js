@@ -17,7 +17,7 @@ import { planChannels } from './channel-address.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const config = readConfig();
-const channels = planChannels(currentRuntime(), workerKind(config));
+const channels = planChannels(currentRuntime(), workerKind(config), config.tempDir);
 const generations = new Map(); // slot id -> workers started in it
 const listeners = new Set();
 

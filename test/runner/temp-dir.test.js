@@ -1,0 +1,62 @@
+// The run's temp directory: strategies keep files there (comm-channel's socket
+// files under a node main with bun workers), and spawnbench removes it even when
+// the strategy was killed before it could clean up.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from 'spawnbench';
+import { resolveRuntime } from '../../src/strategies/runtimes.js';
+import { processesInGroup, waitFor } from '../helpers/processes.js';
+
+const bun = (() => {
+  try {
+    return resolveRuntime('bun', '--worker-runtime');
+  } catch {
+    return null;
+  }
+})();
+
+const runDirs = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('spawnbench-run-')));
+
+/** The parent pid of a process, from /proc/<pid>/stat (the field after the parenthesised name). */
+const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+
+test('a normal run removes the temp directory it made for the strategy', async () => {
+  const before = runDirs();
+  const result = await run({ strategy: 'baseline', duration: '500ms', warmup: '100ms', connections: 2 });
+  assert.equal(result.load.errors.total, 0);
+  assert.deepEqual([...runDirs()].filter((d) => !before.has(d)), []);
+});
+
+test('comm-channel with bun workers killed mid-run: its socket files go with the run', { skip: !bun && 'bun is not installed' }, async () => {
+  const before = runDirs();
+  let killed = null;
+  let socketDir = null;
+  const events = [];
+  const outcome = run(
+    { strategy: 'comm-channel', workerRuntime: 'bun', poolSize: 2, duration: '20s', warmup: '0s', connections: 2 },
+    {
+      onEvent(name, payload) {
+        events.push(name);
+        if (name !== 'workers' || killed || payload.length === 0) return;
+        const main = parentOf(payload[0].pid);
+        const made = [...runDirs()].filter((d) => !before.has(d));
+        if (made.length !== 1) return;
+        const inside = readdirSync(path.join(tmpdir(), made[0])).filter((d) => d.startsWith('spawnbench-comm-'));
+        if (inside.length === 0) return;
+        socketDir = path.join(tmpdir(), made[0], inside[0]);
+        killed = main;
+        process.kill(main, 'SIGKILL');
+      },
+    },
+  );
+  const result = await outcome;
+  assert.notEqual(result.exitCode, 0);
+  assert.match(JSON.stringify(result.failures), /killed by SIGKILL/);
+  assert.ok(killed, `the strategy was killed (events: ${[...new Set(events)].join(', ')})`);
+  assert.ok(socketDir && !existsSync(socketDir), 'the socket files are gone');
+  assert.deepEqual([...runDirs()].filter((d) => !before.has(d)), [], 'no run directory is left');
+  assert.ok(await waitFor(() => processesInGroup(killed).length === 0), 'the bun workers are gone too');
+});
