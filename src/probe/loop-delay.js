@@ -58,6 +58,7 @@ export function startLoopDelay({ intervalMs }) {
   let lastTakeAt = null;
 
   const restart = () => {
+    clearTimeout(gapTimer); // still pending only if the loop was held since the last restart
     monitor.disable();
     monitor.reset();
     monitor.enable();
