@@ -1,11 +1,12 @@
 /**
  * Where a worker's channel lives. Linux abstract Unix sockets (a name starting
  * with \0: no file, gone with the process) are the idea; but runtimes disagree on
- * how long such a name is. Node 20 pads it with zeros to the full 108 bytes of
- * sun_path, Bun and Deno use the name's exact length, and two sockets only meet
- * when the bytes match. Deno can connect to Node's padded form; Bun cannot (it
- * refuses a 108-byte path), and Node cannot make the exact form. For those pairs
- * the channel is a socket file in a private temp directory instead.
+ * how long such a name is. Node on libuv < 1.48 (Node 20) pads it with zeros to
+ * the full 108 bytes of sun_path; libuv 1.48 (Node 22), Bun and Deno use the
+ * name's exact length, and two sockets only meet when the bytes match. Deno can
+ * connect to the padded form; Bun cannot (it refuses a 108-byte path), and a
+ * padding Node cannot make the exact form. For those pairs the channel is a
+ * socket file in a private temp directory instead.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +16,18 @@ import { join } from 'node:path';
 const SUN_PATH_BYTES = 108;
 
 /**
+ * Whether a Node on this libuv pads abstract names: libuv 1.48 gave them their
+ * exact length (libuv#4266).
+ * @param {string} [uvVersion] `process.versions.uv`
+ */
+export function libuvPadsAbstractNames(uvVersion = process.versions.uv) {
+  const [major, minor] = uvVersion.split('.').map(Number);
+  return major === 1 && minor < 48;
+}
+
+/**
  * Plans the channels for one pool.
- * @param {'node'|'bun'|'deno'} mainKind runtime of the main process (the listener)
+ * @param {'node'|'bun'|'deno'} mainKind runtime of the main process (the listener), this process
  * @param {'node'|'bun'|'deno'} workerKind runtime of the workers (they connect)
  * @param {string} [baseDir] where to make the socket files' directory: the run's `tempDir`
  *   (spawnbench removes it even if this process is killed), else the system's temp dir
@@ -24,8 +35,9 @@ const SUN_PATH_BYTES = 108;
  */
 export function planChannels(mainKind, workerKind, baseDir = tmpdir()) {
   const prefix = `spawnbench-comm-${process.pid}`;
-  const padded = mainKind === 'node';
-  const meets = padded ? workerKind !== 'bun' : workerKind !== 'node';
+  const padded = mainKind === 'node' && libuvPadsAbstractNames();
+  // Node workers under another main: their libuv is not known here, so a file.
+  const meets = mainKind === 'node' ? !padded || workerKind !== 'bun' : workerKind !== 'node';
   if (meets) {
     return {
       abstract: true,

@@ -1,5 +1,5 @@
 // The run's temp directory: strategies keep files there (comm-channel's socket
-// files under a node main with bun workers), and spawnbench removes it even when
+// files under a bun main with node workers), and spawnbench removes it even when
 // the strategy was killed before it could clean up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,13 +30,13 @@ test('a normal run removes the temp directory it made for the strategy', async (
   assert.deepEqual([...runDirs()].filter((d) => !before.has(d)), []);
 });
 
-test('comm-channel with bun workers killed mid-run: its socket files go with the run', { skip: !bun && 'bun is not installed' }, async () => {
+test('comm-channel on bun with node workers, killed mid-run: its socket files go with the run', { skip: !bun && 'bun is not installed' }, async () => {
   const before = runDirs();
   let killed = null;
   let socketDir = null;
   const events = [];
   const outcome = run(
-    { strategy: 'comm-channel', workerRuntime: 'bun', poolSize: 2, duration: '20s', warmup: '0s', connections: 2 },
+    { strategy: 'comm-channel', runtime: 'bun', workerRuntime: 'node', poolSize: 2, duration: '20s', warmup: '0s', connections: 2 },
     {
       onEvent(name, payload) {
         events.push(name);
@@ -58,5 +58,5 @@ test('comm-channel with bun workers killed mid-run: its socket files go with the
   assert.ok(killed, `the strategy was killed (events: ${[...new Set(events)].join(', ')})`);
   assert.ok(socketDir && !existsSync(socketDir), 'the socket files are gone');
   assert.deepEqual([...runDirs()].filter((d) => !before.has(d)), [], 'no run directory is left');
-  assert.ok(await waitFor(() => processesInGroup(killed).length === 0), 'the bun workers are gone too');
+  assert.ok(await waitFor(() => processesInGroup(killed).length === 0), 'the workers are gone too');
 });

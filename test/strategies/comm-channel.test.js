@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { createFrameReader, writeFrame, exitData, STDOUT, STDERR, EXIT, SPAWN_ERROR, HEADER_BYTES } from '../../strategies/comm-channel/frames.js';
-import { planChannels } from '../../strategies/comm-channel/channel-address.js';
+import { planChannels, libuvPadsAbstractNames } from '../../strategies/comm-channel/channel-address.js';
 
 function encode(frames) {
   const out = new PassThrough();
@@ -45,11 +45,14 @@ test('channels are abstract where both runtimes spell the name alike, files othe
   assert.match(node.listen, /^\0spawnbench-comm-\d+-0-1$/);
   assert.equal(node.connect, node.listen);
   const deno = planChannels('node', 'deno').address(1, 2);
-  assert.equal(deno.connect.length, 108); // Node 20 pads abstract names to the whole sun_path
+  // A Node on libuv < 1.48 (Node 20) pads abstract names to the whole sun_path; later ones do not.
+  assert.equal(deno.connect.length, libuvPadsAbstractNames() ? 108 : deno.listen.length);
   assert.equal(deno.connect.replace(/\0+$/, ''), deno.listen);
   assert.equal(planChannels('bun', 'bun').abstract, true);
   assert.equal(planChannels('bun', 'deno').abstract, true);
-  for (const [main, worker] of [['node', 'bun'], ['bun', 'node']]) {
+  assert.equal(planChannels('node', 'bun').abstract, !libuvPadsAbstractNames());
+  const files = libuvPadsAbstractNames() ? [['node', 'bun'], ['bun', 'node']] : [['bun', 'node']];
+  for (const [main, worker] of files) {
     const plan = planChannels(main, worker);
     assert.equal(plan.abstract, false);
     const { listen, connect } = plan.address(0, 1);
@@ -57,4 +60,11 @@ test('channels are abstract where both runtimes spell the name alike, files othe
     assert.match(listen, /spawnbench-comm-\d+-.*\/0-1\.sock$/);
     plan.cleanup();
   }
+});
+
+test('libuv 1.48 gave abstract names their exact length', () => {
+  assert.equal(libuvPadsAbstractNames('1.46.0'), true);
+  assert.equal(libuvPadsAbstractNames('1.47.9'), true);
+  assert.equal(libuvPadsAbstractNames('1.48.0'), false);
+  assert.equal(libuvPadsAbstractNames('1.51.0'), false);
 });
