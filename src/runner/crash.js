@@ -1,12 +1,15 @@
 /**
  * The last exit path: an error nobody caught. Kill every process group spawnbench
- * started, say what happened in one line, exit 1.
+ * started, say what happened in one line, exit 1. A reader that went away
+ * (`spawnbench --help | head`: EPIPE on stdout or stderr) is not an error: stop
+ * everything and exit quietly with the code so far.
  */
 import { killAllSync } from './cleanup.js';
 
 export function installCrashHandlers() {
   const crash = (error) => {
     killAllSync();
+    if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     const debug = process.argv.includes('--debug');
     process.stderr.write(`spawnbench: internal error: ${error?.message ?? error}${debug && error?.stack ? `\n${error.stack}` : ' (run with --debug for the stack)'}\n`);
     process.exit(1);
