@@ -141,12 +141,13 @@ export function readLoopDelay(histogram, extraMs = null) {
     for (const pct of LISTED_PERCENTILES) listed.push([pct, ms(histogram.percentile(pct))]);
     listed.push([100, ms(histogram.max)]);
   }
+  const at = (pct) => listed.find(([listedPct]) => listedPct === pct)[1];
   if (extraMs === null) {
     return {
       count,
-      p50Ms: round(listed[0][1]),
-      p99Ms: round(listed[3][1]),
-      maxMs: round(listed[4][1]),
+      p50Ms: round(at(50)),
+      p99Ms: round(at(99)),
+      maxMs: round(at(100)),
       percentiles: listed.map(([pct, value]) => [pct, round(value)]),
     };
   }
@@ -163,7 +164,7 @@ export function readLoopDelay(histogram, extraMs = null) {
     count: count + 1,
     p50Ms: round(merged(50)),
     p99Ms: round(merged(99)),
-    maxMs: round(count > 0 ? Math.max(listed[4][1], extraMs) : extraMs),
+    maxMs: round(count > 0 ? Math.max(at(100), extraMs) : extraMs),
     percentiles: mergeIntoList(listed, count, extraMs).map(([pct, value]) => [pct, round(value)]),
   };
 }
