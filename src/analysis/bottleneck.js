@@ -2,47 +2,10 @@
  * What limited a run, from its sampler signals (src/analysis/run-figures.js).
  * Pure: signals in, findings out, so each verdict is tested on made-up figures.
  */
-
-/**
- * Event-loop utilisation of the strategy's main thread (0..1) from which it is
- * the limit. Clinic Doctor flags a median ELU ≥ 0.95 per 10 ms sample; averaged
- * over a whole run, 0.9 already means most requests wait behind others on that
- * loop, and adding workers behind it cannot raise throughput.
- */
-export const MAIN_ELU_LIMIT = 0.9;
-
-/**
- * Fraction of the main thread's time blocked inside child_process.spawn (0..1)
- * from which spawning in the main thread is the limit. The write-up behind
- * spawnbench measured ~30% when a Node server could not start more than ~40
- * processes at a time; 25% leaves room for sampling noise below that.
- */
-export const SPAWN_BLOCKED_LIMIT = 0.25;
-
-/**
- * CPU of the load generator per generator thread, in % of one core, from which
- * the generator (not the server) may be what caps the figures: a thread that is
- * busy 85% of the time cannot send much faster, and its own latency leaks into p99.
- */
-export const GENERATOR_CPU_LIMIT_PCT = 85;
-
-/** Event-loop utilisation of the generator threads (0..1) that means the same as GENERATOR_CPU_LIMIT_PCT. */
-export const GENERATOR_ELU_LIMIT = 0.9;
-
-/**
- * Mean busy share of all cores, in %, from which the machine itself is the limit:
- * the remaining 10% is what the kernel, interrupts and the samplers take on a
- * loaded box, so nothing is left for more workers.
- */
-export const MACHINE_CPU_LIMIT_PCT = 90;
-
-/**
- * Cores busy beyond what spawnbench saw the strategy, its commands and the
- * generator use, from which the machine-limit finding names other processes:
- * below half a core, the gap is within the difference between /proc readings
- * taken at slightly different moments.
- */
-export const OTHER_PROCESSES_CORES = 0.5;
+import {
+  MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
+} from '../thresholds.js';
+export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../thresholds.js';
 
 /**
  * @typedef {object} Finding
@@ -63,7 +26,7 @@ export function findBottleneck(s) {
   const genPerThread = Number.isFinite(s.generatorCpuPct) ? s.generatorCpuPct / threads : null;
   // CPU when the generator could read it (/proc); its ELU only otherwise, since a
   // loop can look busy while waiting in the kernel.
-  const generatorBound = genPerThread !== null ? genPerThread >= GENERATOR_CPU_LIMIT_PCT : (s.generatorElu ?? 0) >= GENERATOR_ELU_LIMIT;
+  const generatorBound = genPerThread !== null ? genPerThread >= GENERATOR_BUSY_CPU_PCT : (s.generatorElu ?? 0) >= GENERATOR_BUSY_ELU;
   if (generatorBound) {
     const busy = genPerThread !== null ? `${Math.round(genPerThread)}% of a core per thread` : `event loop busy ${pct(s.generatorElu)}`;
     findings.push({
@@ -72,7 +35,7 @@ export function findBottleneck(s) {
     });
   }
   const eluBound = (s.mainElu ?? 0) >= MAIN_ELU_LIMIT;
-  const spawnBound = (s.mainBlocked ?? 0) >= SPAWN_BLOCKED_LIMIT;
+  const spawnBound = (s.mainBlocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION;
   if (eluBound || spawnBound) {
     const parts = [];
     if (Number.isFinite(s.mainElu)) parts.push(`event loop busy ${pct(s.mainElu)}`);

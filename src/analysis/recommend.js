@@ -10,26 +10,8 @@
 import { groupCells, groupSizes, isClean } from './cells.js';
 import { overlaps } from './stats.js';
 import { findBottleneck } from './bottleneck.js';
-
-/**
- * Throughput band, as a fraction below the best median rps: 5% is about the
- * run-to-run drift of a 10 s run on a shared 2-vCPU machine, so sizes inside it
- * are not reliably slower, and the smaller pool costs less memory and cores.
- */
-export const RPS_BAND = 0.05;
-
-/**
- * p99 band, as a fraction above the best median p99: tail latency of short runs
- * wanders more than throughput (one slow spawn moves it), hence twice the rps band.
- */
-export const P99_BAND = 0.1;
-
-/**
- * Gain in median rps, as a fraction, for a policy to count as "clearly higher
- * throughput" than the one with the best p99 (and its repeats must not overlap):
- * the same margin as RPS_BAND, below which sizes are already treated as equal.
- */
-export const CLEAR_RPS_GAIN = 0.05;
+import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
+export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
 
 /**
  * @typedef {object} Recommendation

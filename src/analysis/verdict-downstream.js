@@ -4,16 +4,8 @@
  */
 import { pct, ms } from '../report/format.js';
 import { where, worst, num, outsideBusy } from './verdict-common.js';
-
-/** 20 ms median latency on loopback: a request that only runs local JavaScript takes well under a millisecond. */
-export const SLOW_P50_MS = 20;
-/** ELU at most 0.5: the loop is idle at least half of the time, so it is not what makes requests wait. */
-export const IDLE_ELU_MAX = 0.5;
-/**
- * Without the probe (--url --pid): the main thread runnable at most half of the
- * time (or at most 50% of one core), so it is not what requests wait for.
- */
-export const IDLE_BUSY_MAX = 0.5;
+import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../thresholds.js';
+export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -1,8 +1,7 @@
 /** Rule: a share of the requests failed, so latency and throughput describe a broken service. */
 import { pct, int } from '../report/format.js';
-
-/** 1% of requests: above it the figures describe failures as much as the service (and a healthy verdict would mislead). */
-export const ERROR_RATE = 0.01;
+import { ERROR_RATE } from '../thresholds.js';
+export { ERROR_RATE } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

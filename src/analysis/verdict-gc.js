@@ -1,11 +1,8 @@
 /** Rule: garbage-collection pauses take a large share of a thread's time. */
 import { pct, ms } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
-
-/** 0.10 of wall time in GC pauses (the threshold): above it allocation, not the work, sets the pace. */
-export const GC_FRACTION = 0.1;
-/** 100 ms of GC pauses within one second (Clinic Doctor's GC threshold): the loop stalls long enough to show in p99 latency. */
-export const GC_PEAK_MS_PER_SEC = 100;
+import { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
+export { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -1,9 +1,8 @@
 /** Rule: the load generator, not the server, set the pace (the throughput seen is a lower bound). */
 import { pct } from '../report/format.js';
 import { num } from './verdict-common.js';
-
-/** 0.9 ELU of the busiest generator thread (the load generator's own warning level): it could not send faster. */
-export const GENERATOR_BUSY_ELU = 0.9;
+import { GENERATOR_BUSY_ELU } from '../thresholds.js';
+export { GENERATOR_BUSY_ELU } from '../thresholds.js';
 
 /**
  * Open-loop "missed" requests are not used: they also rise when the server is

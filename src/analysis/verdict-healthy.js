@@ -4,11 +4,8 @@
  */
 import { pct, ms, int } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
-
-/** ELU from 0.95 (Clinic Doctor's saturation level): the thread is at its capacity, the rate seen is about the most it serves. */
-export const SATURATED_ELU = 0.95;
-/** Below 5% ELU a linear extrapolation of capacity is mostly noise, so none is given. */
-const MIN_ELU_TO_EXTRAPOLATE = 0.05;
+import { SATURATED_ELU, MIN_ELU_TO_EXTRAPOLATE } from '../thresholds.js';
+export { SATURATED_ELU } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -5,20 +5,8 @@
 import { pct, ms } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
 import { cpuStarved } from './verdict-starved.js';
-
-/** 10 ms median loop delay (Clinic Doctor's threshold): half of all timers and I/O callbacks run 10 ms late. */
-export const LOOP_DELAY_P50_MS = 10;
-/** 50 ms at p99: one callback in a hundred waits longer than a typical request takes. */
-export const LOOP_DELAY_P99_MS = 50;
-/** 100 ms longest delay (Clinic Doctor's threshold): a user-visible stall. */
-export const LOOP_DELAY_MAX_MS = 100;
-/**
- * 0.1 of wall time in JavaScript, needed when only the tail (p99, max) is late:
- * stalls that come back (100 ms every 500 ms is 0.2), not one preemption or a
- * one-off hiccup on a mostly idle loop (seen: a 60 ms delay at ELU 0.07 on a
- * crowded machine).
- */
-export const JS_SHARE_FOR_TAIL = 0.1;
+import { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
+export { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
 
 /**
  * The share of wall time the loop spends in JavaScript: busy time (ELU) minus

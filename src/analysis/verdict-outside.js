@@ -6,20 +6,8 @@
 import { ms, pct } from '../report/format.js';
 import { num, outsideBusy } from './verdict-common.js';
 import { SLOW_P50_MS } from './verdict-downstream.js';
-
-/**
- * 0.9 of wall time runnable (on a CPU or waiting in the run queue for one), or
- * 90% of one core where the run queue cannot be read: a single-threaded server
- * this busy has no idle time left to answer promptly.
- */
-export const BUSY_FRACTION = 0.9;
-/** p99 latency of 50 ms on loopback: requests queue behind work, they are not just slow to compute. */
-export const SLOW_P99_MS = 50;
-/**
- * p99 at least 5× p50: a long tail, the shape of requests waiting behind
- * occasional stalls rather than of uniformly slow work (shown as evidence only).
- */
-export const LONG_TAIL_RATIO = 5;
+import { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
+export { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
 
 /** "p99 is 8× p50: …" when the latency has a long tail, else null. */
 export function tailShape(load) {

@@ -1,14 +1,8 @@
 /** Rule: a thread spends a large share of its time frozen inside child_process spawn. */
 import { pct, ms, int } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
-
-/**
- * 0.10 of wall time (the issue's threshold). libuv forks and waits for exec on the
- * calling thread (~1.3 ms per `echo` here), so at 10% the thread already loses a
- * tenth of its time, and one process cannot pass ~800 spawns/s; the incident
- * behind spawnbench sat at 30%.
- */
-export const SPAWN_BLOCKED_FRACTION = 0.1;
+import { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
+export { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

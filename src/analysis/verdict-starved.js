@@ -5,19 +5,8 @@
  */
 import { pct } from '../report/format.js';
 import { num } from './verdict-common.js';
-
-/**
- * 0.2 of wall time in the run queue (/proc/<pid>/schedstat): a fifth of the time
- * the thread was ready but not running; loop-delay figures are then partly the
- * scheduler's. An uncrowded machine shows well under 5%.
- */
-export const CPU_STARVED_FRACTION = 0.2;
-/**
- * 0.5 of wall time in the run queue: the thread waited for a CPU longer than it
- * could have run; every wall-clock figure (ELU, loop delay, time in spawn, GC
- * pauses, latency) is then mostly the machine's, so this is the verdict.
- */
-export const CPU_STARVED_VERDICT_FRACTION = 0.5;
+import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
+export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 
 /** Whether the main thread waited for a CPU at least CPU_STARVED_FRACTION of the time. */
 export function cpuStarved(evidence) {

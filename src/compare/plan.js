@@ -6,7 +6,7 @@ import { buildRunPlan } from '../plan.js';
 import { listStrategies, getStrategy } from '../strategies/registry.js';
 import { WORKLOAD_NAMES } from '../workloads.js';
 import { parseChoiceList, parseInteger } from '../units.js';
-import { MAX_REPEAT } from '../tune/plan.js';
+import { MAX_REPEAT } from '../thresholds.js';
 
 /**
  * Per-run defaults of compare, shorter than run's (10 s after 2 s): every strategy

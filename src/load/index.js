@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
+import { GENERATOR_BUSY_ELU } from '../thresholds.js';
 import { normalizeOptions, threadConfigs } from './options.js';
 
 export { parseTarget } from './target.js';
@@ -16,8 +17,6 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
 // How long stop() waits for the threads' final reports before terminating them, in ms.
 const STOP_GRACE_MS = 2000;
 // A generator thread busier than this (ELU) may have limited the rate it measured.
-const GENERATOR_BUSY_ELU = 0.9;
-
 /**
  * Starts a load run. Closed loop by default (`connections` requests in flight);
  * with `rate`, open loop: requests fall due at that rate across all threads and

@@ -9,10 +9,9 @@ import { createInterface } from 'node:readline';
 import { RunError } from '../errors.js';
 import { signalGroup, trackGroup } from './cleanup.js';
 
-/** Long enough for Deno's first start and a loaded 2-core machine; a healthy node strategy is ready in ~100 ms. */
-export const READY_TIMEOUT_MS = 15_000;
-/** How long a strategy gets to stop its workers after SIGTERM before its whole group is killed. */
-export const STOP_GRACE_MS = 3_000;
+import { READY_TIMEOUT_MS, STOP_GRACE_MS } from '../thresholds.js';
+
+export { READY_TIMEOUT_MS, STOP_GRACE_MS };
 /** Lines of stderr kept for error messages. */
 const STDERR_TAIL_LINES = 12;
 

@@ -11,9 +11,10 @@ import { createProcSampler } from './proc-sampler.js';
 import { createPortableSampler, PORTABLE_NOTE } from './portable-sampler.js';
 import { createRecorder } from './recorder.js';
 import { liveFigures } from './live-figures.js';
+import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
 
-/** 250 ms: four samples a second, matching the probe's default report interval. */
-export const DEFAULT_SAMPLE_INTERVAL_MS = 250;
+/** The samplers' interval when none is given (src/thresholds.js). */
+export const DEFAULT_SAMPLE_INTERVAL_MS = SAMPLE_INTERVAL_MS;
 
 /** A thread silent for three report intervals has exited (or its probe has). */
 const STALE_INTERVALS = 3;

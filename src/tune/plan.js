@@ -6,6 +6,9 @@ import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
 import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
+import { MAX_REPEAT, MAX_POOL_SIZE } from '../thresholds.js';
+
+export { MAX_REPEAT };
 
 export const SEARCH_MODES = ['exhaustive', 'adaptive'];
 
@@ -16,12 +19,7 @@ export const SEARCH_MODES = ['exhaustive', 'adaptive'];
  */
 export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
 
-/** Upper bound of --repeat: past ~100 passes a sweep runs for hours; a typo (--repeat 1000) should not. */
-export const MAX_REPEAT = 100;
-/** Upper bound of --sizes, the same as --pool-size's in src/plan.js. Workers */
-const MAX_POOL_SIZE = 256;
-
-/** The largest pool tune measures unless --sizes says otherwise: twice the hardware threads (the range). */
+/** The largest pool tune measures unless --sizes says otherwise: twice the hardware threads, so the curve passes one per core. */
 const DEFAULT_MAX_FACTOR = 2;
 
 /**
