@@ -58,6 +58,20 @@ export const SAMPLE_INTERVAL_RANGE_MS = Object.freeze([100, 1000]);
 /** Upper bound of --repeat (count): past ~100 passes a sweep runs for hours; a typo (--repeat 1000) should not. */
 export const MAX_REPEAT = 100;
 
+/**
+ * Per-step defaults of tune, shorter than run's (10 s after 2 s): a sweep runs
+ * dozens of steps, and three repeats of 3 s tell close sizes apart better than
+ * one of 10 s (drift spreads over the interleaved repeats).
+ */
+export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
+
+/**
+ * Per-run defaults of compare, shorter than run's (10 s after 2 s): every strategy
+ * runs `repeat` times per workload; three interleaved repeats of 5 s show the
+ * spread that one 10 s run hides.
+ */
+export const COMPARE_DEFAULTS = Object.freeze({ duration: '5s', warmup: '1s', repeat: 3, workloads: 'echo' });
+
 /** Upper bound of --pool-size and --sizes (workers): more processes than this only measure the scheduler. */
 export const MAX_POOL_SIZE = 256;
 

@@ -3,19 +3,10 @@
  * responses while its process keeps a core busy. Without the probe, JavaScript,
  * spawn and GC cannot be told apart.
  */
-import { ms, pct } from '../report/format.js';
 import { num, outsideBusy } from './verdict-common.js';
 import { SLOW_P50_MS } from './verdict-downstream.js';
 import { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
 export { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
-
-/** "p99 is 8× p50: …" when the latency has a long tail, else null. */
-export function tailShape(load) {
-  if (!(num(load.p50Ms) > 0) || num(load.p99Ms) === null) return null;
-  const ratio = load.p99Ms / load.p50Ms;
-  if (ratio < LONG_TAIL_RATIO) return null;
-  return `p99 is ${Math.round(ratio)}× p50 (from ${LONG_TAIL_RATIO}×): a long tail, some requests wait behind stalls`;
-}
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
@@ -31,19 +22,8 @@ export function cpuBoundFromOutside(evidence) {
   return {
     id: 'cpu-bound',
     kind: 'problem',
-    title: 'the server is CPU-bound, seen from outside',
     where: seen.where,
-    evidence: [
-      `${seen.text} (threshold ${pct(BUSY_FRACTION)})`,
-      `latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`,
-      ...[tailShape(load)].filter(Boolean),
-      'without the probe spawnbench cannot tell JavaScript from time blocked in spawn or GC',
-    ],
-    next: [
-      'run the server under spawnbench to see inside it: spawnbench diagnose -- <the command that starts it>',
-      'or profile it: spawnbench diagnose --cpu-prof -- <command>',
-    ],
-    figures: { busy: seen.busy, p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms) },
+    figures: { busy: seen.busy, p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms), ...seen.figures },
   };
 }
 
@@ -61,16 +41,7 @@ export function slowUnexplained(evidence) {
   return {
     id: 'slow-unexplained',
     kind: 'problem',
-    title: 'responses are slow, and the cause cannot be seen from outside',
     where: null,
-    evidence: [
-      `latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`,
-      ...[tailShape(load)].filter(Boolean),
-    ],
-    next: [
-      'pass the server\'s process id with --pid to see whether it is busy (CPU-bound) or waiting (I/O, downstream)',
-      'or run it under spawnbench: spawnbench diagnose -- <the command that starts it>',
-    ],
     figures: { p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms) },
   };
 }

@@ -3,7 +3,6 @@
  * load generator included, took the cores). Its loop delays and latency are then
  * inflated by the machine, not by the server's own work.
  */
-import { pct } from '../report/format.js';
 import { num } from './verdict-common.js';
 import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
@@ -20,19 +19,10 @@ export function cpuStarved(evidence) {
 export function waitingForCpu(evidence) {
   if (!cpuStarved(evidence)) return null;
   const t = evidence.mainThread;
-  const verdict = t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION;
   return {
     id: 'cpu-starved',
-    kind: verdict ? 'problem' : 'limit',
-    title: 'the machine is short of CPU: the server waited for a core',
+    kind: t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION ? 'problem' : 'limit',
     where: `pid ${t.pid}`,
-    evidence: [
-      `main thread waited for a CPU ${pct(t.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(t.onCpu)}`,
-      verdict
-        ? `from ${pct(CPU_STARVED_VERDICT_FRACTION)} waiting, every time-based figure is mostly the machine's: the other findings are unreliable`
-        : 'loop delays and latency include that wait',
-    ],
-    next: ['diagnose on a quieter machine, or drive the server from another one (spawnbench diagnose --url … --pid …)'],
     figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu) },
   };
 }

@@ -7,6 +7,7 @@
  * and causes of stalls before failed requests (which the stall may explain).
  * A server that exited mid-run comes first (its other figures are cut short), then
  * a machine so short of CPU that every time-based figure is mostly its doing.
+ * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
 import { serverExited } from './verdict-exited.js';
 import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
@@ -49,8 +50,9 @@ export const THRESHOLDS = Object.freeze({
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
- * @returns {{ verdict: import('./verdict-common.js').Finding, findings: import('./verdict-common.js').Finding[], notSeen: string[] }}
- *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits
+ * @returns {{ verdict: import('./verdict-common.js').Finding, findings: import('./verdict-common.js').Finding[],
+ *   unseen: { id: 'probe'|'cpu', reason?: string|null, mode?: string }[] }}
+ *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits; `unseen`: what could not be measured
  */
 export function diagnoseEvidence(evidence) {
   const found = RULES.map((rule) => rule(evidence)).filter(Boolean);
@@ -63,26 +65,18 @@ export function diagnoseEvidence(evidence) {
   return {
     verdict,
     findings: [...problems.slice(1), ...limits],
-    notSeen: notSeen(evidence),
+    unseen: unseen(evidence),
   };
 }
 
 /**
  * What could not be measured, so a verdict from outside is read for what it is.
  * @param {import('./verdict-common.js').Evidence} evidence
- * @returns {string[]}
+ * @returns {{ id: 'probe'|'cpu', reason?: string|null, mode?: string }[]}
  */
-export function notSeen(evidence) {
-  const lines = [];
-  if (!evidence.probe) {
-    const why = evidence.probeReason ? ` (${evidence.probeReason})` : '';
-    lines.push(`event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}; ` +
-      'run it under spawnbench diagnose -- <command> to see them');
-  }
-  if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) {
-    lines.push(evidence.mode === 'url'
-      ? 'CPU of the server: pass its process id with --pid'
-      : 'CPU of the server: no /proc figures');
-  }
-  return lines;
+export function unseen(evidence) {
+  const gaps = [];
+  if (!evidence.probe) gaps.push({ id: 'probe', reason: evidence.probeReason ?? null });
+  if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) gaps.push({ id: 'cpu', mode: evidence.mode });
+  return gaps;
 }

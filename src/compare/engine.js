@@ -7,10 +7,10 @@
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
+import { RESULT_FORMAT } from '../result-format.js';
 import { runFigures } from '../analysis/run-figures.js';
 import { compareOrder } from './plan.js';
-import { compareTable } from './table.js';
+import { compareTable } from '../analysis/compare-table.js';
 import { createEngine } from '../runner/engine-parts.js';
 
 /** Run events passed through; a run's own `done` (and `phase: done`) is not the end of the comparison. */

@@ -9,7 +9,7 @@ import { openProbeChannel } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
+import { RESULT_FORMAT } from '../result-format.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';

@@ -5,7 +5,6 @@
  */
 import { int, ms } from './format.js';
 import { formatDuration } from '../units.js';
-import { compareTable } from '../compare/table.js';
 
 /**
  * @param {object} result CompareResult (src/compare/engine.js)
@@ -15,7 +14,7 @@ export function formatCompare(result) {
   const lines = [`spawnbench compare · ${describeLoad(result.plan)}`];
   if (result.machine) lines.push(describeMachine(result.machine));
   for (const workload of result.plan.workloads) {
-    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ratio(r), remark(r)]);
     const header = ['strategy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
@@ -35,7 +34,7 @@ export function formatCompare(result) {
 export function formatCompareMarkdown(result) {
   const lines = [`## spawnbench compare`, '', `${describeLoad(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
   for (const workload of result.plan.workloads) {
-    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cell = (text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
@@ -49,10 +48,6 @@ export function formatCompareMarkdown(result) {
   const rest = footer(result).filter(Boolean);
   if (rest.length) lines.push('', ...rest.map((l) => `- ${l}`));
   return lines.join('\n');
-}
-
-function rowsOf(result) {
-  return result.rows ?? compareTable(result.runs, result.plan);
 }
 
 function footer(result) {

@@ -7,6 +7,7 @@ import { int, ms, bytes, seconds, pct } from './format.js';
 import { formatProcesses } from './processes.js';
 import { formatLatency, formatErrors } from './summary.js';
 import { formatDuration } from '../units.js';
+import { wordDiagnosis } from './diagnose-words.js';
 
 /**
  * @param {object} result DiagnoseResult (src/diagnose/engine.js)
@@ -51,10 +52,12 @@ function describeLoad(plan, load) {
 
 /**
  * The verdict block.
- * @param {{ verdict: object, findings: object[], notSeen: string[] }} diagnosis
+ * @param {{ verdict: object, findings: object[], unseen?: object[], notSeen?: string[] }} diagnosis ids and figures
+ *   (src/analysis/verdicts.js), or already in words
  * @returns {string[]}
  */
-export function formatDiagnosis({ verdict, findings, notSeen }) {
+export function formatDiagnosis(diagnosis) {
+  const { verdict, findings, notSeen } = wordDiagnosis(diagnosis);
   const lines = [`Verdict    ${verdict.title}${verdict.where ? ` (${verdict.where})` : ''}`];
   lines.push(...finding(verdict));
   if (findings.length > 0) {

@@ -5,13 +5,15 @@
  */
 import { int, ms } from './format.js';
 import { formatDuration } from '../units.js';
+import { wordRecommendation } from './tune-words.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
  * @returns {string}
  */
 export function formatTune(result) {
-  const { plan, machine, recommendation: rec } = result;
+  const { plan, machine } = result;
+  const rec = wordRecommendation(result.recommendation);
   const lines = [`spawnbench tune · ${describeSweep(plan)}`];
   if (machine) lines.push(`Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`);
   lines.push('', ...formatEvidence(rec.cells, rec), '');

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStrategyProcess } from './strategy-process.js';
 import { trackDir } from './cleanup.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
+import { RESULT_FORMAT } from '../result-format.js';
 import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
 
 /**

@@ -8,7 +8,7 @@
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
+import { RESULT_FORMAT } from '../result-format.js';
 import { runFigures } from '../analysis/run-figures.js';
 import { recommend } from '../analysis/recommend.js';
 import { fitUsl } from '../analysis/usl.js';

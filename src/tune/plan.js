@@ -6,18 +6,12 @@ import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
 import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
-import { MAX_REPEAT, MAX_POOL_SIZE } from '../thresholds.js';
+import { MAX_REPEAT, MAX_POOL_SIZE, TUNE_DEFAULTS } from '../thresholds.js';
 
-export { MAX_REPEAT };
+export { MAX_REPEAT, TUNE_DEFAULTS };
 
 export const SEARCH_MODES = ['exhaustive', 'adaptive'];
 
-/**
- * Per-step defaults of tune, shorter than run's (10 s after 2 s): a sweep runs
- * dozens of steps, and three repeats of 3 s tell close sizes apart better than
- * one of 10 s (drift spreads over the interleaved repeats).
- */
-export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
 
 /** The largest pool tune measures unless --sizes says otherwise: twice the hardware threads, so the curve passes one per core. */
 const DEFAULT_MAX_FACTOR = 2;

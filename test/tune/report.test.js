@@ -12,6 +12,7 @@ import { formatSummary } from '../../src/report/summary.js';
 import { createTune } from '../../src/tune/engine.js';
 import { fakeIo } from '../helpers/io.js';
 import { fakeRuns, MACHINE } from './fake-run.js';
+import { compareTable } from '../../src/analysis/compare-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,6 +76,7 @@ test('a saved run and a saved compare result print again', async () => {
       { workload: 'echo', strategy: 'fork-pool', repeat: 1, rps: 2209, p99Ms: 14, errors: 0, failures: [] },
     ],
   };
+  compare.rows = compareTable(compare.runs, compare.plan);
   const compareFile = join(dir, 'compare.json');
   writeResultFile(compareFile, compare);
   const text = await cli('report', compareFile);
