@@ -9,7 +9,6 @@ import { openProbeChannel } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../result-format.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
@@ -17,7 +16,7 @@ import { targetEnv } from './profiler-env.js';
 import { startTarget } from './target.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
-import { createEngine, startPlanLoad, runStops, describeCrash } from '../runner/engine-parts.js';
+import { createEngine, startPlanLoad, runStops, describeCrash, watchCrash, resultEnvelope, STOPPED_EARLY_NOTE } from '../runner/engine-shell.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
@@ -43,13 +42,7 @@ async function execute(engine, plan, logger, state) {
   };
   try {
     const server = plan.target.kind === 'command' ? await bootTarget(plan, logger, stops, state.abort.signal, onReport) : null;
-    let crash = null;
-    server?.proc.exited.then(({ code, signal }) => {
-      if (server.stopping) return;
-      crash = { code, signal, stderr: server.proc.stderrTail() };
-      logger.error(crash, 'server exited mid-run');
-      state.load?.stop();
-    });
+    const watcher = server ? watchCrash(server.proc, { isStopping: () => server.stopping, state, logger, what: 'server' }) : null;
     const rootPid = server?.proc.pid ?? plan.target.pid;
     const sampler = rootPid
       ? startSampler({
@@ -90,14 +83,11 @@ async function execute(engine, plan, logger, state) {
     await runStops(stops, logger);
 
     const failures = [];
+    const crash = watcher?.crash() ?? null;
     if (crash) failures.push(describeCrash(server.label, crash));
     const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
-    if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
-    const result = {
-      tool: 'spawnbench',
-      format: RESULT_FORMAT,
-      kind: 'diagnose',
-      createdAt: new Date().toISOString(),
+    if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
+    const result = resultEnvelope('diagnose', {
       plan,
       machine,
       target: server
@@ -112,7 +102,7 @@ async function execute(engine, plan, logger, state) {
       notes,
       failures,
       stoppedEarly: state.stopRequested,
-    };
+    });
     result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
     result.exitCode = failures.length > 0 ? 1 : 0;
     logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');

@@ -4,14 +4,14 @@
  * CompareResult in, string out; printed after the runs and by `report`.
  */
 import { int, ms } from './format.js';
-import { formatDuration } from '../units.js';
+import { describeLoad, describeMachine } from './describe.js';
 
 /**
  * @param {object} result CompareResult (src/compare/engine.js)
  * @returns {string}
  */
 export function formatCompare(result) {
-  const lines = [`spawnbench compare · ${describeLoad(result.plan)}`];
+  const lines = [`spawnbench compare · ${describeComparison(result.plan)}`];
   if (result.machine) lines.push(describeMachine(result.machine));
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
@@ -32,7 +32,7 @@ export function formatCompare(result) {
  * @returns {string}
  */
 export function formatCompareMarkdown(result) {
-  const lines = [`## spawnbench compare`, '', `${describeLoad(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
+  const lines = [`## spawnbench compare`, '', `${describeComparison(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
@@ -57,17 +57,10 @@ function footer(result) {
   return lines;
 }
 
-function describeLoad(plan) {
-  const l = plan.load;
-  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
-  const loop = l.rate ? `open loop at ${int(l.rate)} req/s` : `closed loop, ${l.connections} connections`;
-  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
+/** The load line, then how often and, for pool strategies, with which pool. */
+function describeComparison(plan) {
   const pool = plan.poolSize ? ` · pools of ${plan.poolSize} workers, ${plan.balance}` : '';
-  return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up per run · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
-}
-
-function describeMachine(m) {
-  return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}`;
+  return `${describeLoad(plan.load, { per: 'run' })} · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
 }
 
 function describeWorkload(plan, name) {

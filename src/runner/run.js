@@ -12,10 +12,9 @@ import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startStrategyProcess } from './strategy-process.js';
+import { startProcessGroup } from './process-group.js';
 import { trackDir } from './cleanup.js';
-import { RESULT_FORMAT } from '../result-format.js';
-import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
+import { createEngine, startPlanLoad, runStops, describeCrash, watchCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -35,16 +34,11 @@ async function execute(run, plan, logger, state) {
   const notes = [];
   let server = null;
   let sampler = null;
-  let crash = null;
+  let watcher = null;
   try {
     if (plan.target.kind === 'strategy') {
       server = await bootStrategy(plan, logger, run, stops);
-      server.proc.exited.then(({ code, signal }) => {
-        if (server.stopping) return;
-        crash = { code, signal, stderr: server.proc.stderrTail() };
-        logger.error(crash, 'strategy exited mid-run');
-        state.load?.stop();
-      });
+      watcher = watchCrash(server.proc, { isStopping: () => server.stopping, state, logger, what: 'strategy' });
       sampler = startSampler({
         rootPid: server.proc.pid,
         channel: server.channel,
@@ -72,15 +66,12 @@ async function execute(run, plan, logger, state) {
 
     notes.push(...(load.notes ?? []));
     const failures = [];
+    const crash = watcher?.crash();
     if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
     if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
-    if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
+    if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 
-    const result = {
-      tool: 'spawnbench',
-      format: RESULT_FORMAT,
-      kind: 'run',
-      createdAt: new Date().toISOString(),
+    const result = resultEnvelope('run', {
       plan: planForJson(plan),
       machine,
       strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
@@ -90,7 +81,7 @@ async function execute(run, plan, logger, state) {
       failures,
       stoppedEarly: state.stopRequested,
       exitCode: failures.length > 0 ? 1 : 0,
-    };
+    });
     logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
     run.emit('phase', { phase: 'done' });
     run.emit('done', result);
@@ -98,7 +89,7 @@ async function execute(run, plan, logger, state) {
   } catch (error) {
     if (server) server.stopping = true;
     await runStops(stops, logger);
-    if (crash && !error.stoppedEarly) logger.error({ err: error }, 'run failed after a crash');
+    if (watcher?.crash() && !error.stoppedEarly) logger.error({ err: error }, 'run failed after a crash');
     throw error;
   }
 }
@@ -126,7 +117,7 @@ async function bootStrategy(plan, logger, run, stops) {
     tempDir,
   };
   logger.info({ strategy: target.strategy, config }, 'strategy start');
-  const proc = await startStrategyProcess({
+  const proc = await startProcessGroup({
     command: target.runtime.path,
     args: [...(channel ? preloadArgs(target.runtime.kind) : []), ...scriptArgs(target.runtime, target.entry)],
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },

@@ -1,9 +1,15 @@
 /**
- * What every engine (run, diagnose) shares: the start/stop shell, the load started
- * from a plan, the cleanup stack, and how a crash of the server is worded.
+ * The shell every engine shares (run, diagnose; tune and compare through
+ * step-runner.js): start/stop, the load started from a plan, the server's crash
+ * watcher, the cleanup stack, and the result envelope. The skeleton an engine
+ * fills in: boot → sample → load → stop → result.
  */
 import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
+import { RESULT_FORMAT } from '../result-format.js';
+
+/** The note of a result measured until stop() (Ctrl-C, q, an aborted API call). */
+export const STOPPED_EARLY_NOTE = 'stopped early: the figures cover the time measured until then';
 
 /**
  * An engine: an EventEmitter with start() (once; resolves to the result) and stop()
@@ -77,4 +83,31 @@ export async function runStops(stops, logger) {
 export function describeCrash(label, crash) {
   const why = crash.signal ? `was killed by ${crash.signal}` : `exited with code ${crash.code}`;
   return `${label} ${why} during the run${crash.stderr ? `; its stderr ends:\n${crash.stderr}` : ''}`;
+}
+
+/**
+ * Watches a server process for an exit nobody asked for: records it, logs it,
+ * and ends the load (its figures stop there). `crash()` is the exit or null.
+ * @param {{ exited: Promise<{ code: number|null, signal: string|null }>, stderrTail: () => string }} proc
+ * @param {{ isStopping: () => boolean, state: object, logger: import('pino').Logger, what: string }} options
+ * @returns {{ crash: () => ({ code: number|null, signal: string|null, stderr: string }|null) }}
+ */
+export function watchCrash(proc, { isStopping, state, logger, what }) {
+  let crash = null;
+  proc.exited.then(({ code, signal }) => {
+    if (isStopping()) return;
+    crash = { code, signal, stderr: proc.stderrTail() };
+    logger.error(crash, `${what} exited mid-run`);
+    state.load?.stop();
+  });
+  return { crash: () => crash };
+}
+
+/**
+ * A result document: the envelope every kind shares, then its own fields.
+ * @param {'run'|'tune'|'compare'|'diagnose'} kind
+ * @param {object} fields
+ */
+export function resultEnvelope(kind, fields) {
+  return { tool: 'spawnbench', format: RESULT_FORMAT, kind, createdAt: new Date().toISOString(), ...fields };
 }
