@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from 'spawnbench';
 import { resolveRuntime } from '../../src/strategies/runtimes.js';
-import { processesInGroup, waitFor } from '../helpers/processes.js';
+import { processesInGroup } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 
 const bun = (() => {
   try {
@@ -75,5 +76,5 @@ test('comm-channel on bun with node workers, killed mid-run: its socket files go
   assert.ok(killed, `the strategy was killed (events: ${[...new Set(events)].join(', ')})`);
   assert.ok(socketDir && !existsSync(socketDir), 'the socket files are gone');
   assert.deepEqual([...runDirs()].filter((d) => !before.has(d)), [], 'no run directory is left');
-  assert.ok(await waitFor(() => processesInGroup(killed).length === 0), 'the workers are gone too');
+  await waitFor(() => processesInGroup(killed).length === 0, { what: 'the workers to be gone too' });
 });

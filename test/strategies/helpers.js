@@ -72,13 +72,3 @@ export async function hammer({ port, requests, connections, expected }) {
 /** Pids of live processes in a process group (zombies excluded): the same /proc reader spawnbench uses. */
 export { pidsInGroup as groupMembers } from '../../src/sample/proc.js';
 
-/** Waits until `predicate()` is truthy, polling; throws after timeoutMs. */
-export async function waitFor(predicate, { timeoutMs = 5000, intervalMs = 25, what = 'condition' } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}

@@ -5,23 +5,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli.js';
 import { writeResultFile } from '../../src/report/result-file.js';
 import { formatTune } from '../../src/report/tune.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { createTune } from '../../src/tune/engine.js';
-import { fakeIo } from '../helpers/io.js';
+import { cli } from '../helpers/harness.js';
 import { fakeRuns, MACHINE } from './fake-run.js';
 import { compareTable } from '../../src/analysis/compare-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...args) {
-  const io = fakeIo();
-  const code = await runCli(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
 const BASE = {
   command: 'tune',
