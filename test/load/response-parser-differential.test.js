@@ -11,21 +11,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { Duplex } from 'node:stream';
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from '../../src/load/response-parser.js';
+import { seededRandom as prng } from '../../strategies/lib/random.js';
 
 const CASES = 3000;
 const SEED = 0x5eed;
-
-/** mulberry32: a small seeded PRNG, so a failing case can be replayed by its index. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STATUSES = [200, 200, 200, 201, 204, 206, 301, 304, 400, 404, 429, 500, 502, 503];
 const TOKEN = 'abcdefghijklmnopqrstuvwxyz0123456789-';
