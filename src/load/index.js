@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
 import { GENERATOR_BUSY_ELU } from '../thresholds.js';
-import { normalizeOptions, threadConfigs } from './options.js';
+import { normalizeOptions, threadConfigs } from './load-options.js';
 
 export { parseTarget } from './target.js';
 export { decodeHistogram } from './histogram.js';
