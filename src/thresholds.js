@@ -47,10 +47,34 @@ export const READY_TIMEOUT_MS = 15_000;
 export const STOP_GRACE_MS = 3_000;
 
 /**
+ * How long the load generator's stop() waits for its threads' final reports
+ * before terminating them (ms). Not STOP_GRACE_MS: a generator thread only has a
+ * report to send, a server may have workers and children to stop.
+ */
+export const GENERATOR_STOP_GRACE_MS = 2_000;
+
+/**
+ * How long diagnose lets a server listen elsewhere but not on the port it was
+ * given before that is the answer ("listens on port N; pass --port N"), ms: some
+ * servers open an admin or metrics port first, then the real one.
+ */
+export const WRONG_PORT_GRACE_MS = 1_000;
+
+/**
+ * Open loop: a request sent this much after it was due counts as missed (ms).
+ * Timers in a busy event loop fire 1-4 ms late; 10 ms is well above that jitter
+ * and below any latency worth measuring at a fixed rate.
+ */
+export const LATE_SLACK_MS = 10;
+
+/**
  * Sampling interval of the samplers and the probe (ms): four samples a second
  * show a stall of half a second and cost the probed server well under 1%.
  */
 export const SAMPLE_INTERVAL_MS = 250;
+
+/** A thread silent for this many report intervals (count) has exited, or its probe has: its row leaves the live view. */
+export const STALE_INTERVALS = 3;
 
 /** Range of --sample-interval (ms): faster than 10 Hz costs the probed server more than the 1% budget; slower than 1 Hz hides stalls. */
 export const SAMPLE_INTERVAL_RANGE_MS = Object.freeze([100, 1000]);
@@ -163,6 +187,9 @@ export const MAIN_ELU_LIMIT = 0.9;
 /** Share of wall time in GC pauses (0..1) from which allocation, not the work, sets the pace. */
 export const GC_FRACTION = 0.1;
 
+/** The window GC pauses are summed over (ms), for GC_PEAK_MS_PER_SEC. */
+export const GC_WINDOW_MS = 1_000;
+
 /** GC pause time within one second (ms) that stalls the loop long enough to show in p99 latency (Clinic Doctor's GC threshold). */
 export const GC_PEAK_MS_PER_SEC = 100;
 
@@ -240,3 +267,23 @@ export const P99_BAND = 0.1;
  * which sizes are already treated as equal.
  */
 export const CLEAR_RPS_GAIN = 0.05;
+
+// ── What the views show ──────────────────────────────────────────────────────
+
+/**
+ * Dashboard refresh (ms): at most 4 frames a second, the low end of the 4–10/s a
+ * live view needs to look live, because each frame costs ~2.5–3.6 ms of CPU
+ * (React + Ink's full-frame output, measured on a loaded 2-core machine) and the
+ * budget is 2% of a core (bench/dashboard.js). Samples arrive every 250 ms, so
+ * every sample shows.
+ */
+export const DASHBOARD_REFRESH_MS = 250;
+
+/** Gap between progress lines without a TTY (ms): at most every few seconds, so logs and CI output stay readable. */
+export const PROGRESS_INTERVAL_MS = 2_000;
+
+/** Below this CPU (% of one core) the summary leaves out the spawned-commands line: rounding noise on a server that spawns nothing. */
+export const MIN_SHOWN_CPU_PCT = 0.5;
+
+/** Functions the --cpu-prof summary lists (count): the few with the most self time are where to look; the profile has the rest. */
+export const TOP_FUNCTIONS = 10;

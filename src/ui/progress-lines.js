@@ -1,6 +1,7 @@
 import { describeLoad, describeTarget } from './components/header.js';
 import { planView } from './plan-view.js';
 import { formatCount, formatElapsed, formatMs } from './format.js';
+import { PROGRESS_INTERVAL_MS } from '../thresholds.js';
 
 /**
  * Where there is no dashboard (pipes, CI, --json, --no-dashboard): one plain line
@@ -8,8 +9,7 @@ import { formatCount, formatElapsed, formatMs } from './format.js';
  * colour and no cursor movement, so logs and CI output stay readable.
  */
 
-/** Gap between progress lines while loading ("at most every few seconds"). ms */
-export const PROGRESS_INTERVAL_MS = 2000;
+export { PROGRESS_INTERVAL_MS };
 
 /**
  * One progress line for a LoadTick:
