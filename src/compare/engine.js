@@ -9,7 +9,7 @@ import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { compareOrder } from './plan.js';
 import { compareTable } from '../analysis/compare-table.js';
-import { createEngine, resultEnvelope } from '../runner/engine-shell.js';
+import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 
 /**
@@ -42,9 +42,7 @@ async function execute(compare, plan, { createRun, logger, machineOf }, state) {
     compare.emit('compare-step', entry);
   }
   const result = compareResult(plan, { machine, runs, stoppedEarly: state.stopRequested });
-  compare.emit('phase', { phase: 'done' });
-  compare.emit('done', result);
-  return result;
+  return finishEngine(compare, result);
 }
 
 /**

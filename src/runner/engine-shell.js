@@ -111,3 +111,70 @@ export function watchCrash(proc, { isStopping, state, logger, what }) {
 export function resultEnvelope(kind, fields) {
   return { tool: 'spawnbench', format: RESULT_FORMAT, kind, createdAt: new Date().toISOString(), ...fields };
 }
+
+/**
+ * The skeleton of an engine that measures one server: boot → sample → load →
+ * stop. Run (a strategy, or --url) and diagnose (the user's server, or --url)
+ * fill in the steps; the skeleton owns the order, the crash watcher, the
+ * cleanup stack and what happens on every exit path.
+ * @param {import('node:events').EventEmitter} engine emits `phase` booting/stopping, `sample`, and the load's events
+ * @param {object} state the engine's state (createEngine)
+ * @param {object} steps
+ * @param {object} steps.plan a plan with `load` (buildLoad())
+ * @param {import('pino').Logger} steps.logger
+ * @param {string} steps.what the server, for the log ('strategy', 'server')
+ * @param {(stops: Function[]) => Promise<{ proc: object, stopping: boolean }|null>} steps.boot starts the
+ *   server (null for --url), pushing each step's cleanup on `stops`
+ * @param {(server: object|null) => object|null} steps.sample starts the sampler, or null
+ * @param {(server: object|null) => string} steps.url the URL the load drives
+ * @param {Buffer|null} [steps.expectedBody]
+ * @param {(phase: string) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'
+ * @param {() => void} [steps.afterLoad] right after the measured load, before anything stops
+ * @param {(server: object|null) => void} [steps.beforeStops] after the sampler's summary, before the server stops
+ * @returns {Promise<{ server: object|null, load: object, samples: object|null, crash: object|null }>}
+ */
+export async function measureServer(engine, state, { plan, logger, what, boot, sample, url, expectedBody = null, onLoadPhase, afterLoad, beforeStops }) {
+  engine.emit('phase', { phase: 'booting' });
+  const stops = [];
+  let server = null;
+  let watcher = null;
+  try {
+    server = await boot(stops);
+    watcher = server ? watchCrash(server.proc, { isStopping: () => server.stopping, state, logger, what }) : null;
+    const sampler = sample(server);
+    if (sampler) {
+      sampler.on('sample', (s) => engine.emit('sample', s));
+      stops.push(() => sampler.stop()); // stop() is idempotent: the normal path calls it first for the summary
+    }
+    if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
+
+    const target = url(server);
+    const loadRun = startPlanLoad(engine, state, plan, target, expectedBody);
+    logger.info({ url: target }, 'load start');
+    // Samples summarise the measured phase only, like the load figures.
+    loadRun.on('phase', ({ phase }) => {
+      if (phase === 'measure') sampler?.reset();
+      onLoadPhase?.(phase);
+    });
+    const load = await state.load.done;
+    afterLoad?.();
+    engine.emit('phase', { phase: 'stopping' });
+    const samples = sampler ? await sampler.stop() : null;
+    beforeStops?.(server);
+    if (server) server.stopping = true;
+    await runStops(stops, logger);
+    return { server, load, samples, crash: watcher?.crash() ?? null };
+  } catch (error) {
+    if (server) server.stopping = true;
+    await runStops(stops, logger);
+    if (watcher?.crash() && !error.stoppedEarly) logger.error({ err: error }, `${what} failed after a crash`);
+    throw error;
+  }
+}
+
+/** The end of every engine: `phase: done`, then `done` with the result, which it returns. */
+export function finishEngine(engine, result) {
+  engine.emit('phase', { phase: 'done' });
+  engine.emit('done', result);
+  return result;
+}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startProcessGroup } from './process-group.js';
 import { trackDir } from './cleanup.js';
-import { createEngine, startPlanLoad, runStops, describeCrash, watchCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
+import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -29,69 +29,46 @@ async function execute(run, plan, logger, state) {
   const machine = await readMachine();
   logger.info({ plan: planForJson(plan), machine }, 'run start');
   run.emit('start', { plan: planForJson(plan), machine });
-  run.emit('phase', { phase: 'booting' });
-  const stops = [];
-  const notes = [];
-  let server = null;
-  let sampler = null;
-  let watcher = null;
-  try {
-    if (plan.target.kind === 'strategy') {
-      server = await bootStrategy(plan, logger, run, stops);
-      watcher = watchCrash(server.proc, { isStopping: () => server.stopping, state, logger, what: 'strategy' });
-      sampler = startSampler({
-        rootPid: server.proc.pid,
-        channel: server.channel,
-        intervalMs: plan.probe.intervalMs,
-        runtime: plan.target.runtime.kind,
-        getGeneratorStats: () => state.lastTick?.generator ?? null,
-        getWorkers: () => server.proc.workers(),
-      });
-      sampler.on('sample', (s) => run.emit('sample', s));
-      stops.push(() => sampler.stop()); // stop() is idempotent: the normal path calls it first for the summary
-    }
-    if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
+  let workers = [];
+  const { server, load, samples, crash } = await measureServer(run, state, {
+    plan,
+    logger,
+    what: 'strategy',
+    boot: (stops) => (plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops) : null),
+    sample: (server) => server && startSampler({
+      rootPid: server.proc.pid,
+      channel: server.channel,
+      intervalMs: plan.probe.intervalMs,
+      runtime: plan.target.runtime.kind,
+      getGeneratorStats: () => state.lastTick?.generator ?? null,
+      getWorkers: () => server.proc.workers(),
+    }),
+    url: (server) => (server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
+    expectedBody: plan.load.expected,
+    beforeStops: (server) => {
+      workers = server?.proc.workers() ?? [];
+    },
+  });
 
-    const url = server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url;
-    const loadRun = startPlanLoad(run, state, plan, url, plan.load.expected);
-    logger.info({ url }, 'load start');
-    // Samples summarise the measured phase only, like the load figures.
-    loadRun.on('phase', ({ phase }) => phase === 'measure' && sampler?.reset());
-    const load = await state.load.done;
-    run.emit('phase', { phase: 'stopping' });
-    const samples = sampler ? await sampler.stop() : null;
-    const workers = server?.proc.workers() ?? [];
-    if (server) server.stopping = true;
-    await runStops(stops, logger);
+  const notes = [...(load.notes ?? [])];
+  const failures = [];
+  if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
+  if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
+  if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 
-    notes.push(...(load.notes ?? []));
-    const failures = [];
-    const crash = watcher?.crash();
-    if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
-    if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
-    if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
-
-    const result = resultEnvelope('run', {
-      plan: planForJson(plan),
-      machine,
-      strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
-      load,
-      samples,
-      notes,
-      failures,
-      stoppedEarly: state.stopRequested,
-      exitCode: failures.length > 0 ? 1 : 0,
-    });
-    logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
-    run.emit('phase', { phase: 'done' });
-    run.emit('done', result);
-    return result;
-  } catch (error) {
-    if (server) server.stopping = true;
-    await runStops(stops, logger);
-    if (watcher?.crash() && !error.stoppedEarly) logger.error({ err: error }, 'run failed after a crash');
-    throw error;
-  }
+  const result = resultEnvelope('run', {
+    plan: planForJson(plan),
+    machine,
+    strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+    load,
+    samples,
+    notes,
+    failures,
+    stoppedEarly: state.stopRequested,
+    exitCode: failures.length > 0 ? 1 : 0,
+  });
+  logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
+  return finishEngine(run, result);
 }
 
 async function bootStrategy(plan, logger, run, stops) {

@@ -14,7 +14,7 @@ import { isClean, groupCells } from '../analysis/cells.js';
 import { stepPlan, tunePlanForJson } from './plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
-import { createEngine, resultEnvelope } from '../runner/engine-shell.js';
+import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 
 /**
@@ -46,9 +46,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   }
   tune.emit('tune-progress', null);
   const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
-  tune.emit('phase', { phase: 'done' });
-  tune.emit('done', result);
-  return result;
+  return finishEngine(tune, result);
 }
 
 /**
