@@ -34,6 +34,12 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  */
 export const OPEN_LOOP_HEADROOM_S = 0.5;
 
+/**
+ * Fewest connections the open loop opens by itself (count): a low rate still gets
+ * a few spare connections for the odd slow response (documented for --rate: 10 to 1,000).
+ */
+export const OPEN_LOOP_MIN_DEFAULT_CONNECTIONS = 10;
+
 /** Most connections the open loop opens by itself (count): beyond this a machine runs out of ephemeral ports and file descriptors. */
 export const OPEN_LOOP_MAX_DEFAULT_CONNECTIONS = 1000;
 
@@ -95,6 +101,9 @@ export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repea
  * spread that one 10 s run hides.
  */
 export const COMPARE_DEFAULTS = Object.freeze({ duration: '5s', warmup: '1s', repeat: 3, workloads: 'echo' });
+
+/** The largest pool tune measures unless --sizes says otherwise, as a multiple of the hardware threads: 2, so the curve passes one worker per core. */
+export const TUNE_MAX_SIZE_FACTOR = 2;
 
 /** Upper bound of --pool-size and --sizes (workers): more processes than this only measure the scheduler. */
 export const MAX_POOL_SIZE = 256;

@@ -7,7 +7,7 @@ import { buildRequest } from './request.js';
 import { parseTarget } from './target.js';
 
 import {
-  DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_TIMEOUT_MS, OPEN_LOOP_HEADROOM_S, OPEN_LOOP_MAX_DEFAULT_CONNECTIONS,
+  DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_TIMEOUT_MS, OPEN_LOOP_HEADROOM_S, OPEN_LOOP_MIN_DEFAULT_CONNECTIONS, OPEN_LOOP_MAX_DEFAULT_CONNECTIONS,
 } from '../thresholds.js';
 
 function positiveInt(value, flag) {
@@ -40,7 +40,7 @@ export function normalizeOptions(options) {
     options.connections == null
       ? rate === null
         ? DEFAULT_CONNECTIONS
-        : Math.min(OPEN_LOOP_MAX_DEFAULT_CONNECTIONS, Math.max(DEFAULT_CONNECTIONS, Math.ceil(rate * OPEN_LOOP_HEADROOM_S)))
+        : Math.min(OPEN_LOOP_MAX_DEFAULT_CONNECTIONS, Math.max(OPEN_LOOP_MIN_DEFAULT_CONNECTIONS, Math.ceil(rate * OPEN_LOOP_HEADROOM_S)))
       : positiveInt(options.connections, '--connections');
   const requests = options.requests == null ? null : positiveInt(options.requests, '--requests');
   let durationMs = options.durationMs == null ? null : nonNegative(options.durationMs, '--duration');

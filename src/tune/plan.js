@@ -6,15 +6,13 @@ import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
 import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
-import { MAX_REPEAT, MAX_POOL_SIZE, TUNE_DEFAULTS } from '../thresholds.js';
+import { MAX_REPEAT, MAX_POOL_SIZE, TUNE_DEFAULTS, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
 
 export { MAX_REPEAT, TUNE_DEFAULTS };
 
 export const SEARCH_MODES = ['exhaustive', 'adaptive'];
 
 
-/** The largest pool tune measures unless --sizes says otherwise: twice the hardware threads, so the curve passes one per core. */
-const DEFAULT_MAX_FACTOR = 2;
 
 /**
  * Default sizes: the 1-2-3-4-6-8-12-16-… series (each ~1.5× the last) up to
@@ -24,7 +22,7 @@ const DEFAULT_MAX_FACTOR = 2;
  * @returns {number[]}
  */
 export function defaultSizes(parallelism = defaultPoolSize()) {
-  const max = Math.max(2, DEFAULT_MAX_FACTOR * parallelism);
+  const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * parallelism);
   const sizes = new Set([parallelism, max]);
   for (let base = 1; base <= max; base *= 2) {
     sizes.add(base);
