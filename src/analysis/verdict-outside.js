@@ -4,8 +4,7 @@
  * spawn and GC cannot be told apart.
  */
 import { num, outsideBusy } from './verdict-common.js';
-import { SLOW_P50_MS } from './verdict-downstream.js';
-import { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
+import { BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS } from '../thresholds.js';
 export { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
 
 /**

@@ -10,15 +10,20 @@
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
 import { serverExited } from './verdict-exited.js';
-import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
-import { gcPressure, GC_FRACTION, GC_PEAK_MS_PER_SEC } from './verdict-gc.js';
-import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from './verdict-js.js';
-import { cpuBoundFromOutside, slowUnexplained, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from './verdict-outside.js';
-import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from './verdict-downstream.js';
-import { failingRequests, ERROR_RATE } from './verdict-errors.js';
-import { generatorLimited, GENERATOR_BUSY_ELU } from './verdict-generator.js';
-import { waitingForCpu, cpuStarved, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from './verdict-starved.js';
-import { healthy, SATURATED_ELU } from './verdict-healthy.js';
+import { spawnBlocked } from './verdict-spawn.js';
+import { gcPressure } from './verdict-gc.js';
+import { jsBlocking } from './verdict-js.js';
+import { cpuBoundFromOutside, slowUnexplained } from './verdict-outside.js';
+import { waitingOnDownstream } from './verdict-downstream.js';
+import { failingRequests } from './verdict-errors.js';
+import { generatorLimited } from './verdict-generator.js';
+import { waitingForCpu, cpuStarved } from './verdict-starved.js';
+import { healthy } from './verdict-healthy.js';
+import {
+  SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
+  JS_SHARE_FOR_TAIL, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE,
+  GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU,
+} from '../thresholds.js';
 
 /** The rules in verdict order. */
 export const RULES = [
@@ -26,7 +31,7 @@ export const RULES = [
   failingRequests, generatorLimited,
 ];
 
-/** Every threshold by name, for the README table and the --json output. */
+/** The thresholds the rules read (src/thresholds.js), by name, for the --json output. */
 export const THRESHOLDS = Object.freeze({
   SPAWN_BLOCKED_FRACTION,
   GC_FRACTION,

@@ -3,7 +3,6 @@
 // message naming the command and what to do, exit 1, and nothing left running.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { once } from 'node:events';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
