@@ -41,7 +41,7 @@ export function findBottleneck(s) {
   if ((s.systemCpuPct ?? 0) >= MACHINE_CPU_LIMIT_PCT) {
     const cpuPct = Object.fromEntries([
       ['workers', s.workersCpuPct],
-      ['spawned commands', s.spawnedCpuPct],
+      ['spawned', s.spawnedCpuPct],
       ['main', s.mainCpuPct],
       ['generator', s.generatorCpuPct],
     ].filter(([, v]) => Number.isFinite(v)));

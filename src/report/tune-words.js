@@ -8,6 +8,9 @@ import { RPS_BAND, P99_BAND } from '../thresholds.js';
 
 const pctRound = (fraction) => `${Math.round(fraction * 100)}%`;
 
+/** The machine finding's CPU shares, as the sentence names them. */
+const SHARE_NAMES = { workers: 'workers', spawned: 'spawned commands', main: 'main', generator: 'generator' };
+
 /** One bottleneck finding in words, with the figures behind it. */
 export function bottleneckFindingText({ kind, figures: f }) {
   if (kind === 'generator') {
@@ -20,7 +23,7 @@ export function bottleneckFindingText({ kind, figures: f }) {
     if (Number.isFinite(f.mainBlocked)) parts.push(`blocked in spawn ${pctRound(f.mainBlocked)}`);
     return `the main thread is the limit (${parts.join(', ')}): more workers will not help`;
   }
-  const shares = Object.entries(f.cpuPct).map(([name, v]) => `${name} ${(v / 100).toFixed(1)}`);
+  const shares = Object.entries(f.cpuPct).map(([name, v]) => `${SHARE_NAMES[name] ?? name} ${(v / 100).toFixed(1)}`);
   const cores = f.cores ? ` of ${f.cores}` : '';
   const otherText = f.otherCores !== null ? `, other processes ${f.otherCores.toFixed(1)}` : '';
   return `the machine is the limit (cores ${Math.round(f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): more workers only compete for the same cores`;
