@@ -51,6 +51,15 @@ export const OPTION_GROUPS = {
     new Option('--sample-interval <time>', `probe and sampler interval, 100ms to 1s (default: ${DEFAULTS.sampleInterval})`),
     new Option('--debug', 'show stack traces'),
   ],
+  assert: () => [
+    new Option('--assert <expr>', "fail (exit 3) unless it holds: p50|p90|p99|p999|max<50ms, rps>=800, errors=0, errors<=1%, blocked-in-spawn<30%, elu<0.9, rps-change>-5% (with --against); repeatable").argParser(collect),
+  ],
+  against: () => [
+    new Option('--against <old.json>', 'compare with a run saved by --out: rps, percentiles and errors, each marked as a change only beyond the noise'),
+  ],
+  html: () => [
+    new Option('--html <file>', 'also write a self-contained HTML report (charts, tables; no network needed) to this file'),
+  ],
   tune: () => [
     new Option('--sizes <list>', `pool sizes to measure, e.g. 1,2,4,8 (default: ${defaultSizes().join(',')} here: 1 to 2 × availableParallelism())`),
     new Option('--balance-policies <list>', `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all that the strategy supports)`),
