@@ -48,7 +48,8 @@ svg .marker-label { font-weight: 600; fill: #111; }
 ul.legend { list-style: none; padding: 0; margin: 2px 0 0 58px; display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; }
 .swatch { display: inline-block; width: 14px; height: 4px; margin-right: 5px; vertical-align: middle; }
 table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 10px; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #e4e4e4; text-align: right; white-space: nowrap; }
+td.text { white-space: normal; }
 th { background: #f5f5f5; font-weight: 600; }
 th:first-child, td:first-child, td.text { text-align: left; }
 .pass { color: #1b5e20; font-weight: 600; }
@@ -122,7 +123,7 @@ export function grid(charts) {
   return list.length ? `<div class="grid2">${list.join('')}</div>` : '';
 }
 
-/** The plain-text summary, folded (open on screen, always printed). */
+/** The plain-text summary, folded on screen (one click away), always printed. */
 export function textBlock(label, text) {
   return `<details><summary>${esc(label)}</summary><pre>${esc(text)}</pre></details>`;
 }

@@ -5,7 +5,7 @@
  */
 import { lineChart, percentileChart, esc } from './svg.js';
 import { colorAt, table, grid, section } from './page.js';
-import { int, ms, bytes, pct } from '../format.js';
+import { int, ms, msNumber, bytes, pct } from '../format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
 import { formatChangePct, verdictOf } from '../against.js';
 import { formatGateValue } from '../assertions.js';
@@ -45,9 +45,9 @@ export function latencyPlot(load, baseline) {
   const latency = load.latency ?? {};
   const summary = table(
     ['min', 'p50', 'p75', 'p90', 'p99', 'p99.9', 'max', 'mean'],
-    [[latency.minMs, latency.p50Ms, latency.p75Ms, latency.p90Ms, latency.p99Ms, latency.p999Ms, latency.maxMs, latency.meanMs].map(ms)],
+    [[latency.minMs, latency.p50Ms, latency.p75Ms, latency.p90Ms, latency.p99Ms, latency.p999Ms, latency.maxMs, latency.meanMs].map(msNumber)],
   );
-  return grid([percentileChart({ title: 'Latency distribution (HDR histogram)', series }), `<div><h3>Latency</h3>${summary}</div>`]);
+  return grid([percentileChart({ title: 'Latency distribution (HDR histogram)', series }), `<div><h3>Latency (ms)</h3>${summary}</div>`]);
 }
 
 /** Processes in a stable order with their colours: the key to every per-process chart. */
