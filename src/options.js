@@ -28,7 +28,10 @@ export const OPTION_GROUPS = {
     new Option('-p, --pool-size <n>', `workers in a pool strategy (default: availableParallelism(), ${defaultPoolSize()} here)`),
     new Option('-b, --balance <policy>', `how a pool picks a worker: ${BALANCE_POLICIES.join(' | ')} (default: ${DEFAULTS.balance})`),
   ],
-  url: () => [new Option('--url <url>', 'drive a server that is already running instead of booting a strategy')],
+  url: () => [
+    new Option('--url <url>', 'drive a server that is already running instead of booting a strategy (http:// or https://)'),
+    new Option('--insecure', 'with an https --url: accept a certificate that does not verify (self-signed)'),
+  ],
   load: (defaults) => [
     new Option('-c, --connections <n>', `keep-alive connections (default: ${DEFAULTS.connections})`),
     new Option('-d, --duration <time>', `measured time${defaults.perStep ? ' of each run' : ''}, e.g. 500ms, 10s, 1m (default: ${defaults.duration ?? DEFAULTS.duration})`),

@@ -17,7 +17,7 @@ import { targetEnv } from './profiler-env.js';
 import { startTarget } from './target.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
-import { createEngine, startPlanLoad, runStops, describeCrash } from '../runner/engine-parts.js';
+import { createEngine, startPlanLoad, runStops, describeCrash, checkLoadTarget } from '../runner/engine-parts.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
@@ -68,6 +68,7 @@ async function execute(engine, plan, logger, state) {
     if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
 
     const url = server ? `http://${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}${plan.target.path}` : plan.target.url;
+    await checkLoadTarget(plan, url);
     startPlanLoad(engine, state, plan, url, null);
     logger.info({ url }, 'load start');
     // Samples, GC windows and run-queue time cover the measured phase only, like the load figures.

@@ -4,6 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
+import { checkTls } from '../load/tls-check.js';
 
 /**
  * An engine: an EventEmitter with start() (once; resolves to the result) and stop()
@@ -31,6 +32,16 @@ export function createEngine(execute, logger, name = 'run') {
 }
 
 /**
+ * An https target's certificate is checked with one handshake before the load:
+ * a refused one is a one-line error naming --insecure (http: nothing to do).
+ * @param {object} plan a plan with `load` from buildLoad()
+ * @param {string} url
+ */
+export function checkLoadTarget(plan, url) {
+  return checkTls(url, { insecure: plan.load.insecure, timeoutMs: plan.load.timeoutMs });
+}
+
+/**
  * Starts the plan's load on `url` and forwards its phase and tick events through the engine.
  * @param {EventEmitter} engine
  * @param {object} state the engine's state (load and lastTick are set here)
@@ -53,6 +64,7 @@ export function startPlanLoad(engine, state, plan, url, expectedBody) {
     timeoutMs: l.timeoutMs,
     expectedBody,
     threads: l.threads,
+    insecure: l.insecure,
   });
   state.load.on('phase', (p) => engine.emit('phase', p));
   state.load.on('tick', (tick) => {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { startStrategyProcess } from './strategy-process.js';
 import { trackDir } from './cleanup.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
-import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
+import { createEngine, startPlanLoad, runStops, describeCrash, checkLoadTarget } from './engine-parts.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -59,6 +59,7 @@ async function execute(run, plan, logger, state) {
     if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
 
     const url = server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url;
+    await checkLoadTarget(plan, url);
     const loadRun = startPlanLoad(run, state, plan, url, plan.load.expected);
     logger.info({ url }, 'load start');
     // Samples summarise the measured phase only, like the load figures.
