@@ -58,7 +58,7 @@ export const OPTION_GROUPS = {
     new Option('--assert <expr>', "fail (exit 3) unless it holds: p50|p90|p99|p999|max<50ms, rps>=800, errors=0, errors<=1%, blocked-in-spawn<30%, elu<0.9, rps-change>-5% (with --against); repeatable").argParser(collect),
   ],
   against: () => [
-    new Option('--against <old.json>', 'compare with a run saved by --out: rps, percentiles and errors, each marked as a change only beyond the noise'),
+    new Option('--against <old.json>', 'compare with a result saved by --out: rps, percentiles and errors, each marked as a change only beyond the noise'),
   ],
   html: () => [
     new Option('--html <file>', 'also write a self-contained HTML report (charts, tables; no network needed) to this file'),

@@ -11,8 +11,13 @@
  *   do not overlap.
  * - errors: the two error shares, a two-proportion z-test.
  * - max: one request; no interval can be had, so its change is shown, never marked.
+ *
+ * Between two compare results (repeats of each row), the repeats' own spread is
+ * the noise: a row's rps or p99 changed when the min–max of its repeats now and
+ * before do not overlap (two repeats at least on each side, else not judged).
  */
 import { percentileInterval } from './latency-distribution.js';
+import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../thresholds.js';
 
 const PERCENTILES = [['p50', 50, 'p50Ms'], ['p90', 90, 'p90Ms'], ['p99', 99, 'p99Ms'], ['p999', 99.9, 'p999Ms']];
@@ -105,4 +110,49 @@ function errorsDelta(a, b) {
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb));
   const significant = ea !== eb && (se === 0 ? true : Math.abs(pb - pa) > AGAINST_Z * se);
   return delta('errors', 'count', ea, eb, false, significant, { shareBefore: pa, shareAfter: pb });
+}
+
+/**
+ * Two compare results, row by row (same workload and strategy): rps and p99
+ * medians with the repeats' spread as the noise, errors summed over the repeats.
+ * @param {object} current CompareResult
+ * @param {object} baseline CompareResult
+ * @returns {{ id: 'against', rows: { workload: string, strategy: string, deltas: Delta[] }[], unmatched: string[], summary: object }}
+ */
+export function againstCompareBaseline(current, baseline) {
+  const before = new Map((baseline.rows ?? []).map((r) => [`${r.workload}\0${r.strategy}`, r]));
+  const rows = [];
+  const unmatched = [];
+  for (const row of current.rows ?? []) {
+    const old = before.get(`${row.workload}\0${row.strategy}`);
+    if (!old) {
+      unmatched.push(`${row.strategy} · ${row.workload}`);
+      continue;
+    }
+    rows.push({
+      workload: row.workload,
+      strategy: row.strategy,
+      deltas: [spreadDelta('rps', 'rps', old.rps, row.rps, true), spreadDelta('p99', 'ms', old.p99Ms, row.p99Ms, false), repeatErrors(old, row, baseline, current)],
+    });
+  }
+  const marked = rows.flatMap((r) => r.deltas).filter((d) => d.significant);
+  return {
+    id: 'against',
+    rows,
+    unmatched,
+    summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length },
+  };
+}
+
+function spreadDelta(metric, unit, a, b, higherIsBetter) {
+  if (!a || !b || a.n < 2 || b.n < 2) return delta(metric, unit, a?.median, b?.median, higherIsBetter, null, { reason: 'one-repeat' });
+  return delta(metric, unit, a.median, b.median, higherIsBetter, !overlaps(a, b), { before: [a.min, a.max], after: [b.min, b.max], repeats: [a.n, b.n] });
+}
+
+function repeatErrors(oldRow, newRow, baseline, current) {
+  const requests = (result, row) => (result.runs ?? [])
+    .filter((r) => r.workload === row.workload && r.strategy === row.strategy && !r.partial)
+    .reduce((sum, r) => sum + (r.requests ?? 0), 0);
+  const wrap = (row, result) => ({ requests: requests(result, row), errors: { total: row.errors } });
+  return errorsDelta(wrap(oldRow, baseline), wrap(newRow, current));
 }

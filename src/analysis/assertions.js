@@ -42,7 +42,9 @@ export function gateFigures(result) {
 }
 
 function compareFigures(result) {
+  const againstRows = result.against?.rows ?? [];
   return (result.rows ?? []).map((row) => {
+    const against = againstRows.find((r) => r.workload === row.workload && r.strategy === row.strategy);
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy && !r.partial && !r.failed);
     const requests = runs.reduce((sum, r) => sum + (r.requests ?? 0), 0);
     const p50 = median(runs.map((r) => r.p50Ms));
@@ -54,7 +56,7 @@ function compareFigures(result) {
       attempts: requests + row.errors,
       blocked: null,
       elu: null,
-      changes: null,
+      changes: result.against ? changesOf(against ?? { deltas: [] }) : null,
     };
   });
 }

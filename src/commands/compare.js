@@ -8,7 +8,7 @@ import { prepareExtras } from './extras.js';
 export default {
   name: 'compare',
   summary: 'run several strategies (and workloads) under the same load and print the table, with ratios',
-  groups: ['pool', 'runtime', 'load', 'output', 'compare', 'assert', 'html'],
+  groups: ['pool', 'runtime', 'load', 'output', 'compare', 'against', 'assert', 'html'],
   loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     const plan = buildComparePlan(options);

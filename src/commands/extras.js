@@ -12,7 +12,7 @@ import { UsageError, RunError } from '../errors.js';
 import { parseAssertions } from '../assert-expr.js';
 import { readResultFile } from '../report/result-file.js';
 import { gateFigures, evaluateAssertions } from '../analysis/assertions.js';
-import { againstBaseline } from '../analysis/against.js';
+import { againstBaseline, againstCompareBaseline } from '../analysis/against.js';
 import { formatAssertions } from '../report/assertions.js';
 import { formatAgainst } from '../report/against.js';
 import { renderHtml } from '../report/html/index.js';
@@ -26,10 +26,14 @@ const CHANGES = ['rps-change', ...LATENCY.map((m) => `${m}-change`)];
 const ASSERT_METRICS_BY_KIND = {
   run: [...LATENCY, 'rps', 'errors', 'blocked-in-spawn', 'elu', ...CHANGES],
   diagnose: [...LATENCY, 'rps', 'errors', 'blocked-in-spawn', 'elu', ...CHANGES],
-  compare: ['p50', 'p99', 'rps', 'errors'],
+  compare: ['p50', 'p99', 'rps', 'errors', 'rps-change', 'p99-change'],
 };
-/** Result kinds --against compares (both sides hold a LoadResult with its histogram and per-second series). */
-const AGAINST_KINDS = ['run', 'diagnose'];
+/**
+ * What --against compares each kind of result with: a run or diagnose with
+ * either (both hold a LoadResult with its histogram and per-second series), a
+ * compare with a compare (rows and their repeats).
+ */
+const AGAINST_KINDS = { run: ['run', 'diagnose'], diagnose: ['run', 'diagnose'], compare: ['compare'] };
 
 /**
  * @typedef {object} Extras
@@ -70,7 +74,10 @@ export function hasExtras(extras) {
  */
 export function decorateResult(result, extras) {
   let out = result;
-  if (extras.against) out = { ...out, against: { file: extras.against.file, createdAt: extras.against.result.createdAt ?? null, ...againstBaseline(out, extras.against.result) } };
+  if (extras.against) {
+    const compared = out.kind === 'compare' ? againstCompareBaseline(out, extras.against.result) : againstBaseline(out, extras.against.result);
+    out = { ...out, against: { file: extras.against.file, createdAt: extras.against.result.createdAt ?? null, ...compared } };
+  }
   if (extras.asserts.length) out = { ...out, assertions: evaluateAssertions(extras.asserts, gateFigures(out)) };
   return out;
 }
@@ -101,15 +108,16 @@ export function writeHtml(path, result, extras = null) {
 }
 
 function readBaseline(file, kind) {
-  if (!AGAINST_KINDS.includes(kind)) throw new UsageError(`--against compares run or diagnose results, not ${kind}`);
+  if (!AGAINST_KINDS[kind]) throw new UsageError(`--against compares run, diagnose and compare results, not ${kind}`);
   let result;
   try {
     result = readResultFile(file);
   } catch (error) {
     throw new UsageError(`--against ${error.message}`);
   }
-  if (!AGAINST_KINDS.includes(result.kind)) {
-    throw new UsageError(`--against ${file} holds a ${result.kind} result; give a file written by run --out or diagnose --out`);
+  if (!AGAINST_KINDS[kind].includes(result.kind)) {
+    const wanted = AGAINST_KINDS[kind].map((k) => `${k} --out`).join(' or ');
+    throw new UsageError(`--against ${file} holds a ${result.kind} result; a ${kind} compares with a file written by ${wanted}`);
   }
   return { file, result };
 }

@@ -74,3 +74,28 @@ test('the block lists every figure with before → after, change and mark', () =
   assert.match(lines.find((l) => l.includes('p50')), /p50 +20\.0 → 30\.0 ms +\+50%  worse/);
   assert.equal(lines.length, 8);
 });
+
+test('compare against compare: a row changed only where the repeats no longer overlap', async () => {
+  const { againstCompareBaseline } = await import('../../src/analysis/against.js');
+  const row = (strategy, rps, p99, n = 3) => ({
+    workload: 'echo', strategy, errors: 0,
+    rps: { median: rps[1], min: rps[0], max: rps[2], n },
+    p99Ms: { median: p99[1], min: p99[0], max: p99[2], n },
+  });
+  const runs = (strategies) => strategies.map((strategy) => ({ workload: 'echo', strategy, requests: 3000 }));
+  const old = { rows: [row('baseline', [600, 620, 640], [80, 90, 95]), row('fork-pool', [1400, 1500, 1550], [30, 35, 40])], runs: runs(['baseline', 'fork-pool']) };
+  const now = { rows: [row('baseline', [610, 625, 650], [82, 88, 92]), row('fork-pool', [1700, 1800, 1850], [20, 22, 25]), row('cluster', [1, 2, 3], [1, 2, 3])], runs: runs(['baseline', 'fork-pool']) };
+  const a = againstCompareBaseline(now, old);
+  const mark = (strategy, metric) => a.rows.find((r) => r.strategy === strategy).deltas.find((d) => d.metric === metric);
+  assert.equal(mark('baseline', 'rps').significant, false);
+  assert.equal(mark('fork-pool', 'rps').significant, true);
+  assert.equal(mark('fork-pool', 'rps').better, true);
+  assert.equal(mark('fork-pool', 'p99').better, true);
+  assert.deepEqual(a.unmatched, ['cluster · echo']);
+  assert.deepEqual(a.summary, { changes: 2, better: 2, worse: 0 });
+  const single = againstCompareBaseline({ rows: [row('baseline', [1, 700, 1], [1, 1, 1], 1)] }, old);
+  assert.equal(single.rows[0].deltas[0].significant, null);
+  const text = formatAgainst(a, { file: 'old.json' });
+  assert.match(text, /^Against old\.json: 2 changes beyond the noise: 2 better, 0 worse\n {2}baseline · echo\n {4}req\/s +620 → 625 +\+0\.8% +within noise +repeats now 610–650, before 600–640\n/);
+  assert.match(text, /\n {2}cluster · echo: not in the baseline$/);
+});

@@ -82,9 +82,23 @@ test('bad --assert, --against and --html are refused before anything starts, exi
     assert.equal(r.err.trim().split('\n').length, 1);
     assert.equal(r.out, '');
   }
+  const runAgainstCompare = await cli(...RUN, '--against', new URL('./fixtures/compare.json', import.meta.url).pathname);
+  assert.equal(runAgainstCompare.code, 2);
+  assert.match(runAgainstCompare.err, /--against .*compare\.json holds a compare result; a run compares with a file written by run --out or diagnose --out/);
   const compare = await cli('compare', '--strategies', 'baseline', '--assert', 'elu<0.9');
   assert.equal(compare.code, 2);
   assert.match(compare.err, /compare does not measure elu; it can assert p50, p99, rps, errors/);
   assert.equal(existsSync(join(dir, 'no-such-folder')), false);
   assert.equal(trackedGroupCount(), 0);
+});
+
+test('a saved compare against itself: every row within noise, rps-change gates pass row by row', async () => {
+  const file = new URL('./fixtures/compare.json', import.meta.url).pathname;
+  const r = await cli('report', file, '--against', file, '--assert', 'rps-change>=0%', '--assert', 'p99-change<=0%');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /\nAgainst .*compare\.json \(.*\): no change beyond the noise\n {2}baseline · echo\n {4}req\/s /);
+  assert.match(r.out, /assert rps-change>=0% {2}pass {2}baseline · echo: {2}measured ±?0\.0%\nassert rps-change>=0% {2}pass {2}fork-pool · echo: /);
+  const html = join(dir, 'compare.html');
+  assert.equal((await cli('report', file, '--against', file, '--html', html)).code, 0);
+  assert.match(readFileSync(html, 'utf8'), /<h2>Against the baseline<\/h2>.*<th>strategy<\/th><th class="text">workload<\/th>/s);
 });

@@ -9,7 +9,7 @@ import { formatCompare } from '../compare.js';
 import { int, ms } from '../format.js';
 import { compareTable } from '../../compare/table.js';
 import { footer } from './run.js';
-import { assertionsSection, notesSection } from './parts.js';
+import { assertionsSection, againstSection, notesSection } from './parts.js';
 
 /**
  * @param {object} result CompareResult
@@ -47,6 +47,7 @@ export function renderCompareHtml(result) {
   });
   const body = [
     assertionsSection(result.assertions),
+    againstSection(result.against),
     ...perWorkload,
     notesSection(result),
     section('Summary as text', textBlock('the table spawnbench printed', text)),

@@ -96,19 +96,26 @@ export function processTable(samples, workers = []) {
   return table(['process', 'pid', 'requests', 'ELU', 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows);
 }
 
-/** The --against block: before, after, change and mark per figure. */
-export function againstSection(against) {
-  if (!against?.deltas) return '';
-  const labels = { rps: 'req/s', p999: 'p99.9' };
-  const rows = against.deltas.map((d) => {
+const DELTA_LABELS = { rps: 'req/s', p999: 'p99.9' };
+
+/** One table row per delta: figure, before, after, change, mark (after `lead` cells, e.g. the compare row). */
+function deltaRows(deltas, lead = []) {
+  return deltas.map((d) => {
     const v = (x) => (d.unit === 'ms' ? ms(x) : int(x));
-    const mark = verdictOf(d);
     const cls = d.significant ? (d.better ? 'pass' : 'fail') : '';
-    return [labels[d.metric] ?? d.metric, v(d.before), v(d.after), formatChangePct(d.changePct), { html: `<span class="${cls}">${esc(mark)}</span>` }];
+    return [...lead, DELTA_LABELS[d.metric] ?? d.metric, v(d.before), v(d.after), formatChangePct(d.changePct), { html: `<span class="${cls}">${esc(verdictOf(d))}</span>` }];
   });
+}
+
+/** The --against block: before, after, change and mark per figure (per row for a compare). */
+export function againstSection(against) {
+  if (!against?.deltas && !against?.rows) return '';
   const s = against.summary;
   const head = s.changes === 0 ? 'no change beyond the run-to-run noise' : `${s.changes} change${s.changes === 1 ? '' : 's'} beyond the noise: ${s.better} better, ${s.worse} worse`;
-  return section('Against the baseline', `<p>${esc(against.file ?? 'baseline')}: ${esc(head)}</p>${table(['figure', 'baseline', 'this run', 'change', ''], rows, { textColumns: [4] })}`);
+  const body = against.rows
+    ? table(['strategy', 'workload', 'figure', 'baseline', 'now', 'change', ''], against.rows.flatMap((r) => deltaRows(r.deltas, [r.strategy, r.workload])), { textColumns: [1, 6] })
+    : table(['figure', 'baseline', 'this run', 'change', ''], deltaRows(against.deltas), { textColumns: [4] });
+  return section('Against the baseline', `<p>${esc(against.file ?? 'baseline')}: ${esc(head)}</p>${body}`);
 }
 
 /** The --assert block. */

@@ -154,7 +154,7 @@ export function barChart({ title, xLabel, bars, format = tickLabel }) {
     if (Number.isFinite(b.min) && Number.isFinite(b.max) && b.max > b.min) {
       parts.push(`<path class="whisker" d="M${n(x(b.min))} ${n(cy)}H${n(x(b.max))}M${n(x(b.min))} ${n(cy - 5)}v10M${n(x(b.max))} ${n(cy - 5)}v10"/>`);
     }
-    const text = `${Number.isFinite(b.value) ? format(b.value) : '–'}${b.note ? `  ${b.note}` : ''}`;
+    const text = `${Number.isFinite(b.value) ? format(b.value) : '–'}${b.note ? ` · ${b.note}` : ''}`;
     parts.push(`<text class="value" x="${n(W - right + 8)}" y="${n(cy + 4)}">${esc(text)}</text>`);
   });
   parts.push(`<line class="axis" x1="${left}" x2="${W - right}" y1="${height - M.bottom}" y2="${height - M.bottom}"/>`);
