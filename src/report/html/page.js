@@ -44,14 +44,14 @@ svg .line { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
 svg .band { fill-opacity: 0.16; stroke: none; }
 svg .whisker { stroke: #222; stroke-width: 1.3; fill: none; }
 svg .marker { fill: none; stroke-width: 2; }
-svg .marker-label { font-weight: 600; fill: #111; }
+svg .marker-label { font-weight: 600; fill: #111; paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
 ul.legend { list-style: none; padding: 0; margin: 2px 0 0 58px; display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; }
 .swatch { display: inline-block; width: 14px; height: 4px; margin-right: 5px; vertical-align: middle; }
 table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #e4e4e4; text-align: right; white-space: nowrap; }
 td.text { white-space: normal; }
 th { background: #f5f5f5; font-weight: 600; }
-th:first-child, td:first-child, td.text { text-align: left; }
+th:first-child, td:first-child, th.text, td.text { text-align: left; }
 .pass { color: #1b5e20; font-weight: 600; }
 .fail { color: #c62828; font-weight: 600; }
 .verdict { border-left: 4px solid #D55E00; padding: 6px 12px; background: #fbf6f2; }

@@ -117,8 +117,12 @@ export function lineChart({ title, xLabel, yLabel, series, bands = [], markers =
     }
   }
   for (const m of markers) {
+    // The label goes on the side with room: left of a point in the right half of the plot.
+    const right = x(m.x) > (M.left + W - M.right) / 2;
+    const labelX = right ? x(m.x) - 8 : x(m.x) + 8;
+    const labelY = y(m.y) < M.top + 14 ? y(m.y) + 18 : y(m.y) - 8;
     parts.push(`<circle class="marker" cx="${n(x(m.x))}" cy="${n(y(m.y))}" r="5" stroke="${esc(m.color ?? '#111')}"/>`);
-    parts.push(`<text class="marker-label" x="${n(x(m.x) + 8)}" y="${n(y(m.y) - 8)}">${esc(m.label)}</text>`);
+    parts.push(`<text class="marker-label" x="${n(labelX)}" y="${n(labelY)}" text-anchor="${right ? 'end' : 'start'}">${esc(m.label)}</text>`);
   }
   return `<figure>${svg(parts, title)}${legend(series.filter((s) => s.name))}</figure>`;
 }
