@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The README's picture of an HTML report, made from a real run:
-//   npm run docs:screenshot [-- --out docs/run-report.png --height 1780]
+//   npm run docs:screenshot [-- --out docs/run-report.png --height 2150]
 // runs `spawnbench run --strategy fork-pool --pool-size 3 --html <tmp>/run.html`,
 // has headless Chromium draw it 1280 px wide, and writes the PNG (through
 // pngquant when it is installed, to keep it small). Chromium comes from the
@@ -65,7 +65,7 @@ export async function screenshot(chromium, htmlPath, pngPath, { width = 1280, he
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/run-report.png' }, height: { type: 'string', default: '1780' } } });
+  const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/run-report.png' }, height: { type: 'string', default: '2150' } } });
   const chromium = findChromium();
   if (!chromium) {
     console.error('docs:screenshot: Chromium is not on PATH; install it (Debian: apt-get install chromium) and run again');

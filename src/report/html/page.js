@@ -1,7 +1,7 @@
 /**
  * The HTML document around the report's sections: one file, styles inline, no
- * script, font, image or anything else fetched; print styles for paper; laid
- * out for 1280 px (two charts a row) and narrower screens (one).
+ * script, font, image or anything else fetched; print styles for paper (one
+ * chart a row); laid out for 1280 px (two charts a row) and narrower screens (one).
  */
 import { esc } from './svg.js';
 
@@ -57,16 +57,16 @@ th:first-child, td:first-child, th.text, td.text { text-align: left; }
 .verdict { border-left: 4px solid #D55E00; padding: 6px 12px; background: #fbf6f2; }
 .verdict.ok { border-color: #009E73; background: #f2faf6; }
 pre { background: #f7f7f7; padding: 10px; overflow-x: auto; font-size: 12px; }
-details summary { cursor: pointer; color: #333; }
 footer { color: #777; font-size: 12px; margin-top: 30px; }
 @media print {
   @page { margin: 14mm; }
   body { font-size: 11px; }
   main { max-width: none; padding: 0; }
-  .grid2 { grid-template-columns: 1fr 1fr; }
+  /* One chart a row on paper: two side by side shrink the axis text to ~5 pt. */
+  .grid2 { grid-template-columns: 1fr; }
+  svg.chart { max-width: 150mm; }
   h2 { break-after: avoid; }
-  details { display: block; }
-  details > summary { display: none; }
+  table, pre { break-inside: avoid; }
   pre { white-space: pre-wrap; }
 }
 `;
@@ -123,7 +123,10 @@ export function grid(charts) {
   return list.length ? `<div class="grid2">${list.join('')}</div>` : '';
 }
 
-/** The plain-text summary, folded on screen (one click away), always printed. */
+/**
+ * The plain-text summary, as the terminal showed it (for copying into an issue).
+ * Not folded in a <details>: a closed one prints nothing.
+ */
 export function textBlock(label, text) {
-  return `<details><summary>${esc(label)}</summary><pre>${esc(text)}</pre></details>`;
+  return `<p class="meta">${esc(label)}:</p><pre>${esc(text)}</pre>`;
 }
