@@ -87,8 +87,9 @@ test('run: a recommendation, assertions and a baseline comparison are shown when
 
 test('the recommendation\'s words come from the summary when it has a Recommendation block', async () => {
   const { recommendationSection } = await import('../../src/report/html/recommendation.js');
-  const html = recommendationSection({}, 'Errors none\n\nRecommendation\n  Move to fork-pool with 3 workers.\n  - the main loop is saturated\n\nnote: x');
-  assert.equal(html, '<section><h2>Recommendation</h2><div class="verdict ok"><p>Move to fork-pool with 3 workers.</p><p>- the main loop is saturated</p></div></section>');
+  const text = 'Errors none\n\nRecommendation\n  Move to fork-pool with 3 workers: expected ~1,500\n  req/s.\n  - the main loop is saturated (ELU\n    0.99)\n  Confirm with a sweep:\n    spawnbench tune\n\nnote: x';
+  const html = recommendationSection({}, text);
+  assert.equal(html, '<section><h2>Recommendation</h2><div class="verdict ok"><p>Move to fork-pool with 3 workers: expected ~1,500 req/s.</p><p>- the main loop is saturated (ELU 0.99)</p><p>Confirm with a sweep:</p><p>spawnbench tune</p></div></section>');
 });
 
 test('diagnose: the verdict with evidence and next steps first, figures over time, the CPU profile\'s top functions', () => {

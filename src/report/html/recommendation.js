@@ -27,7 +27,7 @@ export function recommendationLines(text) {
 export function recommendationSection(result, summaryText) {
   const lines = recommendationLines(summaryText);
   if (lines) {
-    const body = lines.slice(1).map((l) => l.trim()).filter(Boolean);
+    const body = paragraphs(lines.slice(1));
     return section('Recommendation', `<div class="verdict ok">${body.map((l) => `<p>${esc(l)}</p>`).join('')}</div>`);
   }
   const rec = result.recommendation;
@@ -40,4 +40,31 @@ export function recommendationSection(result, summaryText) {
   if (reasons.length) parts.push(table(['reason', 'figures'], reasons, { textColumns: [1] }));
   if (rec.confirmWith?.argv) parts.push(`<p>Confirm with: <code>${esc(rec.confirmWith.argv.join(' '))}</code></p>`);
   return parts.length ? section('Recommendation', `<div class="verdict ok">${parts.join('')}</div>`) : '';
+}
+
+/**
+ * Lines wrapped for an 80-column terminal, joined back into paragraphs: a line
+ * starts a new one after a sentence's end (. : ?), when it is a list item, or
+ * when it comes back out to a list item's indent (the item's wrapped lines hang
+ * further in).
+ * @param {string[]} lines
+ * @returns {string[]}
+ */
+export function paragraphs(lines) {
+  const out = [];
+  let item = null; // indent of the list item being continued
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (!line) continue;
+    const indent = raw.length - raw.trimStart().length;
+    const last = out.at(-1);
+    const fresh = last === undefined || line.startsWith('- ') || /[.:?]$/.test(last) || (item !== null && indent <= item);
+    if (fresh) {
+      out.push(line);
+      item = line.startsWith('- ') ? indent : null;
+    } else {
+      out[out.length - 1] = `${last} ${line}`;
+    }
+  }
+  return out;
 }
