@@ -50,7 +50,7 @@ test('run: load over time, latency distribution, every process over time, the pr
     'Event-loop delay p99 per process',
     'Event-loop utilisation per process',
     'Time blocked in spawn per process',
-    'CPU per process',
+    'CPU per process (mean of each second)',
   ]);
   assert.match(html, /<title>spawnbench run · strategy fork-pool \(2 workers, round-robin\)<\/title>/);
   assert.match(html, /time into the measured window \(s\)/);
@@ -155,4 +155,9 @@ test('chart helpers: round ticks, escaped text, a gap for a missing value, an em
   const bars = barChart({ title: 't', xLabel: 'req/s', bars: [{ label: 'a', value: 10, min: 8, max: 12, color: '#111', note: '1.00×' }] });
   assert.match(bars, /<path class="whisker"/);
   assert.match(bars, /10 · 1\.00×/);
+});
+
+test('CPU is drawn as the mean of each second: /proc\'s 10 ms ticks make 250 ms samples jump in 4% steps', async () => {
+  const { perSecondMeans } = await import('../../src/report/html/parts.js');
+  assert.deepEqual(perSecondMeans([[0, 4], [0.25, 8], [0.5, 0], [0.75, 4], [1, 8], [1.25, null], [1.5, 8]]), [[0.5, 4], [1.5, 8]]);
 });

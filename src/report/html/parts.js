@@ -61,7 +61,10 @@ export function processesOverTime(samples) {
   const t0 = Math.min(...processes.flatMap((p) => (p.series ?? []).map((s) => s.t)).filter(Number.isFinite));
   if (!Number.isFinite(t0)) return '';
   const chart = (title, yLabel, pick, opts = {}) => {
-    const series = processes.map((p) => ({ name: p.name, color: p.color, points: (p.series ?? []).map((s) => [(s.t - t0) / 1000, pick(s)]) }));
+    const series = processes.map((p) => {
+      const points = (p.series ?? []).map((s) => [(s.t - t0) / 1000, pick(s)]);
+      return { name: p.name, color: p.color, points: opts.perSecond ? perSecondMeans(points) : points };
+    });
     if (!series.some((s) => s.points.some(([, y]) => Number.isFinite(y)))) return '';
     return lineChart({ title, xLabel: 'time (s)', yLabel, series, ...opts });
   };
@@ -69,8 +72,26 @@ export function processesOverTime(samples) {
     chart('Event-loop delay p99 per process', 'loop delay p99 (ms)', (s) => s.probe?.loopDelay?.p99Ms ?? null),
     chart('Event-loop utilisation per process', 'ELU (1 = saturated)', (s) => s.probe?.elu ?? null, { yMax: 1 }),
     chart('Time blocked in spawn per process', 'share of wall time (%)', (s) => (Number.isFinite(s.probe?.spawn?.blockedFraction) ? s.probe.spawn.blockedFraction * 100 : null), { yMax: 100 }),
-    chart('CPU per process', 'CPU (% of one core)', (s) => s.cpuPct ?? null),
+    // /proc counts CPU in 10 ms ticks: over a 250 ms sample that is 4% steps, a zigzag; a second's mean is not.
+    chart('CPU per process (mean of each second)', 'CPU (% of one core)', (s) => s.cpuPct ?? null, { perSecond: true }),
   ]);
+}
+
+/**
+ * Points averaged per whole second (x at the middle of the second).
+ * @param {[number, number|null][]} points
+ */
+export function perSecondMeans(points) {
+  const buckets = new Map();
+  for (const [x, y] of points) {
+    if (!Number.isFinite(y)) continue;
+    const b = Math.floor(x);
+    const acc = buckets.get(b) ?? { sum: 0, n: 0 };
+    acc.sum += y;
+    acc.n++;
+    buckets.set(b, acc);
+  }
+  return [...buckets].sort((a, b) => a[0] - b[0]).map(([b, { sum, n }]) => [b + 0.5, sum / n]);
 }
 
 /** One row per process: colour key, requests, ELU, blocked in spawn, loop delay, CPU, memory. */
