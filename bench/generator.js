@@ -8,11 +8,14 @@
 //    its CPU comes from process.resourceUsage() around the load (node tools) or
 //    the shell's cutime/cstime after wrk exits. Prints rps, requests per
 //    generator CPU-second and the ratios spawnbench/autocannon, spawnbench/wrk.
-// 2. Server-bound: the baseline strategy running `echo hi` per request, loaded by
+// 2. https: the same hello world over TLS (fixtures/servers/hello-https.js, a
+//    self-signed certificate), spawnbench (insecure) and autocannon side by side:
+//    requests per generator CPU-second and their ratio.
+// 3. Server-bound: the baseline strategy running `echo hi` per request, loaded by
 //    wrk and spawnbench: their rps should agree within ±5%.
 //
 // Usage: node bench/generator.js [--duration 10] [--connections 50] [--rounds 2]
-//        [--server-connections 30] [--skip-server-bound]
+//        [--server-connections 30] [--skip-server-bound] [--skip-https]
 import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -34,6 +37,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     'server-connections': { type: 'string', default: '30' },
     'skip-server-bound': { type: 'boolean', default: false },
+    'skip-https': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '2' },
     child: { type: 'string' },
     url: { type: 'string' },
@@ -50,7 +54,7 @@ async function runChild(tool, url, conns, seconds) {
   let errors = 0;
   if (tool === 'spawnbench') {
     const { startLoad } = await import('../src/load/index.js');
-    const result = await startLoad({ url, connections: conns, durationMs: seconds * 1000, expectedBody: 'hi\n' }).done;
+    const result = await startLoad({ url, connections: conns, durationMs: seconds * 1000, expectedBody: 'hi\n', insecure: url.startsWith('https:') }).done;
     requests = result.requests;
     errors = result.errors.total;
   } else if (tool === 'autocannon') {
@@ -161,7 +165,7 @@ async function startServer(args, env = {}) {
         }
         await exited;
       };
-      return { url: `http://127.0.0.1:${port}/`, stop };
+      return { url: `${args[0].includes('https') ? 'https' : 'http'}://127.0.0.1:${port}/`, stop };
     }
   }
   throw new Error(`server ${args.join(' ')} exited before it was ready`);
@@ -236,6 +240,7 @@ async function main() {
       `, spawnbench/node:http ${ratio(sb.perCpuS, figures['node:http (reference)'].perCpuS)}` +
       (wrk ? `, spawnbench/wrk ${ratio(sb.perCpuS, figures['wrk -t1'].perCpuS)} (stretch ≥ 0.8×)` : ''),
   );
+  if (!args['skip-https']) await httpsRows(roundCount);
   if (args['skip-server-bound']) return;
   if (!wrk) {
     console.log('server-bound comparison: skipped (needs wrk: apt-get install wrk)');
@@ -267,6 +272,31 @@ async function main() {
     );
   } finally {
     await baseline.stop();
+  }
+}
+
+/** The https rows: spawnbench and autocannon on the hello world over TLS, rotated per round. */
+async function httpsRows(roundCount) {
+  const hello = await startServer(['fixtures/servers/hello-https.js']);
+  try {
+    console.log(`\nhttps: hello-world over TLS (self-signed), ${connections} connections, ${durationS} s per tool, ${roundCount} rounds`);
+    await runNodeTool('spawnbench', hello.url, connections, WARMUP_S);
+    console.log(HEADER);
+    const figures = await rounds(
+      [
+        { name: 'spawnbench https', run: () => runNodeTool('spawnbench', hello.url, connections, durationS) },
+        { name: 'autocannon https', run: () => runNodeTool('autocannon', hello.url, connections, durationS) },
+      ],
+      roundCount,
+    );
+    const sb = figures['spawnbench https'];
+    const ac = figures['autocannon https'];
+    console.log(
+      `all rounds: spawnbench ${fmt(sb.perCpuS)} req/CPU-s (${fmt(sb.rps)} rps), autocannon ${fmt(ac.perCpuS)} req/CPU-s (${fmt(ac.rps)} rps): ` +
+        `requests per CPU-second spawnbench/autocannon ${ratio(sb.perCpuS, ac.perCpuS)}`,
+    );
+  } finally {
+    await hello.stop();
   }
 }
 

@@ -11,6 +11,9 @@ import { UsageError } from './errors.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+/** The exit codes, as --help lists them (README: "Exit codes"). */
+const EXIT_CODES_HELP = '\nExit codes: 0 done, 1 runtime failure, 2 bad input, 3 an --assert failed,\n130/143 stopped by Ctrl-C/SIGTERM.';
+
 /** Commander's own "help shown" and "version shown" are successes. */
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
@@ -51,6 +54,7 @@ export function createProgram(io = processIo()) {
     if (def.passThrough) command.passThroughOptions();
     addOptionGroups(command, def.groups, def.loadDefaults);
     def.options?.(command);
+    command.addHelpText('after', EXIT_CODES_HELP);
     command.exitOverride().configureOutput(program.configureOutput());
     command.action(async (...args) => {
       const cmd = args.at(-1);
@@ -60,6 +64,7 @@ export function createProgram(io = processIo()) {
   }
   if (!program.commands.some((c) => c.name() === 'help')) program.addHelpCommand(true);
   program.addHelpText('after', '\nRun `spawnbench <command> --help` for the options of a command; `spawnbench --help` alone shows run\'s.');
+  program.addHelpText('after', EXIT_CODES_HELP);
   return program;
 }
 

@@ -28,7 +28,10 @@ export const OPTION_GROUPS = {
     new Option('-p, --pool-size <n>', `workers in a pool strategy (default: availableParallelism(), ${defaultPoolSize()} here)`),
     new Option('-b, --balance <policy>', `how a pool picks a worker: ${BALANCE_POLICIES.join(' | ')} (default: ${DEFAULTS.balance})`),
   ],
-  url: () => [new Option('--url <url>', 'drive a server that is already running instead of booting a strategy')],
+  url: () => [
+    new Option('--url <url>', 'drive a server that is already running instead of booting a strategy (http:// or https://)'),
+    new Option('--insecure', 'with an https --url: accept a certificate that does not verify (self-signed)'),
+  ],
   load: (defaults) => [
     new Option('-c, --connections <n>', `keep-alive connections (default: ${DEFAULTS.connections})`),
     new Option('-d, --duration <time>', `measured time${defaults.perStep ? ' of each run' : ''}, e.g. 500ms, 10s, 1m (default: ${defaults.duration ?? DEFAULTS.duration})`),
@@ -50,6 +53,15 @@ export const OPTION_GROUPS = {
     new Option('--no-probe', 'do not inject the in-process probe into the server'),
     new Option('--sample-interval <time>', `probe and sampler interval, 100ms to 1s (default: ${DEFAULTS.sampleInterval})`),
     new Option('--debug', 'show stack traces'),
+  ],
+  assert: () => [
+    new Option('--assert <expr>', "fail (exit 3) unless it holds: p50|p90|p99|p999|max<50ms, rps>=800, errors=0, errors<=1%, blocked-in-spawn<30%, elu<0.9, rps-change>-5% (with --against); repeatable").argParser(collect),
+  ],
+  against: () => [
+    new Option('--against <old.json>', 'compare with a result saved by --out: rps, percentiles and errors, each marked as a change only beyond the noise'),
+  ],
+  html: () => [
+    new Option('--html <file>', 'also write a self-contained HTML report (charts, tables; no network needed) to this file'),
   ],
   tune: () => [
     new Option('--sizes <list>', `pool sizes to measure, e.g. 1,2,4,8 (default: ${defaultSizes().join(',')} here: 1 to 2 × availableParallelism())`),

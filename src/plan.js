@@ -58,8 +58,9 @@ export function buildTarget(o) {
     for (const flag of ['strategy', 'poolSize', 'balance', 'runtime', 'workerRuntime']) {
       if (o[flag] !== undefined) throw new UsageError(`--url drives a server that is already running; drop --${kebab(flag)}`);
     }
-    return { kind: 'url', url: parseTarget(o.url).url };
+    return { kind: 'url', url: checkInsecure(o, parseTarget(o.url)).url };
   }
+  if (o.insecure) throw new UsageError('--insecure applies to an https:// --url; drop it');
   const info = getStrategy(o.strategy ?? defaultStrategyName());
   if (!info.pool) {
     for (const flag of ['poolSize', 'balance']) {
@@ -113,6 +114,7 @@ export function buildLoad(o, expected) {
     verify: o.verify !== false,
     expected: o.verify === false ? null : expected,
     threads,
+    insecure: Boolean(o.insecure),
   };
 }
 
@@ -189,6 +191,17 @@ export function parseHeaders(list) {
     headers[name.toLowerCase()] = item.slice(at + 1).trim();
   }
   return headers;
+}
+
+/**
+ * --insecure only means something for an https target: refused elsewhere, so a
+ * user who thinks the flag changed something learns that it did not.
+ * @param {object} o commander options
+ * @param {ReturnType<typeof parseTarget>} target
+ */
+export function checkInsecure(o, target) {
+  if (o.insecure && !target.tls) throw new UsageError(`--insecure applies to https:// targets; ${target.url} is http, drop --insecure`);
+  return target;
 }
 
 function kebab(name) {

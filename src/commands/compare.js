@@ -3,13 +3,15 @@ import { buildComparePlan, COMPARE_DEFAULTS } from '../compare/plan.js';
 import { createCompare } from '../compare/engine.js';
 import { formatCompare, formatCompareMarkdown } from '../report/compare.js';
 import { runEngineCommand } from './present.js';
+import { prepareExtras } from './extras.js';
 
 export default {
   name: 'compare',
   summary: 'run several strategies (and workloads) under the same load and print the table, with ratios',
-  groups: ['pool', 'runtime', 'load', 'output', 'compare'],
+  groups: ['pool', 'runtime', 'load', 'output', 'compare', 'against', 'assert', 'html'],
   loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
-    return runEngineCommand(buildComparePlan(options), createCompare, options.markdown ? formatCompareMarkdown : formatCompare, io);
+    const plan = buildComparePlan(options);
+    return runEngineCommand(plan, createCompare, options.markdown ? formatCompareMarkdown : formatCompare, io, prepareExtras(options, 'compare'));
   },
 };

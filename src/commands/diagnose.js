@@ -6,11 +6,12 @@ import { buildDiagnosePlan } from '../diagnose/plan.js';
 import { createDiagnose } from '../diagnose/engine.js';
 import { formatDiagnose } from '../report/diagnose.js';
 import { runEngineCommand } from './present.js';
+import { prepareExtras } from './extras.js';
 
 export default {
   name: 'diagnose',
   summary: 'start your server (after --) or take --url, load it, and say why its event loop stalls',
-  groups: ['diagnose', 'url', 'load', 'output'],
+  groups: ['diagnose', 'url', 'load', 'output', 'against', 'assert', 'html'],
   arguments: '[command...]',
   passThrough: true, // diagnose node server.js --port 4: --port is the server's, not ours
   options: (cmd) =>
@@ -23,6 +24,7 @@ export default {
       '  spawnbench diagnose --url http://127.0.0.1:3000/x --pid 1234   a running server, seen from outside',
     ].join('\n')),
   async action(options, io, operands) {
-    return runEngineCommand(buildDiagnosePlan(options, operands[0] ?? []), createDiagnose, formatDiagnose, io);
+    const plan = buildDiagnosePlan(options, operands[0] ?? []);
+    return runEngineCommand(plan, createDiagnose, formatDiagnose, io, prepareExtras(options, 'diagnose'));
   },
 };

@@ -7,6 +7,7 @@ import { writeResultFile } from '../report/result-file.js';
 import { withWords } from '../report/words.js';
 import { createLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
+import { decorateResult, finishExtras, hasExtras } from './extras.js';
 
 /** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
 const SIGINT_EXIT_CODE = 130;
@@ -18,9 +19,10 @@ const SIGINT_EXIT_CODE = 130;
  * @param {{ json: boolean, dashboard: boolean, out: string|null }} output
  * @param {object} io { stdout, stderr, stdin, env }
  * @param {(result: object) => string} format text summary
+ * @param {import('./extras.js').Extras} [extras] --against, --assert, --html (checked already)
  * @returns {Promise<{ result: object|null, exitCode: number }>}
  */
-export async function presentEngine(engine, output, io, format) {
+export async function presentEngine(engine, output, io, format, extras = null) {
   const signals = handleSignals(() => engine.stop());
   const live = shouldUseDashboard({ stdout: io.stdout, env: io.env, json: output.json, dashboard: output.dashboard });
   const ui = live ? mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format }) : null;
@@ -41,11 +43,15 @@ export async function presentEngine(engine, output, io, format) {
     }
     signals.release();
   }
+  if (hasExtras(extras)) result = decorateResult(result, extras);
   if (output.out) writeResultFile(output.out, result);
   if (output.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!live) io.stdout.write(`${format(result)}\n`);
+  // After the summary: the comparison, one line per assertion, the HTML file.
+  const gateExit = hasExtras(extras) ? finishExtras(result, extras, io, { json: output.json }) : 0;
   const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
-  return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? result.exitCode ?? 0 };
+  // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
+  return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? (result.exitCode || gateExit) };
 }
 
 /**
@@ -55,10 +61,11 @@ export async function presentEngine(engine, output, io, format) {
  * @param {(plan: object, deps: { logger: object }) => object} createEngine
  * @param {(result: object) => string} format
  * @param {object} io
+ * @param {import('./extras.js').Extras} [extras]
  */
-export async function runEngineCommand(plan, createEngine, format, io) {
+export async function runEngineCommand(plan, createEngine, format, io, extras = null) {
   const logger = createLogger(plan.output.logFile);
-  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format);
+  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras);
   logger.flush?.();
   return exitCode;
 }

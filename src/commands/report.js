@@ -4,6 +4,7 @@ import { formatSummary } from '../report/summary.js';
 import { formatTune } from '../report/tune.js';
 import { formatCompare, formatCompareMarkdown } from '../report/compare.js';
 import { formatDiagnose } from '../report/diagnose.js';
+import { prepareExtras, decorateResult, finishExtras, hasExtras } from './extras.js';
 
 /** The text formatter of each kind of result (every kind readResultFile accepts). */
 const FORMATTERS = {
@@ -22,14 +23,16 @@ export default {
     cmd
       .option('--json', 'print the file\'s result as one JSON document')
       .option('--markdown', 'compare tables as Markdown')
+      .option('--html <out>', 'write the result as a self-contained HTML report to this file')
+      .option('--against <old.json>', 'compare a run or diagnose result with an older one: changes beyond the noise')
+      .option('--assert <expr>', 'check the saved result as run --assert does; exit 3 when one fails (repeatable)', (v, prev = []) => [...prev, v])
       .option('--debug', 'show stack traces'),
   async action(options, io, [file]) {
-    const result = readResultFile(file);
-    if (options.json) {
-      io.stdout.write(`${JSON.stringify(result)}\n`);
-      return 0;
-    }
-    io.stdout.write(`${FORMATTERS[result.kind](options)(result)}\n`);
-    return 0;
+    const saved = readResultFile(file);
+    const extras = prepareExtras(options, 'report', saved.kind);
+    const result = hasExtras(extras) ? decorateResult(saved, extras) : saved;
+    if (options.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+    else io.stdout.write(`${FORMATTERS[result.kind](options)(result)}\n`);
+    return hasExtras(extras) ? finishExtras(result, extras, io, { json: options.json }) : 0;
   },
 };

@@ -3,13 +3,15 @@ import { buildRunPlan } from '../plan.js';
 import { createRun } from '../runner/run.js';
 import { formatSummary } from '../report/summary.js';
 import { runEngineCommand } from './present.js';
+import { prepareExtras } from './extras.js';
 
 export default {
   name: 'run',
   summary: 'boot a strategy (or take --url), drive it with load, report (the default command)',
   isDefault: true,
-  groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output'],
+  groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output', 'against', 'assert', 'html'],
   async action(options, io) {
-    return runEngineCommand(buildRunPlan(options), createRun, formatSummary, io);
+    const plan = buildRunPlan(options);
+    return runEngineCommand(plan, createRun, formatSummary, io, prepareExtras(options, 'run'));
   },
 };

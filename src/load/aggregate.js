@@ -131,7 +131,8 @@ export class Aggregator {
     if (merged.phase === 'measure') {
       const last = this.series.at(-1);
       if (tick || !last) {
-        this.series.push({ second: this.series.length + 1, requests: merged.requests, errors: merged.errors.total, p99Ms: interval.p99Ms });
+        // p50, p90 and max too (after p99, which came first): the HTML report draws the percentiles over time.
+        this.series.push({ second: this.series.length + 1, requests: merged.requests, errors: merged.errors.total, p99Ms: interval.p99Ms, p50Ms: interval.p50Ms, p90Ms: interval.p90Ms, maxMs: interval.maxMs });
       } else {
         last.requests += merged.requests;
         last.errors += merged.errors.total;

@@ -17,9 +17,10 @@
  * kernel's: the write() of each request is ~80% of this thread's busy time.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from './response-parser.js';
-import { BODY_SAMPLE_BYTES, CONNECT, PARSE, RESET, TIMEOUT } from './counters.js';
+import { BODY_SAMPLE_BYTES, CONNECT, PARSE, RESET, TIMEOUT, TLS } from './counters.js';
 
 // Bodies up to this many bytes are compared in a JS loop: cheaper than the
 // native Buffer#compare call for a few bytes such as "hi\n" (~20 vs ~170 ns).
@@ -30,6 +31,8 @@ const SMALL_COMPARE_BYTES = 64;
  * @typedef {object} ConnectionContext
  * @property {string} host
  * @property {number} port
+ * @property {{ servername?: string, rejectUnauthorized: boolean, session: Buffer|null }|null} tls
+ *   https targets: the handshake options and the last session ticket, offered on every reconnect
  * @property {Buffer} requestBytes
  * @property {Buffer} readBuffer reused by every socket of the thread
  * @property {boolean} noBody the method is HEAD
@@ -70,6 +73,8 @@ export class Connection {
     this.idleListed = false;
     /** True once a connect attempt failed (the thread stops waiting for it before 'go'). */
     this.failedOnce = false;
+    /** https: TCP is up, the TLS handshake is not done; a failure now is a TLS error, not a refused connect. */
+    this.handshaking = false;
   }
 
   /** Opens the socket; onIdle is called once it is connected. */
@@ -80,9 +85,11 @@ export class Connection {
     this.lastErrorCode = null;
     this.parser.reset();
     this.connectStartedAt = performance.now();
+    this.handshaking = false;
+    const secure = this.ctx.tls;
     let socket;
     try {
-      socket = net.connect({
+      socket = secure ? this.connectTls(secure) : net.connect({
         host: this.ctx.host,
         port: this.ctx.port,
         onread: {
@@ -100,8 +107,9 @@ export class Connection {
     }
     this.socket = socket;
     socket.setNoDelay(true);
-    socket.on('connect', () => {
+    socket.on(secure ? 'secureConnect' : 'connect', () => {
       if (socket !== this.socket) return;
+      this.handshaking = false;
       this.connected = true;
       this.ctx.onIdle(this, performance.now());
     });
@@ -111,6 +119,33 @@ export class Connection {
     socket.on('close', () => {
       if (socket === this.socket) this.onClose();
     });
+  }
+
+  /**
+   * An https connection: node:tls over the same socket logic. TLS hands decrypted
+   * data over as 'data' Buffers (no `onread` into the shared buffer); the session
+   * ticket of the last handshake is offered on reconnect, so a server that closes
+   * connections costs an abbreviated handshake, not a full one.
+   */
+  connectTls(secure) {
+    const socket = tls.connect({
+      host: this.ctx.host,
+      port: this.ctx.port,
+      servername: secure.servername,
+      rejectUnauthorized: secure.rejectUnauthorized,
+      session: secure.session ?? undefined,
+      ALPNProtocols: ['http/1.1'],
+    });
+    socket.on('connect', () => {
+      if (socket === this.socket) this.handshaking = true;
+    });
+    socket.on('session', (session) => {
+      secure.session = session;
+    });
+    socket.on('data', (buf) => {
+      if (socket === this.socket) this.onRead(buf.length, buf);
+    });
+    return socket;
   }
 
   /**
@@ -266,8 +301,9 @@ export class Connection {
   connectFailed() {
     const ctx = this.ctx;
     this.failedOnce = true;
+    if (this.handshaking && !this.lastErrorCode) this.lastErrorCode = 'TLS_HANDSHAKE_CLOSED';
     if (ctx.counting) {
-      ctx.stats.error(CONNECT);
+      ctx.stats.error(this.handshaking ? TLS : CONNECT);
       if (this.lastErrorCode) ctx.stats.notes.add(this.lastErrorCode);
       ctx.onConnectFailed();
     }

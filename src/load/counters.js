@@ -4,8 +4,12 @@
  */
 import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
 
-/** The error kinds, in the order reports and results list them. */
-export const ERROR_KINDS = ['connect', 'reset', 'timeout', 'parse', 'mismatch', 'non2xx'];
+/**
+ * The error kinds, in the order reports and results list them. `tls`: the TCP
+ * connection opened but the TLS handshake failed (certificate refused, protocol
+ * mismatch); last, so the older kinds keep their positions.
+ */
+export const ERROR_KINDS = ['connect', 'reset', 'timeout', 'parse', 'mismatch', 'non2xx', 'tls'];
 
 // Bytes kept of the first body seen for each non-2xx status: enough for an error
 // line such as "spawn nosuchcmd ENOENT", small enough to print in a summary.
@@ -13,7 +17,7 @@ export const BODY_SAMPLE_BYTES = 200;
 
 /** Zeroed error counters ({ total, connect, ... }). */
 export function emptyErrors() {
-  return { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0 };
+  return { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 };
 }
 
 /** Adds counters of `from` into `into` (errors and statuses objects alike). */
@@ -89,3 +93,4 @@ export const CONNECT = 0;
 export const RESET = 1;
 export const TIMEOUT = 2;
 export const PARSE = 3;
+export const TLS = 6;

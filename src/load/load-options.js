@@ -2,6 +2,7 @@
  * startLoad() options: defaults, checks (UsageError naming the flag), and the
  * split of connections, rate and request count over the generator threads.
  */
+import { isIP } from 'node:net';
 import { UsageError } from '../errors.js';
 import { buildRequest } from './request.js';
 import { parseTarget } from './target.js';
@@ -61,6 +62,7 @@ export function normalizeOptions(options) {
     timeoutMs: positiveInt(Math.round(options.timeoutMs ?? DEFAULT_TIMEOUT_MS), '--timeout'),
     expectedBody: expected == null ? null : Buffer.isBuffer(expected) ? expected : Buffer.from(String(expected)),
     threads,
+    insecure: Boolean(options.insecure),
     requestBytes: buildRequest(target, { method, headers: options.headers, body: options.body }),
   };
 }
@@ -79,6 +81,10 @@ export function threadConfigs(opts) {
     index: i,
     host: opts.target.host,
     port: opts.target.port,
+    tls: opts.target.tls,
+    // SNI carries a host name, never an IP literal (RFC 6066).
+    servername: opts.target.tls && !isIP(opts.target.host) ? opts.target.host : undefined,
+    insecure: opts.insecure,
     requestBytes: opts.requestBytes,
     noBody: opts.method === 'HEAD',
     expectedBody: opts.expectedBody,

@@ -5,6 +5,9 @@
 const FIXES = {
   EMFILE: (c) => `EMFILE: too many open files for ${c} connections: raise the limit (ulimit -n 65536) or use fewer --connections`,
   ENFILE: (c) => `ENFILE: the system ran out of file handles for ${c} connections: raise fs.file-max or use fewer --connections`,
+  DEPTH_ZERO_SELF_SIGNED_CERT: () => 'TLS: the server\'s certificate is self-signed: pass --insecure to accept it',
+  ERR_SSL_WRONG_VERSION_NUMBER: () => 'TLS: the server did not answer the handshake with TLS: is it speaking https on that port?',
+  TLS_HANDSHAKE_CLOSED: () => 'TLS: the server closed connections during the handshake',
   EADDRNOTAVAIL: (c) =>
     `EADDRNOTAVAIL: out of local ports for ${c} connections: use fewer --connections (or widen net.ipv4.ip_local_port_range)`,
 };

@@ -44,6 +44,7 @@ const timers = new Set();
 const ctx = {
   host: config.host,
   port: config.port,
+  tls: config.tls ? { servername: config.servername, rejectUnauthorized: !config.insecure, session: null } : null,
   requestBytes: toBuffer(config.requestBytes),
   readBuffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
   noBody: config.noBody,

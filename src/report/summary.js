@@ -13,6 +13,7 @@ const ERROR_KINDS = [
   ['parse', 'bad response'],
   ['mismatch', 'body mismatch'],
   ['non2xx', 'non-2xx'],
+  ['tls', 'TLS handshake'],
 ];
 
 /**

@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
+import { checkTls } from '../load/tls-check.js';
 import { RESULT_FORMAT } from '../result-format.js';
 
 /** The note of a result measured until stop() (Ctrl-C, q, an aborted API call). */
@@ -37,6 +38,16 @@ export function createEngine(execute, logger, name = 'run') {
 }
 
 /**
+ * An https target's certificate is checked with one handshake before the load:
+ * a refused one is a one-line error naming --insecure (http: nothing to do).
+ * @param {object} plan a plan with `load` from buildLoad()
+ * @param {string} url
+ */
+export function checkLoadTarget(plan, url) {
+  return checkTls(url, { insecure: plan.load.insecure, timeoutMs: plan.load.timeoutMs });
+}
+
+/**
  * Starts the plan's load on `url` and forwards its phase and tick events through the engine.
  * @param {EventEmitter} engine
  * @param {object} state the engine's state (load and lastTick are set here)
@@ -59,6 +70,7 @@ export function startPlanLoad(engine, state, plan, url, expectedBody) {
     timeoutMs: l.timeoutMs,
     expectedBody,
     threads: l.threads,
+    insecure: l.insecure,
   });
   state.load.on('phase', (p) => engine.emit('phase', p));
   state.load.on('tick', (tick) => {
@@ -149,6 +161,7 @@ export async function measureServer(engine, state, { plan, logger, what, boot, s
     if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
 
     const target = url(server);
+    await checkLoadTarget(plan, target);
     const loadRun = startPlanLoad(engine, state, plan, target, expectedBody);
     logger.info({ url: target }, 'load start');
     // Samples summarise the measured phase only, like the load figures.

@@ -104,7 +104,7 @@ for (const mode of ['chunked-odd', 'split-head', 'close-after-each', 'until-clos
     servers.push(server);
     const result = await startLoad({ url: server.url, connections: 2, durationMs: 400, expectedBody: 'hi\n' }).done;
     assert.ok(result.requests > 0, 'some responses');
-    assert.deepEqual(result.errors, { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0 });
+    assert.deepEqual(result.errors, { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 });
     assert.deepEqual(result.statuses, { 200: result.requests });
   });
 }

@@ -11,13 +11,15 @@ test('parseTarget splits an http URL', () => {
     port: 3000,
     path: '/run?x=1',
     hostHeader: '127.0.0.1:3000',
+    tls: false,
   });
   assert.equal(parseTarget('http://localhost').port, 80);
+  assert.deepEqual(parseTarget('https://localhost/x'), { url: 'https://localhost/x', host: 'localhost', port: 443, path: '/x', hostHeader: 'localhost', tls: true });
   assert.equal(parseTarget('http://[::1]:8080/').host, '::1');
 });
 
-test('parseTarget rejects what is not an http URL, in one line naming --url', () => {
-  for (const bad of ['127.0.0.1:3000', 'https://example.com/', 'ftp://x/', '', 'http://user:pw@host/']) {
+test('parseTarget rejects what is not an http or https URL, in one line naming --url', () => {
+  for (const bad of ['127.0.0.1:3000', 'ftp://x/', '', 'http://user:pw@host/', 'https://user:pw@host/']) {
     assert.throws(() => parseTarget(bad), (error) => {
       assert.ok(error instanceof UsageError);
       assert.match(error.message, /^--url must/);

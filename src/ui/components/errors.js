@@ -12,6 +12,7 @@ const KINDS = [
   ['connect', 'connect refused'],
   ['parse', 'bad response'],
   ['mismatch', 'body mismatch'],
+  ['tls', 'TLS handshake'],
 ];
 
 /**

@@ -1,0 +1,147 @@
+/**
+ * What a measuring command does around its result besides printing it:
+ * --against (a baseline run to compare with), --assert (CI gates: exit 3 when one
+ * fails) and --html (a self-contained report file). Every flag's file and
+ * expression is checked before anything starts (exit 2 naming the flag); after
+ * the result, the comparison and outcomes are added to it (so --json and --out
+ * carry them), their lines printed after the summary, and the HTML written.
+ */
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UsageError, RunError } from '../errors.js';
+import { parseAssertions } from '../assert-expr.js';
+import { readResultFile } from '../report/result-file.js';
+import { gateFigures, evaluateAssertions } from '../analysis/assertions.js';
+import { againstBaseline, againstCompareBaseline } from '../analysis/against.js';
+import { formatAssertions } from '../report/assertions.js';
+import { formatAgainst } from '../report/against.js';
+import { renderHtml } from '../report/html/index.js';
+
+/** The exit code of a run whose --assert failed (0, 1 and 2 are taken: see README). */
+export const ASSERT_FAILED_EXIT_CODE = 3;
+
+const LATENCY = ['p50', 'p90', 'p99', 'p999', 'max'];
+const CHANGES = ['rps-change', ...LATENCY.map((m) => `${m}-change`)];
+/** The metrics each command's result holds (compare keeps the median rps, p50, p99 and errors of each row). */
+const ASSERT_METRICS_BY_KIND = {
+  run: [...LATENCY, 'rps', 'errors', 'blocked-in-spawn', 'elu', ...CHANGES],
+  diagnose: [...LATENCY, 'rps', 'errors', 'blocked-in-spawn', 'elu', ...CHANGES],
+  compare: ['p50', 'p99', 'rps', 'errors', 'rps-change', 'p99-change'],
+};
+/**
+ * What --against compares each kind of result with: a run or diagnose with
+ * either (both hold a LoadResult with its histogram and per-second series), a
+ * compare with a compare (rows and their repeats).
+ */
+const AGAINST_KINDS = { run: ['run', 'diagnose'], diagnose: ['run', 'diagnose'], compare: ['compare'] };
+
+/**
+ * @typedef {object} Extras
+ * @property {import('../assert-expr.js').Assertion[]} asserts
+ * @property {{ file: string, result: object }|null} against
+ * @property {string|null} html
+ */
+
+/**
+ * Checks --assert, --against and --html before anything starts.
+ * @param {object} options commander options
+ * @param {'run'|'diagnose'|'compare'|'tune'|'report'} command
+ * @param {string} [kind] the kind of result the command produces (report: the file's)
+ * @returns {Extras}
+ * @throws {UsageError}
+ */
+export function prepareExtras(options, command, kind = command) {
+  const against = options.against !== undefined ? readBaseline(options.against, kind) : null;
+  if (options.assert !== undefined && !ASSERT_METRICS_BY_KIND[kind]) {
+    throw new UsageError(`--assert checks run, diagnose and compare results; a ${kind} result has no single figure to gate on`);
+  }
+  const asserts = parseAssertions(options.assert, { metrics: ASSERT_METRICS_BY_KIND[kind], command });
+  const change = asserts.find((a) => a.metric.endsWith('-change'));
+  if (change && !against) throw new UsageError(`--assert '${change.expr}' compares with a baseline: add --against <old.json>`);
+  const html = options.html !== undefined ? checkWritable(options.html, '--html') : null;
+  return { asserts, against, html };
+}
+
+/** Whether the command has anything to add to its result. */
+export function hasExtras(extras) {
+  return Boolean(extras && (extras.asserts.length || extras.against || extras.html));
+}
+
+/**
+ * Adds the comparison and the assertions' outcomes to a result (a new object).
+ * @param {object} result
+ * @param {Extras} extras
+ */
+export function decorateResult(result, extras) {
+  let out = result;
+  if (extras.against) {
+    const compared = out.kind === 'compare' ? againstCompareBaseline(out, extras.against.result) : againstBaseline(out, extras.against.result);
+    out = { ...out, against: { file: extras.against.file, createdAt: extras.against.result.createdAt ?? null, ...compared } };
+  }
+  if (extras.asserts.length) out = { ...out, assertions: evaluateAssertions(extras.asserts, gateFigures(out)) };
+  return out;
+}
+
+/**
+ * After the summary: the comparison and assertion lines (on stderr when stdout
+ * carries JSON), the HTML file. Returns 3 when an assertion failed, else 0.
+ * @param {object} result a decorated result
+ * @param {Extras} extras
+ * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} io
+ * @param {{ json?: boolean }} output
+ */
+export function finishExtras(result, extras, io, { json = false } = {}) {
+  const stream = json ? io.stderr : io.stdout;
+  if (result.against) stream.write(`\n${formatAgainst(result.against, result.against)}\n`);
+  if (result.assertions?.length) stream.write(`\n${formatAssertions(result.assertions)}\n`);
+  if (extras.html) writeHtml(extras.html, result, extras);
+  return result.assertions?.some((o) => !o.pass) ? ASSERT_FAILED_EXIT_CODE : 0;
+}
+
+/** Writes the HTML report of a result; a failure to write is a runtime error naming --html. */
+export function writeHtml(path, result, extras = null) {
+  try {
+    writeFileSync(path, renderHtml(result, { baseline: extras?.against?.result }));
+  } catch (error) {
+    throw new RunError(`--html ${path}: cannot write the report (${error.code ?? error.message})`);
+  }
+}
+
+function readBaseline(file, kind) {
+  if (!AGAINST_KINDS[kind]) throw new UsageError(`--against compares run, diagnose and compare results, not ${kind}`);
+  let result;
+  try {
+    result = readResultFile(file);
+  } catch (error) {
+    throw new UsageError(`--against ${error.message}`);
+  }
+  if (!AGAINST_KINDS[kind].includes(result.kind)) {
+    const wanted = AGAINST_KINDS[kind].map((k) => `${k} --out`).join(' or ');
+    throw new UsageError(`--against ${file} holds a ${result.kind} result; a ${kind} compares with a file written by ${wanted}`);
+  }
+  return { file, result };
+}
+
+/**
+ * A file the command will write at the end: its folder must exist and be
+ * writable, and it must not be a folder itself, so an hour-long run does not end
+ * in "cannot write".
+ */
+function checkWritable(path, flag) {
+  if (typeof path !== 'string' || path.trim() === '') throw new UsageError(`${flag} needs a file name, like ${flag} report.html`);
+  const full = resolve(path);
+  let stat = null;
+  try {
+    stat = statSync(full);
+  } catch {
+    // Does not exist yet: the folder decides.
+  }
+  if (stat?.isDirectory()) throw new UsageError(`${flag} ${path} is a folder; give a file name, like ${flag} ${path.replace(/\/$/, '')}/report.html`);
+  try {
+    accessSync(stat ? full : dirname(full), constants.W_OK);
+  } catch (error) {
+    const why = error.code === 'ENOENT' ? `the folder ${dirname(full)} does not exist` : `it cannot be written (${error.code})`;
+    throw new UsageError(`${flag} ${path}: ${why}; give a file in a folder you can write to`);
+  }
+  return path;
+}

@@ -1,0 +1,86 @@
+/**
+ * The words of --against: each figure before → after, its change, and whether
+ * that change is beyond the run-to-run noise. Comparison in, strings out.
+ */
+import { int, msNumber } from './format.js';
+
+const LABELS = { rps: 'req/s', p50: 'p50', p90: 'p90', p99: 'p99', p999: 'p99.9', max: 'max', errors: 'errors' };
+
+/** A value of a delta in its unit, without the unit for ms (the column says it). */
+function value(v, unit) {
+  if (!Number.isFinite(v)) return '–';
+  return unit === 'ms' ? msNumber(v) : int(v);
+}
+
+/** '+3.7%', '−12%', '–' */
+export function formatChangePct(pct) {
+  if (!Number.isFinite(pct)) return '–';
+  const digits = Math.abs(pct) < 10 ? 1 : 0;
+  const text = Math.abs(pct).toFixed(digits);
+  if (Number(text) === 0) return '±0%';
+  return `${pct > 0 ? '+' : '−'}${text}%`;
+}
+
+/**
+ * What a delta's mark says: 'better', 'worse', 'within noise', or why it cannot be judged.
+ * @param {import('../analysis/against.js').Delta} d
+ */
+export function verdictOf(d) {
+  if (d.significant === null) {
+    if (d.noise?.reason === 'single-sample') return 'one request: not judged';
+    if (d.noise?.reason === 'one-repeat') return 'one repeat: not judged (--repeat 2 or more)';
+    if (d.noise?.reason === 'too-few-requests') return `not judged (needs ${int(d.noise.minRequests)} requests per run)`;
+    if (d.noise?.reason === 'too-few-seconds') return `noise unknown (under ${d.noise.minSeconds} s measured)`;
+    return 'not judged';
+  }
+  if (!d.significant) return d.before === d.after ? 'same' : 'within noise';
+  return d.better ? 'better' : 'worse';
+}
+
+/** The noise behind a mark, in the delta's unit: '±42 req/s' or 'p99 between 587 and 703 ms before'. */
+function noiseText(d) {
+  if (d.metric === 'rps' && Number.isFinite(d.noise?.marginRps)) return `noise ±${int(d.noise.marginRps)} req/s`;
+  if (d.noise?.repeats) {
+    const [lo, hi] = d.noise.after;
+    return `repeats now ${value(lo, d.unit)}–${value(hi, d.unit)}${d.unit === 'ms' ? ' ms' : ''}, before ${value(d.noise.before[0], d.unit)}–${value(d.noise.before[1], d.unit)}`;
+  }
+  if (d.unit === 'ms' && d.noise?.before) {
+    const [lo, hi] = d.noise.after;
+    return `95% interval now ${msNumber(lo)}–${msNumber(hi)} ms`;
+  }
+  if (d.metric === 'errors' && Number.isFinite(d.noise?.shareAfter)) {
+    return `${(d.noise.shareBefore * 100).toFixed(2)}% → ${(d.noise.shareAfter * 100).toFixed(2)}% of requests`;
+  }
+  return '';
+}
+
+/**
+ * The block printed after a summary.
+ * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], summary: object }} against analysis/against.js result
+ * @param {{ file: string, createdAt?: string }} baseline
+ * @returns {string}
+ */
+export function formatAgainst(against, baseline) {
+  const when = baseline.createdAt ? ` (${baseline.createdAt.replace('T', ' ').slice(0, 16)} UTC)` : '';
+  const s = against.summary;
+  const tally = s.changes === 0 ? 'no change beyond the noise' : `${s.changes} change${s.changes === 1 ? '' : 's'} beyond the noise: ${s.better} better, ${s.worse} worse`;
+  const head = `Against ${baseline.file}${when}: ${tally}`;
+  if (!against.rows) return [head, ...deltaLines(against.deltas, '  ')].join('\n');
+  // A compare: one block per row, the repeats' spread as the noise.
+  const lines = [head];
+  for (const row of against.rows) lines.push(`  ${row.strategy} · ${row.workload}`, ...deltaLines(row.deltas, '    '));
+  for (const name of against.unmatched ?? []) lines.push(`  ${name}: not in the baseline`);
+  return lines.join('\n');
+}
+
+function deltaLines(deltas, indent) {
+  const rows = deltas.map((d) => [
+    LABELS[d.metric] ?? d.metric,
+    `${value(d.before, d.unit)} → ${value(d.after, d.unit)}${d.unit === 'ms' ? ' ms' : ''}`,
+    formatChangePct(d.changePct),
+    verdictOf(d),
+    noiseText(d),
+  ]);
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => `${indent}${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padStart(widths[2])}  ${r[3].padEnd(widths[3])}  ${r[4]}`.trimEnd());
+}

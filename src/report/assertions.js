@@ -1,0 +1,53 @@
+/**
+ * The lines printed after a summary for --assert: one per assertion (and per
+ * compare row), pass or fail with the measured value. Outcomes in, strings out.
+ */
+import { int, ms } from './format.js';
+
+/**
+ * A value in an assertion's unit, as the summary writes it.
+ * @param {number|null} value
+ * @param {string} unit 'ms' | 'rps' | 'count' | '%' | 'fraction'
+ * @param {string} metric
+ */
+export function formatGateValue(value, unit, metric) {
+  if (!Number.isFinite(value)) return '–';
+  if (unit === 'ms') return ms(value);
+  if (unit === 'rps') return `${int(value)} req/s`;
+  if (unit === 'count') return int(value);
+  if (unit === 'fraction') return metric === 'elu' ? value.toFixed(2) : `${(value * 100).toFixed(value * 100 < 10 ? 1 : 0)}%`;
+  const digits = Math.abs(value) < 10 ? 1 : 0;
+  return metric.endsWith('-change') ? `${value > 0 ? '+' : ''}${value.toFixed(digits)}%` : `${value.toFixed(digits)}%`;
+}
+
+/**
+ * @param {import('../analysis/assertions.js').AssertionOutcome} o
+ * @returns {string} e.g. "assert p99<1ms  FAIL  measured 601 ms (busiest: worker 0)"
+ */
+export function formatAssertionLine(o) {
+  const status = o.pass ? 'pass' : 'FAIL';
+  const where = o.where ? `  ${o.where}:` : '';
+  if (o.id === 'assert-not-measured') {
+    return `assert ${o.expr}  ${status}${where}  not measured (${notMeasuredReason(o.metric)})`;
+  }
+  const who = o.process ? ` (${o.metric === 'elu' ? 'busiest loop' : 'busiest process'}: ${o.process})` : '';
+  return `assert ${o.expr}  ${status}${where}  measured ${formatGateValue(o.measured, o.unit, o.metric)}${who}`;
+}
+
+/**
+ * Every assertion's line, then a count when any failed.
+ * @param {import('../analysis/assertions.js').AssertionOutcome[]} outcomes
+ * @returns {string}
+ */
+export function formatAssertions(outcomes) {
+  const lines = outcomes.map(formatAssertionLine);
+  const failed = outcomes.filter((o) => !o.pass).length;
+  if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (exit 3)`);
+  return lines.join('\n');
+}
+
+function notMeasuredReason(metric) {
+  if (metric === 'blocked-in-spawn' || metric === 'elu') return 'needs the in-process probe: drop --no-probe, and the server must run on Node, Bun or Deno';
+  if (metric.endsWith('-change')) return 'needs --against with a baseline that has this figure';
+  return 'the result holds no such figure: nothing was measured';
+}

@@ -1,0 +1,55 @@
+/**
+ * The HTML report of a compare: per workload, bars of throughput and p99 per
+ * strategy with the repeats' min–max as whiskers and the ratio to the first
+ * strategy; the table and the text.
+ */
+import { barChart } from './svg.js';
+import { document, section, grid, table, textBlock, colorAt } from './page.js';
+import { formatCompare } from '../compare.js';
+import { int, ms } from '../format.js';
+import { footer } from './run.js';
+import { assertionsSection, againstSection, notesSection } from './parts.js';
+
+/**
+ * @param {object} result CompareResult
+ * @returns {string}
+ */
+export function renderCompareHtml(result) {
+  const rows = result.rows ?? [];
+  const strategies = [...new Set(rows.map((r) => r.strategy))];
+  const color = (s) => colorAt(strategies.indexOf(s));
+  const text = formatCompare(result);
+  const lines = text.split('\n');
+  const workloads = result.plan?.workloads ?? [...new Set(rows.map((r) => r.workload))];
+  const perWorkload = workloads.map((w) => {
+    const mine = rows.filter((r) => r.workload === w);
+    if (mine.length === 0) return '';
+    const first = mine[0].strategy;
+    const heading = lines.find((l) => l.startsWith(`workload ${w}`))?.replace(/^workload /, '') ?? w;
+    const rps = barChart({
+      title: `Throughput, workload ${w}`,
+      xLabel: 'requests per second (median; whiskers: min–max of the repeats)',
+      format: int,
+      bars: mine.map((r) => ({ label: r.strategy, value: r.rps.median, min: r.rps.min, max: r.rps.max, color: color(r.strategy), note: r.failed ? 'failed' : r.ratio === null ? '' : `${r.ratio.toFixed(2)}× ${first}` })),
+    });
+    const p99 = barChart({
+      title: `Latency p99, workload ${w}`,
+      xLabel: 'latency p99 (ms; whiskers: min–max of the repeats)',
+      format: (v) => ms(v),
+      bars: mine.map((r) => ({ label: r.strategy, value: r.p99Ms.median, min: r.p99Ms.min, max: r.p99Ms.max, color: color(r.strategy) })),
+    });
+    const tableRows = mine.map((r) => [
+      r.strategy, int(r.rps.median), r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '', ms(r.p99Ms.median), int(r.errors),
+      r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`, r.failed ? `failed: ${r.failed.split('\n')[0]}` : r.sameAsFirst ? 'no meaningful difference' : '',
+    ]);
+    return section(`Workload ${heading}`, grid([rps, p99]) + table(['strategy', 'req/s', 'min–max', 'p99', 'errors', `vs ${first}`, ''], tableRows, { textColumns: [6] }));
+  });
+  const body = [
+    assertionsSection(result.assertions),
+    againstSection(result.against),
+    ...perWorkload,
+    notesSection(result),
+    section('Summary as text', textBlock('the table spawnbench printed', text)),
+  ];
+  return document({ title: 'spawnbench compare', subtitle: [lines[0].replace(/^spawnbench compare · /, ''), lines[1]?.startsWith('Node') ? lines[1] : ''].filter(Boolean), body: body.join('\n'), footer: footer(result) });
+}

@@ -1,0 +1,165 @@
+/**
+ * Sections that run and diagnose reports share: load over time, the latency
+ * distribution, per-process figures over time (one colour per process in every
+ * chart), the process table, and the --against and --assert blocks.
+ */
+import { lineChart, percentileChart, esc } from './svg.js';
+import { colorAt, table, grid, section } from './page.js';
+import { int, ms, msNumber, bytes, pct } from '../format.js';
+import { latencyDistribution } from '../../analysis/latency-distribution.js';
+import { formatChangePct, verdictOf } from '../against.js';
+import { formatGateValue } from '../assertions.js';
+
+const LATENCY_COLORS = { p50Ms: colorAt(0), p90Ms: colorAt(2), p99Ms: colorAt(1), maxMs: colorAt(6) };
+
+/** Throughput and latency percentiles per second of the measured window. */
+export function loadOverTime(load) {
+  const series = load?.series ?? [];
+  if (series.length === 0) return '';
+  const rps = lineChart({
+    title: 'Throughput per second',
+    xLabel: 'time into the measured window (s)',
+    yLabel: 'requests per second',
+    series: [
+      { name: 'responses', color: colorAt(0), points: series.map((s) => [s.second, s.requests]) },
+      ...(series.some((s) => s.errors > 0) ? [{ name: 'errors', color: '#c62828', points: series.map((s) => [s.second, s.errors]) }] : []),
+    ],
+  });
+  const fields = [['p50Ms', 'p50'], ['p90Ms', 'p90'], ['p99Ms', 'p99'], ['maxMs', 'max']].filter(([f]) => series.some((s) => Number.isFinite(s[f])));
+  const latency = lineChart({
+    title: 'Latency per second',
+    xLabel: 'time into the measured window (s)',
+    yLabel: 'latency (ms)',
+    series: fields.map(([f, name]) => ({ name, color: LATENCY_COLORS[f], dashed: f === 'maxMs', points: series.map((s) => [s.second, s[f] ?? null]) })),
+  });
+  return grid([rps, latency]);
+}
+
+/** The percentile plot from the result's HDR histogram (and the baseline's, with --against). */
+export function latencyPlot(load, baseline) {
+  const now = latencyDistribution(load?.histogram);
+  if (!now || now.points.length === 0) return '';
+  const series = [{ name: `this run (${int(now.count)} requests)`, color: colorAt(0), points: now.points }];
+  const before = baseline ? latencyDistribution(baseline.load?.histogram) : null;
+  if (before?.points.length) series.push({ name: `baseline (${int(before.count)} requests)`, color: colorAt(8), points: before.points });
+  const latency = load.latency ?? {};
+  const summary = table(
+    ['min', 'p50', 'p75', 'p90', 'p99', 'p99.9', 'max', 'mean'],
+    [[latency.minMs, latency.p50Ms, latency.p75Ms, latency.p90Ms, latency.p99Ms, latency.p999Ms, latency.maxMs, latency.meanMs].map(msNumber)],
+  );
+  return grid([percentileChart({ title: 'Latency distribution (HDR histogram)', series }), `<div><h3>Latency (ms)</h3>${summary}</div>`]);
+}
+
+/** Processes in a stable order with their colours: the key to every per-process chart. */
+export function processColors(samples) {
+  return (samples?.processes ?? []).map((p, i) => ({ ...p, color: colorAt(i), name: p.label ?? p.key ?? String(p.pid) }));
+}
+
+/** Loop delay, ELU, blocked in spawn and CPU over time: one chart per figure, one line per process. */
+export function processesOverTime(samples) {
+  const processes = processColors(samples);
+  const t0 = Math.min(...processes.flatMap((p) => (p.series ?? []).map((s) => s.t)).filter(Number.isFinite));
+  if (!Number.isFinite(t0)) return '';
+  const chart = (title, yLabel, pick, opts = {}) => {
+    const series = processes.map((p) => {
+      const points = (p.series ?? []).map((s) => [(s.t - t0) / 1000, pick(s)]);
+      return { name: p.name, color: p.color, points: opts.perSecond ? perSecondMeans(points) : points };
+    });
+    if (!series.some((s) => s.points.some(([, y]) => Number.isFinite(y)))) return '';
+    return lineChart({ title, xLabel: 'time (s)', yLabel, series, ...opts });
+  };
+  return grid([
+    chart('Event-loop delay p99 per process', 'loop delay p99 (ms)', (s) => s.probe?.loopDelay?.p99Ms ?? null),
+    chart('Event-loop utilisation per process', 'ELU (1 = saturated)', (s) => s.probe?.elu ?? null, { yMax: 1 }),
+    chart('Time blocked in spawn per process', 'share of wall time (%)', (s) => (Number.isFinite(s.probe?.spawn?.blockedFraction) ? s.probe.spawn.blockedFraction * 100 : null), { yMax: 100 }),
+    // /proc counts CPU in 10 ms ticks: over a 250 ms sample that is 4% steps, a zigzag; a second's mean is not.
+    chart('CPU per process (mean of each second)', 'CPU (% of one core)', (s) => s.cpuPct ?? null, { perSecond: true }),
+  ]);
+}
+
+/**
+ * Points averaged per whole second (x at the middle of the second).
+ * @param {[number, number|null][]} points
+ */
+export function perSecondMeans(points) {
+  const buckets = new Map();
+  for (const [x, y] of points) {
+    if (!Number.isFinite(y)) continue;
+    const b = Math.floor(x);
+    const acc = buckets.get(b) ?? { sum: 0, n: 0 };
+    acc.sum += y;
+    acc.n++;
+    buckets.set(b, acc);
+  }
+  return [...buckets].sort((a, b) => a[0] - b[0]).map(([b, { sum, n }]) => [b + 0.5, sum / n]);
+}
+
+/** One row per process: colour key, requests, ELU, blocked in spawn, loop delay, CPU, memory. */
+export function processTable(samples, workers = []) {
+  const processes = processColors(samples);
+  if (processes.length === 0) return '';
+  const completed = new Map(workers.map((w) => [w.pid, w.completed]));
+  const rows = processes.map((p) => {
+    const s = p.summary ?? {};
+    const requests = p.requests ?? completed.get(p.pid);
+    return [
+      { html: `<span class="swatch" style="background:${p.color}"></span>${esc(p.name)}` },
+      p.pid ?? '–',
+      Number.isFinite(requests) ? int(requests) : '–',
+      Number.isFinite(s.elu) ? s.elu.toFixed(2) : '–',
+      Number.isFinite(s.blockedFraction) ? pct(s.blockedFraction) : '–',
+      Number.isFinite(s.msPerSpawn) ? ms(s.msPerSpawn) : '–',
+      Number.isFinite(s.loopDelayP99Ms) ? ms(s.loopDelayP99Ms) : '–',
+      Number.isFinite(s.cpuPct) ? `${Math.round(s.cpuPct)}%` : '–',
+      Number.isFinite(s.rssBytes) ? bytes(s.rssBytes) : '–',
+    ];
+  });
+  return table(['process', 'pid', 'requests', 'ELU', 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows);
+}
+
+const DELTA_LABELS = { rps: 'req/s', p999: 'p99.9' };
+
+/** One table row per delta: figure, before, after, change, mark (after `lead` cells, e.g. the compare row). */
+function deltaRows(deltas, lead = []) {
+  return deltas.map((d) => {
+    const v = (x) => (d.unit === 'ms' ? ms(x) : int(x));
+    const cls = d.significant ? (d.better ? 'pass' : 'fail') : '';
+    return [...lead, DELTA_LABELS[d.metric] ?? d.metric, v(d.before), v(d.after), formatChangePct(d.changePct), { html: `<span class="${cls}">${esc(verdictOf(d))}</span>` }];
+  });
+}
+
+/** The --against block: before, after, change and mark per figure (per row for a compare). */
+export function againstSection(against) {
+  if (!against?.deltas && !against?.rows) return '';
+  const s = against.summary;
+  const head = s.changes === 0 ? 'no change beyond the run-to-run noise' : `${s.changes} change${s.changes === 1 ? '' : 's'} beyond the noise: ${s.better} better, ${s.worse} worse`;
+  const body = against.rows
+    ? table(['strategy', 'workload', 'figure', 'baseline', 'now', 'change', ''], against.rows.flatMap((r) => deltaRows(r.deltas, [r.strategy, r.workload])), { textColumns: [1, 6] })
+    : table(['figure', 'baseline', 'this run', 'change', ''], deltaRows(against.deltas), { textColumns: [4] });
+  return section('Against the baseline', `<p>${esc(against.file ?? 'baseline')}: ${esc(head)}</p>${body}`);
+}
+
+/** The --assert block. */
+export function assertionsSection(outcomes) {
+  if (!outcomes?.length) return '';
+  const rows = outcomes.map((o) => [
+    o.expr,
+    o.where ?? '',
+    { html: `<span class="${o.pass ? 'pass' : 'fail'}">${o.pass ? 'pass' : 'FAIL'}</span>` },
+    o.measured === null ? 'not measured' : formatGateValue(o.measured, o.unit, o.metric),
+    o.process ?? '',
+  ]);
+  return section('Assertions', table(['assertion', 'where', 'result', 'measured', 'busiest'], rows, { textColumns: [0, 1, 2, 4] }));
+}
+
+/** Notes and failures as a list. */
+export function notesSection(result) {
+  const items = [...(result.failures ?? []).map((f) => `FAILED: ${f}`), ...(result.notes ?? [])];
+  return items.length ? section('Notes', `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`) : '';
+}
+
+/** "Node 20.20.2 · libuv 1.46.0 · CPU × 2 cores · linux/x64" */
+export function machineLine(m) {
+  return m ? `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}` : '';
+}
+

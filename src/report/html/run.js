@@ -1,0 +1,53 @@
+/**
+ * The HTML report of a run: headline figures, throughput and latency over time,
+ * the latency distribution, every process's loop delay, ELU, time blocked in
+ * spawn and CPU over time, the process table, the recommendation, and the
+ * --against and --assert blocks when the result has them.
+ */
+import { document, tiles, section, textBlock } from './page.js';
+import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection } from './parts.js';
+import { recommendationSection } from './recommendation.js';
+import { formatSummary } from '../summary.js';
+import { int, ms } from '../format.js';
+
+/**
+ * @param {object} result RunResult
+ * @param {{ baseline?: object }} [options] the --against result, drawn beside this one's distribution
+ * @returns {string}
+ */
+export function renderRunHtml(result, { baseline } = {}) {
+  const text = formatSummary(result);
+  const [title, ...subtitle] = text.split('\n').slice(0, 3);
+  const load = result.load ?? {};
+  const body = [
+    headline(load),
+    recommendationSection(result, text),
+    assertionsSection(result.assertions),
+    againstSection(result.against),
+    section('Load', loadOverTime(load)),
+    section('Latency distribution', latencyPlot(load, baseline)),
+    section('Processes over time', processesOverTime(result.samples)),
+    section('Processes', processTable(result.samples, result.strategy?.workers)),
+    notesSection(result),
+    section('Summary as text', textBlock('the summary spawnbench printed', text)),
+  ];
+  return document({ title, subtitle, body: body.join('\n'), footer: footer(result) });
+}
+
+/** The figures a reader looks at first. */
+export function headline(load) {
+  const errors = load.errors?.total ?? 0;
+  return tiles([
+    { label: 'requests per second', value: int(load.rps) },
+    { label: `requests in ${((load.durationMs ?? 0) / 1000).toFixed(1)} s`, value: int(load.requests) },
+    { label: 'latency p50', value: ms(load.latency?.p50Ms) },
+    { label: 'latency p99', value: ms(load.latency?.p99Ms) },
+    { label: 'latency max', value: ms(load.latency?.maxMs) },
+    { label: 'errors', value: int(errors), bad: errors > 0 },
+  ]);
+}
+
+/** When and by what the result was made. */
+export function footer(result) {
+  return `spawnbench ${result.kind} result${result.createdAt ? ` of ${result.createdAt.replace('T', ' ').slice(0, 19)} UTC` : ''} · result format ${result.format} · this page needs no network`;
+}

@@ -1,0 +1,72 @@
+/**
+ * The HTML report of a tune: throughput and p99 against pool size, one line per
+ * policy with the repeats' min–max as a band, the USL fit as a dashed line, the
+ * recommended point marked; the evidence table and the recommendation's words.
+ */
+import { lineChart, esc } from './svg.js';
+import { document, section, grid, table, textBlock, colorAt } from './page.js';
+import { formatTune, formatUsl } from '../tune.js';
+import { int, ms } from '../format.js';
+import { uslThroughput } from '../../analysis/usl.js';
+import { footer } from './run.js';
+import { machineLine } from './parts.js';
+
+/**
+ * @param {object} result TuneResult
+ * @returns {string}
+ */
+export function renderTuneHtml(result) {
+  const rec = result.recommendation ?? { cells: [], sentences: [], size: null };
+  const text = formatTune(result);
+  const cells = (rec.cells ?? []).filter((c) => !c.failed);
+  const policies = [...new Set(cells.map((c) => c.policy))];
+  const color = (policy) => colorAt(policies.indexOf(policy));
+  const line = (field) => policies.map((p) => ({
+    name: p,
+    color: color(p),
+    points: cells.filter((c) => c.policy === p).sort((a, b) => a.size - b.size).map((c) => [c.size, c[field].median]),
+  }));
+  const bands = (field) => policies.map((p) => ({
+    color: color(p),
+    points: cells.filter((c) => c.policy === p && c[field].n > 1).sort((a, b) => a.size - b.size).map((c) => [c.size, c[field].min, c[field].max]),
+  })).filter((b) => b.points.length > 1);
+  const chosen = cells.find((c) => c.size === rec.size && c.policy === rec.policy);
+  const marker = (field, format) => (chosen ? [{ x: chosen.size, y: chosen[field].median, label: `recommended: ${chosen.size} × ${chosen.policy}, ${format(chosen[field].median)}` }] : []);
+  const usl = result.usl ? uslLine(result.usl, cells) : [];
+  const sizes = [...new Set(cells.map((c) => c.size))].sort((a, b) => a - b);
+  const xTicks = sizes.length <= 12 ? sizes : undefined;
+  const charts = grid([
+    lineChart({ title: 'Throughput against pool size', xLabel: 'pool size (workers)', yLabel: 'requests per second', series: [...line('rps'), ...usl], bands: bands('rps'), markers: marker('rps', (v) => `${int(v)} req/s`), xTicks }),
+    lineChart({ title: 'Latency p99 against pool size', xLabel: 'pool size (workers)', yLabel: 'latency p99 (ms)', series: line('p99Ms'), bands: bands('p99Ms'), markers: marker('p99Ms', ms), xTicks }),
+  ]);
+  const words = rec.sentences?.length ? `<div class="verdict ok">${rec.sentences.map((s) => `<p>${esc(s)}</p>`).join('')}</div>` : '';
+  const rows = (rec.cells ?? []).map((c) => [
+    c.size, c.policy, int(c.rps.median), spread(c.rps, int), ms(c.p99Ms.median), spread(c.p99Ms, ms), int(c.errors),
+    [c.size === rec.size && c.policy === rec.policy ? 'recommended' : '', c.failed ? `failed: ${c.failed}` : ''].filter(Boolean).join(', '),
+  ]);
+  const [title] = text.split('\n');
+  const body = [
+    section(rec.size === null ? 'No recommendation' : 'Recommendation', words),
+    section('Pool size sweep', `${charts}${result.usl ? `<p>${esc(formatUsl(result.usl))}; dashed: the fitted curve.</p>` : ''}<p>Lines: median of the repeats; bands: their min–max.</p>`),
+    section('Every step', table(['pool', 'policy', 'req/s', 'min–max', 'p99', 'min–max', 'errors', ''], rows, { textColumns: [1, 7] })),
+    section('Summary as text', textBlock('the summary spawnbench printed', text)),
+  ];
+  return document({ title: title.replace(/ · .*/, ''), subtitle: [title.replace(/^[^·]*· /, ''), machineLine(result.machine)].filter(Boolean), body: body.join('\n'), footer: footer(result) });
+}
+
+/** The fitted Universal Scalability Law curve across the measured sizes, dashed. */
+function uslLine(usl, cells) {
+  const sizes = cells.map((c) => c.size);
+  const lo = Math.min(...sizes);
+  const hi = Math.max(...sizes);
+  const points = [];
+  for (let k = 0; k <= 40; k++) {
+    const n = lo + ((hi - lo) * k) / 40;
+    points.push([n, uslThroughput(usl, n)]);
+  }
+  return [{ name: `USL fit (${usl.policy})`, color: '#555', dashed: true, points }];
+}
+
+function spread(s, format) {
+  return s.n > 1 ? `${format(s.min)}–${format(s.max)}` : '';
+}

@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHistogram, recordMs, encodeHistogram, fullSummary } from '../../src/load/histogram.js';
+import { againstBaseline } from '../../src/analysis/against.js';
+import { formatAgainst } from '../../src/report/against.js';
+
+/** A deterministic load result: latencies spread evenly around `centerMs`, per-second counts given. */
+function load({ centerMs = 20, spreadMs = 10, count = 5000, perSecond = [500, 505, 495, 502, 498, 500, 500, 500, 500, 500], errors = 0 } = {}) {
+  const h = createHistogram();
+  for (let i = 0; i < count; i++) recordMs(h, centerMs - spreadMs + (2 * spreadMs * i) / count);
+  const requests = perSecond.reduce((a, b) => a + b, 0);
+  return {
+    load: {
+      rps: requests / perSecond.length,
+      requests,
+      latency: fullSummary(h),
+      histogram: encodeHistogram(h),
+      errors: { total: errors, connect: errors, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0 },
+      series: perSecond.map((requests, i) => ({ second: i + 1, requests })),
+    },
+  };
+}
+
+const byMetric = (a) => Object.fromEntries(a.deltas.map((d) => [d.metric, d]));
+
+test('the same run against itself: no change anywhere', () => {
+  const run = load();
+  const a = againstBaseline(run, run);
+  assert.deepEqual(a.summary, { changes: 0, better: 0, worse: 0 });
+  assert.ok(a.deltas.every((d) => d.significant !== true));
+  assert.match(formatAgainst(a, { file: 'old.json' }), /^Against old\.json: no change beyond the noise/);
+});
+
+test('slower latency beyond the histograms\' confidence is a change for the worse; a small wobble is not', () => {
+  const base = load({ centerMs: 20 });
+  const d = byMetric(againstBaseline(load({ centerMs: 30 }), base));
+  assert.equal(d.p50.significant, true);
+  assert.equal(d.p50.better, false);
+  assert.ok(Math.abs(d.p50.changePct - 50) < 1);
+  const wobble = byMetric(againstBaseline(load({ centerMs: 20.05 }), base));
+  assert.equal(wobble.p50.significant, false);
+  assert.equal(wobble.max.significant, null, 'one request: never judged');
+});
+
+test('a tail percentile with too few requests behind it is not judged', () => {
+  const d = byMetric(againstBaseline(load({ count: 800, centerMs: 40 }), load({ count: 800 })));
+  assert.equal(d.p99.significant, true, '800 × 1% = 8 requests beyond p99: judged');
+  assert.equal(d.p999.significant, null);
+  assert.equal(d.p999.noise.reason, 'too-few-requests');
+});
+
+test('throughput: a shift larger than the per-second spread is a change, one inside it is not', () => {
+  const base = load();
+  const up = byMetric(againstBaseline(load({ perSecond: Array(10).fill(600) }), base));
+  assert.equal(up.rps.significant, true);
+  assert.equal(up.rps.better, true);
+  const noisy = [300, 700, 350, 650, 500, 520, 480, 400, 600, 520];
+  const same = byMetric(againstBaseline(load({ perSecond: noisy }), base));
+  assert.equal(same.rps.significant, false);
+  const short = byMetric(againstBaseline(load({ perSecond: [600, 600] }), base));
+  assert.equal(short.rps.significant, null);
+});
+
+test('errors: from none to 1% of requests is a change; 1 against 2 is noise', () => {
+  const base = load();
+  assert.equal(byMetric(againstBaseline(load({ errors: 50 }), base)).errors.significant, true);
+  assert.equal(byMetric(againstBaseline(load({ errors: 2 }), load({ errors: 1 }))).errors.significant, false);
+});
+
+test('the block lists every figure with before → after, change and mark', () => {
+  const text = formatAgainst(againstBaseline(load({ centerMs: 30 }), load()), { file: 'old.json', createdAt: '2026-11-23T09:00:00.000Z' });
+  const lines = text.split('\n');
+  assert.match(lines[0], /^Against old\.json \(2026-11-23 09:00 UTC\): \d changes? beyond the noise: 0 better, \d worse$/);
+  assert.match(lines.find((l) => l.includes('p50')), /p50 +20\.0 → 30\.0 ms +\+50%  worse/);
+  assert.equal(lines.length, 8);
+});
+
+test('compare against compare: a row changed only where the repeats no longer overlap', async () => {
+  const { againstCompareBaseline } = await import('../../src/analysis/against.js');
+  const row = (strategy, rps, p99, n = 3) => ({
+    workload: 'echo', strategy, errors: 0,
+    rps: { median: rps[1], min: rps[0], max: rps[2], n },
+    p99Ms: { median: p99[1], min: p99[0], max: p99[2], n },
+  });
+  const runs = (strategies) => strategies.map((strategy) => ({ workload: 'echo', strategy, requests: 3000 }));
+  const old = { rows: [row('baseline', [600, 620, 640], [80, 90, 95]), row('fork-pool', [1400, 1500, 1550], [30, 35, 40])], runs: runs(['baseline', 'fork-pool']) };
+  const now = { rows: [row('baseline', [610, 625, 650], [82, 88, 92]), row('fork-pool', [1700, 1800, 1850], [20, 22, 25]), row('cluster', [1, 2, 3], [1, 2, 3])], runs: runs(['baseline', 'fork-pool']) };
+  const a = againstCompareBaseline(now, old);
+  const mark = (strategy, metric) => a.rows.find((r) => r.strategy === strategy).deltas.find((d) => d.metric === metric);
+  assert.equal(mark('baseline', 'rps').significant, false);
+  assert.equal(mark('fork-pool', 'rps').significant, true);
+  assert.equal(mark('fork-pool', 'rps').better, true);
+  assert.equal(mark('fork-pool', 'p99').better, true);
+  assert.deepEqual(a.unmatched, ['cluster · echo']);
+  assert.deepEqual(a.summary, { changes: 2, better: 2, worse: 0 });
+  const single = againstCompareBaseline({ rows: [row('baseline', [1, 700, 1], [1, 1, 1], 1)] }, old);
+  assert.equal(single.rows[0].deltas[0].significant, null);
+  const text = formatAgainst(a, { file: 'old.json' });
+  assert.match(text, /^Against old\.json: 2 changes beyond the noise: 2 better, 0 worse\n {2}baseline · echo\n {4}req\/s +620 → 625 +\+0\.8% +within noise +repeats now 610–650, before 600–640\n/);
+  assert.match(text, /\n {2}cluster · echo: not in the baseline$/);
+});
