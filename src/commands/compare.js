@@ -6,8 +6,8 @@ import { runEngineCommand } from './present.js';
 
 export default {
   name: 'compare',
-  summary: 'run several strategies (and workloads) under the same load and print the table, with ratios',
-  groups: ['pool', 'runtime', 'load', 'output', 'compare'],
+  summary: 'run several strategies (and workloads, and your own servers with --command) under the same load and print the table, with ratios',
+  groups: ['pool', 'runtime', 'load', 'output', 'compare', 'server'],
   loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     return runEngineCommand(buildComparePlan(options), createCompare, options.markdown ? formatCompareMarkdown : formatCompare, io);

@@ -73,7 +73,7 @@ export function compareResult(plan, { machine, runs, stoppedEarly }) {
     format: RESULT_FORMAT,
     kind: 'compare',
     createdAt: new Date().toISOString(),
-    plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null },
+    plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null, ...(plan.commands ? { commands: plan.commands } : {}) },
     machine,
     runs,
     rows,

@@ -55,6 +55,17 @@ function buildDiagnoseTarget(o, command) {
     return { kind: 'url', url: parseTarget(o.url).url, pid };
   }
   if (o.pid !== undefined) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
+  return commandTarget(o, command);
+}
+
+/**
+ * The target of a user's server command, as diagnose starts it (tune and compare
+ * on a command start it the same way): --port, --path and --ready-timeout checked.
+ * @param {{ port?: string, path?: string, readyTimeout?: string }} o commander options
+ * @param {string[]} command argv
+ * @returns {{ kind: 'command', command: string[], port: number|null, path: string, readyTimeoutMs: number }}
+ */
+export function commandTarget(o, command) {
   const pathValue = o.path ?? '/';
   if (!String(pathValue).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${pathValue}')`);
   return {

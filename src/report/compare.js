@@ -6,6 +6,7 @@
 import { int, ms } from './format.js';
 import { formatDuration } from '../units.js';
 import { compareTable } from '../compare/table.js';
+import { shellLine } from './own-server.js';
 
 /**
  * @param {object} result CompareResult (src/compare/engine.js)
@@ -57,6 +58,10 @@ function rowsOf(result) {
 
 function footer(result) {
   const lines = [];
+  const commands = Object.entries(result.plan.commands ?? {});
+  if (commands.length > 0) {
+    lines.push('', `Your servers (started as diagnose starts them; bodies not checked): ${commands.map(([name, argv]) => `${name} = ${shellLine(argv)}`).join('; ')}`);
+  }
   if (result.plan.repeat > 1) lines.push('', `Median of ${result.plan.repeat} interleaved repeats; "no meaningful difference": the repeats overlap the first strategy's.`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines;
@@ -78,6 +83,7 @@ function describeMachine(m) {
 function describeWorkload(plan, name) {
   const w = plan.workloadInfo?.[name];
   if (!w) return name;
+  if (w.command === null) return `${name} (each runs its own code per request)`;
   const cmd = [w.command, ...w.args].join(' ');
   return `${name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }

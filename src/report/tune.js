@@ -5,6 +5,7 @@
  */
 import { int, ms } from './format.js';
 import { formatDuration } from '../units.js';
+import { describeCommandTarget, formatServerProcesses, policyLabel, policyNotTunedSentences } from './own-server.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
@@ -18,7 +19,9 @@ export function formatTune(result) {
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search, result.steps ?? []));
-  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...rec.sentences.map((s) => `  ${s}`));
+  const serverProcesses = formatServerProcesses(result.processes);
+  if (serverProcesses.length) lines.push('', ...serverProcesses);
+  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...rec.sentences, ...policyNotTunedSentences(rec)].map((s) => `  ${s}`));
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
 }
@@ -31,11 +34,13 @@ function describeSweep(plan) {
   const loop = l.rate ? `open loop at ${int(l.rate)} req/s` : `closed loop, ${l.connections} connections`;
   const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
   const runtime = base.target.runtime?.name && base.target.runtime.name !== 'node' ? ` on ${base.target.runtime.name}` : '';
+  const what = base.target.kind === 'command'
+    ? [describeCommandTarget(plan)]
+    : [`strategy ${base.target.strategy}${runtime}`, `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`];
   return [
-    `strategy ${base.target.strategy}${runtime}`,
-    `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`,
+    ...what,
     `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up per step`,
-    `sizes ${plan.sizes.join(',')} × ${plan.policies.length === 1 ? plan.policies[0] : `${plan.policies.length} policies`} × ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}, ${plan.search}`,
+    `sizes ${plan.sizes.join(',')} × ${plan.policies.length === 1 ? policyLabel(plan.policies[0]) : `${plan.policies.length} policies`} × ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}, ${plan.search}`,
   ].join(' · ');
 }
 
@@ -52,7 +57,7 @@ export function formatEvidence(cells, rec) {
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
     if (rec.bestCell && c.size === rec.bestCell.size && c.policy === rec.bestCell.policy) marks.push('best throughput');
     if (c.failed) marks.push(`failed: ${c.failed}`);
-    return [String(c.size), c.policy, range(c.rps, int), range(c.p99Ms, msValue), int(c.errors), marks.join(', ')];
+    return [String(c.size), policyLabel(c.policy), range(c.rps, int), range(c.p99Ms, msValue), int(c.errors), marks.join(', ')];
   });
   const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -16,6 +16,7 @@ import { startStrategyProcess } from './strategy-process.js';
 import { trackDir } from './cleanup.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
 import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
+import { bootCommand } from '../diagnose/boot-command.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -37,8 +38,11 @@ async function execute(run, plan, logger, state) {
   let sampler = null;
   let crash = null;
   try {
-    if (plan.target.kind === 'strategy') {
-      server = await bootStrategy(plan, logger, run, stops);
+    if (plan.target.kind !== 'url') {
+      // A user's server command (tune or compare on `-- <command>`) boots exactly as diagnose starts it.
+      server = plan.target.kind === 'command'
+        ? await bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal: state.abort.signal })
+        : await bootStrategy(plan, logger, run, stops);
       server.proc.exited.then(({ code, signal }) => {
         if (server.stopping) return;
         crash = { code, signal, stderr: server.proc.stderrTail() };
@@ -49,7 +53,7 @@ async function execute(run, plan, logger, state) {
         rootPid: server.proc.pid,
         channel: server.channel,
         intervalMs: plan.probe.intervalMs,
-        runtime: plan.target.runtime.kind,
+        runtime: plan.target.runtime?.kind ?? 'node',
         getGeneratorStats: () => state.lastTick?.generator ?? null,
         getWorkers: () => server.proc.workers(),
       });
@@ -58,7 +62,7 @@ async function execute(run, plan, logger, state) {
     }
     if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
 
-    const url = server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url;
+    const url = server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url;
     const loadRun = startPlanLoad(run, state, plan, url, plan.load.expected);
     logger.info({ url }, 'load start');
     // Samples summarise the measured phase only, like the load figures.
@@ -72,7 +76,7 @@ async function execute(run, plan, logger, state) {
 
     notes.push(...(load.notes ?? []));
     const failures = [];
-    if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
+    if (crash) failures.push(describeCrash(server.label ?? `strategy '${plan.target.strategy}'`, crash));
     if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
     if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
 
@@ -83,7 +87,8 @@ async function execute(run, plan, logger, state) {
       createdAt: new Date().toISOString(),
       plan: planForJson(plan),
       machine,
-      strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+      strategy: server && plan.target.kind === 'strategy' ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+      ...(plan.target.kind === 'command' ? { target: { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url } } : {}),
       load,
       samples,
       notes,

@@ -17,6 +17,8 @@ import { stepPlan, tunePlanForJson } from './plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
 import { createEngine } from '../runner/engine-parts.js';
+import { runProcesses, chosenProcesses } from '../analysis/worker-balance.js';
+import { RunError } from '../errors.js';
 
 /** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
 const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
@@ -41,7 +43,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
       if (state.stopRequested) break;
       index += 1;
       tune.emit('tune-progress', { ...item, index, total: search.mode === 'exhaustive' ? search.exhaustiveSteps : null });
-      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, state, steps);
+      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, state, steps, plan.base.target.kind === 'command');
       if (!step) break;
       steps.push({ index, ...step });
       logger.info({ step: steps.at(-1) }, 'tune step');
@@ -49,6 +51,8 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
     }
   }
   tune.emit('tune-progress', null);
+  // A user's server that fails at every size: nothing to recommend, and the first reason is the one to fix.
+  if (steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
   const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
   tune.emit('phase', { phase: 'done' });
   tune.emit('done', result);
@@ -61,16 +65,18 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
  * machine); if the very first steps fail, the sweep fails with that error.
  * Returns null when the sweep was stopped before the step measured anything.
  */
-async function measureStep(tune, run, item, state, steps) {
+async function measureStep(tune, run, item, state, steps, ownServer) {
   const forward = FORWARDED.map((name) => [name, (payload) => (name === 'phase' && payload?.phase === 'done' ? null : tune.emit(name, payload))]);
   for (const [name, handler] of forward) run.on(name, handler);
   state.current = run;
   try {
     const result = await run.start();
-    return { ...item, ...runFigures(result) };
+    // A user's server: what each of its processes did, so its own balancing shows.
+    return { ...item, ...runFigures(result), ...(result.target?.kind === 'command' ? { processes: runProcesses(result) } : {}) };
   } catch (error) {
     if (state.stopRequested) return null; // stopped while booting: nothing measured
-    if (!steps.some((s) => !s.failed)) throw error;
+    // A user's server that will not start at one size (exits, never listens) may at the next: the sweep goes on.
+    if (!steps.some((s) => !s.failed) && !ownServer) throw error;
     return { ...item, rps: 0, p50Ms: null, p99Ms: null, errors: 0, requests: 0, durationMs: 0, partial: false, failures: [], signals: null, failed: error.message };
   } finally {
     state.current = null;
@@ -84,6 +90,8 @@ async function measureStep(tune, run, item, state, steps) {
  */
 export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
   const recommendation = recommend(steps);
+  // A server without a policy knob ran its own balancing at every step: the policy was not tuned.
+  if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}: the recommendation covers what was measured until then`);
   return {
@@ -102,6 +110,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
     },
     usl: uslOf(steps),
     recommendation,
+    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation) } : {}),
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,

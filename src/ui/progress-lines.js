@@ -1,6 +1,7 @@
 import { describeLoad, describeTarget } from './components/header.js';
 import { planView } from './plan-view.js';
 import { formatCount, formatDuration, formatMs } from './format.js';
+import { policyLabel } from '../report/own-server.js';
 
 /**
  * Where there is no dashboard (pipes, CI, --json, --no-dashboard): one plain line
@@ -30,8 +31,8 @@ export function formatProgressLine(tick) {
  * @returns {string}
  */
 export function formatTuneStepLine(step) {
-  if (step.failed) return `tune pool ${step.size} ${step.policy}: failed (${step.failed})`;
-  return `tune pool ${step.size} ${step.policy}: ${formatCount(step.rps)} rps  p99 ${formatMs(step.p99Ms)}  errors ${formatCount(step.errors ?? 0)}`;
+  if (step.failed) return `tune pool ${step.size} ${policyLabel(step.policy)}: failed (${step.failed})`;
+  return `tune pool ${step.size} ${policyLabel(step.policy)}: ${formatCount(step.rps)} rps  p99 ${formatMs(step.p99Ms)}  errors ${formatCount(step.errors ?? 0)}`;
 }
 
 /**
