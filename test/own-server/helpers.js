@@ -1,14 +1,11 @@
 /** Running spawnbench on the own-server fixtures, in-process or as a real process, and proving nothing is left. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
-import { descendants, processesInGroup, processesMatching, waitFor } from '../helpers/processes.js';
+import { processesInGroup, processesMatching, waitFor } from '../helpers/processes.js';
 
-export const BIN = fileURLToPath(new URL('../../bin/spawnbench.js', import.meta.url));
 /** Short steps: the suite must stay quick; the figures are not what these tests check. */
 export const QUICK = ['--duration', '1s', '--warmup', '300ms', '--connections', '4'];
 
@@ -24,24 +21,7 @@ export async function cli(...args) {
   return { code, out: io.out(), err: io.err() };
 }
 
-/**
- * spawnbench as a real process (for signals), with every descendant it ever had recorded.
- * @param {string[]} args
- */
-export function startBin(args) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const seen = new Set();
-  const watch = setInterval(() => descendants(child.pid).forEach((p) => seen.add(p)), 50);
-  const exited = once(child, 'exit').then(([code, signal]) => {
-    clearInterval(watch);
-    return { code, signal, out, err };
-  });
-  return { child, seen, exited, err: () => err };
-}
+export { startSpawnbench as startBin } from '../helpers/spawnbench-process.js';
 
 /**
  * No process of the user's command is left: each step's process group is empty,
