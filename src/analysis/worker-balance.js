@@ -5,6 +5,7 @@
  * work was spread evenly over its workers. Pure: figures in, ids and figures out.
  */
 import { LOPSIDED_RATIO } from '../thresholds.js';
+import { median } from './stats.js';
 
 /**
  * @typedef {object} ProcessRow
@@ -81,4 +82,27 @@ export function chosenProcesses(steps, rec) {
   const step = steps.filter((s) => s.size === rec.size && s.policy === rec.policy && !s.partial && !s.failed && s.processes?.length).at(-1);
   if (!step) return null;
   return { size: step.size, policy: step.policy, repeat: step.repeat, rows: step.processes, balance: workerBalance(step.processes) };
+}
+
+/**
+ * The balance of every measured (size, policy): the median over its complete
+ * steps of how much an even share the busiest worker did, so the evidence table
+ * shows which sizes and policies leave workers idle.
+ * @param {object[]} steps tune steps, each with `processes`
+ * @returns {{ size: number, policy: string|null, ratio: number, id: 'even'|'lopsided', basis: 'spawns'|'cpu' }[]}
+ */
+export function cellBalances(steps) {
+  const cells = new Map();
+  for (const step of steps) {
+    if (step.partial || step.failed || !step.processes) continue;
+    const balance = workerBalance(step.processes);
+    if (!balance) continue;
+    const id = `${step.size}\u0000${step.policy}`;
+    if (!cells.has(id)) cells.set(id, { size: step.size, policy: step.policy, list: [] });
+    cells.get(id).list.push(balance);
+  }
+  return [...cells.values()].map(({ size, policy, list }) => {
+    const ratio = median(list.map((b) => b.ratio));
+    return { size, policy, ratio, id: ratio >= LOPSIDED_RATIO ? 'lopsided' : 'even', basis: list[0].basis };
+  });
 }

@@ -39,6 +39,15 @@ export function describeCommandTarget(plan) {
 }
 
 /**
+ * The "busiest" cell of the evidence table: how many even shares the busiest worker did (1.00× = even).
+ * @param {{ ratio: number, id: string }|undefined} balance
+ */
+export function balanceCell(balance) {
+  if (!balance) return '–';
+  return `${balance.ratio.toFixed(2)}×${balance.id === 'lopsided' ? ' lopsided' : ''}`;
+}
+
+/**
  * The sentence for a recommendation whose policy was not tuned.
  * @param {{ policyReason?: string }} rec
  * @returns {string[]}
@@ -69,6 +78,7 @@ export function formatServerProcesses(processes) {
   const lines = [`Your server's processes at size ${processes.size}${policy} (repeat ${processes.repeat})`, line(header), ...rows.map(line)];
   const b = processes.balance;
   if (b) {
+    // The table's "busiest" column gives the same ratio for every size and policy measured.
     const basis = b.basis === 'spawns' ? 'spawns' : 'CPU';
     lines.push(b.id === 'lopsided'
       ? `Lopsided: ${b.busiest} did ${pct(b.busiestShare)} of the workers' ${basis} (${b.ratio.toFixed(2)}× an even share of ${pct(1 / b.workers)}; lopsided from ${b.threshold}×): the server's balancing leaves workers idle.`

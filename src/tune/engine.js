@@ -17,7 +17,7 @@ import { stepPlan, tunePlanForJson } from './plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
 import { createEngine } from '../runner/engine-parts.js';
-import { runProcesses, chosenProcesses } from '../analysis/worker-balance.js';
+import { runProcesses, chosenProcesses, cellBalances } from '../analysis/worker-balance.js';
 import { RunError } from '../errors.js';
 
 /** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
@@ -110,7 +110,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
     },
     usl: uslOf(steps),
     recommendation,
-    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation) } : {}),
+    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation), balance: cellBalances(steps) } : {}),
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,

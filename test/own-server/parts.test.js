@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTunePlan, stepPlan } from '../../src/tune/plan.js';
 import { findSizeKnob, tuneArgs } from '../../src/analysis/size-knob.js';
-import { workerBalance, chosenProcesses } from '../../src/analysis/worker-balance.js';
+import { workerBalance, chosenProcesses, cellBalances } from '../../src/analysis/worker-balance.js';
 import { LOPSIDED_RATIO } from '../../src/thresholds.js';
-import { formatServerProcesses, shellLine, policyNotTunedSentences } from '../../src/report/own-server.js';
+import { formatServerProcesses, shellLine, policyNotTunedSentences, balanceCell } from '../../src/report/own-server.js';
 import { formatDiagnosis } from '../../src/report/diagnose.js';
 
 test('a step of a command sweep: {size} and {policy} filled in, the knobs set in its environment', () => {
@@ -81,6 +81,16 @@ test('the balance of a server\'s workers: by spawns where counted, lopsided from
   const text = formatServerProcesses(chosen);
   assert.equal(text[0], "Your server's processes at size 2 (repeat 1)");
   assert.match(text.at(-1), /^Lopsided: pid 1 did 90% of the workers' spawns \(1\.80× an even share of 50%; lopsided from 1\.3×\)/);
+  const cells = cellBalances([
+    ...steps,
+    { size: 2, policy: null, repeat: 3, processes: [main, row('pid 1', 100), row('pid 2', 100)] },
+    { size: 2, policy: null, repeat: 4, processes: [main, row('pid 1', 150), row('pid 2', 50)] },
+    { size: 1, policy: null, repeat: 1, processes: [main, row('pid 1', 100)] },
+  ]);
+  assert.deepEqual(cells, [{ size: 2, policy: null, ratio: 1.5, id: 'lopsided', basis: 'spawns' }], 'the median of the complete steps; one worker has no balance');
+  assert.equal(balanceCell(cells[0]), '1.50× lopsided');
+  assert.equal(balanceCell({ ratio: 1.02, id: 'even' }), '1.02×');
+  assert.equal(balanceCell(undefined), '–');
   assert.deepEqual(policyNotTunedSentences({ policyReason: 'no-policy-knob' }).length, 1);
   assert.deepEqual(policyNotTunedSentences({}), []);
 });
