@@ -52,7 +52,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   }
   tune.emit('tune-progress', null);
   // A user's server that fails at every size: nothing to recommend, and the first reason is the one to fix.
-  if (steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
+  if (!state.stopRequested && steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
   const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
   tune.emit('phase', { phase: 'done' });
   tune.emit('done', result);

@@ -61,6 +61,7 @@ test('tune -- … --balance {policy} with --balance-policies: a policy is chosen
   assert.match(text, /Your server's processes at size 2, (round-robin|first-free) \(repeat 1\)\nprocess +spawns\/s +blocked in spawn +ELU +CPU\nmain, pid \d+ +\d+ /);
   assert.match(text, /\n(Even: the busiest worker \(pid \d+\) did \d+% of the workers' spawns|Lopsided: pid \d+ did \d+% of the workers' spawns)/);
   assert.doesNotMatch(text, /Policy not tuned/);
+  assert.equal((await cli('report', out)).out, `${text}`, 'report prints the same text from the file');
   const result = JSON.parse(readFileSync(out, 'utf8'));
   assert.ok(['round-robin', 'first-free'].includes(result.recommendation.policy));
   assert.equal(result.recommendation.policyReason, undefined);
