@@ -189,6 +189,7 @@ export function parseHeaders(list) {
   return headers;
 }
 
-function kebab(name) {
+/** An option's camelCase name as its flag: 'sizeEnv' → 'size-env'. */
+export function kebab(name) {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }

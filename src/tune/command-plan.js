@@ -7,6 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import { buildCommandRunPlan, parseEnvName } from '../command-plan.js';
+import { kebab } from '../plan.js';
 
 export const SIZE_PLACEHOLDER = '{size}';
 export const POLICY_PLACEHOLDER = '{policy}';
@@ -72,8 +73,4 @@ function parseValueList(value, flag) {
   const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean);
   if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list of the values your server understands, e.g. rr,none`);
   return [...new Set(parts)];
-}
-
-function kebab(name) {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }

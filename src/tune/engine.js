@@ -62,7 +62,8 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
 /**
  * Runs one step and returns its figures. A step whose strategy fails to start is
  * recorded as failed once some step has worked (a large pool may not fit the
- * machine); if the very first steps fail, the sweep fails with that error.
+ * machine); if the very first steps fail, the sweep fails with that error. On a
+ * user's server (`ownServer`) every failed step is recorded and the sweep goes on.
  * Returns null when the sweep was stopped before the step measured anything.
  */
 async function measureStep(tune, run, item, state, steps, ownServer) {

@@ -2,7 +2,7 @@
  * CLI options → the plan of a sweep: one run plan per step, pool size and policy
  * filled in per step. Every check on tune's own options lives here.
  */
-import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
+import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize, kebab } from '../plan.js';
 import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
@@ -90,10 +90,6 @@ function parseSweep(o) {
     repeat: parseInteger(o.repeat ?? TUNE_DEFAULTS.repeat, '--repeat', { max: MAX_REPEAT }),
     search: parseChoice(o.search ?? TUNE_DEFAULTS.search, '--search', SEARCH_MODES),
   };
-}
-
-function kebab(name) {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 /**

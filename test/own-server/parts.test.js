@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTunePlan, stepPlan } from '../../src/tune/plan.js';
+import { createAdaptiveSearch } from '../../src/tune/adaptive.js';
 import { findSizeKnob, tuneArgs } from '../../src/analysis/size-knob.js';
 import { workerBalance, chosenProcesses, cellBalances } from '../../src/analysis/worker-balance.js';
 import { LOPSIDED_RATIO } from '../../src/thresholds.js';
@@ -25,6 +26,8 @@ test('a step of a command sweep: {size} and {policy} filled in, the knobs set in
   assert.equal(step.path, '/api');
   assert.deepEqual(plan.base.target.command, ['node', 'app.js', '--workers={size}', '--pick', '{policy}'], 'the base plan is not changed');
   assert.deepEqual(buildTunePlan({ sizeEnv: 'W' }, ['node', 's.js']).policies, [null], 'no policy knob: the server\'s own balancing');
+  const adaptive = createAdaptiveSearch({ sizes: [1, 2, 3, 4], policies: [null], repeat: 1 });
+  assert.deepEqual(adaptive.nextBatch([]).map((s) => [s.size, s.policy]), [[1, null], [2, null], [4, null]], 'adaptive search leads with the server\'s own balancing');
 });
 
 test('the size knob of a command: a --workers-like flag first, then a size variable in its environment', () => {
