@@ -19,7 +19,7 @@ export function formatCompare(result) {
     const rows = rowsOf(result).filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ratio(r), remark(r)]);
-    const header = ['strategy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
+    const header = [rowLabel(result.plan), 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
     const line = (c) => c.map((v, i) => (i === 0 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
     lines.push('', `workload ${describeWorkload(result.plan, workload)}`, line(header), ...cells.map(line));
@@ -40,7 +40,7 @@ export function formatCompareMarkdown(result) {
     const first = rows[0]?.strategy ?? '';
     const cell = (text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
-    lines.push(`| strategy | req/s | min–max | p99 | errors | vs ${first} |`, '|---|---:|---:|---:|---:|---:|');
+    lines.push(`| ${rowLabel(result.plan)} | req/s | min–max | p99 | errors | vs ${first} |`, '|---|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const spreadText = r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '';
       const note = remark(r);
@@ -50,6 +50,12 @@ export function formatCompareMarkdown(result) {
   const rest = footer(result).filter(Boolean);
   if (rest.length) lines.push('', ...rest.map((l) => `- ${l}`));
   return lines.join('\n');
+}
+
+/** The first column's name: 'server' when only the user's own servers were compared. */
+function rowLabel(plan) {
+  const commands = Object.keys(plan.commands ?? {});
+  return commands.length > 0 && plan.strategies.every((name) => commands.includes(name)) ? 'server' : 'strategy';
 }
 
 function rowsOf(result) {

@@ -17,7 +17,7 @@ test('compare --command a=… --command b=… --markdown: a row per command, the
     '--repeat', '1', '--markdown', '--out', out, ...QUICK,
   );
   assert.equal(code, 0, err);
-  assert.match(md, /### workload server \(each runs its own code per request\)\n\n\| strategy \| req\/s \| min–max \| p99 \| errors \| vs a \|\n\|---\|---:\|---:\|---:\|---:\|---:\|\n\| a \| [\d,]+ \| {2}\| [\d.,]+ ms \| 0 \| 1\.00× \|\n\| b \| [\d,]+ \| {2}\| [\d.,]+ ms \| 0 \| \d+\.\d\d× \|/);
+  assert.match(md, /### workload server \(each runs its own code per request\)\n\n\| server \| req\/s \| min–max \| p99 \| errors \| vs a \|\n\|---\|---:\|---:\|---:\|---:\|---:\|\n\| a \| [\d,]+ \| {2}\| [\d.,]+ ms \| 0 \| 1\.00× \|\n\| b \| [\d,]+ \| {2}\| [\d.,]+ ms \| 0 \| \d+\.\d\d× \|/);
   assert.match(md, /- Your servers \(started as diagnose starts them; bodies not checked\): a = .*cluster-env\.js; b = .*workers-flag\.js --workers 2/);
   const result = JSON.parse(readFileSync(out, 'utf8'));
   assert.deepEqual(result.plan.commands.b, [process.execPath, fixture('workers-flag'), '--workers', '2'], 'split into argv without a shell, quotes removed');
