@@ -9,18 +9,20 @@ import { startBin, fixture, assertNothingLeft } from './helpers.js';
 /** Long steps, so the signal lands while the server is under load. */
 const LONG = ['--duration', '30s', '--warmup', '0', '--connections', '4', '--repeat', '1'];
 
-test('SIGINT during tune on a command: the partial step, exit 130, nothing left', async () => {
-  const run = startBin(['tune', '--sizes', '2,3', '--size-env', 'WORKERS', '--json', ...LONG, '--', process.execPath, fixture('cluster-env')]);
-  assert.ok(await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000 }), `under load: ${run.err()}`);
-  assert.ok(run.seen.size >= 3, 'the cluster primary and its workers were seen');
-  run.child.kill('SIGINT');
-  const { code, out, err } = await run.exited;
-  assert.equal(code, 130, err);
-  const result = JSON.parse(out);
-  assert.equal(result.stoppedEarly, true);
-  assert.deepEqual(result.steps.map((s) => [s.size, s.partial]), [[2, true]]);
-  await assertNothingLeft({ pids: result.steps.map((s) => s.pid), marker: fixture('cluster-env'), seen: run.seen });
-});
+for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  test(`${signal} during tune on a command: the partial step, exit ${exitCode}, nothing left`, async () => {
+    const run = startBin(['tune', '--sizes', '2,3', '--size-env', 'WORKERS', '--json', ...LONG, '--', process.execPath, fixture('cluster-env')]);
+    assert.ok(await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000 }), `under load: ${run.err()}`);
+    assert.ok(run.seen.size >= 3, 'the cluster primary and its workers were seen');
+    run.child.kill(signal);
+    const { code, out, err } = await run.exited;
+    assert.equal(code, exitCode, err);
+    const result = JSON.parse(out);
+    assert.equal(result.stoppedEarly, true);
+    assert.deepEqual(result.steps.map((s) => [s.size, s.partial]), [[2, true]]);
+    await assertNothingLeft({ pids: result.steps.map((s) => s.pid), marker: fixture('cluster-env'), seen: run.seen });
+  });
+}
 
 test('SIGTERM during compare --command: exit 143, nothing left', async () => {
   const run = startBin(['compare', '--command', `flag=${process.execPath} ${fixture('workers-flag')} --workers 2`, '--json', ...LONG]);
