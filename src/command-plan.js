@@ -8,7 +8,10 @@
  */
 import { UsageError } from './errors.js';
 import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval } from './plan.js';
-import { commandTarget } from './diagnose/plan.js';
+import { parseDuration, parseInteger } from './units.js';
+
+/** Highest TCP port. */
+const MAX_PORT = 65535;
 
 /**
  * What each request runs on a user's server: its own code, unknown to spawnbench.
@@ -52,4 +55,24 @@ export function parseEnvName(value, flag) {
     throw new UsageError(`${flag} ${name}: spawnbench sets ${name} itself (the port and the probe); use the variable your server reads its size or policy from`);
   }
   return name;
+}
+
+/**
+ * The target of a user's server command as diagnose starts it (diagnose's plan
+ * reads it from here; tune and compare on a command start it the same way):
+ * --port, --path and --ready-timeout checked.
+ * @param {{ port?: string, path?: string, readyTimeout?: string }} o commander options
+ * @param {string[]} command argv
+ * @returns {{ kind: 'command', command: string[], port: number|null, path: string, readyTimeoutMs: number }}
+ */
+export function commandTarget(o, command) {
+  const pathValue = o.path ?? '/';
+  if (!String(pathValue).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${pathValue}')`);
+  return {
+    kind: 'command',
+    command,
+    port: o.port !== undefined ? parseInteger(o.port, '--port', { max: MAX_PORT }) : null,
+    path: pathValue,
+    readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
+  };
 }

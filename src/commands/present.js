@@ -4,6 +4,7 @@
  */
 import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/index.js';
 import { writeResultFile } from '../report/result-file.js';
+import { withWords } from '../report/words.js';
 import { createLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
 
@@ -26,7 +27,7 @@ export async function presentEngine(engine, output, io, format) {
   const detach = live ? () => {} : attachProgressLines(engine, io.stderr);
   let result;
   try {
-    result = await engine.start();
+    result = withWords(await engine.start());
   } catch (error) {
     // Ctrl-C while the server was still starting: nothing was measured, nothing is left running.
     if (!error.stoppedEarly) throw error;

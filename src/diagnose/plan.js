@@ -6,11 +6,10 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval } from '../plan.js';
-import { parseDuration, parseInteger } from '../units.js';
+import { parseInteger } from '../units.js';
 import { parseTarget } from '../load/target.js';
+import { commandTarget } from '../command-plan.js';
 
-/** Highest TCP port. */
-const MAX_PORT = 65535;
 const EXAMPLE = 'spawnbench diagnose -- node server.js';
 
 /**
@@ -56,25 +55,6 @@ function buildDiagnoseTarget(o, command) {
   }
   if (o.pid !== undefined) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
   return commandTarget(o, command);
-}
-
-/**
- * The target of a user's server command, as diagnose starts it (tune and compare
- * on a command start it the same way): --port, --path and --ready-timeout checked.
- * @param {{ port?: string, path?: string, readyTimeout?: string }} o commander options
- * @param {string[]} command argv
- * @returns {{ kind: 'command', command: string[], port: number|null, path: string, readyTimeoutMs: number }}
- */
-export function commandTarget(o, command) {
-  const pathValue = o.path ?? '/';
-  if (!String(pathValue).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${pathValue}')`);
-  return {
-    kind: 'command',
-    command,
-    port: o.port !== undefined ? parseInteger(o.port, '--port', { max: MAX_PORT }) : null,
-    path: pathValue,
-    readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
-  };
 }
 
 function kebab(name) {

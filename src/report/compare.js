@@ -4,8 +4,7 @@
  * CompareResult in, string out; printed after the runs and by `report`.
  */
 import { int, ms } from './format.js';
-import { formatDuration } from '../units.js';
-import { compareTable } from '../compare/table.js';
+import { describeLoad, describeMachine } from './describe.js';
 import { shellLine } from './own-server.js';
 
 /**
@@ -13,10 +12,10 @@ import { shellLine } from './own-server.js';
  * @returns {string}
  */
 export function formatCompare(result) {
-  const lines = [`spawnbench compare · ${describeLoad(result.plan)}`];
+  const lines = [`spawnbench compare · ${describeComparison(result.plan)}`];
   if (result.machine) lines.push(describeMachine(result.machine));
   for (const workload of result.plan.workloads) {
-    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ratio(r), remark(r)]);
     const header = [rowLabel(result.plan), 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
@@ -34,9 +33,9 @@ export function formatCompare(result) {
  * @returns {string}
  */
 export function formatCompareMarkdown(result) {
-  const lines = [`## spawnbench compare`, '', `${describeLoad(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
+  const lines = [`## spawnbench compare`, '', `${describeComparison(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
   for (const workload of result.plan.workloads) {
-    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cell = (text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
@@ -58,10 +57,6 @@ function rowLabel(plan) {
   return commands.length > 0 && plan.strategies.every((name) => commands.includes(name)) ? 'server' : 'strategy';
 }
 
-function rowsOf(result) {
-  return result.rows ?? compareTable(result.runs, result.plan);
-}
-
 function footer(result) {
   const lines = [];
   const commands = Object.entries(result.plan.commands ?? {});
@@ -73,17 +68,10 @@ function footer(result) {
   return lines;
 }
 
-function describeLoad(plan) {
-  const l = plan.load;
-  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
-  const loop = l.rate ? `open loop at ${int(l.rate)} req/s` : `closed loop, ${l.connections} connections`;
-  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
+/** The load line, then how often and, for pool strategies, with which pool. */
+function describeComparison(plan) {
   const pool = plan.poolSize ? ` · pools of ${plan.poolSize} workers, ${plan.balance}` : '';
-  return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up per run · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
-}
-
-function describeMachine(m) {
-  return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}`;
+  return `${describeLoad(plan.load, { per: 'run' })} · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
 }
 
 function describeWorkload(plan, name) {

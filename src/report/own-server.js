@@ -6,17 +6,6 @@
  */
 import { int, pct } from './format.js';
 
-/** What the policy column says when the server balanced with its own code (no policy knob). */
-export const OWN_POLICY_LABEL = '(own)';
-
-/**
- * A policy for a table cell.
- * @param {string|null} policy
- */
-export function policyLabel(policy) {
-  return policy ?? OWN_POLICY_LABEL;
-}
-
 /**
  * An argv as a line a POSIX shell reads back to the same words: plain words as
  * they are, others in single quotes.

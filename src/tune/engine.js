@@ -8,20 +8,16 @@
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
-import { runFigures } from '../analysis/run-figures.js';
 import { recommend } from '../analysis/recommend.js';
 import { fitUsl } from '../analysis/usl.js';
 import { isClean, groupCells } from '../analysis/cells.js';
 import { stepPlan, tunePlanForJson } from './plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
-import { createEngine } from '../runner/engine-parts.js';
-import { runProcesses, chosenProcesses, cellBalances } from '../analysis/worker-balance.js';
+import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
+import { measureRun, failedStepFigures } from '../runner/step-runner.js';
+import { chosenProcesses, cellBalances } from '../analysis/worker-balance.js';
 import { RunError } from '../errors.js';
-
-/** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
-const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -54,9 +50,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   // A user's server that fails at every size: nothing to recommend, and the first reason is the one to fix.
   if (!state.stopRequested && steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
   const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
-  tune.emit('phase', { phase: 'done' });
-  tune.emit('done', result);
-  return result;
+  return finishEngine(tune, result);
 }
 
 /**
@@ -67,21 +61,14 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
  * Returns null when the sweep was stopped before the step measured anything.
  */
 async function measureStep(tune, run, item, state, steps, ownServer) {
-  const forward = FORWARDED.map((name) => [name, (payload) => (name === 'phase' && payload?.phase === 'done' ? null : tune.emit(name, payload))]);
-  for (const [name, handler] of forward) run.on(name, handler);
-  state.current = run;
   try {
-    const result = await run.start();
     // A user's server: what each of its processes did, so its own balancing shows.
-    return { ...item, ...runFigures(result), ...(result.target?.kind === 'command' ? { processes: runProcesses(result) } : {}) };
+    return { ...item, ...(await measureRun(tune, run, state, { processes: ownServer })) };
   } catch (error) {
     if (state.stopRequested) return null; // stopped while booting: nothing measured
     // A user's server that will not start at one size (exits, never listens) may at the next: the sweep goes on.
     if (!steps.some((s) => !s.failed) && !ownServer) throw error;
-    return { ...item, rps: 0, p50Ms: null, p99Ms: null, errors: 0, requests: 0, durationMs: 0, partial: false, failures: [], signals: null, failed: error.message };
-  } finally {
-    state.current = null;
-    for (const [name, handler] of forward) run.off(name, handler);
+    return { ...item, ...failedStepFigures(error.message) };
   }
 }
 
@@ -95,11 +82,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}: the recommendation covers what was measured until then`);
-  return {
-    tool: 'spawnbench',
-    format: RESULT_FORMAT,
-    kind: 'tune',
-    createdAt: new Date().toISOString(),
+  return resultEnvelope('tune', {
     plan: tunePlanForJson(plan, planForJson),
     machine,
     steps,
@@ -115,7 +98,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,
-  };
+  });
 }
 
 /** The USL fit of the policy measured at the most sizes, on its clean cells' medians. */

@@ -12,8 +12,6 @@ const h = React.createElement;
  */
 const MAX_FPS = 10;
 
-const loadFormatSummary = () => import('../report/summary.js').then((module) => module.formatSummary);
-
 /**
  * Mounts the live dashboard for a run engine (src/runner/run.js events) on a TTY.
  * Subscribes at once, so call it before `run.start()`. `q` or Ctrl-C (when stdin is
@@ -28,7 +26,8 @@ const loadFormatSummary = () => import('../report/summary.js').then((module) => 
  * @param {NodeJS.ReadStream} [options.stdin]
  * @param {NodeJS.WriteStream} [options.stderr]
  * @param {Record<string, string|undefined>} [options.env] read for NO_COLOR
- * @param {(result: object) => string} [options.formatSummary] default: src/report/summary.js
+ * @param {(result: object) => string} [options.formatSummary] the summary of the result's kind, from src/report/
+ *   (the command passes it: the dashboard does not import report/); none is printed without it
  * @param {number} [options.refreshMs] frame interval (default 250 ms: at most 4 frames/s)
  * @returns {{ done: Promise<void>, unmount: () => Promise<void>, interrupted: () => boolean }}
  *   done: settles after the summary is printed and Ink unmounted (rejects if the summary
@@ -43,8 +42,7 @@ export function mountDashboard(run, options = {}) {
     env = process.env,
     refreshMs = DEFAULT_REFRESH_MS,
   } = options;
-  const formatter = options.formatSummary ? Promise.resolve(options.formatSummary) : loadFormatSummary();
-  formatter.catch(() => {}); // reported when the summary is needed, through `done`
+  const formatter = options.formatSummary ?? (() => '');
 
   const store = createRunStore(run, { refreshMs });
   let stopAsked = false;
@@ -75,7 +73,7 @@ export function mountDashboard(run, options = {}) {
       let text = '';
       let failure = null;
       try {
-        if (result) text = (await formatter)(result);
+        if (result) text = formatter(result);
       } catch (error) {
         failure = error;
       }

@@ -1,10 +1,8 @@
 /** spawnbench as a real process (for signals and exit paths), with every descendant it ever had recorded. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { descendants } from './processes.js';
-
-export const BIN = fileURLToPath(new URL('../../bin/spawnbench.js', import.meta.url));
+import { BIN } from './harness.js';
 
 /**
  * @param {string[]} args

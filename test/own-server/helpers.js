@@ -1,25 +1,14 @@
 /** Running spawnbench on the own-server fixtures, in-process or as a real process, and proving nothing is left. */
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { fakeIo } from '../helpers/io.js';
-import { processesInGroup, processesMatching, waitFor } from '../helpers/processes.js';
+import { processesInGroup, processesMatching, isAlive } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 
 /** Short steps: the suite must stay quick; the figures are not what these tests check. */
 export const QUICK = ['--duration', '1s', '--warmup', '300ms', '--connections', '4'];
 
-/** Absolute path of a fixture server. */
-export function fixture(name) {
-  return fileURLToPath(new URL(`../../fixtures/servers/${name}.js`, import.meta.url));
-}
-
-/** spawnbench in-process: exit code, stdout, stderr. */
-export async function cli(...args) {
-  const io = fakeIo();
-  const code = await runCli(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+/** Absolute path of a fixture server; spawnbench in-process (exit code, stdout, stderr). */
+export { fixtureServer as fixture, cli } from '../helpers/harness.js';
 
 export { startSpawnbench as startBin } from '../helpers/spawnbench-process.js';
 
@@ -31,19 +20,10 @@ export { startSpawnbench as startBin } from '../helpers/spawnbench-process.js';
 export async function assertNothingLeft({ pids = [], marker = null, seen = new Set() }) {
   for (const pid of pids) {
     assert.ok(pid > 0, 'each step names its process group');
-    assert.ok(await waitFor(() => processesInGroup(pid).length === 0), `left in group ${pid}: ${processesInGroup(pid)}`);
+    await waitFor(() => processesInGroup(pid).length === 0, { what: () => `group ${pid} to empty (left: ${processesInGroup(pid)})` });
   }
-  if (marker) assert.ok(await waitFor(() => processesMatching(marker).length === 0), `still running: ${processesMatching(marker)}`);
+  if (marker) await waitFor(() => processesMatching(marker).length === 0, { what: () => `nothing to run ${marker} (still running: ${processesMatching(marker)})` });
   const alive = () => [...seen].filter((pid) => processesInGroup(pid).length > 0 || isAlive(pid));
-  assert.ok(await waitFor(() => alive().length === 0), `still alive: ${alive()}`);
+  await waitFor(() => alive().length === 0, { what: () => `every process seen to be gone (still alive: ${alive()})` });
   assert.equal(trackedGroupCount(), 0);
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

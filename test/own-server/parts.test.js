@@ -10,6 +10,10 @@ import { workerBalance, chosenProcesses, cellBalances } from '../../src/analysis
 import { LOPSIDED_RATIO } from '../../src/thresholds.js';
 import { formatServerProcesses, shellLine, policyNotTunedSentences, balanceCell } from '../../src/report/own-server.js';
 import { formatDiagnosis } from '../../src/report/diagnose.js';
+import { recommend } from '../../src/analysis/recommend.js';
+import { wordRecommendation } from '../../src/report/tune-words.js';
+import { policyLabel, OWN_POLICY_LABEL } from '../../src/labels.js';
+import { sweep } from '../analysis/sweeps.js';
 
 test('a step of a command sweep: {size} and {policy} filled in, the knobs set in its environment', () => {
   const plan = buildTunePlan(
@@ -96,4 +100,16 @@ test('the balance of a server\'s workers: by spawns where counted, lopsided from
   assert.equal(balanceCell(undefined), '–');
   assert.deepEqual(policyNotTunedSentences({ policyReason: 'no-policy-knob' }).length, 1);
   assert.deepEqual(policyNotTunedSentences({}), []);
+});
+
+test('a server without a policy knob: the analysis says so by ids, report/ words it without a policy', () => {
+  const steps = sweep({ sizes: [1, 2], policies: [null], rps: (size) => 500 * size, noise: 0.01 });
+  const rec = recommend(steps);
+  assert.equal(rec.policy, null);
+  assert.equal(rec.sentences, undefined, 'the analysis writes no sentences');
+  const [first] = wordRecommendation(rec).sentences;
+  assert.match(first, /^Use 2 workers: [\d,]+ req\/s/);
+  assert.doesNotMatch(first, /with null/);
+  assert.equal(policyLabel(null), OWN_POLICY_LABEL);
+  assert.equal(policyLabel('rr'), 'rr');
 });

@@ -3,7 +3,7 @@
 // signal's, and no process of the user's command is left.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitFor } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 import { startBin, fixture, assertNothingLeft } from './helpers.js';
 
 /** Long steps, so the signal lands while the server is under load. */
@@ -12,7 +12,7 @@ const LONG = ['--duration', '30s', '--warmup', '0', '--connections', '4', '--rep
 for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   test(`${signal} during tune on a command: the partial step, exit ${exitCode}, nothing left`, async () => {
     const run = startBin(['tune', '--sizes', '2,3', '--size-env', 'WORKERS', '--json', ...LONG, '--', process.execPath, fixture('cluster-env')]);
-    assert.ok(await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000 }), `under load: ${run.err()}`);
+    await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000, what: () => `the server under load; stderr so far: ${run.err()}` });
     assert.ok(run.seen.size >= 3, 'the cluster primary and its workers were seen');
     run.child.kill(signal);
     const { code, out, err } = await run.exited;
@@ -26,7 +26,7 @@ for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 
 test('SIGTERM during compare --command: exit 143, nothing left', async () => {
   const run = startBin(['compare', '--command', `flag=${process.execPath} ${fixture('workers-flag')} --workers 2`, '--json', ...LONG]);
-  assert.ok(await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000 }), `under load: ${run.err()}`);
+  await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000, what: () => `the server under load; stderr so far: ${run.err()}` });
   assert.ok(run.seen.size >= 3, 'the server and its forked workers were seen');
   run.child.kill('SIGTERM');
   const { code, out, err } = await run.exited;

@@ -2,29 +2,20 @@
 // Every process the run started (strategy, its children) must be gone afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitFor } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 import { startSpawnbench } from '../helpers/spawnbench-process.js';
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isAlive as alive } from '../helpers/processes.js';
 
 async function assertAllGone(seen) {
   assert.ok(seen.size > 0, 'the run started processes');
-  const gone = await waitFor(() => [...seen].every((p) => !alive(p)), { timeoutMs: 5000 });
-  assert.ok(gone, `still alive: ${[...seen].filter(alive)}`);
+  await waitFor(() => [...seen].every((p) => !alive(p)), { what: () => `every process to end: still alive ${[...seen].filter(alive)}` });
 }
 
 for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   test(`${signal} stops the run, prints the summary, leaves nothing behind`, async () => {
     const run = startSpawnbench(['--strategy', 'baseline', '--duration', '60s', '--warmup', '0s', '--connections', '4', '--no-dashboard']);
     // Wait until the strategy has spawned workload commands under load.
-    assert.ok(await waitFor(() => run.seen.size >= 2, { timeoutMs: 15_000 }), 'strategy started');
+    await waitFor(() => run.seen.size >= 2, { timeoutMs: 15_000, what: 'the strategy to start workload commands' });
     await new Promise((r) => setTimeout(r, 1000));
     run.child.kill(signal);
     const { code, out, err } = await run.exited;

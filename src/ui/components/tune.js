@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { median, sparkline } from '../charts.js';
 import { formatCompact, formatMs, DASH } from '../format.js';
 import { useTone } from '../theme.js';
-import { policyLabel } from '../../report/own-server.js';
+import { policyLabel } from '../../labels.js';
 
 const h = React.createElement;
 

@@ -1,34 +1,35 @@
 /**
- * Boots a user's server command the way diagnose does, for every engine that
- * measures one (diagnose, and a run step of tune or compare on `-- <command>`):
- * the probe channel, the profiler's environment, the command in its own process
- * group with PORT (or --port) and readiness by TCP. Each cleanup goes on `stops`,
- * so the engine's usual teardown ends everything it started.
+ * Boots a user's server command for every engine that measures one (diagnose,
+ * and a run step of tune or compare on `-- <command>`): the probe channel, the
+ * command in its own process group with PORT (or --port) and readiness by TCP.
+ * Each cleanup goes on `stops`, so the engine's usual teardown ends everything
+ * it started. What else the command's environment needs (diagnose's profiler)
+ * the engine adds through `prepareEnv`.
  */
 import { openProbeChannel } from '../probe/channel.js';
-import { targetEnv } from './profiler-env.js';
-import { startTarget } from './target.js';
+import { startTarget } from './command-target.js';
 
 /**
  * @param {object} options
  * @param {{ command: string[], port: number|null, readyTimeoutMs: number, env?: Record<string, string> }} options.target
  *   `env`: added to the command's environment (a size or policy knob)
  * @param {{ enabled: boolean, intervalMs: number }} options.probe
- * @param {{ enabled: boolean, dir: string|null }} [options.cpuProf]
  * @param {import('pino').Logger} options.logger
  * @param {Array<() => Promise<void>|void>} options.stops the engine's cleanup stack
  * @param {AbortSignal} [options.signal] gives up waiting for readiness (Ctrl-C)
  * @param {(report: object) => void} [options.onReport] each probe report, as it arrives
- * @returns {Promise<{ proc: import('../runner/strategy-process.js').StrategyProcess, channel: object|null, host: string,
+ * @param {(channel: object|null) => Promise<{ env: Record<string, string>, cpuProfDir: string|null }>} [options.prepareEnv]
+ *   the environment the probe (and anything else the engine adds) needs; by default the probe channel's
+ * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, channel: object|null, host: string,
  *   port: number, label: string, url: (path: string) => string, cpuProfDir: string|null, stopping: boolean }>}
  */
-export async function bootCommand({ target, probe, cpuProf = { enabled: false, dir: null }, logger, stops, signal, onReport }) {
+export async function bootCommand({ target, probe, logger, stops, signal, onReport, prepareEnv = probeEnv }) {
   const channel = probe.enabled ? await openProbeChannel({ intervalMs: probe.intervalMs }) : null;
   if (channel) {
     stops.push(() => channel.close());
     if (onReport) channel.on('report', onReport);
   }
-  const { env, cpuProfDir } = await targetEnv({ channel, cpuProf });
+  const { env, cpuProfDir } = await prepareEnv(channel);
   logger.info({ command: target.command, port: target.port, env: target.env ?? {}, cpuProfDir }, 'server start');
   const started = await startTarget({
     command: target.command,
@@ -45,6 +46,11 @@ export async function bootCommand({ target, probe, cpuProf = { enabled: false, d
   });
   logger.info({ pid: started.proc.pid, host: started.host, port: started.port }, 'server ready');
   return server;
+}
+
+/** The probe's environment alone (a run step has no profiler). */
+async function probeEnv(channel) {
+  return { env: { ...(channel?.env ?? {}) }, cpuProfDir: null };
 }
 
 /** http://127.0.0.1:PORT/path, or http://[::1]:PORT/path for a server on IPv6 loopback only. */
