@@ -62,18 +62,21 @@ export async function run(options = {}, { onEvent, signal } = {}) {
 }
 
 /**
- * Sweeps pool sizes and balancing policies of a pool strategy; resolves to the TuneResult with its recommendation.
+ * Sweeps pool sizes and balancing policies of a pool strategy, or of the user's own server
+ * (`command`: its argv, as after `--`); resolves to the TuneResult with its recommendation.
  * @param {object} [options] e.g. { strategy, sizes: '1,2,4', balancePolicies: 'round-robin,p2c', repeat, search: 'adaptive' }
+ *   or { command: ['node', 'server.js'], sizeEnv: 'WEB_CONCURRENCY', sizes: '1,2,4' }
  * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
  */
-export async function tune(options = {}, { onEvent, signal } = {}) {
-  const plan = buildTunePlan(options);
+export async function tune({ command, ...options } = {}, { onEvent, signal } = {}) {
+  const plan = buildTunePlan(options, command ?? null);
   return drive(createTune(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
 }
 
 /**
  * Runs several strategies and workloads under the same load; resolves to the CompareResult (the table).
- * @param {object} [options] e.g. { strategies: 'baseline,fork-pool', workloads: 'echo,large', repeat }
+ * @param {object} [options] e.g. { strategies: 'baseline,fork-pool', workloads: 'echo,large', repeat },
+ *   and the user's own servers as `command: ['mine=node server.js', …]` (--command)
  * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
  */
 export async function compare(options = {}, { onEvent, signal } = {}) {

@@ -65,7 +65,7 @@ export const OPTION_GROUPS = {
   ],
   tune: () => [
     new Option('--sizes <list>', `pool sizes to measure, e.g. 1,2,4,8 (default: ${defaultSizes().join(',')} here: 1 to 2 × availableParallelism())`),
-    new Option('--balance-policies <list>', `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all that the strategy supports)`),
+    new Option('--balance-policies <list>', `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all that the strategy supports); for your own server, the values it understands`),
     new Option('--repeat <n>', `measure each step this many times, interleaved; the median is used, the spread shown (default: ${TUNE_DEFAULTS.repeat}; each step ${TUNE_DEFAULTS.duration} after ${TUNE_DEFAULTS.warmup} warm-up unless --duration/--warmup say otherwise)`),
     new Option('--search <mode>', `${SEARCH_MODES.join(' | ')}: every size × policy, or coarse-to-fine over sizes then the other policies at the chosen size (default: ${TUNE_DEFAULTS.search})`),
   ],
@@ -73,11 +73,19 @@ export const OPTION_GROUPS = {
     new Option('--strategies <list>', 'strategies to compare, the first is the yardstick, e.g. baseline,cluster,fork-pool (default: all, see spawnbench list)'),
     new Option('--workloads <list>', `workloads to run each on: ${WORKLOAD_NAMES.join(', ')} (default: ${COMPARE_DEFAULTS.workloads})`),
     new Option('--repeat <n>', `run each this many times, interleaved; the median is used, the spread shown (default: ${COMPARE_DEFAULTS.repeat}; each ${COMPARE_DEFAULTS.duration} after ${COMPARE_DEFAULTS.warmup} warm-up unless --duration/--warmup say otherwise)`),
+    new Option('--command <name=command line>', 'also compare your own server: a name, =, and the command that starts it, split into argv without a shell, e.g. mine="node server.js"; repeatable').argParser(collect),
     new Option('--markdown', 'print the table as Markdown'),
   ],
-  diagnose: () => [
+  server: () => [
     new Option('--port <n>', 'the port your server listens on when it ignores PORT (default: a free port, given to it as PORT)'),
     new Option('--path <path>', 'request path, e.g. /api/items (default: /)'),
+  ],
+  knobs: () => [
+    new Option('--size-env <name>', 'your server reads its size from this environment variable, e.g. WEB_CONCURRENCY, WORKERS, UV_THREADPOOL_SIZE (or put {size} in its arguments)'),
+    new Option('--policy-env <name>', 'your server reads its balancing policy from this environment variable (or put {policy} in its arguments); the values come from --balance-policies'),
+  ],
+  diagnose: () => [
+    ...OPTION_GROUPS.server(),
     new Option('--ready-timeout <time>', `how long the server may take to accept connections (default: ${DEFAULTS.readyTimeout})`),
     new Option('--cpu-prof', 'profile the server\'s Node processes; print where the .cpuprofile is and the top 10 functions by self time'),
     new Option('--cpu-prof-dir <dir>', 'folder for the .cpuprofile files (implies --cpu-prof; default: a new folder in the temp dir)'),

@@ -204,6 +204,7 @@ export function checkInsecure(o, target) {
   return target;
 }
 
-function kebab(name) {
+/** An option's camelCase name as its flag: 'sizeEnv' → 'size-env'. */
+export function kebab(name) {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }

@@ -36,9 +36,10 @@ export function resolveWorkload({ workload, workloadCmd }) {
  * Splits a command line into argv the way a shell would quote, without a shell:
  * no expansion, no pipes, just words, 'single' and "double" quotes and backslashes.
  * @param {string} line
+ * @param {string} [flag] the option it came from, for the error message
  * @returns {string[]}
  */
-export function splitCommand(line) {
+export function splitCommand(line, flag = '--workload-cmd') {
   const words = [];
   let word = '';
   let inWord = false;
@@ -64,7 +65,7 @@ export function splitCommand(line) {
       inWord = true;
     }
   }
-  if (quote) throw new UsageError(`--workload-cmd has an unclosed ${quote} quote: ${line}`);
+  if (quote) throw new UsageError(`${flag} has an unclosed ${quote} quote: ${line}`);
   if (inWord) words.push(word);
   return words;
 }

@@ -49,7 +49,7 @@ export function runFigures(result) {
     durationMs: load.durationMs ?? 0,
     partial: Boolean(result.stoppedEarly),
     failures: result.failures ?? [],
-    pid: result.strategy?.pid ?? null,
+    pid: result.strategy?.pid ?? result.target?.pid ?? null,
     signals: runSignals(result),
   };
 }

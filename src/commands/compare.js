@@ -7,8 +7,8 @@ import { prepareExtras } from './extras.js';
 
 export default {
   name: 'compare',
-  summary: 'run several strategies (and workloads) under the same load and print the table, with ratios',
-  groups: ['pool', 'runtime', 'load', 'output', 'compare', 'against', 'assert', 'html'],
+  summary: 'run several strategies (and workloads, and your own servers with --command) under the same load and print the table, with ratios',
+  groups: ['pool', 'runtime', 'load', 'output', 'compare', 'server', 'against', 'assert', 'html'],
   loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     const plan = buildComparePlan(options);

@@ -1,17 +1,30 @@
-/** spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, recommend one with the evidence. */
+/**
+ * spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, or
+ * of the user's own server given after --, and recommend one with the evidence.
+ */
 import { buildTunePlan, TUNE_DEFAULTS } from '../tune/plan.js';
 import { createTune } from '../tune/engine.js';
 import { formatTune } from '../report/tune.js';
-import { runEngineCommand } from './present.js';
+import { runEngineCommand, commandOperands } from './present.js';
 import { prepareExtras } from './extras.js';
 
 export default {
   name: 'tune',
-  summary: 'sweep pool sizes and balancing policies of a pool strategy, recommend one with the evidence',
-  groups: ['strategy', 'workload', 'runtime', 'load', 'output', 'tune', 'html'],
+  summary: 'sweep pool sizes and balancing policies of a pool strategy or of your own server (after --), recommend one with the evidence',
+  groups: ['strategy', 'workload', 'runtime', 'load', 'output', 'tune', 'knobs', 'server', 'html'],
   loadDefaults: { duration: TUNE_DEFAULTS.duration, warmup: TUNE_DEFAULTS.warmup, perStep: true },
-  async action(options, io) {
-    const plan = buildTunePlan(options);
-    return runEngineCommand(plan, createTune, formatTune, io, prepareExtras(options, 'tune'));
+  arguments: '[command...]',
+  passThrough: true, // tune --size-env W -- node server.js --workers 4: --workers is the server's
+  options: (cmd) =>
+    cmd.addHelpText('after', [
+      '',
+      'Your own server (after --), started afresh at each step as diagnose starts it:',
+      '  spawnbench tune --size-env WEB_CONCURRENCY -- node server.js          size through an environment variable',
+      '  spawnbench tune -- node server.js --workers {size}                    size through its arguments',
+      '  spawnbench tune --size-env WORKERS --policy-env NODE_CLUSTER_SCHED_POLICY --balance-policies rr,none -- node app.js',
+    ].join('\n')),
+  async action(options, io, operands, cmd) {
+    const extras = prepareExtras(options, 'tune');
+    return runEngineCommand(buildTunePlan(options, commandOperands(operands, cmd)), createTune, formatTune, io, extras);
   },
 };

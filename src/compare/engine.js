@@ -57,7 +57,7 @@ export function compareResult(plan, { machine, runs, stoppedEarly }) {
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${runs.length} of ${strategies.length * workloads.length * repeat} runs: the table covers what was measured until then`);
   return resultEnvelope('compare', {
-    plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null },
+    plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null, ...(plan.commands ? { commands: plan.commands } : {}) },
     machine,
     runs,
     rows,

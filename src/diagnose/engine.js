@@ -5,7 +5,6 @@
  * the run engine's events (src/README.md), so the dashboard and progress lines
  * show it as they show a run. It never prints.
  */
-import { openProbeChannel } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
@@ -13,7 +12,8 @@ import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
-import { startTarget } from './target.js';
+import { bootCommand } from '../runner/boot-command.js';
+import { findSizeKnob, tuneArgs } from '../analysis/size-knob.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from '../runner/engine-shell.js';
@@ -40,8 +40,7 @@ async function execute(engine, plan, logger, state) {
     if (report.isMainThread) sched.watch(report.pid);
     if (measuring) gc.add(report);
   };
-  const urlOf = (server) =>
-    (server ? `http://${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}${plan.target.path}` : plan.target.url);
+  const urlOf = (server) => (server ? server.url(plan.target.path) : plan.target.url);
   const { server, load, samples, crash } = await measureServer(engine, state, {
     plan,
     logger,
@@ -97,35 +96,23 @@ async function execute(engine, plan, logger, state) {
     stoppedEarly: state.stopRequested,
   });
   result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
+  result.sizeKnob = sizeKnobOf(plan);
   result.exitCode = failures.length > 0 ? 1 : 0;
   logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');
   return finishEngine(engine, result);
 }
 
 /** Opens the probe channel, prepares the profiler folder, starts the server; each step's cleanup goes on `stops`. */
-async function bootTarget(plan, logger, stops, signal, onReport) {
-  const channel = plan.probe.enabled ? await openProbeChannel({ intervalMs: plan.probe.intervalMs }) : null;
-  if (channel) {
-    stops.push(() => channel.close());
-    channel.on('report', onReport);
-  }
-  const { env, cpuProfDir } = await targetEnv({ channel, cpuProf: plan.cpuProf });
-  logger.info({ command: plan.target.command, port: plan.target.port, cpuProfDir }, 'server start');
-  const target = await startTarget({
-    command: plan.target.command,
-    port: plan.target.port,
-    env,
-    readyTimeoutMs: plan.target.readyTimeoutMs,
-    signal,
-    onOutput: (line, stream) => logger.info({ stream }, line),
-  });
-  const server = { ...target, channel, cpuProfDir, stopping: false };
-  stops.push(async () => {
-    server.stopping = true;
-    await target.stop();
-  });
-  logger.info({ pid: target.proc.pid, host: target.host, port: target.port }, 'server ready');
-  return server;
+function bootTarget(plan, logger, stops, signal, onReport) {
+  const prepareEnv = (channel) => targetEnv({ channel, cpuProf: plan.cpuProf });
+  return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal, onReport, prepareEnv });
+}
+
+/** The size knob of the user's command and the tune that sweeps it (null for --url, or without a knob). */
+function sizeKnobOf(plan) {
+  if (plan.target.kind !== 'command') return null;
+  const knob = findSizeKnob({ command: plan.target.command, env: process.env });
+  return knob ? { ...knob, tune: tuneArgs(knob, plan.target, plan.load) } : null;
 }
 
 /** Where the profiles are and the busiest one's top functions. */

@@ -6,11 +6,10 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, checkInsecure } from '../plan.js';
-import { parseDuration, parseInteger } from '../units.js';
+import { parseInteger } from '../units.js';
 import { parseTarget } from '../load/target.js';
+import { commandTarget } from '../command-plan.js';
 
-/** Highest TCP port. */
-const MAX_PORT = 65535;
 const EXAMPLE = 'spawnbench diagnose -- node server.js';
 
 /**
@@ -55,15 +54,7 @@ function buildDiagnoseTarget(o, command) {
     return { kind: 'url', url: checkInsecure(o, parseTarget(o.url)).url, pid };
   }
   if (o.pid !== undefined) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
-  const pathValue = o.path ?? '/';
-  if (!String(pathValue).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${pathValue}')`);
-  return {
-    kind: 'command',
-    command,
-    port: o.port !== undefined ? parseInteger(o.port, '--port', { max: MAX_PORT }) : null,
-    path: pathValue,
-    readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
-  };
+  return commandTarget(o, command);
 }
 
 function kebab(name) {

@@ -5,6 +5,7 @@
  */
 import { int, ms } from './format.js';
 import { describeLoad, describeMachine } from './describe.js';
+import { shellLine } from './own-server.js';
 
 /**
  * @param {object} result CompareResult (src/compare/engine.js)
@@ -17,7 +18,7 @@ export function formatCompare(result) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ratio(r), remark(r)]);
-    const header = ['strategy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
+    const header = [rowLabel(result.plan), 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
     const line = (c) => c.map((v, i) => (i === 0 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
     lines.push('', `workload ${describeWorkload(result.plan, workload)}`, line(header), ...cells.map(line));
@@ -38,7 +39,7 @@ export function formatCompareMarkdown(result) {
     const first = rows[0]?.strategy ?? '';
     const cell = (text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
-    lines.push(`| strategy | req/s | min–max | p99 | errors | vs ${first} |`, '|---|---:|---:|---:|---:|---:|');
+    lines.push(`| ${rowLabel(result.plan)} | req/s | min–max | p99 | errors | vs ${first} |`, '|---|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const spreadText = r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '';
       const note = remark(r);
@@ -50,8 +51,18 @@ export function formatCompareMarkdown(result) {
   return lines.join('\n');
 }
 
+/** The first column's name: 'server' when only the user's own servers were compared. */
+function rowLabel(plan) {
+  const commands = Object.keys(plan.commands ?? {});
+  return commands.length > 0 && plan.strategies.every((name) => commands.includes(name)) ? 'server' : 'strategy';
+}
+
 function footer(result) {
   const lines = [];
+  const commands = Object.entries(result.plan.commands ?? {});
+  if (commands.length > 0) {
+    lines.push('', `Your servers (started as diagnose starts them; bodies not checked): ${commands.map(([name, argv]) => `${name} = ${shellLine(argv)}`).join('; ')}`);
+  }
   if (result.plan.repeat > 1) lines.push('', `Median of ${result.plan.repeat} interleaved repeats; "no meaningful difference": the repeats overlap the first strategy's.`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines;
@@ -66,6 +77,7 @@ function describeComparison(plan) {
 function describeWorkload(plan, name) {
   const w = plan.workloadInfo?.[name];
   if (!w) return name;
+  if (w.command === null) return `${name} (each runs its own code per request)`;
   const cmd = [w.command, ...w.args].join(' ');
   return `${name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }

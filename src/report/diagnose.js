@@ -8,6 +8,7 @@ import { formatProcesses } from './processes.js';
 import { formatLatency, formatErrors } from './summary.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis } from './diagnose-words.js';
+import { shellLine } from './own-server.js';
 
 /**
  * @param {object} result DiagnoseResult (src/diagnose/engine.js)
@@ -26,7 +27,7 @@ export function formatDiagnose(result) {
   ];
   const processes = result.samples ? formatProcesses(result.samples) : '';
   if (processes) lines.push('', processes);
-  if (result.diagnosis) lines.push('', ...formatDiagnosis(result.diagnosis));
+  if (result.diagnosis) lines.push('', ...formatDiagnosis(result.diagnosis, result.sizeKnob));
   if (result.cpuProfile) lines.push('', ...formatCpuProfile(result.cpuProfile));
   for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
@@ -48,13 +49,13 @@ export function describeDiagnoseTarget(result) {
  *   (src/analysis/verdicts.js), or already in words
  * @returns {string[]}
  */
-export function formatDiagnosis(diagnosis) {
+export function formatDiagnosis(diagnosis, sizeKnob = null) {
   const { verdict, findings, notSeen } = wordDiagnosis(diagnosis);
   const lines = [`Verdict    ${verdict.title}${verdict.where ? ` (${verdict.where})` : ''}`];
-  lines.push(...finding(verdict));
+  lines.push(...finding(verdict, undefined, sizeKnob));
   if (findings.length > 0) {
     lines.push('', 'Also found');
-    for (const f of findings) lines.push(`  - ${f.title}${f.where ? ` (${f.where})` : ''}`, ...finding(f, '    '));
+    for (const f of findings) lines.push(`  - ${f.title}${f.where ? ` (${f.where})` : ''}`, ...finding(f, '    ', sizeKnob));
   }
   if (notSeen.length > 0) {
     lines.push('', 'Not seen');
@@ -63,8 +64,17 @@ export function formatDiagnosis(diagnosis) {
   return lines;
 }
 
-function finding(f, indent = '           ') {
-  return [...f.evidence.map((e) => `${indent}${e}`), ...f.next.map((n) => `${indent}next: ${n}`)];
+function finding(f, indent = '           ', sizeKnob = null) {
+  const next = [...f.next];
+  // A server blocked in spawn whose size the user can set: the exact sweep of its own size comes first.
+  if (f.id === 'spawn-blocked' && sizeKnob) next.unshift(tuneHint(sizeKnob));
+  return [...f.evidence.map((e) => `${indent}${e}`), ...next.map((n) => `${indent}next: ${n}`)];
+}
+
+/** "size your server from its WORKERS (now 2): spawnbench tune --size-env WORKERS -- node server.js" */
+function tuneHint(knob) {
+  const where = knob.kind === 'env' ? `its ${knob.name} (now ${knob.value})` : `its ${knob.flag} (now ${knob.value})`;
+  return `find the size that serves best from ${where}: spawnbench ${shellLine(knob.tune)}`;
 }
 
 /**

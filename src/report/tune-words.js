@@ -73,7 +73,8 @@ export function recommendationSentences(rec, bottleneck) {
   }
   const picked = rec.sizes.find((x) => x.size === basis.pickedSize);
   const relaxed = reasons.includes('p99-relaxed');
-  const sentences = [`Use ${workers(rec.size)} with ${rec.policy}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
+  // A null policy: a user's server balanced by its own code, with no policy knob to sweep.
+  const sentences = [`Use ${workers(rec.size)}${rec.policy === null ? '' : ` with ${rec.policy}`}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
   if (picked.size === best.size) {
     sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
   } else if (picked.size < best.size) {

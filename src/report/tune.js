@@ -6,6 +6,8 @@
 import { int, ms } from './format.js';
 import { wordRecommendation } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
+import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences } from './own-server.js';
+import { policyLabel } from '../labels.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
@@ -16,11 +18,13 @@ export function formatTune(result) {
   const rec = wordRecommendation(result.recommendation);
   const lines = [`spawnbench tune · ${describeSweep(plan)}`];
   if (machine) lines.push(describeMachine(machine));
-  lines.push('', ...formatEvidence(rec.cells, rec), '');
+  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search, result.steps ?? []));
-  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...rec.sentences.map((s) => `  ${s}`));
+  const serverProcesses = formatServerProcesses(result.processes);
+  if (serverProcesses.length) lines.push('', ...serverProcesses);
+  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...rec.sentences, ...policyNotTunedSentences(rec)].map((s) => `  ${s}`));
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
 }
@@ -29,11 +33,13 @@ export function formatTune(result) {
 function describeSweep(plan) {
   const base = plan.base;
   const runtime = base.target.runtime?.name && base.target.runtime.name !== 'node' ? ` on ${base.target.runtime.name}` : '';
+  const what = base.target.kind === 'command'
+    ? [describeCommandTarget(plan)]
+    : [`strategy ${base.target.strategy}${runtime}`, `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`];
   return [
-    `strategy ${base.target.strategy}${runtime}`,
-    `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`,
+    ...what,
     describeLoad(base.load, { per: 'step' }),
-    `sizes ${plan.sizes.join(',')} × ${plan.policies.length === 1 ? plan.policies[0] : `${plan.policies.length} policies`} × ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}, ${plan.search}`,
+    `sizes ${plan.sizes.join(',')} × ${plan.policies.length === 1 ? policyLabel(plan.policies[0]) : `${plan.policies.length} policies`} × ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}, ${plan.search}`,
   ].join(' · ');
 }
 
@@ -41,20 +47,23 @@ function describeSweep(plan) {
  * The evidence table: one row per measured (size, policy).
  * @param {object[]} cells from the recommendation
  * @param {{ size: number|null, policy: string|null, bestCell: object|null }} rec
+ * @param {object[]|null} [balance] a user's server: how evenly its workers shared each cell's work (cellBalances)
  * @returns {string[]}
  */
-export function formatEvidence(cells, rec) {
+export function formatEvidence(cells, rec, balance = null) {
   if (cells.length === 0) return ['(no step measured to completion)'];
   const rows = cells.map((c) => {
     const marks = [];
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
     if (rec.bestCell && c.size === rec.bestCell.size && c.policy === rec.bestCell.policy) marks.push('best throughput');
     if (c.failed) marks.push(`failed: ${c.failed}`);
-    return [String(c.size), c.policy, range(c.rps, int), range(c.p99Ms, msValue), int(c.errors), marks.join(', ')];
+    const row = [String(c.size), policyLabel(c.policy), range(c.rps, int), range(c.p99Ms, msValue), int(c.errors)];
+    if (balance) row.push(balanceCell(balance.find((b) => b.size === c.size && b.policy === c.policy)));
+    return [...row, marks.join(', ')];
   });
-  const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ''];
+  const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...(balance ? ['busiest'] : []), ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const right = new Set([0, 2, 3, 4]);
+  const right = new Set([0, 2, 3, 4, ...(balance ? [5] : [])]);
   const line = (r) => r.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { startProcessGroup } from './process-group.js';
 import { trackDir } from './cleanup.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
+import { bootCommand } from './boot-command.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -33,17 +34,17 @@ async function execute(run, plan, logger, state) {
   const { server, load, samples, crash } = await measureServer(run, state, {
     plan,
     logger,
-    what: 'strategy',
-    boot: (stops) => (plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops) : null),
+    what: plan.target.kind === 'command' ? 'server' : 'strategy',
+    boot: (stops) => bootServer(plan, logger, run, stops, state.abort.signal),
     sample: (server) => server && startSampler({
       rootPid: server.proc.pid,
       channel: server.channel,
       intervalMs: plan.probe.intervalMs,
-      runtime: plan.target.runtime.kind,
+      runtime: plan.target.runtime?.kind ?? 'node',
       getGeneratorStats: () => state.lastTick?.generator ?? null,
       getWorkers: () => server.proc.workers(),
     }),
-    url: (server) => (server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
+    url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
     expectedBody: plan.load.expected,
     beforeStops: (server) => {
       workers = server?.proc.workers() ?? [];
@@ -52,14 +53,15 @@ async function execute(run, plan, logger, state) {
 
   const notes = [...(load.notes ?? [])];
   const failures = [];
-  if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
+  if (crash) failures.push(describeCrash(server.label ?? `strategy '${plan.target.strategy}'`, crash));
   if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
   if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
     machine,
-    strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+    strategy: server && plan.target.kind === 'strategy' ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+    ...(plan.target.kind === 'command' ? { target: { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url: server.url(plan.target.path) } } : {}),
     load,
     samples,
     notes,
@@ -69,6 +71,12 @@ async function execute(run, plan, logger, state) {
   });
   logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
   return finishEngine(run, result);
+}
+
+/** The server a run measures: a strategy, or a user's server command (tune or compare on `-- <command>`), which boots exactly as diagnose starts it; none for --url. */
+function bootServer(plan, logger, run, stops, signal) {
+  if (plan.target.kind === 'command') return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal });
+  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops) : null;
 }
 
 async function bootStrategy(plan, logger, run, stops) {

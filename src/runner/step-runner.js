@@ -4,6 +4,7 @@
  * measured), reachable by stop() while it runs, and kept as a few figures.
  */
 import { runFigures } from '../analysis/run-figures.js';
+import { runProcesses } from '../analysis/worker-balance.js';
 
 /** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
 export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
@@ -14,14 +15,17 @@ export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
  * @param {import('node:events').EventEmitter} parent the sweep's engine
  * @param {{ start: () => Promise<object>, on: Function, off: Function }} run a run engine
  * @param {object} state the sweep's engine state: `current` is the run, so stop() reaches it
+ * @param {{ processes?: boolean }} [options] `processes`: on a user's server command, also keep what each of
+ *   its processes did (`processes`, ProcessRow[]), so tune can show how its own code balanced the work
  * @returns {Promise<import('../analysis/run-figures.js').RunFigures>}
  */
-export async function measureRun(parent, run, state) {
+export async function measureRun(parent, run, state, { processes = false } = {}) {
   const forward = FORWARDED.map((name) => [name, (payload) => (name === 'phase' && payload?.phase === 'done' ? null : parent.emit(name, payload))]);
   for (const [name, handler] of forward) run.on(name, handler);
   state.current = run;
   try {
-    return runFigures(await run.start());
+    const result = await run.start();
+    return { ...runFigures(result), ...(processes && result.target?.kind === 'command' ? { processes: runProcesses(result) } : {}) };
   } finally {
     state.current = null;
     for (const [name, handler] of forward) run.off(name, handler);

@@ -16,6 +16,8 @@ import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
+import { chosenProcesses, cellBalances } from '../analysis/worker-balance.js';
+import { RunError } from '../errors.js';
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -37,7 +39,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
       if (state.stopRequested) break;
       index += 1;
       tune.emit('tune-progress', { ...item, index, total: search.mode === 'exhaustive' ? search.exhaustiveSteps : null });
-      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, state, steps);
+      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, state, steps, plan.base.target.kind === 'command');
       if (!step) break;
       steps.push({ index, ...step });
       logger.info({ step: steps.at(-1) }, 'tune step');
@@ -45,6 +47,8 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
     }
   }
   tune.emit('tune-progress', null);
+  // A user's server that fails at every size: nothing to recommend, and the first reason is the one to fix.
+  if (!state.stopRequested && steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
   const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
   return finishEngine(tune, result);
 }
@@ -52,15 +56,18 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
 /**
  * Runs one step and returns its figures. A step whose strategy fails to start is
  * recorded as failed once some step has worked (a large pool may not fit the
- * machine); if the very first steps fail, the sweep fails with that error.
+ * machine); if the very first steps fail, the sweep fails with that error. On a
+ * user's server (`ownServer`) every failed step is recorded and the sweep goes on.
  * Returns null when the sweep was stopped before the step measured anything.
  */
-async function measureStep(tune, run, item, state, steps) {
+async function measureStep(tune, run, item, state, steps, ownServer) {
   try {
-    return { ...item, ...(await measureRun(tune, run, state)) };
+    // A user's server: what each of its processes did, so its own balancing shows.
+    return { ...item, ...(await measureRun(tune, run, state, { processes: ownServer })) };
   } catch (error) {
     if (state.stopRequested) return null; // stopped while booting: nothing measured
-    if (!steps.some((s) => !s.failed)) throw error;
+    // A user's server that will not start at one size (exits, never listens) may at the next: the sweep goes on.
+    if (!steps.some((s) => !s.failed) && !ownServer) throw error;
     return { ...item, ...failedStepFigures(error.message) };
   }
 }
@@ -71,6 +78,8 @@ async function measureStep(tune, run, item, state, steps) {
  */
 export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
   const recommendation = recommend(steps);
+  // A server without a policy knob ran its own balancing at every step: the policy was not tuned.
+  if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}: the recommendation covers what was measured until then`);
   return resultEnvelope('tune', {
@@ -85,6 +94,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
     },
     usl: uslOf(steps),
     recommendation,
+    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation), balance: cellBalances(steps) } : {}),
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,

@@ -10,7 +10,8 @@ const runtimeName = (runtime) => (typeof runtime === 'object' ? runtime?.kind ??
  * @typedef {object} PlanView
  * @property {string|null} strategy
  * @property {string|null} url
- * @property {string|null} command        diagnose: the user's server command line
+ * @property {string|null} command        the user's server command line (diagnose, or tune/compare on a command)
+ * @property {string|null} verb           the spawnbench command measuring it: 'run', 'tune', 'compare', 'diagnose'
  * @property {string|null} runtime        'node' | 'bun' | 'deno' (kind of the main process)
  * @property {string|null} workerRuntime  kind of forked workers, pool strategies only
  * @property {number|null} poolSize
@@ -37,6 +38,7 @@ export function planView(plan) {
     strategy: target.strategy ?? null,
     url: target.kind === 'url' ? target.url : null,
     command: target.kind === 'command' ? target.command.join(' ') : null,
+    verb: plan.command ?? null,
     runtime: runtimeName(target.runtime),
     workerRuntime: pool ? runtimeName(target.workerRuntime) : null,
     poolSize: target.poolSize ?? null,
@@ -47,6 +49,7 @@ export function planView(plan) {
     requests: load.requests ?? null,
     warmupMs: load.warmupMs ?? null,
     threads: load.threads ?? 1,
-    workload: plan.workload?.name ?? null,
+    // A user's server runs its own work per request: there is no workload to name.
+    workload: target.kind === 'command' ? null : plan.workload?.name ?? null,
   };
 }

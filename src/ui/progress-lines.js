@@ -2,6 +2,7 @@ import { describeLoad, describeTarget } from './components/header.js';
 import { planView } from './plan-view.js';
 import { formatCount, formatElapsed, formatMs } from './format.js';
 import { PROGRESS_INTERVAL_MS } from '../thresholds.js';
+import { policyLabel } from '../labels.js';
 
 /**
  * Where there is no dashboard (pipes, CI, --json, --no-dashboard): one plain line
@@ -30,8 +31,8 @@ export function formatProgressLine(tick) {
  * @returns {string}
  */
 export function formatTuneStepLine(step) {
-  if (step.failed) return `tune pool ${step.size} ${step.policy}: failed (${step.failed})`;
-  return `tune pool ${step.size} ${step.policy}: ${formatCount(step.rps)} rps  p99 ${formatMs(step.p99Ms)}  errors ${formatCount(step.errors ?? 0)}`;
+  if (step.failed) return `tune pool ${step.size} ${policyLabel(step.policy)}: failed (${step.failed})`;
+  return `tune pool ${step.size} ${policyLabel(step.policy)}: ${formatCount(step.rps)} rps  p99 ${formatMs(step.p99Ms)}  errors ${formatCount(step.errors ?? 0)}`;
 }
 
 /**

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { topSelfTime } from '../../src/diagnose/cpu-profile.js';
-import { createPortHints } from '../../src/diagnose/port-hints.js';
+import { createPortHints } from '../../src/runner/port-hints.js';
 import { createGcWindows } from '../../src/diagnose/gc-windows.js';
-import { listeningPorts } from '../../src/diagnose/listening-ports.js';
+import { listeningPorts } from '../../src/runner/listening-ports.js';
 import { waitFor } from '../helpers/harness.js';
 
 const frame = (functionName, url = '', lineNumber = -1) => ({ functionName, url, lineNumber, columnNumber: 0, scriptId: '0' });

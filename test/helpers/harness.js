@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { runCli } from '../../src/cli.js';
-import { findFreePort } from '../../src/diagnose/free-port.js';
-import { accepts } from '../../src/diagnose/wait-listening.js';
+import { findFreePort } from '../../src/runner/free-port.js';
+import { accepts } from '../../src/runner/wait-listening.js';
 import { fakeIo } from './io.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -50,3 +50,13 @@ function allStats() {
   }
   return stats;
 }
+
+/** Whether `pid` is still a live process (signal 0 only checks). */
+export function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -2,37 +2,9 @@
 // Every process the run started (strategy, its children) must be gone afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { descendants } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';
-
-const BIN = fileURLToPath(new URL('../../bin/spawnbench.js', import.meta.url));
-
-function start(args) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const seen = new Set();
-  const watch = setInterval(() => descendants(child.pid).forEach((p) => seen.add(p)), 50);
-  const exited = once(child, 'exit').then(([code, signal]) => {
-    clearInterval(watch);
-    return { code, signal, out, err };
-  });
-  return { child, seen, exited };
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { startSpawnbench } from '../helpers/spawnbench-process.js';
+import { isAlive as alive } from '../helpers/processes.js';
 
 async function assertAllGone(seen) {
   assert.ok(seen.size > 0, 'the run started processes');
@@ -41,7 +13,7 @@ async function assertAllGone(seen) {
 
 for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   test(`${signal} stops the run, prints the summary, leaves nothing behind`, async () => {
-    const run = start(['--strategy', 'baseline', '--duration', '60s', '--warmup', '0s', '--connections', '4', '--no-dashboard']);
+    const run = startSpawnbench(['--strategy', 'baseline', '--duration', '60s', '--warmup', '0s', '--connections', '4', '--no-dashboard']);
     // Wait until the strategy has spawned workload commands under load.
     await waitFor(() => run.seen.size >= 2, { timeoutMs: 15_000, what: 'the strategy to start workload commands' });
     await new Promise((r) => setTimeout(r, 1000));
@@ -55,7 +27,7 @@ for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 }
 
 test('a normal end leaves nothing behind', async () => {
-  const run = start(['--strategy', 'baseline', '--duration', '1s', '--warmup', '0s', '--connections', '2', '--no-dashboard']);
+  const run = startSpawnbench(['--strategy', 'baseline', '--duration', '1s', '--warmup', '0s', '--connections', '2', '--no-dashboard']);
   const { code, out, err } = await run.exited;
   assert.equal(code, 0, err);
   assert.match(out, /Errors\s+none/);

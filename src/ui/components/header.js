@@ -15,7 +15,7 @@ export function describeTarget(plan) {
   const parts = [];
   if (plan.strategy) parts.push(plan.runtime ? `${plan.strategy} on ${plan.runtime}` : plan.strategy);
   else if (plan.url) parts.push(plan.url);
-  else if (plan.command) parts.push(`diagnose ${plan.command}`);
+  else if (plan.command) parts.push(plan.verb && plan.verb !== 'diagnose' ? plan.command : `diagnose ${plan.command}`);
   if (plan.poolSize) parts.push(`pool ${plan.poolSize}${plan.balance ? ` ${plan.balance}` : ''}`);
   if (plan.workerRuntime && plan.workerRuntime !== plan.runtime) parts.push(`workers on ${plan.workerRuntime}`);
   if (plan.workload) parts.push(`workload ${plan.workload}`);

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { median, sparkline } from '../charts.js';
 import { formatCompact, formatMs, DASH } from '../format.js';
 import { useTone } from '../theme.js';
+import { policyLabel } from '../../labels.js';
 
 const h = React.createElement;
 
@@ -103,7 +104,7 @@ export function Tune({ steps, current, columns }) {
     return h(
       Text,
       { key: policy, wrap: 'truncate-end' },
-      policy.slice(0, POLICY - 1).padEnd(POLICY),
+      policyLabel(policy).slice(0, POLICY - 1).padEnd(POLICY),
       ...cells.map((cell, index) => h(Text, { key: index, color: cell.color }, cell.text.padStart(CELL))),
       cut,
       rps.length > 1 && sparkRoom >= rps.length ? h(Text, { color: tone('accent') }, `  ${sparkline(rps, rps.length)}`) : '',
@@ -118,7 +119,7 @@ export function Tune({ steps, current, columns }) {
       { wrap: 'truncate-end' },
       h(Text, { bold: true }, 'tune '),
       current
-        ? h(Text, { color: tone('accent') }, `● measuring pool size ${current.size} · ${current.policy} · repeat ${current.repeat}${stepOf(current)}`)
+        ? h(Text, { color: tone('accent') }, `● measuring pool size ${current.size} · ${policyLabel(current.policy)} · repeat ${current.repeat}${stepOf(current)}`)
         : h(Text, { color: tone('dim') }, `${steps.length} step${steps.length === 1 ? '' : 's'} measured`),
     ),
     h(

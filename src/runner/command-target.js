@@ -1,9 +1,10 @@
 /**
- * Starts the user's server command for diagnose: its own process group (stop()
- * ends everything it started), PORT in its environment, the probe and the CPU
- * profiler through NODE_OPTIONS, and readiness as "accepts TCP connections".
+ * Starts the user's server command (diagnose, and a tune or compare step on a
+ * command): its own process group (stop() ends everything it started), PORT in
+ * its environment, the probe (and diagnose's CPU profiler) through NODE_OPTIONS,
+ * and readiness as "accepts TCP connections".
  */
-import { startProcessGroup } from '../runner/process-group.js';
+import { startProcessGroup } from './process-group.js';
 import { RunError } from '../errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
@@ -23,7 +24,7 @@ const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
  * @param {number} options.readyTimeoutMs
  * @param {AbortSignal} [options.signal] gives up waiting (Ctrl-C); the server is then stopped
  * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
- * @returns {Promise<{ proc: import('../runner/process-group.js').StrategyProcess, host: string, port: number, label: string,
+ * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, host: string, port: number, label: string,
  *   stop: () => Promise<object> }>} `stop()`: SIGTERM to the group, and SIGKILL only when the grace has passed
  *   or the group is empty (a shell that exits at once must not cut its node child's profile write short)
  */

@@ -1,0 +1,59 @@
+/**
+ * Boots a user's server command for every engine that measures one (diagnose,
+ * and a run step of tune or compare on `-- <command>`): the probe channel, the
+ * command in its own process group with PORT (or --port) and readiness by TCP.
+ * Each cleanup goes on `stops`, so the engine's usual teardown ends everything
+ * it started. What else the command's environment needs (diagnose's profiler)
+ * the engine adds through `prepareEnv`.
+ */
+import { openProbeChannel } from '../probe/channel.js';
+import { startTarget } from './command-target.js';
+
+/**
+ * @param {object} options
+ * @param {{ command: string[], port: number|null, readyTimeoutMs: number, env?: Record<string, string> }} options.target
+ *   `env`: added to the command's environment (a size or policy knob)
+ * @param {{ enabled: boolean, intervalMs: number }} options.probe
+ * @param {import('pino').Logger} options.logger
+ * @param {Array<() => Promise<void>|void>} options.stops the engine's cleanup stack
+ * @param {AbortSignal} [options.signal] gives up waiting for readiness (Ctrl-C)
+ * @param {(report: object) => void} [options.onReport] each probe report, as it arrives
+ * @param {(channel: object|null) => Promise<{ env: Record<string, string>, cpuProfDir: string|null }>} [options.prepareEnv]
+ *   the environment the probe (and anything else the engine adds) needs; by default the probe channel's
+ * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, channel: object|null, host: string,
+ *   port: number, label: string, url: (path: string) => string, cpuProfDir: string|null, stopping: boolean }>}
+ */
+export async function bootCommand({ target, probe, logger, stops, signal, onReport, prepareEnv = probeEnv }) {
+  const channel = probe.enabled ? await openProbeChannel({ intervalMs: probe.intervalMs }) : null;
+  if (channel) {
+    stops.push(() => channel.close());
+    if (onReport) channel.on('report', onReport);
+  }
+  const { env, cpuProfDir } = await prepareEnv(channel);
+  logger.info({ command: target.command, port: target.port, env: target.env ?? {}, cpuProfDir }, 'server start');
+  const started = await startTarget({
+    command: target.command,
+    port: target.port,
+    env: { ...(target.env ?? {}), ...env },
+    readyTimeoutMs: target.readyTimeoutMs,
+    signal,
+    onOutput: (line, stream) => logger.info({ stream }, line),
+  });
+  const server = { ...started, channel, cpuProfDir, stopping: false, url: (path) => urlOf(started.host, started.port, path) };
+  stops.push(async () => {
+    server.stopping = true;
+    await started.stop();
+  });
+  logger.info({ pid: started.proc.pid, host: started.host, port: started.port }, 'server ready');
+  return server;
+}
+
+/** The probe's environment alone (a run step has no profiler). */
+async function probeEnv(channel) {
+  return { env: { ...(channel?.env ?? {}) }, cpuProfDir: null };
+}
+
+/** http://127.0.0.1:PORT/path, or http://[::1]:PORT/path for a server on IPv6 loopback only. */
+function urlOf(host, port, path) {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
+}

@@ -1,0 +1,76 @@
+/**
+ * The sweep of a user's own server (`spawnbench tune … -- <command>`): the size
+ * reaches it through an environment variable (--size-env) and/or a `{size}`
+ * placeholder in its arguments, a policy the same way (--policy-env, `{policy}`)
+ * with --balance-policies naming the values its own code understands. Each step
+ * is the command with the step's values filled in, started afresh.
+ */
+import { UsageError } from '../errors.js';
+import { buildCommandRunPlan, parseEnvName } from '../command-plan.js';
+import { kebab } from '../plan.js';
+
+export const SIZE_PLACEHOLDER = '{size}';
+export const POLICY_PLACEHOLDER = '{policy}';
+const EXAMPLE = 'spawnbench tune --size-env WEB_CONCURRENCY -- node server.js';
+
+/** Options that configure a built-in strategy: they cannot reach a server spawnbench did not write. */
+const STRATEGY_ONLY = ['runtime', 'workerRuntime', 'workload', 'workloadCmd', 'seed'];
+
+/**
+ * @param {object} o commander options of `spawnbench tune`, with tune's per-step load defaults applied
+ * @param {string[]} command operands after `--`
+ * @returns {{ base: object, policies: Array<string|null>, knobs: { sizeEnv: string|null, sizeArg: boolean,
+ *   policyEnv: string|null, policyArg: boolean } }} `policies` is [null] when the server has no policy knob
+ */
+export function buildCommandSweep(o, command) {
+  if (command.length === 0) throw new UsageError(`the command after -- is empty; give the one that starts your server, e.g. ${EXAMPLE}`);
+  const sizeArg = command.some((a) => a.includes(SIZE_PLACEHOLDER));
+  const policyArg = command.some((a) => a.includes(POLICY_PLACEHOLDER));
+  if (o.strategy !== undefined) {
+    throw new UsageError(sizeArg
+      ? `{size} sizes your own server, --strategy boots a built-in one: tune one of them, drop --strategy or the command after --`
+      : `--strategy boots a built-in strategy and the command after -- is your own server: tune one of them, drop --strategy or the command`);
+  }
+  for (const flag of STRATEGY_ONLY) {
+    if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} configures built-in strategies; your server after -- runs its own code: drop --${kebab(flag)}`);
+  }
+  const sizeEnv = o.sizeEnv !== undefined ? parseEnvName(o.sizeEnv, '--size-env') : null;
+  if (!sizeEnv && !sizeArg) {
+    throw new UsageError('say how your server gets its size: --size-env NAME (e.g. --size-env WEB_CONCURRENCY) or {size} in its arguments (-- node server.js --workers {size})');
+  }
+  const policyEnv = o.policyEnv !== undefined ? parseEnvName(o.policyEnv, '--policy-env') : null;
+  if (policyEnv !== null && policyEnv === sizeEnv) throw new UsageError(`--size-env and --policy-env both name ${sizeEnv}; give each its own variable`);
+  const policyKnob = policyEnv !== null || policyArg;
+  if (policyKnob && o.balancePolicies === undefined) {
+    throw new UsageError(`${policyEnv ? `--policy-env ${policyEnv}` : '{policy}'} needs --balance-policies with the values your server understands, e.g. --balance-policies rr,none`);
+  }
+  if (!policyKnob && o.balancePolicies !== undefined) {
+    throw new UsageError('--balance-policies needs a way to reach your server: --policy-env NAME or {policy} in its arguments');
+  }
+  return {
+    base: buildCommandRunPlan(o, command),
+    policies: policyKnob ? parseValueList(o.balancePolicies, '--balance-policies') : [null],
+    knobs: { sizeEnv, sizeArg, policyEnv, policyArg },
+  };
+}
+
+/**
+ * The command target of one step: placeholders replaced, knobs set in its environment.
+ * @param {object} target the base plan's command target
+ * @param {{ sizeEnv: string|null, policyEnv: string|null }} knobs
+ * @param {{ size: number, policy: string|null }} step
+ */
+export function commandStepTarget(target, knobs, { size, policy }) {
+  const fill = (arg) => arg.replaceAll(SIZE_PLACEHOLDER, String(size)).replaceAll(POLICY_PLACEHOLDER, policy ?? '');
+  const env = { ...target.env };
+  if (knobs.sizeEnv) env[knobs.sizeEnv] = String(size);
+  if (knobs.policyEnv && policy !== null) env[knobs.policyEnv] = policy;
+  return { ...target, command: target.command.map(fill), env, poolSize: size, balance: policy };
+}
+
+/** 'rr, none' → ['rr', 'none']: free values (the server interprets them), no repeats. */
+function parseValueList(value, flag) {
+  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list of the values your server understands, e.g. rr,none`);
+  return [...new Set(parts)];
+}

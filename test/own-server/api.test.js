@@ -1,0 +1,18 @@
+// The programmatic API on a user's own server: tune({ command, sizeEnv }) resolves
+// to the same TuneResult as the CLI, and bad options reject before anything starts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tune, UsageError } from 'spawnbench';
+import { fixture, assertNothingLeft } from './helpers.js';
+
+test('tune({ command, sizeEnv }) sweeps the user\'s server', async () => {
+  const result = await tune({ command: [process.execPath, fixture('cluster-env')], sizeEnv: 'WORKERS', sizes: '2', repeat: 1, duration: '1s', warmup: '300ms', connections: 4 });
+  assert.equal(result.kind, 'tune');
+  assert.equal(result.recommendation.size, 2);
+  assert.equal(result.recommendation.policy, null);
+  await assertNothingLeft({ pids: result.steps.map((s) => s.pid), marker: fixture('cluster-env') });
+});
+
+test('tune({ command }) without a size knob rejects with a UsageError', async () => {
+  await assert.rejects(() => tune({ command: ['node', 'server.js'] }), (e) => e instanceof UsageError && /say how your server gets its size/.test(e.message));
+});

@@ -1,0 +1,29 @@
+/** Running spawnbench on the own-server fixtures, in-process or as a real process, and proving nothing is left. */
+import assert from 'node:assert/strict';
+import { trackedGroupCount } from '../../src/runner/cleanup.js';
+import { processesInGroup, processesMatching, isAlive } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
+
+/** Short steps: the suite must stay quick; the figures are not what these tests check. */
+export const QUICK = ['--duration', '1s', '--warmup', '300ms', '--connections', '4'];
+
+/** Absolute path of a fixture server; spawnbench in-process (exit code, stdout, stderr). */
+export { fixtureServer as fixture, cli } from '../helpers/harness.js';
+
+export { startSpawnbench as startBin } from '../helpers/spawnbench-process.js';
+
+/**
+ * No process of the user's command is left: each step's process group is empty,
+ * nothing runs with `marker` on its command line, every descendant seen is gone.
+ * @param {{ pids?: number[], marker?: string, seen?: Set<number> }} what
+ */
+export async function assertNothingLeft({ pids = [], marker = null, seen = new Set() }) {
+  for (const pid of pids) {
+    assert.ok(pid > 0, 'each step names its process group');
+    await waitFor(() => processesInGroup(pid).length === 0, { what: () => `group ${pid} to empty (left: ${processesInGroup(pid)})` });
+  }
+  if (marker) await waitFor(() => processesMatching(marker).length === 0, { what: () => `nothing to run ${marker} (still running: ${processesMatching(marker)})` });
+  const alive = () => [...seen].filter((pid) => processesInGroup(pid).length > 0 || isAlive(pid));
+  await waitFor(() => alive().length === 0, { what: () => `every process seen to be gone (still alive: ${alive()})` });
+  assert.equal(trackedGroupCount(), 0);
+}
