@@ -16,6 +16,8 @@ import { startStrategyProcess } from './strategy-process.js';
 import { trackDir } from './cleanup.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
 import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
+import { adviceInput } from '../analysis/advice-input.js';
+import { adviseRun } from '../analysis/run-advice.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -91,6 +93,7 @@ async function execute(run, plan, logger, state) {
       stoppedEarly: state.stopRequested,
       exitCode: failures.length > 0 ? 1 : 0,
     };
+    result.recommendation = adviseRun(adviceInput(result));
     logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
     run.emit('phase', { phase: 'done' });
     run.emit('done', result);

@@ -6,6 +6,7 @@
  * reaped children) of the long-lived processes.
  */
 import { readStat, readChildren, readCpuTimes, procUnits } from './proc.js';
+import { readSchedstat } from '../diagnose/schedstat.js';
 
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);
@@ -21,7 +22,7 @@ const MAX_TREE_DEPTH = 16;
  *   threads: Array<{ key: string, pid: number, tid: number }> }} ProcQuery
  *   `isTracked`: the pid is a worker or the root, not a spawned command; `forkingThreads`: the
  *   threads of a process that may fork (undefined: all of them)
- * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number }>,
+ * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number, loopCpuPct: number|null, waitPct: number|null }>,
  *   threads: Map<string, number|null>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
  *   system: { cpus: number[] } }} ProcReading
  */
@@ -30,6 +31,8 @@ export function createProcSampler({ rootPid }) {
   let previousAt = performance.now();
   /** pid → { ticks, childTicks, allTicks } at the previous reading */
   let previous = new Map();
+  /** pid → its main thread's schedstat ({ cpuNs, waitNs }) at the previous reading */
+  let previousSched = new Map();
   const previousThreads = new Map();
   let previousCores = readCpuTimes();
   let previousTransient = new Set();
@@ -48,15 +51,30 @@ export function createProcSampler({ rootPid }) {
       const { tracked, transient } = walk(rootPid, isTracked, forkingThreads);
       const processes = new Map();
       const current = new Map();
+      const currentSched = new Map();
       let childTicks = 0;
       for (const [pid, stat] of tracked) {
         const ticks = stat.utime + stat.stime;
         const children = stat.cutime + stat.cstime;
         const before = previous.get(pid);
         current.set(pid, { ticks, children, all: ticks + children });
-        processes.set(pid, { cpuPct: before ? pct(ticks - before.ticks, elapsedMs) : null, rssBytes: stat.rss * pageBytes });
+        // The main thread's time on a CPU and waiting in the run queue for one: a
+        // loop that waits for a core looks busy to ELU, and the recommendation
+        // takes that wait back out (src/analysis/worker-demand.js).
+        const sched = readSchedstat(pid);
+        const schedBefore = previousSched.get(pid);
+        if (sched) currentSched.set(pid, sched);
+        const wallNs = elapsedMs * 1e6;
+        const schedPct = (key) => (sched && schedBefore && wallNs > 0 ? ((sched[key] - schedBefore[key]) / wallNs) * 100 : null);
+        processes.set(pid, {
+          cpuPct: before ? pct(ticks - before.ticks, elapsedMs) : null,
+          rssBytes: stat.rss * pageBytes,
+          loopCpuPct: schedPct('cpuNs'),
+          waitPct: schedPct('waitNs'),
+        });
         if (before) childTicks += Math.max(0, children - before.children);
       }
+      previousSched = currentSched;
       for (const [pid, before] of previous) if (!current.has(pid)) reapedTicks += before.all;
       const settled = Math.min(reapedTicks, childTicks);
       reapedTicks -= settled;

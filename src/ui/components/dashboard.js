@@ -9,6 +9,7 @@ import { Errors } from './errors.js';
 import { Generator, generatorBusy } from './generator.js';
 import { Processes, runtimesWithoutProbe } from './processes.js';
 import { Tune, tuneLines } from './tune.js';
+import { Advice, adviceLines } from './advice.js';
 
 const h = React.createElement;
 
@@ -23,6 +24,7 @@ const panels = {
   Generator: React.memo(Generator),
   Processes: React.memo(Processes),
   Tune: React.memo(Tune),
+  Advice: React.memo(Advice),
 };
 
 /** From this width throughput and latency sit side by side; below, they stack. Columns */
@@ -60,8 +62,14 @@ function fixedLines(state, { sideBySide, oneLine }) {
     1 + // process table header
     (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) +
     1 + // spawned commands and cores
-    (state.logs.length ? 1 : 0)
+    (state.logs.length ? 1 : 0) +
+    adviceLines(liveAdvice(state))
   );
+}
+
+/** The recommendation so far: runs only (a tune step is one point of a sweep, and has its own view). */
+function liveAdvice(state) {
+  return state.tune ? null : state.advice;
 }
 
 /**
@@ -102,6 +110,7 @@ export function Dashboard({ state, columns, rows, keys = false }) {
     oneLine ? h(Box, null, errors, h(Box, { marginLeft: 4 }, generatorPanel)) : errors,
     oneLine ? null : generatorPanel,
     h(panels.Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows }),
+    h(panels.Advice, { advice: liveAdvice(state) }),
     lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
   );
 }

@@ -1,0 +1,47 @@
+import React from 'react';
+import { Box, Text } from 'ink';
+import { useTone } from '../theme.js';
+import { adviceParagraphs } from '../../report/run-advice.js';
+import { currentOf } from '../../report/run-advice-summary.js';
+import { LIVE_ADVICE_MIN_MS } from '../../thresholds.js';
+
+const h = React.createElement;
+
+/** Reasons shown under the headline: the limit and the size (or the policy), the first two found. */
+const LIVE_REASONS = 2;
+
+/**
+ * Lines the panel takes: none without advice (not a run), one while it waits
+ * for enough data, the headline and LIVE_REASONS reasons after.
+ * @param {import('../live-advice.js').LiveAdvice|null} advice
+ */
+export function adviceLines(advice) {
+  if (!advice) return 0;
+  return advice.current ? 1 + Math.min(LIVE_REASONS, reasonLines(advice).length) : 1;
+}
+
+/**
+ * The recommendation so far, in the words of the summary's block, one line
+ * each (cut at the terminal's edge: the whole block follows the run).
+ * @param {{ advice: import('../live-advice.js').LiveAdvice|null }} props
+ */
+export function Advice({ advice }) {
+  const tone = useTone();
+  if (!advice) return null;
+  const label = h(Text, { bold: true }, 'advice ');
+  if (!advice.current) {
+    return h(Text, { wrap: 'truncate-end' }, label, h(Text, { color: tone('dim') }, `after ${LIVE_ADVICE_MIN_MS / 1000} s of measurement`));
+  }
+  const [headline] = adviceParagraphs(advice.current, currentOf({ plan: advice.plan }));
+  const confidence = advice.current.confidence ? ` (confidence ${advice.current.confidence}${advice.final ? '' : ', so far'})` : '';
+  return h(
+    Box,
+    { flexDirection: 'column' },
+    h(Text, { wrap: 'truncate-end' }, label, h(Text, { color: tone('accent') }, headline), confidence),
+    ...reasonLines(advice).slice(0, LIVE_REASONS).map((line, i) => h(Text, { key: i, wrap: 'truncate-end' }, `       ${line}`)),
+  );
+}
+
+function reasonLines(advice) {
+  return adviceParagraphs(advice.current, currentOf({ plan: advice.plan })).filter((line) => line.startsWith('- '));
+}
