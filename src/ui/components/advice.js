@@ -33,11 +33,12 @@ export function Advice({ advice }) {
     return h(Text, { wrap: 'truncate-end' }, label, h(Text, { color: tone('dim') }, `after ${LIVE_ADVICE_MIN_MS / 1000} s of measurement`));
   }
   const [headline] = adviceParagraphs(advice.current, currentOf({ plan: advice.plan }));
-  const confidence = advice.current.confidence ? ` (confidence ${advice.current.confidence}${advice.final ? '' : ', so far'})` : '';
+  // Confidence first: a narrow terminal cuts the end of the headline ("(this run: …)"), not how sure it is.
+  const confidence = advice.current.confidence ? `[${advice.current.confidence} confidence${advice.final ? '' : ', so far'}] ` : '';
   return h(
     Box,
     { flexDirection: 'column' },
-    h(Text, { wrap: 'truncate-end' }, label, h(Text, { color: tone('accent') }, headline), confidence),
+    h(Text, { wrap: 'truncate-end' }, label, h(Text, { color: tone('dim') }, confidence), h(Text, { color: tone('accent') }, headline)),
     ...reasonLines(advice).slice(0, LIVE_REASONS).map((line, i) => h(Text, { key: i, wrap: 'truncate-end' }, `       ${line}`)),
   );
 }
