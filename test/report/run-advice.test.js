@@ -10,6 +10,7 @@ import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { runCli } from '../../src/cli.js';
 import { fakeIo } from '../helpers/io.js';
+import { TUNE_STEP_OVERHEAD_MS } from '../../src/thresholds.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 
 const withAdvice = (run) => ({ ...run, recommendation: adviseRun(adviceInput(run)) });
@@ -66,7 +67,9 @@ test('the block words each case: the headline, its reasons and how sure it is', 
   assert.match(text('lopsided pool'), /- Work was lopsided \(requests 1,000–3,000 per worker, 2,333 ± 118 by chance/);
   assert.match(text('even pool'), /round-robin is fine\./);
   assert.match(text('too short'), /Cannot tell from this run: it was too short\./);
-  assert.match(text('too short'), /Confirm with a sweep \(48 steps, about 4 min 24 s\):\n {4}spawnbench tune --strategy fork-pool --sizes 1,2,3,4 -c 30$/);
+  const sweepS = Math.round((48 * (3000 + 1000 + TUNE_STEP_OVERHEAD_MS)) / 1000);
+  const about = `${Math.floor(sweepS / 60)} min${sweepS % 60 ? ` ${sweepS % 60} s` : ''}`;
+  assert.ok(text('too short').endsWith(`Confirm with a sweep (48 steps, about ${about}):\n    spawnbench tune --strategy fork-pool --sizes 1,2,3,4 -c 30`));
   assert.match(text('baseline'), /^ {2}Move to fork-pool with \d+ workers?: expected ~[\d,]+ req\/s, [\d.]+× this run's 450\.$/m);
 });
 
