@@ -60,7 +60,7 @@ export function createProcSampler({ rootPid }) {
         current.set(pid, { ticks, children, all: ticks + children });
         // The main thread's time on a CPU and waiting in the run queue for one: a
         // loop that waits for a core looks busy to ELU, and the recommendation
-        // takes that wait back out (src/analysis/worker-demand.js).
+        // takes that wait back out (src/analysis/busy-time.js).
         const sched = readSchedstat(pid);
         const schedBefore = previousSched.get(pid);
         if (sched) currentSched.set(pid, sched);
