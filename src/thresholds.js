@@ -113,3 +113,16 @@ export const LIVE_ADVICE_MIN_MS = 3000;
  * A run without a pool cannot measure it, so its expected gain uses this.
  */
 export const POOL_MAIN_MS_PER_REQUEST = 0.16;
+
+/**
+ * Share of a spawned command's CPU time that its parent waits through inside
+ * spawn (fork returns, the child drops the copied memory and execs; the parent
+ * wakes when exec has succeeded), 0..1. Used as the floor of a worker's time
+ * asleep inside spawn once contention is taken out: dividing that time by the
+ * worker's own run-queue stretch holds at a moderate stretch but removes nearly
+ * all of it at a stretch of 10–20. Measured with `echo` on this project's 2-core
+ * machine from single-worker runs (stretch ≈ 3): 0.35 for fork-pool, 0.34 for
+ * comm-channel. With it, the pool-size knee of runs at 1, 2, 3 and 4 workers of
+ * both strategies came out 0.89–0.98 (0.68–0.94 without it).
+ */
+export const EXEC_WAIT_SHARE_OF_CHILD_CPU = 0.34;

@@ -5,6 +5,7 @@
  * while the command it forked waited for a core to exec on. Pure: figures in,
  * a share of wall time out.
  */
+import { EXEC_WAIT_SHARE_OF_CHILD_CPU } from '../thresholds.js';
 
 /**
  * @typedef {object} BusyShare
@@ -18,18 +19,23 @@
  * Busy share of one loop, contention taken out. Its own wait in the run queue
  * (schedstat) comes off; the time it slept inside its busy periods (waiting for a
  * forked child to exec, which needs a core too) is shrunk by the same stretch
- * its own CPU time suffered, the best guess at how long the child waited.
+ * its own CPU time suffered, but not below the share of its children's CPU that
+ * comes before exec (EXEC_WAIT_SHARE_OF_CHILD_CPU): at a large stretch the
+ * division alone would leave almost nothing of a wait every spawn has.
  * @param {import('./advice-input.js').ThreadFigures} t
+ * @param {number|null} [childCpu] CPU of the commands this loop spawned, as a share of wall time (1 = one core)
  * @returns {BusyShare}
  */
-export function busyShare(t) {
+export function busyShare(t, childCpu = null) {
   const on = Number.isFinite(t.loopCpuPct) ? t.loopCpuPct / 100 : null;
   const wait = Number.isFinite(t.waitPct) ? t.waitPct / 100 : null;
   const stretch = on !== null && wait !== null && on > 0 ? (on + wait) / on : 1;
   if (Number.isFinite(t.elu)) {
     if (on === null || wait === null) return { busy: t.elu, measured: t.elu, stretch, source: 'elu' };
     const asleepWhileBusy = Math.max(0, t.elu - on - wait);
-    return { busy: Math.min(t.elu, on + asleepWhileBusy / stretch), measured: t.elu, stretch, source: 'elu' };
+    const floor = Number.isFinite(childCpu) ? Math.min(asleepWhileBusy, EXEC_WAIT_SHARE_OF_CHILD_CPU * childCpu) : 0;
+    const asleep = Math.max(asleepWhileBusy / stretch, floor);
+    return { busy: Math.min(t.elu, on + asleep), measured: t.elu, stretch, source: 'elu' };
   }
   // Without the probe: on-CPU time of the loop (or of the whole process), which
   // misses the time asleep waiting for each exec, so the pool estimate is a floor.

@@ -40,12 +40,12 @@ export function estimatePoolSize(input) {
   };
   if (!(x > 0)) return empty;
 
-  const shares = input.workers.map(busyShare);
+  const shares = input.workers.map((w) => busyShare(w, childCpuOf(input, w)));
   const known = shares.filter((s) => s.busy !== null);
   const workersBusy = known.length ? known.reduce((sum, s) => sum + s.busy, 0) * (input.workers.length / known.length) : null;
   const dWorkers = workersBusy !== null ? workersBusy / x : null;
 
-  const main = input.main ? busyShare(input.main) : null;
+  const main = input.main ? busyShare(input.main, input.workers.length ? null : childCpuOf(input, null)) : null;
   const dMain = main?.busy != null ? main.busy / x : null;
 
   // A worker thread's CPU is already in its process's (the main's): count processes only.
@@ -84,6 +84,21 @@ export function estimatePoolSize(input) {
     stretch: Math.max(1, ...shares.map((s) => s.stretch)),
     source: known[0]?.source ?? null,
   };
+}
+
+/**
+ * CPU of the commands one loop spawned, as a share of wall time: its part of the
+ * spawned commands' CPU by its share of the requests (an equal part when the
+ * counts are missing); the main thread's when there are no workers (it spawns).
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @param {import('./advice-input.js').ThreadFigures|null} worker null: the main thread
+ */
+export function childCpuOf(input, worker) {
+  if (!Number.isFinite(input.spawnedCpuPct)) return null;
+  const all = input.spawnedCpuPct / 100;
+  if (!worker) return all;
+  const total = input.workers.reduce((sum, w) => sum + (Number.isFinite(w.requests) ? w.requests : 0), 0);
+  return Number.isFinite(worker.requests) && total > 0 ? (all * worker.requests) / total : all / input.workers.length;
 }
 
 function ms(seconds) {

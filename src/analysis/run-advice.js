@@ -6,7 +6,7 @@
  * command that confirms it. Pure and wordless: figures in, ids and figures out
  * (src/report/run-advice.js words them).
  */
-import { estimatePoolSize } from './pool-size.js';
+import { estimatePoolSize, childCpuOf } from './pool-size.js';
 import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
@@ -122,7 +122,7 @@ function advisePolicy(input, size) {
  */
 function adviseNoPool(input) {
   const main = input.main;
-  const busy = main ? busyShare(main) : null;
+  const busy = main ? busyShare(main, childCpuOf(input, null)) : null;
   const blocked = main?.blocked ?? null;
   const x = input.rps;
   const reasons = [];
@@ -220,7 +220,7 @@ function limitFigures(input, estimate) {
     mainElu: input.main?.elu ?? null,
     mainBlocked: input.main?.blocked ?? null,
     workersElu: mean(input.workers.map((w) => w.elu)),
-    workersBusy: mean(input.workers.map((w) => busyShare(w).busy)),
+    workersBusy: mean(input.workers.map((w) => busyShare(w, childCpuOf(input, w)).busy)),
     generatorElu: input.generator.elu,
     stretch: estimate.stretch,
   };

@@ -109,6 +109,11 @@ describe('pool size', () => {
     // on 0.3 + asleep (0.9 − 0.3 − 0.5) / stretch (0.8 / 0.3) = 0.3375
     assert.ok(Math.abs(share.busy - 0.3375) < 1e-9, `${share.busy}`);
     assert.deepEqual(busyShare({ elu: 0.9, loopCpuPct: null, waitPct: null }), { busy: 0.9, measured: 0.9, stretch: 1, source: 'elu' });
+    // A stretch of 17 would leave 0.003 of the 0.05 asleep inside spawn; the children's CPU before exec
+    // (0.34 × 0.3 = 0.10, more than was asleep) keeps all 0.05 of it.
+    const crowdedShare = busyShare({ elu: 0.9, loopCpuPct: 5, waitPct: 80 }, 0.3);
+    assert.ok(Math.abs(crowdedShare.busy - 0.1) < 1e-9, `${crowdedShare.busy}`);
+    assert.ok(Math.abs(busyShare({ elu: 0.9, loopCpuPct: 5, waitPct: 80 }, 0.1).busy - (0.05 + 0.034)) < 1e-9);
   });
 
   test('without the probe, worker CPU stands in for busy time, and says the size may be low', () => {
