@@ -8,8 +8,11 @@
  *   npm run bench:advice [-- --strategies fork-pool --repeat 3]
  *
  * Runs measure 5 s after 1 s of warm-up (long enough for a recommendation on a
- * busy machine); tune steps 2 s after 500 ms, two repeats, round-robin only:
- * about 2.5 minutes in all on a 2-vCPU machine.
+ * busy machine); tune steps 2 s after 500 ms, three repeats (the median of three
+ * is what keeps one disturbed step from deciding tune's answer), round-robin
+ * only: about 3.5 minutes in all on a 2-vCPU machine. Tune's spread per size and
+ * the sizes it could not tell apart are printed too: on a machine other programs
+ * load, they say how much its own answer is worth.
  */
 import { PassThrough } from 'node:stream';
 import { loadavg } from 'node:os';
@@ -19,7 +22,7 @@ import { runCli } from '../src/cli.js';
 const { values: opts } = parseArgs({
   options: {
     strategies: { type: 'string', default: 'fork-pool,comm-channel' },
-    repeat: { type: 'string', default: '2' },
+    repeat: { type: 'string', default: '3' },
   },
 });
 const RUN = ['--duration', '5s', '--warmup', '1s'];
@@ -38,6 +41,7 @@ async function spawnbench(args) {
   return { result: JSON.parse(Buffer.concat(chunks).toString()), ms: Date.now() - started };
 }
 
+const loadAtStart = loadavg()[0];
 const rows = [];
 for (const strategy of opts.strategies.split(',')) {
   process.stderr.write(`\n== ${strategy}: run --pool-size 1, run --pool-size 4, tune ${TUNE.join(' ')}\n`);
@@ -48,7 +52,7 @@ for (const strategy of opts.strategies.split(',')) {
 }
 
 const pad = (text, n) => String(text).padEnd(n);
-console.log(`\nbench:advice · ${rows[0]?.tune.result.machine.cores} cores · load average ${loadavg()[0].toFixed(1)} at the end`);
+console.log(`\nbench:advice · ${rows[0]?.tune.result.machine.cores} cores · load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`);
 console.log(`${pad('strategy', 13)}${pad('answer from', 22)}${pad('size', 6)}${pad('policy', 15)}${pad('confidence', 12)}${pad('rps', 7)}within 1 of tune`);
 let met = 0;
 let total = 0;
@@ -61,8 +65,11 @@ for (const { strategy, one, four, tune } of rows) {
     met += within ? 1 : 0;
     console.log(`${pad(strategy, 13)}${pad(label, 22)}${pad(rec.size ?? '–', 6)}${pad(rec.policy ?? '–', 15)}${pad(rec.confidence ?? '–', 12)}${pad(Math.round(result.load.rps), 7)}${within ? 'yes' : `NO (${rec.reasons.map((r) => r.id).join(', ')})`}`);
   }
-  const perSize = (best.sizes ?? []).map((s) => `${s.size}: ${Math.round(s.rps.median)}`).join(', ');
-  console.log(`${pad(strategy, 13)}${pad('tune --sizes 1,2,3,4', 22)}${pad(best.size ?? '–', 6)}${pad(best.policy ?? '–', 15)}${pad('', 12)}median rps per size ${perSize}`);
+  const perSize = (best.sizes ?? []).map((s) => `${s.size}: ${Math.round(s.rps.median)} (${Math.round(s.rps.min)}–${Math.round(s.rps.max)})`).join(', ');
+  console.log(`${pad(strategy, 13)}${pad('tune --sizes 1,2,3,4', 22)}${pad(best.size ?? '–', 6)}${pad(best.policy ?? '–', 15)}${pad('', 12)}rps per size, median (min–max):`);
+  console.log(`${pad('', 13)}${perSize}`);
+  const ties = best.ties?.sizes ?? [];
+  console.log(`${pad('', 13)}sizes tune could not tell from ${best.size} (repeats overlap): ${ties.length ? ties.join(', ') : 'none'}`);
   const steps = tune.result.steps.length;
   console.log(`${pad('', 13)}tune took ${(tune.ms / 1000).toFixed(0)} s for ${steps} steps: ${((tune.ms / steps - TUNE_STEP_MS) / 1000).toFixed(1)} s per step beyond warm-up and measurement`);
 }
