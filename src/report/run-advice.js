@@ -54,7 +54,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
   if (a.strategy) {
     const move = a.reasons.find((r) => r.id === 'move-to-pool')?.figures;
-    return `Move to ${a.strategy} with ${workers(a.size)}: expected ~${int(move.expectedRps)} req/s, ${gain(move.gain)} this run's ${int(move.rps)}.`;
+    return `Move to ${a.strategy} with ${workers(a.size)}: up to ~${int(move.expectedRps)} req/s, ${gain(move.gain)} this run's ${int(move.rps)}.`;
   }
   if (a.size !== null && a.policy !== null) {
     const same = a.size === current.poolSize && a.policy === current.balance;
@@ -114,7 +114,7 @@ const SENTENCES = {
   contended: (f) =>
     `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`,
   'short-run': (f) => `Measured ${secs(f.durationMs)}; ${secs(f.solidMs)} or more steadies the figures.`,
-  'not-measured': () => 'The gain is expected from this run\'s figures, not measured.',
+  'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 
 function sizeSentence(f) {
