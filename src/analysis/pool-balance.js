@@ -22,12 +22,26 @@ import { BALANCE_NOISE_Z } from '../thresholds.js';
 
 /**
  * @param {import('./advice-input.js').ThreadFigures[]} workers
- * @returns {{ requests: Spread|null, inFlight: Spread|null, lopsided: boolean }}
+ * @param {number} [durationMs] measured time, for each worker's time per request
+ * @returns {{ requests: Spread|null, inFlight: Spread|null, latency: { minMs: number, maxMs: number, minLabel: string, maxLabel: string }|null,
+ *   lopsided: boolean }} latency: each worker's mean time a request spends with it, by Little's law
+ *   (mean in flight ÷ requests per second), the slowest and the fastest
  */
-export function poolBalance(workers) {
+export function poolBalance(workers, durationMs = null) {
   const requests = spreadOf(workers, 'requests', (w) => w.requests);
   const inFlight = spreadOf(workers, 'in-flight', (w) => w.inFlight);
-  return { requests, inFlight, lopsided: Boolean(requests?.lopsided || inFlight?.lopsided) };
+  return { requests, inFlight, latency: latencySpread(workers, durationMs), lopsided: Boolean(requests?.lopsided || inFlight?.lopsided) };
+}
+
+function latencySpread(workers, durationMs) {
+  if (!(durationMs > 0) || workers.length < 2) return null;
+  const rows = workers
+    .filter((w) => Number.isFinite(w.inFlight) && w.requests > 0)
+    .map((w) => ({ label: w.label, ms: (w.inFlight / (w.requests / (durationMs / 1000))) * 1000 }));
+  if (rows.length !== workers.length) return null;
+  const lo = rows.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const hi = rows.reduce((a, b) => (b.ms > a.ms ? b : a));
+  return { minMs: lo.ms, maxMs: hi.ms, minLabel: lo.label, maxLabel: hi.label };
 }
 
 function spreadOf(workers, measure, pick) {

@@ -103,16 +103,17 @@ function advisePool(input) {
 function advisePolicy(input, size) {
   const current = input.target.balance;
   const honoured = input.target.balancers ?? [current];
-  const balance = poolBalance(input.workers);
+  const balance = poolBalance(input.workers, input.durationMs);
   const spread = [balance.requests, balance.inFlight].filter(Boolean).sort((a, b) => b.z - a.z)[0] ?? null;
   if (honoured.length <= 1) return { policy: current, reason: { id: 'policy-fixed', figures: { policy: current, lopsided: balance.lopsided, spread } } };
   if (input.workers.length < 2) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
   if (!spread) return { policy: current, reason: { id: 'no-worker-counts', figures: { policy: current } } };
-  if (!balance.lopsided) return { policy: current, reason: { id: 'even', figures: { policy: current, spread } } };
-  if (current === 'least-requests' || current === 'p2c') return { policy: current, reason: { id: 'lopsided-kept', figures: { policy: current, spread } } };
+  const latency = balance.latency;
+  if (!balance.lopsided) return { policy: current, reason: { id: 'even', figures: { policy: current, spread, latency } } };
+  if (current === 'least-requests' || current === 'p2c') return { policy: current, reason: { id: 'lopsided-kept', figures: { policy: current, spread, latency } } };
   const wanted = size <= LEAST_REQUESTS_MAX_POOL && honoured.includes('least-requests') ? 'least-requests' : 'p2c';
   const policy = honoured.includes(wanted) ? wanted : current;
-  return { policy, reason: { id: 'lopsided', figures: { policy, from: current, spread } } };
+  return { policy, reason: { id: 'lopsided', figures: { policy, from: current, spread, latency } } };
 }
 
 /**

@@ -92,7 +92,7 @@ const SENTENCES = {
   even: (f) =>
     `Work was spread evenly (${spreadText(f.spread)}, within chance): ${f.policy} is fine.`,
   lopsided: (f) =>
-    `Work was lopsided (${spreadText(f.spread)}, beyond chance): ${f.policy} sends each request to a less loaded worker.`,
+    `Work was lopsided (${spreadText(f.spread)}, beyond chance${latencyText(f.latency)}): ${f.policy} sends each request to a less loaded worker.`,
   'lopsided-kept': (f) => `Work was lopsided (${spreadText(f.spread)}), as ${f.policy} makes it when workers differ in speed: keep it.`,
   'policy-fixed': (f) => `This strategy balances with ${f.policy} only${f.lopsided ? ` (work was lopsided: ${spreadText(f.spread)})` : ''}.`,
   'one-worker': (f) => `With one worker there is nothing to balance; ${f.policy} stays until the pool grows.`,
@@ -128,6 +128,12 @@ function spreadText(s) {
   const what = s.measure === 'requests' ? 'requests' : 'mean in flight';
   const value = (v) => (s.measure === 'requests' ? int(v) : fixed(v, 1));
   return `${what} ${value(s.min)}–${value(s.max)} per worker, ${value(s.expected)} ± ${value(s.band)} by chance`;
+}
+
+/** "; a request spent 41 ms with worker 2, 12 ms with worker 0" (Little's law per worker), when they differ. */
+function latencyText(l) {
+  if (!l || !(l.maxMs > l.minMs * 1.05)) return '';
+  return `; a request spent ${ms(l.maxMs)} with ${l.maxLabel}, ${ms(l.minMs)} with ${l.minLabel}`;
 }
 
 function boundKey(limit) {

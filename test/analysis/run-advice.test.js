@@ -154,7 +154,11 @@ describe('balancing policy', () => {
   test('lopsided in flight with even request counts (one slow worker under round-robin) → least-requests', () => {
     const advice = advise(pool([2333, 2333, 2334], [4, 4, 22]));
     assert.equal(advice.policy, 'least-requests');
-    assert.equal(advice.reasons.find((r) => r.id === 'lopsided').figures.spread.measure, 'in-flight');
+    const { spread, latency } = advice.reasons.find((r) => r.id === 'lopsided').figures;
+    assert.equal(spread.measure, 'in-flight');
+    // Little's law per worker: 22 in flight ÷ 233.4 req/s = 94 ms; 4 ÷ 233.3 = 17 ms.
+    assert.equal(latency.maxLabel, 'worker 2');
+    assert.ok(Math.abs(latency.maxMs - (22 / 233.4) * 1000) < 0.01 && Math.abs(latency.minMs - (4 / 233.3) * 1000) < 0.01);
   });
 
   test('even pool → round-robin is fine, no change', () => {

@@ -66,6 +66,10 @@ test('the block words each case: the headline, its reasons and how sure it is', 
   assert.match(text('lopsided pool'), /Use 3 workers with least-requests/);
   assert.match(text('lopsided pool'), /- Work was lopsided \(requests 1,000–3,000 per worker, 2,333 ± 118 by chance/);
   assert.match(text('even pool'), /round-robin is fine\./);
+  const slowWorker = syntheticRun({ poolSize: 3, rps: 700,
+    workers: [4, 4, 22].map((f) => ({ elu: 0.6, blocked: 0.5, cpuPct: 30, loopCpuPct: 30, waitPct: 0, requests: 2333, inFlight: f })) });
+  assert.match(block(formatSummary(withAdvice(slowWorker))).replace(/\n +/g, ' '),
+    /beyond chance; a request spent 94\.3 ms with worker 2, 17\.1 ms with worker 0\): least-requests sends/);
   assert.match(text('too short'), /Cannot tell from this run: it was too short\./);
   const sweepS = Math.round((48 * (3000 + 1000 + TUNE_STEP_OVERHEAD_MS)) / 1000);
   const about = `${Math.floor(sweepS / 60)} min${sweepS % 60 ? ` ${sweepS % 60} s` : ''}`;
