@@ -12,11 +12,12 @@ const NS_PER_MS = 1e6;
 
 /**
  * @param {number} pid
+ * @param {number} [tid] one thread of it (default: its main thread)
  * @returns {{ cpuNs: number, waitNs: number } | null} null when the process is gone or there is no schedstat
  */
-export function readSchedstat(pid) {
+export function readSchedstat(pid, tid) {
   try {
-    const [cpuNs, waitNs] = readFileSync(`/proc/${pid}/schedstat`, 'latin1').trim().split(/\s+/).map(Number);
+    const [cpuNs, waitNs] = readFileSync(`/proc/${pid}${tid ? `/task/${tid}` : ''}/schedstat`, 'latin1').trim().split(/\s+/).map(Number);
     return Number.isFinite(cpuNs) && Number.isFinite(waitNs) ? { cpuNs, waitNs } : null;
   } catch {
     return null;

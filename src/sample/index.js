@@ -48,7 +48,7 @@ export function probeSupport(runtime = 'node') {
  *   Emits `sample`: the Samples shape of src/README.md, each process entry with `requests` and
  *   `inFlight` too (the worker's `completed` and in-flight count, or null), and its main thread's
  *   `loopCpuPct` and `waitPct` (on a CPU, and runnable but waiting for one, % of wall time, from
- *   /proc/<pid>/schedstat; null for threads and where there is none). A process's `cpuPct` covers all its threads; a thread
+ *   /proc/<pid>/schedstat, a thread's from its own; null where there is none). A process's `cpuPct` covers all its threads; a thread
  *   entry's covers that thread alone (100 = one core). `spawned` is `{ count (running at the
  *   sample), newlySeen, cpuPct (reaped children, from cutime + cstime), rssBytes: null (not read: see
  *   proc-sampler.js) }`.
@@ -147,8 +147,8 @@ export function startSampler({
         rssBytes: null,
         requests: workerOf(pid, entry.threadId, workers)?.completed ?? null,
         probe: liveFigures(entry),
-        loopCpuPct: null,
-        waitPct: null,
+        loopCpuPct: reading.threadSched?.get(key)?.loopCpuPct ?? null,
+        waitPct: reading.threadSched?.get(key)?.waitPct ?? null,
         inFlight: workerOf(pid, entry.threadId, workers)?.inFlight ?? null,
       });
     }
