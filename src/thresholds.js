@@ -7,10 +7,10 @@
 
 /**
  * Measured time below which a run cannot recommend a pool size or policy, in ms:
- * the samplers average 250 ms intervals, and fewer than 8 of them leave
- * per-worker ELU and CPU moving by more than a worker's worth on a 2-core machine
- * (seen between consecutive seconds of one fork-pool run). A `-d 2s` run
- * measures 1,996–2,004 ms, hence the slack below.
+ * 8 sampler intervals of 250 ms, the fewest over which a worker's ELU and CPU are
+ * means rather than a couple of readings, and the shortest run tune's own steps
+ * are commonly given (`-d 2s`). A `-d 2s` run measures 1,996–2,004 ms, hence the
+ * slack below.
  */
 export const ADVICE_MIN_MEASURED_MS = 2000;
 
@@ -26,9 +26,10 @@ export const ADVICE_TIMER_SLACK_MS = 50;
 export const ADVICE_MIN_REQUESTS = 200;
 
 /**
- * Measured time from which one run's recommendation is called "high" confidence
- * (when nothing else lowers it), in ms: run's default duration, over which the
- * worker figures move by a few percent between runs on this project's machine.
+ * Measured time from which one run's recommendation can be called "high"
+ * confidence (when nothing else lowers it), in ms: run's default duration, 40
+ * sampler intervals; shorter runs lower it one step, since one slow second (a
+ * GC, another program's burst) weighs more in their means.
  */
 export const ADVICE_SOLID_MEASURED_MS = 10_000;
 
@@ -101,8 +102,9 @@ export const TUNE_STEP_OVERHEAD_MS = 3000;
 
 /**
  * Measured time the dashboard waits for before it shows live advice, in ms: a
- * second more than the final recommendation needs, since the first live seconds
- * still carry the warm-up's queue (in-flight counts settle over ~1 s).
+ * second more than the final recommendation needs, so the first advice on screen
+ * does not rest on the first samples alone, which still hold the queue the
+ * warm-up left in flight.
  */
 export const LIVE_ADVICE_MIN_MS = 3000;
 
