@@ -9,12 +9,12 @@
  * Measured time below which a run cannot recommend a pool size or policy, in ms:
  * 8 sampler intervals of 250 ms, the fewest over which a worker's ELU and CPU are
  * means rather than a couple of readings, and the shortest run tune's own steps
- * are commonly given (`-d 2s`). A `-d 2s` run measures 1,996–2,004 ms, hence the
- * slack below.
+ * are commonly given (`-d 2s`). Runs measure a little off their duration (tune's
+ * 2 s steps measured 2,000–2,023 ms, a 3 s run 2,999 ms), hence the slack below.
  */
 export const ADVICE_MIN_MEASURED_MS = 2000;
 
-/** Timer slack allowed under ADVICE_MIN_MEASURED_MS, in ms (a `-d 3s` run measured 2,999 ms). */
+/** Timer slack allowed under ADVICE_MIN_MEASURED_MS, in ms: 50 times the 1 ms seen short of a 3 s run. */
 export const ADVICE_TIMER_SLACK_MS = 50;
 
 /**
@@ -92,10 +92,10 @@ export const ADVICE_ERROR_SHARE = 0.01;
 /**
  * Extra time each tune step takes beyond its warm-up and measured time, in ms:
  * booting the strategy fresh, stopping it with its workers and the step's
- * bookkeeping. `npm run bench:advice` prints it for every sweep it runs: 3.3 s
- * a step for fork-pool with 1–4 workers at a load average of 12 on this
- * project's shared 2-core machine. Rounded down, since a machine that busy is the
- * worst case, and an estimate a little long is the better error for a user
+ * bookkeeping. `npm run bench:advice` prints it for every sweep it runs: 2.5–3.5 s
+ * a step for fork-pool and comm-channel with 1–4 workers at load averages of
+ * 12–17 on this project's shared 2-core machine (five sweeps). A quiet machine
+ * boots faster, and an estimate a little long is the better error for a user
  * deciding whether to start a sweep.
  */
 export const TUNE_STEP_OVERHEAD_MS = 3000;
@@ -125,6 +125,6 @@ export const POOL_MAIN_MS_PER_REQUEST = 0.16;
  * all of it at a stretch of 10–20. Measured with `echo` on this project's 2-core
  * machine from single-worker runs (stretch ≈ 3): 0.35 for fork-pool, 0.34 for
  * comm-channel. With it, the pool-size knee of runs at 1, 2, 3 and 4 workers of
- * both strategies came out 0.89–0.98 (0.68–0.94 without it).
+ * both strategies came out 0.92–1.00 (0.68–0.94 without it).
  */
 export const EXEC_WAIT_SHARE_OF_CHILD_CPU = 0.34;
