@@ -106,7 +106,8 @@ function advisePolicy(input, size) {
   const balance = poolBalance(input.workers, input.durationMs);
   const spread = [balance.requests, balance.inFlight].filter(Boolean).sort((a, b) => b.z - a.z)[0] ?? null;
   if (honoured.length <= 1) return { policy: current, reason: { id: 'policy-fixed', figures: { policy: current, lopsided: balance.lopsided, spread } } };
-  if (input.workers.length < 2) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
+  // One worker measured, or one advised: there is nothing to balance either way.
+  if (input.workers.length < 2 || size === 1) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
   if (!spread) return { policy: current, reason: { id: 'no-worker-counts', figures: { policy: current } } };
   const latency = balance.latency;
   if (!balance.lopsided) return { policy: current, reason: { id: 'even', figures: { policy: current, spread, latency } } };

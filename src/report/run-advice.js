@@ -95,7 +95,7 @@ const SENTENCES = {
     `Work was lopsided (${spreadText(f.spread)}, beyond chance${latencyText(f.latency)}): ${f.policy} sends each request to a less loaded worker.`,
   'lopsided-kept': (f) => `Work was lopsided (${spreadText(f.spread)}), as ${f.policy} makes it when workers differ in speed: keep it.`,
   'policy-fixed': (f) => `This strategy balances with ${f.policy} only${f.lopsided ? ` (work was lopsided: ${spreadText(f.spread)})` : ''}.`,
-  'one-worker': (f) => `With one worker there is nothing to balance; ${f.policy} stays until the pool grows.`,
+  'one-worker': (f) => `With one worker there is nothing to balance; ${f.policy} stays.`,
   'no-worker-counts': (f) => `No per-worker request counts were reported, so ${f.policy} stays.`,
   'main-blocked-in-spawn': (f) =>
     `The main thread was blocked in spawn ${pct(f.blocked)} of the time (ELU ${fixed(f.elu)}): every request waits for a fork on the one thread that serves them all.`,

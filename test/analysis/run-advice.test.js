@@ -193,6 +193,16 @@ describe('balancing policy', () => {
     assert.equal(advice.policy, 'p2c');
   });
 
+  test('a lopsided pool whose advice is one worker keeps its policy: one worker has nothing to balance', () => {
+    // Demand for a fifth of a worker: 3 × 0.05 busy at 700 req/s on idle cores.
+    const advice = advise(pool([3000, 3000, 1000], [10, 10, 10], 'round-robin', {
+      workers: [3000, 3000, 1000].map((r) => ({ elu: 0.05, blocked: 0.04, cpuPct: 5, loopCpuPct: 5, waitPct: 0, requests: r, inFlight: 10 })),
+    }));
+    assert.equal(advice.size, 1);
+    assert.equal(advice.policy, 'round-robin');
+    assert.ok(ids(advice).includes('one-worker'));
+  });
+
   test('a strategy that balances one way only keeps it', () => {
     const advice = advise(pool([3000, 3000, 1000], [10, 10, 10], 'round-robin', { strategy: 'cluster', balancers: ['round-robin'] }));
     assert.equal(advice.policy, 'round-robin');
