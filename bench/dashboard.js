@@ -4,7 +4,7 @@
  * (a real pseudo-terminal, so Ink renders as it would for a user). A preload in the
  * spawnbench process records its own CPU time at exit: the whole process (all
  * threads, load generator included) and its main thread (where Ink renders).
- * Prints the difference in % of one core against the issue's target (≤ 2%).
+ * Prints the difference in % of one core against the budget (≤ 2%).
  *
  * Then, to see the rendering alone without a run's noise: the dashboard mounted in
  * this process on a discarding 80×24 TTY stream, fed the engine's event rates
@@ -29,7 +29,7 @@ const TMUX = '/usr/bin/tmux';
 /** Pairs of runs (dashboard on, off), alternated so drift on a shared machine cancels out. */
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RUN_ARGS = ['--strategy', process.env.STRATEGY ?? 'baseline', '--duration', process.env.DURATION ?? '3s', '--warmup', '500ms'];
-/** Issue 6: rendering at the default refresh costs at most 2% of a core. */
+/** The dashboard's budget: rendering at the default refresh costs at most 2% of a core, so it does not skew the run it shows. */
 const TARGET_PCT = 2;
 /** One run boots a strategy and loads it for 3.5 s; a minute means something is stuck. ms */
 const RUN_LIMIT_MS = 60_000;

@@ -1,6 +1,8 @@
 /**
- * Two kinds of failure, two exit codes (see STYLE: usage errors exit 2, runtime
- * failures exit 1). Both carry a one-line message that says what to do.
+ * Two kinds of failure, two exit codes: a usage error (a bad flag or value: the
+ * user can fix the command line) exits 2, a runtime failure (the server would not
+ * start, a file could not be read) exits 1, so scripts can tell them apart. Both
+ * carry a one-line message that says what to do.
  */
 export class UsageError extends Error {
   constructor(message) {

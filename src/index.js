@@ -16,6 +16,7 @@ import { createCompare } from './compare/engine.js';
 import { buildDiagnosePlan } from './diagnose/plan.js';
 import { createDiagnose } from './diagnose/engine.js';
 import { createLogger } from './logger.js';
+import { withWords } from './report/words.js';
 
 export { startLoad } from './load/index.js';
 export { listStrategies, getStrategy } from './strategies/registry.js';
@@ -27,7 +28,8 @@ export { UsageError, RunError } from './errors.js';
 export { createRun, createTune, createCompare, createDiagnose };
 
 /**
- * Starts an engine, forwards its events to `onEvent` (name, payload), and resolves to its result.
+ * Starts an engine, forwards its events to `onEvent` (name, payload), and resolves to its result
+ * with its words filled in (src/report/words.js), as the CLI's --json prints it.
  * @param {{ start: () => Promise<object>, emit: Function }} engine
  * @param {(name: string, payload: unknown) => void} [onEvent]
  * @param {AbortSignal} [signal] aborting stops the engine early (the result covers what was measured)
@@ -36,14 +38,14 @@ async function drive(engine, onEvent, signal) {
   if (onEvent) {
     const emit = engine.emit.bind(engine);
     engine.emit = (name, payload) => {
-      onEvent(name, payload);
+      onEvent(name, name === 'done' ? withWords(payload) : payload);
       return emit(name, payload);
     };
   }
   const stop = () => engine.stop();
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    return await engine.start();
+    return withWords(await engine.start());
   } finally {
     signal?.removeEventListener('abort', stop);
   }

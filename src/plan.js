@@ -9,23 +9,25 @@ import { resolveWorkload } from './workloads.js';
 import { getStrategy, defaultStrategyName } from './strategies/registry.js';
 import { checkRuntimeSupport } from './strategies/runtimes.js';
 import { parseTarget } from './load/target.js';
+import {
+  DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_WARMUP_MS, DEFAULT_TIMEOUT_MS, SAMPLE_INTERVAL_MS, SAMPLE_INTERVAL_RANGE_MS,
+  READY_TIMEOUT_MS, MAX_POOL_SIZE,
+} from './thresholds.js';
 
 export const DEFAULTS = Object.freeze({
-  connections: 30, // the experiment's load: 30 keep-alive connections
-  duration: '10s',
-  warmup: '2s',
-  timeout: '10s',
+  connections: DEFAULT_CONNECTIONS,
+  duration: `${DEFAULT_DURATION_MS / 1000}s`,
+  warmup: `${DEFAULT_WARMUP_MS / 1000}s`,
+  timeout: `${DEFAULT_TIMEOUT_MS / 1000}s`,
   balance: 'round-robin',
   generatorThreads: 1,
-  sampleInterval: '250ms',
+  sampleInterval: `${SAMPLE_INTERVAL_MS}ms`,
   runtime: 'node',
   method: 'GET',
   seed: 1,
-  readyTimeout: '15s', // Deno's first start on a loaded 2-core machine takes seconds; node strategies are ready in ~100 ms
+  readyTimeout: `${READY_TIMEOUT_MS / 1000}s`,
 });
 export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
-/** Sampling faster than 10 Hz costs the probed server more than the 1% budget; slower than 1 Hz hides stalls. */
-const SAMPLE_INTERVAL_RANGE_MS = [100, 1000];
 
 /** The default pool size: one worker per hardware thread (what most servers do; `tune` finds a better one). */
 export function defaultPoolSize() {
@@ -73,7 +75,7 @@ export function buildTarget(o) {
     strategy: info.name,
     entry: info.entry,
     pool: info.pool,
-    poolSize: info.pool ? parseInteger(o.poolSize ?? defaultPoolSize(), '--pool-size', { max: 256 }) : null,
+    poolSize: info.pool ? parseInteger(o.poolSize ?? defaultPoolSize(), '--pool-size', { max: MAX_POOL_SIZE }) : null,
     balance: info.pool ? parseBalance(o.balance, info) : null,
     // The policies this strategy honours, so advice never names one it cannot use.
     balancers: info.pool ? BALANCE_POLICIES.filter((p) => !info.balancers || info.balancers.includes(p)) : null,

@@ -1,9 +1,319 @@
 /**
- * Named thresholds and defaults, one place for every view. Each says its unit and
- * why it has its value. (The tune recommender's own thresholds still live in
- * src/analysis/recommend.js and bottleneck.js; the recommendation at the end of a
- * run imports them from there rather than keeping a second copy.)
+ * Every threshold and default of spawnbench, in one place: each a named export
+ * with its unit and the reason for its value. Views (dashboard, text summary,
+ * tune, compare, diagnose) read these names and keep no copy of a number, so a
+ * figure called "the limit" is the same in every view. Where two views must
+ * differ, they get two names and the comment says why.
+ *
+ * This module imports nothing: every layer may read it (src/README.md).
  */
+
+// ── Defaults of a run ────────────────────────────────────────────────────────
+
+/**
+ * Closed-loop keep-alive connections when --connections is not given (count).
+ * The experiment behind spawnbench drove its server with 30 connections; the
+ * CLI and the programmatic startLoad() use the same value, so a run from the
+ * API measures what the same run from the command line measures.
+ */
+export const DEFAULT_CONNECTIONS = 30;
+
+/**
+ * Measured duration when neither --duration nor --requests is given (ms): long
+ * enough for p99 to settle at thousands of req/s. Also the measured time from
+ * which a run's recommendation can be "high" confidence (40 sampler intervals):
+ * a shorter run weighs one slow second (a GC, another program's burst) more.
+ */
+export const DEFAULT_DURATION_MS = 10_000;
+
+/** Warm-up before the measured phase of `spawnbench run` (ms): JIT, pools and page cache settle in about a second; two leave margin. */
+export const DEFAULT_WARMUP_MS = 2_000;
+
+/** Per-request timeout (ms): ten times the slowest healthy response seen in the experiment, so only hung requests count as timeouts. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * Open loop without --connections: enough connections for every request of this
+ * many seconds to be in flight at once (s), so a server that answers within it
+ * never makes a request wait for a free connection (rate 50/s → 25 connections).
+ */
+export const OPEN_LOOP_HEADROOM_S = 0.5;
+
+/**
+ * Fewest connections the open loop opens by itself (count): a low rate still gets
+ * a few spare connections for the odd slow response (documented for --rate: 10 to 1,000).
+ */
+export const OPEN_LOOP_MIN_DEFAULT_CONNECTIONS = 10;
+
+/** Most connections the open loop opens by itself (count): beyond this a machine runs out of ephemeral ports and file descriptors. */
+export const OPEN_LOOP_MAX_DEFAULT_CONNECTIONS = 1000;
+
+/**
+ * How long a server may take to accept connections (ms). Deno's first start on a
+ * loaded 2-core machine takes seconds; a healthy node strategy is ready in ~100 ms.
+ */
+export const READY_TIMEOUT_MS = 15_000;
+
+/** How long a strategy or server gets to stop its workers after SIGTERM before its whole process group is killed (ms). */
+export const STOP_GRACE_MS = 3_000;
+
+/**
+ * How long the load generator's stop() waits for its threads' final reports
+ * before terminating them (ms). Not STOP_GRACE_MS: a generator thread only has a
+ * report to send, a server may have workers and children to stop.
+ */
+export const GENERATOR_STOP_GRACE_MS = 2_000;
+
+/**
+ * How long diagnose lets a server listen elsewhere but not on the port it was
+ * given before that is the answer ("listens on port N; pass --port N"), ms: some
+ * servers open an admin or metrics port first, then the real one.
+ */
+export const WRONG_PORT_GRACE_MS = 1_000;
+
+/**
+ * Open loop: a request sent this much after it was due counts as missed (ms).
+ * Timers in a busy event loop fire 1-4 ms late; 10 ms is well above that jitter
+ * and below any latency worth measuring at a fixed rate.
+ */
+export const LATE_SLACK_MS = 10;
+
+/**
+ * Sampling interval of the samplers and the probe (ms): four samples a second
+ * show a stall of half a second and cost the probed server well under 1%.
+ */
+export const SAMPLE_INTERVAL_MS = 250;
+
+/** A thread silent for this many report intervals (count) has exited, or its probe has: its row leaves the live view. */
+export const STALE_INTERVALS = 3;
+
+/** Range of --sample-interval (ms): faster than 10 Hz costs the probed server more than the 1% budget; slower than 1 Hz hides stalls. */
+export const SAMPLE_INTERVAL_RANGE_MS = Object.freeze([100, 1000]);
+
+/** Upper bound of --repeat (count): past ~100 passes a sweep runs for hours; a typo (--repeat 1000) should not. */
+export const MAX_REPEAT = 100;
+
+/**
+ * Per-step defaults of tune, shorter than run's (10 s after 2 s): a sweep runs
+ * dozens of steps, and three repeats of 3 s tell close sizes apart better than
+ * one of 10 s (drift spreads over the interleaved repeats).
+ */
+export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
+
+/**
+ * Per-run defaults of compare, shorter than run's (10 s after 2 s): every strategy
+ * runs `repeat` times per workload; three interleaved repeats of 5 s show the
+ * spread that one 10 s run hides.
+ */
+export const COMPARE_DEFAULTS = Object.freeze({ duration: '5s', warmup: '1s', repeat: 3, workloads: 'echo' });
+
+/**
+ * The largest pool tune measures unless --sizes says otherwise, as a multiple of
+ * the hardware threads: 2, so the curve passes one worker per core. Also the
+ * largest pool a run recommends: past twice the cores every worker competes for
+ * the same cores (the REST-API write-up in BACKGROUND peaked at 6 workers on 16
+ * cores and lost throughput from 8).
+ */
+export const TUNE_MAX_SIZE_FACTOR = 2;
+
+/** Upper bound of --pool-size and --sizes (workers): more processes than this only measure the scheduler. */
+export const MAX_POOL_SIZE = 256;
+
+// ── The load generator's own limit ──────────────────────────────────────────
+
+/**
+ * Event-loop utilisation of the busiest generator thread (0..1) from which the
+ * generator, not the server, may have set the pace: a loop busy 90% of the time
+ * cannot send much faster, and its own queueing leaks into p99. The load notes,
+ * diagnose's generator-limited finding and tune's bottleneck all use it.
+ */
+export const GENERATOR_BUSY_ELU = 0.9;
+
+/**
+ * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:
+ * CPU per generator thread, % of one core. One level in two units, so the
+ * dashboard's generator warning and tune's "the generator is the limit" agree
+ * (they were 80% and 85% before, and a user saw two different limits).
+ */
+export const GENERATOR_BUSY_CPU_PCT = 90;
+
+// ── Spawn ────────────────────────────────────────────────────────────────────
+
+/**
+ * Share of wall time a thread spends frozen inside child_process spawn (0..1)
+ * from which it is a problem worth fixing: diagnose's spawn-blocked verdict and
+ * the dashboard's highlight. libuv forks and waits for exec on the calling thread
+ * (~1.3 ms per `echo` here), so at 10% the thread already loses a tenth of its
+ * time, and one process cannot pass ~800 spawns/s; the incident behind
+ * spawnbench sat at 30%.
+ */
+export const SPAWN_BLOCKED_FRACTION = 0.1;
+
+/**
+ * Share of the main thread's wall time blocked in spawn (0..1) from which tune
+ * names the main thread as what capped throughput ("more workers will not help").
+ * A different claim from SPAWN_BLOCKED_FRACTION: a thread can lose a tenth of its
+ * time and still have room, so the bottleneck needs more. The write-up behind
+ * spawnbench measured ~30% when a Node server could not start more than ~40
+ * processes at a time; 25% leaves room for sampling noise below that.
+ */
+export const SPAWN_BLOCKED_LIMIT_FRACTION = 0.25;
+
+// ── Event loop ───────────────────────────────────────────────────────────────
+
+/** Median event-loop delay (ms) from which a loop is stalled (Clinic Doctor's threshold): half of all timers and I/O callbacks run 10 ms late. */
+export const LOOP_DELAY_P50_MS = 10;
+
+/**
+ * Event-loop delay at p99 (ms) from which the loop stalls at times: one callback
+ * in a hundred waits longer than a typical request takes. Diagnose and the
+ * dashboard's loop column both use it.
+ */
+export const LOOP_DELAY_P99_MS = 50;
+
+/** Longest event-loop delay (ms) that is a user-visible stall (Clinic Doctor's threshold). */
+export const LOOP_DELAY_MAX_MS = 100;
+
+/**
+ * Share of wall time in JavaScript (0..1) needed when only the tail (p99, max)
+ * is late: stalls that come back (100 ms every 500 ms is 0.2), not one
+ * preemption or a one-off hiccup on a mostly idle loop (seen: a 60 ms delay at
+ * ELU 0.07 on a crowded machine).
+ */
+export const JS_SHARE_FOR_TAIL = 0.1;
+
+/**
+ * ELU (0..1) from which a thread is saturated (Clinic Doctor's 95% median): the
+ * rate seen is about the most it serves. Diagnose's healthy verdict and the
+ * dashboard's ELU highlight.
+ */
+export const SATURATED_ELU = 0.95;
+
+/** Below this ELU (0..1) a linear extrapolation of capacity is mostly noise, so diagnose gives none. */
+export const MIN_ELU_TO_EXTRAPOLATE = 0.05;
+
+/**
+ * Event-loop utilisation of the strategy's main thread, averaged over a run
+ * (0..1), from which tune names it as the limit. Clinic Doctor flags a median
+ * ELU ≥ 0.95 per 10 ms sample (SATURATED_ELU); averaged over a whole run, 0.9
+ * already means most requests wait behind others on that loop, and adding
+ * workers behind it cannot raise throughput. Two names because a run average
+ * sits below the per-sample level for the same saturated loop.
+ */
+export const MAIN_ELU_LIMIT = 0.9;
+
+// ── GC ───────────────────────────────────────────────────────────────────────
+
+/** Share of wall time in GC pauses (0..1) from which allocation, not the work, sets the pace. */
+export const GC_FRACTION = 0.1;
+
+/** The window GC pauses are summed over (ms), for GC_PEAK_MS_PER_SEC. */
+export const GC_WINDOW_MS = 1_000;
+
+/** GC pause time within one second (ms) that stalls the loop long enough to show in p99 latency (Clinic Doctor's GC threshold). */
+export const GC_PEAK_MS_PER_SEC = 100;
+
+// ── CPU, seen from outside ───────────────────────────────────────────────────
+
+/**
+ * Share of wall time runnable (on a CPU or waiting in the run queue for one),
+ * 0..1, or the same as a fraction of one core where the run queue cannot be
+ * read: a single-threaded process this busy has no idle time left to answer
+ * promptly. Diagnose's cpu-bound verdict and the dashboard's CPU highlight
+ * (as BUSY_FRACTION × 100 % of one core).
+ */
+export const BUSY_FRACTION = 0.9;
+
+/** Mean busy share of all cores (%) from which the machine itself is the limit: the remaining 10% is what the kernel, interrupts and the samplers take. */
+export const MACHINE_CPU_LIMIT_PCT = 90;
+
+/**
+ * Cores busy beyond what spawnbench saw the strategy, its commands and the
+ * generator use (cores), from which the machine-limit finding names other
+ * processes, and from which a run's recommendation calls its figures contended
+ * (and lowers its confidence): below half a core, the gap is within the
+ * difference between /proc readings taken at slightly different moments.
+ */
+export const OTHER_PROCESSES_CORES = 0.5;
+
+/**
+ * Share of wall time the server's main thread waited in the run queue (0..1):
+ * a fifth of the time ready but not running; loop-delay figures are then partly
+ * the scheduler's. An uncrowded machine shows well under 5%.
+ */
+export const CPU_STARVED_FRACTION = 0.2;
+
+/**
+ * Share of wall time in the run queue (0..1) from which the wait is the verdict:
+ * the thread waited for a CPU longer than it could have run, so every
+ * wall-clock figure is mostly the machine's.
+ */
+export const CPU_STARVED_VERDICT_FRACTION = 0.5;
+
+// ── Latency and errors ───────────────────────────────────────────────────────
+
+/** Median latency on loopback (ms) that is slow: a request that only runs local JavaScript takes well under a millisecond. */
+export const SLOW_P50_MS = 20;
+
+/** p99 latency on loopback (ms) at which requests queue behind work rather than being slow to compute. */
+export const SLOW_P99_MS = 50;
+
+/** p99 at least this many times p50 (ratio) is a long tail, the shape of requests waiting behind occasional stalls (evidence only). */
+export const LONG_TAIL_RATIO = 5;
+
+/** ELU at most this (0..1): the loop is idle at least half of the time, so it is not what makes requests wait. */
+export const IDLE_ELU_MAX = 0.5;
+
+/** Without the probe: the main thread runnable at most this share of the time (0..1, or that fraction of one core), so it is not what requests wait for. */
+export const IDLE_BUSY_MAX = 0.5;
+
+/**
+ * Share of requests that failed (0..1) above which the figures describe failures
+ * as much as the service. A run's recommendation is of low confidence from there:
+ * errors end requests early or late, so per-request demands are off by up to it.
+ */
+export const ERROR_RATE = 0.01;
+
+// ── Tune's recommendation ────────────────────────────────────────────────────
+
+/**
+ * Throughput band, as a fraction below the best median rps: 5% is about the
+ * run-to-run drift of a 10 s run on a shared 2-vCPU machine, so sizes inside it
+ * are not reliably slower, and the smaller pool costs less memory and cores.
+ */
+export const RPS_BAND = 0.05;
+
+/** p99 band, as a fraction above the best median p99: tail latency of short runs wanders more than throughput, hence twice the rps band. */
+export const P99_BAND = 0.1;
+
+/**
+ * Gain in median rps (fraction) for a policy to count as "clearly higher
+ * throughput" than the one with the best p99: the same margin as RPS_BAND, below
+ * which sizes are already treated as equal.
+ */
+export const CLEAR_RPS_GAIN = 0.05;
+
+// ── What the views show ──────────────────────────────────────────────────────
+
+/**
+ * Dashboard refresh (ms): at most 4 frames a second, the low end of the 4–10/s a
+ * live view needs to look live, because each frame costs ~2.5–3.6 ms of CPU
+ * (React + Ink's full-frame output, measured on a loaded 2-core machine) and the
+ * budget is 2% of a core (bench/dashboard.js). Samples arrive every 250 ms, so
+ * every sample shows.
+ */
+export const DASHBOARD_REFRESH_MS = 250;
+
+/** Gap between progress lines without a TTY (ms): at most every few seconds, so logs and CI output stay readable. */
+export const PROGRESS_INTERVAL_MS = 2_000;
+
+/** Below this CPU (% of one core) the summary leaves out the spawned-commands line: rounding noise on a server that spawns nothing. */
+export const MIN_SHOWN_CPU_PCT = 0.5;
+
+/** Functions the --cpu-prof summary lists (count): the few with the most self time are where to look; the profile has the rest. */
+export const TOP_FUNCTIONS = 10;
+
+// ── A run's recommendation ───────────────────────────────────────────────────
 
 /**
  * Measured time below which a run cannot recommend a pool size or policy, in ms:
@@ -28,14 +338,6 @@ export const ADVICE_TIMER_SLACK_MS = 50;
  * for 3 workers).
  */
 export const ADVICE_MIN_REQUESTS = 200;
-
-/**
- * Measured time from which one run's recommendation can be called "high"
- * confidence (when nothing else lowers it), in ms: run's default duration, 40
- * sampler intervals; shorter runs lower it one step, since one slow second (a
- * GC, another program's burst) weighs more in their means.
- */
-export const ADVICE_SOLID_MEASURED_MS = 10_000;
 
 /**
  * Width of the noise band of per-worker request counts and in-flight counts, in
@@ -64,34 +366,11 @@ export const LEAST_REQUESTS_MAX_POOL = 8;
 export const POOL_TARGET_BUSY = 0.8;
 
 /**
- * Largest pool a run recommends, as a multiple of the cores: past twice the
- * cores every worker competes for the same cores (the REST-API write-up in
- * BACKGROUND peaked at 6 workers on 16 cores and lost throughput from 8), and
- * tune's default sweep stops there too.
- */
-export const ADVICE_MAX_POOL_PER_CORE = 2;
-
-/**
- * CPU of processes outside the run, in cores, from which the run's figures are
- * called contended (and the confidence lowered): below half a core the gap is the
- * difference between /proc readings taken at slightly different moments (the
- * same bound as bottleneck.js's OTHER_PROCESSES_CORES).
- */
-export const ADVICE_OTHER_CORES = 0.5;
-
-/**
  * Share of its busy time a worker's or main thread's loop waited in the run queue
  * (/proc/<pid>/schedstat), from which the run is called contended: at 25% a
  * quarter of what ELU calls busy is the machine's doing, not the server's.
  */
 export const ADVICE_CONTENDED_WAIT = 0.25;
-
-/**
- * Share of requests failing from which a run's recommendation is of low
- * confidence, as a fraction: errors end requests early or late, so per-request
- * demands are off by up to that share (diagnose flags 1% as "requests failing").
- */
-export const ADVICE_ERROR_SHARE = 0.01;
 
 /**
  * Extra time each tune step takes beyond its warm-up and measured time, in ms:

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run, listStrategies, UsageError } from 'spawnbench';
-import { processesInGroup, waitFor } from './helpers/processes.js';
+import { processesInGroup } from './helpers/processes.js';
+import { waitFor } from './helpers/harness.js';
 
 test('run() resolves to the same result the CLI prints with --json, and leaves nothing behind', async () => {
   const events = new Set();
@@ -11,7 +12,7 @@ test('run() resolves to the same result the CLI prints with --json, and leaves n
   assert.ok(result.load.requests > 0);
   assert.equal(result.load.errors.total, 0);
   for (const name of ['start', 'phase', 'tick', 'done']) assert.ok(events.has(name), `event ${name}`);
-  assert.ok(await waitFor(() => processesInGroup(result.strategy.pid).length === 0));
+  await waitFor(() => processesInGroup(result.strategy.pid).length === 0, { what: 'the strategy\'s group to empty' });
 });
 
 test('an aborted run resolves early with what it measured', async () => {

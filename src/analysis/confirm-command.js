@@ -4,14 +4,15 @@
  * connections, rate, runtimes and generator threads, the sizes around the one
  * recommended (and the run's own), the policies in question. Pure.
  */
-import { TUNE_STEP_OVERHEAD_MS } from '../thresholds.js';
+import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../thresholds.js';
+import { parseDuration } from '../units.js';
 
-/**
- * tune's per-step defaults (src/tune/plan.js TUNE_DEFAULTS: 3 s after a 1 s
- * warm-up, 3 repeats), restated as figures so the analysis layer does not load
- * the tune planner; test/analysis/run-advice.test.js holds the two equal.
- */
-export const TUNE_STEP_DEFAULTS = Object.freeze({ durationMs: 3000, warmupMs: 1000, repeat: 3 });
+/** tune's per-step defaults (thresholds.js TUNE_DEFAULTS) as figures: ms and a count. */
+export const TUNE_STEP_DEFAULTS = Object.freeze({
+  durationMs: parseDuration(TUNE_DEFAULTS.duration, '--duration'),
+  warmupMs: parseDuration(TUNE_DEFAULTS.warmup, '--warmup'),
+  repeat: TUNE_DEFAULTS.repeat,
+});
 
 /**
  * @typedef {object} ConfirmWith

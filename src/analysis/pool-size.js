@@ -9,7 +9,7 @@
  * POOL_TARGET_BUSY per worker. Pure.
  */
 import { busyShare } from './busy-time.js';
-import { POOL_TARGET_BUSY, ADVICE_MAX_POOL_PER_CORE } from '../thresholds.js';
+import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
 
 /**
  * @typedef {object} PoolEstimate
@@ -70,7 +70,7 @@ export function estimatePoolSize(input) {
   const shared = [['cores', bounds.cores], ['main-thread', bounds.main], ['generator', bounds.generator]].filter(([, v]) => v !== null);
   const [limit, xShared] = shared.length ? shared.reduce((a, b) => (b[1] < a[1] ? b : a)) : [null, null];
   const knee = dWorkers !== null && xShared !== null ? dWorkers * xShared : null;
-  const max = cores ? Math.max(1, ADVICE_MAX_POOL_PER_CORE * cores) : Infinity;
+  const max = cores ? Math.max(1, TUNE_MAX_SIZE_FACTOR * cores) : Infinity;
   const size = knee === null ? null : Math.min(max, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
   return {
     size,

@@ -5,31 +5,13 @@
  * best p99 at that size unless another has clearly higher throughput; then what
  * limited the best size, from the samplers. Sizes are judged on all their clean
  * steps (every policy), policies on their own cells (cells.js). Pure: steps in,
- * a plain object out.
+ * reason codes and figures out; src/report/tune-words.js says them in words.
  */
 import { groupCells, groupSizes, isClean } from './cells.js';
 import { overlaps } from './stats.js';
 import { findBottleneck } from './bottleneck.js';
-
-/**
- * Throughput band, as a fraction below the best median rps: 5% is about the
- * run-to-run drift of a 10 s run on a shared 2-vCPU machine, so sizes inside it
- * are not reliably slower, and the smaller pool costs less memory and cores.
- */
-export const RPS_BAND = 0.05;
-
-/**
- * p99 band, as a fraction above the best median p99: tail latency of short runs
- * wanders more than throughput (one slow spawn moves it), hence twice the rps band.
- */
-export const P99_BAND = 0.1;
-
-/**
- * Gain in median rps, as a fraction, for a policy to count as "clearly higher
- * throughput" than the one with the best p99 (and its repeats must not overlap):
- * the same margin as RPS_BAND, below which sizes are already treated as equal.
- */
-export const CLEAR_RPS_GAIN = 0.05;
+import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
+export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
 
 /**
  * @typedef {object} Recommendation
@@ -38,14 +20,15 @@ export const CLEAR_RPS_GAIN = 0.05;
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
  *   policies-tie, sizes-tie, still-rising, single-repeat, errors-at-sizes, all-errors, nothing-measured,
  *   and the bottleneck kinds generator, main-thread, machine
- * @property {string[]} sentences the reasons in words, with their figures
+ * @property {{ pickedSize: number, errorSizes: number[], lowestP99Policy: string, p99Best: number }|{ errorSizes: number[] }} basis
+ *   the figures the reasons are worded from
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
  * @property {import('./cells.js').SizeFigures[]} sizes figures per clean size (all its policies)
  * @property {import('./cells.js').Cell|null} chosen the recommended cell
  * @property {import('./cells.js').SizeFigures|null} best the size with the highest median throughput
  * @property {import('./cells.js').Cell|null} bestCell the highest-throughput cell at that size
  * @property {{ sizes: number[], policies: string[] }} ties sizes and policies whose repeats overlap the chosen ones
- * @property {{ primary: object|null, findings: object[], text: string, size: number }|null} bottleneck at the best size
+ * @property {{ primary: object|null, findings: object[], known: boolean, size: number }|null} bottleneck at the best size
  */
 
 /**
@@ -57,15 +40,11 @@ export function recommend(steps) {
   const sizes = groupSizes(steps, cells);
   const empty = { size: null, policy: null, cells, sizes, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null };
   if (cells.length === 0) {
-    return { ...empty, reasons: ['nothing-measured'], sentences: ['Nothing was measured to completion, so there is nothing to recommend.'] };
+    return { ...empty, reasons: ['nothing-measured'], basis: { errorSizes: [] } };
   }
   const errorSizes = [...new Set(cells.filter((c) => !isClean(c)).map((c) => c.size))];
   if (sizes.length === 0) {
-    return {
-      ...empty,
-      reasons: ['all-errors'],
-      sentences: [`Every pool size measured (${errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`],
-    };
+    return { ...empty, reasons: ['all-errors'], basis: { errorSizes } };
   }
 
   const best = sizes.reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
@@ -101,10 +80,11 @@ export function recommend(steps) {
   const found = findBottleneck(best.signals ?? {});
   for (const f of found.findings) reasons.push(f.kind);
   const bestCell = cells.filter((c) => c.size === best.size && isClean(c)).reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
-  const rec = {
+  return {
     size: picked.size,
     policy: chosen.policy,
     reasons,
+    basis: { pickedSize: picked.size, errorSizes, lowestP99Policy: byP99.policy, p99Best },
     cells,
     sizes,
     chosen,
@@ -113,58 +93,4 @@ export function recommend(steps) {
     ties: { sizes: sizeTies, policies: policyTies },
     bottleneck: { ...found, size: best.size },
   };
-  return { ...rec, sentences: explain(rec, { picked, errorSizes, byP99, p99Best }) };
-}
-
-function explain(rec, { picked, errorSizes, byP99, p99Best }) {
-  const { chosen, best, reasons } = rec;
-  const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
-  const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
-  const rps = (x) => `${Math.round(x.rps.median).toLocaleString('en-US')} req/s`;
-  const relaxed = reasons.includes('p99-relaxed');
-  const sentences = [`Use ${workers(rec.size)} with ${rec.policy}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
-  if (picked === best) {
-    sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
-  } else if (picked.size < best.size) {
-    sentences.push(
-      `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within ${RPS_BAND * 100}% of the best size's ` +
-        `(${workers(best.size)}: ${rps(best)}) and p99 within ${P99_BAND * 100}% of the best (${fmtMs(p99Best)}${relaxed ? ' among the sizes that fast' : ''}), with fewer workers.`,
-    );
-  } else {
-    sentences.push(`The highest throughput (${workers(best.size)}: ${rps(best)}) came with a p99 more than ${P99_BAND * 100}% above the best, so the smallest size that met both is recommended.`);
-  }
-  if (reasons.includes('higher-throughput')) {
-    sentences.push(`${byP99.policy} had the lowest p99 at ${workers(rec.size)}, but ${rec.policy} had clearly higher throughput.`);
-  } else if (reasons.includes('policies-tie')) {
-    sentences.push(`No meaningful difference between policies at ${workers(rec.size)}: their repeats overlap; ${rec.policy} had the lowest median p99.`);
-  } else if (reasons.includes('best-p99')) {
-    sentences.push(`At ${workers(rec.size)}, ${rec.policy} had the lowest p99 and no other policy had clearly higher throughput.`);
-  }
-  if (reasons.includes('sizes-tie')) {
-    const list = rec.ties.sizes;
-    sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${list.length > 1 ? 's' : ''} ${list.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
-  }
-  if (reasons.includes('still-rising')) {
-    sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
-  }
-  if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
-  if (errorSizes.length > 0) {
-    sentences.push(`Pool sizes ${errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
-  }
-  sentences.push(`At the best size (${workers(best.size)})${rec.bottleneck.primary ? ',' : ':'} ${rec.bottleneck.text}.`);
-  return sentences;
-}
-
-function capital(text) {
-  return text[0].toUpperCase() + text.slice(1);
-}
-
-function fmtRps({ median, min, max, n }) {
-  const r = (v) => Math.round(v).toLocaleString('en-US');
-  return n > 1 ? `${r(median)} req/s (${r(min)}–${r(max)} over ${n} repeats)` : `${r(median)} req/s`;
-}
-
-function fmtMs(value) {
-  if (!Number.isFinite(value)) return '–';
-  return value < 10 ? `${value.toFixed(2)} ms` : value < 100 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`;
 }

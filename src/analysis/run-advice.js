@@ -10,19 +10,21 @@ import { estimatePoolSize, childCpuOf } from './pool-size.js';
 import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
-import { findBottleneck, MAIN_ELU_LIMIT, SPAWN_BLOCKED_LIMIT } from './bottleneck.js';
-import { RPS_BAND } from './recommend.js';
+import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
 import {
+  MAIN_ELU_LIMIT,
+  SPAWN_BLOCKED_LIMIT_FRACTION,
+  RPS_BAND,
   ADVICE_MIN_MEASURED_MS,
   ADVICE_TIMER_SLACK_MS,
   POOL_TARGET_BUSY,
   ADVICE_MIN_REQUESTS,
-  ADVICE_SOLID_MEASURED_MS,
-  ADVICE_OTHER_CORES,
+  DEFAULT_DURATION_MS,
+  OTHER_PROCESSES_CORES,
   ADVICE_CONTENDED_WAIT,
-  ADVICE_ERROR_SHARE,
-  ADVICE_MAX_POOL_PER_CORE,
+  ERROR_RATE,
+  TUNE_MAX_SIZE_FACTOR,
   LEAST_REQUESTS_MAX_POOL,
   POOL_MAIN_MS_PER_REQUEST,
 } from '../thresholds.js';
@@ -131,11 +133,11 @@ function adviseNoPool(input) {
   if (!main || busy?.busy == null || !(x > 0)) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
   }
-  const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT };
-  if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT || busy.busy >= MAIN_ELU_LIMIT)) {
+  const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
+  if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons: [{ id: 'main-has-room', figures: mainFigures }], confirmWith: null, estimate: null };
   }
-  reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
+  reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
 
   // After the move: the main thread keeps its work minus spawning, plus handing
   // each request to a worker; the workers take the spawning. The probe's blocked
@@ -156,7 +158,7 @@ function adviseNoPool(input) {
   const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
   const workerMs = (spawnShare / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
   const knee = (workerMs / 1000) * expectedRps;
-  const maxSize = input.cores ? ADVICE_MAX_POOL_PER_CORE * input.cores : Infinity;
+  const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * input.cores : Infinity;
   const size = Math.min(maxSize, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
   const gain = expectedRps / x;
   const strategy = pickPoolStrategy(input);
@@ -189,13 +191,13 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   const bottleneck = findBottleneck(signalsOf(input));
   if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads }]);
   const errorShare = input.requests + input.errors > 0 ? input.errors / (input.requests + input.errors) : 0;
-  if (errorShare >= ADVICE_ERROR_SHARE) doubts.push(['errors', 2, { errors: input.errors, share: errorShare }]);
+  if (errorShare >= ERROR_RATE) doubts.push(['errors', 2, { errors: input.errors, share: errorShare }]);
   if (input.stoppedEarly) doubts.push(['stopped-early', 1, { durationMs: input.durationMs }]);
   if (estimate?.source === 'cpu') doubts.push(['no-probe', 2, {}]);
   const waitShare = worstWaitShare(input);
   const other = estimate?.otherCores ?? null;
-  if ((other ?? 0) >= ADVICE_OTHER_CORES || waitShare >= ADVICE_CONTENDED_WAIT) doubts.push(['contended', 1, { otherCores: other, waitShare }]);
-  if (input.durationMs < ADVICE_SOLID_MEASURED_MS) doubts.push(['short-run', 1, { durationMs: input.durationMs, solidMs: ADVICE_SOLID_MEASURED_MS }]);
+  if ((other ?? 0) >= OTHER_PROCESSES_CORES || waitShare >= ADVICE_CONTENDED_WAIT) doubts.push(['contended', 1, { otherCores: other, waitShare }]);
+  if (input.durationMs < DEFAULT_DURATION_MS) doubts.push(['short-run', 1, { durationMs: input.durationMs, solidMs: DEFAULT_DURATION_MS }]);
   if (expected) doubts.push(['not-measured', 1, {}]);
   for (const [id, , figures] of doubts) reasons.push({ id, figures });
   const weight = doubts.reduce((sum, [, w]) => sum + w, 0);
@@ -239,7 +241,7 @@ function pickPoolStrategy(input) {
 
 /** tune's default series (1, 2, 3, 4, 6, 8, …) up to twice the cores: the sweep for a run too short to narrow it. */
 function sweepSizes(cores) {
-  const max = Math.max(2, ADVICE_MAX_POOL_PER_CORE * (cores ?? 1));
+  const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * (cores ?? 1));
   return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
 }
 

@@ -33,17 +33,14 @@
  * @property {{ code: number|null, signal: string|null, stderr: string }|null} serverExit the server exited mid-run
  * @property {number|null} pid         --pid given in url mode
  *
- * @typedef {object} Finding
+ * @typedef {object} Finding what a rule found: an id and its figures, no words. The title, evidence
+ *   and next steps are made from them in src/report/diagnose-words.js.
  * @property {string} id            stable name, e.g. 'spawn-blocked'
  * @property {'problem'|'limit'|'healthy'} kind
- * @property {string} title         one line
- * @property {string|null} where    which process
- * @property {string[]} evidence    the numbers behind it, each with its threshold
- * @property {string[]} next        what to do next
- * @property {Record<string, number|null>} figures the same numbers, for --json
+ * @property {string|null} where    which process ("main, pid 1234", "pid 1234")
+ * @property {Record<string, number|string|null>} figures the numbers behind it (and, where the
+ *   wording depends on it, the id of how it was measured, e.g. `busyFrom: 'schedstat'`)
  */
-
-import { pct } from '../report/format.js';
 
 /** "main, pid 1234" or "pid 1234". */
 export function where(process) {
@@ -79,7 +76,8 @@ export function num(value) {
  * How busy the server looks from outside: its main thread's runnable share
  * (/proc/<pid>/schedstat), else the busiest process's CPU; null when unmeasured.
  * @param {Evidence} evidence
- * @returns {{ busy: number, where: string|null, text: string } | null} `busy` 0..1
+ * @returns {{ busy: number, where: string|null, figures: { busyFrom: 'schedstat'|'cpu', runnable?: number,
+ *   onCpu?: number|null, waitingForCpu?: number|null, cpuPct?: number } } | null} `busy` 0..1
  */
 export function outsideBusy(evidence) {
   const t = evidence.mainThread;
@@ -87,10 +85,10 @@ export function outsideBusy(evidence) {
     return {
       busy: t.runnable,
       where: `pid ${t.pid}`,
-      text: `main thread runnable ${pct(t.runnable)} of the time: on a CPU ${pct(t.onCpu)}, waiting for one ${pct(t.waitingForCpu)}`,
+      figures: { busyFrom: 'schedstat', runnable: t.runnable, onCpu: num(t.onCpu), waitingForCpu: num(t.waitingForCpu) },
     };
   }
   const p = worst(evidence.processes, (x) => num(x.cpuPct));
   if (!p) return null;
-  return { busy: p.cpuPct / 100, where: where(p), text: `CPU ${Math.round(p.cpuPct)}% of a core` };
+  return { busy: p.cpuPct / 100, where: where(p), figures: { busyFrom: 'cpu', cpuPct: p.cpuPct } };
 }

@@ -1,11 +1,7 @@
 /** Rule: garbage-collection pauses take a large share of a thread's time. */
-import { pct, ms } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
-
-/** 0.10 of wall time in GC pauses (the issue's threshold): above it allocation, not the work, sets the pace. */
-export const GC_FRACTION = 0.1;
-/** 100 ms of GC pauses within one second (Clinic Doctor's GC threshold): the loop stalls long enough to show in p99 latency. */
-export const GC_PEAK_MS_PER_SEC = 100;
+import { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
+export { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
@@ -22,16 +18,7 @@ export function gcPressure(evidence) {
   return {
     id: 'gc-pressure',
     kind: 'problem',
-    title: 'garbage-collection pauses stall the event loop',
     where: where(p),
-    evidence: [
-      `GC pauses ${pct(p.gcFraction, 1)} of wall time (threshold ${pct(GC_FRACTION)})`,
-      `up to ${ms(p.gcPeakMsPerSec)} of GC in one second (threshold ${ms(GC_PEAK_MS_PER_SEC)})`,
-    ],
-    next: [
-      'allocate less per request: reuse buffers and objects, avoid building large strings or arrays per request',
-      'see which functions allocate: node --heap-prof, or spawnbench diagnose --cpu-prof and look for (garbage collector)',
-    ],
     figures: { gcFraction: num(p.gcFraction), gcPeakMsPerSec: num(p.gcPeakMsPerSec) },
   };
 }

@@ -2,23 +2,10 @@
  * Rule: JavaScript holds the event loop (long synchronous work), seen from inside
  * with the probe: the loop is late, and the busy time is not spawn or GC.
  */
-import { pct, ms } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
 import { cpuStarved } from './verdict-starved.js';
-
-/** 10 ms median loop delay (Clinic Doctor's threshold): half of all timers and I/O callbacks run 10 ms late. */
-export const LOOP_DELAY_P50_MS = 10;
-/** 50 ms at p99: one callback in a hundred waits longer than a typical request takes. */
-export const LOOP_DELAY_P99_MS = 50;
-/** 100 ms longest delay (Clinic Doctor's threshold): a user-visible stall. */
-export const LOOP_DELAY_MAX_MS = 100;
-/**
- * 0.1 of wall time in JavaScript, needed when only the tail (p99, max) is late:
- * stalls that come back (100 ms every 500 ms is 0.2), not one preemption or a
- * one-off hiccup on a mostly idle loop (seen: a 60 ms delay at ELU 0.07 on a
- * crowded machine).
- */
-export const JS_SHARE_FOR_TAIL = 0.1;
+import { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
+export { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
 
 /**
  * The share of wall time the loop spends in JavaScript: busy time (ELU) minus
@@ -63,21 +50,10 @@ export function jsBlocking(evidence) {
   });
   const p = worst(candidates, (x) => num(x.loopDelayP99Ms) ?? num(x.loopDelayMaxMs));
   if (!p) return null;
-  const cpu = num(p.cpuPct) !== null ? `, CPU ${Math.round(p.cpuPct)}% of a core` : '';
   return {
     id: 'js-blocking',
     kind: 'problem',
-    title: 'the event loop is blocked by JavaScript',
     where: where(p),
-    evidence: [
-      `event-loop delay p50 ${ms(p.loopDelayP50Ms)}${typical(p)}, p99 ${ms(p.loopDelayP99Ms)}, max ${ms(p.loopDelayMaxMs)} ` +
-        `(thresholds: p50 ≥ ${ms(LOOP_DELAY_P50_MS)}, p99 ≥ ${ms(LOOP_DELAY_P99_MS)} or max ≥ ${ms(LOOP_DELAY_MAX_MS)})`,
-      `loop busy ${pct(p.elu)} (ELU), of which JavaScript ${pct(jsShare(p))} (not spawn, not GC)${cpu}`,
-    ],
-    next: [
-      'profile it: spawnbench diagnose --cpu-prof -- <command>, then fix the function with the most self time',
-      'move long synchronous work (parsing, hashing, big loops) to a worker thread or split it with setImmediate',
-    ],
     figures: {
       loopDelayP50Ms: num(p.loopDelayP50Ms),
       loopDelayTypicalMs: num(p.loopDelayTypicalMs),
@@ -88,10 +64,4 @@ export function jsBlocking(evidence) {
       cpuPct: num(p.cpuPct),
     },
   };
-}
-
-/** " (per-interval median 145 ms)" when it says more than the run-wide p50. */
-function typical(p) {
-  const t = num(p.loopDelayTypicalMs);
-  return t !== null && t >= LOOP_DELAY_P50_MS && t > (num(p.loopDelayP50Ms) ?? 0) ? ` (per-interval median ${ms(t)})` : '';
 }

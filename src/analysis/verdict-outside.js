@@ -3,31 +3,9 @@
  * responses while its process keeps a core busy. Without the probe, JavaScript,
  * spawn and GC cannot be told apart.
  */
-import { ms, pct } from '../report/format.js';
 import { num, outsideBusy } from './verdict-common.js';
-import { SLOW_P50_MS } from './verdict-downstream.js';
-
-/**
- * 0.9 of wall time runnable (on a CPU or waiting in the run queue for one), or
- * 90% of one core where the run queue cannot be read: a single-threaded server
- * this busy has no idle time left to answer promptly.
- */
-export const BUSY_FRACTION = 0.9;
-/** p99 latency of 50 ms on loopback: requests queue behind work, they are not just slow to compute. */
-export const SLOW_P99_MS = 50;
-/**
- * p99 at least 5× p50: a long tail, the shape of requests waiting behind
- * occasional stalls rather than of uniformly slow work (shown as evidence only).
- */
-export const LONG_TAIL_RATIO = 5;
-
-/** "p99 is 8× p50: …" when the latency has a long tail, else null. */
-export function tailShape(load) {
-  if (!(num(load.p50Ms) > 0) || num(load.p99Ms) === null) return null;
-  const ratio = load.p99Ms / load.p50Ms;
-  if (ratio < LONG_TAIL_RATIO) return null;
-  return `p99 is ${Math.round(ratio)}× p50 (from ${LONG_TAIL_RATIO}×): a long tail, some requests wait behind stalls`;
-}
+import { BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS } from '../thresholds.js';
+export { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
@@ -43,19 +21,8 @@ export function cpuBoundFromOutside(evidence) {
   return {
     id: 'cpu-bound',
     kind: 'problem',
-    title: 'the server is CPU-bound, seen from outside',
     where: seen.where,
-    evidence: [
-      `${seen.text} (threshold ${pct(BUSY_FRACTION)})`,
-      `latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`,
-      ...[tailShape(load)].filter(Boolean),
-      'without the probe spawnbench cannot tell JavaScript from time blocked in spawn or GC',
-    ],
-    next: [
-      'run the server under spawnbench to see inside it: spawnbench diagnose -- <the command that starts it>',
-      'or profile it: spawnbench diagnose --cpu-prof -- <command>',
-    ],
-    figures: { busy: seen.busy, p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms) },
+    figures: { busy: seen.busy, p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms), ...seen.figures },
   };
 }
 
@@ -73,16 +40,7 @@ export function slowUnexplained(evidence) {
   return {
     id: 'slow-unexplained',
     kind: 'problem',
-    title: 'responses are slow, and the cause cannot be seen from outside',
     where: null,
-    evidence: [
-      `latency p50 ${ms(load.p50Ms)}, p99 ${ms(load.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`,
-      ...[tailShape(load)].filter(Boolean),
-    ],
-    next: [
-      'pass the server\'s process id with --pid to see whether it is busy (CPU-bound) or waiting (I/O, downstream)',
-      'or run it under spawnbench: spawnbench diagnose -- <the command that starts it>',
-    ],
     figures: { p50Ms: num(load.p50Ms), p99Ms: num(load.p99Ms) },
   };
 }

@@ -1,14 +1,7 @@
 /** Rule: a thread spends a large share of its time frozen inside child_process spawn. */
-import { pct, ms, int } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
-
-/**
- * 0.10 of wall time (the issue's threshold). libuv forks and waits for exec on the
- * calling thread (~1.3 ms per `echo` here), so at 10% the thread already loses a
- * tenth of its time, and one process cannot pass ~800 spawns/s; the incident
- * behind spawnbench sat at 30%.
- */
-export const SPAWN_BLOCKED_FRACTION = 0.1;
+import { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
+export { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
@@ -20,16 +13,7 @@ export function spawnBlocked(evidence) {
   return {
     id: 'spawn-blocked',
     kind: 'problem',
-    title: `the event loop is blocked inside spawn ${pct(p.blockedFraction)} of the time`,
     where: where(p),
-    evidence: [
-      `blocked in spawn ${pct(p.blockedFraction, 1)} of wall time (threshold ${pct(SPAWN_BLOCKED_FRACTION)})`,
-      `${int(p.spawnsPerSec)} spawns/s, ${ms(p.msPerSpawn)} frozen per spawn (fork copies the page tables of the whole process)`,
-    ],
-    next: [
-      'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
-      'compare strategies on your workload: spawnbench tune --strategy fork-pool',
-    ],
     figures: { blockedFraction: p.blockedFraction, spawnsPerSec: num(p.spawnsPerSec), msPerSpawn: num(p.msPerSpawn) },
   };
 }

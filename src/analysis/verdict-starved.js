@@ -3,21 +3,9 @@
  * load generator included, took the cores). Its loop delays and latency are then
  * inflated by the machine, not by the server's own work.
  */
-import { pct } from '../report/format.js';
 import { num } from './verdict-common.js';
-
-/**
- * 0.2 of wall time in the run queue (/proc/<pid>/schedstat): a fifth of the time
- * the thread was ready but not running; loop-delay figures are then partly the
- * scheduler's. An uncrowded machine shows well under 5%.
- */
-export const CPU_STARVED_FRACTION = 0.2;
-/**
- * 0.5 of wall time in the run queue: the thread waited for a CPU longer than it
- * could have run; every wall-clock figure (ELU, loop delay, time in spawn, GC
- * pauses, latency) is then mostly the machine's, so this is the verdict.
- */
-export const CPU_STARVED_VERDICT_FRACTION = 0.5;
+import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
+export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 
 /** Whether the main thread waited for a CPU at least CPU_STARVED_FRACTION of the time. */
 export function cpuStarved(evidence) {
@@ -31,19 +19,10 @@ export function cpuStarved(evidence) {
 export function waitingForCpu(evidence) {
   if (!cpuStarved(evidence)) return null;
   const t = evidence.mainThread;
-  const verdict = t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION;
   return {
     id: 'cpu-starved',
-    kind: verdict ? 'problem' : 'limit',
-    title: 'the machine is short of CPU: the server waited for a core',
+    kind: t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION ? 'problem' : 'limit',
     where: `pid ${t.pid}`,
-    evidence: [
-      `main thread waited for a CPU ${pct(t.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(t.onCpu)}`,
-      verdict
-        ? `from ${pct(CPU_STARVED_VERDICT_FRACTION)} waiting, every time-based figure is mostly the machine's: the other findings are unreliable`
-        : 'loop delays and latency include that wait',
-    ],
-    next: ['diagnose on a quieter machine, or drive the server from another one (spawnbench diagnose --url … --pid …)'],
     figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu) },
   };
 }

@@ -7,17 +7,23 @@
  * and causes of stalls before failed requests (which the stall may explain).
  * A server that exited mid-run comes first (its other figures are cut short), then
  * a machine so short of CPU that every time-based figure is mostly its doing.
+ * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
 import { serverExited } from './verdict-exited.js';
-import { spawnBlocked, SPAWN_BLOCKED_FRACTION } from './verdict-spawn.js';
-import { gcPressure, GC_FRACTION, GC_PEAK_MS_PER_SEC } from './verdict-gc.js';
-import { jsBlocking, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from './verdict-js.js';
-import { cpuBoundFromOutside, slowUnexplained, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from './verdict-outside.js';
-import { waitingOnDownstream, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from './verdict-downstream.js';
-import { failingRequests, ERROR_RATE } from './verdict-errors.js';
-import { generatorLimited, GENERATOR_BUSY_ELU } from './verdict-generator.js';
-import { waitingForCpu, cpuStarved, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from './verdict-starved.js';
-import { healthy, SATURATED_ELU } from './verdict-healthy.js';
+import { spawnBlocked } from './verdict-spawn.js';
+import { gcPressure } from './verdict-gc.js';
+import { jsBlocking } from './verdict-js.js';
+import { cpuBoundFromOutside, slowUnexplained } from './verdict-outside.js';
+import { waitingOnDownstream } from './verdict-downstream.js';
+import { failingRequests } from './verdict-errors.js';
+import { generatorLimited } from './verdict-generator.js';
+import { waitingForCpu, cpuStarved } from './verdict-starved.js';
+import { healthy } from './verdict-healthy.js';
+import {
+  SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
+  JS_SHARE_FOR_TAIL, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE,
+  GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU,
+} from '../thresholds.js';
 
 /** The rules in verdict order. */
 export const RULES = [
@@ -25,7 +31,7 @@ export const RULES = [
   failingRequests, generatorLimited,
 ];
 
-/** Every threshold by name, for the README table and the --json output. */
+/** The thresholds the rules read (src/thresholds.js), by name, for the --json output. */
 export const THRESHOLDS = Object.freeze({
   SPAWN_BLOCKED_FRACTION,
   GC_FRACTION,
@@ -49,8 +55,9 @@ export const THRESHOLDS = Object.freeze({
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
- * @returns {{ verdict: import('./verdict-common.js').Finding, findings: import('./verdict-common.js').Finding[], notSeen: string[] }}
- *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits
+ * @returns {{ verdict: import('./verdict-common.js').Finding, findings: import('./verdict-common.js').Finding[],
+ *   unseen: { id: 'probe'|'cpu', reason?: string|null, mode?: string }[] }}
+ *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits; `unseen`: what could not be measured
  */
 export function diagnoseEvidence(evidence) {
   const found = RULES.map((rule) => rule(evidence)).filter(Boolean);
@@ -63,26 +70,18 @@ export function diagnoseEvidence(evidence) {
   return {
     verdict,
     findings: [...problems.slice(1), ...limits],
-    notSeen: notSeen(evidence),
+    unseen: unseen(evidence),
   };
 }
 
 /**
  * What could not be measured, so a verdict from outside is read for what it is.
  * @param {import('./verdict-common.js').Evidence} evidence
- * @returns {string[]}
+ * @returns {{ id: 'probe'|'cpu', reason?: string|null, mode?: string }[]}
  */
-export function notSeen(evidence) {
-  const lines = [];
-  if (!evidence.probe) {
-    const why = evidence.probeReason ? ` (${evidence.probeReason})` : '';
-    lines.push(`event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}; ` +
-      'run it under spawnbench diagnose -- <command> to see them');
-  }
-  if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) {
-    lines.push(evidence.mode === 'url'
-      ? 'CPU of the server: pass its process id with --pid'
-      : 'CPU of the server: no /proc figures');
-  }
-  return lines;
+export function unseen(evidence) {
+  const gaps = [];
+  if (!evidence.probe) gaps.push({ id: 'probe', reason: evidence.probeReason ?? null });
+  if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) gaps.push({ id: 'cpu', mode: evidence.mode });
+  return gaps;
 }

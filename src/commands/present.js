@@ -4,6 +4,7 @@
  */
 import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/index.js';
 import { writeResultFile } from '../report/result-file.js';
+import { withWords } from '../report/words.js';
 import { createLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
 
@@ -17,16 +18,17 @@ const SIGINT_EXIT_CODE = 130;
  * @param {{ json: boolean, dashboard: boolean, out: string|null }} output
  * @param {object} io { stdout, stderr, stdin, env }
  * @param {(result: object) => string} format text summary
+ * @param {{ formatAdvice?: Function }} [views] words the dashboard shows while it runs (a run's live recommendation)
  * @returns {Promise<{ result: object|null, exitCode: number }>}
  */
-export async function presentEngine(engine, output, io, format) {
+export async function presentEngine(engine, output, io, format, views = {}) {
   const signals = handleSignals(() => engine.stop());
   const live = shouldUseDashboard({ stdout: io.stdout, env: io.env, json: output.json, dashboard: output.dashboard });
-  const ui = live ? mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format }) : null;
+  const ui = live ? mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format, formatAdvice: views.formatAdvice }) : null;
   const detach = live ? () => {} : attachProgressLines(engine, io.stderr);
   let result;
   try {
-    result = await engine.start();
+    result = withWords(await engine.start());
   } catch (error) {
     // Ctrl-C while the server was still starting: nothing was measured, nothing is left running.
     if (!error.stoppedEarly) throw error;
@@ -54,10 +56,11 @@ export async function presentEngine(engine, output, io, format) {
  * @param {(plan: object, deps: { logger: object }) => object} createEngine
  * @param {(result: object) => string} format
  * @param {object} io
+ * @param {{ formatAdvice?: Function }} [views] see presentEngine()
  */
-export async function runEngineCommand(plan, createEngine, format, io) {
+export async function runEngineCommand(plan, createEngine, format, io, views = {}) {
   const logger = createLogger(plan.output.logFile);
-  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format);
+  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, views);
   logger.flush?.();
   return exitCode;
 }

@@ -2,6 +2,7 @@
 import { buildRunPlan } from '../plan.js';
 import { createRun } from '../runner/run.js';
 import { formatSummary } from '../report/summary.js';
+import { formatLiveAdvice } from '../report/run-advice-summary.js';
 import { runEngineCommand } from './present.js';
 
 export default {
@@ -10,6 +11,6 @@ export default {
   isDefault: true,
   groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output'],
   async action(options, io) {
-    return runEngineCommand(buildRunPlan(options), createRun, formatSummary, io);
+    return runEngineCommand(buildRunPlan(options), createRun, formatSummary, io, { formatAdvice: formatLiveAdvice });
   },
 };

@@ -7,14 +7,10 @@
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
-import { runFigures } from '../analysis/run-figures.js';
 import { compareOrder } from './plan.js';
-import { compareTable } from './table.js';
-import { createEngine } from '../runner/engine-parts.js';
-
-/** Run events passed through; a run's own `done` (and `phase: done`) is not the end of the comparison. */
-const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
+import { compareTable } from '../analysis/compare-table.js';
+import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
+import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 
 /**
  * @param {object} plan from buildComparePlan()
@@ -33,28 +29,20 @@ async function execute(compare, plan, { createRun, logger, machineOf }, state) {
     if (state.stopRequested) break;
     compare.emit('compare-progress', { ...item, index: i + 1, total: order.length });
     const run = createRun(plan.plans[item.workload][item.strategy], { logger });
-    const forward = FORWARDED.map((name) => [name, (p) => (name === 'phase' && p?.phase === 'done' ? null : compare.emit(name, p))]);
-    for (const [name, handler] of forward) run.on(name, handler);
-    state.current = run;
     let entry;
     try {
-      entry = { index: i + 1, ...item, ...runFigures(await run.start()) };
+      entry = { index: i + 1, ...item, ...(await measureRun(compare, run, state)) };
     } catch (error) {
       if (state.stopRequested) break;
       // One strategy that cannot start (a runtime it does not support, a crash) does not end the comparison.
-      entry = { index: i + 1, ...item, rps: 0, p50Ms: null, p99Ms: null, errors: 0, requests: 0, durationMs: 0, partial: false, failures: [], signals: null, failed: error.message };
-    } finally {
-      state.current = null;
-      for (const [name, handler] of forward) run.off(name, handler);
+      entry = { index: i + 1, ...item, ...failedStepFigures(error.message) };
     }
     runs.push(entry);
     logger.info({ run: entry }, 'compare run');
     compare.emit('compare-step', entry);
   }
   const result = compareResult(plan, { machine, runs, stoppedEarly: state.stopRequested });
-  compare.emit('phase', { phase: 'done' });
-  compare.emit('done', result);
-  return result;
+  return finishEngine(compare, result);
 }
 
 /**
@@ -68,11 +56,7 @@ export function compareResult(plan, { machine, runs, stoppedEarly }) {
   const failed = runs.filter((r) => r.failed || r.failures.length > 0);
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${runs.length} of ${strategies.length * workloads.length * repeat} runs: the table covers what was measured until then`);
-  return {
-    tool: 'spawnbench',
-    format: RESULT_FORMAT,
-    kind: 'compare',
-    createdAt: new Date().toISOString(),
+  return resultEnvelope('compare', {
     plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null },
     machine,
     runs,
@@ -80,7 +64,7 @@ export function compareResult(plan, { machine, runs, stoppedEarly }) {
     notes,
     stoppedEarly,
     exitCode: failed.length > 0 ? 1 : 0,
-  };
+  });
 }
 
 function firstPoolPlan(plan) {

@@ -6,14 +6,10 @@ import { buildRunPlan } from '../plan.js';
 import { listStrategies, getStrategy } from '../strategies/registry.js';
 import { WORKLOAD_NAMES } from '../workloads.js';
 import { parseChoiceList, parseInteger } from '../units.js';
-import { MAX_REPEAT } from '../tune/plan.js';
+import { MAX_REPEAT, COMPARE_DEFAULTS } from '../thresholds.js';
 
-/**
- * Per-run defaults of compare, shorter than run's (10 s after 2 s): every strategy
- * runs `repeat` times per workload; three interleaved repeats of 5 s show the
- * spread that one 10 s run hides.
- */
-export const COMPARE_DEFAULTS = Object.freeze({ duration: '5s', warmup: '1s', repeat: 3, workloads: 'echo' });
+export { COMPARE_DEFAULTS };
+
 
 /**
  * @param {object} o commander options of `spawnbench compare`

@@ -4,9 +4,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { TOP_FUNCTIONS } from '../thresholds.js';
 
-/** How many functions the summary lists. */
-export const TOP_FUNCTIONS = 10;
+export { TOP_FUNCTIONS };
 /** V8's name for time the thread had nothing to do: not the code's cost, left out. */
 const IDLE = '(idle)';
 

@@ -9,7 +9,6 @@ import { openProbeChannel } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
@@ -17,7 +16,7 @@ import { targetEnv } from './profiler-env.js';
 import { startTarget } from './target.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
-import { createEngine, startPlanLoad, runStops, describeCrash } from '../runner/engine-parts.js';
+import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from '../runner/engine-shell.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
@@ -32,97 +31,75 @@ async function execute(engine, plan, logger, state) {
   const startedAt = Date.now();
   const machine = await readMachine();
   engine.emit('start', { plan, machine });
-  engine.emit('phase', { phase: 'booting' });
-  const stops = [];
   const gc = createGcWindows();
   const sched = createSchedMeters();
   let measuring = false;
+  let rootPid = null;
+  let mainThread = null;
   const onReport = (report) => {
     if (report.isMainThread) sched.watch(report.pid);
     if (measuring) gc.add(report);
   };
-  try {
-    const server = plan.target.kind === 'command' ? await bootTarget(plan, logger, stops, state.abort.signal, onReport) : null;
-    let crash = null;
-    server?.proc.exited.then(({ code, signal }) => {
-      if (server.stopping) return;
-      crash = { code, signal, stderr: server.proc.stderrTail() };
-      logger.error(crash, 'server exited mid-run');
-      state.load?.stop();
-    });
-    const rootPid = server?.proc.pid ?? plan.target.pid;
-    const sampler = rootPid
-      ? startSampler({
-          rootPid,
-          channel: server?.channel ?? null,
-          intervalMs: plan.probe.intervalMs,
-          runtime: 'node',
-          getGeneratorStats: () => state.lastTick?.generator ?? null,
-        })
-      : null;
-    if (rootPid) sched.watch(rootPid);
-    if (sampler) {
-      sampler.on('sample', (s) => engine.emit('sample', s));
-      stops.push(() => sampler.stop());
-    }
-    if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
+  const urlOf = (server) =>
+    (server ? `http://${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}${plan.target.path}` : plan.target.url);
+  const { server, load, samples, crash } = await measureServer(engine, state, {
+    plan,
+    logger,
+    what: 'server',
+    boot: (stops) => (plan.target.kind === 'command' ? bootTarget(plan, logger, stops, state.abort.signal, onReport) : null),
+    sample: (server) => {
+      rootPid = server?.proc.pid ?? plan.target.pid;
+      if (!rootPid) return null;
+      sched.watch(rootPid);
+      return startSampler({
+        rootPid,
+        channel: server?.channel ?? null,
+        intervalMs: plan.probe.intervalMs,
+        runtime: 'node',
+        getGeneratorStats: () => state.lastTick?.generator ?? null,
+      });
+    },
+    url: urlOf,
+    // GC windows and run-queue time cover the measured phase only, like the load figures and samples.
+    onLoadPhase: (phase) => {
+      if (phase === 'measure') {
+        if (rootPid) for (const pid of processTree(rootPid)) sched.watch(pid);
+        sched.restart();
+        measuring = true;
+      }
+      if (phase === 'done') measuring = false;
+    },
+    afterLoad: () => {
+      measuring = false;
+      mainThread = sched.take();
+    },
+  });
 
-    const url = server ? `http://${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}${plan.target.path}` : plan.target.url;
-    startPlanLoad(engine, state, plan, url, null);
-    logger.info({ url }, 'load start');
-    // Samples, GC windows and run-queue time cover the measured phase only, like the load figures.
-    const startMeasuring = () => {
-      sampler?.reset();
-      if (rootPid) for (const pid of processTree(rootPid)) sched.watch(pid);
-      sched.restart();
-      measuring = true;
-    };
-    state.load.on('phase', (p) => {
-      if (p.phase === 'measure') startMeasuring();
-      if (p.phase === 'done') measuring = false;
-    });
-    const load = await state.load.done;
-    measuring = false;
-    const mainThread = sched.take();
-    engine.emit('phase', { phase: 'stopping' });
-    const samples = sampler ? await sampler.stop() : null;
-    if (server) server.stopping = true;
-    await runStops(stops, logger);
-
-    const failures = [];
-    if (crash) failures.push(describeCrash(server.label, crash));
-    const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
-    if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
-    const result = {
-      tool: 'spawnbench',
-      format: RESULT_FORMAT,
-      kind: 'diagnose',
-      createdAt: new Date().toISOString(),
-      plan,
-      machine,
-      target: server
-        ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url }
-        : { kind: 'url', url, pid: plan.target.pid },
-      load,
-      samples,
-      mainThread,
-      serverExit: crash,
-      gc: Object.fromEntries(gc.result()),
-      cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir, startedAt) : null,
-      notes,
-      failures,
-      stoppedEarly: state.stopRequested,
-    };
-    result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
-    result.exitCode = failures.length > 0 ? 1 : 0;
-    logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');
-    engine.emit('phase', { phase: 'done' });
-    engine.emit('done', result);
-    return result;
-  } catch (error) {
-    await runStops(stops, logger);
-    throw error;
-  }
+  const url = urlOf(server);
+  const failures = [];
+  if (crash) failures.push(describeCrash(server.label, crash));
+  const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
+  if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
+  const result = resultEnvelope('diagnose', {
+    plan,
+    machine,
+    target: server
+      ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url }
+      : { kind: 'url', url, pid: plan.target.pid },
+    load,
+    samples,
+    mainThread,
+    serverExit: crash,
+    gc: Object.fromEntries(gc.result()),
+    cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir, startedAt) : null,
+    notes,
+    failures,
+    stoppedEarly: state.stopRequested,
+  });
+  result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
+  result.exitCode = failures.length > 0 ? 1 : 0;
+  logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');
+  return finishEngine(engine, result);
 }
 
 /** Opens the probe channel, prepares the profiler folder, starts the server; each step's cleanup goes on `stops`. */

@@ -3,9 +3,9 @@
  * most pause time in any one-second window (Clinic Doctor's GC signal). The
  * sampler's summary keeps a total only, so diagnose folds the reports itself.
  */
+import { GC_WINDOW_MS } from '../thresholds.js';
 
-/** The window GC pauses are summed over, in ms (Clinic Doctor: ≥ 100 ms of GC in 1 s). */
-export const GC_WINDOW_MS = 1000;
+export { GC_WINDOW_MS };
 
 /**
  * The sampler's key of a report's thread: '1234' for a main thread, '1234/2' for a worker thread.

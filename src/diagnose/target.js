@@ -3,7 +3,7 @@
  * ends everything it started), PORT in its environment, the probe and the CPU
  * profiler through NODE_OPTIONS, and readiness as "accepts TCP connections".
  */
-import { startStrategyProcess } from '../runner/strategy-process.js';
+import { startProcessGroup } from '../runner/process-group.js';
 import { RunError } from '../errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
@@ -23,7 +23,7 @@ const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
  * @param {number} options.readyTimeoutMs
  * @param {AbortSignal} [options.signal] gives up waiting (Ctrl-C); the server is then stopped
  * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
- * @returns {Promise<{ proc: import('../runner/strategy-process.js').StrategyProcess, host: string, port: number, label: string,
+ * @returns {Promise<{ proc: import('../runner/process-group.js').StrategyProcess, host: string, port: number, label: string,
  *   stop: () => Promise<object> }>} `stop()`: SIGTERM to the group, and SIGKILL only when the grace has passed
  *   or the group is empty (a shell that exits at once must not cut its node child's profile write short)
  */
@@ -39,7 +39,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
   const port = fixedPort ?? (await findFreePort());
   const hints = createPortHints();
   let address = null;
-  const proc = await startStrategyProcess({
+  const proc = await startProcessGroup({
     command: command[0],
     args: command.slice(1),
     env: { ...env, PORT: String(port) },

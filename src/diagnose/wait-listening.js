@@ -7,16 +7,12 @@
 import net from 'node:net';
 import { RunError } from '../errors.js';
 import { listeningPorts } from './listening-ports.js';
+import { WRONG_PORT_GRACE_MS } from '../thresholds.js';
 
 /** Time between connection attempts, ms: readiness is seen within a tenth of a second. */
 const POLL_MS = 100;
 /** One connection attempt's limit, ms: loopback answers in microseconds; a silent drop means not ready. */
 const CONNECT_TIMEOUT_MS = 500;
-/**
- * How long a server may listen elsewhere but not on the expected port before that
- * is the answer, ms: some servers open an admin or metrics port first.
- */
-const WRONG_PORT_GRACE_MS = 1000;
 /** Hosts tried, in order: a server bound to 'localhost' on Node ≥ 17 may be on ::1 only. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'];
 

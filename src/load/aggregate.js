@@ -5,7 +5,7 @@
  * has finished, so a tick always covers all threads.
  */
 import { addEncoded, createHistogram, encodeHistogram, fullSummary, shortSummary } from './histogram.js';
-import { addCounts, emptyErrors } from './stats.js';
+import { addCounts, emptyErrors } from './counters.js';
 
 // Intervals shorter than this (the sliver between the last full second and the
 // end of a phase), in ms, are added to the totals but get no tick of their own:

@@ -19,7 +19,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from './response-parser.js';
-import { BODY_SAMPLE_BYTES, CONNECT, PARSE, RESET, TIMEOUT } from './stats.js';
+import { BODY_SAMPLE_BYTES, CONNECT, PARSE, RESET, TIMEOUT } from './counters.js';
 
 // Bodies up to this many bytes are compared in a JS loop: cheaper than the
 // native Buffer#compare call for a few bytes such as "hi\n" (~20 vs ~170 ns).
@@ -34,7 +34,7 @@ const SMALL_COMPARE_BYTES = 64;
  * @property {Buffer} readBuffer reused by every socket of the thread
  * @property {boolean} noBody the method is HEAD
  * @property {Buffer|null} expectedBody
- * @property {import('./stats.js').IntervalStats} stats current interval's counters
+ * @property {import('./counters.js').IntervalStats} stats current interval's counters
  * @property {number} generation the phase requests are counted in (changes at each phase)
  * @property {boolean} counting false before 'go' and after the end: errors are not counted
  * @property {boolean} stopping

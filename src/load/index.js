@@ -7,17 +7,14 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
-import { normalizeOptions, threadConfigs } from './options.js';
+import { GENERATOR_BUSY_ELU, GENERATOR_STOP_GRACE_MS } from '../thresholds.js';
+import { normalizeOptions, threadConfigs } from './load-options.js';
 
 export { parseTarget } from './target.js';
 export { decodeHistogram } from './histogram.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
-// How long stop() waits for the threads' final reports before terminating them, in ms.
-const STOP_GRACE_MS = 2000;
 // A generator thread busier than this (ELU) may have limited the rate it measured.
-const GENERATOR_BUSY_ELU = 0.9;
-
 /**
  * Starts a load run. Closed loop by default (`connections` requests in flight);
  * with `rate`, open loop: requests fall due at that rate across all threads and
@@ -173,7 +170,7 @@ export function startLoad(options) {
       for (const worker of workers) worker.postMessage({ type: 'stop' });
       stopTimer = setTimeout(() => {
         for (const worker of workers) worker.terminate();
-      }, STOP_GRACE_MS);
+      }, GENERATOR_STOP_GRACE_MS);
     }
     return load.done;
   };

@@ -12,11 +12,9 @@
  * `missed` at zero.
  */
 import { performance } from 'node:perf_hooks';
+import { LATE_SLACK_MS } from '../thresholds.js';
 
-// A request sent this much after it was due counts as missed, in ms. Timers in a
-// busy event loop fire 1-4 ms late; 10 ms is well above that jitter and below any
-// latency worth measuring at a fixed rate.
-export const LATE_SLACK_MS = 10;
+export { LATE_SLACK_MS };
 
 export class OpenLoop {
   /**

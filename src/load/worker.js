@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { ClosedLoop } from './closed-loop.js';
 import { Connection } from './connection.js';
 import { OpenLoop } from './open-loop.js';
-import { IntervalStats } from './stats.js';
+import { IntervalStats } from './counters.js';
 import { createThreadCpuReader } from './thread-cpu.js';
 
 // One report per second: the dashboard's tick and the result's series resolution.

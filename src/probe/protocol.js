@@ -11,6 +11,7 @@
  * thread. `source` is 'probe' (measured inside the thread) or 'parent' (a worker
  * thread the probe could not enter, seen from its parent: ELU only).
  */
+import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
 
 /** Path of the Unix socket the probe reports to; the probe does nothing when unset. */
 export const SOCKET_ENV = 'SPAWNBENCH_PROBE_SOCKET';
@@ -27,8 +28,8 @@ export const INTERVAL_ENV = 'SPAWNBENCH_PROBE_INTERVAL';
 /** Format version of a report line, so a stale probe is recognised rather than misread. */
 export const PROTOCOL_VERSION = 1;
 
-/** 250 ms: four reports a second is enough for a live dashboard; sending them costs the host ~0.1% of a core. */
-export const DEFAULT_INTERVAL_MS = 250;
+/** The report interval when none is given: the samplers' (src/thresholds.js); sending four a second costs the host ~0.1% of a core. */
+export const DEFAULT_INTERVAL_MS = SAMPLE_INTERVAL_MS;
 
 /** The smallest interval accepted: below 50 ms the probe's own cost stops being negligible. */
 export const MIN_INTERVAL_MS = 50;

@@ -4,18 +4,17 @@
  * CompareResult in, string out; printed after the runs and by `report`.
  */
 import { int, ms } from './format.js';
-import { formatDuration } from '../units.js';
-import { compareTable } from '../compare/table.js';
+import { describeLoad, describeMachine } from './describe.js';
 
 /**
  * @param {object} result CompareResult (src/compare/engine.js)
  * @returns {string}
  */
 export function formatCompare(result) {
-  const lines = [`spawnbench compare · ${describeLoad(result.plan)}`];
+  const lines = [`spawnbench compare · ${describeComparison(result.plan)}`];
   if (result.machine) lines.push(describeMachine(result.machine));
   for (const workload of result.plan.workloads) {
-    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ratio(r), remark(r)]);
     const header = ['strategy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
@@ -33,9 +32,9 @@ export function formatCompare(result) {
  * @returns {string}
  */
 export function formatCompareMarkdown(result) {
-  const lines = [`## spawnbench compare`, '', `${describeLoad(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
+  const lines = [`## spawnbench compare`, '', `${describeComparison(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
   for (const workload of result.plan.workloads) {
-    const rows = rowsOf(result).filter((r) => r.workload === workload);
+    const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cell = (text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
@@ -51,10 +50,6 @@ export function formatCompareMarkdown(result) {
   return lines.join('\n');
 }
 
-function rowsOf(result) {
-  return result.rows ?? compareTable(result.runs, result.plan);
-}
-
 function footer(result) {
   const lines = [];
   if (result.plan.repeat > 1) lines.push('', `Median of ${result.plan.repeat} interleaved repeats; "no meaningful difference": the repeats overlap the first strategy's.`);
@@ -62,17 +57,10 @@ function footer(result) {
   return lines;
 }
 
-function describeLoad(plan) {
-  const l = plan.load;
-  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
-  const loop = l.rate ? `open loop at ${int(l.rate)} req/s` : `closed loop, ${l.connections} connections`;
-  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
+/** The load line, then how often and, for pool strategies, with which pool. */
+function describeComparison(plan) {
   const pool = plan.poolSize ? ` · pools of ${plan.poolSize} workers, ${plan.balance}` : '';
-  return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up per run · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
-}
-
-function describeMachine(m) {
-  return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}`;
+  return `${describeLoad(plan.load, { per: 'run' })} · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
 }
 
 function describeWorkload(plan, name) {

@@ -6,7 +6,8 @@
 import { int, ms, bytes, seconds, pct } from './format.js';
 import { formatProcesses } from './processes.js';
 import { formatLatency, formatErrors } from './summary.js';
-import { formatDuration } from '../units.js';
+import { describeLoad, describeMachine } from './describe.js';
+import { wordDiagnosis } from './diagnose-words.js';
 
 /**
  * @param {object} result DiagnoseResult (src/diagnose/engine.js)
@@ -16,8 +17,8 @@ export function formatDiagnose(result) {
   const { plan, machine, load } = result;
   const lines = [
     `spawnbench diagnose · ${describeDiagnoseTarget(result)}`,
-    describeLoad(plan, load),
-    `Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`,
+    `${plan.load.method} ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
+    describeMachine(machine),
     '',
     `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
     `Latency    ${formatLatency(load.latency)}`,
@@ -40,21 +41,15 @@ export function describeDiagnoseTarget(result) {
   return `'${t.command.join(' ')}'${pid}${t.url ? ` on ${t.url}` : ''}`;
 }
 
-function describeLoad(plan, load) {
-  const l = plan.load;
-  const what = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
-  const loop = load.mode === 'open'
-    ? `open loop at ${int(l.rate)} req/s over up to ${l.connections} connections`
-    : `closed loop, ${l.connections} connections`;
-  return `${l.method} ${loop}, ${what} after ${formatDuration(l.warmupMs)} warm-up`;
-}
 
 /**
  * The verdict block.
- * @param {{ verdict: object, findings: object[], notSeen: string[] }} diagnosis
+ * @param {{ verdict: object, findings: object[], unseen?: object[], notSeen?: string[] }} diagnosis ids and figures
+ *   (src/analysis/verdicts.js), or already in words
  * @returns {string[]}
  */
-export function formatDiagnosis({ verdict, findings, notSeen }) {
+export function formatDiagnosis(diagnosis) {
+  const { verdict, findings, notSeen } = wordDiagnosis(diagnosis);
   const lines = [`Verdict    ${verdict.title}${verdict.where ? ` (${verdict.where})` : ''}`];
   lines.push(...finding(verdict));
   if (findings.length > 0) {

@@ -1,4 +1,4 @@
-/** Number formatting shared by the text formatters and the dashboard. */
+/** Number formatting of the text reports (summary, tune, compare, diagnose); the dashboard has its own, narrower cells (src/ui/format.js). */
 
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 

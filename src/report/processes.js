@@ -5,12 +5,11 @@
  * object in (what `sampler.stop()` resolves to), string out.
  */
 import { int, pct } from './format.js';
+import { MIN_SHOWN_CPU_PCT } from '../thresholds.js';
 
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
 
-/** Below 0.5% of a core the spawned-commands line is rounding noise on a server that spawns nothing. */
-const MIN_SHOWN_CPU_PCT = 0.5;
 
 /**
  * @param {object|null} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`

@@ -5,9 +5,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { RunError } from '../errors.js';
 
-/** Bumped whenever a result's shape changes in a way formatters depend on. */
-export const RESULT_FORMAT = 1;
-export const RESULT_KINDS = ['run', 'tune', 'compare', 'diagnose'];
+import { RESULT_FORMAT, RESULT_KINDS } from '../result-format.js';
+
+export { RESULT_FORMAT, RESULT_KINDS };
 
 /**
  * @param {string} path

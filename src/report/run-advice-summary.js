@@ -5,7 +5,7 @@
  */
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
-import { formatAdviceBlock } from './run-advice.js';
+import { formatAdviceBlock, adviceParagraphs } from './run-advice.js';
 
 /**
  * @param {object} result RunResult, fresh or read from a file
@@ -24,6 +24,18 @@ export function runAdvice(result) {
   if (result.recommendation !== undefined) return result.recommendation;
   const hasFigures = result.samples?.processes?.length > 0 || result.plan?.target?.kind === 'url';
   return hasFigures ? adviseRun(adviceInput(result)) : null;
+}
+
+/**
+ * The dashboard's live panel in the block's words: the headline, then the
+ * reasons ("- …") and the basis. The run command passes it to the dashboard,
+ * which does not import report/.
+ * @param {import('../analysis/run-advice.js').RunAdvice} advice
+ * @param {object} plan the run's plan, as `start` gave it
+ * @returns {string[]}
+ */
+export function formatLiveAdvice(advice, plan) {
+  return adviceParagraphs(advice, currentOf({ plan }));
 }
 
 /** What the run used, to say "this run: 3 workers, round-robin". */

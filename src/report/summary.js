@@ -4,7 +4,7 @@
  */
 import { int, msNumber, bytes, seconds } from './format.js';
 import { formatProcesses } from './processes.js';
-import { formatDuration } from '../units.js';
+import { describeLoad, describeMachine } from './describe.js';
 import { formatRunAdvice } from './run-advice-summary.js';
 
 const ERROR_KINDS = [
@@ -24,8 +24,8 @@ export function formatSummary(result) {
   const { plan, machine, load } = result;
   const lines = [
     `spawnbench run · ${describeTarget(plan)}`,
-    `${describeRequests(plan)} · ${describeLoad(plan, load)}`,
-    `Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`,
+    `${describeRequests(plan)} · ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
+    describeMachine(machine),
     '',
     `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
     `Latency    ${formatLatency(load.latency)}`,
@@ -65,16 +65,6 @@ function describeWorkload(w) {
   return w.name === 'custom' ? `"${cmd}"` : `${w.name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }
 
-function describeLoad(plan, load) {
-  const l = plan.load;
-  const what = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
-  const connections = load.connections ?? l.connections;
-  const loop = load.mode === 'open'
-    ? `open loop at ${int(l.rate)} req/s over up to ${connections} connections`
-    : `closed loop, ${connections} connections`;
-  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
-  return `${loop}${threads}, ${what} after ${formatDuration(l.warmupMs)} warm-up`;
-}
 
 /** "p50 1.20  p90 …  max 12.3  mean 2.00 ms": the unit once, so the line fits 80 columns. */
 export function formatLatency(latency) {

@@ -4,16 +4,18 @@
  * Plain TuneResult in, string out; printed after the sweep and by `report`.
  */
 import { int, ms } from './format.js';
-import { formatDuration } from '../units.js';
+import { wordRecommendation } from './tune-words.js';
+import { describeLoad, describeMachine } from './describe.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
  * @returns {string}
  */
 export function formatTune(result) {
-  const { plan, machine, recommendation: rec } = result;
+  const { plan, machine } = result;
+  const rec = wordRecommendation(result.recommendation);
   const lines = [`spawnbench tune · ${describeSweep(plan)}`];
-  if (machine) lines.push(`Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`);
+  if (machine) lines.push(describeMachine(machine));
   lines.push('', ...formatEvidence(rec.cells, rec), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
@@ -26,15 +28,11 @@ export function formatTune(result) {
 /** "strategy fork-pool · workload echo · closed loop, 30 connections, 3s after 1s warm-up · sizes 1,2,4 × 4 policies × 3 repeats" */
 function describeSweep(plan) {
   const base = plan.base;
-  const l = base.load;
-  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
-  const loop = l.rate ? `open loop at ${int(l.rate)} req/s` : `closed loop, ${l.connections} connections`;
-  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
   const runtime = base.target.runtime?.name && base.target.runtime.name !== 'node' ? ` on ${base.target.runtime.name}` : '';
   return [
     `strategy ${base.target.strategy}${runtime}`,
     `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`,
-    `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up per step`,
+    describeLoad(base.load, { per: 'step' }),
     `sizes ${plan.sizes.join(',')} × ${plan.policies.length === 1 ? plan.policies[0] : `${plan.policies.length} policies`} × ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}, ${plan.search}`,
   ].join(' · ');
 }

@@ -12,10 +12,9 @@ import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startStrategyProcess } from './strategy-process.js';
+import { startProcessGroup } from './process-group.js';
 import { trackDir } from './cleanup.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
-import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
+import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 
@@ -32,78 +31,47 @@ async function execute(run, plan, logger, state) {
   const machine = await readMachine();
   logger.info({ plan: planForJson(plan), machine }, 'run start');
   run.emit('start', { plan: planForJson(plan), machine });
-  run.emit('phase', { phase: 'booting' });
-  const stops = [];
-  const notes = [];
-  let server = null;
-  let sampler = null;
-  let crash = null;
-  try {
-    if (plan.target.kind === 'strategy') {
-      server = await bootStrategy(plan, logger, run, stops);
-      server.proc.exited.then(({ code, signal }) => {
-        if (server.stopping) return;
-        crash = { code, signal, stderr: server.proc.stderrTail() };
-        logger.error(crash, 'strategy exited mid-run');
-        state.load?.stop();
-      });
-      sampler = startSampler({
-        rootPid: server.proc.pid,
-        channel: server.channel,
-        intervalMs: plan.probe.intervalMs,
-        runtime: plan.target.runtime.kind,
-        getGeneratorStats: () => state.lastTick?.generator ?? null,
-        getWorkers: () => server.proc.workers(),
-      });
-      sampler.on('sample', (s) => run.emit('sample', s));
-      stops.push(() => sampler.stop()); // stop() is idempotent: the normal path calls it first for the summary
-    }
-    if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
+  let workers = [];
+  const { server, load, samples, crash } = await measureServer(run, state, {
+    plan,
+    logger,
+    what: 'strategy',
+    boot: (stops) => (plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops) : null),
+    sample: (server) => server && startSampler({
+      rootPid: server.proc.pid,
+      channel: server.channel,
+      intervalMs: plan.probe.intervalMs,
+      runtime: plan.target.runtime.kind,
+      getGeneratorStats: () => state.lastTick?.generator ?? null,
+      getWorkers: () => server.proc.workers(),
+    }),
+    url: (server) => (server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
+    expectedBody: plan.load.expected,
+    beforeStops: (server) => {
+      workers = server?.proc.workers() ?? [];
+    },
+  });
 
-    const url = server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url;
-    const loadRun = startPlanLoad(run, state, plan, url, plan.load.expected);
-    logger.info({ url }, 'load start');
-    // Samples summarise the measured phase only, like the load figures.
-    loadRun.on('phase', ({ phase }) => phase === 'measure' && sampler?.reset());
-    const load = await state.load.done;
-    run.emit('phase', { phase: 'stopping' });
-    const samples = sampler ? await sampler.stop() : null;
-    const workers = server?.proc.workers() ?? [];
-    if (server) server.stopping = true;
-    await runStops(stops, logger);
+  const notes = [...(load.notes ?? [])];
+  const failures = [];
+  if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
+  if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
+  if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 
-    notes.push(...(load.notes ?? []));
-    const failures = [];
-    if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
-    if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
-    if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
-
-    const result = {
-      tool: 'spawnbench',
-      format: RESULT_FORMAT,
-      kind: 'run',
-      createdAt: new Date().toISOString(),
-      plan: planForJson(plan),
-      machine,
-      strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
-      load,
-      samples,
-      notes,
-      failures,
-      stoppedEarly: state.stopRequested,
-      exitCode: failures.length > 0 ? 1 : 0,
-    };
-    result.recommendation = adviseRun(adviceInput(result));
-    logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
-    run.emit('phase', { phase: 'done' });
-    run.emit('done', result);
-    return result;
-  } catch (error) {
-    if (server) server.stopping = true;
-    await runStops(stops, logger);
-    if (crash && !error.stoppedEarly) logger.error({ err: error }, 'run failed after a crash');
-    throw error;
-  }
+  const result = resultEnvelope('run', {
+    plan: planForJson(plan),
+    machine,
+    strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+    load,
+    samples,
+    notes,
+    failures,
+    stoppedEarly: state.stopRequested,
+    exitCode: failures.length > 0 ? 1 : 0,
+  });
+  result.recommendation = adviseRun(adviceInput(result));
+  logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
+  return finishEngine(run, result);
 }
 
 async function bootStrategy(plan, logger, run, stops) {
@@ -129,7 +97,7 @@ async function bootStrategy(plan, logger, run, stops) {
     tempDir,
   };
   logger.info({ strategy: target.strategy, config }, 'strategy start');
-  const proc = await startStrategyProcess({
+  const proc = await startProcessGroup({
     command: target.runtime.path,
     args: [...(channel ? preloadArgs(target.runtime.kind) : []), ...scriptArgs(target.runtime, target.entry)],
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },

@@ -11,12 +11,11 @@ import { createProcSampler } from './proc-sampler.js';
 import { createPortableSampler, PORTABLE_NOTE } from './portable-sampler.js';
 import { createRecorder } from './recorder.js';
 import { liveFigures } from './live-figures.js';
+import { SAMPLE_INTERVAL_MS, STALE_INTERVALS } from '../thresholds.js';
 
-/** 250 ms: four samples a second, matching the probe's default report interval. */
-export const DEFAULT_SAMPLE_INTERVAL_MS = 250;
+/** The samplers' interval when none is given (src/thresholds.js). */
+export const DEFAULT_SAMPLE_INTERVAL_MS = SAMPLE_INTERVAL_MS;
 
-/** A thread silent for three report intervals has exited (or its probe has). */
-const STALE_INTERVALS = 3;
 
 /** Reports kept for the next live sample of a thread; more pile up only for a process no sample lists. */
 const MAX_PENDING_REPORTS = 8;

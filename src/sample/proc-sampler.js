@@ -5,8 +5,7 @@
  * CPU is taken instead from the growth of `cutime + cstime` (the CPU time of
  * reaped children) of the long-lived processes.
  */
-import { readStat, readChildren, readCpuTimes, procUnits } from './proc.js';
-import { readSchedstat } from '../diagnose/schedstat.js';
+import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat } from './proc.js';
 
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);

@@ -8,18 +8,14 @@
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
-import { RESULT_FORMAT } from '../report/result-file.js';
-import { runFigures } from '../analysis/run-figures.js';
 import { recommend } from '../analysis/recommend.js';
 import { fitUsl } from '../analysis/usl.js';
 import { isClean, groupCells } from '../analysis/cells.js';
 import { stepPlan, tunePlanForJson } from './plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
-import { createEngine } from '../runner/engine-parts.js';
-
-/** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
-const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
+import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
+import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -50,9 +46,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   }
   tune.emit('tune-progress', null);
   const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
-  tune.emit('phase', { phase: 'done' });
-  tune.emit('done', result);
-  return result;
+  return finishEngine(tune, result);
 }
 
 /**
@@ -62,19 +56,12 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
  * Returns null when the sweep was stopped before the step measured anything.
  */
 async function measureStep(tune, run, item, state, steps) {
-  const forward = FORWARDED.map((name) => [name, (payload) => (name === 'phase' && payload?.phase === 'done' ? null : tune.emit(name, payload))]);
-  for (const [name, handler] of forward) run.on(name, handler);
-  state.current = run;
   try {
-    const result = await run.start();
-    return { ...item, ...runFigures(result) };
+    return { ...item, ...(await measureRun(tune, run, state)) };
   } catch (error) {
     if (state.stopRequested) return null; // stopped while booting: nothing measured
     if (!steps.some((s) => !s.failed)) throw error;
-    return { ...item, rps: 0, p50Ms: null, p99Ms: null, errors: 0, requests: 0, durationMs: 0, partial: false, failures: [], signals: null, failed: error.message };
-  } finally {
-    state.current = null;
-    for (const [name, handler] of forward) run.off(name, handler);
+    return { ...item, ...failedStepFigures(error.message) };
   }
 }
 
@@ -86,11 +73,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
   const recommendation = recommend(steps);
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}: the recommendation covers what was measured until then`);
-  return {
-    tool: 'spawnbench',
-    format: RESULT_FORMAT,
-    kind: 'tune',
-    createdAt: new Date().toISOString(),
+  return resultEnvelope('tune', {
     plan: tunePlanForJson(plan, planForJson),
     machine,
     steps,
@@ -105,7 +88,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,
-  };
+  });
 }
 
 /** The USL fit of the policy measured at the most sizes, on its clean cells' medians. */

@@ -6,23 +6,13 @@ import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize } from '../plan.js';
 import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
+import { MAX_REPEAT, MAX_POOL_SIZE, TUNE_DEFAULTS, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
+
+export { MAX_REPEAT, TUNE_DEFAULTS };
 
 export const SEARCH_MODES = ['exhaustive', 'adaptive'];
 
-/**
- * Per-step defaults of tune, shorter than run's (10 s after 2 s): a sweep runs
- * dozens of steps, and three repeats of 3 s tell close sizes apart better than
- * one of 10 s (drift spreads over the interleaved repeats).
- */
-export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
 
-/** Upper bound of --repeat: past ~100 passes a sweep runs for hours; a typo (--repeat 1000) should not. */
-export const MAX_REPEAT = 100;
-/** Upper bound of --sizes, the same as --pool-size's in src/plan.js. Workers */
-const MAX_POOL_SIZE = 256;
-
-/** The largest pool tune measures unless --sizes says otherwise: twice the hardware threads (the range). */
-const DEFAULT_MAX_FACTOR = 2;
 
 /**
  * Default sizes: the 1-2-3-4-6-8-12-16-… series (each ~1.5× the last) up to
@@ -32,7 +22,7 @@ const DEFAULT_MAX_FACTOR = 2;
  * @returns {number[]}
  */
 export function defaultSizes(parallelism = defaultPoolSize()) {
-  const max = Math.max(2, DEFAULT_MAX_FACTOR * parallelism);
+  const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * parallelism);
   const sizes = new Set([parallelism, max]);
   for (let base = 1; base <= max; base *= 2) {
     sizes.add(base);

@@ -97,11 +97,13 @@ export function formatElu(elu) {
 const WHOLE_SECOND_SLACK_MS = 50;
 
 /**
- * A duration for progress: "0.5s", "2.5s", "4s", "1m05s".
+ * An elapsed or planned time for progress, rounded for a glance: "0.5s", "2.5s",
+ * "4s", "1m05s". Not units.js formatDuration(), which writes a duration back in
+ * the exact form a flag takes ("200ms", "10s").
  * @param {number|null|undefined} ms
  * @returns {string}
  */
-export function formatDuration(ms) {
+export function formatElapsed(ms) {
   if (!isNumber(ms)) return DASH;
   const offWholeSecond = Math.abs(ms - Math.round(ms / 1000) * 1000) > WHOLE_SECOND_SLACK_MS;
   if (ms < 10_000 && ((ms > 0 && ms < 1000) || offWholeSecond)) return `${(ms / 1000).toFixed(1)}s`;
@@ -110,3 +112,6 @@ export function formatDuration(ms) {
   const rest = String(seconds % 60).padStart(2, '0');
   return `${Math.floor(seconds / 60)}m${rest}s`;
 }
+
+/** The name formatElapsed() had (kept for code written against it). */
+export const formatDuration = formatElapsed;

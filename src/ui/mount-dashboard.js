@@ -12,8 +12,6 @@ const h = React.createElement;
  */
 const MAX_FPS = 10;
 
-const loadFormatSummary = () => import('../report/summary.js').then((module) => module.formatSummary);
-
 /**
  * Mounts the live dashboard for a run engine (src/runner/run.js events) on a TTY.
  * Subscribes at once, so call it before `run.start()`. `q` or Ctrl-C (when stdin is
@@ -28,7 +26,10 @@ const loadFormatSummary = () => import('../report/summary.js').then((module) => 
  * @param {NodeJS.ReadStream} [options.stdin]
  * @param {NodeJS.WriteStream} [options.stderr]
  * @param {Record<string, string|undefined>} [options.env] read for NO_COLOR
- * @param {(result: object) => string} [options.formatSummary] default: src/report/summary.js
+ * @param {(result: object) => string} [options.formatSummary] the summary of the result's kind, from src/report/
+ *   (the command passes it: the dashboard does not import report/); none is printed without it
+ * @param {import('./components/advice.js').FormatAdvice} [options.formatAdvice] the words of the live
+ *   recommendation, from src/report/ (passed in for the same reason); no advice panel without it
  * @param {number} [options.refreshMs] frame interval (default 250 ms: at most 4 frames/s)
  * @returns {{ done: Promise<void>, unmount: () => Promise<void>, interrupted: () => boolean }}
  *   done: settles after the summary is printed and Ink unmounted (rejects if the summary
@@ -43,8 +44,7 @@ export function mountDashboard(run, options = {}) {
     env = process.env,
     refreshMs = DEFAULT_REFRESH_MS,
   } = options;
-  const formatter = options.formatSummary ? Promise.resolve(options.formatSummary) : loadFormatSummary();
-  formatter.catch(() => {}); // reported when the summary is needed, through `done`
+  const formatter = options.formatSummary ?? (() => '');
 
   const store = createRunStore(run, { refreshMs });
   let stopAsked = false;
@@ -58,7 +58,7 @@ export function mountDashboard(run, options = {}) {
       .then(() => run.stop())
       .catch((error) => store.addLog({ level: 'error', msg: `stop failed: ${error.message}` }));
   };
-  const props = { store, onStop, keys: Boolean(stdin?.isTTY), tone: makeTone(colorEnabled(env)), finished: false };
+  const props = { store, onStop, keys: Boolean(stdin?.isTTY), tone: makeTone(colorEnabled(env)), finished: false, formatAdvice: options.formatAdvice ?? null };
   const instance = render(h(App, props), { stdout, stdin, stderr, exitOnCtrlC: false, maxFps: MAX_FPS });
 
   let resolveDone;
@@ -75,7 +75,7 @@ export function mountDashboard(run, options = {}) {
       let text = '';
       let failure = null;
       try {
-        if (result) text = (await formatter)(result);
+        if (result) text = formatter(result);
       } catch (error) {
         failure = error;
       }

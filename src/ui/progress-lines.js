@@ -1,6 +1,7 @@
 import { describeLoad, describeTarget } from './components/header.js';
 import { planView } from './plan-view.js';
-import { formatCount, formatDuration, formatMs } from './format.js';
+import { formatCount, formatElapsed, formatMs } from './format.js';
+import { PROGRESS_INTERVAL_MS } from '../thresholds.js';
 
 /**
  * Where there is no dashboard (pipes, CI, --json, --no-dashboard): one plain line
@@ -8,8 +9,7 @@ import { formatCount, formatDuration, formatMs } from './format.js';
  * colour and no cursor movement, so logs and CI output stay readable.
  */
 
-/** Gap between progress lines while loading ("at most every few seconds"). ms */
-export const PROGRESS_INTERVAL_MS = 2000;
+export { PROGRESS_INTERVAL_MS };
 
 /**
  * One progress line for a LoadTick:
@@ -18,7 +18,7 @@ export const PROGRESS_INTERVAL_MS = 2000;
  * @returns {string}
  */
 export function formatProgressLine(tick) {
-  const amount = `${formatDuration(tick.elapsedMs)}/${formatDuration(tick.plannedMs)}`;
+  const amount = `${formatElapsed(tick.elapsedMs)}/${formatElapsed(tick.plannedMs)}`;
   const requests = tick.phase === 'measure' ? `  ${formatCount(tick.requests)} requests` : '';
   const p99 = formatMs(tick.interval?.p99Ms);
   return `${tick.phase} ${amount}  ${formatCount(tick.rps)} rps  p99 ${p99}  errors ${formatCount(tick.errors?.total ?? 0)}${requests}`;

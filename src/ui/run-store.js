@@ -1,12 +1,8 @@
 import { applyRunEvent, initialRunState, RUN_EVENTS } from './run-state.js';
+import { DASHBOARD_REFRESH_MS } from '../thresholds.js';
 
-/**
- * Default refresh: at most 4 frames a second, the low end of the 4–10/s the issue
- * asks for, because each frame costs ~2.5–3.6 ms of CPU (React + Ink's full-frame
- * output, measured on this project's 2-core machine under load) and the budget is
- * 2% of a core (bench/dashboard.js). Samples arrive every 250 ms, so every sample shows.
- */
-export const DEFAULT_REFRESH_MS = 250;
+/** Default refresh: DASHBOARD_REFRESH_MS (src/thresholds.js says why). */
+export const DEFAULT_REFRESH_MS = DASHBOARD_REFRESH_MS;
 
 /** Events that are shown at once rather than at the next refresh. */
 const IMMEDIATE_EVENTS = new Set(['start', 'phase', 'done', 'stop-requested']);

@@ -1,11 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { recommend } from '../../src/analysis/recommend.js';
-import { findBottleneck } from '../../src/analysis/bottleneck.js';
+import { recommend as recommendFigures } from '../../src/analysis/recommend.js';
+import { findBottleneck as findBottleneckFigures } from '../../src/analysis/bottleneck.js';
+import { wordRecommendation, wordBottleneck } from '../../src/report/tune-words.js';
 import { sweep, CALM } from './sweeps.js';
 
 const POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
 const table = (values) => (size) => values[size];
+// The analysis returns codes and figures; the sentences these tests read are made in report/.
+const recommend = (steps) => wordRecommendation(recommendFigures(steps));
+const findBottleneck = (signals) => wordBottleneck(findBottleneckFigures(signals));
+
+test('the analysis is wordless: reason codes and figures, no sentences', () => {
+  const rec = recommendFigures(sweep({ sizes: [1, 2, 4], rps: table({ 1: 300, 2: 600, 4: 1100 }), noise: 0.01, signals: () => ({ ...CALM, systemCpuPct: 97 }) }));
+  assert.equal(rec.sentences, undefined);
+  assert.equal(rec.bottleneck.text, undefined);
+  assert.deepEqual(rec.bottleneck.findings.map((f) => f.kind), ['machine']);
+  assert.equal(rec.bottleneck.findings[0].text, undefined);
+  assert.equal(rec.bottleneck.findings[0].figures.systemCpuPct, 97);
+});
 
 test('plateau: the smallest size within 5% of the best throughput', () => {
   const steps = sweep({ sizes: [1, 2, 4, 8, 16], rps: table({ 1: 400, 2: 780, 4: 1450, 8: 1500, 16: 1490 }), noise: 0.005 });

@@ -2,15 +2,12 @@
 // (every bad input fails in plan building, before the engine).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, createProgram } from '../../src/cli.js';
+import { availableParallelism } from 'node:os';
+import { createProgram } from '../../src/cli.js';
+import { cli } from '../helpers/harness.js';
 import { buildRunPlan, defaultPoolSize } from '../../src/plan.js';
 import { fakeIo } from '../helpers/io.js';
 
-async function cli(...args) {
-  const io = fakeIo();
-  const code = await runCli(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
 function assertUsageError(result, pattern) {
   assert.equal(result.code, 2, `exit code for: ${result.err}`);
@@ -73,7 +70,9 @@ test('commander values arrive in the plan through the real program', async () =>
 });
 
 test('pool strategies default to one worker per hardware thread', () => {
-  assert.ok(defaultPoolSize() >= 1);
+  assert.equal(defaultPoolSize(), availableParallelism());
+  assert.equal(buildRunPlan({ strategy: 'fork-pool' }).target.poolSize, availableParallelism());
+  assert.equal(buildRunPlan({ strategy: 'baseline' }).target.poolSize, null, 'a strategy without a pool has no size');
 });
 
 test('unknown strategy lists the available ones, exit 2', async () => {

@@ -5,19 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { fakeIo } from '../helpers/io.js';
-import { processesInGroup, waitFor } from '../helpers/processes.js';
+import { processesInGroup } from '../helpers/processes.js';
+import { cli, waitFor } from '../helpers/harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-compare-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...args) {
-  const io = fakeIo();
-  const code = await runCli(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
 test('compare two strategies: the table, ratios to the first, Markdown from the saved file', async () => {
   const out = join(dir, 'compare.json');
@@ -40,7 +34,7 @@ test('compare two strategies: the table, ratios to the first, Markdown from the 
 
   for (const { pid, strategy } of json.runs) {
     assert.ok(pid > 0);
-    assert.ok(await waitFor(() => processesInGroup(pid).length === 0), `${strategy} left running in group ${pid}: ${processesInGroup(pid)}`);
+    await waitFor(() => processesInGroup(pid).length === 0, { what: () => `${strategy}'s group ${pid} to empty: left ${processesInGroup(pid)}` });
   }
   assert.equal(trackedGroupCount(), 0);
 });

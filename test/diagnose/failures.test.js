@@ -3,28 +3,21 @@
 // message naming the command and what to do, exit 1, and nothing left running.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { once } from 'node:events';
-import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { fakeIo } from '../helpers/io.js';
-import { processesMatching, waitFor } from '../helpers/processes.js';
+import { processesMatching } from '../helpers/processes.js';
+import { cli, waitFor, fixtureServer } from '../helpers/harness.js';
 import { buildDiagnosePlan } from '../../src/diagnose/plan.js';
 import { createDiagnose } from '../../src/diagnose/engine.js';
 
-const server = (name) => fileURLToPath(new URL(`../../fixtures/servers/${name}.js`, import.meta.url));
+const server = fixtureServer;
 const QUICK = ['--duration', '1s', '--warmup', '0', '--ready-timeout', '1500ms'];
 
-async function diagnose(...args) {
-  const io = fakeIo();
-  const code = await runCli(['diagnose', ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const diagnose = (...args) => cli('diagnose', ...args);
 
 async function assertNothingLeft(name) {
-  const gone = await waitFor(() => processesMatching(server(name)).length === 0, { timeoutMs: 5000 });
-  assert.ok(gone, `still running: ${processesMatching(server(name))}`);
+  await waitFor(() => processesMatching(server(name)).length === 0, { what: () => `${name} to end: still running ${processesMatching(server(name))}` });
   assert.equal(trackedGroupCount(), 0);
 }
 
@@ -50,7 +43,9 @@ test('a server that never listens: the port it was given, the timeout and the --
 });
 
 test('a server that listens on a port of its own: where it listens and "pass --port N", exit 1', async () => {
-  const { code, err } = await diagnose(...QUICK, '--', process.execPath, server('wrong-port'));
+  // A readiness limit far past the 1 s diagnose waits once it sees the server listen
+  // elsewhere: on a loaded machine node itself may take over a second to start.
+  const { code, err } = await diagnose('--duration', '1s', '--warmup', '0', '--ready-timeout', '30s', '--', process.execPath, server('wrong-port'));
   assert.equal(code, 1);
   const line = err.split('\n').find((l) => l.startsWith('spawnbench: '));
   const match = /^spawnbench: '.*wrong-port\.js' listens on port (\d+), not on port (\d+) \(given to it as PORT\); pass --port (\d+)$/.exec(line);

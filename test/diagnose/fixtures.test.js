@@ -1,51 +1,43 @@
 // Each fixture server gets its verdict end to end: spawnbench diagnose starts it,
-// loads it briefly, stops it, and names the cause. Runs are short and the
-// fixtures exaggerate their fault, so the verdict does not depend on this
-// machine's speed. Every server's process group is proven gone afterwards.
+// loads it, stops it, and names the cause. The fixtures exaggerate their fault,
+// so the cause is found on a loaded 2-core machine too: there the honest verdict
+// may be "the machine is short of CPU" (the server waited for a core half of the
+// time), and the fixture's fault must then be the first problem found after it.
+// No retry and no skip: each test asserts, with the measured figures in the message.
+// Every server's process group is proven gone afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { fakeIo } from '../helpers/io.js';
-import { processesInGroup, waitFor } from '../helpers/processes.js';
-import { unlessCrowded } from './crowded.js';
+import { processesInGroup } from '../helpers/processes.js';
+import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
+import { faultOf, figuresOf } from './fault.js';
 
-const server = (name) => fileURLToPath(new URL(`../../fixtures/servers/${name}.js`, import.meta.url));
 const SHORT = ['--duration', '1500ms', '--warmup', '300ms', '--json'];
 
-async function diagnose(...args) {
-  const io = fakeIo();
-  const code = await runCli(['diagnose', ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const diagnose = (...args) => cli('diagnose', ...args);
 
 async function assertGroupGone(pgid) {
-  const gone = await waitFor(() => processesInGroup(pgid).length === 0, { timeoutMs: 5000 });
-  assert.ok(gone, `processes left in group ${pgid}: ${processesInGroup(pgid)}`);
+  await waitFor(() => processesInGroup(pgid).length === 0, { what: () => `group ${pgid} to empty: left ${processesInGroup(pgid)}` });
   assert.equal(trackedGroupCount(), 0);
 }
 
-/** One diagnose of a fixture (repeated while the machine is too crowded to judge, see crowded.js). */
-function verdictOf(t, name, ...extra) {
-  return unlessCrowded(t, async () => {
-    const { code, out, err } = await diagnose(...SHORT, ...extra, '--', process.execPath, server(name));
-    assert.equal(code, 0, err);
-    const result = JSON.parse(out);
-    assert.equal(result.kind, 'diagnose');
-    await assertGroupGone(result.target.pid);
-    if (result.cpuProfile && result.diagnosis.verdict.id === 'cpu-starved') await rm(result.cpuProfile.dir, { recursive: true, force: true });
-    return result;
-  });
+/** One diagnose of a fixture, its process group proven gone. */
+async function verdictOf(t, name, ...extra) {
+  const { code, out, err } = await diagnose(...SHORT, ...extra, '--', process.execPath, server(name));
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.equal(result.kind, 'diagnose');
+  await assertGroupGone(result.target.pid);
+  t.diagnostic(figuresOf(result));
+  return result;
 }
 
 test('cpu-burn: "blocked by JavaScript", and --cpu-prof names burnCpu as the top function', async (t) => {
   const result = await verdictOf(t, 'cpu-burn', '--cpu-prof');
-  if (!result) return;
-  const { verdict } = result.diagnosis;
-  assert.equal(verdict.id, 'js-blocking', JSON.stringify(result.diagnosis));
+  const verdict = faultOf(result);
+  assert.equal(verdict.id, 'js-blocking', figuresOf(result));
   assert.ok(verdict.figures.loopDelayP99Ms >= 50);
   assert.match(verdict.next.join(' '), /--cpu-prof/);
   const profile = result.cpuProfile;
@@ -58,44 +50,38 @@ test('cpu-burn: "blocked by JavaScript", and --cpu-prof names burnCpu as the top
 
 test('spawn-per-request: "blocked inside spawn" with the fork-pool next step', async (t) => {
   const result = await verdictOf(t, 'spawn-per-request');
-  if (!result) return;
-  const { diagnosis } = result;
-  assert.equal(diagnosis.verdict.id, 'spawn-blocked', JSON.stringify(diagnosis));
-  assert.ok(diagnosis.verdict.figures.blockedFraction >= 0.1);
-  assert.match(diagnosis.verdict.next.join(' '), /spawnbench tune --strategy fork-pool/);
+  const verdict = faultOf(result);
+  assert.equal(verdict.id, 'spawn-blocked', figuresOf(result));
+  assert.ok(verdict.figures.blockedFraction >= 0.1);
+  assert.match(verdict.next.join(' '), /spawnbench tune --strategy fork-pool/);
 });
 
 test('alloc-heavy: "GC pressure"', async (t) => {
   // A 1 s warm-up fills the fixture's rolling cache first: before it is full, Node 24
   // collects little of the old generation and GC can stay under the 10% threshold.
   const result = await verdictOf(t, 'alloc-heavy', '--warmup', '1s');
-  if (!result) return;
-  const { diagnosis } = result;
-  assert.equal(diagnosis.verdict.id, 'gc-pressure', JSON.stringify(diagnosis));
+  assert.equal(faultOf(result).id, 'gc-pressure', figuresOf(result));
 });
 
 test('slow-downstream: "waiting on I/O or a downstream"', async (t) => {
   const result = await verdictOf(t, 'slow-downstream');
-  if (!result) return;
-  const { diagnosis, load } = result;
-  assert.equal(diagnosis.verdict.id, 'downstream-wait', JSON.stringify(diagnosis));
-  assert.ok(load.latency.p50Ms >= 40);
+  assert.equal(faultOf(result).id, 'downstream-wait', figuresOf(result));
+  assert.ok(result.load.latency.p50Ms >= 40);
 });
 
 test('healthy: "healthy", with the capacity seen', async (t) => {
   const result = await verdictOf(t, 'healthy', '--rate', '200', '--connections', '10');
-  if (!result) return;
-  const { diagnosis } = result;
-  assert.equal(diagnosis.verdict.id, 'healthy', JSON.stringify(diagnosis));
-  assert.match(diagnosis.verdict.evidence.join('\n'), /capacity seen: /);
-  assert.ok(diagnosis.verdict.figures.rps > 100);
+  const verdict = faultOf(result);
+  assert.ok(['healthy', 'cpu-starved'].includes(verdict.id), `no fault of the server's own is found: ${figuresOf(result)}`);
+  assert.ok(result.load.rps > 100, figuresOf(result));
+  const { evidence } = result.diagnosis.verdict;
+  if (verdict.id === 'healthy') assert.match(evidence.join('\n'), /capacity seen: about|capacity seen: roughly|capacity seen: at least/);
+  else assert.match(evidence.join('\n'), /waited for a CPU \d+% of the time/);
 });
 
 test('the text report: verdict, evidence and next step after the figures', async () => {
-  const io = fakeIo();
-  const code = await runCli(['diagnose', '--duration', '1s', '--warmup', '200ms', '--', process.execPath, server('slow-downstream')], io);
-  assert.equal(code, 0, io.err());
-  const text = io.out();
+  const { code, out: text, err } = await diagnose('--duration', '1s', '--warmup', '200ms', '--', process.execPath, server('slow-downstream'));
+  assert.equal(code, 0, err);
   // An idle server waits for nothing, so a crowded machine does not change this verdict.
   assert.match(text, /^spawnbench diagnose · '.*slow-downstream\.js' \(pid \d+\) on http:\/\/127\.0\.0\.1:\d+\//);
   assert.match(text, /Latency\s+p50 /);

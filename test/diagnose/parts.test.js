@@ -8,7 +8,7 @@ import { topSelfTime } from '../../src/diagnose/cpu-profile.js';
 import { createPortHints } from '../../src/diagnose/port-hints.js';
 import { createGcWindows } from '../../src/diagnose/gc-windows.js';
 import { listeningPorts } from '../../src/diagnose/listening-ports.js';
-import { waitFor } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 
 const frame = (functionName, url = '', lineNumber = -1) => ({ functionName, url, lineNumber, columnNumber: 0, scriptId: '0' });
 
@@ -71,7 +71,7 @@ test('listeningPorts: the ports a process group listens on, from /proc', async (
   child = spawn(process.execPath, ['-e', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
   const [data] = await once(child.stdout, 'data');
   const port = Number(String(data).trim());
-  assert.ok(await waitFor(() => listeningPorts(child.pid).includes(port)), `port ${port} not seen`);
+  await waitFor(() => listeningPorts(child.pid).includes(port), { what: `port ${port} in the listening ports` });
   assert.deepEqual(listeningPorts(child.pid), [port]);
   assert.deepEqual(listeningPorts(2 ** 22 + 1), []);
   child.kill('SIGKILL');

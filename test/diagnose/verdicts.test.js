@@ -13,8 +13,11 @@ import { cpuBoundFromOutside } from '../../src/analysis/verdict-outside.js';
 import { waitingForCpu } from '../../src/analysis/verdict-starved.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
 import { syntheticResult } from './synthetic.js';
+import { wordDiagnosis, wordFinding } from '../../src/report/diagnose-words.js';
+import * as thresholds from '../../src/thresholds.js';
 
-const verdictOf = (knobs) => diagnoseEvidence(buildEvidence(syntheticResult(knobs)));
+// The rules return ids and figures; the words these tests read are made in report/.
+const verdictOf = (knobs) => wordDiagnosis(diagnoseEvidence(buildEvidence(syntheticResult(knobs))));
 
 /** Evidence with one process, every figure given (no noise), for borderline checks. */
 function evidence({ process = {}, load = {}, generator = {}, probe = true, mainThread = null } = {}) {
@@ -141,7 +144,7 @@ test('borderline: outside CPU-bound at 90% of a core, only without the probe', (
   const crowded = { pid: 7, onCpu: 0.3, waitingForCpu: 0.6, runnable: 0.9 };
   const finding = cpuBoundFromOutside(evidence({ probe: false, load: slow, mainThread: crowded, process: { elu: null, cpuPct: 30 } }));
   assert.equal(finding?.id, 'cpu-bound');
-  assert.match(finding.evidence[0], /runnable 90% of the time: on a CPU 30%, waiting for one 60%/);
+  assert.match(wordFinding(finding).evidence[0], /runnable 90% of the time: on a CPU 30%, waiting for one 60%/);
   assert.equal(waitingOnDownstream(evidence({ probe: false, load: slow, mainThread: crowded, process: { elu: null, cpuPct: 30 } })), null);
   const justUnder = { ...crowded, waitingForCpu: 0.5999, runnable: 0.8999 };
   assert.equal(cpuBoundFromOutside(evidence({ probe: false, load: slow, mainThread: justUnder })), null);
@@ -168,8 +171,8 @@ test('borderline: a thread that waited for a CPU 20% of the time is flagged, and
   const blockedMostly = { ...preempted, elu: 0.97, loopDelayP50Ms: 0.6, loopDelayTypicalMs: 145 };
   const found = jsBlocking(evidence({ mainThread: starved, process: blockedMostly }));
   assert.equal(found?.id, 'js-blocking');
-  assert.match(found.evidence[0], /p50 0\.60 ms \(per-interval median 145 ms\)/);
-  const { verdict, findings } = diagnoseEvidence(evidence({ mainThread: starved, process: preempted }));
+  assert.match(wordFinding(found).evidence[0], /p50 0\.60 ms \(per-interval median 145 ms\)/);
+  const { verdict, findings } = wordDiagnosis(diagnoseEvidence(evidence({ mainThread: starved, process: preempted })));
   assert.equal(verdict.id, 'healthy');
   assert.match(verdict.evidence.join('\n'), /capacity seen: at least 1,000 req\/s \(the server often waited for a CPU\)/);
   assert.deepEqual(findings.map((f) => [f.id, f.kind]), [['cpu-starved', 'limit']]);
@@ -177,7 +180,7 @@ test('borderline: a thread that waited for a CPU 20% of the time is flagged, and
 
 test('borderline: waiting for a CPU half of the time or more is the verdict, ahead of what it distorts', () => {
   const late = { elu: 0.99, loopDelayP50Ms: 40, loopDelayP99Ms: 150, loopDelayMaxMs: 200 };
-  const half = diagnoseEvidence(evidence({ mainThread: { pid: 7, onCpu: 0.4, waitingForCpu: 0.5, runnable: 0.9 }, process: late }));
+  const half = wordDiagnosis(diagnoseEvidence(evidence({ mainThread: { pid: 7, onCpu: 0.4, waitingForCpu: 0.5, runnable: 0.9 }, process: late })));
   assert.equal(half.verdict.id, 'cpu-starved');
   assert.match(half.verdict.evidence.join('\n'), /the other findings are unreliable/);
   assert.equal(half.findings[0].id, 'js-blocking');
@@ -189,13 +192,22 @@ test('borderline: waiting for a CPU half of the time or more is the verdict, ahe
 test('a server that exited mid-run is the verdict, whatever else was seen', () => {
   const result = syntheticResult({ elu: 0.99, p50Ms: 40, p99Ms: 180, maxMs: 250 });
   result.serverExit = { code: 7, signal: null, stderr: 'starting\nboom: out of memory' };
-  const { verdict, findings } = diagnoseEvidence(buildEvidence(result));
+  const { verdict, findings } = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
   assert.equal(verdict.id, 'server-exited');
   assert.equal(verdict.title, 'the server exited with code 7 during the run');
   assert.equal(verdict.evidence[0], 'its stderr ends: boom: out of memory');
   assert.equal(findings[0].id, 'js-blocking');
 });
 
-test('every threshold is a finite named number', () => {
-  for (const [name, value] of Object.entries(THRESHOLDS)) assert.ok(Number.isFinite(value) && value > 0, name);
+test('the thresholds in --json are the ones in src/thresholds.js, by the same name and value', () => {
+  assert.ok(Object.keys(THRESHOLDS).length >= 18);
+  for (const [name, value] of Object.entries(THRESHOLDS)) assert.equal(value, thresholds[name], name);
+});
+
+test('the rules are wordless: ids and figures, the words come from report/', () => {
+  const { verdict, findings, unseen } = diagnoseEvidence(buildEvidence(syntheticResult({ probe: false, cpuPct: 99, latency: { p50Ms: 60, p99Ms: 200, rps: 150 } })));
+  for (const f of [verdict, ...findings]) {
+    assert.deepEqual(Object.keys(f).sort(), ['figures', 'id', 'kind', 'where'], f.id);
+  }
+  assert.deepEqual(unseen.map((g) => g.id), ['probe']);
 });

@@ -36,17 +36,6 @@ export function processesMatching(text) {
   return pids;
 }
 
-/** Polls until `check()` is truthy or `timeoutMs` passes; returns the last value. */
-export async function waitFor(check, { timeoutMs = 5000, intervalMs = 50 } = {}) {
-  const end = Date.now() + timeoutMs;
-  let value = await check();
-  while (!value && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, intervalMs));
-    value = await check();
-  }
-  return value;
-}
-
 function allStats() {
   const stats = [];
   for (const name of readdirSync('/proc')) {

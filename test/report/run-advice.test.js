@@ -8,8 +8,7 @@ import path from 'node:path';
 import { formatSummary } from '../../src/report/summary.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
-import { runCli } from '../../src/cli.js';
-import { fakeIo } from '../helpers/io.js';
+import { cli } from '../helpers/harness.js';
 import { TUNE_STEP_OVERHEAD_MS } from '../../src/thresholds.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 
@@ -95,9 +94,9 @@ test('report: a saved run prints its block; an older file without one gets it co
     const print = async (result) => {
       const file = path.join(dir, 'run.json');
       writeFileSync(file, JSON.stringify(result));
-      const io = fakeIo();
-      assert.equal(await runCli(['report', file], io), 0, io.err());
-      return io.out();
+      const { code, out, err } = await cli('report', file);
+      assert.equal(code, 0, err);
+      return out;
     };
     const saved = withAdvice(CASES['lopsided pool']);
     assert.match(await print(saved), /Use 3 workers with least-requests/);

@@ -2,16 +2,14 @@
 // the samples the recommendation reads (run-queue wait, in-flight per worker).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli } from '../../src/cli.js';
 import { BALANCE_POLICIES } from '../../src/plan.js';
-import { fakeIo } from '../helpers/io.js';
-import { processesInGroup, waitFor } from '../helpers/processes.js';
+import { cli, waitFor } from '../helpers/harness.js';
+import { processesInGroup } from '../helpers/processes.js';
 
 test('fork-pool run --json: recommendation { size, policy, basis, confidence, reasons[], confirmWith }', async () => {
-  const io = fakeIo();
-  const code = await runCli(['--strategy', 'fork-pool', '--pool-size', '2', '--duration', '2s', '--warmup', '300ms', '--connections', '8', '--json'], io);
-  assert.equal(code, 0, io.err());
-  const result = JSON.parse(io.out());
+  const { code, out, err } = await cli('--strategy', 'fork-pool', '--pool-size', '2', '--duration', '2s', '--warmup', '300ms', '--connections', '8', '--json');
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
   const rec = result.recommendation;
   assert.deepEqual(
     ['size', 'policy', 'basis', 'confidence', 'reasons', 'confirmWith'].filter((k) => !(k in rec) || rec[k] === undefined),
@@ -36,6 +34,8 @@ test('fork-pool run --json: recommendation { size, policy, basis, confidence, re
     assert.ok(Number.isFinite(p.summary.waitPct) && Number.isFinite(p.summary.loopCpuPct), `${p.label} schedstat figures`);
   }
   for (const w of workers) assert.ok(Number.isFinite(w.summary.inFlight), `${w.label} in flight`);
-  const gone = await waitFor(() => processesInGroup(result.strategy.pid).length === 0, { timeoutMs: 5000 });
-  assert.ok(gone, `processes left in group ${result.strategy.pid}`);
+  await waitFor(() => processesInGroup(result.strategy.pid).length === 0, {
+    timeoutMs: 5000,
+    what: () => `the process group ${result.strategy.pid} to be gone (left: ${processesInGroup(result.strategy.pid).join(', ')})`,
+  });
 });

@@ -4,10 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { fakeIo } from '../helpers/io.js';
-import { processesInGroup, processesMatching, waitFor } from '../helpers/processes.js';
+import { processesInGroup, processesMatching } from '../helpers/processes.js';
+import { cli, waitFor } from '../helpers/harness.js';
 
 const FIXTURE_STRATEGIES = fileURLToPath(new URL('../../fixtures/strategies/', import.meta.url));
 const SHORT = ['--duration', '1s', '--warmup', '200ms', '--connections', '4'];
@@ -22,15 +21,8 @@ after(() => {
   else process.env.SPAWNBENCH_STRATEGY_PATH = savedPath;
 });
 
-async function cli(...args) {
-  const io = fakeIo();
-  const code = await runCli(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
-
 async function assertGroupGone(pgid) {
-  const left = await waitFor(() => processesInGroup(pgid).length === 0, { timeoutMs: 5000 });
-  assert.ok(left, `processes left in group ${pgid}: ${processesInGroup(pgid)}`);
+  await waitFor(() => processesInGroup(pgid).length === 0, { what: () => `group ${pgid} to empty: left ${processesInGroup(pgid)}` });
   assert.equal(trackedGroupCount(), 0);
 }
 
@@ -84,7 +76,7 @@ test('a strategy that never reports its port times out, and is killed', async ()
   assert.equal(code, 1);
   assert.match(err, /strategy 'never-ready' did not report a listening port within 1s/);
   assert.equal(trackedGroupCount(), 0);
-  assert.ok(await waitFor(() => processesMatching('fixtures/strategies/never-ready').length === 0));
+  await waitFor(() => processesMatching('fixtures/strategies/never-ready').length === 0, { what: 'never-ready to be gone' });
 });
 
 test('a strategy that crashes mid-run: the run ends with what it measured, exit 1, nothing left', async () => {

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { descendants, waitFor } from '../helpers/processes.js';
+import { descendants } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 
 const BIN = fileURLToPath(new URL('../../bin/spawnbench.js', import.meta.url));
 
@@ -35,15 +36,14 @@ function alive(pid) {
 
 async function assertAllGone(seen) {
   assert.ok(seen.size > 0, 'the run started processes');
-  const gone = await waitFor(() => [...seen].every((p) => !alive(p)), { timeoutMs: 5000 });
-  assert.ok(gone, `still alive: ${[...seen].filter(alive)}`);
+  await waitFor(() => [...seen].every((p) => !alive(p)), { what: () => `every process to end: still alive ${[...seen].filter(alive)}` });
 }
 
 for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   test(`${signal} stops the run, prints the summary, leaves nothing behind`, async () => {
     const run = start(['--strategy', 'baseline', '--duration', '60s', '--warmup', '0s', '--connections', '4', '--no-dashboard']);
     // Wait until the strategy has spawned workload commands under load.
-    assert.ok(await waitFor(() => run.seen.size >= 2, { timeoutMs: 15_000 }), 'strategy started');
+    await waitFor(() => run.seen.size >= 2, { timeoutMs: 15_000, what: 'the strategy to start workload commands' });
     await new Promise((r) => setTimeout(r, 1000));
     run.child.kill(signal);
     const { code, out, err } = await run.exited;

@@ -1,14 +1,15 @@
 // The run's temp directory: strategies keep files there (comm-channel's socket
 // files under a bun main with node workers), and spawnbench removes it even when
 // the strategy was killed before it could clean up.
-import { test } from 'node:test';
+import { test, before as beforeAll, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from 'spawnbench';
 import { resolveRuntime } from '../../src/strategies/runtimes.js';
-import { processesInGroup, waitFor } from '../helpers/processes.js';
+import { processesInGroup } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 
 const bun = (() => {
   try {
@@ -18,12 +19,29 @@ const bun = (() => {
   }
 })();
 
+// A temp folder of this test's own (TMPDIR, which os.tmpdir() reads on every call):
+// other spawnbench runs on a shared machine make and remove their own run
+// directories in /tmp, and must not count as this run's.
+const systemTmp = tmpdir();
+const savedTmpdir = process.env.TMPDIR;
+let ownTmp;
+beforeAll(() => {
+  ownTmp = mkdtempSync(path.join(systemTmp, 'spawnbench-temp-dir-test-'));
+  process.env.TMPDIR = ownTmp;
+});
+after(() => {
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+  rmSync(ownTmp, { recursive: true, force: true });
+});
+
 const runDirs = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('spawnbench-run-')));
 
 /** The parent pid of a process, from /proc/<pid>/stat (the field after the parenthesised name). */
 const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
 
 test('a normal run removes the temp directory it made for the strategy', async () => {
+  assert.equal(tmpdir(), ownTmp);
   const before = runDirs();
   const result = await run({ strategy: 'baseline', duration: '500ms', warmup: '100ms', connections: 2 });
   assert.equal(result.load.errors.total, 0);
@@ -58,5 +76,5 @@ test('comm-channel on bun with node workers, killed mid-run: its socket files go
   assert.ok(killed, `the strategy was killed (events: ${[...new Set(events)].join(', ')})`);
   assert.ok(socketDir && !existsSync(socketDir), 'the socket files are gone');
   assert.deepEqual([...runDirs()].filter((d) => !before.has(d)), [], 'no run directory is left');
-  assert.ok(await waitFor(() => processesInGroup(killed).length === 0), 'the workers are gone too');
+  await waitFor(() => processesInGroup(killed).length === 0, { what: 'the workers to be gone too' });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { openProbeChannel } from '../../src/probe/channel.js';
 import { startSampler } from '../../src/sample/index.js';
 import { formatProcesses } from '../../src/report/processes.js';
-import { startServer, runLoad, hasStrategy } from '../probe/helpers/servers.js';
+import { startServer, runLoad } from '../probe/helpers/servers.js';
 
 const LOAD_MS = 1800;
 const SETTLE_MS = 300;
@@ -29,9 +29,7 @@ async function measurePool(name) {
   }
 }
 
-const skipUnless = (name) => (hasStrategy(name) ? false : `strategies/${name} does not exist yet`);
-
-test('fork-pool --pool-size 3: three worker processes, each with requests, ELU and CPU', { skip: skipUnless('fork-pool') }, async (t) => {
+test('fork-pool --pool-size 3: three worker processes, each with requests, ELU and CPU', async (t) => {
   const { summary, workers, load } = await measurePool('fork-pool');
   for (const line of formatProcesses(summary, workers).split('\n')) t.diagnostic(line);
   assert.equal(load.errors, 0);
@@ -49,7 +47,7 @@ test('fork-pool --pool-size 3: three worker processes, each with requests, ELU a
   assert.match(formatProcesses(summary, workers), /^worker\s+requests\s+ELU\s+CPU$/m);
 });
 
-test('worker-threads --pool-size 3: three thread entries with ELU', { skip: skipUnless('worker-threads') }, async (t) => {
+test('worker-threads --pool-size 3: three thread entries with ELU', async (t) => {
   const { summary, workers, load } = await measurePool('worker-threads');
   for (const line of formatProcesses(summary, workers).split('\n')) t.diagnostic(line);
   assert.equal(load.errors, 0);

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startStrategyProcess } from '../../src/runner/strategy-process.js';
+import { startProcessGroup } from '../../src/runner/process-group.js';
 import { getStrategy } from '../../src/strategies/registry.js';
 
 export const LARGE_FIXTURE = fileURLToPath(new URL('../../fixtures/large.txt', import.meta.url));
@@ -25,7 +25,7 @@ export async function boot(name, config = {}, { command = process.execPath, args
   const workload = WORKLOADS[config.workload ?? 'echo'];
   const full = { host: '127.0.0.1', port: 0, command: workload.command, args: workload.args, poolSize: 2, balance: 'round-robin', seed: 7, ...config };
   delete full.workload;
-  const strategy = await startStrategyProcess({
+  const strategy = await startProcessGroup({
     command,
     args: [...args, entry],
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(full) },
@@ -72,13 +72,3 @@ export async function hammer({ port, requests, connections, expected }) {
 /** Pids of live processes in a process group (zombies excluded): the same /proc reader spawnbench uses. */
 export { pidsInGroup as groupMembers } from '../../src/sample/proc.js';
 
-/** Waits until `predicate()` is truthy, polling; throws after timeoutMs. */
-export async function waitFor(predicate, { timeoutMs = 5000, intervalMs = 25, what = 'condition' } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}

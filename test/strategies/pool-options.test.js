@@ -2,7 +2,8 @@
 // counts in the workers lines are what the balancer predicts.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { boot, hammer, groupMembers, waitFor, WORKLOADS } from './helpers.js';
+import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
+import { waitFor } from '../helpers/harness.js';
 import { createBalancer } from '../../strategies/lib/balancers.js';
 
 const started = [];

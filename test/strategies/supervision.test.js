@@ -2,7 +2,8 @@
 // replaced and the run goes on; SIGTERM or a closed stdin take every process along.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { boot, hammer, groupMembers, waitFor } from './helpers.js';
+import { boot, hammer, groupMembers } from './helpers.js';
+import { waitFor } from '../helpers/harness.js';
 
 /** Long enough that each worker holds requests when we kill it; short enough for a quick test. */
 const SLOW_ECHO = { command: 'sh', args: ['-c', 'sleep 0.2; echo hi'] };

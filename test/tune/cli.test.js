@@ -6,19 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { fakeIo } from '../helpers/io.js';
-import { processesInGroup, waitFor } from '../helpers/processes.js';
+import { processesInGroup } from '../helpers/processes.js';
+import { cli, waitFor } from '../helpers/harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-tune-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...args) {
-  const io = fakeIo();
-  const code = await runCli(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
 test('tune --sizes 1,2 --duration 1s: a recommendation with its evidence, saved and re-printed', async () => {
   const out = join(dir, 'tune.json');
@@ -45,7 +39,7 @@ test('tune --sizes 1,2 --duration 1s: a recommendation with its evidence, saved 
 
   for (const { pid } of json.steps) {
     assert.ok(pid > 0);
-    assert.ok(await waitFor(() => processesInGroup(pid).length === 0), `left in group ${pid}: ${processesInGroup(pid)}`);
+    await waitFor(() => processesInGroup(pid).length === 0, { what: () => `group ${pid} to empty: left ${processesInGroup(pid)}` });
   }
   assert.equal(trackedGroupCount(), 0);
 });

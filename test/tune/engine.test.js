@@ -1,17 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTune } from '../../src/tune/engine.js';
-import { fakeRuns, MACHINE } from './fake-run.js';
+import { fakeRuns, MACHINE, tuneBase } from './fake-run.js';
 import { formatTune } from '../../src/report/tune.js';
 
-const BASE = {
-  command: 'tune',
-  target: { kind: 'strategy', strategy: 'fork-pool', pool: true, poolSize: 2, balance: 'round-robin', runtime: { name: 'node' }, workerRuntime: { name: 'node' } },
-  workload: { name: 'echo', command: 'echo', args: ['hi'], expected: Buffer.from('hi\n') },
-  load: { connections: 4, durationMs: 1000, warmupMs: 200, threads: 1, expected: Buffer.from('hi\n') },
-  probe: { enabled: true, intervalMs: 250 },
-  output: { json: false, dashboard: false, out: null },
-};
+const BASE = tuneBase({ connections: 4, durationMs: 1000, warmupMs: 200 });
 const POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
 const plan = (over) => ({ command: 'tune', base: BASE, sizes: [1, 2, 4], policies: ['round-robin'], repeat: 1, search: 'exhaustive', output: BASE.output, ...over });
 const peakAt4 = (size) => ({ rps: { 1: 300, 2: 580, 3: 800, 4: 1000, 6: 990, 8: 700, 12: 500, 16: 400 }[size] });
@@ -40,7 +33,7 @@ test('exhaustive: repeats interleaved (every size once, then again), one fresh r
   assert.deepEqual(result.search, { mode: 'exhaustive', measuredSteps: 12, exhaustiveSteps: 12, savedSteps: 0 });
   assert.equal(result.exitCode, 0);
   assert.equal(result.plan.base.load.expectedBytes, 3, 'the plan is written as JSON');
-  assert.doesNotThrow(() => JSON.stringify(result));
+  assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'the result is plain JSON: nothing lost in a round trip');
 });
 
 test('adaptive: same size as exhaustive with at least 40% fewer steps', async () => {

@@ -44,3 +44,18 @@ export function fakeRuns(model) {
   };
   return { createRun, plans, runs };
 }
+
+/**
+ * The base run plan of a fork-pool sweep on echo, as buildTunePlan() makes it.
+ * @param {object} load the load fields that differ (connections, durationMs, warmupMs)
+ */
+export function tuneBase(load) {
+  return {
+    command: 'tune',
+    target: { kind: 'strategy', strategy: 'fork-pool', pool: true, poolSize: 2, balance: 'round-robin', runtime: { name: 'node' }, workerRuntime: { name: 'node' } },
+    workload: { name: 'echo', command: 'echo', args: ['hi'], expected: Buffer.from('hi\n') },
+    load: { threads: 1, expected: Buffer.from('hi\n'), ...load },
+    probe: { enabled: true, intervalMs: 250 },
+    output: { json: false, dashboard: false, out: null },
+  };
+}

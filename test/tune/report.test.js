@@ -5,31 +5,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli.js';
 import { writeResultFile } from '../../src/report/result-file.js';
 import { formatTune } from '../../src/report/tune.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { createTune } from '../../src/tune/engine.js';
-import { fakeIo } from '../helpers/io.js';
-import { fakeRuns, MACHINE } from './fake-run.js';
+import { cli } from '../helpers/harness.js';
+import { fakeRuns, MACHINE, tuneBase } from './fake-run.js';
+import { compareTable } from '../../src/analysis/compare-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...args) {
-  const io = fakeIo();
-  const code = await runCli(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
 
-const BASE = {
-  command: 'tune',
-  target: { kind: 'strategy', strategy: 'fork-pool', pool: true, poolSize: 2, balance: 'round-robin', runtime: { name: 'node' }, workerRuntime: { name: 'node' } },
-  workload: { name: 'echo', command: 'echo', args: ['hi'], expected: Buffer.from('hi\n') },
-  load: { connections: 30, durationMs: 3000, warmupMs: 1000, threads: 1, expected: Buffer.from('hi\n') },
-  probe: { enabled: true, intervalMs: 250 },
-  output: { json: false, dashboard: false, out: null },
-};
+const BASE = tuneBase({ connections: 30, durationMs: 3000, warmupMs: 1000 });
 
 async function savedTune(search) {
   const rps = { 1: 600, 2: 1150, 3: 1500, 4: 1560, 6: 1540, 8: 1200 };
@@ -75,6 +63,7 @@ test('a saved run and a saved compare result print again', async () => {
       { workload: 'echo', strategy: 'fork-pool', repeat: 1, rps: 2209, p99Ms: 14, errors: 0, failures: [] },
     ],
   };
+  compare.rows = compareTable(compare.runs, compare.plan);
   const compareFile = join(dir, 'compare.json');
   writeResultFile(compareFile, compare);
   const text = await cli('report', compareFile);

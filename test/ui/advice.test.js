@@ -11,6 +11,7 @@ import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { LIVE_ADVICE_MIN_MS } from '../../src/thresholds.js';
+import { formatLiveAdvice } from '../../src/report/run-advice-summary.js';
 
 const h = React.createElement;
 const RUN = syntheticRun({ poolSize: 3, rps: 700, workers: [3000, 3000, 1000].map((r) => ({ requests: r, elu: 0.6, blocked: 0.5, cpuPct: 30, loopCpuPct: 30, waitPct: 0, inFlight: 10 })) });
@@ -54,19 +55,19 @@ function measured(seconds) {
 test('before a few seconds are measured, the panel says when advice will come', () => {
   const state = measured(LIVE_ADVICE_MIN_MS / 1000 - 1);
   assert.equal(state.advice.current, null);
-  assert.equal(frame(h(Advice, { advice: state.advice }), 80), `advice after ${LIVE_ADVICE_MIN_MS / 1000} s of measurement`);
+  assert.equal(frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice }), 80), `advice after ${LIVE_ADVICE_MIN_MS / 1000} s of measurement`);
 });
 
 test('then the current advice, in the summary\'s words, each line cut at the edge', () => {
   const state = measured(4);
   assert.equal(state.advice.window.samples, 16, 'the warm-up sample is not in the window');
-  const text = frame(h(Advice, { advice: state.advice }), 80);
+  const text = frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice }), 80);
   const lines = text.split('\n');
   assert.equal(lines.length, 3);
   assert.match(lines[0], /^advice \[medium confidence, so far\] Use \d+ workers? with least-requests \(this run:/);
   assert.match(text, /- Work was lopsided|- The cores are the limit|- Each request keeps a worker/);
   assertFits(assert, text, 80);
-  assertFits(assert, frame(h(Advice, { advice: state.advice }), 50), 50);
+  assertFits(assert, frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice }), 50), 50);
 });
 
 test('advice is worked out on ticks only (once a second), not on every sample', () => {
@@ -81,20 +82,22 @@ test('at the end the run\'s own recommendation replaces the live one', () => {
   const result = { ...RUN, recommendation: adviseRun(adviceInput(RUN)) };
   const state = applyRunEvent(measured(4), 'done', result);
   assert.equal(state.advice.current, result.recommendation);
-  const text = frame(h(Advice, { advice: state.advice }), 80);
+  const text = frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice }), 80);
   assert.match(text, /^advice \[high confidence\] Use 3 workers with least-requests \(this run: 3 workers/m);
 });
 
 test('the dashboard shows the panel for runs, within the terminal, and not for tune steps or other targets', () => {
   const state = measured(4);
   for (const columns of [80, 60]) {
-    const text = frame(h(Dashboard, { state, columns, rows: 24 }), columns);
+    const text = frame(h(Dashboard, { state, columns, rows: 24, formatAdvice: formatLiveAdvice }), columns);
     assertFits(assert, text, columns);
     assert.ok(text.split('\n').length < 24, `${text.split('\n').length} lines`);
     assert.match(text, /^advice \[medium confidence, so far\] Use/m);
   }
   const tuning = applyRunEvent(state, 'tune-progress', { size: 2, policy: 'p2c', repeat: 1 });
-  assert.doesNotMatch(frame(h(Dashboard, { state: tuning, columns: 80, rows: 24 }), 80), /^advice/m);
+  assert.doesNotMatch(frame(h(Dashboard, { state: tuning, columns: 80, rows: 24, formatAdvice: formatLiveAdvice }), 80), /^advice/m);
+  // The words come from the command (ui/ does not import report/): without them, no panel.
+  assert.doesNotMatch(frame(h(Dashboard, { state, columns: 80, rows: 24 }), 80), /^advice/m);
   const tuneStep = applyRunEvent(initialRunState(), 'start', { plan: { ...RUN.plan, command: 'tune' }, machine: RUN.machine });
   assert.equal(tuneStep.advice, null);
   const url = applyRunEvent(initialRunState(), 'start', { plan: { ...RUN.plan, target: { kind: 'url', url: 'http://x/' } }, machine: RUN.machine });

@@ -53,16 +53,3 @@ export class FakeStdin extends EventEmitter {
   ref() {}
   unref() {}
 }
-
-/**
- * Polls until `check()` is truthy; generous limit, so slow machines only wait longer.
- * @param {() => unknown} check
- * @param {string} what said in the error when it never happens
- */
-export async function waitFor(check, what, limitMs = 10_000) {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

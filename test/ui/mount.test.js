@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { mountDashboard } from '../../src/ui/mount-dashboard.js';
 import { machine, makePlan, makeSample, makeTick, makeWorkers } from './fixtures.js';
-import { FakeStdin, FakeStdout, waitFor } from './fake-terminal.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.js';
+import { waitFor } from '../helpers/harness.js';
 
 const SUMMARY = 'SUMMARY baseline: 6,800 requests, 680 rps';
 const formatSummary = (result) => `${SUMMARY} (${result.kind})`;
@@ -40,7 +41,7 @@ describe('mountDashboard', () => {
     const run = fakeRun();
     const { ui, stdout, stdin } = mount(run);
     feed(run);
-    await waitFor(() => stdout.text().includes('w1'), 'the process table');
+    await waitFor(() => stdout.text().includes('w1'), { what: 'the process table' });
     assert.match(stdout.text(), /measuring/);
     run.emit('done', { kind: 'run' });
     await ui.done;
@@ -58,7 +59,7 @@ describe('mountDashboard', () => {
       const run = fakeRun();
       const { ui, stdout, stdin } = mount(run);
       feed(run);
-      await waitFor(() => stdout.text().includes('q or Ctrl-C'), 'the key hint');
+      await waitFor(() => stdout.text().includes('q or Ctrl-C'), { what: 'the key hint' });
       assert.ok(stdin.rawMode.includes(true), 'keys are read in raw mode');
       stdin.type(press);
       stdin.type(press);
@@ -73,7 +74,7 @@ describe('mountDashboard', () => {
     const stdin = new FakeStdin({ isTTY: false });
     const { ui, stdout } = mount(run, { stdin });
     feed(run);
-    await waitFor(() => stdout.text().includes('measuring'), 'the live frame');
+    await waitFor(() => stdout.text().includes('measuring'), { what: 'the live frame' });
     stdin.type('q');
     assert.doesNotMatch(stdout.text(), /q or Ctrl-C/);
     run.emit('done', { kind: 'run' });
@@ -86,7 +87,7 @@ describe('mountDashboard', () => {
     const run = fakeRun();
     const { ui, stdout } = mount(run);
     run.emit('start', { plan: makePlan(), machine });
-    await waitFor(() => stdout.text().includes('booting'), 'the first frame');
+    await waitFor(() => stdout.text().includes('booting'), { what: 'the first frame' });
     await ui.unmount();
     await ui.done;
     assert.doesNotMatch(stdout.text(), /SUMMARY/);

@@ -4,29 +4,19 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { spawnCli } from '../helpers/harness.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'spawnbench.js');
 /** Any ANSI escape sequence (cursor movement, erase, colour). */
 const ESCAPE = /\u001B\[/;
 /** Booting on a busy shared machine can take seconds; a bound, not a speed check. ms */
 const LIMIT_MS = 60_000;
 
-const skip = existsSync(BIN) ? false : 'bin/spawnbench.js does not exist yet: this test needs the CLI';
-
-describe('a run without a TTY', { skip }, () => {
+describe('a run without a TTY', () => {
   it('prints plain progress lines on stderr and the summary on stdout, with no escapes', async () => {
     const env = { ...process.env };
     delete env.CI;
-    const { stdout, stderr } = await new Promise((resolve, reject) => {
-      execFile(process.execPath, [BIN, '--strategy', 'baseline', '--duration', '3s', '--warmup', '500ms'], { cwd: ROOT, env, timeout: LIMIT_MS }, (error, out, err) =>
-        error ? reject(Object.assign(error, { stderr: err })) : resolve({ stdout: out, stderr: err }),
-      );
-    });
+    const { code, out: stdout, err: stderr } = await spawnCli(['--strategy', 'baseline', '--duration', '3s', '--warmup', '500ms'], { env, timeoutMs: LIMIT_MS });
+    assert.equal(code, 0, stderr);
     assert.doesNotMatch(stdout, ESCAPE);
     assert.doesNotMatch(stderr, ESCAPE);
     assert.match(stdout, /^spawnbench run · strategy baseline/m);

@@ -1,18 +1,19 @@
 /**
  * The dashboard in a real terminal: spawnbench runs under tmux (a private server on
  * its own socket) and the pane is read back with capture-pane. Needs the CLI
- * (bin/spawnbench.js) and tmux; skips with a message when either is missing.
+ * (bin/spawnbench.js) and tmux, found on PATH; skips saying so when tmux is not installed.
  */
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { findOnPath } from '../helpers/harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'spawnbench.js');
-const TMUX = '/usr/bin/tmux';
+const TMUX = findOnPath('tmux');
 const SOCKET = `spawnbench-ui-test-${process.pid}`;
 /** Set only on the spawnbench command, so every process it starts can be found in /proc. */
 const MARK = `SPAWNBENCH_UI_TEST=${process.pid}`;
@@ -20,11 +21,7 @@ const RUN_ARGS = ['--strategy', 'baseline', '--duration', '3s', '--warmup', '500
 /** Booting a strategy on a busy 2-core machine can take seconds: generous, not a speed check. ms */
 const LIMIT_MS = 60_000;
 
-const skip = !existsSync(BIN)
-  ? 'bin/spawnbench.js does not exist yet: the real-terminal dashboard tests need the CLI'
-  : !existsSync(TMUX)
-    ? `tmux is not installed at ${TMUX}`
-    : false;
+const skip = TMUX ? false : 'tmux is not installed (not found on PATH): the real-terminal dashboard tests need it';
 
 const tmux = (...args) => execFileSync(TMUX, ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

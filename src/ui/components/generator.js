@@ -5,11 +5,10 @@ import { useTone } from '../theme.js';
 
 const h = React.createElement;
 
-/**
- * Above this share of one core per generator thread, the generator may be what
- * limits the measured throughput (issue 6: "passes 80% of a core"). Percent.
- */
-export const GENERATOR_BUSY_PCT = 80;
+import { GENERATOR_BUSY_CPU_PCT } from '../../thresholds.js';
+
+/** The generator's busy level, % of one core per thread (kept as this panel's export name). */
+export const GENERATOR_BUSY_PCT = GENERATOR_BUSY_CPU_PCT;
 
 /**
  * Whether the generator passes GENERATOR_BUSY_PCT of a core per thread.
@@ -19,7 +18,7 @@ export const GENERATOR_BUSY_PCT = 80;
  */
 export function generatorBusy(generator, threads = 1) {
   const cpuPct = generator?.cpuPct;
-  return Number.isFinite(cpuPct) && cpuPct / Math.max(1, threads) > GENERATOR_BUSY_PCT;
+  return Number.isFinite(cpuPct) && cpuPct / Math.max(1, threads) >= GENERATOR_BUSY_PCT;
 }
 
 /**

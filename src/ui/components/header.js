@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { formatCount, formatDuration } from '../format.js';
+import { formatCount, formatElapsed } from '../format.js';
 import { useTone } from '../theme.js';
 
 const h = React.createElement;
@@ -32,8 +32,8 @@ export function describeLoad(plan) {
   const parts = [];
   if (plan.rate) parts.push(`${formatCount(plan.rate)} req/s open loop`);
   else if (plan.connections) parts.push(`${plan.connections} connections`);
-  const amount = plan.requests ? `${formatCount(plan.requests)} requests` : formatDuration(plan.durationMs);
-  parts.push(plan.warmupMs ? `${amount} + ${formatDuration(plan.warmupMs)} warm-up` : amount);
+  const amount = plan.requests ? `${formatCount(plan.requests)} requests` : formatElapsed(plan.durationMs);
+  parts.push(plan.warmupMs ? `${amount} + ${formatElapsed(plan.warmupMs)} warm-up` : amount);
   if (plan.threads > 1) parts.push(`${plan.threads} generator threads`);
   return parts;
 }

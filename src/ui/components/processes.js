@@ -4,6 +4,7 @@ import { bar } from '../charts.js';
 import { formatBytes, formatElu, formatFraction, formatMs, formatPct, DASH } from '../format.js';
 import { useTone } from '../theme.js';
 import { buildProcessRows, collapseRows } from './process-rows.js';
+import { LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, SATURATED_ELU, SPAWN_BLOCKED_FRACTION, BUSY_FRACTION } from '../../thresholds.js';
 
 const h = React.createElement;
 
@@ -16,17 +17,6 @@ const LABEL_WIDE = 14;
 const LABEL_NARROW = 11;
 /** Below this many columns the label column narrows. */
 const NARROW_COLUMNS = 70;
-
-/** Event-loop delay p99 above which a loop is slow (clinic-doctor flags a 10 ms median). ms */
-const LOOP_P99_SLOW_MS = 10;
-/** Event-loop delay max above which a loop was blocked (clinic-doctor's 100 ms). ms */
-const LOOP_MAX_SLOW_MS = 100;
-/** ELU at which a loop is saturated (clinic-doctor's 95% median). 0–1 */
-const ELU_SATURATED = 0.95;
-/** Share of wall time blocked in spawn worth flagging (issue 8's diagnose rule: 10%). 0–1 */
-const SPAWN_BLOCKED_HIGH = 0.1;
-/** CPU above which a single-threaded process is saturated. % of one core */
-const CPU_SATURATED_PCT = 90;
 
 /**
  * Table columns, in display order; `drop` orders which go first when a row does not
@@ -85,13 +75,13 @@ const cellText = (row, key) => {
 const cellHot = (row, key) => {
   switch (key) {
     case 'loop':
-      return row.loopP99Ms >= LOOP_P99_SLOW_MS || row.loopMaxMs >= LOOP_MAX_SLOW_MS;
+      return row.loopP99Ms >= LOOP_DELAY_P99_MS || row.loopMaxMs >= LOOP_DELAY_MAX_MS;
     case 'elu':
-      return row.elu >= ELU_SATURATED;
+      return row.elu >= SATURATED_ELU;
     case 'spawn':
-      return row.spawnBlocked >= SPAWN_BLOCKED_HIGH;
+      return row.spawnBlocked >= SPAWN_BLOCKED_FRACTION;
     case 'cpu':
-      return row.cpuPct >= CPU_SATURATED_PCT;
+      return row.cpuPct >= BUSY_FRACTION * 100;
     default:
       return false;
   }

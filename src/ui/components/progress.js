@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { bar } from '../charts.js';
-import { formatCount, formatDuration } from '../format.js';
+import { formatCount, formatElapsed } from '../format.js';
 import { useTone } from '../theme.js';
 
 const h = React.createElement;
@@ -45,7 +45,7 @@ export function Progress({ phase, tick: lastTick, plan, stopRequested = false, k
   } else if (tick || loading) {
     const planned = tick?.plannedMs ?? (inWarmup ? plan?.warmupMs : plan?.durationMs);
     const elapsed = tick?.elapsedMs ?? 0;
-    amount = `${formatDuration(elapsed)} / ${formatDuration(planned)}`;
+    amount = `${formatElapsed(elapsed)} / ${formatElapsed(planned)}`;
     ratio = planned ? elapsed / planned : 0;
   }
   const counted = !inWarmup && !plan?.requests && (tick || loading) ? `${formatCount(tick?.requests ?? 0)} requests` : '';

@@ -4,7 +4,6 @@
  * a small keep-alive load, and prove its whole group is gone afterwards.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { once } from 'node:events';
 
@@ -15,14 +14,6 @@ const READY_TIMEOUT_MS = 10_000;
 
 /** 3 s for SIGTERM to work before the group gets SIGKILL. */
 const GRACE_MS = 3_000;
-
-/**
- * True when strategies/<name>/ exists with its strategy.json.
- * @param {string} name
- */
-export function hasStrategy(name) {
-  return existsSync(new URL(`strategies/${name}/strategy.json`, ROOT));
-}
 
 /**
  * Starts `file` (relative to the repo root) with node, in its own process group.

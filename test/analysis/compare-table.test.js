@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareTable } from '../../src/compare/table.js';
+import { compareTable } from '../../src/analysis/compare-table.js';
 import { compareOrder } from '../../src/compare/plan.js';
 import { formatCompare, formatCompareMarkdown } from '../../src/report/compare.js';
 
@@ -30,7 +30,7 @@ test('median, spread, ratio to the first strategy, and no meaningful difference 
   assert.equal(rows[2].sameAsFirst, true, 'cluster overlaps baseline');
   assert.equal(rows[3].failed, 'cannot start');
 
-  const result = { plan: { ...plan, load: { connections: 30, durationMs: 5000, warmupMs: 1000, threads: 1 }, workloadInfo: { echo: { command: 'echo', args: ['hi'] } } }, machine: null, runs, notes: [] };
+  const result = { plan: { ...plan, load: { connections: 30, durationMs: 5000, warmupMs: 1000, threads: 1 }, workloadInfo: { echo: { command: 'echo', args: ['hi'] } } }, machine: null, runs, rows, notes: [] };
   const text = formatCompare(result);
   assert.match(text, /^strategy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +vs baseline$/m);
   assert.match(text, /^fork-pool +2,209 \(2,100–2,300\) +27\.2 \(26\.1–28\.6\) +2 +3\.39×$/m);

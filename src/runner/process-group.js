@@ -1,18 +1,17 @@
 /**
- * Starts a strategy (or a fixture server, or a user's server for diagnose) as its
- * own process group, waits until it reports its port, relays its stdout lines as
- * events, and stops it with everything it started.
+ * Starts any server process as its own process group (a strategy, a fixture
+ * server, the user's server for diagnose), waits until it is ready on a port,
+ * relays its stdout lines as events, and stops it with everything it started.
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { RunError } from '../errors.js';
 import { signalGroup, trackGroup } from './cleanup.js';
+import { READY_TIMEOUT_MS, STOP_GRACE_MS } from '../thresholds.js';
 
-/** Long enough for Deno's first start and a loaded 2-core machine; a healthy node strategy is ready in ~100 ms. */
-export const READY_TIMEOUT_MS = 15_000;
-/** How long a strategy gets to stop its workers after SIGTERM before its whole group is killed. */
-export const STOP_GRACE_MS = 3_000;
+export { READY_TIMEOUT_MS, STOP_GRACE_MS };
+
 /** Lines of stderr kept for error messages. */
 const STDERR_TAIL_LINES = 12;
 
@@ -38,7 +37,7 @@ const STDERR_TAIL_LINES = 12;
  *   how readiness is known; default: the `{"spawnbench":"ready","port":N}` stdout line
  * @returns {Promise<StrategyProcess & EventEmitter>}
  */
-export async function startStrategyProcess({
+export async function startProcessGroup({
   command,
   args,
   env = {},
@@ -149,3 +148,6 @@ async function waitReady({ child, events, exited, label, stderrTail, readyTimeou
     early.catch(() => {});
   }
 }
+
+/** The name this function had when only strategies were started with it (kept for existing callers). */
+export const startStrategyProcess = startProcessGroup;

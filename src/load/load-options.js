@@ -6,19 +6,9 @@ import { UsageError } from '../errors.js';
 import { buildRequest } from './request.js';
 import { parseTarget } from './target.js';
 
-// Closed-loop connections when none are given: the experiment's load used 30
-// keep-alive connections; 10 is autocannon's default and enough to keep a
-// single spawning server busy without queueing everywhere.
-const DEFAULT_CONNECTIONS = 10;
-// Measured duration when neither durationMs nor requests is given, in ms (autocannon's default).
-const DEFAULT_DURATION_MS = 10_000;
-// Per-request timeout, in ms (the issue's --timeout default).
-const DEFAULT_TIMEOUT_MS = 10_000;
-// Open loop without a connection count: enough connections for every request of
-// this many seconds to be in flight at once, so a server that answers within it
-// never makes a request wait for a free connection (rate 50/s → 25 connections).
-const OPEN_LOOP_HEADROOM_S = 0.5;
-const OPEN_LOOP_MAX_DEFAULT_CONNECTIONS = 1000;
+import {
+  DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_TIMEOUT_MS, OPEN_LOOP_HEADROOM_S, OPEN_LOOP_MIN_DEFAULT_CONNECTIONS, OPEN_LOOP_MAX_DEFAULT_CONNECTIONS,
+} from '../thresholds.js';
 
 function positiveInt(value, flag) {
   if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number ≥ 1 (got ${value})`);
@@ -50,7 +40,7 @@ export function normalizeOptions(options) {
     options.connections == null
       ? rate === null
         ? DEFAULT_CONNECTIONS
-        : Math.min(OPEN_LOOP_MAX_DEFAULT_CONNECTIONS, Math.max(DEFAULT_CONNECTIONS, Math.ceil(rate * OPEN_LOOP_HEADROOM_S)))
+        : Math.min(OPEN_LOOP_MAX_DEFAULT_CONNECTIONS, Math.max(OPEN_LOOP_MIN_DEFAULT_CONNECTIONS, Math.ceil(rate * OPEN_LOOP_HEADROOM_S)))
       : positiveInt(options.connections, '--connections');
   const requests = options.requests == null ? null : positiveInt(options.requests, '--requests');
   let durationMs = options.durationMs == null ? null : nonNegative(options.durationMs, '--duration');

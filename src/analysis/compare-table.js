@@ -3,7 +3,7 @@
  * the repeats with their spread, errors, and the ratio to the first strategy
  * (whose repeats may overlap: then there is no meaningful difference). Pure.
  */
-import { spread, overlaps } from '../analysis/stats.js';
+import { spread, overlaps } from './stats.js';
 
 /**
  * @typedef {object} CompareRow

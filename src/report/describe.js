@@ -1,0 +1,29 @@
+/**
+ * The lines every report starts with, in one place: how the server was loaded
+ * and on what machine. Run, tune, compare and diagnose reports read these.
+ */
+import { int } from './format.js';
+import { formatDuration } from '../units.js';
+
+/**
+ * "Node 20.20.2 · libuv 1.51.0 · Intel Xeon × 2 cores · linux/x64"
+ * @param {{ node: string, libuv: string, cpuModel: string, cores: number, platform: string, arch: string }} m
+ */
+export function describeMachine(m) {
+  return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}`;
+}
+
+/**
+ * "closed loop, 30 connections, 10s after 2s warm-up" or "open loop at 500 req/s
+ * over up to 250 connections, 2 generator threads, 10,000 requests after 2s warm-up per step".
+ * @param {{ rate: number|null, connections: number, threads: number, requests: number|null, durationMs: number|null, warmupMs: number }} l
+ *   a plan's load
+ * @param {{ connections?: number, per?: 'run'|'step' }} [options] the connections the generator
+ *   opened (open loop sizes its own pool), and what each warm-up precedes in a sweep
+ */
+export function describeLoad(l, { connections = l.connections, per } = {}) {
+  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
+  const loop = l.rate ? `open loop at ${int(l.rate)} req/s over up to ${connections} connections` : `closed loop, ${connections} connections`;
+  const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
+  return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up${per ? ` per ${per}` : ''}`;
+}

@@ -1,0 +1,213 @@
+/**
+ * The words of a diagnose: each finding's title, evidence and next steps, made
+ * from the id and figures a rule in src/analysis/ returned. A verdict's wording
+ * changes here and nowhere else; the text summary and the --json output both
+ * read what this module fills in.
+ */
+import { pct, ms, int } from './format.js';
+import {
+  SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
+  BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS, LONG_TAIL_RATIO, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE, GENERATOR_BUSY_ELU,
+  CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION,
+} from '../thresholds.js';
+
+/** How busy a process looked from outside: run-queue shares when /proc/<pid>/schedstat was read, else CPU. */
+function outsideText(f) {
+  return f.busyFrom === 'schedstat'
+    ? `main thread runnable ${pct(f.runnable)} of the time: on a CPU ${pct(f.onCpu)}, waiting for one ${pct(f.waitingForCpu)}`
+    : `CPU ${Math.round(f.cpuPct)}% of a core`;
+}
+
+/** "p99 is 8× p50: …" when the latency has a long tail, else null. */
+export function tailShape({ p50Ms, p99Ms }) {
+  if (!(Number.isFinite(p50Ms) && p50Ms > 0) || !Number.isFinite(p99Ms)) return null;
+  const ratio = p99Ms / p50Ms;
+  if (ratio < LONG_TAIL_RATIO) return null;
+  return `p99 is ${Math.round(ratio)}× p50 (from ${LONG_TAIL_RATIO}×): a long tail, some requests wait behind stalls`;
+}
+
+const slowLatency = (f) =>
+  `latency p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`;
+
+/** " (per-interval median 145 ms)" when it says more than the run-wide p50. */
+function typical(f) {
+  const t = f.loopDelayTypicalMs;
+  return Number.isFinite(t) && t >= LOOP_DELAY_P50_MS && t > (f.loopDelayP50Ms ?? 0) ? ` (per-interval median ${ms(t)})` : '';
+}
+
+/** "at least 1,000 req/s (…)" and the other ways the healthy verdict states capacity. */
+function capacityText(f) {
+  switch (f.capacityFrom) {
+    case 'generator-limited': return `at least ${int(f.rps)} req/s (the load generator was the limit)`;
+    case 'cpu-starved': return `at least ${int(f.rps)} req/s (the server often waited for a CPU)`;
+    case 'saturated': return `about ${int(f.rps)} req/s: the busiest thread was saturated`;
+    case 'extrapolated': return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load (${int(f.rps)} req/s used ${pct(f.busiest)})`;
+    default: return `at least ${int(f.rps)} req/s`;
+  }
+}
+
+/** id → (figures, finding) → { title, evidence, next } */
+const WORDS = {
+  'server-exited': (f) => ({
+    title: `the server ${f.signal ? `was killed by ${f.signal}` : `exited with code ${f.code}`} during the run`,
+    evidence: [f.stderrLastLine ? `its stderr ends: ${f.stderrLastLine}` : 'it wrote nothing to stderr', 'the figures cover the time until then'],
+    next: [
+      f.signal === 'SIGKILL'
+        ? 'a SIGKILL under load is often the out-of-memory killer: check dmesg and the server\'s memory (RSS above)'
+        : 'read its full output (--log-file) and fix the crash before diagnosing its speed',
+    ],
+  }),
+  'cpu-starved': (f, finding) => ({
+    title: 'the machine is short of CPU: the server waited for a core',
+    evidence: [
+      `main thread waited for a CPU ${pct(f.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(f.onCpu)}`,
+      finding.kind === 'problem'
+        ? `from ${pct(CPU_STARVED_VERDICT_FRACTION)} waiting, every time-based figure is mostly the machine's: the other findings are unreliable`
+        : 'loop delays and latency include that wait',
+    ],
+    next: ['diagnose on a quieter machine, or drive the server from another one (spawnbench diagnose --url … --pid …)'],
+  }),
+  'spawn-blocked': (f) => ({
+    title: `the event loop is blocked inside spawn ${pct(f.blockedFraction)} of the time`,
+    evidence: [
+      `blocked in spawn ${pct(f.blockedFraction, 1)} of wall time (threshold ${pct(SPAWN_BLOCKED_FRACTION)})`,
+      `${int(f.spawnsPerSec)} spawns/s, ${ms(f.msPerSpawn)} frozen per spawn (fork copies the page tables of the whole process)`,
+    ],
+    next: [
+      'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
+      'compare strategies on your workload: spawnbench tune --strategy fork-pool',
+    ],
+  }),
+  'gc-pressure': (f) => ({
+    title: 'garbage-collection pauses stall the event loop',
+    evidence: [
+      `GC pauses ${pct(f.gcFraction, 1)} of wall time (threshold ${pct(GC_FRACTION)})`,
+      `up to ${ms(f.gcPeakMsPerSec)} of GC in one second (threshold ${ms(GC_PEAK_MS_PER_SEC)})`,
+    ],
+    next: [
+      'allocate less per request: reuse buffers and objects, avoid building large strings or arrays per request',
+      'see which functions allocate: node --heap-prof, or spawnbench diagnose --cpu-prof and look for (garbage collector)',
+    ],
+  }),
+  'js-blocking': (f) => ({
+    title: 'the event loop is blocked by JavaScript',
+    evidence: [
+      `event-loop delay p50 ${ms(f.loopDelayP50Ms)}${typical(f)}, p99 ${ms(f.loopDelayP99Ms)}, max ${ms(f.loopDelayMaxMs)} ` +
+        `(thresholds: p50 ≥ ${ms(LOOP_DELAY_P50_MS)}, p99 ≥ ${ms(LOOP_DELAY_P99_MS)} or max ≥ ${ms(LOOP_DELAY_MAX_MS)})`,
+      `loop busy ${pct(f.elu)} (ELU), of which JavaScript ${pct(f.jsShare)} (not spawn, not GC)` +
+        `${Number.isFinite(f.cpuPct) ? `, CPU ${Math.round(f.cpuPct)}% of a core` : ''}`,
+    ],
+    next: [
+      'profile it: spawnbench diagnose --cpu-prof -- <command>, then fix the function with the most self time',
+      'move long synchronous work (parsing, hashing, big loops) to a worker thread or split it with setImmediate',
+    ],
+  }),
+  'cpu-bound': (f) => ({
+    title: 'the server is CPU-bound, seen from outside',
+    evidence: [
+      `${outsideText(f)} (threshold ${pct(BUSY_FRACTION)})`,
+      slowLatency(f),
+      ...[tailShape(f)].filter(Boolean),
+      'without the probe spawnbench cannot tell JavaScript from time blocked in spawn or GC',
+    ],
+    next: [
+      'run the server under spawnbench to see inside it: spawnbench diagnose -- <the command that starts it>',
+      'or profile it: spawnbench diagnose --cpu-prof -- <command>',
+    ],
+  }),
+  'downstream-wait': (f) => ({
+    title: 'requests wait on I/O or a downstream, not on this process',
+    evidence: [
+      `latency p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (threshold p50 ≥ ${ms(SLOW_P50_MS)})`,
+      f.busyFrom === 'elu'
+        ? `while the loop is busy only ${pct(f.elu)} of the time (ELU, threshold ≤ ${pct(IDLE_ELU_MAX)})`
+        : `while ${outsideText(f)} (threshold ≤ ${pct(IDLE_BUSY_MAX)})`,
+    ],
+    next: [
+      'time the calls each request waits on (database, HTTP, file system) and check their pools and timeouts',
+      'more concurrency helps only if the downstream has room: raise its pool size, cache, or batch the calls',
+    ],
+  }),
+  'slow-unexplained': (f) => ({
+    title: 'responses are slow, and the cause cannot be seen from outside',
+    evidence: [slowLatency(f), ...[tailShape(f)].filter(Boolean)],
+    next: [
+      'pass the server\'s process id with --pid to see whether it is busy (CPU-bound) or waiting (I/O, downstream)',
+      'or run it under spawnbench: spawnbench diagnose -- <the command that starts it>',
+    ],
+  }),
+  'no-responses': (f) => ({
+    title: 'no request completed',
+    evidence: [`0 responses during the measured time${f.errors ? ` (${int(f.errors)} failed requests)` : ''}`],
+    next: ['check the path and method (--path, --method) and that the server answers them: curl -v the URL'],
+  }),
+  errors: (f) => {
+    const statuses = Object.entries(f.failedStatuses ?? {}).map(([status, n]) => `${status} ×${int(n)}`);
+    return {
+      title: `${pct(f.errorRate)} of requests failed`,
+      evidence: [`${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)})${statuses.length ? `: ${statuses.join(', ')}` : ''}`],
+      next: ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
+    };
+  },
+  'generator-limited': (f) => ({
+    title: 'the load generator was the limit: the server may take more',
+    evidence: [
+      `busiest generator thread ${pct(f.generatorElu)} busy (threshold ${pct(GENERATOR_BUSY_ELU)})` +
+        `${Number.isFinite(f.generatorCpuPct) ? `, ${Math.round(f.generatorCpuPct)}% CPU over ${f.threads} thread(s)` : ''}`,
+    ],
+    next: [`add generator threads: --generator-threads ${f.threads + 1} (each needs a free core), or drive it with wrk`],
+  }),
+  healthy: (f, finding) => ({
+    title: 'healthy: no stall found at this load',
+    evidence: [
+      `served ${int(f.rps)} req/s, latency p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)}, ${int(f.errors)} errors`,
+      ...(f.busiestFrom ? [`${f.busiestFrom === 'elu' ? 'event loop busy' : 'CPU'} ${pct(f.busiest)} on ${finding.where}`] : []),
+      `capacity seen: ${capacityText(f)}`,
+    ],
+    next: f.next === 'raise-connections'
+      ? ['the server had idle time: raise --connections to find its limit']
+      : ['nothing to fix at this load; diagnose again with the load you expect in production (--rate)'],
+  }),
+};
+
+/**
+ * A finding with its words: `{ id, kind, title, where, evidence, next, figures }`.
+ * A finding read from a result file that already has its words keeps them.
+ * @param {import('../analysis/verdict-common.js').Finding & { title?: string }} finding
+ */
+export function wordFinding(finding) {
+  if (typeof finding.title === 'string') return finding;
+  const say = WORDS[finding.id];
+  if (!say) throw new Error(`no wording for diagnose finding '${finding.id}'`);
+  const { title, evidence, next } = say(finding.figures, finding);
+  return { id: finding.id, kind: finding.kind, title, where: finding.where, evidence, next, figures: finding.figures };
+}
+
+/**
+ * What could not be measured, in words.
+ * @param {{ id: 'probe'|'cpu', reason?: string|null, mode?: string }[]} unseen
+ * @returns {string[]}
+ */
+export function unseenLines(unseen) {
+  return unseen.map((gap) => {
+    if (gap.id === 'probe') {
+      const why = gap.reason ? ` (${gap.reason})` : '';
+      return `event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}; ` +
+        'run it under spawnbench diagnose -- <command> to see them';
+    }
+    return gap.mode === 'url' ? 'CPU of the server: pass its process id with --pid' : 'CPU of the server: no /proc figures';
+  });
+}
+
+/**
+ * The diagnosis with its words: verdict and findings worded, `notSeen` the gaps in words.
+ * @param {{ verdict: object, findings: object[], unseen?: object[], notSeen?: string[] }} diagnosis
+ */
+export function wordDiagnosis(diagnosis) {
+  return {
+    ...diagnosis,
+    verdict: wordFinding(diagnosis.verdict),
+    findings: diagnosis.findings.map(wordFinding),
+    notSeen: diagnosis.notSeen ?? unseenLines(diagnosis.unseen ?? []),
+  };
+}

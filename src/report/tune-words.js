@@ -1,0 +1,118 @@
+/**
+ * The words of tune's recommendation and of the bottleneck finder: sentences
+ * made from the reason codes and figures that src/analysis/recommend.js and
+ * src/analysis/bottleneck.js return. The recommendation's wording changes here
+ * and nowhere else; the text summary and `--json` (`sentences`, `text`) read it.
+ */
+import { RPS_BAND, P99_BAND } from '../thresholds.js';
+
+const pctRound = (fraction) => `${Math.round(fraction * 100)}%`;
+
+/** The machine finding's CPU shares, as the sentence names them. */
+const SHARE_NAMES = { workers: 'workers', spawned: 'spawned commands', main: 'main', generator: 'generator' };
+
+/** One bottleneck finding in words, with the figures behind it. */
+export function bottleneckFindingText({ kind, figures: f }) {
+  if (kind === 'generator') {
+    const busy = f.cpuPctPerThread !== null ? `${Math.round(f.cpuPctPerThread)}% of a core per thread` : `event loop busy ${pctRound(f.generatorElu)}`;
+    return `the load generator is the limit (${busy}): results are generator-bound; add --generator-threads ${f.suggestedThreads}`;
+  }
+  if (kind === 'main-thread') {
+    const parts = [];
+    if (Number.isFinite(f.mainElu)) parts.push(`event loop busy ${pctRound(f.mainElu)}`);
+    if (Number.isFinite(f.mainBlocked)) parts.push(`blocked in spawn ${pctRound(f.mainBlocked)}`);
+    return `the main thread is the limit (${parts.join(', ')}): more workers will not help`;
+  }
+  const shares = Object.entries(f.cpuPct).map(([name, v]) => `${SHARE_NAMES[name] ?? name} ${(v / 100).toFixed(1)}`);
+  const cores = f.cores ? ` of ${f.cores}` : '';
+  const otherText = f.otherCores !== null ? `, other processes ${f.otherCores.toFixed(1)}` : '';
+  return `the machine is the limit (cores ${Math.round(f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): more workers only compete for the same cores`;
+}
+
+/**
+ * The bottleneck with its words: each finding gets `text`, the whole a `text`.
+ * @param {{ primary: object|null, findings: object[], known?: boolean, text?: string }} found from findBottleneck()
+ */
+export function wordBottleneck(found) {
+  if (typeof found.text === 'string') return found;
+  const findings = found.findings.map((f) => ({ ...f, text: bottleneckFindingText(f) }));
+  const text = findings.length > 0
+    ? findings.map((f) => f.text).join('; ')
+    : found.known
+      ? 'no limit reached in the samples (main thread, generator and cores all had room)'
+      : 'no sampler figures to say what the limit was';
+  return { ...found, primary: findings[0] ?? null, findings, text };
+}
+
+const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
+const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
+const rps = (x) => `${Math.round(x.rps.median).toLocaleString('en-US')} req/s`;
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
+
+function fmtRps({ median, min, max, n }) {
+  const r = (v) => Math.round(v).toLocaleString('en-US');
+  return n > 1 ? `${r(median)} req/s (${r(min)}–${r(max)} over ${n} repeats)` : `${r(median)} req/s`;
+}
+
+function fmtMs(value) {
+  if (!Number.isFinite(value)) return '–';
+  return value < 10 ? `${value.toFixed(2)} ms` : value < 100 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`;
+}
+
+/**
+ * The recommendation's reasons as sentences, with their figures.
+ * @param {import('../analysis/recommend.js').Recommendation} rec
+ * @param {{ text: string }} bottleneck the worded bottleneck at the best size
+ * @returns {string[]}
+ */
+export function recommendationSentences(rec, bottleneck) {
+  const { chosen, best, reasons, basis } = rec;
+  if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
+  if (reasons.includes('all-errors')) {
+    return [`Every pool size measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`];
+  }
+  const picked = rec.sizes.find((x) => x.size === basis.pickedSize);
+  const relaxed = reasons.includes('p99-relaxed');
+  const sentences = [`Use ${workers(rec.size)} with ${rec.policy}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
+  if (picked.size === best.size) {
+    sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
+  } else if (picked.size < best.size) {
+    sentences.push(
+      `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within ${RPS_BAND * 100}% of the best size's ` +
+        `(${workers(best.size)}: ${rps(best)}) and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}), with fewer workers.`,
+    );
+  } else {
+    sentences.push(`The highest throughput (${workers(best.size)}: ${rps(best)}) came with a p99 more than ${P99_BAND * 100}% above the best, so the smallest size that met both is recommended.`);
+  }
+  if (reasons.includes('higher-throughput')) {
+    sentences.push(`${basis.lowestP99Policy} had the lowest p99 at ${workers(rec.size)}, but ${rec.policy} had clearly higher throughput.`);
+  } else if (reasons.includes('policies-tie')) {
+    sentences.push(`No meaningful difference between policies at ${workers(rec.size)}: their repeats overlap; ${rec.policy} had the lowest median p99.`);
+  } else if (reasons.includes('best-p99')) {
+    sentences.push(`At ${workers(rec.size)}, ${rec.policy} had the lowest p99 and no other policy had clearly higher throughput.`);
+  }
+  if (reasons.includes('sizes-tie')) {
+    const list = rec.ties.sizes;
+    sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${list.length > 1 ? 's' : ''} ${list.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+  }
+  if (reasons.includes('still-rising')) {
+    sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
+  }
+  if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
+  if (basis.errorSizes.length > 0) {
+    sentences.push(`Pool sizes ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
+  }
+  sentences.push(`At the best size (${workers(best.size)})${bottleneck.primary ? ',' : ':'} ${bottleneck.text}.`);
+  return sentences;
+}
+
+/**
+ * The recommendation with its words: `sentences`, and the bottleneck's `text`.
+ * One read from a result file that already has them keeps them.
+ * @param {import('../analysis/recommend.js').Recommendation & { sentences?: string[] }} rec
+ */
+export function wordRecommendation(rec) {
+  if (Array.isArray(rec.sentences)) return rec;
+  const bottleneck = rec.bottleneck ? wordBottleneck(rec.bottleneck) : null;
+  return { ...rec, bottleneck, sentences: recommendationSentences(rec, bottleneck) };
+}
