@@ -78,6 +78,8 @@ export function buildTarget(o) {
     pool: info.pool,
     poolSize: info.pool ? parseInteger(o.poolSize ?? defaultPoolSize(), '--pool-size', { max: MAX_POOL_SIZE }) : null,
     balance: info.pool ? parseBalance(o.balance, info) : null,
+    // The policies this strategy honours, so advice never names one it cannot use.
+    balancers: info.pool ? BALANCE_POLICIES.filter((p) => !info.balancers || info.balancers.includes(p)) : null,
     runtime,
     workerRuntime,
     seed: parseInteger(o.seed ?? DEFAULTS.seed, '--seed', { min: 0 }),

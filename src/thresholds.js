@@ -18,7 +18,12 @@
  */
 export const DEFAULT_CONNECTIONS = 30;
 
-/** Measured duration when neither --duration nor --requests is given (ms): long enough for p99 to settle at thousands of req/s. */
+/**
+ * Measured duration when neither --duration nor --requests is given (ms): long
+ * enough for p99 to settle at thousands of req/s. Also the measured time from
+ * which a run's recommendation can be "high" confidence (40 sampler intervals):
+ * a shorter run weighs one slow second (a GC, another program's burst) more.
+ */
 export const DEFAULT_DURATION_MS = 10_000;
 
 /** Warm-up before the measured phase of `spawnbench run` (ms): JIT, pools and page cache settle in about a second; two leave margin. */
@@ -102,7 +107,13 @@ export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repea
  */
 export const COMPARE_DEFAULTS = Object.freeze({ duration: '5s', warmup: '1s', repeat: 3, workloads: 'echo' });
 
-/** The largest pool tune measures unless --sizes says otherwise, as a multiple of the hardware threads: 2, so the curve passes one worker per core. */
+/**
+ * The largest pool tune measures unless --sizes says otherwise, as a multiple of
+ * the hardware threads: 2, so the curve passes one worker per core. Also the
+ * largest pool a run recommends: past twice the cores every worker competes for
+ * the same cores (the REST-API write-up in BACKGROUND peaked at 6 workers on 16
+ * cores and lost throughput from 8).
+ */
 export const TUNE_MAX_SIZE_FACTOR = 2;
 
 /** Upper bound of --pool-size and --sizes (workers): more processes than this only measure the scheduler. */
@@ -219,8 +230,9 @@ export const MACHINE_CPU_LIMIT_PCT = 90;
 /**
  * Cores busy beyond what spawnbench saw the strategy, its commands and the
  * generator use (cores), from which the machine-limit finding names other
- * processes: below half a core, the gap is within the difference between /proc
- * readings taken at slightly different moments.
+ * processes, and from which a run's recommendation calls its figures contended
+ * (and lowers its confidence): below half a core, the gap is within the
+ * difference between /proc readings taken at slightly different moments.
  */
 export const OTHER_PROCESSES_CORES = 0.5;
 
@@ -255,7 +267,11 @@ export const IDLE_ELU_MAX = 0.5;
 /** Without the probe: the main thread runnable at most this share of the time (0..1, or that fraction of one core), so it is not what requests wait for. */
 export const IDLE_BUSY_MAX = 0.5;
 
-/** Share of requests that failed (0..1) above which the figures describe failures as much as the service. */
+/**
+ * Share of requests that failed (0..1) above which the figures describe failures
+ * as much as the service. A run's recommendation is of low confidence from there:
+ * errors end requests early or late, so per-request demands are off by up to it.
+ */
 export const ERROR_RATE = 0.01;
 
 // ── Tune's recommendation ────────────────────────────────────────────────────
@@ -331,3 +347,102 @@ export const AGAINST_MIN_SECONDS = 3;
  * (the usual n·p ≥ 5 rule): p99 needs 500 requests, p99.9 5,000.
  */
 export const AGAINST_MIN_TAIL_REQUESTS = 5;
+
+// ── A run's recommendation ───────────────────────────────────────────────────
+
+/**
+ * Measured time below which a run cannot recommend a pool size or policy, in ms:
+ * 8 sampler intervals of 250 ms, the fewest over which a worker's ELU and CPU are
+ * means rather than a couple of readings, and the shortest run tune's own steps
+ * are commonly given (`-d 2s`). Runs measure a little off their duration (tune's
+ * 2 s steps measured 2,000–2,023 ms, a 3 s run 2,999 ms), hence the slack below.
+ */
+export const ADVICE_MIN_MEASURED_MS = 2000;
+
+/**
+ * Timer slack allowed under ADVICE_MIN_MEASURED_MS, in ms: a run ends on a timer
+ * and measures a few ms off its duration (above); 50 ms covers that with room and
+ * is 2.5% of the minimum, too little to change what the means say.
+ */
+export const ADVICE_TIMER_SLACK_MS = 50;
+
+/**
+ * Requests below which a run cannot recommend, whatever its length: under ~200
+ * responses the per-worker counts carry too little to tell an even pool from a
+ * lopsided one (the binomial band is wider than a third of each worker's share
+ * for 3 workers).
+ */
+export const ADVICE_MIN_REQUESTS = 200;
+
+/**
+ * Width of the noise band of per-worker request counts and in-flight counts, in
+ * standard deviations of a binomial draw (each of R requests lands on one of N
+ * workers with p = 1/N): outside ±3σ a count happens by chance about 3 times in
+ * 1,000 per worker, so a pool flagged as lopsided is lopsided, not unlucky.
+ */
+export const BALANCE_NOISE_Z = 3;
+
+/**
+ * Pool size up to which a lopsided pool is pointed at least-requests rather than
+ * p2c, in workers: scanning every worker's in-flight count costs nothing at this
+ * size and is exact; beyond it p2c (two random workers, the less loaded wins,
+ * Envoy's least_request) gets nearly the same balance at a constant cost.
+ */
+export const LEAST_REQUESTS_MAX_POOL = 8;
+
+/**
+ * Busy share each worker is planned at, 0..1: the pool size is the knee (workers'
+ * demand × what the shared resources allow) divided by this. At the knee itself a
+ * closed system runs below both bounds (a worker waiting for its child's exec
+ * leaves the next request queued behind it), so a pool sized exactly there loses
+ * throughput to one worker more; 80% leaves that slack (one worker at knee 0.93 →
+ * 2 workers) without adding a worker for every hundredth of demand.
+ */
+export const POOL_TARGET_BUSY = 0.8;
+
+/**
+ * Share of its busy time a worker's or main thread's loop waited in the run queue
+ * (/proc/<pid>/schedstat), from which the run is called contended: at 25% a
+ * quarter of what ELU calls busy is the machine's doing, not the server's.
+ */
+export const ADVICE_CONTENDED_WAIT = 0.25;
+
+/**
+ * Extra time each tune step takes beyond its warm-up and measured time, in ms:
+ * booting the strategy fresh, stopping it with its workers and the step's
+ * bookkeeping. `npm run bench:advice` prints it for every sweep it runs: 2.5–3.5 s
+ * a step for fork-pool and comm-channel with 1–4 workers at load averages of
+ * 12–17 on this project's shared 2-core machine (five sweeps). A quiet machine
+ * boots faster, and an estimate a little long is the better error for a user
+ * deciding whether to start a sweep.
+ */
+export const TUNE_STEP_OVERHEAD_MS = 3000;
+
+/**
+ * Measured time the dashboard waits for before it shows live advice, in ms: a
+ * second more than the final recommendation needs, so the first advice on screen
+ * does not rest on the first samples alone, which still hold the queue the
+ * warm-up left in flight.
+ */
+export const LIVE_ADVICE_MIN_MS = 3000;
+
+/**
+ * Main-thread time a pool strategy spends per request handing it to a worker and
+ * the answer back, in ms: fork-pool's main thread at ELU 0.15 served 916 req/s
+ * (README's example run on this project's 2-core machine), 0.16 ms a request.
+ * A run without a pool cannot measure it, so its expected gain uses this.
+ */
+export const POOL_MAIN_MS_PER_REQUEST = 0.16;
+
+/**
+ * Share of a spawned command's CPU time that its parent waits through inside
+ * spawn (fork returns, the child drops the copied memory and execs; the parent
+ * wakes when exec has succeeded), 0..1. Used as the floor of a worker's time
+ * asleep inside spawn once contention is taken out: dividing that time by the
+ * worker's own run-queue stretch holds at a moderate stretch but removes nearly
+ * all of it at a stretch of 10–20. Measured with `echo` on this project's 2-core
+ * machine from single-worker runs (stretch ≈ 3): 0.35 for fork-pool, 0.34 for
+ * comm-channel. With it, the pool-size knee of runs at 1, 2, 3 and 4 workers of
+ * both strategies came out 0.92–1.00 (0.68–0.94 without it).
+ */
+export const EXEC_WAIT_SHARE_OF_CHILD_CPU = 0.34;

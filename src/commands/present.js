@@ -20,12 +20,13 @@ const SIGINT_EXIT_CODE = 130;
  * @param {object} io { stdout, stderr, stdin, env }
  * @param {(result: object) => string} format text summary
  * @param {import('./extras.js').Extras} [extras] --against, --assert, --html (checked already)
+ * @param {{ formatAdvice?: Function }} [views] words the dashboard shows while it runs (a run's live recommendation)
  * @returns {Promise<{ result: object|null, exitCode: number }>}
  */
-export async function presentEngine(engine, output, io, format, extras = null) {
+export async function presentEngine(engine, output, io, format, extras = null, views = {}) {
   const signals = handleSignals(() => engine.stop());
   const live = shouldUseDashboard({ stdout: io.stdout, env: io.env, json: output.json, dashboard: output.dashboard });
-  const ui = live ? mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format }) : null;
+  const ui = live ? mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format, formatAdvice: views.formatAdvice }) : null;
   const detach = live ? () => {} : attachProgressLines(engine, io.stderr);
   let result;
   try {
@@ -62,10 +63,11 @@ export async function presentEngine(engine, output, io, format, extras = null) {
  * @param {(result: object) => string} format
  * @param {object} io
  * @param {import('./extras.js').Extras} [extras]
+ * @param {{ formatAdvice?: Function }} [views] see presentEngine()
  */
-export async function runEngineCommand(plan, createEngine, format, io, extras = null) {
+export async function runEngineCommand(plan, createEngine, format, io, extras = null, views = {}) {
   const logger = createLogger(plan.output.logFile);
-  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras);
+  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras, views);
   logger.flush?.();
   return exitCode;
 }

@@ -2,6 +2,7 @@
 import { buildRunPlan } from '../plan.js';
 import { createRun } from '../runner/run.js';
 import { formatSummary } from '../report/summary.js';
+import { formatLiveAdvice } from '../report/run-advice-summary.js';
 import { runEngineCommand } from './present.js';
 import { prepareExtras } from './extras.js';
 
@@ -12,6 +13,6 @@ export default {
   groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output', 'against', 'assert', 'html'],
   async action(options, io) {
     const plan = buildRunPlan(options);
-    return runEngineCommand(plan, createRun, formatSummary, io, prepareExtras(options, 'run'));
+    return runEngineCommand(plan, createRun, formatSummary, io, prepareExtras(options, 'run'), { formatAdvice: formatLiveAdvice });
   },
 };

@@ -5,23 +5,9 @@
  * (sleeping: waiting on I/O, timers, a downstream). CPU % alone misreads a busy
  * server on a crowded machine as idle; on-CPU plus run-queue time does not.
  */
-import { readFileSync } from 'node:fs';
-import { readChildren } from '../sample/proc.js';
+import { readChildren, readSchedstat } from '../sample/proc.js';
 
 const NS_PER_MS = 1e6;
-
-/**
- * @param {number} pid
- * @returns {{ cpuNs: number, waitNs: number } | null} null when the process is gone or there is no schedstat
- */
-export function readSchedstat(pid) {
-  try {
-    const [cpuNs, waitNs] = readFileSync(`/proc/${pid}/schedstat`, 'latin1').trim().split(/\s+/).map(Number);
-    return Number.isFinite(cpuNs) && Number.isFinite(waitNs) ? { cpuNs, waitNs } : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Starts measuring a process's main thread; `take()` returns the shares since

@@ -5,6 +5,7 @@
 import { int, msNumber, bytes, seconds } from './format.js';
 import { formatProcesses } from './processes.js';
 import { describeLoad, describeMachine } from './describe.js';
+import { formatRunAdvice } from './run-advice-summary.js';
 
 const ERROR_KINDS = [
   ['connect', 'connect refused'],
@@ -38,6 +39,7 @@ export function formatSummary(result) {
   if (processes) lines.push('', processes);
   for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
+  lines.push('', ...formatRunAdvice(result));
   return lines.join('\n');
 }
 

@@ -16,6 +16,8 @@ import { startProcessGroup } from './process-group.js';
 import { trackDir } from './cleanup.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 import { bootCommand } from './boot-command.js';
+import { adviceInput } from '../analysis/advice-input.js';
+import { adviseRun } from '../analysis/run-advice.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -69,6 +71,7 @@ async function execute(run, plan, logger, state) {
     stoppedEarly: state.stopRequested,
     exitCode: failures.length > 0 ? 1 : 0,
   });
+  result.recommendation = adviseRun(adviceInput(result));
   logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
   return finishEngine(run, result);
 }

@@ -44,8 +44,10 @@ export function probeSupport(runtime = 'node') {
  * @param {() => Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [options.getWorkers]
  *   the strategy's latest merged `workers` list: names workers and gives their request counts
  * @returns {EventEmitter & { stop: () => Promise<object>, reset: () => void }}
- *   Emits `sample`: the Samples shape of src/README.md, each process entry with `requests` too
- *   (the worker's `completed`, or null). A process's `cpuPct` covers all its threads; a thread
+ *   Emits `sample`: the Samples shape of src/README.md, each process entry with `requests` and
+ *   `inFlight` too (the worker's `completed` and in-flight count, or null), and its main thread's
+ *   `loopCpuPct` and `waitPct` (on a CPU, and runnable but waiting for one, % of wall time, from
+ *   /proc/<pid>/schedstat, a thread's from its own; null where there is none). A process's `cpuPct` covers all its threads; a thread
  *   entry's covers that thread alone (100 = one core). `spawned` is `{ count (running at the
  *   sample), newlySeen, cpuPct (reaped children, from cutime + cstime), rssBytes: null (not read: see
  *   proc-sampler.js) }`.
@@ -53,7 +55,7 @@ export function probeSupport(runtime = 'node') {
  *   began at boot). `stop()` ends sampling and resolves to (idempotent)
  *   `{ processes: [{ key, pid, threadId, role, label, requests, series: [{ t, cpuPct, rssBytes, requests, probe }],
  *   summary: { elu, blockedFraction, msPerSpawn, spawnsPerSec, loopDelayP50Ms, loopDelayP99Ms, loopDelayMaxMs,
- *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak) } }], spawned: { seen, spawns, cpuPct, rssBytes },
+ *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak), loopCpuPct, waitPct, inFlight } }], spawned: { seen, spawns, cpuPct, rssBytes },
  *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [] }`;
  *   `requests` there is the count completed while sampling, and null figures were not measured.
  */
@@ -126,6 +128,9 @@ export function startSampler({
         rssBytes: usage.rssBytes,
         requests: workerOf(pid, null, workers)?.completed ?? null,
         probe: report && now - report.latestAt <= staleMs ? liveFigures(report) : null,
+        loopCpuPct: usage.loopCpuPct ?? null,
+        waitPct: usage.waitPct ?? null,
+        inFlight: workerOf(pid, null, workers)?.inFlight ?? null,
       });
     }
     for (const { key, pid } of threads) {
@@ -141,6 +146,9 @@ export function startSampler({
         rssBytes: null,
         requests: workerOf(pid, entry.threadId, workers)?.completed ?? null,
         probe: liveFigures(entry),
+        loopCpuPct: reading.threadSched?.get(key)?.loopCpuPct ?? null,
+        waitPct: reading.threadSched?.get(key)?.waitPct ?? null,
+        inFlight: workerOf(pid, entry.threadId, workers)?.inFlight ?? null,
       });
     }
     const generator = getGeneratorStats?.() ?? null;

@@ -5,7 +5,7 @@
  * CPU is taken instead from the growth of `cutime + cstime` (the CPU time of
  * reaped children) of the long-lived processes.
  */
-import { readStat, readChildren, readCpuTimes, procUnits } from './proc.js';
+import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat } from './proc.js';
 
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);
@@ -21,8 +21,8 @@ const MAX_TREE_DEPTH = 16;
  *   threads: Array<{ key: string, pid: number, tid: number }> }} ProcQuery
  *   `isTracked`: the pid is a worker or the root, not a spawned command; `forkingThreads`: the
  *   threads of a process that may fork (undefined: all of them)
- * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number }>,
- *   threads: Map<string, number|null>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
+ * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number, loopCpuPct: number|null, waitPct: number|null }>,
+ *   threads: Map<string, number|null>, threadSched: Map<string, { loopCpuPct: number|null, waitPct: number|null }>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
  *   system: { cpus: number[] } }} ProcReading
  */
 export function createProcSampler({ rootPid }) {
@@ -30,7 +30,11 @@ export function createProcSampler({ rootPid }) {
   let previousAt = performance.now();
   /** pid → { ticks, childTicks, allTicks } at the previous reading */
   let previous = new Map();
+  /** pid → its main thread's schedstat ({ cpuNs, waitNs }) at the previous reading */
+  let previousSched = new Map();
   const previousThreads = new Map();
+  /** thread key → its schedstat at the previous reading */
+  const previousThreadSched = new Map();
   let previousCores = readCpuTimes();
   let previousTransient = new Set();
   // CPU of tracked processes that were reaped: it reappears in their parent's
@@ -48,15 +52,26 @@ export function createProcSampler({ rootPid }) {
       const { tracked, transient } = walk(rootPid, isTracked, forkingThreads);
       const processes = new Map();
       const current = new Map();
+      const currentSched = new Map();
       let childTicks = 0;
       for (const [pid, stat] of tracked) {
         const ticks = stat.utime + stat.stime;
         const children = stat.cutime + stat.cstime;
         const before = previous.get(pid);
         current.set(pid, { ticks, children, all: ticks + children });
-        processes.set(pid, { cpuPct: before ? pct(ticks - before.ticks, elapsedMs) : null, rssBytes: stat.rss * pageBytes });
+        // The main thread's time on a CPU and waiting in the run queue for one: a
+        // loop that waits for a core looks busy to ELU, and the recommendation
+        // takes that wait back out (src/analysis/busy-time.js).
+        const sched = readSchedstat(pid);
+        if (sched) currentSched.set(pid, sched);
+        processes.set(pid, {
+          cpuPct: before ? pct(ticks - before.ticks, elapsedMs) : null,
+          rssBytes: stat.rss * pageBytes,
+          ...schedShares(sched, previousSched.get(pid), elapsedMs),
+        });
         if (before) childTicks += Math.max(0, children - before.children);
       }
+      previousSched = currentSched;
       for (const [pid, before] of previous) if (!current.has(pid)) reapedTicks += before.all;
       const settled = Math.min(reapedTicks, childTicks);
       reapedTicks -= settled;
@@ -68,12 +83,16 @@ export function createProcSampler({ rootPid }) {
       previousTransient = transient;
 
       const threadCpu = new Map();
+      const threadSched = new Map();
       for (const { key, pid, tid } of threads) {
         const stat = tid ? readStat(pid, tid) : null;
         const ticks = stat ? stat.utime + stat.stime : null;
         const before = previousThreads.get(key);
         threadCpu.set(key, ticks !== null && before !== undefined ? pct(ticks - before, elapsedMs) : null);
         if (ticks !== null) previousThreads.set(key, ticks);
+        const sched = tid ? readSchedstat(pid, tid) : null;
+        threadSched.set(key, schedShares(sched, previousThreadSched.get(key), elapsedMs));
+        if (sched) previousThreadSched.set(key, sched);
       }
 
       const cores = readCpuTimes();
@@ -88,11 +107,23 @@ export function createProcSampler({ rootPid }) {
         elapsedMs,
         processes,
         threads: threadCpu,
+        threadSched,
         spawned: { count: transient.size, newlySeen, cpuPct: pct(childTicks, elapsedMs), rssBytes: null },
         system: { cpus },
       };
     },
   };
+}
+
+/**
+ * A thread's time on a CPU and runnable but waiting for one between two schedstat
+ * readings, % of wall time (nulls until there are two readings).
+ * @returns {{ loopCpuPct: number|null, waitPct: number|null }}
+ */
+function schedShares(now, before, elapsedMs) {
+  const wallNs = elapsedMs * 1e6;
+  if (!now || !before || !(wallNs > 0)) return { loopCpuPct: null, waitPct: null };
+  return { loopCpuPct: ((now.cpuNs - before.cpuNs) / wallNs) * 100, waitPct: ((now.waitNs - before.waitNs) / wallNs) * 100 };
 }
 
 /**

@@ -72,6 +72,22 @@ export function readStat(pid, tid) {
 }
 
 /**
+ * Reads `/proc/<pid>/schedstat` (the main thread), or `/proc/<pid>/task/<tid>/schedstat`
+ * for one thread: time on a CPU and time runnable but waiting in the run queue for one.
+ * @param {number} pid
+ * @param {number} [tid] one thread of it (default: its main thread)
+ * @returns {{ cpuNs: number, waitNs: number } | null} null when the process is gone or there is no schedstat
+ */
+export function readSchedstat(pid, tid) {
+  try {
+    const [cpuNs, waitNs] = readFileSync(`/proc/${pid}${tid ? `/task/${tid}` : ''}/schedstat`, 'latin1').trim().split(/\s+/).map(Number);
+    return Number.isFinite(cpuNs) && Number.isFinite(waitNs) ? { cpuNs, waitNs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The children of a process: those forked by the given threads, or by any of its
  * threads when `tids` is not given (`/proc/<pid>/task/<tid>/children` lists the
  * children of one thread; reading every thread of a Node process costs ~11 reads).

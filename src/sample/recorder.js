@@ -40,6 +40,9 @@ export function createRecorder() {
           pid: proc.pid,
           threadId: proc.threadId,
           cpu: mean(),
+          loopCpu: mean(),
+          wait: mean(),
+          inFlight: mean(),
           rssPeak: null,
           firstRequests: proc.requests,
           series: [],
@@ -47,6 +50,9 @@ export function createRecorder() {
         Object.assign(entry, { role: proc.role, label: proc.label, lastRequests: proc.requests });
         entry.firstRequests ??= proc.requests;
         entry.cpu.add(proc.cpuPct);
+        entry.loopCpu.add(proc.loopCpuPct);
+        entry.wait.add(proc.waitPct);
+        entry.inFlight.add(proc.inFlight);
         if (proc.rssBytes != null) entry.rssPeak = Math.max(entry.rssPeak ?? 0, proc.rssBytes);
         entry.series.push({
           t: sample.t,
@@ -96,6 +102,9 @@ export function createRecorder() {
               cpuPct: entry.cpu.value(),
               rssBytes: entry.rssPeak,
               heapUsedBytes: probe?.heapUsedBytes ?? null,
+              loopCpuPct: entry.loopCpu.value(),
+              waitPct: entry.wait.value(),
+              inFlight: entry.inFlight.value(),
             },
           };
         });

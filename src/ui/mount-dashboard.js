@@ -28,6 +28,8 @@ const MAX_FPS = 10;
  * @param {Record<string, string|undefined>} [options.env] read for NO_COLOR
  * @param {(result: object) => string} [options.formatSummary] the summary of the result's kind, from src/report/
  *   (the command passes it: the dashboard does not import report/); none is printed without it
+ * @param {import('./components/advice.js').FormatAdvice} [options.formatAdvice] the words of the live
+ *   recommendation, from src/report/ (passed in for the same reason); no advice panel without it
  * @param {number} [options.refreshMs] frame interval (default 250 ms: at most 4 frames/s)
  * @returns {{ done: Promise<void>, unmount: () => Promise<void>, interrupted: () => boolean }}
  *   done: settles after the summary is printed and Ink unmounted (rejects if the summary
@@ -56,7 +58,7 @@ export function mountDashboard(run, options = {}) {
       .then(() => run.stop())
       .catch((error) => store.addLog({ level: 'error', msg: `stop failed: ${error.message}` }));
   };
-  const props = { store, onStop, keys: Boolean(stdin?.isTTY), tone: makeTone(colorEnabled(env)), finished: false };
+  const props = { store, onStop, keys: Boolean(stdin?.isTTY), tone: makeTone(colorEnabled(env)), finished: false, formatAdvice: options.formatAdvice ?? null };
   const instance = render(h(App, props), { stdout, stdin, stderr, exitOnCtrlC: false, maxFps: MAX_FPS });
 
   let resolveDone;

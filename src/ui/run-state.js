@@ -1,4 +1,5 @@
 import { planView } from './plan-view.js';
+import { startAdvice, adviseOnSample, adviseOnTick, adviseOnDone } from './live-advice.js';
 
 /**
  * The dashboard's view of a run, folded from engine events by a pure function so
@@ -28,6 +29,7 @@ export function initialRunState() {
     tune: null,
     result: null,
     stopRequested: false,
+    advice: null,
   };
 }
 
@@ -44,6 +46,7 @@ export function initialRunState() {
  * @property {{ steps: object[], current: object|null }|null} tune
  * @property {object|null} result      RunResult from `done`
  * @property {boolean} stopRequested   the user pressed q or Ctrl-C
+ * @property {import('./live-advice.js').LiveAdvice|null} advice  the recommendation so far (runs only)
  */
 
 /**
@@ -71,15 +74,16 @@ export function applyRunEvent(state, name, payload) {
         rpsHistory: [],
         sample: null,
         workers: [],
+        advice: startAdvice(payload),
       };
     case 'phase':
       return { ...state, phase: payload?.phase ?? state.phase };
     case 'tick': {
       const entry = { phase: payload.phase, rps: payload.rps ?? 0 };
-      return { ...state, tick: payload, rpsHistory: [...state.rpsHistory, entry].slice(-MAX_RPS_HISTORY) };
+      return { ...state, tick: payload, rpsHistory: [...state.rpsHistory, entry].slice(-MAX_RPS_HISTORY), advice: adviseOnTick(state.advice, payload) };
     }
     case 'sample':
-      return { ...state, sample: payload };
+      return { ...state, sample: payload, advice: adviseOnSample(state.advice, payload, state.phase) };
     case 'workers':
       return { ...state, workers: Array.isArray(payload) ? payload : [] };
     case 'log':
@@ -94,7 +98,7 @@ export function applyRunEvent(state, name, payload) {
       return { ...state, tune: { ...tune, steps: [...tune.steps, payload] } };
     }
     case 'done':
-      return { ...state, phase: 'done', result: payload };
+      return { ...state, phase: 'done', result: payload, advice: adviseOnDone(state.advice, payload) };
     case 'stop-requested':
       return { ...state, stopRequested: true };
     default:

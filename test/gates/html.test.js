@@ -67,7 +67,8 @@ test('run: load over time, latency distribution, every process over time, the pr
   }
   assert.match(html, /<th>blocked in spawn<\/th>/);
   assert.match(html, /<pre>spawnbench run · strategy fork-pool/);
-  assert.doesNotMatch(html, /Recommendation/, 'no recommendation in this result: no empty section');
+  // A saved run without a recommendation gets the one its figures allow: this 2 s, 99-request run is too short to tell.
+  assert.match(html, /<h2>Recommendation<\/h2><div class="verdict ok"><p>Cannot tell from this run: it was too short\.<\/p>/);
 });
 
 test('run: a recommendation, assertions and a baseline comparison are shown when the result has them', () => {
@@ -80,7 +81,7 @@ test('run: a recommendation, assertions and a baseline comparison are shown when
   const html = renderHtml(result, { baseline: fixture('run') });
   assertSelfContained(html);
   assert.match(html, /<h2>Recommendation<\/h2>/);
-  assert.match(html, /workers-saturated/);
+  assert.match(html, /Use 3 workers with p2c \(this run: 2 workers, round-robin\)\./, 'the summary\'s Recommendation block, in words');
   assert.match(html, /<h2>Assertions<\/h2>.*p99&lt;1ms.*<span class="fail">FAIL<\/span>.*12\.5 ms/s);
   assert.match(html, /<h2>Against the baseline<\/h2><p>old\.json: 1 change beyond the noise: 1 better, 0 worse<\/p>.*\+50%.*<span class="pass">better<\/span>/s);
   assert.match(html, /<li><span class="swatch"[^>]*><\/span>baseline \(\d+ requests\)<\/li>/, 'the baseline\'s distribution beside this one');

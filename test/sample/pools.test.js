@@ -41,6 +41,8 @@ test('fork-pool --pool-size 3: three worker processes, each with requests, ELU a
     assert.ok(worker.summary.elu > 0 && worker.summary.elu <= 1, `${worker.label} ELU ${worker.summary.elu}`);
     assert.ok(worker.summary.cpuPct > 0, `${worker.label} CPU ${worker.summary.cpuPct}`);
     assert.ok(worker.summary.spawnsPerSec > 0, 'the worker does the spawning');
+    assert.ok(worker.summary.loopCpuPct > 0 && worker.summary.waitPct >= 0, `${worker.label} schedstat ${worker.summary.loopCpuPct} ${worker.summary.waitPct}`);
+    assert.ok(worker.summary.inFlight >= 0, `${worker.label} in flight ${worker.summary.inFlight}`);
   }
   assert.match(formatProcesses(summary, workers), /^worker\s+requests\s+ELU\s+CPU$/m);
 });
@@ -54,5 +56,7 @@ test('worker-threads --pool-size 3: three thread entries with ELU', async (t) =>
   for (const thread of threads) {
     assert.ok(thread.summary.elu > 0 && thread.summary.elu <= 1, `${thread.label} ELU ${thread.summary.elu}`);
     assert.equal(thread.pid, summary.processes.find((p) => p.role === 'main').pid);
+    // Its own thread's run-queue figures, not the process's main thread's.
+    assert.ok(thread.summary.loopCpuPct > 0 && thread.summary.waitPct >= 0, `${thread.label} schedstat ${thread.summary.loopCpuPct} ${thread.summary.waitPct}`);
   }
 });

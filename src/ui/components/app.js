@@ -11,9 +11,10 @@ const h = React.createElement;
  * The mounted dashboard: reads the run store, reads keys when it may (stdin is a
  * TTY), and draws nothing once `finished` so the live area disappears before the
  * summary is printed.
- * @param {{ store: object, onStop: (key: 'q'|'ctrl-c') => void, keys: boolean, tone: Function, finished: boolean }} props
+ * @param {{ store: object, onStop: (key: 'q'|'ctrl-c') => void, keys: boolean, tone: Function, finished: boolean,
+ *   formatAdvice?: import('./advice.js').FormatAdvice|null }} props
  */
-export function App({ store, onStop, keys, tone, finished }) {
+export function App({ store, onStop, keys, tone, finished, formatAdvice = null }) {
   const state = useRunStore(store);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout);
@@ -25,5 +26,5 @@ export function App({ store, onStop, keys, tone, finished }) {
     { isActive: keys && !finished },
   );
   if (finished) return null;
-  return h(ToneContext.Provider, { value: tone }, h(Dashboard, { state, columns, rows, keys }));
+  return h(ToneContext.Provider, { value: tone }, h(Dashboard, { state, columns, rows, keys, formatAdvice }));
 }

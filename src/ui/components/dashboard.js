@@ -9,6 +9,7 @@ import { Errors } from './errors.js';
 import { Generator, generatorBusy } from './generator.js';
 import { Processes, runtimesWithoutProbe } from './processes.js';
 import { Tune, tuneLines } from './tune.js';
+import { Advice, adviceLines } from './advice.js';
 
 const h = React.createElement;
 
@@ -23,6 +24,7 @@ const panels = {
   Generator: React.memo(Generator),
   Processes: React.memo(Processes),
   Tune: React.memo(Tune),
+  Advice: React.memo(Advice),
 };
 
 /** From this width throughput and latency sit side by side; below, they stack. Columns */
@@ -47,7 +49,7 @@ function calm(state, generator) {
  * stays shorter than the terminal (a frame as tall as the terminal makes Ink
  * clear the screen on every refresh).
  */
-function fixedLines(state, { sideBySide, oneLine }) {
+function fixedLines(state, { sideBySide, oneLine, formatAdvice }) {
   const errors = state.tick?.errors;
   const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
   return (
@@ -60,22 +62,33 @@ function fixedLines(state, { sideBySide, oneLine }) {
     1 + // process table header
     (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) +
     1 + // spawned commands and cores
-    (state.logs.length ? 1 : 0)
+    (state.logs.length ? 1 : 0) +
+    adviceLines(liveAdvice(state, formatAdvice), formatAdvice)
   );
+}
+
+/**
+ * The recommendation so far: runs only (a tune step is one point of a sweep, and
+ * has its own view), and only when the command passed the words for it.
+ */
+function liveAdvice(state, formatAdvice) {
+  return state.tune || !formatAdvice ? null : state.advice;
 }
 
 /**
  * The whole live frame from a run state, sized to the terminal. Pure props in,
  * so each layout is tested from fixed data.
- * @param {{ state: import('../run-state.js').RunState, columns: number, rows: number, keys?: boolean }} props
- *   keys: keys are read; the progress line ends with the "q or Ctrl-C" hint
+ * @param {{ state: import('../run-state.js').RunState, columns: number, rows: number, keys?: boolean,
+ *   formatAdvice?: import('./advice.js').FormatAdvice }} props
+ *   keys: keys are read; the progress line ends with the "q or Ctrl-C" hint;
+ *   formatAdvice: the words of the live recommendation, from src/report/ (no advice panel without it)
  */
-export function Dashboard({ state, columns, rows, keys = false }) {
+export function Dashboard({ state, columns, rows, keys = false, formatAdvice = null }) {
   const tone = useTone();
   const sideBySide = columns >= SIDE_BY_SIDE_COLUMNS;
   const generator = state.tick?.generator ?? state.sample?.generator ?? null;
   const oneLine = calm(state, generator);
-  const maxRows = Math.max(MIN_PROCESS_ROWS, rows - 1 - fixedLines(state, { sideBySide, oneLine }));
+  const maxRows = Math.max(MIN_PROCESS_ROWS, rows - 1 - fixedLines(state, { sideBySide, oneLine, formatAdvice }));
   const errors = h(panels.Errors, { tick: state.tick });
   const generatorPanel = h(panels.Generator, { generator, threads: state.plan?.threads ?? 1 });
   const lastLog = state.logs.at(-1);
@@ -102,6 +115,7 @@ export function Dashboard({ state, columns, rows, keys = false }) {
     oneLine ? h(Box, null, errors, h(Box, { marginLeft: 4 }, generatorPanel)) : errors,
     oneLine ? null : generatorPanel,
     h(panels.Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows }),
+    h(panels.Advice, { advice: liveAdvice(state, formatAdvice), formatAdvice }),
     lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
   );
 }

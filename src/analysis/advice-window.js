@@ -1,0 +1,106 @@
+/**
+ * The recommendation's figures while a run is still going: the measured phase's
+ * sampler intervals folded into running sums (cheap: a few additions per
+ * process per sample), read out as the AdviceInput of advice-input.js. Pure:
+ * each fold returns a new window.
+ */
+
+/**
+ * @typedef {object} AdviceWindow
+ * @property {number} samples
+ * @property {Record<string, object>} processes  per sampler key: sums and counts of each figure
+ * @property {{ sum: number, n: number }} spawned
+ * @property {{ sum: number, n: number }} system mean busy share of all cores, %
+ */
+
+/** @returns {AdviceWindow} */
+export function emptyAdviceWindow() {
+  return { samples: 0, processes: {}, spawned: { sum: 0, n: 0 }, system: { sum: 0, n: 0 } };
+}
+
+const FIGURES = ['cpuPct', 'loopCpuPct', 'waitPct', 'inFlight', 'elu', 'blocked'];
+
+/**
+ * Adds one sampler interval (the `sample` event of the run engine).
+ * @param {AdviceWindow} window
+ * @param {object} sample
+ * @returns {AdviceWindow}
+ */
+export function foldSample(window, sample) {
+  const processes = { ...window.processes };
+  for (const p of sample.processes ?? []) {
+    const before = processes[p.key] ?? { firstRequests: p.requests ?? null, sums: Object.fromEntries(FIGURES.map((f) => [f, { sum: 0, n: 0 }])) };
+    const values = {
+      cpuPct: p.cpuPct,
+      loopCpuPct: p.loopCpuPct,
+      waitPct: p.waitPct,
+      inFlight: p.inFlight,
+      elu: p.probe?.elu,
+      blocked: p.probe?.spawn?.blockedFraction,
+    };
+    const sums = {};
+    for (const f of FIGURES) sums[f] = add(before.sums[f], values[f]);
+    processes[p.key] = {
+      role: p.role,
+      label: p.label,
+      firstRequests: before.firstRequests ?? p.requests ?? null,
+      lastRequests: p.requests ?? before.lastRequests ?? null,
+      sums,
+    };
+  }
+  const cpus = sample.system?.cpus ?? [];
+  const system = cpus.length ? add(window.system, cpus.reduce((a, b) => a + b, 0) / cpus.length) : window.system;
+  return { samples: window.samples + 1, processes, spawned: add(window.spawned, sample.spawned?.cpuPct), system };
+}
+
+/**
+ * The window as the recommendation's input.
+ * @param {AdviceWindow} window
+ * @param {{ plan: object, machine: object|null, tick: object }} run the run's plan (as `start` gave it),
+ *   machine, and latest LoadTick of the measured phase
+ * @returns {import('./advice-input.js').AdviceInput}
+ */
+export function windowInput(window, { plan, machine, tick }) {
+  const entries = Object.values(window.processes);
+  const main = entries.find((e) => e.role === 'main') ?? null;
+  const durationMs = tick.elapsedMs ?? 0;
+  return {
+    target: plan?.target ?? null,
+    workload: plan?.workload ?? null,
+    load: { connections: plan?.load?.connections ?? null, rate: plan?.load?.rate ?? null, threads: plan?.load?.threads ?? 1 },
+    cores: machine?.cores ?? null,
+    durationMs,
+    requests: tick.requests ?? 0,
+    rps: Number.isFinite(tick.meanRps) ? tick.meanRps : durationMs > 0 ? ((tick.requests ?? 0) * 1000) / durationMs : 0,
+    errors: tick.errors?.total ?? 0,
+    main: main ? figuresOf(main) : null,
+    workers: entries.filter((e) => e.role !== 'main').map(figuresOf),
+    spawnedCpuPct: meanOf(window.spawned),
+    systemCpuPct: meanOf(window.system),
+    generator: { cpuPct: tick.generator?.cpuPct ?? null, elu: tick.generator?.elu ?? null },
+    stoppedEarly: false,
+  };
+}
+
+function figuresOf(e) {
+  const requests = e.role !== 'main' && e.firstRequests != null && e.lastRequests != null ? e.lastRequests - e.firstRequests : null;
+  return {
+    label: e.label,
+    kind: e.role === 'thread' ? 'thread' : 'process',
+    requests,
+    inFlight: meanOf(e.sums.inFlight),
+    elu: meanOf(e.sums.elu),
+    blocked: meanOf(e.sums.blocked),
+    cpuPct: meanOf(e.sums.cpuPct),
+    loopCpuPct: meanOf(e.sums.loopCpuPct),
+    waitPct: meanOf(e.sums.waitPct),
+  };
+}
+
+function add(acc, value) {
+  return Number.isFinite(value) ? { sum: acc.sum + value, n: acc.n + 1 } : acc;
+}
+
+function meanOf(acc) {
+  return acc.n > 0 ? acc.sum / acc.n : null;
+}

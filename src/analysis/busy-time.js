@@ -1,0 +1,44 @@
+/**
+ * How busy an event loop really was once CPU contention is taken out. A loop that
+ * waits for a core looks busy to ELU: on a crowded machine a worker at ELU 0.95
+ * may have done a third of that on a CPU, the rest in the run queue, or asleep
+ * while the command it forked waited for a core to exec on. Pure: figures in,
+ * a share of wall time out.
+ */
+import { EXEC_WAIT_SHARE_OF_CHILD_CPU } from '../thresholds.js';
+
+/**
+ * @typedef {object} BusyShare
+ * @property {number|null} busy     corrected busy share of wall time, 0..1 (null: nothing measured)
+ * @property {number|null} measured what the run showed (ELU, or CPU without the probe)
+ * @property {number} stretch       (on CPU + waiting for one) ÷ on CPU of its main thread; 1 = no contention
+ * @property {'elu'|'cpu'|null} source  ELU from the probe, or on-CPU time alone (a lower bound)
+ */
+
+/**
+ * Busy share of one loop, contention taken out. Its own wait in the run queue
+ * (schedstat) comes off; the time it slept inside its busy periods (waiting for a
+ * forked child to exec, which needs a core too) is shrunk by the same stretch
+ * its own CPU time suffered, but not below the share of its children's CPU that
+ * comes before exec (EXEC_WAIT_SHARE_OF_CHILD_CPU): at a large stretch the
+ * division alone would leave almost nothing of a wait every spawn has.
+ * @param {import('./advice-input.js').ThreadFigures} t
+ * @param {number|null} [childCpu] CPU of the commands this loop spawned, as a share of wall time (1 = one core)
+ * @returns {BusyShare}
+ */
+export function busyShare(t, childCpu = null) {
+  const on = Number.isFinite(t.loopCpuPct) ? t.loopCpuPct / 100 : null;
+  const wait = Number.isFinite(t.waitPct) ? t.waitPct / 100 : null;
+  const stretch = on !== null && wait !== null && on > 0 ? (on + wait) / on : 1;
+  if (Number.isFinite(t.elu)) {
+    if (on === null || wait === null) return { busy: t.elu, measured: t.elu, stretch, source: 'elu' };
+    const asleepWhileBusy = Math.max(0, t.elu - on - wait);
+    const floor = Number.isFinite(childCpu) ? Math.min(asleepWhileBusy, EXEC_WAIT_SHARE_OF_CHILD_CPU * childCpu) : 0;
+    const asleep = Math.max(asleepWhileBusy / stretch, floor);
+    return { busy: Math.min(t.elu, on + asleep), measured: t.elu, stretch, source: 'elu' };
+  }
+  // Without the probe: on-CPU time of the loop (or of the whole process), which
+  // misses the time asleep waiting for each exec, so the pool estimate is a floor.
+  const cpu = on ?? (Number.isFinite(t.cpuPct) ? t.cpuPct / 100 : null);
+  return cpu === null ? { busy: null, measured: null, stretch, source: null } : { busy: Math.min(1, cpu), measured: cpu, stretch, source: 'cpu' };
+}

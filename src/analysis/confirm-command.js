@@ -1,0 +1,54 @@
+/**
+ * The `spawnbench tune …` command that confirms a run's recommendation with a
+ * sweep, and how long that sweep takes: the run's own strategy, workload,
+ * connections, rate, runtimes and generator threads, the sizes around the one
+ * recommended (and the run's own), the policies in question. Pure.
+ */
+import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../thresholds.js';
+import { parseDuration } from '../units.js';
+
+/** tune's per-step defaults (thresholds.js TUNE_DEFAULTS) as figures: ms and a count. */
+export const TUNE_STEP_DEFAULTS = Object.freeze({
+  durationMs: parseDuration(TUNE_DEFAULTS.duration, '--duration'),
+  warmupMs: parseDuration(TUNE_DEFAULTS.warmup, '--warmup'),
+  repeat: TUNE_DEFAULTS.repeat,
+});
+
+/**
+ * @typedef {object} ConfirmWith
+ * @property {string} command   one line to paste into a shell
+ * @property {string[]} argv    the same, as arguments after `spawnbench`
+ * @property {number} steps     sizes × policies × repeats
+ * @property {number} expectedMs steps × (warm-up + measured + boot and stop of a step)
+ */
+
+/**
+ * @param {{ strategy: string, sizes: number[], policies: string[]|null,
+ *   target: object, workload: object|null, load: { connections: number|null, rate: number|null, threads: number } }} what
+ *   policies null: every policy the strategy honours (the target's `balancers`)
+ * @returns {ConfirmWith}
+ */
+export function confirmCommand({ strategy, sizes, policies, target, workload, load }) {
+  const argv = ['tune', '--strategy', strategy];
+  argv.push('--sizes', sizes.join(','));
+  if (policies) argv.push('--balance-policies', policies.join(','));
+  if (workload?.name === 'custom') argv.push('--workload-cmd', [workload.command, ...(workload.args ?? [])].join(' '));
+  else if (workload?.name && workload.name !== 'echo') argv.push('--workload', workload.name);
+  if (load.rate) argv.push('--rate', String(load.rate));
+  if (load.connections) argv.push('-c', String(load.connections));
+  if (load.threads > 1) argv.push('--generator-threads', String(load.threads));
+  const runtime = target?.runtime?.name ?? 'node';
+  if (runtime !== 'node') argv.push('--runtime', runtime);
+  const workerRuntime = target?.workerRuntime?.name ?? runtime;
+  if (workerRuntime !== runtime) argv.push('--worker-runtime', workerRuntime);
+
+  const policyCount = policies?.length ?? target?.balancers?.length ?? 1;
+  const steps = sizes.length * policyCount * TUNE_STEP_DEFAULTS.repeat;
+  const perStep = TUNE_STEP_DEFAULTS.durationMs + TUNE_STEP_DEFAULTS.warmupMs + TUNE_STEP_OVERHEAD_MS;
+  return { command: ['spawnbench', ...argv].map(shellQuote).join(' '), argv, steps, expectedMs: steps * perStep };
+}
+
+/** Single quotes where a shell would split or expand the argument. */
+export function shellQuote(arg) {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}

@@ -1,0 +1,110 @@
+/**
+ * The pool size a run's figures call for, by asymptotic bounds from the
+ * operational laws. Each resource's service demand is its utilisation ÷
+ * throughput (D = U / X); throughput can never pass 1 / D of a resource with one
+ * server, or C / D of one with C (the cores). The workers are N servers of demand
+ * D_w each, so the pool alone allows N / D_w; the shared resources (the cores, the
+ * main thread, the load generator) allow what they allow whatever N is. The pool
+ * stops helping at the knee where the two meet: N* = D_w × X_shared, planned at
+ * POOL_TARGET_BUSY per worker. Pure.
+ */
+import { busyShare } from './busy-time.js';
+import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
+
+/**
+ * @typedef {object} PoolEstimate
+ * @property {number|null} size     workers to use (null: the figures cannot say)
+ * @property {number|null} knee     N* = D_w × X_shared, unrounded
+ * @property {'cores'|'main-thread'|'generator'|null} limit the shared resource that saturates first
+ * @property {{ workersMs: number|null, mainMs: number|null, cpuMs: number|null }} demands per request:
+ *   worker time (all workers, contention taken out), main-thread time, CPU time of everything
+ * @property {{ pool: number|null, main: number|null, cores: number|null, generator: number|null }} bounds
+ *   the most req/s each resource allows (pool at the run's size)
+ * @property {number|null} availableCores cores the pool is sized for (all of the machine's)
+ * @property {number|null} otherCores     cores other processes used during the run
+ * @property {number|null} usedCores      cores the run used (server, commands, generator)
+ * @property {number} stretch             worst run-queue stretch of the workers (1 = none)
+ * @property {'elu'|'cpu'|null} source    what worker busy time came from
+ */
+
+/**
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @returns {PoolEstimate}
+ */
+export function estimatePoolSize(input) {
+  const x = input.rps;
+  const cores = input.cores ?? null;
+  const empty = {
+    size: null, knee: null, limit: null, demands: { workersMs: null, mainMs: null, cpuMs: null },
+    bounds: { pool: null, main: null, cores: null, generator: null }, availableCores: null, otherCores: null, usedCores: null, stretch: 1, source: null,
+  };
+  if (!(x > 0)) return empty;
+
+  const shares = input.workers.map((w) => busyShare(w, childCpuOf(input, w)));
+  const known = shares.filter((s) => s.busy !== null);
+  const workersBusy = known.length ? known.reduce((sum, s) => sum + s.busy, 0) * (input.workers.length / known.length) : null;
+  const dWorkers = workersBusy !== null ? workersBusy / x : null;
+
+  const main = input.main ? busyShare(input.main, input.workers.length ? null : childCpuOf(input, null)) : null;
+  const dMain = main?.busy != null ? main.busy / x : null;
+
+  // A worker thread's CPU is already in its process's (the main's): count processes only.
+  const workerProcesses = input.workers.filter((w) => w.kind !== 'thread');
+  const ours = sumOf([input.main?.cpuPct, ...workerProcesses.map((w) => w.cpuPct), input.spawnedCpuPct, input.generator.cpuPct]) / 100;
+  const dCpu = ours > 0 ? ours / x : null;
+  const otherCores = cores && Number.isFinite(input.systemCpuPct) ? Math.max(0, (input.systemCpuPct / 100) * cores - ours) : null;
+  // The pool is sized for the machine's cores, not for what other programs left
+  // this run: their load comes and goes (on a shared box it moved 0.8–1.5 cores
+  // between consecutive 3 s runs), and one worker too many costs a process's
+  // memory while one too few costs throughput. Their share is reported and
+  // lowers the confidence instead (run-advice.js).
+  const availableCores = cores ?? null;
+
+  const bounds = {
+    pool: dWorkers ? input.workers.length / dWorkers : null,
+    main: dMain ? 1 / dMain : null,
+    cores: dCpu && availableCores ? availableCores / dCpu : null,
+    // The busiest generator thread's ELU: at 1 it sends no faster.
+    generator: input.generator.elu > 0 ? x / input.generator.elu : null,
+  };
+  const shared = [['cores', bounds.cores], ['main-thread', bounds.main], ['generator', bounds.generator]].filter(([, v]) => v !== null);
+  const [limit, xShared] = shared.length ? shared.reduce((a, b) => (b[1] < a[1] ? b : a)) : [null, null];
+  const knee = dWorkers !== null && xShared !== null ? dWorkers * xShared : null;
+  const max = cores ? Math.max(1, TUNE_MAX_SIZE_FACTOR * cores) : Infinity;
+  const size = knee === null ? null : Math.min(max, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
+  return {
+    size,
+    knee,
+    limit,
+    demands: { workersMs: ms(dWorkers), mainMs: ms(dMain), cpuMs: ms(dCpu) },
+    bounds,
+    availableCores,
+    otherCores,
+    usedCores: ours > 0 ? ours : null,
+    stretch: Math.max(1, ...shares.map((s) => s.stretch)),
+    source: known[0]?.source ?? null,
+  };
+}
+
+/**
+ * CPU of the commands one loop spawned, as a share of wall time: its part of the
+ * spawned commands' CPU by its share of the requests (an equal part when the
+ * counts are missing); the main thread's when there are no workers (it spawns).
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @param {import('./advice-input.js').ThreadFigures|null} worker null: the main thread
+ */
+export function childCpuOf(input, worker) {
+  if (!Number.isFinite(input.spawnedCpuPct)) return null;
+  const all = input.spawnedCpuPct / 100;
+  if (!worker) return all;
+  const total = input.workers.reduce((sum, w) => sum + (Number.isFinite(w.requests) ? w.requests : 0), 0);
+  return Number.isFinite(worker.requests) && total > 0 ? (all * worker.requests) / total : all / input.workers.length;
+}
+
+function ms(seconds) {
+  return seconds === null ? null : seconds * 1000;
+}
+
+function sumOf(values) {
+  return values.filter(Number.isFinite).reduce((sum, v) => sum + v, 0);
+}

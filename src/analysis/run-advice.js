@@ -1,0 +1,268 @@
+/**
+ * The recommendation a run ends with: for a pool strategy, a pool size and a
+ * balancing policy for this machine from this run's evidence; for a strategy
+ * without a pool, which pool strategy to move to and what it should gain. One
+ * run is not a sweep: each recommendation says how sure it is and the `tune`
+ * command that confirms it. Pure and wordless: figures in, ids and figures out
+ * (src/report/run-advice.js words them).
+ */
+import { estimatePoolSize, childCpuOf } from './pool-size.js';
+import { poolBalance } from './pool-balance.js';
+import { busyShare } from './busy-time.js';
+import { confirmCommand } from './confirm-command.js';
+import { findBottleneck } from './bottleneck.js';
+import { mean } from './stats.js';
+import {
+  MAIN_ELU_LIMIT,
+  SPAWN_BLOCKED_LIMIT_FRACTION,
+  RPS_BAND,
+  ADVICE_MIN_MEASURED_MS,
+  ADVICE_TIMER_SLACK_MS,
+  POOL_TARGET_BUSY,
+  ADVICE_MIN_REQUESTS,
+  DEFAULT_DURATION_MS,
+  OTHER_PROCESSES_CORES,
+  ADVICE_CONTENDED_WAIT,
+  ERROR_RATE,
+  TUNE_MAX_SIZE_FACTOR,
+  LEAST_REQUESTS_MAX_POOL,
+  POOL_MAIN_MS_PER_REQUEST,
+} from '../thresholds.js';
+
+/**
+ * @typedef {object} Reason
+ * @property {string} id       what was found (the report words it)
+ * @property {object} figures  the numbers behind it
+ */
+
+/**
+ * @typedef {object} RunAdvice
+ * @property {number|null} size         pool size to use (null: no pool, or cannot tell)
+ * @property {string|null} policy       balancing policy to use (null: no pool, or cannot tell)
+ * @property {string|null} strategy     pool strategy to move to (runs without a pool), else null
+ * @property {'one-run'|null} basis     what the advice rests on (null: nothing to advise)
+ * @property {'high'|'medium'|'low'|null} confidence
+ * @property {Reason[]} reasons
+ * @property {import('./confirm-command.js').ConfirmWith|null} confirmWith
+ * @property {object|null} estimate     the pool model's figures (pool-size.js), for the curious
+ */
+
+/**
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @returns {RunAdvice}
+ */
+export function adviseRun(input) {
+  const none = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
+  const target = input.target;
+  if (!target || target.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
+
+  if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
+    const strategy = target.pool ? target.strategy : pickPoolStrategy(input);
+    return {
+      ...none,
+      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }],
+      confirmWith: confirm(input, strategy, sweepSizes(input.cores), target.pool ? null : ['round-robin']),
+    };
+  }
+  return target.pool ? advisePool(input) : adviseNoPool(input);
+}
+
+function advisePool(input) {
+  const target = input.target;
+  const estimate = estimatePoolSize(input);
+  const reasons = [];
+  if (estimate.size === null) {
+    reasons.push({ id: 'no-worker-figures', figures: { workers: input.workers.length } });
+    return {
+      size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons, estimate,
+      confirmWith: confirm(input, target.strategy, sweepSizes(input.cores), null),
+    };
+  }
+  const figures = {
+    size: estimate.size,
+    poolSize: target.poolSize,
+    knee: estimate.knee,
+    limit: estimate.limit,
+    workersMs: estimate.demands.workersMs,
+    bounds: estimate.bounds,
+    rps: input.rps,
+  };
+  const poolBound = estimate.bounds.pool;
+  const sharedBound = estimate.bounds[boundKey(estimate.limit)];
+  // The pool was the limit when its own bound sits below the shared one: its workers were full.
+  reasons.push({ id: poolBound !== null && sharedBound !== null && poolBound < sharedBound ? 'workers-limit' : `${estimate.limit}-limit`, figures: limitFigures(input, estimate) });
+  reasons.push({ id: estimate.size > target.poolSize ? 'size-up' : estimate.size < target.poolSize ? 'size-down' : 'size-keep', figures });
+
+  const { policy, reason } = advisePolicy(input, estimate.size);
+  reasons.push(reason);
+  const confidence = judgeConfidence(input, estimate, reasons);
+  const sizes = [...new Set([estimate.size - 1, estimate.size, estimate.size + 1, target.poolSize])].filter((n) => n >= 1).sort((a, b) => a - b);
+  const policies = policy !== target.balance ? [target.balance, policy] : [target.balance];
+  return { size: estimate.size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: confirm(input, target.strategy, sizes, policies), estimate };
+}
+
+/** The balancing policy: a change only where the worker table shows one is needed. */
+function advisePolicy(input, size) {
+  const current = input.target.balance;
+  const honoured = input.target.balancers ?? [current];
+  const balance = poolBalance(input.workers, input.durationMs);
+  const spread = [balance.requests, balance.inFlight].filter(Boolean).sort((a, b) => b.z - a.z)[0] ?? null;
+  if (honoured.length <= 1) return { policy: current, reason: { id: 'policy-fixed', figures: { policy: current, lopsided: balance.lopsided, spread } } };
+  // One worker measured, or one advised: there is nothing to balance either way.
+  if (input.workers.length < 2 || size === 1) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
+  if (!spread) return { policy: current, reason: { id: 'no-worker-counts', figures: { policy: current } } };
+  const latency = balance.latency;
+  if (!balance.lopsided) return { policy: current, reason: { id: 'even', figures: { policy: current, spread, latency } } };
+  if (current === 'least-requests' || current === 'p2c') return { policy: current, reason: { id: 'lopsided-kept', figures: { policy: current, spread, latency } } };
+  const wanted = size <= LEAST_REQUESTS_MAX_POOL && honoured.includes('least-requests') ? 'least-requests' : 'p2c';
+  const policy = honoured.includes(wanted) ? wanted : current;
+  return { policy, reason: { id: 'lopsided', figures: { policy, from: current, spread, latency } } };
+}
+
+/**
+ * A run without a pool: when its main thread is the limit (busy, or blocked in
+ * spawn), move spawning to a pool; the gain expected is what the cores and the
+ * main thread's remaining work allow once spawning leaves it.
+ */
+function adviseNoPool(input) {
+  const main = input.main;
+  const busy = main ? busyShare(main, childCpuOf(input, null)) : null;
+  const blocked = main?.blocked ?? null;
+  const x = input.rps;
+  const reasons = [];
+  if (!main || busy?.busy == null || !(x > 0)) {
+    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
+  }
+  const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
+  if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
+    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons: [{ id: 'main-has-room', figures: mainFigures }], confirmWith: null, estimate: null };
+  }
+  reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
+
+  // After the move: the main thread keeps its work minus spawning, plus handing
+  // each request to a worker; the workers take the spawning. The probe's blocked
+  // share is wall time, so it shrinks with the contention taken out of busy.
+  const spawnShare = Math.min(busy.busy, (blocked ?? 0) * (busy.measured > 0 ? busy.busy / busy.measured : 1));
+  const mainMsAfter = ((busy.busy - spawnShare) / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
+  const pool = estimatePoolSize({ ...input, workers: [] });
+  // CPU per request grows by the hand-off on both sides (main and worker). Like
+  // a pool's size, the gain is judged on the machine's cores: other programs'
+  // share during the run is reported as contention and lowers the confidence.
+  const cpuMsAfter = pool.demands.cpuMs !== null ? pool.demands.cpuMs + 2 * POOL_MAIN_MS_PER_REQUEST : null;
+  const bounds = {
+    main: 1000 / mainMsAfter,
+    cores: cpuMsAfter && input.cores ? (1000 * input.cores) / cpuMsAfter : null,
+    generator: pool.bounds.generator,
+  };
+  const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null));
+  const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
+  const workerMs = (spawnShare / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
+  const knee = (workerMs / 1000) * expectedRps;
+  const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * input.cores : Infinity;
+  const size = Math.min(maxSize, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
+  const gain = expectedRps / x;
+  const strategy = pickPoolStrategy(input);
+  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter };
+  if (gain < 1 + RPS_BAND) {
+    reasons.push({ id: 'no-gain-expected', figures });
+    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, pool, reasons), reasons, confirmWith: null, estimate: pool };
+  }
+  reasons.push({ id: 'move-to-pool', figures });
+  const sizes = [...new Set([size - 1, size, size + 1])].filter((n) => n >= 1);
+  return {
+    size,
+    policy: null,
+    strategy,
+    basis: 'one-run',
+    confidence: judgeConfidence(input, pool, reasons, { expected: true }),
+    reasons,
+    // A new pool starts on the default policy: nothing measured argues for another.
+    confirmWith: confirm(input, strategy, sizes, ['round-robin']),
+    estimate: pool,
+  };
+}
+
+/**
+ * How sure one run can be: high only for a run as long as run's default, clean,
+ * on a machine nobody else was using; each doubt lowers it and is listed.
+ */
+function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
+  const doubts = [];
+  const bottleneck = findBottleneck(signalsOf(input));
+  if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads }]);
+  const errorShare = input.requests + input.errors > 0 ? input.errors / (input.requests + input.errors) : 0;
+  if (errorShare >= ERROR_RATE) doubts.push(['errors', 2, { errors: input.errors, share: errorShare }]);
+  if (input.stoppedEarly) doubts.push(['stopped-early', 1, { durationMs: input.durationMs }]);
+  if (estimate?.source === 'cpu') doubts.push(['no-probe', 2, {}]);
+  const waitShare = worstWaitShare(input);
+  const other = estimate?.otherCores ?? null;
+  if ((other ?? 0) >= OTHER_PROCESSES_CORES || waitShare >= ADVICE_CONTENDED_WAIT) doubts.push(['contended', 1, { otherCores: other, waitShare }]);
+  if (input.durationMs < DEFAULT_DURATION_MS) doubts.push(['short-run', 1, { durationMs: input.durationMs, solidMs: DEFAULT_DURATION_MS }]);
+  if (expected) doubts.push(['not-measured', 1, {}]);
+  for (const [id, , figures] of doubts) reasons.push({ id, figures });
+  const weight = doubts.reduce((sum, [, w]) => sum + w, 0);
+  return weight === 0 ? 'high' : weight <= 1 ? 'medium' : 'low';
+}
+
+/** The largest share of busy time any loop of the strategy spent waiting for a core. */
+function worstWaitShare(input) {
+  const loops = [input.main, ...input.workers].filter((t) => t && Number.isFinite(t.waitPct) && Number.isFinite(t.loopCpuPct));
+  return Math.max(0, ...loops.map((t) => (t.loopCpuPct + t.waitPct > 0 ? t.waitPct / (t.loopCpuPct + t.waitPct) : 0)));
+}
+
+function limitFigures(input, estimate) {
+  return {
+    limit: estimate.limit,
+    bounds: estimate.bounds,
+    cpuMs: estimate.demands.cpuMs,
+    mainMs: estimate.demands.mainMs,
+    workersMs: estimate.demands.workersMs,
+    availableCores: estimate.availableCores,
+    otherCores: estimate.otherCores,
+    cores: input.cores,
+    systemCpuPct: input.systemCpuPct,
+    mainElu: input.main?.elu ?? null,
+    mainBlocked: input.main?.blocked ?? null,
+    workersElu: mean(input.workers.map((w) => w.elu)),
+    workersBusy: mean(input.workers.map((w) => busyShare(w, childCpuOf(input, w)).busy)),
+    generatorElu: input.generator.elu,
+    stretch: estimate.stretch,
+  };
+}
+
+function boundKey(limit) {
+  return limit === 'main-thread' ? 'main' : limit;
+}
+
+/** The pool strategy a run without a pool should move to: streaming for large outputs, fork-pool otherwise (BACKGROUND's table). */
+function pickPoolStrategy(input) {
+  return input.workload?.name === 'large' ? 'comm-channel' : 'fork-pool';
+}
+
+/** tune's default series (1, 2, 3, 4, 6, 8, …) up to twice the cores: the sweep for a run too short to narrow it. */
+function sweepSizes(cores) {
+  const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * (cores ?? 1));
+  return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
+}
+
+function confirm(input, strategy, sizes, policies) {
+  return confirmCommand({ strategy, sizes, policies, target: input.target, workload: input.workload, load: input.load });
+}
+
+/** The sampler signals bottleneck.js reads, from the advice's figures. */
+function signalsOf(input) {
+  const processes = input.workers.filter((w) => w.kind !== 'thread');
+  return {
+    mainElu: input.main?.elu ?? null,
+    mainBlocked: input.main?.blocked ?? null,
+    mainCpuPct: input.main?.cpuPct ?? null,
+    workersCpuPct: processes.length ? processes.reduce((sum, w) => sum + (w.cpuPct ?? 0), 0) : null,
+    workersElu: mean(input.workers.map((w) => w.elu)),
+    spawnedCpuPct: input.spawnedCpuPct,
+    systemCpuPct: input.systemCpuPct,
+    generatorCpuPct: input.generator.cpuPct,
+    generatorElu: input.generator.elu,
+    generatorThreads: input.load.threads,
+    cores: input.cores,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The Recommendation block of a run's summary, for a fresh result and for a saved
+ * one: a file written before runs carried a recommendation gets one computed from
+ * its figures when they are there, and says so when they are not.
+ */
+import { adviceInput } from '../analysis/advice-input.js';
+import { adviseRun } from '../analysis/run-advice.js';
+import { formatAdviceBlock, adviceParagraphs } from './run-advice.js';
+
+/**
+ * @param {object} result RunResult, fresh or read from a file
+ * @returns {string[]} the block's lines (80 columns at most)
+ */
+export function formatRunAdvice(result) {
+  return formatAdviceBlock(runAdvice(result), currentOf(result));
+}
+
+/**
+ * The run's recommendation: its own, or computed from its figures (a file from
+ * before recommendations), or null when it has no sampler figures.
+ * @param {object} result
+ */
+export function runAdvice(result) {
+  if (result.recommendation !== undefined) return result.recommendation;
+  const hasFigures = result.samples?.processes?.length > 0 || result.plan?.target?.kind === 'url';
+  return hasFigures ? adviseRun(adviceInput(result)) : null;
+}
+
+/**
+ * The dashboard's live panel in the block's words: the headline, then the
+ * reasons ("- …") and the basis. The run command passes it to the dashboard,
+ * which does not import report/.
+ * @param {import('../analysis/run-advice.js').RunAdvice} advice
+ * @param {object} plan the run's plan, as `start` gave it
+ * @returns {string[]}
+ */
+export function formatLiveAdvice(advice, plan) {
+  return adviceParagraphs(advice, currentOf({ plan }));
+}
+
+/** What the run used, to say "this run: 3 workers, round-robin". */
+export function currentOf(result) {
+  const t = result.plan?.target ?? {};
+  return { poolSize: t.poolSize ?? null, balance: t.balance ?? null, strategy: t.strategy ?? null };
+}

@@ -1,0 +1,207 @@
+/**
+ * The Recommendation block that ends a run's summary, the `report` of a saved
+ * run and the dashboard: the advice of src/analysis/run-advice.js in words,
+ * wrapped to 80 columns. Plain objects in, lines out.
+ */
+import { int, ms, pct } from './format.js';
+import { shellQuote } from '../analysis/confirm-command.js';
+
+/** The summary fits an 80-column terminal (the same width as the process lines). Columns */
+const MAX_COLUMNS = 80;
+/** Indent of the reasons under the headline. Columns */
+const INDENT = 2;
+
+/**
+ * The whole block, title first.
+ * @param {import('../analysis/run-advice.js').RunAdvice|null} advice
+ * @param {{ poolSize?: number|null, balance?: string|null, strategy?: string|null }} [current] what the run used
+ * @param {{ columns?: number }} [options]
+ * @returns {string[]} lines, none longer than `columns`
+ */
+export function formatAdviceBlock(advice, current = {}, { columns = MAX_COLUMNS } = {}) {
+  const lines = ['Recommendation'];
+  for (const paragraph of adviceParagraphs(advice, current)) lines.push(...wrap(paragraph, columns, INDENT));
+  const confirm = advice?.confirmWith;
+  if (confirm) {
+    lines.push(...wrap(`Confirm with a sweep (${confirm.steps} steps, about ${duration(confirm.expectedMs)}):`, columns, INDENT));
+    lines.push(...wrapCommand(confirm.argv, columns, INDENT + 2));
+  }
+  return lines;
+}
+
+/**
+ * The headline, then one sentence per reason, then the basis: the part the
+ * dashboard shows too.
+ * @param {import('../analysis/run-advice.js').RunAdvice|null} advice
+ * @param {{ poolSize?: number|null, balance?: string|null, strategy?: string|null }} [current]
+ * @returns {string[]}
+ */
+export function adviceParagraphs(advice, current = {}) {
+  if (!advice) return ['No recommendation: this result has no sampler figures to base one on (run it again with this spawnbench).'];
+  const out = [headline(advice, current)];
+  for (const reason of advice.reasons) {
+    const text = SENTENCES[reason.id]?.(reason.figures, advice);
+    if (text) out.push(`- ${text}`);
+  }
+  if (advice.basis === 'one-run' && advice.confidence) {
+    out.push(`Based on this one run, not a sweep; confidence ${advice.confidence}.`);
+  }
+  return out;
+}
+
+function headline(a, current) {
+  if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
+  if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
+  if (a.strategy) {
+    const move = a.reasons.find((r) => r.id === 'move-to-pool')?.figures;
+    return `Move to ${a.strategy} with ${workers(a.size)}: up to ~${int(move.expectedRps)} req/s, ${gain(move.gain)} this run's ${int(move.rps)}.`;
+  }
+  if (a.size !== null && a.policy !== null) {
+    const same = a.size === current.poolSize && a.policy === current.balance;
+    const was = current.poolSize != null ? ` (this run: ${workers(current.poolSize)}, ${current.balance})` : '';
+    return same ? `Keep ${workers(a.size)} with ${a.policy}: the figures call for no change.` : `Use ${workers(a.size)} with ${a.policy}${was}.`;
+  }
+  if (a.reasons.some((r) => r.id === 'main-has-room' || r.id === 'no-gain-expected')) {
+    return `Keep ${current.strategy ?? 'this strategy'}: a pool would not be faster here.`;
+  }
+  return 'Cannot tell from this run.';
+}
+
+const limitName = { cores: 'the cores', 'main-thread': 'the main thread', generator: 'the load generator' };
+
+/** One sentence per reason id, from its figures. */
+const SENTENCES = {
+  'not-a-strategy': () => 'Its pool, if any, is not spawnbench\'s to size; `spawnbench diagnose` says why it is slow.',
+  'too-short': (f) =>
+    `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,
+  'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',
+  'no-main-figures': () => 'The main thread was not sampled, so this run cannot say whether a pool would help.',
+  'cores-limit': (f) =>
+    `The cores are the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
+    `so ${f.cores} cores serve at most ~${int(f.bounds.cores)} req/s.`,
+  'main-thread-limit': (f) =>
+    `The main thread is the limit: busy ${pct(f.mainElu)}${Number.isFinite(f.mainBlocked) && f.mainBlocked > 0 ? `, ${pct(f.mainBlocked)} blocked in spawn` : ''}, ` +
+    `${ms(f.mainMs)} a request, so at most ~${int(f.bounds.main)} req/s whatever the pool.`,
+  'generator-limit': (f) => `The load generator is the limit (ELU ${fixed(f.generatorElu)}): at most ~${int(f.bounds.generator)} req/s were sent.`,
+  'workers-limit': (f) =>
+    `The workers were the limit: busy ${pct(f.workersBusy)} each${f.stretch > 1.05 ? ` once the wait for a core is taken out (ELU ${fixed(f.workersElu)})` : ''}; ` +
+    `the pool allowed ~${int(f.bounds.pool)} req/s, ${limitName[f.limit] ?? 'the rest'} ~${int(f.bounds[boundKey(f.limit)])}.`,
+  'size-up': sizeSentence,
+  'size-down': sizeSentence,
+  'size-keep': sizeSentence,
+  even: (f) =>
+    `Work was spread evenly (${spreadText(f.spread)}, within chance): ${f.policy} is fine.`,
+  lopsided: (f) =>
+    `Work was lopsided (${spreadText(f.spread)}, beyond chance${latencyText(f.latency)}): ${f.policy} sends each request to a less loaded worker.`,
+  'lopsided-kept': (f) => `Work was lopsided (${spreadText(f.spread)}), as ${f.policy} makes it when workers differ in speed: keep it.`,
+  'policy-fixed': (f) => `This strategy balances with ${f.policy} only${f.lopsided ? ` (work was lopsided: ${spreadText(f.spread)})` : ''}.`,
+  'one-worker': (f) => `With one worker there is nothing to balance; ${f.policy} stays.`,
+  'no-worker-counts': (f) => `No per-worker request counts were reported, so ${f.policy} stays.`,
+  'main-blocked-in-spawn': (f) =>
+    `The main thread was blocked in spawn ${pct(f.blocked)} of the time (ELU ${fixed(f.elu)}): every request waits for a fork on the one thread that serves them all.`,
+  'main-busy': (f) => `The main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}): it is the limit.`,
+  'move-to-pool': (f) =>
+    `Spawning in workers leaves the main thread ~${ms(f.mainMsAfter)} a request; ${limitName[f.limit] ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
+    `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.`,
+  'no-gain-expected': (f) =>
+    `Spawning in workers would leave ${limitName[f.limit] ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
+  'main-has-room': (f) =>
+    `Its main thread had room (ELU ${fixed(f.elu)}, blocked in spawn ${pct(f.blocked)}; it is the limit from ELU ${fixed(f.eluLimit)} or ${pct(f.blockedLimit)} in spawn).`,
+  'generator-bound': (f) => `The load generator was busy (ELU ${fixed(f.elu)}): add --generator-threads ${(f.threads ?? 1) * 2} and measure again.`,
+  errors: (f) => `${pct(f.share, 1)} of requests failed: their time is in the figures too.`,
+  'stopped-early': () => 'The run was stopped early.',
+  'no-probe': () => 'Without the probe, worker busy time is their CPU alone, a floor: the size may be low.',
+  contended: (f) =>
+    `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`,
+  'short-run': (f) => `Measured ${secs(f.durationMs)}; ${secs(f.solidMs)} or more steadies the figures.`,
+  'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
+};
+
+function sizeSentence(f) {
+  const limit = limitName[f.limit] ?? 'the shared resources';
+  const shared = f.bounds[boundKey(f.limit)];
+  return `Each request keeps a worker ${ms(f.workersMs)}; at the ~${int(shared)} req/s ${limit} allow that is ${fixed(f.knee)} workers' worth, planned at 80% busy: ${workers(f.size)}.`;
+}
+
+function spreadText(s) {
+  if (!s) return 'no counts';
+  const what = s.measure === 'requests' ? 'requests' : 'mean in flight';
+  const value = (v) => (s.measure === 'requests' ? int(v) : fixed(v, 1));
+  return `${what} ${value(s.min)}–${value(s.max)} per worker, ${value(s.expected)} ± ${value(s.band)} by chance`;
+}
+
+/** "; a request spent 41 ms with worker 2, 12 ms with worker 0" (Little's law per worker), when they differ. */
+function latencyText(l) {
+  if (!l || !(l.maxMs > l.minMs * 1.05)) return '';
+  return `; a request spent ${ms(l.maxMs)} with ${l.maxLabel}, ${ms(l.minMs)} with ${l.minLabel}`;
+}
+
+function boundKey(limit) {
+  return limit === 'main-thread' ? 'main' : limit;
+}
+
+function workers(n) {
+  return `${n} worker${n === 1 ? '' : 's'}`;
+}
+
+function gain(ratio) {
+  return `${ratio.toFixed(1)}×`;
+}
+
+function cores(n) {
+  return `${n.toFixed(1)} core${n >= 0.95 && n < 1.05 ? '' : 's'}`;
+}
+
+function fixed(v, digits = 2) {
+  return Number.isFinite(v) ? v.toFixed(digits) : '–';
+}
+
+function secs(msValue) {
+  return `${(msValue / 1000).toFixed(1)} s`;
+}
+
+/** "about 1 min 12 s", "about 40 s" */
+export function duration(msValue) {
+  const s = Math.round(msValue / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}` : `${s} s`;
+}
+
+/**
+ * Words wrapped to `columns`, the first line at `indent`, carried-on lines two
+ * further in (under a "- " bullet's text).
+ */
+export function wrap(text, columns, indent) {
+  const first = ' '.repeat(indent);
+  const rest = ' '.repeat(indent + (text.startsWith('- ') ? 2 : 0));
+  const lines = [];
+  let line = first;
+  for (const word of text.split(' ')) {
+    const empty = line.trim() === '';
+    if (!empty && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = rest + word;
+    } else {
+      line += (empty ? '' : ' ') + word;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** A shell command over several lines (ending in " \") so each fits and it still pastes. */
+function wrapCommand(argv, columns, indent) {
+  const words = ['spawnbench', ...argv.map(shellQuote)];
+  const lines = [];
+  let line = ' '.repeat(indent);
+  for (const word of words) {
+    const empty = line.trim() === '';
+    if (!empty && line.length + 1 + word.length + 2 > columns) {
+      lines.push(`${line} \\`);
+      line = ' '.repeat(indent + 2) + word;
+    } else {
+      line += (empty ? '' : ' ') + word;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
