@@ -28,7 +28,7 @@ after(async () => {
 test('every strategy is in the registry with its pool flag', () => {
   const pools = Object.fromEntries(listStrategies().map((s) => [s.name, s.pool]));
   assert.deepEqual(pools, {
-    baseline: false, cluster: true, 'comm-channel': true, 'fork-pool': true, 'send-advanced': true, 'worker-threads': true,
+    baseline: false, cluster: true, 'comm-channel': true, 'fork-pool': true, 'reuse-port': true, 'send-advanced': true, 'worker-threads': true,
   });
 });
 
@@ -47,6 +47,7 @@ test('runtimes a strategy cannot use are refused in one line that says what to u
   refuse('baseline', { workerRuntime: fake('deno') }, /forks no worker processes/);
   refuse('send-advanced', { workerRuntime: fake('bun') }, /cannot run its workers on bun under a node main process: 'advanced' IPC .*; use --worker-runtime node or --runtime bun$/);
   refuse('fork-pool', { runtime: fake('deno'), workerRuntime: fake('bun') }, /Deno's fork\(\) always starts deno; use --worker-runtime deno or --runtime node$/);
+  refuse('reuse-port', { runtime: fake('bun') }, /^strategy 'reuse-port' cannot run on bun: its point is a Node main process .*; use --runtime node$/);
 });
 
 test('supported pairings pass and come back resolved', () => {
