@@ -15,9 +15,9 @@
 //
 // Usage: node bench/strategies.js [--rounds 5] [--duration 3s] [--warmup 1s]
 //        [--connections 30] [--pool-size N] [--only comm-channel,reuse-port]
-//        [--workloads echo,large] [--no-go] [--rows comm-channel:node:bun,reuse-port:node:bun]
-// --rows replaces the table's rows with strategy:runtime[:workerRuntime] triples, for
-// side-by-side (A/B) runs of a few variants.
+//        [--workloads echo] [--no-go] [--rows comm-channel:node:bun,reuse-port:node:bun]
+// --rows replaces the table's rows with strategy:runtime[:workerRuntime[:poolSize]]
+// (e.g. reuse-port:node:bun, cluster:node::4), for side-by-side (A/B) runs of a few variants.
 // Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
 import { parseArgs } from 'node:util';
 import { availableParallelism, loadavg } from 'node:os';
@@ -36,7 +36,9 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '30' }, // the experiment's 30 keep-alive connections
     'pool-size': { type: 'string', default: String(availableParallelism()) },
     only: { type: 'string' },
-    workloads: { type: 'string', default: 'echo,large' },
+    // echo is what the Go comparison is about; add large with --workloads echo,large
+    // (it doubles the run: ~25 min for 5 rounds of every row on the 2-core machine).
+    workloads: { type: 'string', default: 'echo' },
     'no-go': { type: 'boolean', default: false },
     rows: { type: 'string' },
   },
@@ -63,6 +65,9 @@ const ROWS = [
   ['comm-channel', 'bun', null],
   ['comm-channel', 'deno', null],
   ['send-advanced', 'node', null],
+  ['reuse-port', 'node', null],
+  ['reuse-port', 'node', 'bun'],
+  ['reuse-port', 'node', 'deno'],
 ];
 
 const rounds = Number(args.rounds);
@@ -92,8 +97,8 @@ function installed(runtime) {
   }
 }
 
-const label = (strategy, runtime, workerRuntime) =>
-  `${strategy} (${runtime}${workerRuntime ? ` main, ${workerRuntime} workers` : ''})`;
+const label = (strategy, runtime, workerRuntime, poolSize) =>
+  `${strategy} (${runtime}${workerRuntime ? ` main, ${workerRuntime} workers` : ''}${poolSize ? `, pool ${poolSize}` : ''})`;
 
 /** The options every cell shares: the same load for the Go reference and the strategies. */
 const loadOptions = (workload) => ({
@@ -107,7 +112,7 @@ function roundFigures(load) {
 
 async function measureStrategy(row, workload) {
   const options = { ...loadOptions(workload), strategy: row.strategy, runtime: row.runtime };
-  if (row.strategy !== 'baseline') options.poolSize = args['pool-size'];
+  if (row.strategy !== 'baseline') options.poolSize = row.poolSize ?? args['pool-size'];
   if (row.workerRuntime) options.workerRuntime = row.workerRuntime;
   try {
     const result = await createRun(buildRunPlan(options)).start();
@@ -142,16 +147,16 @@ async function measureGo(binary, workload) {
 
 const selected = args.rows
   ? args.rows.split(',').map((triple) => {
-    const [strategy, runtime = 'node', workerRuntime = null] = triple.split(':');
-    return [strategy, runtime, workerRuntime];
+    const [strategy, runtime = 'node', workerRuntime = '', poolSize = ''] = triple.split(':');
+    return [strategy, runtime, workerRuntime || null, poolSize || null];
   })
   : ROWS;
 const rows = [];
 const skipped = [];
-for (const [strategy, runtime, workerRuntime] of selected) {
+for (const [strategy, runtime, workerRuntime, poolSize = null] of selected) {
   if (only && !only.has(strategy)) continue;
   const missing = [runtime, workerRuntime].filter((r) => r && !installed(r));
-  const row = { strategy, runtime, workerRuntime, label: label(strategy, runtime, workerRuntime) };
+  const row = { strategy, runtime, workerRuntime, poolSize, label: label(strategy, runtime, workerRuntime, poolSize) };
   if (missing.length) skipped.push(`${row.label}: ${missing.join(', ')} not installed`);
   else rows.push({ ...row, rounds: Object.fromEntries(workloads.map((w) => [w, []])) });
 }
@@ -231,16 +236,20 @@ for (const workload of workloads) {
   summaries.push({ workload, cells });
 }
 
-// The two questions the table answers: can a server with a Node main thread match
-// Go, and how close does Node alone (Node workers too) get.
+// The questions the table answers: can a server with a Node main thread match Go
+// (and one whose Node main thread answers every request itself: in cluster and
+// reuse-port the workers answer), and how close does Node alone (Node workers too) get.
+const WORKERS_ANSWER = new Set(['cluster', 'reuse-port']);
 const best = (cells, keep) => cells.filter((c) => c.row && keep(c.row) && !c.cell.failed && c.cell.ratio !== null)
   .sort((a, b) => b.cell.ratio - a.cell.ratio)[0];
 if (go) {
   for (const { workload, cells } of summaries) {
     const nodeMain = best(cells, (r) => r.runtime === 'node');
+    const mainAnswers = best(cells, (r) => r.runtime === 'node' && !WORKERS_ANSWER.has(r.strategy));
     const nodeOnly = best(cells, (r) => r.runtime === 'node' && (!r.workerRuntime || r.workerRuntime === 'node'));
     const say = (c) => (c ? `${c.label} at ${fmt(c.cell.ratio, 2)}× Go (${fmt(c.cell.minRatio, 2)}–${fmt(c.cell.maxRatio, 2)})` : 'none measured');
-    console.log(`${workload}: best with a Node main thread: ${say(nodeMain)}; best with Node workers only: ${say(nodeOnly)}.`);
+    console.log(`${workload}: best with a Node main thread: ${say(nodeMain)}; ` +
+      `best whose Node main thread answers every request: ${say(mainAnswers)}; best with Node workers only: ${say(nodeOnly)}.`);
   }
 }
 const errors = summaries.flatMap(({ cells }) => cells).filter((c) => !c.cell.failed && c.cell.errors > 0);
