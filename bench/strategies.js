@@ -6,16 +6,17 @@
 // `spawnbench run`), and the Go reference in bench/go-reference/ (net/http +
 // os/exec per request), built when `go` is on PATH and driven by the same engine.
 //
-// The rounds are interleaved: each round measures the Go reference, then every
-// strategy, for each workload; the next round does it all again. Each strategy's
-// ratio to Go is taken against the Go figure of its own round, and the table
-// shows medians with the spread (min–max) over the rounds: on a shared machine
-// Go itself moves by ±15%, so only ratios from the same rounds say where we stand.
+// The rounds are interleaved: each round measures every strategy, for each workload,
+// with the Go reference measured before the first strategy and again after every
+// --go-every (4) strategies; the next round does it all again. Each strategy's ratio
+// is to the mean of the Go figures measured just before and just after it, and the
+// table shows medians with the spread (min–max) over the rounds: on a shared machine
+// Go itself moves by ±15%, so only ratios from side-by-side measurements say where we stand.
 // The in-process probe is off, so every row is measured the same way.
 //
 // Usage: node bench/strategies.js [--rounds 5] [--duration 3s] [--warmup 1s]
 //        [--connections 30] [--pool-size N] [--only comm-channel,reuse-port]
-//        [--workloads echo] [--no-go] [--rows comm-channel:node:bun,reuse-port:node:bun]
+//        [--workloads echo] [--no-go] [--go-every 4] [--rows comm-channel:node:bun,reuse-port:node:bun]
 // --rows replaces the table's rows with strategy:runtime[:workerRuntime[:poolSize]]
 // (e.g. reuse-port:node:bun, cluster:node::4), for side-by-side (A/B) runs of a few variants.
 // Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     workloads: { type: 'string', default: 'echo' },
     'no-go': { type: 'boolean', default: false },
     rows: { type: 'string' },
+    'go-every': { type: 'string', default: '4' },
   },
 });
 
@@ -73,6 +75,11 @@ const ROWS = [
 const rounds = Number(args.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {
   process.stderr.write(`--rounds must be a whole number ≥ 1, got '${args.rounds}'\n`);
+  process.exit(2);
+}
+const goEvery = Number(args['go-every']);
+if (!Number.isInteger(goEvery) || goEvery < 1) {
+  process.stderr.write(`--go-every must be a whole number ≥ 1, got '${args['go-every']}'\n`);
   process.exit(2);
 }
 const only = args.only ? new Set(args.only.split(',')) : null;
@@ -178,19 +185,32 @@ try {
   for (let round = 1; round <= rounds; round++) {
     for (const workload of workloads) {
       const tag = `[${round}/${rounds}] ${workload}`;
-      let goRps = null;
-      if (go) {
+      // The Go reference is measured before the first strategy and again after every
+      // --go-every strategies; each strategy's ratio is to the mean of the Go figures
+      // just before and just after it, so drift on the machine hits both sides alike.
+      const measureReference = async () => {
         process.stderr.write(`${tag} Go reference… `);
         const c = await measureGo(go.binary, workload);
         go.rounds[workload].push(c);
-        goRps = c.failed ? null : c.rps;
         process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps, ${c.errors} errors\n`);
-      }
-      for (const row of rows) {
+        return c.failed ? null : c.rps;
+      };
+      let before = go ? await measureReference() : null;
+      let waiting = []; // this round's cells still waiting for the Go figure after them
+      const settle = (after) => {
+        const refs = [before, after].filter((r) => r !== null);
+        const ref = refs.length ? refs.reduce((a, b) => a + b) / refs.length : null;
+        for (const c of waiting) c.ratio = !c.failed && ref ? c.rps / ref : null;
+        waiting = [];
+        before = after;
+      };
+      for (const [i, row] of rows.entries()) {
         process.stderr.write(`${tag} ${row.label}… `);
         const c = await measureStrategy(row, workload);
         row.rounds[workload].push(c);
-        process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps${goRps ? ` (${(c.rps / goRps).toFixed(2)}× Go)` : ''}, ${c.errors} errors\n`);
+        waiting.push(c);
+        process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps${before ? ` (${(c.rps / before).toFixed(2)}× the last Go)` : ''}, ${c.errors} errors\n`);
+        if (go && ((i + 1) % goEvery === 0 || i === rows.length - 1)) settle(await measureReference());
       }
     }
     loadAverages.push(loadavg()[0]);
@@ -203,21 +223,24 @@ const GO_LABEL = 'Go net/http + os/exec (reference)';
 console.log(`## spawnbench strategies on this machine\n`);
 console.log(`${availableParallelism()} hardware threads · Node ${process.versions.node} · pool size ${args['pool-size']} · ` +
   `${args.connections} connections · ${args.warmup} warm-up + ${args.duration} per cell · ${rounds} interleaved round${rounds > 1 ? 's' : ''} ` +
-  `(each: ${go ? 'the Go reference, then ' : ''}every strategy) · medians, spread min–max · probe off · every body compared byte for byte · ` +
+  `(each: every strategy${go ? `, the Go reference before the first and after every ${goEvery}; each ratio to the mean of the Go figures just before and after it` : ''}) · ` +
+  `medians, spread min–max · probe off · every body compared byte for byte · ` +
   `1-min load average at the start and after each round: ${loadAverages.map((l) => l.toFixed(1)).join(', ')}\n`);
 
-// Each round's ratio is taken against the reference measured in that same round:
-// the Go server, or without Go, Node baseline (when it is among the rows).
+// Without Go, each round's ratio is to Node baseline of the same round (when it is among the rows).
 const nodeBaseline = rows.find((r) => r.strategy === 'baseline' && r.runtime === 'node' && !r.workerRuntime);
-const reference = go ?? nodeBaseline;
 const REF = go ? 'Go' : 'baseline';
-for (const workload of workloads) {
-  const refRounds = reference?.rounds[workload] ?? [];
-  for (const measured of [go, ...rows].filter(Boolean)) {
-    measured.rounds[workload].forEach((c, i) => {
-      const ref = refRounds[i];
-      c.ratio = !c.failed && ref && !ref.failed && ref.rps > 0 ? c.rps / ref.rps : null;
-    });
+if (go) {
+  for (const workload of workloads) for (const c of go.rounds[workload]) c.ratio = c.failed ? null : 1;
+} else {
+  for (const workload of workloads) {
+    const refRounds = nodeBaseline?.rounds[workload] ?? [];
+    for (const row of rows) {
+      row.rounds[workload].forEach((c, i) => {
+        const ref = refRounds[i];
+        c.ratio = !c.failed && ref && !ref.failed && ref.rps > 0 ? c.rps / ref.rps : null;
+      });
+    }
   }
 }
 
