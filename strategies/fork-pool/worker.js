@@ -1,17 +1,28 @@
-// A fork-pool worker: runs each command it is sent with execFile and sends back the
-// whole stdout. It is a small process, so each of its spawns forks little memory.
-import { execFile } from 'node:child_process';
+// A fork-pool worker: runs each command it is sent (Bun.spawn, Deno.Command or
+// child_process.spawn: lib/spawn-command.js) and sends back the whole stdout. It is a
+// small process, so each of its spawns forks little memory.
+import { Buffer } from 'node:buffer';
 import { onParentGone } from '../lib/fork.js';
+import { runCommand } from '../lib/spawn-command.js';
 
 /** Outputs above this are an error (500), not a memory problem; the large fixture is 163 KB. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 process.on('message', ([id, command, ...args]) => {
-  execFile(command, args, { encoding: 'latin1', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout) => {
-    // A string code (ENOENT, EACCES, maxBuffer) means the command did not run; a
-    // numeric one is its exit status, and like baseline we still answer its stdout.
-    if (error && typeof error.code === 'string') process.send([id, 'error', error.message]);
-    else process.send([id, 'ok', stdout]);
+  const chunks = [];
+  let bytes = 0;
+  runCommand(command, args, {
+    onStdout(chunk) {
+      bytes += chunk.length;
+      if (bytes <= MAX_OUTPUT_BYTES) chunks.push(chunk);
+    },
+    // Like baseline, a command that ran answers its stdout whatever its exit code;
+    // latin1 keeps every byte through JSON IPC.
+    onExit() {
+      if (bytes > MAX_OUTPUT_BYTES) process.send([id, 'error', `stdout maxBuffer length exceeded (${bytes} > ${MAX_OUTPUT_BYTES} bytes)`]);
+      else process.send([id, 'ok', Buffer.concat(chunks).toString('latin1')]);
+    },
+    onError: (message) => process.send([id, 'error', message]),
   });
 });
 onParentGone();
