@@ -23,8 +23,10 @@ import { reportWorkers, WORKERS_LINE_INTERVAL_MS } from '../lib/workers-line.js'
 
 /** How often the main asks each worker how it is: as often as the workers line, so its counts are fresh. */
 const PROBE_INTERVAL_MS = WORKERS_LINE_INTERVAL_MS;
-/** A worker silent this long has a stuck event loop (the slowest start seen, Deno's, answers within 1 s). */
+/** A worker silent this long has a stuck event loop. */
 const PROBE_TIMEOUT_MS = 5_000;
+/** Until it says 'ready', a new worker may stay silent this much longer: Deno takes seconds to start on a loaded 2-core machine. */
+const START_GRACE_MS = 15_000;
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const config = readConfig();
@@ -49,8 +51,9 @@ function startWorker(slotId) {
   const carried = previous
     ? { completed: previous.carried.completed + previous.completed, failed: previous.carried.failed + previous.failed }
     : { completed: 0, failed: 0 };
-  counts.set(slotId, { pid: worker.pid, seenAt: Date.now(), inFlight: 0, completed: 0, failed: 0, carried });
+  counts.set(slotId, { pid: worker.pid, seenAt: Date.now() + START_GRACE_MS, inFlight: 0, completed: 0, failed: 0, carried });
   worker.on('message', (message) => {
+    if (message === 'ready') counts.get(slotId).seenAt = Date.now(); // its grace is over
     if (!Array.isArray(message) || message[0] !== 'counts') return;
     const [, inFlight, completed, failed] = message;
     Object.assign(counts.get(slotId), { seenAt: Date.now(), inFlight, completed, failed });
