@@ -13,6 +13,7 @@
  * stderr would be one more file descriptor and stream per request for nothing.
  */
 import { spawn } from 'node:child_process';
+import { Buffer } from 'node:buffer';
 
 /**
  * @typedef {object} CommandHandlers
@@ -70,4 +71,41 @@ async function drain(stream, onChunk, exited) {
     onChunk(value);
   }
   return exited;
+}
+
+/**
+ * Runs one command and collects its whole stdout, for strategies that answer in one
+ * piece (fork-pool). Deno collects it natively (`Deno.Command#output()`, no stream
+ * reader in JavaScript): measured side by side in fork-pool, the Deno workers' CPU per
+ * `echo` request fell from 0.45 to 0.33 ms. Bun's native `stdout.bytes()` measured no
+ * better than runCommand's chunks (0.18 vs 0.17 ms), so Bun and Node use those.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {number} maxBytes more stdout than this is an error
+ * @returns {Promise<{ stdout: Uint8Array, code: number } | { error: string }>}
+ */
+export async function collectOutput(command, args, maxBytes) {
+  let result;
+  if (globalThis.Deno) {
+    let output;
+    try {
+      output = await new Deno.Command(command, { args, stdin: 'null', stdout: 'piped', stderr: 'null' }).output();
+    } catch (error) {
+      return { error: startError(command, error) };
+    }
+    result = { stdout: output.stdout, code: output.signal ? -1 : output.code };
+  } else {
+    result = await new Promise((resolve) => {
+      const chunks = [];
+      runCommand(command, args, {
+        onStdout: (chunk) => chunks.push(chunk),
+        onExit: (code) => resolve({ stdout: Buffer.concat(chunks), code }),
+        onError: (error) => resolve({ error }),
+      });
+    });
+  }
+  if (result.stdout && result.stdout.length > maxBytes) {
+    return { error: `stdout maxBuffer length exceeded (${result.stdout.length} > ${maxBytes} bytes)` };
+  }
+  return result;
 }

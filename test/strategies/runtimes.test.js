@@ -90,6 +90,22 @@ for (const [name, workload] of [['fork-pool', 'echo'], ['comm-channel', 'large']
   });
 }
 
+test('fork-pool: a node main process drives deno workers (large, and a command that cannot start)', { skip: !deno && 'deno is not installed' }, async () => {
+  const strategy = await boot('fork-pool', { workload: 'large', ...workerForkConfig(deno, NODE) });
+  started.push(strategy);
+  const result = await hammer({ port: strategy.port, requests: 50, connections: 5, expected: WORKLOADS.large.expected });
+  assert.deepEqual(result.statuses, { 200: 50 });
+  assert.equal(result.ok, 50);
+  for (const w of strategy.workers()) assert.equal(readlinkSync(`/proc/${w.pid}/exe`), deno.path);
+  await strategy.stop();
+  const missing = await boot('fork-pool', { command: 'nosuchcmd-spawnbench', args: [], ...workerForkConfig(deno, NODE) });
+  started.push(missing);
+  const failed = await hammer({ port: missing.port, requests: 4, connections: 2, expected: null });
+  assert.deepEqual(failed.statuses, { 500: 4 });
+  assert.match(failed.bodies[500], /spawn nosuchcmd-spawnbench ENOENT/);
+  await missing.stop();
+});
+
 test('send-advanced refuses bun workers itself too, with the reason on stderr', { skip: !bun && 'bun is not installed' }, async () => {
   await assert.rejects(boot('send-advanced', workerForkConfig(bun, NODE)), /bun workers cannot talk 'advanced' IPC to a node main process/);
 });
