@@ -1,33 +1,48 @@
 #!/usr/bin/env node
-// bench:strategies: the experiment's table for this machine. Every strategy (and
-// the Bun/Deno variants the experiment measured, where installed) x {echo, large},
-// one after another in one run, through spawnbench's own run engine
-// (buildRunPlan + createRun: the same boot, warm-up, load and body checks as
-// `spawnbench run`). Prints a Markdown table: rps, p99, errors, and rps relative
-// to Node baseline on the same workload. The in-process probe is off, so every
-// row is measured the same way (it only attaches to Node main processes).
+// bench:strategies: the experiment's table for this machine, against a Go server.
+// Every strategy (and the Bun/Deno variants the experiment measured, where
+// installed) x {echo, large}, through spawnbench's own run engine (buildRunPlan +
+// createRun: the same boot, warm-up, load and byte-exact body checks as
+// `spawnbench run`), and the Go reference in bench/go-reference/ (net/http +
+// os/exec per request), built when `go` is on PATH and driven by the same engine.
 //
-// With --rounds N every cell is measured N times, the rounds interleaved (all rows,
-// then all rows again), and the table shows the median: drift on a shared machine
-// then hits every row alike instead of whichever ran during a busy spell.
+// The rounds are interleaved: each round measures every strategy, for each workload,
+// with the Go reference measured before the first strategy and again after every
+// --go-every (4) strategies; the next round does it all again. Each strategy's ratio
+// is to the mean of the Go figures measured just before and just after it, and the
+// table shows medians with the spread (min–max) over the rounds: on a shared machine
+// Go itself moves by ±15%, so only ratios from side-by-side measurements say where we stand.
+// The in-process probe is off, so every row is measured the same way.
 //
-// Usage: node bench/strategies.js [--duration 3s] [--warmup 1s] [--connections 30]
-//        [--pool-size N] [--rounds 1] [--only fork-pool,comm-channel] [--workloads echo,large]
+// Usage: node bench/strategies.js [--rounds 5] [--duration 3s] [--warmup 1s]
+//        [--connections 30] [--pool-size N] [--only comm-channel,reuse-port]
+//        [--workloads echo] [--no-go] [--go-every 4] [--rows comm-channel:node:bun,reuse-port:node:bun]
+// --rows replaces the table's rows with strategy:runtime[:workerRuntime[:poolSize]]
+// (e.g. reuse-port:node:bun, cluster:node::4), for side-by-side (A/B) runs of a few variants.
+// Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
 import { parseArgs } from 'node:util';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildRunPlan } from '../src/plan.js';
 import { createRun } from '../src/runner/run.js';
 import { resolveRuntime } from '../src/strategies/runtimes.js';
+import { resolveWorkload } from '../src/workloads.js';
+import { buildGoReference, startGoReference, ticksToMs } from './go-reference.js';
+import { summarizeCell, strategyCpu, goCpu, throughputTable, cpuTable, fmt } from './strategies-figures.js';
 
 const { values: args } = parseArgs({
   options: {
+    rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3s' },
     warmup: { type: 'string', default: '1s' },
     connections: { type: 'string', default: '30' }, // the experiment's 30 keep-alive connections
     'pool-size': { type: 'string', default: String(availableParallelism()) },
-    rounds: { type: 'string', default: '1' },
     only: { type: 'string' },
-    workloads: { type: 'string', default: 'echo,large' },
+    // echo is what the Go comparison is about; add large with --workloads echo,large
+    // (it doubles the run: ~25 min for 5 rounds of every row on the 2-core machine).
+    workloads: { type: 'string', default: 'echo' },
+    'no-go': { type: 'boolean', default: false },
+    rows: { type: 'string' },
+    'go-every': { type: 'string', default: '4' },
   },
 });
 
@@ -48,15 +63,37 @@ const ROWS = [
   ['fork-pool', 'deno', null],
   ['comm-channel', 'node', null],
   ['comm-channel', 'node', 'bun'],
+  ['comm-channel', 'node', 'deno'],
   ['comm-channel', 'bun', null],
   ['comm-channel', 'deno', null],
   ['send-advanced', 'node', null],
+  ['reuse-port', 'node', null],
+  ['reuse-port', 'node', 'bun'],
+  ['reuse-port', 'node', 'deno'],
 ];
 
-// Other work on the machine skews every figure: the table says how busy it was.
-const LOAD_BEFORE = loadavg()[0].toFixed(1);
+const rounds = Number(args.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  process.stderr.write(`--rounds must be a whole number ≥ 1, got '${args.rounds}'\n`);
+  process.exit(2);
+}
+const goEvery = Number(args['go-every']);
+if (!Number.isInteger(goEvery) || goEvery < 1) {
+  process.stderr.write(`--go-every must be a whole number ≥ 1, got '${args['go-every']}'\n`);
+  process.exit(2);
+}
 const only = args.only ? new Set(args.only.split(',')) : null;
 const workloads = args.workloads.split(',');
+for (const w of workloads) {
+  try {
+    resolveWorkload({ workload: w });
+  } catch (error) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}
+// Other work on the machine skews every figure: the output says how busy it was.
+const loadAverages = [loadavg()[0]];
 
 function installed(runtime) {
   try {
@@ -67,83 +104,179 @@ function installed(runtime) {
   }
 }
 
-async function measure(strategy, runtime, workerRuntime, workload) {
-  const options = {
-    strategy, runtime, workload,
-    duration: args.duration, warmup: args.warmup, connections: args.connections,
-    probe: false, dashboard: false,
-  };
-  if (strategy !== 'baseline') options.poolSize = args['pool-size'];
-  if (workerRuntime) options.workerRuntime = workerRuntime;
+const label = (strategy, runtime, workerRuntime, poolSize) =>
+  `${strategy} (${runtime}${workerRuntime ? ` main, ${workerRuntime} workers` : ''}${poolSize ? `, pool ${poolSize}` : ''})`;
+
+/** The options every cell shares: the same load for the Go reference and the strategies. */
+const loadOptions = (workload) => ({
+  workload, duration: args.duration, warmup: args.warmup, connections: args.connections,
+  probe: false, dashboard: false,
+});
+
+function roundFigures(load) {
+  return { rps: load.rps, p99Ms: load.latency.p99Ms, errors: load.errors.total, mismatch: load.errors.mismatch };
+}
+
+async function measureStrategy(row, workload) {
+  const options = { ...loadOptions(workload), strategy: row.strategy, runtime: row.runtime };
+  if (row.strategy !== 'baseline') options.poolSize = row.poolSize ?? args['pool-size'];
+  if (row.workerRuntime) options.workerRuntime = row.workerRuntime;
   try {
     const result = await createRun(buildRunPlan(options)).start();
-    return { rps: result.load.rps, p99Ms: result.load.latency.p99Ms, errors: result.load.errors.total };
+    if (result.failures.length) return { failed: result.failures[0].split('\n')[0] };
+    return { ...roundFigures(result.load), cpu: strategyCpu(result) };
   } catch (error) {
     return { failed: error.message.split('\n')[0] };
   }
 }
 
-const label = (strategy, runtime, workerRuntime) =>
-  `${strategy} (${runtime}${workerRuntime ? ` main, ${workerRuntime} workers` : ''})`;
-
-const rows = [];
-const skipped = [];
-for (const [strategy, runtime, workerRuntime] of ROWS) {
-  if (only && !only.has(strategy)) continue;
-  const missing = [runtime, workerRuntime].filter((r) => r && !installed(r));
-  if (missing.length) skipped.push(`${label(strategy, runtime, workerRuntime)}: ${missing.join(', ')} not installed`);
-  else rows.push({ strategy, runtime, workerRuntime, samples: Object.fromEntries(workloads.map((w) => [w, []])) });
+async function measureGo(binary, workload) {
+  let server;
+  try {
+    server = await startGoReference(binary, resolveWorkload({ workload }));
+    const run = createRun(buildRunPlan({ ...loadOptions(workload), url: server.url }));
+    let start = null;
+    run.on('phase', ({ phase }) => {
+      if (phase === 'measure') start = server.cpuTicks();
+    });
+    const result = await run.start();
+    const end = server.cpuTicks();
+    const figures = roundFigures(result.load);
+    if (!start || !end) return { ...figures, cpu: null };
+    const cpu = goCpu({ selfMs: ticksToMs(end.self - start.self), childrenMs: ticksToMs(end.children - start.children), load: result.load });
+    return { ...figures, cpu };
+  } catch (error) {
+    return { failed: error.message.split('\n')[0] };
+  } finally {
+    await server?.stop();
+  }
 }
 
-const rounds = Number(args.rounds);
-for (let round = 1; round <= rounds; round++) {
-  for (const row of rows) {
+const selected = args.rows
+  ? args.rows.split(',').map((triple) => {
+    const [strategy, runtime = 'node', workerRuntime = '', poolSize = ''] = triple.split(':');
+    return [strategy, runtime, workerRuntime || null, poolSize || null];
+  })
+  : ROWS;
+const rows = [];
+const skipped = [];
+for (const [strategy, runtime, workerRuntime, poolSize = null] of selected) {
+  if (only && !only.has(strategy)) continue;
+  const missing = [runtime, workerRuntime].filter((r) => r && !installed(r));
+  const row = { strategy, runtime, workerRuntime, poolSize, label: label(strategy, runtime, workerRuntime, poolSize) };
+  if (missing.length) skipped.push(`${row.label}: ${missing.join(', ')} not installed`);
+  else rows.push({ ...row, rounds: Object.fromEntries(workloads.map((w) => [w, []])) });
+}
+
+let go = null;
+if (!args['no-go']) {
+  process.stderr.write('building the Go reference (bench/go-reference)… ');
+  go = buildGoReference();
+  process.stderr.write(go.skipped ? `skipped\n` : 'done\n');
+  if (go.skipped) {
+    skipped.push(go.skipped);
+    go = null;
+  } else {
+    go.rounds = Object.fromEntries(workloads.map((w) => [w, []]));
+  }
+}
+
+try {
+  for (let round = 1; round <= rounds; round++) {
     for (const workload of workloads) {
-      const name = label(row.strategy, row.runtime, row.workerRuntime);
-      process.stderr.write(`${rounds > 1 ? `[${round}/${rounds}] ` : ''}${name} ${workload}… `);
-      const c = await measure(row.strategy, row.runtime, row.workerRuntime, workload);
-      row.samples[workload].push(c);
-      process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps\n`);
+      const tag = `[${round}/${rounds}] ${workload}`;
+      // The Go reference is measured before the first strategy and again after every
+      // --go-every strategies; each strategy's ratio is to the mean of the Go figures
+      // just before and just after it, so drift on the machine hits both sides alike.
+      const measureReference = async () => {
+        process.stderr.write(`${tag} Go reference… `);
+        const c = await measureGo(go.binary, workload);
+        go.rounds[workload].push(c);
+        process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps, ${c.errors} errors\n`);
+        return c.failed ? null : c.rps;
+      };
+      let before = go ? await measureReference() : null;
+      let waiting = []; // this round's cells still waiting for the Go figure after them
+      const settle = (after) => {
+        const refs = [before, after].filter((r) => r !== null);
+        const ref = refs.length ? refs.reduce((a, b) => a + b) / refs.length : null;
+        for (const c of waiting) c.ratio = !c.failed && ref ? c.rps / ref : null;
+        waiting = [];
+        before = after;
+      };
+      for (const [i, row] of rows.entries()) {
+        process.stderr.write(`${tag} ${row.label}… `);
+        const c = await measureStrategy(row, workload);
+        row.rounds[workload].push(c);
+        waiting.push(c);
+        process.stderr.write(c.failed ? `failed: ${c.failed}\n` : `${Math.round(c.rps)} rps${before ? ` (${(c.rps / before).toFixed(2)}× the last Go)` : ''}, ${c.errors} errors\n`);
+        if (go && ((i + 1) % goEvery === 0 || i === rows.length - 1)) settle(await measureReference());
+      }
+    }
+    loadAverages.push(loadavg()[0]);
+  }
+} finally {
+  go?.cleanup();
+}
+
+const GO_LABEL = 'Go net/http + os/exec (reference)';
+console.log(`## spawnbench strategies on this machine\n`);
+console.log(`${availableParallelism()} hardware threads · Node ${process.versions.node} · pool size ${args['pool-size']} · ` +
+  `${args.connections} connections · ${args.warmup} warm-up + ${args.duration} per cell · ${rounds} interleaved round${rounds > 1 ? 's' : ''} ` +
+  `(each: every strategy${go ? `, the Go reference before the first and after every ${goEvery}; each ratio to the mean of the Go figures just before and after it` : ''}) · ` +
+  `medians, spread min–max · probe off · every body compared byte for byte · ` +
+  `1-min load average at the start and after each round: ${loadAverages.map((l) => l.toFixed(1)).join(', ')}\n`);
+
+// Without Go, each round's ratio is to Node baseline of the same round (when it is among the rows).
+const nodeBaseline = rows.find((r) => r.strategy === 'baseline' && r.runtime === 'node' && !r.workerRuntime);
+const REF = go ? 'Go' : 'baseline';
+if (go) {
+  for (const workload of workloads) for (const c of go.rounds[workload]) c.ratio = c.failed ? null : 1;
+} else {
+  for (const workload of workloads) {
+    const refRounds = nodeBaseline?.rounds[workload] ?? [];
+    for (const row of rows) {
+      row.rounds[workload].forEach((c, i) => {
+        const ref = refRounds[i];
+        c.ratio = !c.failed && ref && !ref.failed && ref.rps > 0 ? c.rps / ref.rps : null;
+      });
     }
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-/** One cell from its rounds: medians of rps and p99, every error counted; a failed round fails the cell. */
-function summarize(samples) {
-  const failed = samples.find((c) => c.failed);
-  if (failed) return failed;
-  return {
-    rps: median(samples.map((c) => c.rps)),
-    p99Ms: median(samples.map((c) => c.p99Ms)),
-    errors: samples.reduce((sum, c) => sum + c.errors, 0),
-  };
-}
-const results = rows.map((row) => ({ ...row, cells: Object.fromEntries(workloads.map((w) => [w, summarize(row.samples[w])])) }));
-
-const baseline = results.find((r) => r.strategy === 'baseline' && r.runtime === 'node' && !r.workerRuntime);
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const header = ['strategy', 'runtime', ...workloads.flatMap((w) => [`${w} rps`, `${w} × baseline`, `${w} p99 ms`, `${w} errors`])];
-const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
-for (const row of results) {
-  const cells = workloads.flatMap((w) => {
-    const c = row.cells[w];
-    if (c.failed) return [`failed: ${c.failed.replace(/\|/g, '\\|')}`, '', '', ''];
-    const base = baseline?.cells[w];
-    const ratio = base && !base.failed && base.rps > 0 ? `${fmt(c.rps / base.rps, 2)}×` : '–';
-    return [fmt(c.rps), ratio, fmt(c.p99Ms, 1), String(c.errors)];
-  });
-  const rt = row.workerRuntime ? `${row.runtime} + ${row.workerRuntime} workers` : row.runtime;
-  lines.push(`| ${row.strategy} | ${rt} | ${cells.join(' | ')} |`);
+const summaries = [];
+for (const workload of workloads) {
+  const cells = [
+    ...(go ? [{ label: GO_LABEL, cell: summarizeCell(go.rounds[workload]) }] : []),
+    ...rows.map((row) => ({ row, label: row.label, cell: summarizeCell(row.rounds[workload]) })),
+  ];
+  console.log(`### ${workload}\n`);
+  console.log(throughputTable(cells, REF));
+  console.log(`\nCPU milliseconds per request (medians over the rounds; main process = all its threads; ` +
+    `spawned = the commands' CPU, reaped children; for Go, main process = the whole server):\n`);
+  console.log(cpuTable(cells));
+  console.log('');
+  summaries.push({ workload, cells });
 }
 
-console.log(`## spawnbench strategies on this machine\n`);
-console.log(`${availableParallelism()} hardware threads · Node ${process.versions.node} · pool size ${args['pool-size']} · ` +
-  `${args.connections} connections · ${args.warmup} warm-up + ${args.duration} per cell` +
-  `${rounds > 1 ? ` · median of ${rounds} rounds` : ''} · probe off · load average before: ${LOAD_BEFORE}\n`);
-console.log(lines.join('\n'));
+// The questions the table answers: can a server with a Node main thread match Go
+// (and one whose Node main thread answers every request itself: in cluster and
+// reuse-port the workers answer), and how close does Node alone (Node workers too) get.
+const WORKERS_ANSWER = new Set(['cluster', 'reuse-port']);
+const best = (cells, keep) => cells.filter((c) => c.row && keep(c.row) && !c.cell.failed && c.cell.ratio !== null)
+  .sort((a, b) => b.cell.ratio - a.cell.ratio)[0];
+if (go) {
+  for (const { workload, cells } of summaries) {
+    const nodeMain = best(cells, (r) => r.runtime === 'node');
+    const mainAnswers = best(cells, (r) => r.runtime === 'node' && !WORKERS_ANSWER.has(r.strategy));
+    const nodeOnly = best(cells, (r) => r.runtime === 'node' && (!r.workerRuntime || r.workerRuntime === 'node'));
+    const say = (c) => (c ? `${c.label} at ${fmt(c.cell.ratio, 2)}× Go (${fmt(c.cell.minRatio, 2)}–${fmt(c.cell.maxRatio, 2)})` : 'none measured');
+    console.log(`${workload}: best with a Node main thread: ${say(nodeMain)}; ` +
+      `best whose Node main thread answers every request: ${say(mainAnswers)}; best with Node workers only: ${say(nodeOnly)}.`);
+  }
+}
+const errors = summaries.flatMap(({ cells }) => cells).filter((c) => !c.cell.failed && c.cell.errors > 0);
+const failed = summaries.flatMap(({ workload, cells }) => cells.filter((c) => c.cell.failed).map((c) => `${c.label} ${workload}`));
+console.log(`Errors: ${errors.length ? errors.map((c) => `${c.label} ${c.cell.errors}`).join('; ') : '0 in every cell'}` +
+  `${failed.length ? `; failed cells: ${failed.join(', ')}` : ''}.`);
 if (skipped.length) console.log(`\nSkipped: ${skipped.join('; ')}.`);

@@ -1,13 +1,17 @@
 // A comm-channel worker: connects to the channel the main process made for it
-// (argv[2], as JSON), says 'ready' over IPC, then spawns each command it is sent and writes
-// every stdout/stderr chunk and the exit status to the channel as frames.
+// (argv[2], as JSON), says 'ready' over IPC, then runs each command it is sent
+// (Bun.spawn, Deno.Command or child_process.spawn: lib/spawn-command.js) and writes
+// every stdout chunk and the exit status to the channel as frames, batched per turn
+// of the event loop.
 import net from 'node:net';
-import { spawn } from 'node:child_process';
+import { Buffer } from 'node:buffer';
 import { onParentGone } from '../lib/fork.js';
-import { writeFrame, exitData, STDOUT, STDERR, EXIT, SPAWN_ERROR } from './frames.js';
+import { runCommand } from '../lib/spawn-command.js';
+import { createFrameWriter, exitData, STDOUT, EXIT, SPAWN_ERROR } from './frames.js';
 
 const address = JSON.parse(process.argv[2]); // JSON, because argv cannot carry a \0
 const channel = net.connect(address);
+const send = createFrameWriter(channel);
 channel.once('connect', () => process.send('ready'));
 // Without its channel a worker is useless: exit, and the pool replaces it.
 channel.once('error', (error) => {
@@ -17,17 +21,10 @@ channel.once('error', (error) => {
 channel.once('close', () => process.exit(1));
 
 process.on('message', ([id, command, ...args]) => {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let failed = false;
-  child.once('error', (error) => {
-    failed = true;
-    writeFrame(channel, id, SPAWN_ERROR, Buffer.from(error.message));
-  });
-  child.stdout.on('data', (chunk) => writeFrame(channel, id, STDOUT, chunk));
-  child.stderr.on('data', (chunk) => writeFrame(channel, id, STDERR, chunk));
-  // 'close': exited and both pipes drained, so EXIT is the request's last frame.
-  child.once('close', (code) => {
-    if (!failed) writeFrame(channel, id, EXIT, exitData(code));
+  runCommand(command, args, {
+    onStdout: (chunk) => send(id, STDOUT, chunk),
+    onExit: (code) => send(id, EXIT, exitData(code)),
+    onError: (message) => send(id, SPAWN_ERROR, Buffer.from(message)),
   });
 });
 onParentGone();

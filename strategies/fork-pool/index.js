@@ -3,7 +3,7 @@
 // ~40 MB worker is cheaper than from the server, and N workers spawn in parallel.
 // The main thread only parses HTTP and passes messages: [id, command, ...args] goes
 // to a worker over IPC, [id, 'ok', stdout] comes back. The whole stdout travels in
-// one message (execFile buffers it), so large outputs are not streamed.
+// one message (the worker buffers it), so large outputs are not streamed.
 import { fileURLToPath } from 'node:url';
 import { readConfig, failAndExit } from '../lib/config.js';
 import { sendError } from '../lib/http.js';

@@ -143,6 +143,17 @@ export function createPool({ size, balance, seed, start, onMessage = () => {}, o
       return request;
     },
 
+    /**
+     * Sends a message to one slot's worker outside the request path (a health probe,
+     * say); nothing when the slot has no live worker.
+     * @param {number} slotId
+     * @param {any} message
+     */
+    send(slotId, message) {
+      const { handle } = slots[slotId];
+      if (handle) send(handle, message);
+    },
+
     /** Per-worker accounting for the workers line. */
     stats() {
       return slots.map((s) => ({

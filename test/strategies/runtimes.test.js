@@ -28,7 +28,7 @@ after(async () => {
 test('every strategy is in the registry with its pool flag', () => {
   const pools = Object.fromEntries(listStrategies().map((s) => [s.name, s.pool]));
   assert.deepEqual(pools, {
-    baseline: false, cluster: true, 'comm-channel': true, 'fork-pool': true, 'send-advanced': true, 'worker-threads': true,
+    baseline: false, cluster: true, 'comm-channel': true, 'fork-pool': true, 'reuse-port': true, 'send-advanced': true, 'worker-threads': true,
   });
 });
 
@@ -47,6 +47,7 @@ test('runtimes a strategy cannot use are refused in one line that says what to u
   refuse('baseline', { workerRuntime: fake('deno') }, /forks no worker processes/);
   refuse('send-advanced', { workerRuntime: fake('bun') }, /cannot run its workers on bun under a node main process: 'advanced' IPC .*; use --worker-runtime node or --runtime bun$/);
   refuse('fork-pool', { runtime: fake('deno'), workerRuntime: fake('bun') }, /Deno's fork\(\) always starts deno; use --worker-runtime deno or --runtime node$/);
+  refuse('reuse-port', { runtime: fake('bun') }, /^strategy 'reuse-port' cannot run on bun: its point is a Node main process .*; use --runtime node$/);
 });
 
 test('supported pairings pass and come back resolved', () => {
@@ -88,6 +89,22 @@ for (const [name, workload] of [['fork-pool', 'echo'], ['comm-channel', 'large']
     await strategy.stop();
   });
 }
+
+test('fork-pool: a node main process drives deno workers (large, and a command that cannot start)', { skip: !deno && 'deno is not installed' }, async () => {
+  const strategy = await boot('fork-pool', { workload: 'large', ...workerForkConfig(deno, NODE) });
+  started.push(strategy);
+  const result = await hammer({ port: strategy.port, requests: 50, connections: 5, expected: WORKLOADS.large.expected });
+  assert.deepEqual(result.statuses, { 200: 50 });
+  assert.equal(result.ok, 50);
+  for (const w of strategy.workers()) assert.equal(readlinkSync(`/proc/${w.pid}/exe`), deno.path);
+  await strategy.stop();
+  const missing = await boot('fork-pool', { command: 'nosuchcmd-spawnbench', args: [], ...workerForkConfig(deno, NODE) });
+  started.push(missing);
+  const failed = await hammer({ port: missing.port, requests: 4, connections: 2, expected: null });
+  assert.deepEqual(failed.statuses, { 500: 4 });
+  assert.match(failed.bodies[500], /spawn nosuchcmd-spawnbench ENOENT/);
+  await missing.stop();
+});
 
 test('send-advanced refuses bun workers itself too, with the reason on stderr', { skip: !bun && 'bun is not installed' }, async () => {
   await assert.rejects(boot('send-advanced', workerForkConfig(bun, NODE)), /bun workers cannot talk 'advanced' IPC to a node main process/);

@@ -1,0 +1,3 @@
+module spawnbench/bench/go-reference
+
+go 1.22

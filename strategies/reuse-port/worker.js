@@ -1,0 +1,86 @@
+// A reuse-port worker: an HTTP server of its own on the port the main process
+// chose (argv[2]), sharing it with the other workers. Each request runs the command
+// here and streams its stdout as the body. Counts go to the main process whenever it
+// probes ('probe' over IPC), and 'ready' once listening.
+import http from 'node:http';
+import { readConfig } from '../lib/config.js';
+import { onParentGone } from '../lib/fork.js';
+import { sendError } from '../lib/http.js';
+import { runCommand } from '../lib/spawn-command.js';
+
+const port = Number(process.argv[2]);
+const { host, command, args } = readConfig();
+const counts = { inFlight: 0, completed: 0, failed: 0 };
+const finished = (failed) => {
+  counts.inFlight--;
+  if (failed) counts.failed++;
+  else counts.completed++;
+};
+
+process.on('message', (message) => {
+  if (message === 'probe') process.send(['counts', counts.inFlight, counts.completed, counts.failed]);
+});
+onParentGone();
+
+const OCTETS = { 'content-type': 'application/octet-stream' };
+const failure = (text) => new Response(`${text}\n`, { status: 500, headers: { 'content-type': 'text/plain' } });
+
+// Bun and Deno: their own server with SO_REUSEPORT, and the command's stdout stream as
+// the response body, so the runtime moves the bytes from pipe to socket itself.
+if (globalThis.Bun) {
+  Bun.serve({
+    hostname: host, port, reusePort: true,
+    fetch() {
+      counts.inFlight++;
+      let proc;
+      try {
+        proc = Bun.spawn([command, ...args], { stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
+      } catch (error) {
+        finished(true);
+        return failure(`spawn ${command} ${error.code ?? error.message}`);
+      }
+      proc.exited.then(() => finished(false));
+      return new Response(proc.stdout, { headers: OCTETS });
+    },
+  });
+  process.send('ready');
+} else if (globalThis.Deno) {
+  const CODES = { NotFound: 'ENOENT', PermissionDenied: 'EACCES' };
+  Deno.serve({ hostname: host, port, reusePort: true, onListen: () => process.send('ready') }, () => {
+    counts.inFlight++;
+    let child;
+    try {
+      child = new Deno.Command(command, { args, stdin: 'null', stdout: 'piped', stderr: 'null' }).spawn();
+    } catch (error) {
+      finished(true);
+      return failure(`spawn ${command} ${CODES[error.name] ?? error.message}`);
+    }
+    child.status.then(() => finished(false));
+    return new Response(child.stdout, { headers: OCTETS });
+  });
+} else {
+  // Node: a node:cluster worker; listen() shares the primary's socket (SCHED_NONE), and
+  // this process accepts from it directly.
+  const server = http.createServer((req, res) => {
+    req.resume();
+    counts.inFlight++;
+    let started = false;
+    runCommand(command, args, {
+      onStdout(chunk) {
+        if (!started) res.writeHead(200, OCTETS);
+        started = true;
+        res.write(chunk);
+      },
+      onExit() {
+        if (!started) res.writeHead(200, OCTETS);
+        res.end();
+        finished(false);
+      },
+      onError(message) {
+        sendError(res, message);
+        finished(true);
+      },
+    });
+  });
+  server.listen(port, host, () => process.send('ready'));
+}
