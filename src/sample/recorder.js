@@ -96,12 +96,14 @@ export function createRecorder() {
               cpuPct: entry.cpu.value(),
               rssBytes: entry.rssPeak,
               heapUsedBytes: probe?.heapUsedBytes ?? null,
+              spawnTiming: probe?.spawnTiming ?? null,
             },
           };
         });
       const spawns = [...totals.values()].reduce((sum, t) => sum + (t.result().spawns ?? 0), 0);
       return {
         processes,
+        spawnTiming: runSpawnTiming(processes),
         spawned: { seen: spawned.seen, spawns, cpuPct: spawned.cpu.value(), rssBytes: spawned.rssPeak },
         system: { cpus: system.map((m) => m.value()) },
         generator: { cpuPct: generator.cpu.value(), elu: generator.elu.value() },
@@ -124,4 +126,16 @@ function mean() {
     },
     value: () => (count > 0 ? sum / count : null),
   };
+}
+
+/**
+ * How the run's spawns were timed: the one way every probed thread that said used,
+ * 'mixed' when they differ (a Node main with workers on another Node), null when
+ * no thread said (no probe, or nothing spawned).
+ * @param {{ summary: { spawnTiming: string|null } }[]} processes
+ */
+export function runSpawnTiming(processes) {
+  const ways = new Set(processes.map((p) => p.summary.spawnTiming).filter(Boolean));
+  if (ways.size === 0) return null;
+  return ways.size === 1 ? [...ways][0] : 'mixed';
 }
