@@ -1,6 +1,7 @@
 /** Rule: a thread spends a large share of its time frozen inside child_process spawn. */
 import { pct, ms, int } from '../report/format.js';
 import { where, worst, num } from './verdict-common.js';
+import { FASTER_SPAWN_SENTENCE } from '../report/runtimes.js';
 
 /**
  * 0.10 of wall time (the issue's threshold). libuv forks and waits for exec on the
@@ -29,7 +30,13 @@ export function spawnBlocked(evidence) {
     next: [
       'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
       'compare strategies on your workload: spawnbench tune --strategy fork-pool',
+      ...(p.spawnMechanism === 'fork' ? [FASTER_SPAWN_SENTENCE] : []),
     ],
-    figures: { blockedFraction: p.blockedFraction, spawnsPerSec: num(p.spawnsPerSec), msPerSpawn: num(p.msPerSpawn) },
+    figures: {
+      blockedFraction: p.blockedFraction,
+      spawnsPerSec: num(p.spawnsPerSec),
+      msPerSpawn: num(p.msPerSpawn),
+      spawnMechanism: p.spawnMechanism ?? null,
+    },
   };
 }

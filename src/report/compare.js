@@ -6,6 +6,7 @@
 import { int, ms } from './format.js';
 import { formatDuration } from '../units.js';
 import { compareTable } from '../compare/table.js';
+import { formatRuntimeList } from './runtimes.js';
 
 /**
  * @param {object} result CompareResult (src/compare/engine.js)
@@ -14,6 +15,8 @@ import { compareTable } from '../compare/table.js';
 export function formatCompare(result) {
   const lines = [`spawnbench compare · ${describeLoad(result.plan)}`];
   if (result.machine) lines.push(describeMachine(result.machine));
+  const runtimes = formatRuntimeList(result.runtimes);
+  if (runtimes) lines.push(runtimes);
   for (const workload of result.plan.workloads) {
     const rows = rowsOf(result).filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';

@@ -5,6 +5,7 @@
 import { int, msNumber, bytes, seconds } from './format.js';
 import { formatProcesses } from './processes.js';
 import { formatDuration } from '../units.js';
+import { formatSpawnLine } from './runtimes.js';
 
 const ERROR_KINDS = [
   ['connect', 'connect refused'],
@@ -25,6 +26,7 @@ export function formatSummary(result) {
     `spawnbench run · ${describeTarget(plan)}`,
     `${describeRequests(plan)} · ${describeLoad(plan, load)}`,
     `Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`,
+    ...spawnLines(result.runtimes),
     '',
     `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
     `Latency    ${formatLatency(load.latency)}`,
@@ -38,6 +40,12 @@ export function formatSummary(result) {
   for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
+}
+
+/** The strategy's runtimes and how they spawn, one line ("spawns by fork (Node 20.20.2, libuv 1.46.0)"); none when unknown. */
+function spawnLines(runtimes) {
+  const line = formatSpawnLine(runtimes);
+  return line ? [line] : [];
 }
 
 /** "strategy fork-pool (4 workers, p2c, node)" or "url http://…" */

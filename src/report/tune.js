@@ -5,6 +5,7 @@
  */
 import { int, ms } from './format.js';
 import { formatDuration } from '../units.js';
+import { formatSpawnLine, fasterSpawnHint } from './runtimes.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
@@ -14,11 +15,15 @@ export function formatTune(result) {
   const { plan, machine, recommendation: rec } = result;
   const lines = [`spawnbench tune · ${describeSweep(plan)}`];
   if (machine) lines.push(`Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`);
+  const spawnLine = formatSpawnLine(result.runtimes);
+  if (spawnLine) lines.push(spawnLine);
   lines.push('', ...formatEvidence(rec.cells, rec), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search, result.steps ?? []));
   lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...rec.sentences.map((s) => `  ${s}`));
+  const hint = fasterSpawnHint(result.runtimes);
+  if (hint) lines.push(`  Also: ${hint}.`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
 }

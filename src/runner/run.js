@@ -9,6 +9,7 @@ import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { describeWorkload } from '../workloads.js';
 import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
+import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,8 +29,10 @@ export function createRun(plan, { logger = createLogger(null) } = {}) {
 
 async function execute(run, plan, logger, state) {
   const machine = await readMachine();
-  logger.info({ plan: planForJson(plan), machine }, 'run start');
-  run.emit('start', { plan: planForJson(plan), machine });
+  // The runtimes that run the strategy, and so how they spawn: not spawnbench's own Node.
+  const runtimes = await describeTargetRuntimes(plan.target);
+  logger.info({ plan: planForJson(plan), machine, runtimes }, 'run start');
+  run.emit('start', { plan: planForJson(plan), machine, runtimes });
   run.emit('phase', { phase: 'booting' });
   const stops = [];
   const notes = [];
@@ -83,6 +86,7 @@ async function execute(run, plan, logger, state) {
       createdAt: new Date().toISOString(),
       plan: planForJson(plan),
       machine,
+      runtimes,
       strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
       load,
       samples,

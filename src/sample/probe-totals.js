@@ -11,7 +11,8 @@ const US_PER_MS = 1000;
  * @returns {{ add: (report: object) => void, result: () => object }} `result()` returns
  *   `{ wallMs, elu, blockedFraction, msPerSpawn, spawnsPerSec, spawns, loopDelayP50Ms,
  *   loopDelayP99Ms, loopDelayMaxMs, gcMs, heapUsedBytes, spawnTiming }` (null where nothing was reported;
- *   `spawnTiming`: how the thread's spawns were timed, from its latest report that says)
+ *   `spawnTiming`: how the thread's spawns were timed, from its latest report that says;
+ *   `runtime`: `{ kind, version, libuv }` the thread reported)
  */
 export function createProbeTotals() {
   let wallMs = 0;
@@ -21,6 +22,7 @@ export function createProbeTotals() {
   let spawns = 0;
   let blockedMs = 0;
   let spawnTiming = null;
+  let runtime = null;
   let gcMs = null;
   let heapUsedBytes = null;
   let maxDelayMs = null;
@@ -41,6 +43,7 @@ export function createProbeTotals() {
         blockedMs += report.spawn.blockedMs;
         spawnTiming = report.spawn.timing ?? spawnTiming;
       }
+      if (report.runtime) runtime = report.runtime;
       if (report.gcMs != null) gcMs = (gcMs ?? 0) + report.gcMs;
       if (report.heapUsedBytes != null) heapUsedBytes = Math.max(heapUsedBytes ?? 0, report.heapUsedBytes);
       if (report.loopDelay) {
@@ -63,6 +66,7 @@ export function createProbeTotals() {
         gcMs,
         heapUsedBytes,
         spawnTiming,
+        runtime,
       };
     },
   };

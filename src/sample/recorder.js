@@ -2,6 +2,7 @@
  * Keeps what the sampler saw: a time series per process or thread, probe totals,
  * and the run-wide aggregates, and turns them into the summary `stop()` returns.
  */
+import { spawnMechanism } from '../analysis/spawn-mechanism.js';
 import { createProbeTotals } from './probe-totals.js';
 
 /** Order of the summary's process list: the main process first, then workers, then threads. */
@@ -97,6 +98,7 @@ export function createRecorder() {
               rssBytes: entry.rssPeak,
               heapUsedBytes: probe?.heapUsedBytes ?? null,
               spawnTiming: probe?.spawnTiming ?? null,
+              runtime: probe?.runtime ? { ...probe.runtime, spawnMechanism: spawnMechanism(probe.runtime) } : null,
             },
           };
         });

@@ -7,6 +7,7 @@
  */
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
+import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
 import { runFigures } from '../analysis/run-figures.js';
@@ -33,6 +34,7 @@ export function createTune(plan, { createRun = createRunEngine, logger = createL
 
 async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   const machine = await machineOf();
+  const runtimes = await describeTargetRuntimes(plan.base?.target);
   const search = plan.search === 'adaptive' ? createAdaptiveSearch(plan) : createExhaustiveSearch(plan);
   const steps = [];
   let index = 0;
@@ -49,7 +51,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
     }
   }
   tune.emit('tune-progress', null);
-  const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
+  const result = tuneResult(plan, { machine, runtimes, steps, search, stoppedEarly: state.stopRequested });
   tune.emit('phase', { phase: 'done' });
   tune.emit('done', result);
   return result;
@@ -82,7 +84,7 @@ async function measureStep(tune, run, item, state, steps) {
  * The TuneResult: plain JSON, written by --out and read back by `report`.
  * @returns {object}
  */
-export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
+export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppedEarly }) {
   const recommendation = recommend(steps);
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}: the recommendation covers what was measured until then`);
@@ -93,6 +95,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
     createdAt: new Date().toISOString(),
     plan: tunePlanForJson(plan, planForJson),
     machine,
+    runtimes,
     steps,
     search: {
       mode: search.mode,

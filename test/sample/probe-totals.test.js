@@ -62,6 +62,7 @@ test('totals without reports, or with parent-side reports only, say null rather 
   assert.deepEqual(createProbeTotals().result(), {
     wallMs: 0, elu: null, blockedFraction: null, msPerSpawn: null, spawnsPerSec: null, spawns: null,
     loopDelayP50Ms: null, loopDelayP99Ms: null, loopDelayMaxMs: null, gcMs: null, heapUsedBytes: null, spawnTiming: null,
+    runtime: null,
   });
   const totals = createProbeTotals();
   totals.add({ intervalMs: 250, elu: 0.4, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null });
