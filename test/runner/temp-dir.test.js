@@ -1,9 +1,9 @@
 // The run's temp directory: strategies keep files there (comm-channel's socket
 // files under a bun main with node workers), and spawnbench removes it even when
 // the strategy was killed before it could clean up.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from 'spawnbench';
@@ -17,6 +17,13 @@ const bun = (() => {
     return null;
   }
 })();
+
+// A temp directory of this file's own (os.tmpdir() reads TMPDIR at each call): other
+// spawnbench runs on the machine (another suite, another checkout) make and remove
+// spawnbench-run-* directories in the shared /tmp while these tests count them.
+const sharedTmp = tmpdir();
+process.env.TMPDIR = mkdtempSync(path.join(sharedTmp, 'spawnbench-temp-dir-test-'));
+after(() => rmSync(process.env.TMPDIR, { recursive: true, force: true }));
 
 const runDirs = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('spawnbench-run-')));
 
