@@ -5,8 +5,15 @@ import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
 
-// Node publishes the spawn channel from 26 on; 20 to 24 do not (the suite runs on all of them).
-const expectedTiming = Number(process.versions.node.split('.')[0]) >= 26 ? 'diagnostics-channel' : 'patch';
+import { spawnChannelPublished } from '../helpers/spawn-channel.js';
+
+const major = Number(process.versions.node.split('.')[0]);
+const expectedTiming = (await spawnChannelPublished()) ? 'diagnostics-channel' : 'patch';
+
+test('Node 26 publishes the spawn channel and Node 20 does not (what the timer relies on)', () => {
+  if (major >= 26) assert.equal(expectedTiming, 'diagnostics-channel');
+  if (major === 20) assert.equal(expectedTiming, 'patch');
+});
 
 test('spawn timer counts every child_process entry point once and leaves behaviour unchanged', async (t) => {
   const originals = {

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { spawnChannelPublished } from '../helpers/spawn-channel.js';
 
 const TIMER = new URL('../../src/probe/spawn-timer.js', import.meta.url).href;
 const NODE26 = fileURLToPath(new URL('../../node_modules/node26/bin/node', import.meta.url));
-const hasChannel = Number(process.versions.node.split('.')[0]) >= 26;
+const hasChannel = await spawnChannelPublished();
 
 /** Runs `script` (an ES module) on `node`, returns what it printed as JSON. */
 async function runOn(node, script) {
@@ -38,7 +39,8 @@ test('on Node 26 the channel and the patch time the same spawns alike (blocked m
     patch.uninstall();
     console.log(JSON.stringify(result));
   `;
-  const { patch, channel, node } = await runOn(hasChannel ? process.execPath : NODE26, script);
+  const major = Number(process.versions.node.split('.')[0]);
+  const { patch, channel, node } = await runOn(major >= 26 ? process.execPath : NODE26, script);
   assert.ok(Number(node.split('.')[0]) >= 26, `ran on Node ${node}`);
   assert.equal(patch.timing, 'patch');
   assert.equal(channel.timing, 'diagnostics-channel');
