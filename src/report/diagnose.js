@@ -7,6 +7,7 @@ import { int, ms, bytes, seconds, pct } from './format.js';
 import { formatProcesses } from './processes.js';
 import { formatLatency, formatErrors } from './summary.js';
 import { formatDuration } from '../units.js';
+import { formatRuntimeList } from './runtimes.js';
 
 /**
  * @param {object} result DiagnoseResult (src/diagnose/engine.js)
@@ -18,6 +19,8 @@ export function formatDiagnose(result) {
     `spawnbench diagnose · ${describeDiagnoseTarget(result)}`,
     describeLoad(plan, load),
     `Node ${machine.node} · libuv ${machine.libuv} · ${machine.cpuModel} × ${machine.cores} cores · ${machine.platform}/${machine.arch}`,
+    // How the server's own runtimes spawn, as its probed processes reported them (none without the probe).
+    ...[formatRuntimeList((result.samples?.processes ?? []).map((p) => p.summary?.runtime).filter(Boolean))].filter(Boolean),
     '',
     `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
     `Latency    ${formatLatency(load.latency)}`,

@@ -35,13 +35,18 @@ export function formatSpawnLine(runtimes) {
 }
 
 /**
- * For results over several strategies (compare): each distinct runtime once,
+ * For results over several strategies (compare), or the runtimes a diagnosed server's
+ * probed processes reported: each distinct runtime once,
  * "Node 20.20.2, libuv 1.46.0 spawns by fork · Bun 1.4.5 spawns by vfork"; null when none is known.
  * @param {Array<object>|undefined} runtimes
  */
 export function formatRuntimeList(runtimes) {
   const seen = new Map();
-  for (const r of runtimes ?? []) if (!seen.has(r.path)) seen.set(r.path, r);
+  // Runtimes read from an executable have a path; those a probe reported have their versions.
+  for (const r of runtimes ?? []) {
+    const key = r.path ?? `${r.kind} ${r.version} ${r.libuv}`;
+    if (!seen.has(key)) seen.set(key, r);
+  }
   if (seen.size === 0) return null;
   return [...seen.values()].map((r) => `${describeRuntime(r)} spawns by ${mechanism(r)}`).join(' · ');
 }

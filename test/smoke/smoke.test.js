@@ -4,7 +4,7 @@
 // (spawnbench starts them with process.execPath), which the runtimes it reports prove.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,13 @@ async function json(...args) {
   const { code, out, err } = await cli(...args);
   assert.equal(code, 0, `${args.join(' ')}: exit ${code}\n${err}`);
   return JSON.parse(out);
+}
+
+/** Writes a result where `report` can read it; returns report's arguments. */
+async function saved(result) {
+  const file = join(dir, `${result.kind}-${Date.now()}.json`);
+  writeFileSync(file, JSON.stringify(result));
+  return [file];
 }
 
 async function assertNothingLeft(pid) {
@@ -112,6 +119,8 @@ test('diagnose on two fixtures: spawn-per-request is seen blocked in spawn; cpu-
   assert.ok(busiest, 'the probe saw time blocked in spawn');
   assert.equal(busiest.summary.spawnTiming, expectedTiming);
   assert.ok(spawning.diagnosis.verdict.id, 'a verdict');
+  const text = await cli('report', ...(await saved(spawning)));
+  assert.match(text.out, new RegExp(`^Node ${process.versions.node.replaceAll('.', '\\.')}, libuv [\\d.]+ spawns by ${expectedMechanism}$`, 'm'));
   await assertNothingLeft(spawning.target.pid);
 
   const burning = await json('diagnose', ...SHORT, '--cpu-prof', '--', process.execPath, server('cpu-burn'));
