@@ -131,7 +131,7 @@ async function main() {
       continue;
     }
     const version = await nodeVersion(node);
-    console.log(`\n▶ ${run.set === 'full' ? 'full suite' : 'smoke set'} on Node ${version} (${node})\n`);
+    console.log(`\n═══ ${run.set === 'full' ? 'full suite' : 'smoke set'} on Node ${version} (${node}) ═══\n`);
     const started = Date.now();
     const outcome = await runSet(run);
     results.push({ run, version, seconds: (Date.now() - started) / 1000, ...outcome });
