@@ -8,9 +8,8 @@
  * as `timing`:
  * - 'diagnostics-channel': Node publishes `tracing:child_process.spawn:start` just
  *   before the native spawn and `:end` (or `:error`) right after it returns, on the
- *   calling thread (Node 26, and 24.x from a later release: 24.21.0 has it; Node 20
- *   and 22.23 do not). That is Node's own,
- *   supported way to see spawn, and nothing of the host is replaced.
+ *   calling thread (Node 26, and 24.21.0 too; Node 20 and 22.23 do not). That is
+ *   Node's own, supported way to see spawn, and nothing of the host is replaced.
  * - 'patch': elsewhere, `ChildProcess.prototype.spawn` is wrapped. spawn, execFile,
  *   exec and fork all create a ChildProcess and call this method, which is where the
  *   fork happens. Timing it catches every asynchronous path (promisified
