@@ -446,3 +446,14 @@ export const POOL_MAIN_MS_PER_REQUEST = 0.16;
  * both strategies came out 0.92–1.00 (0.68–0.94 without it).
  */
 export const EXEC_WAIT_SHARE_OF_CHILD_CPU = 0.34;
+
+// ── How a runtime spawns ───────────────────────────────────────────────────────
+
+/**
+ * libuv version (major.minor.patch) from which uv_spawn uses posix_spawn (vfork
+ * semantics) on Linux instead of fork: libuv 1.53.0, released 2026-09. A fork copies
+ * the page tables of the whole calling process and the calling thread waits until
+ * the child has exec'd; posix_spawn shares the parent's memory until exec, so the
+ * time blocked per spawn no longer grows with the size of the process.
+ */
+export const POSIX_SPAWN_LIBUV = '1.53.0';

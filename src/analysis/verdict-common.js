@@ -14,6 +14,7 @@
  * @property {number|null} cpuPct           % of one core (/proc), whole process
  * @property {number|null} blockedFraction  share of wall time inside spawn, 0..1 (probe)
  * @property {number|null} spawnsPerSec
+ * @property {'fork'|'posix_spawn'|'vfork'|null} [spawnMechanism] how its runtime spawns (probe; null unknown)
  * @property {number|null} msPerSpawn
  * @property {number|null} gcFraction       share of wall time in GC pauses, 0..1 (probe)
  * @property {number|null} gcPeakMsPerSec   most GC pause time in any one-second window, ms (probe)

@@ -14,6 +14,6 @@ export function spawnBlocked(evidence) {
     id: 'spawn-blocked',
     kind: 'problem',
     where: where(p),
-    figures: { blockedFraction: p.blockedFraction, spawnsPerSec: num(p.spawnsPerSec), msPerSpawn: num(p.msPerSpawn) },
+    figures: { blockedFraction: p.blockedFraction, spawnsPerSec: num(p.spawnsPerSec), msPerSpawn: num(p.msPerSpawn), spawnMechanism: p.spawnMechanism ?? null },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
+import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { compareOrder } from './plan.js';
 import { compareTable } from '../analysis/compare-table.js';
@@ -23,6 +24,7 @@ export function createCompare(plan, { createRun = createRunEngine, logger = crea
 
 async function execute(compare, plan, { createRun, logger, machineOf }, state) {
   const machine = await machineOf();
+  const runtimes = await compareRuntimes(plan);
   const order = compareOrder(plan);
   const runs = [];
   for (const [i, item] of order.entries()) {
@@ -41,14 +43,27 @@ async function execute(compare, plan, { createRun, logger, machineOf }, state) {
     logger.info({ run: entry }, 'compare run');
     compare.emit('compare-step', entry);
   }
-  const result = compareResult(plan, { machine, runs, stoppedEarly: state.stopRequested });
+  const result = compareResult(plan, { machine, runtimes, runs, stoppedEarly: state.stopRequested });
   return finishEngine(compare, result);
+}
+
+/**
+ * The runtimes of every strategy compared, `[{ strategy, role, ...versions }]`. A
+ * strategy whose runtime cannot be resolved is left out here and fails in its run.
+ */
+async function compareRuntimes(plan) {
+  const list = [];
+  for (const strategy of plan.strategies) {
+    const target = plan.plans[plan.workloads[0]]?.[strategy]?.target;
+    for (const runtime of await describeTargetRuntimes(target)) list.push({ strategy, ...runtime });
+  }
+  return list;
 }
 
 /**
  * The CompareResult: plain JSON, written by --out and read back by `report`.
  */
-export function compareResult(plan, { machine, runs, stoppedEarly }) {
+export function compareResult(plan, { machine, runtimes = [], runs, stoppedEarly }) {
   const { strategies, workloads, repeat } = plan;
   const rows = compareTable(runs, plan);
   const firstPlan = planForJson(plan.plans[workloads[0]][strategies[0]]);
@@ -59,6 +74,7 @@ export function compareResult(plan, { machine, runs, stoppedEarly }) {
   return resultEnvelope('compare', {
     plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null, ...(plan.commands ? { commands: plan.commands } : {}) },
     machine,
+    runtimes,
     runs,
     rows,
     notes,

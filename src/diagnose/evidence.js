@@ -32,6 +32,7 @@ export function buildEvidence(result) {
       blockedFraction: s.blockedFraction ?? null,
       spawnsPerSec: s.spawnsPerSec ?? null,
       msPerSpawn: s.msPerSpawn ?? null,
+      spawnMechanism: s.runtime?.spawnMechanism ?? null,
       gcFraction: gc[p.key]?.gcFraction ?? null,
       gcPeakMsPerSec: gc[p.key]?.gcPeakMsPerSec ?? null,
     };

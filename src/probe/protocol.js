@@ -6,10 +6,14 @@
  * A report is one JSON object per line on the probe's own Unix socket:
  * `{ v, pid, tid, threadId, isMainThread, source, t, intervalMs,
  *    elu, loopDelay: { count, p50Ms, p99Ms, maxMs, percentiles: [[pct, ms], ...] } | null,
- *    spawn: { count, blockedMs } | null, gcMs, rssBytes, heapUsedBytes }`
+ *    spawn: { count, blockedMs, timing } | null, gcMs, rssBytes, heapUsedBytes,
+ *    runtime: { kind: 'node'|'bun', version, libuv } }`
  * where every figure covers the interval since the previous report of the same
  * thread. `source` is 'probe' (measured inside the thread) or 'parent' (a worker
- * thread the probe could not enter, seen from its parent: ELU only).
+ * thread the probe could not enter, seen from its parent: ELU only). `spawn.timing`
+ * says how the thread's asynchronous spawns are timed: 'diagnostics-channel' (Node's
+ * own channel), 'patch', or null before its first spawn (see spawn-timer.js); a
+ * probe that predates the field sends none.
  */
 import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
 

@@ -18,6 +18,10 @@ import { PROTOCOL_VERSION } from './protocol.js';
  * @returns {() => void} stops the probe and restores everything it patched
  */
 export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
+  // Which runtime this thread is, so spawnbench can tell how it spawns (libuv's version decides for Node).
+  const runtime = process.versions.bun
+    ? { kind: 'bun', version: process.versions.bun, libuv: null }
+    : { kind: 'node', version: process.versions.node, libuv: process.versions.uv ?? null };
   const identity = {
     v: PROTOCOL_VERSION,
     pid: process.pid,
@@ -55,7 +59,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
         v: identity.v, pid: identity.pid, tid: identity.tid, threadId: identity.threadId,
         isMainThread: identity.isMainThread, source: 'probe', t,
         intervalMs: figures.intervalMs, elu: figures.elu, loopDelay: figures.loopDelay, gcMs: figures.gcMs,
-        rssBytes: figures.rssBytes, heapUsedBytes: figures.heapUsedBytes, spawn: spawnTimer.take(),
+        rssBytes: figures.rssBytes, heapUsedBytes: figures.heapUsedBytes, spawn: spawnTimer.take(), runtime,
       });
       for (const worker of workerPatch?.takeUnprobedWorkers() ?? []) {
         reporter.send({

@@ -6,6 +6,7 @@
 import { int, ms } from './format.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { shellLine } from './own-server.js';
+import { formatRuntimeList } from './runtimes.js';
 
 /**
  * @param {object} result CompareResult (src/compare/engine.js)
@@ -14,6 +15,8 @@ import { shellLine } from './own-server.js';
 export function formatCompare(result) {
   const lines = [`spawnbench compare · ${describeComparison(result.plan)}`];
   if (result.machine) lines.push(describeMachine(result.machine));
+  const runtimes = formatRuntimeList(result.runtimes);
+  if (runtimes) lines.push(runtimes);
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';

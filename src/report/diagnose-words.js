@@ -4,6 +4,7 @@
  * changes here and nowhere else; the text summary and the --json output both
  * read what this module fills in.
  */
+import { FASTER_SPAWN_SENTENCE } from './runtimes.js';
 import { pct, ms, int } from './format.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
@@ -76,6 +77,7 @@ const WORDS = {
     next: [
       'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
       'compare strategies on your workload: spawnbench tune --strategy fork-pool',
+      ...(f.spawnMechanism === 'fork' ? [FASTER_SPAWN_SENTENCE] : []),
     ],
   }),
   'gc-pressure': (f) => ({

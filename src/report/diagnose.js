@@ -9,6 +9,7 @@ import { formatLatency, formatErrors } from './summary.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
+import { formatRuntimeList } from './runtimes.js';
 
 /**
  * @param {object} result DiagnoseResult (src/diagnose/engine.js)
@@ -20,6 +21,8 @@ export function formatDiagnose(result) {
     `spawnbench diagnose · ${describeDiagnoseTarget(result)}`,
     `${plan.load.method} ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
     describeMachine(machine),
+    // How the server's own runtimes spawn, as its probed processes reported them (none without the probe).
+    ...[formatRuntimeList((result.samples?.processes ?? []).map((p) => p.summary?.runtime).filter(Boolean))].filter(Boolean),
     '',
     `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
     `Latency    ${formatLatency(load.latency)}`,

@@ -6,6 +6,7 @@ import { int, msNumber, bytes, seconds } from './format.js';
 import { formatProcesses } from './processes.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { formatRunAdvice } from './run-advice-summary.js';
+import { formatSpawnLine } from './runtimes.js';
 
 const ERROR_KINDS = [
   ['connect', 'connect refused'],
@@ -27,6 +28,7 @@ export function formatSummary(result) {
     `spawnbench run · ${describeTarget(plan)}`,
     `${describeRequests(plan)} · ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
     describeMachine(machine),
+    ...spawnLines(result.runtimes),
     '',
     `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
     `Latency    ${formatLatency(load.latency)}`,
@@ -41,6 +43,12 @@ export function formatSummary(result) {
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   lines.push('', ...formatRunAdvice(result));
   return lines.join('\n');
+}
+
+/** The strategy's runtimes and how they spawn, one line ("spawns by fork (Node 20.20.2, libuv 1.46.0)"); none when unknown. */
+function spawnLines(runtimes) {
+  const line = formatSpawnLine(runtimes);
+  return line ? [line] : [];
 }
 
 /** "strategy fork-pool (4 workers, p2c, node)" or "url http://…" */

@@ -8,6 +8,7 @@ import { wordRecommendation } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences } from './own-server.js';
 import { policyLabel } from '../labels.js';
+import { formatSpawnLine, fasterSpawnHint } from './runtimes.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
@@ -18,6 +19,8 @@ export function formatTune(result) {
   const rec = wordRecommendation(result.recommendation);
   const lines = [`spawnbench tune · ${describeSweep(plan)}`];
   if (machine) lines.push(describeMachine(machine));
+  const spawnLine = formatSpawnLine(result.runtimes);
+  if (spawnLine) lines.push(spawnLine);
   lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
@@ -25,6 +28,8 @@ export function formatTune(result) {
   const serverProcesses = formatServerProcesses(result.processes);
   if (serverProcesses.length) lines.push('', ...serverProcesses);
   lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...rec.sentences, ...policyNotTunedSentences(rec)].map((s) => `  ${s}`));
+  const hint = fasterSpawnHint(result.runtimes);
+  if (hint) lines.push(`  Also: ${hint}.`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
 }

@@ -9,6 +9,7 @@ import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { describeWorkload } from '../workloads.js';
 import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
+import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,8 +31,10 @@ export function createRun(plan, { logger = createLogger(null) } = {}) {
 
 async function execute(run, plan, logger, state) {
   const machine = await readMachine();
-  logger.info({ plan: planForJson(plan), machine }, 'run start');
-  run.emit('start', { plan: planForJson(plan), machine });
+  // The runtimes that run the strategy, and so how they spawn: not spawnbench's own Node.
+  const runtimes = await describeTargetRuntimes(plan.target);
+  logger.info({ plan: planForJson(plan), machine, runtimes }, 'run start');
+  run.emit('start', { plan: planForJson(plan), machine, runtimes });
   let workers = [];
   const { server, load, samples, crash } = await measureServer(run, state, {
     plan,
@@ -62,6 +65,7 @@ async function execute(run, plan, logger, state) {
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
     machine,
+    runtimes,
     strategy: server && plan.target.kind === 'strategy' ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
     ...(plan.target.kind === 'command' ? { target: { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url: server.url(plan.target.path) } } : {}),
     load,

@@ -55,8 +55,10 @@ export function probeSupport(runtime = 'node') {
  *   began at boot). `stop()` ends sampling and resolves to (idempotent)
  *   `{ processes: [{ key, pid, threadId, role, label, requests, series: [{ t, cpuPct, rssBytes, requests, probe }],
  *   summary: { elu, blockedFraction, msPerSpawn, spawnsPerSec, loopDelayP50Ms, loopDelayP99Ms, loopDelayMaxMs,
- *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak), loopCpuPct, waitPct, inFlight } }], spawned: { seen, spawns, cpuPct, rssBytes },
+ *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak), loopCpuPct, waitPct, inFlight, spawnTiming,
+ *   runtime: { kind, version, libuv, spawnMechanism }|null } }], spawnTiming, spawned: { seen, spawns, cpuPct, rssBytes },
  *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [] }`;
+ *   `spawnTiming` ('diagnostics-channel', 'patch', 'mixed' run-wide, or null): how blocked-in-spawn was timed.
  *   `requests` there is the count completed while sampling, and null figures were not measured.
  */
 export function startSampler({

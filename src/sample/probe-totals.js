@@ -10,7 +10,9 @@ const US_PER_MS = 1000;
 /**
  * @returns {{ add: (report: object) => void, result: () => object }} `result()` returns
  *   `{ wallMs, elu, blockedFraction, msPerSpawn, spawnsPerSec, spawns, loopDelayP50Ms,
- *   loopDelayP99Ms, loopDelayMaxMs, gcMs, heapUsedBytes }` (null where nothing was reported)
+ *   loopDelayP99Ms, loopDelayMaxMs, gcMs, heapUsedBytes, spawnTiming }` (null where nothing was reported;
+ *   `spawnTiming`: how the thread's spawns were timed, from its latest report that says;
+ *   `runtime`: `{ kind, version, libuv }` the thread reported)
  */
 export function createProbeTotals() {
   let wallMs = 0;
@@ -19,6 +21,8 @@ export function createProbeTotals() {
   let spawnWallMs = 0;
   let spawns = 0;
   let blockedMs = 0;
+  let spawnTiming = null;
+  let runtime = null;
   let gcMs = null;
   let heapUsedBytes = null;
   let maxDelayMs = null;
@@ -37,7 +41,9 @@ export function createProbeTotals() {
         spawnWallMs += ms;
         spawns += report.spawn.count;
         blockedMs += report.spawn.blockedMs;
+        spawnTiming = report.spawn.timing ?? spawnTiming;
       }
+      if (report.runtime) runtime = report.runtime;
       if (report.gcMs != null) gcMs = (gcMs ?? 0) + report.gcMs;
       if (report.heapUsedBytes != null) heapUsedBytes = Math.max(heapUsedBytes ?? 0, report.heapUsedBytes);
       if (report.loopDelay) {
@@ -59,6 +65,8 @@ export function createProbeTotals() {
         loopDelayMaxMs: maxDelayMs,
         gcMs,
         heapUsedBytes,
+        spawnTiming,
+        runtime,
       };
     },
   };

@@ -2,6 +2,7 @@
  * Keeps what the sampler saw: a time series per process or thread, probe totals,
  * and the run-wide aggregates, and turns them into the summary `stop()` returns.
  */
+import { spawnMechanism } from '../spawn-mechanism.js';
 import { createProbeTotals } from './probe-totals.js';
 
 /** Order of the summary's process list: the main process first, then workers, then threads. */
@@ -105,12 +106,15 @@ export function createRecorder() {
               loopCpuPct: entry.loopCpu.value(),
               waitPct: entry.wait.value(),
               inFlight: entry.inFlight.value(),
+              spawnTiming: probe?.spawnTiming ?? null,
+              runtime: probe?.runtime ? { ...probe.runtime, spawnMechanism: spawnMechanism(probe.runtime) } : null,
             },
           };
         });
       const spawns = [...totals.values()].reduce((sum, t) => sum + (t.result().spawns ?? 0), 0);
       return {
         processes,
+        spawnTiming: runSpawnTiming(processes),
         spawned: { seen: spawned.seen, spawns, cpuPct: spawned.cpu.value(), rssBytes: spawned.rssPeak },
         system: { cpus: system.map((m) => m.value()) },
         generator: { cpuPct: generator.cpu.value(), elu: generator.elu.value() },
@@ -133,4 +137,16 @@ function mean() {
     },
     value: () => (count > 0 ? sum / count : null),
   };
+}
+
+/**
+ * How the run's spawns were timed: the one way every probed thread that said used,
+ * 'mixed' when they differ (a Node main with workers on another Node), null when
+ * no thread said (no probe, or nothing spawned).
+ * @param {{ summary: { spawnTiming: string|null } }[]} processes
+ */
+export function runSpawnTiming(processes) {
+  const ways = new Set(processes.map((p) => p.summary.spawnTiming).filter(Boolean));
+  if (ways.size === 0) return null;
+  return ways.size === 1 ? [...ways][0] : 'mixed';
 }

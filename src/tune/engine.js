@@ -7,6 +7,7 @@
  */
 import { createRun as createRunEngine, planForJson } from '../runner/run.js';
 import { readMachine } from '../machine.js';
+import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { recommend } from '../analysis/recommend.js';
 import { fitUsl } from '../analysis/usl.js';
@@ -31,6 +32,7 @@ export function createTune(plan, { createRun = createRunEngine, logger = createL
 
 async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   const machine = await machineOf();
+  const runtimes = await describeTargetRuntimes(plan.base?.target);
   const search = plan.search === 'adaptive' ? createAdaptiveSearch(plan) : createExhaustiveSearch(plan);
   const steps = [];
   let index = 0;
@@ -49,7 +51,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   tune.emit('tune-progress', null);
   // A user's server that fails at every size: nothing to recommend, and the first reason is the one to fix.
   if (!state.stopRequested && steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
-  const result = tuneResult(plan, { machine, steps, search, stoppedEarly: state.stopRequested });
+  const result = tuneResult(plan, { machine, runtimes, steps, search, stoppedEarly: state.stopRequested });
   return finishEngine(tune, result);
 }
 
@@ -76,7 +78,7 @@ async function measureStep(tune, run, item, state, steps, ownServer) {
  * The TuneResult: plain JSON, written by --out and read back by `report`.
  * @returns {object}
  */
-export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
+export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppedEarly }) {
   const recommendation = recommend(steps);
   // A server without a policy knob ran its own balancing at every step: the policy was not tuned.
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
@@ -85,6 +87,7 @@ export function tuneResult(plan, { machine, steps, search, stoppedEarly }) {
   return resultEnvelope('tune', {
     plan: tunePlanForJson(plan, planForJson),
     machine,
+    runtimes,
     steps,
     search: {
       mode: search.mode,

@@ -20,6 +20,7 @@ export function initialRunState() {
   return {
     plan: null,
     machine: null,
+    runtimes: null,
     phase: 'booting',
     tick: null,
     rpsHistory: [],
@@ -37,6 +38,7 @@ export function initialRunState() {
  * @typedef {object} RunState
  * @property {import('./plan-view.js').PlanView|null} plan  from `start`, flattened
  * @property {object|null} machine     from `start`
+ * @property {object[]|null} runtimes  from `start`: the strategy's runtimes and how they spawn
  * @property {string} phase            latest `phase`
  * @property {object|null} tick        latest LoadTick
  * @property {{ phase: string, rps: number }[]} rpsHistory  one entry per tick
@@ -69,6 +71,7 @@ export function applyRunEvent(state, name, payload) {
         ...state,
         plan: planView(payload?.plan ?? null),
         machine: payload?.machine ?? null,
+        runtimes: payload?.runtimes ?? null,
         phase: 'booting',
         tick: null,
         rpsHistory: [],

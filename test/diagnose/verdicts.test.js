@@ -103,6 +103,18 @@ test('borderline: spawn at exactly 10% fires, just under does not', () => {
   assert.equal(spawnBlocked(evidence({ process: { blockedFraction: null } })), null);
 });
 
+test('blocked in spawn on a forking Node names a Node with posix_spawn as an option; not on one that has it, nor unknown', () => {
+  const at = (spawnMechanism) => spawnBlocked(evidence({ process: { blockedFraction: 0.3, spawnsPerSec: 500, msPerSpawn: 0.6, spawnMechanism } }));
+  const forking = at('fork');
+  assert.equal(forking.figures.spawnMechanism, 'fork');
+  assert.match(forking.next.join('\n'), /a Node built with libuv ≥ 1\.53 spawns with posix_spawn instead of fork/);
+  for (const mechanism of ['posix_spawn', 'vfork', null]) {
+    const finding = at(mechanism);
+    assert.equal(finding.figures.spawnMechanism, mechanism);
+    assert.doesNotMatch(finding.next.join('\n'), /posix_spawn/, String(mechanism));
+  }
+});
+
 test('borderline: GC by share (10%) or by peak (100 ms in a second)', () => {
   assert.equal(gcPressure(evidence({ process: { gcFraction: 0.1, gcPeakMsPerSec: 40 } }))?.id, 'gc-pressure');
   assert.equal(gcPressure(evidence({ process: { gcFraction: 0.03, gcPeakMsPerSec: 100 } }))?.id, 'gc-pressure');

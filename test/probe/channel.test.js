@@ -35,7 +35,7 @@ test('a probed process prints nothing extra, exits on its own and reports on the
     assert.equal(typeof report.elu, 'number');
     assert.deepEqual(Object.keys(report.loopDelay).sort(), ['count', 'maxMs', 'p50Ms', 'p99Ms', 'percentiles']);
     assert.ok(report.rssBytes > 0 && report.heapUsedBytes > 0);
-    assert.deepEqual(Object.keys(report.spawn), ['count', 'blockedMs']);
+    assert.deepEqual(Object.keys(report.spawn), ['count', 'blockedMs', 'timing']);
   } finally {
     await channel.close();
   }

@@ -5,6 +5,16 @@ import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
 
+import { spawnChannelPublished } from '../helpers/spawn-channel.js';
+
+const major = Number(process.versions.node.split('.')[0]);
+const expectedTiming = (await spawnChannelPublished()) ? 'diagnostics-channel' : 'patch';
+
+test('Node 26 publishes the spawn channel and Node 20 does not (what the timer relies on)', () => {
+  if (major >= 26) assert.equal(expectedTiming, 'diagnostics-channel');
+  if (major === 20) assert.equal(expectedTiming, 'patch');
+});
+
 test('spawn timer counts every child_process entry point once and leaves behaviour unchanged', async (t) => {
   const originals = {
     spawnSync: childProcess.spawnSync,
@@ -38,7 +48,11 @@ test('spawn timer counts every child_process entry point once and leaves behavio
   const taken = timer.take();
   assert.equal(taken.count, 4, 'spawn, fork, promisified exec and execFile: one each');
   assert.ok(taken.blockedMs > 0);
-  assert.deepEqual(timer.take(), { count: 0, blockedMs: 0 });
+  assert.equal(taken.timing, expectedTiming);
+  if (expectedTiming === 'diagnostics-channel') {
+    assert.equal(childProcess.ChildProcess.prototype.spawn, originals.protoSpawn, 'the channel times spawn: the prototype is left as Node made it');
+  }
+  assert.deepEqual(timer.take(), { count: 0, blockedMs: 0, timing: expectedTiming });
 
   // Errors are the originals', thrown the same way, and still counted.
   assert.throws(() => execSync('exit 3', { stdio: 'ignore' }), (error) => error.status === 3);

@@ -40,12 +40,29 @@ test('totals weight ELU and blocked time by interval length and merge loop-delay
   assert.ok(Math.abs(r.loopDelayP50Ms - 0.2) < 0.01, `p50 ${r.loopDelayP50Ms}`);
   // 1 sample in 49 is the 100 ms block: above the 98th percentile, so p99 sees it.
   assert.ok(r.loopDelayP99Ms > 90, `p99 ${r.loopDelayP99Ms}`);
+  assert.equal(r.spawnTiming, null, 'reports from a probe without the field');
+});
+
+test('spawnTiming is the latest a thread said; a report without it keeps the last; run-wide mixed when threads differ', async () => {
+  const { runSpawnTiming } = await import('../../src/sample/recorder.js');
+  const totals = createProbeTotals();
+  const at = (timing, spawns) => ({ ...report({ spawns, blockedMs: spawns, delays: [1] }), spawn: { count: spawns, blockedMs: spawns, timing } });
+  totals.add(at(null, 0));
+  assert.equal(totals.result().spawnTiming, null, 'undecided before the first spawn');
+  totals.add(at('diagnostics-channel', 3));
+  totals.add(at(null, 0));
+  assert.equal(totals.result().spawnTiming, 'diagnostics-channel');
+  const proc = (spawnTiming) => ({ summary: { spawnTiming } });
+  assert.equal(runSpawnTiming([proc('patch'), proc(null), proc('patch')]), 'patch');
+  assert.equal(runSpawnTiming([proc('patch'), proc('diagnostics-channel')]), 'mixed');
+  assert.equal(runSpawnTiming([proc(null)]), null);
 });
 
 test('totals without reports, or with parent-side reports only, say null rather than 0', () => {
   assert.deepEqual(createProbeTotals().result(), {
     wallMs: 0, elu: null, blockedFraction: null, msPerSpawn: null, spawnsPerSec: null, spawns: null,
-    loopDelayP50Ms: null, loopDelayP99Ms: null, loopDelayMaxMs: null, gcMs: null, heapUsedBytes: null,
+    loopDelayP50Ms: null, loopDelayP99Ms: null, loopDelayMaxMs: null, gcMs: null, heapUsedBytes: null, spawnTiming: null,
+    runtime: null,
   });
   const totals = createProbeTotals();
   totals.add({ intervalMs: 250, elu: 0.4, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null });

@@ -108,7 +108,7 @@ export function Dashboard({ state, columns, rows, keys = false, formatAdvice = n
   return h(
     Box,
     { flexDirection: 'column', width: columns },
-    h(panels.Header, { plan: state.plan, machine: state.machine }),
+    h(panels.Header, { plan: state.plan, machine: state.machine, runtimes: state.runtimes }),
     h(panels.Progress, { phase: state.phase, tick: state.tick, plan: state.plan, stopRequested: state.stopRequested, keys, columns }),
     state.tune ? h(panels.Tune, { steps: state.tune.steps, current: state.tune.current, columns }) : null,
     perf,

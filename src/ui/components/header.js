@@ -68,17 +68,31 @@ export function describeMachine(machine) {
 }
 
 /**
- * Three lines: the strategy and its options, the load, then runtime and machine.
- * Lines are cut, not wrapped, when the terminal is narrow.
- * @param {{ plan: import('../plan-view.js').PlanView|null, machine: object|null }} props
+ * How the strategy's runtimes spawn (the `start` event's runtimes): "spawns by fork
+ * (node 26.10.0)", or "main spawns by fork (node 20.20.2) · workers by vfork (bun 1.4.5)";
+ * '' when unknown (--url).
+ * @param {Array<{ role: string, kind: string, version: string|null, spawnMechanism: string|null }>|null|undefined} runtimes
+ * @returns {string}
  */
-export function Header({ plan, machine }) {
+export function describeSpawn(runtimes) {
+  if (!runtimes?.length) return '';
+  const one = (r) => `${r.spawnMechanism ?? 'unknown'} (${r.kind}${r.version ? ` ${r.version}` : ''})`;
+  if (runtimes.length === 1) return `spawns by ${one(runtimes[0])}`;
+  return runtimes.map((r, i) => `${r.role}${i === 0 ? ' spawns' : ''} by ${one(r)}`).join(' · ');
+}
+
+/**
+ * Three lines: the strategy and its options, the load, then runtime and machine,
+ * with how the strategy spawns. Lines are cut, not wrapped, when the terminal is narrow.
+ * @param {{ plan: import('../plan-view.js').PlanView|null, machine: object|null, runtimes?: object[]|null }} props
+ */
+export function Header({ plan, machine, runtimes = null }) {
   const tone = useTone();
   return h(
     Box,
     { flexDirection: 'column' },
     h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true, color: tone('accent') }, 'spawnbench '), describeTarget(plan).join(' · ')),
     plan ? h(Text, { wrap: 'truncate-end' }, h(Text, { color: tone('dim') }, 'load '), describeLoad(plan).join(' · ')) : null,
-    h(Text, { wrap: 'truncate-end', color: tone('dim') }, describeMachine(machine)),
+    h(Text, { wrap: 'truncate-end', color: tone('dim') }, [describeMachine(machine), describeSpawn(runtimes)].filter(Boolean).join(' · ')),
   );
 }

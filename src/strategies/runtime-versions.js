@@ -1,0 +1,62 @@
+/**
+ * The versions a runtime reports about itself, and so how it spawns: read from the
+ * executable that will run the strategy, not from spawnbench's own Node (a
+ * `--runtime /path/to/node` or a Bun or Deno binary is another program). Each
+ * executable is asked once per spawnbench process (~40 ms for a Node).
+ */
+import { execFile } from 'node:child_process';
+import { spawnMechanism } from '../spawn-mechanism.js';
+
+/** A runtime that does not answer within this long is reported with unknown versions. */
+const VERSION_TIMEOUT_MS = 10_000;
+
+const cache = new Map();
+
+/**
+ * @param {{ name: string, kind: 'node'|'bun'|'deno', path: string }} runtime from resolveRuntime()
+ * @returns {Promise<{ name: string, kind: string, path: string, version: string|null, libuv: string|null,
+ *   spawnMechanism: 'fork'|'posix_spawn'|'vfork'|null }>}
+ */
+export async function readRuntimeVersions(runtime) {
+  const key = `${runtime.kind}\0${runtime.path}`;
+  if (!cache.has(key)) cache.set(key, ask(runtime));
+  const { version, libuv } = await cache.get(key);
+  return {
+    name: runtime.name,
+    kind: runtime.kind,
+    path: runtime.path,
+    version,
+    libuv,
+    spawnMechanism: spawnMechanism({ kind: runtime.kind, libuv }),
+  };
+}
+
+/**
+ * The runtimes of a run's target, main process first, then its workers when a pool
+ * strategy runs them on another executable.
+ * @param {object} target plan.target
+ * @returns {Promise<Array<object>>} `[{ role: 'main'|'workers', ...readRuntimeVersions() }]`; [] for --url
+ */
+export async function describeTargetRuntimes(target) {
+  // A plan without resolved runtimes (made by hand, or a test's) has nothing to ask.
+  if (target?.kind !== 'strategy' || !target.runtime?.path) return [];
+  const main = { role: 'main', ...(await readRuntimeVersions(target.runtime)) };
+  const workers = target.pool ? target.workerRuntime : null;
+  if (!workers?.path || workers.path === target.runtime.path) return [main];
+  return [main, { role: 'workers', ...(await readRuntimeVersions(workers)) }];
+}
+
+async function ask({ kind, path }) {
+  if (kind === 'node' && path === process.execPath) return { version: process.versions.node, libuv: process.versions.uv };
+  const args = kind === 'node' ? ['-p', 'process.versions.node + " " + process.versions.uv'] : ['--version'];
+  const out = await new Promise((resolve) => {
+    execFile(path, args, { timeout: VERSION_TIMEOUT_MS, env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout) => resolve(error ? '' : stdout));
+  });
+  if (kind === 'node') {
+    const [version = null, libuv = null] = out.trim().split(' ');
+    return { version: version || null, libuv: libuv || null };
+  }
+  // "1.4.5" (bun) or "deno 2.9.5 (stable, …)\nv8 …" (deno)
+  const version = /(\d+\.\d+\.\d+\S*)/.exec(out)?.[1] ?? null;
+  return { version, libuv: null };
+}

@@ -1,0 +1,76 @@
+// How each runtime spawns, from the versions it reports: the pure mapping, the words
+// the reports use, and the versions read from the real executables.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { spawnMechanism, compareVersions } from '../../src/spawn-mechanism.js';
+import { formatSpawnLine, formatRuntimeList, fasterSpawnHint } from '../../src/report/runtimes.js';
+import { readRuntimeVersions, describeTargetRuntimes } from '../../src/strategies/runtime-versions.js';
+import { resolveRuntime } from '../../src/strategies/runtimes.js';
+import { formatTune } from '../../src/report/tune.js';
+
+const NODE26 = fileURLToPath(new URL('../../node_modules/node26/bin/node', import.meta.url));
+
+test('Node forks below libuv 1.53 and uses posix_spawn from it; Bun vfork; Deno posix_spawn; unknown is null', () => {
+  assert.equal(spawnMechanism({ kind: 'node', libuv: '1.46.0' }), 'fork');
+  assert.equal(spawnMechanism({ kind: 'node', libuv: '1.52.1' }), 'fork');
+  assert.equal(spawnMechanism({ kind: 'node', libuv: '1.53.0' }), 'posix_spawn');
+  assert.equal(spawnMechanism({ kind: 'node', libuv: '1.60.2' }), 'posix_spawn');
+  assert.equal(spawnMechanism({ kind: 'node', libuv: '2.0.0' }), 'posix_spawn');
+  assert.equal(spawnMechanism({ kind: 'bun', libuv: null }), 'vfork');
+  assert.equal(spawnMechanism({ kind: 'deno' }), 'posix_spawn');
+  assert.equal(spawnMechanism({ kind: 'node', libuv: null }), null);
+  assert.equal(spawnMechanism({ kind: 'node', libuv: 'garbage' }), null);
+  assert.ok(compareVersions('1.9.0', '1.53.0') < 0, 'numeric, not lexical');
+  assert.equal(compareVersions('v1.53.0', '1.53'), 0);
+});
+
+test('the spawns-by line names each runtime; the faster-spawn sentence only where a Node forks', () => {
+  const node20 = { role: 'main', kind: 'node', path: '/n20', version: '20.20.2', libuv: '1.46.0', spawnMechanism: 'fork' };
+  const bun = { role: 'workers', kind: 'bun', path: '/bun', version: '1.4.5', libuv: null, spawnMechanism: 'vfork' };
+  const nodeNew = { ...node20, version: '28.0.0', libuv: '1.53.0', spawnMechanism: 'posix_spawn' };
+  assert.equal(formatSpawnLine([node20]), 'spawns by fork (Node 20.20.2, libuv 1.46.0)');
+  assert.equal(formatSpawnLine([node20, bun]), 'main spawns by fork (Node 20.20.2, libuv 1.46.0) · workers by vfork (Bun 1.4.5)');
+  assert.equal(formatSpawnLine([]), null);
+  assert.equal(formatSpawnLine(undefined), null, 'a result file from before runtimes were recorded');
+  assert.equal(formatRuntimeList([node20, bun, { ...node20, role: 'main' }]), 'Node 20.20.2, libuv 1.46.0 spawns by fork · Bun 1.4.5 spawns by vfork');
+  assert.match(fasterSpawnHint([node20]), /a Node built with libuv ≥ 1\.53 spawns with posix_spawn instead of fork/);
+  assert.equal(fasterSpawnHint([nodeNew, bun]), null);
+  assert.equal(fasterSpawnHint([{ ...bun, role: 'main' }]), null);
+});
+
+test('versions come from the executable that runs the strategy, not from this Node', async () => {
+  const other = await readRuntimeVersions({ name: NODE26, kind: 'node', path: NODE26 });
+  assert.deepEqual(
+    { version: other.version, libuv: other.libuv, spawnMechanism: other.spawnMechanism },
+    { version: '26.10.0', libuv: '1.52.1', spawnMechanism: 'fork' },
+  );
+  const self = await readRuntimeVersions(resolveRuntime('node'));
+  assert.equal(self.version, process.versions.node);
+  const bun = await readRuntimeVersions(resolveRuntime('bun'));
+  assert.match(bun.version, /^\d+\.\d+\.\d+/);
+  assert.equal(bun.spawnMechanism, 'vfork');
+  const deno = await readRuntimeVersions(resolveRuntime('deno'));
+  assert.match(deno.version, /^\d+\.\d+\.\d+/);
+  assert.equal(deno.spawnMechanism, 'posix_spawn');
+  const broken = await readRuntimeVersions({ name: 'x', kind: 'node', path: '/bin/false' });
+  assert.deepEqual([broken.version, broken.spawnMechanism], [null, null], 'a runtime that does not answer: unknown, not a guess');
+
+  const target = { kind: 'strategy', pool: true, runtime: resolveRuntime('node'), workerRuntime: resolveRuntime('bun') };
+  assert.deepEqual((await describeTargetRuntimes(target)).map((r) => [r.role, r.spawnMechanism]), [['main', 'fork'], ['workers', 'vfork']]);
+  assert.deepEqual(await describeTargetRuntimes({ kind: 'url', url: 'http://127.0.0.1:1/' }), []);
+});
+
+test('a tune report on a forking Node adds the posix_spawn option to its recommendation; an older file without runtimes does not', () => {
+  const base = {
+    plan: { sizes: [1], policies: ['round-robin'], repeat: 1, search: 'exhaustive', base: { target: { strategy: 'fork-pool' }, workload: { name: 'echo' }, load: { connections: 4, durationMs: 1000, warmupMs: 0 } } },
+    recommendation: { size: 1, policy: 'round-robin', sentences: ['Use 1 worker with round-robin.'], cells: [], sizes: [] },
+    search: { mode: 'exhaustive', measuredSteps: 1, exhaustiveSteps: 1, savedSteps: 0 },
+    steps: [],
+  };
+  const runtimes = [{ role: 'main', kind: 'node', path: '/n', version: '20.20.2', libuv: '1.46.0', spawnMechanism: 'fork' }];
+  const text = formatTune({ ...base, runtimes });
+  assert.match(text, /^spawns by fork \(Node 20\.20\.2, libuv 1\.46\.0\)$/m);
+  assert.match(text, /Recommendation\n {2}Use 1 worker with round-robin\.\n {2}Also: this Node forks to spawn; a Node built with libuv ≥ 1\.53 spawns with posix_spawn instead of fork/);
+  assert.doesNotMatch(formatTune(base), /posix_spawn|spawns by/);
+});
