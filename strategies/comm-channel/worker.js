@@ -1,14 +1,22 @@
 // A comm-channel worker: connects to the channel the main process made for it
-// (argv[2], as JSON), says 'ready' over IPC, then spawns each command it is sent and writes
+// (argv[2], as JSON), presents its secret (from its environment) as the first frame,
+// says 'ready' over IPC, then spawns each command it is sent and writes
 // every stdout/stderr chunk and the exit status to the channel as frames.
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import { onParentGone } from '../lib/fork.js';
 import { writeFrame, exitData, STDOUT, STDERR, EXIT, SPAWN_ERROR } from './frames.js';
+import { helloFrame, SECRET_ENV } from './channel-guard.js';
 
 const address = JSON.parse(process.argv[2]); // JSON, because argv cannot carry a \0
+// Taken out of the environment at once, so the commands this worker spawns never see it.
+const secret = Buffer.from(process.env[SECRET_ENV] ?? '', 'hex');
+delete process.env[SECRET_ENV];
 const channel = net.connect(address);
-channel.once('connect', () => process.send('ready'));
+channel.once('connect', () => {
+  channel.write(helloFrame(secret));
+  process.send('ready');
+});
 // Without its channel a worker is useless: exit, and the pool replaces it.
 channel.once('error', (error) => {
   process.stderr.write(`comm-channel worker: channel ${JSON.stringify(address.replace(/\0+$/, ''))}: ${error.message}\n`);
