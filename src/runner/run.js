@@ -9,11 +9,9 @@ import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { describeWorkload } from '../workloads.js';
 import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startStrategyProcess } from './strategy-process.js';
 import { trackDir } from './cleanup.js';
+import { makeOwnedTempDir } from './owned-temp-dir.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
 import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
 
@@ -111,7 +109,7 @@ async function bootStrategy(plan, logger, run, stops) {
   if (channel) stops.push(() => channel.close());
   // Pushed before the strategy's stop, so it runs after it: the strategy may be
   // killed before it can remove its own files, and this removes them anyway.
-  const tempDir = await mkdtemp(path.join(tmpdir(), 'spawnbench-run-'));
+  const tempDir = await makeOwnedTempDir('run');
   stops.push(trackDir(tempDir));
   const config = {
     host: '127.0.0.1',

@@ -8,6 +8,7 @@ import { EventEmitter, once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { RunError } from '../errors.js';
 import { signalGroup, trackGroup } from './cleanup.js';
+import { startGroupWatchdog } from './group-watchdog.js';
 
 /** Long enough for Deno's first start and a loaded 2-core machine; a healthy node strategy is ready in ~100 ms. */
 export const READY_TIMEOUT_MS = 15_000;
@@ -56,6 +57,9 @@ export async function startStrategyProcess({
     env: { ...process.env, ...env },
   });
   const untrack = child.pid ? trackGroup(child.pid) : () => {};
+  // Stops the group even when spawnbench is SIGKILLed (no exit handler of ours runs then).
+  const watchdog = child.pid ? startGroupWatchdog(child.pid, STOP_GRACE_MS) : null;
+  const untrackWatchdog = watchdog?.pid ? trackGroup(watchdog.pid) : () => {};
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', (error) => resolve({ code: null, signal: null, error }));
@@ -92,6 +96,8 @@ export async function startStrategyProcess({
         signalGroup(child.pid, 'SIGKILL');
       }
       untrack();
+      watchdog?.stop();
+      untrackWatchdog();
       return exited;
     })();
     return stopping;

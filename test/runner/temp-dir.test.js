@@ -18,7 +18,8 @@ const bun = (() => {
   }
 })();
 
-const runDirs = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('spawnbench-run-')));
+// Only this process's: the directories carry their owner's pid, and other runs share the machine.
+const runDirs = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith(`spawnbench-run-${process.pid}-`)));
 
 /** The parent pid of a process, from /proc/<pid>/stat (the field after the parenthesised name). */
 const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
