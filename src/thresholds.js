@@ -11,3 +11,19 @@
  * run adds its connections, the strategy's pipes and the sampler's /proc reads.
  */
 export const MIN_OPEN_FILES = 1024;
+
+/**
+ * Longest line read from a child's stdout or stderr, in bytes. The rest of a longer line is
+ * dropped (the line is logged cut, with a note): a child writing without newlines (100+ MB/s
+ * seen) must not grow spawnbench's memory. 64 KiB holds any control line and log line.
+ */
+export const MAX_CHILD_LINE_BYTES = 64 * 1024;
+
+/** Lines of a child's stderr kept for error messages, count. */
+export const STDERR_TAIL_LINES = 12;
+
+/** Bytes of a child's stderr kept for error messages: a screenful, whatever the line lengths. */
+export const STDERR_TAIL_BYTES = 4 * 1024;
+
+/** Stack-frame lines (`    at …`) kept in a row in the stderr tail: the `Error: …` line above them must survive. */
+export const STDERR_TAIL_FRAMES = 2;

@@ -5,17 +5,15 @@
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { RunError } from '../errors.js';
 import { signalGroup, trackGroup } from './cleanup.js';
 import { startGroupWatchdog } from './group-watchdog.js';
+import { readBoundedLines, createStderrTail } from './output-lines.js';
 
 /** Long enough for Deno's first start and a loaded 2-core machine; a healthy node strategy is ready in ~100 ms. */
 export const READY_TIMEOUT_MS = 15_000;
 /** How long a strategy gets to stop its workers after SIGTERM before its whole group is killed. */
 export const STOP_GRACE_MS = 3_000;
-/** Lines of stderr kept for error messages. */
-const STDERR_TAIL_LINES = 12;
 
 /**
  * @typedef {object} StrategyProcess
@@ -49,7 +47,7 @@ export async function startStrategyProcess({
   waitForPort,
 }) {
   const events = new EventEmitter();
-  const tail = [];
+  const tail = createStderrTail();
   const workers = new Map();
   const child = spawn(command, args, {
     detached: true, // its own process group: one kill reaches every process it starts
@@ -66,14 +64,14 @@ export async function startStrategyProcess({
   });
   child.stdin.on('error', () => {});
 
-  createInterface({ input: child.stderr }).on('line', (line) => {
-    tail.push(line);
-    if (tail.length > STDERR_TAIL_LINES) tail.shift();
-    onOutput(line, 'stderr');
+  // Bounded: a child writing without newlines must not grow spawnbench (see output-lines.js).
+  readBoundedLines(child.stderr, (line, { cut }) => {
+    tail.add(line);
+    onOutput(cut ? `${line} [line cut at ${line.length} characters]` : line, 'stderr');
   });
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const message = parseControlLine(line);
-    if (!message) return onOutput(line, 'stdout');
+  readBoundedLines(child.stdout, (line, { cut }) => {
+    const message = cut ? null : parseControlLine(line);
+    if (!message) return onOutput(cut ? `${line} [line cut at ${line.length} characters]` : line, 'stdout');
     if (message.spawnbench === 'ready') events.emit('ready', message);
     else if (message.spawnbench === 'workers' && Array.isArray(message.workers)) {
       for (const w of message.workers) workers.set(w.id, w);
@@ -81,7 +79,7 @@ export async function startStrategyProcess({
     } else events.emit('message', message);
   });
 
-  const stderrTail = () => tail.join('\n');
+  const stderrTail = () => tail.text();
   let stopping;
   const stop = () => {
     stopping ??= (async () => {
