@@ -101,7 +101,7 @@ async function execute(engine, plan, logger, state) {
       plan,
       machine,
       target: server
-        ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url }
+        ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url, containment: server.containment ?? null }
         : { kind: 'url', url, pid: plan.target.pid },
       load,
       samples,
@@ -145,7 +145,9 @@ async function bootTarget(plan, logger, stops, signal, onReport) {
   const server = { ...target, channel, cpuProfDir, stopping: false };
   stops.push(async () => {
     server.stopping = true;
-    await target.stop();
+    const { code, signal: killedBy, containment } = await target.stop();
+    server.containment = containment;
+    logger.info({ code, signal: killedBy, containment }, 'server stopped');
   });
   logger.info({ pid: target.proc.pid, host: target.host, port: target.port }, 'server ready');
   return server;

@@ -45,6 +45,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
     env: { ...env, PORT: String(port) },
     label,
     readyTimeoutMs: readyTimeoutMs + LAUNCHER_TIMEOUT_MARGIN_MS,
+    signal,
     onOutput: (line, stream) => {
       hints.add(line);
       onOutput(line, stream);

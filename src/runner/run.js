@@ -36,7 +36,7 @@ async function execute(run, plan, logger, state) {
   let crash = null;
   try {
     if (plan.target.kind === 'strategy') {
-      server = await bootStrategy(plan, logger, run, stops);
+      server = await bootStrategy(plan, logger, run, stops, state.abort.signal);
       server.proc.exited.then(({ code, signal }) => {
         if (server.stopping) return;
         crash = { code, signal, stderr: server.proc.stderrTail() };
@@ -81,7 +81,7 @@ async function execute(run, plan, logger, state) {
       createdAt: new Date().toISOString(),
       plan: planForJson(plan),
       machine,
-      strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
+      strategy: server ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers, containment: server.containment ?? null } : null,
       load,
       samples,
       notes,
@@ -101,7 +101,7 @@ async function execute(run, plan, logger, state) {
   }
 }
 
-async function bootStrategy(plan, logger, run, stops) {
+async function bootStrategy(plan, logger, run, stops, signal) {
   const { target, workload } = plan;
   // Node loads the probe through NODE_OPTIONS (workers too), Bun through --preload; Deno cannot preload it.
   const useProbe = plan.probe.enabled && preloadArgs(target.runtime.kind) !== null;
@@ -130,15 +130,18 @@ async function bootStrategy(plan, logger, run, stops) {
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },
     label: `strategy '${target.strategy}'`,
     readyTimeoutMs: target.readyTimeoutMs,
+    signal,
     onOutput: (line, stream) => logger.info({ stream }, line),
   });
+  const server = { proc, channel, stopping: false, containment: null };
   stops.push(async () => {
-    const { code, signal } = await proc.stop();
-    logger.info({ strategy: target.strategy, code, signal }, 'strategy stopped');
+    const { code, signal, containment } = await proc.stop();
+    server.containment = containment;
+    logger.info({ strategy: target.strategy, code, signal, containment }, 'strategy stopped');
   });
   proc.on('workers', (workers) => run.emit('workers', workers));
   logger.info({ strategyPid: proc.pid, port: proc.port }, 'strategy ready');
-  return { proc, channel, stopping: false };
+  return server;
 }
 
 /** A workload command that cannot be started shows up as 500s whose body is the spawn error. */
