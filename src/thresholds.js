@@ -27,3 +27,17 @@ export const STDERR_TAIL_BYTES = 4 * 1024;
 
 /** Stack-frame lines (`    at …`) kept in a row in the stderr tail: the `Error: …` line above them must survive. */
 export const STDERR_TAIL_FRAMES = 2;
+
+/**
+ * Longest time any flag may give (--duration, --warmup, --timeout, --ready-timeout, …), ms:
+ * 24 h. Node's timers hold at most 2^31-1 ms (24.8 days) and fire after 1 ms beyond that,
+ * so a longer value would end the wait at once; no measurement here needs more than a day.
+ */
+export const MAX_DURATION_MS = 24 * 3_600_000;
+
+/**
+ * Highest --rate, requests per second. One generator thread sends ~30k/s on this 2-core
+ * machine; 1e6 leaves room for big machines and many threads, while the schedule's
+ * per-tick work stays bounded (1e8 overran a 2 s run by 60%, 1e12 never ended).
+ */
+export const MAX_RATE = 1_000_000;

@@ -6,6 +6,7 @@ import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/i
 import { writeResultFile } from '../report/result-file.js';
 import { createLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
+import { checkHostResolves } from '../load/host-check.js';
 
 /** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
 const SIGINT_EXIT_CODE = 130;
@@ -40,10 +41,18 @@ export async function presentEngine(engine, output, io, format) {
     }
     signals.release();
   }
-  if (output.out) writeResultFile(output.out, result);
   if (output.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!live) io.stdout.write(`${format(result)}\n`);
   const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
+  // After the summary: a file that cannot be written (checked at start, yet a disk fills up) loses nothing shown.
+  if (output.out) {
+    try {
+      writeResultFile(output.out, result);
+    } catch (error) {
+      io.stderr.write(`spawnbench: ${error.message}\n`);
+      return { result, exitCode: 1 };
+    }
+  }
   return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? result.exitCode ?? 0 };
 }
 
@@ -56,6 +65,7 @@ export async function presentEngine(engine, output, io, format) {
  * @param {object} io
  */
 export async function runEngineCommand(plan, createEngine, format, io) {
+  if (plan.target?.kind === 'url') await checkHostResolves(plan.target.url);
   const logger = createLogger(plan.output.logFile);
   const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format);
   logger.flush?.();

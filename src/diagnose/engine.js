@@ -5,6 +5,7 @@
  * the run engine's events (src/README.md), so the dashboard and progress lines
  * show it as they show a run. It never prints.
  */
+import { noResponseFailure } from '../load/host-check.js';
 import { openProbeChannel } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
@@ -91,6 +92,8 @@ async function execute(engine, plan, logger, state) {
 
     const failures = [];
     if (crash) failures.push(describeCrash(server.label, crash));
+    const silent = noResponseFailure(load, state.stopRequested);
+    if (silent && failures.length === 0) failures.push(silent);
     const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
     if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
     const result = {

@@ -12,6 +12,7 @@ import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { startStrategyProcess } from './strategy-process.js';
 import { trackDir } from './cleanup.js';
 import { makeOwnedTempDir } from './owned-temp-dir.js';
+import { noResponseFailure } from '../load/host-check.js';
 import { RESULT_FORMAT } from '../report/result-file.js';
 import { createEngine, startPlanLoad, runStops, describeCrash } from './engine-parts.js';
 
@@ -72,6 +73,8 @@ async function execute(run, plan, logger, state) {
     const failures = [];
     if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
     if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
+    const silent = noResponseFailure(load, state.stopRequested);
+    if (silent && failures.length === 0) failures.push(silent);
     if (state.stopRequested) notes.push('stopped early: the figures cover the time measured until then');
 
     const result = {

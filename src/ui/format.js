@@ -97,7 +97,7 @@ export function formatElu(elu) {
 const WHOLE_SECOND_SLACK_MS = 50;
 
 /**
- * A duration for progress: "0.5s", "2.5s", "4s", "1m05s".
+ * A duration for progress: "0.5s", "2.5s", "4s", "1m05s", "5h00m".
  * @param {number|null|undefined} ms
  * @returns {string}
  */
@@ -108,5 +108,7 @@ export function formatDuration(ms) {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds}s`;
   const rest = String(seconds % 60).padStart(2, '0');
-  return `${Math.floor(seconds / 60)}m${rest}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${rest}s`;
+  // Hours: "5h00m", "1h02m"; seconds no longer matter at this scale.
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}m`;
 }
