@@ -35,6 +35,7 @@ async function execute(run, plan, logger, state) {
   let server = null;
   let sampler = null;
   let crash = null;
+  let brokeProtocol = null;
   try {
     if (plan.target.kind === 'strategy') {
       server = await bootStrategy(plan, logger, run, stops, state.abort.signal);
@@ -42,6 +43,12 @@ async function execute(run, plan, logger, state) {
         if (server.stopping) return;
         crash = { code, signal, stderr: server.proc.stderrTail() };
         logger.error(crash, 'strategy exited mid-run');
+        state.load?.stop();
+      });
+      server.proc.on('protocol-error', (error) => {
+        if (brokeProtocol) return;
+        brokeProtocol = error.message;
+        logger.error({ error: brokeProtocol }, 'strategy broke the protocol');
         state.load?.stop();
       });
       sampler = startSampler({
@@ -71,6 +78,7 @@ async function execute(run, plan, logger, state) {
 
     notes.push(...(load.notes ?? []));
     const failures = [];
+    if (brokeProtocol) failures.push(brokeProtocol);
     if (crash) failures.push(describeCrash(`strategy '${plan.target.strategy}'`, crash));
     if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
     const silent = noResponseFailure(load, state.stopRequested);

@@ -11,6 +11,7 @@ import { startGroupWatchdog } from './group-watchdog.js';
 import { readBoundedLines, createStderrTail } from './output-lines.js';
 import { spawnInCgroup, killCgroup, removeCgroup } from './cgroup-containment.js';
 import { trackTree, stdioLinks, pipeHolders, endProcesses } from './escapees.js';
+import { readyLineProblem, workersLineProblem, protocolMessage } from './control-lines.js';
 
 /** Long enough for Deno's first start and a loaded 2-core machine; a healthy node strategy is ready in ~100 ms. */
 export const READY_TIMEOUT_MS = 15_000;
@@ -53,6 +54,7 @@ export async function startStrategyProcess({
 }) {
   const events = new EventEmitter();
   const tail = createStderrTail();
+  let protocolError = null;
   const workers = new Map();
   // Escapees (setsid, double fork) leave the group: a cgroup holds them where one can be made,
   // and the tree and the stdio pipes find them otherwise (escapees.js).
@@ -80,8 +82,16 @@ export async function startStrategyProcess({
   readBoundedLines(child.stdout, (line, { cut }) => {
     const message = cut ? null : parseControlLine(line);
     if (!message) return onOutput(cut ? `${line} [line cut at ${line.length} characters]` : line, 'stdout');
+    const problem = message.spawnbench === 'ready' ? readyLineProblem(message) : message.spawnbench === 'workers' ? workersLineProblem(message) : null;
+    if (problem && waitForPort) return onOutput(line, 'stdout'); // a user's server owes us no protocol
+    if (problem) {
+      // The strategy's fault: said once, with the line; the run stops on it (see run.js).
+      protocolError ??= new RunError(protocolMessage(label, problem, line));
+      events.emit('protocol-error', protocolError);
+      return;
+    }
     if (message.spawnbench === 'ready') events.emit('ready', message);
-    else if (message.spawnbench === 'workers' && Array.isArray(message.workers)) {
+    else if (message.spawnbench === 'workers') {
       for (const w of message.workers) workers.set(w.id, w);
       events.emit('workers', [...workers.values()]);
     } else events.emit('message', message);
@@ -169,6 +179,7 @@ async function waitReady({ child, events, exited, label, stderrTail, readyTimeou
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });
   const ready = waitForPort ? waitForPort(child) : once(events, 'ready', { signal: ac.signal }).then(([m]) => m.port);
+  const broken = once(events, 'protocol-error', { signal: ac.signal }).then(([error]) => { throw error; });
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -177,7 +188,7 @@ async function waitReady({ child, events, exited, label, stderrTail, readyTimeou
     }, readyTimeoutMs);
   });
   try {
-    return await Promise.race([aborted, ready, early, timeout]);
+    return await Promise.race([aborted, ready, early, timeout, broken]);
   } catch (error) {
     // A wait that failed because of the stop (an aborted readiness poll) is the stop too.
     throw signal?.aborted ? stoppedEarly() : error;
@@ -185,6 +196,6 @@ async function waitReady({ child, events, exited, label, stderrTail, readyTimeou
     clearTimeout(timer);
     ac.abort();
     signal?.removeEventListener('abort', onAbort);
-    for (const p of [early, aborted, ready]) p.catch(() => {});
+    for (const p of [early, aborted, ready, broken]) p.catch(() => {});
   }
 }
