@@ -20,10 +20,16 @@ function why(error) {
  * Checks that a file can be written at `file` (made if missing, then removed again).
  * @param {string} file
  * @param {string} flag e.g. '--out'
+ * @param {{ makesParents?: boolean }} [options] the writer makes missing parent directories
+ *   (the log file does): then those must be makeable instead
  * @throws {UsageError}
  */
-export function checkFileDestination(file, flag) {
+export function checkFileDestination(file, flag, { makesParents = false } = {}) {
   const target = path.resolve(file);
+  if (makesParents && !isDirectory(path.dirname(target))) {
+    checkDirDestination(path.dirname(target), flag);
+    return;
+  }
   let existed = true;
   try {
     if (statSync(target).isDirectory()) throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, 'result.json')}`);
@@ -74,13 +80,21 @@ export function checkDirDestination(dir, flag) {
   }
 }
 
+function isDirectory(dir) {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The file destinations of a command's options, checked in the order of the flags.
  * @param {Record<string, unknown>} o commander options
  */
 export function checkOutputDestinations(o) {
-  for (const [key, flag] of [['out', '--out'], ['logFile', '--log-file'], ['html', '--html']]) {
-    if (typeof o[key] === 'string') checkFileDestination(o[key], flag);
+  for (const [key, flag, makesParents] of [['out', '--out', false], ['logFile', '--log-file', true], ['html', '--html', false]]) {
+    if (typeof o[key] === 'string') checkFileDestination(o[key], flag, { makesParents });
   }
   if (typeof o.cpuProfDir === 'string') checkDirDestination(o.cpuProfDir, '--cpu-prof-dir');
 }
