@@ -41,3 +41,10 @@ export const MAX_DURATION_MS = 24 * 3_600_000;
  * per-tick work stays bounded (1e8 overran a 2 s run by 60%, 1e12 never ended).
  */
 export const MAX_RATE = 1_000_000;
+
+/**
+ * Largest result file `spawnbench report` reads, bytes: 64 MiB. A 10-minute run's result
+ * (histogram, per-second series, samples) is a few MB; reading stops here, so a wrong
+ * file (/dev/zero, a disk image) ends at once instead of filling memory.
+ */
+export const MAX_RESULT_FILE_BYTES = 64 * 1024 * 1024;

@@ -1,5 +1,6 @@
 /** spawnbench report <file>: print a saved result (written by --out) again: summary, table, recommendation. */
 import { readResultFile } from '../report/result-file.js';
+import { RunError } from '../errors.js';
 import { formatSummary } from '../report/summary.js';
 import { formatTune } from '../report/tune.js';
 import { formatCompare, formatCompareMarkdown } from '../report/compare.js';
@@ -29,7 +30,15 @@ export default {
       io.stdout.write(`${JSON.stringify(result)}\n`);
       return 0;
     }
-    io.stdout.write(`${FORMATTERS[result.kind](options)(result)}\n`);
+    let text;
+    try {
+      text = FORMATTERS[result.kind](options)(result);
+    } catch (error) {
+      // A shape the checks did not foresee: still the file's fault, said in one line.
+      if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+      throw new RunError(`${file} has the header of a spawnbench ${result.kind} result but not its shape (${error.message}); give a file written by --out, unedited`);
+    }
+    io.stdout.write(`${text}\n`);
     return 0;
   },
 };
