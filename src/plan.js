@@ -187,6 +187,8 @@ export function parseHeaders(list) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
       throw new UsageError(`--header '${item}' must look like 'name: value'`);
     }
+    // Checked here, before anything starts: a line break would smuggle a header or a request.
+    if (/[\r\n]/.test(item)) throw new UsageError(`--header '${name}' must not contain a line break`);
     headers[name.toLowerCase()] = item.slice(at + 1).trim();
   }
   return headers;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval } from '../plan.js';
+import { checkPidOwnsPort } from './pid-owns-port.js';
 import { parseDuration, parseInteger } from '../units.js';
 import { parseTarget } from '../load/target.js';
 
@@ -52,7 +53,9 @@ function buildDiagnoseTarget(o, command) {
     if (pid !== null && !existsSync(`/proc/${pid}`) && process.platform === 'linux') {
       throw new UsageError(`--pid ${pid}: no such process; give the pid of the server behind --url`);
     }
-    return { kind: 'url', url: parseTarget(o.url).url, pid };
+    const { url } = parseTarget(o.url);
+    if (pid !== null) checkPidOwnsPort(pid, url);
+    return { kind: 'url', url, pid };
   }
   if (o.pid !== undefined) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
   const pathValue = o.path ?? '/';

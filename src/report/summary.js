@@ -7,7 +7,7 @@ import { formatProcesses } from './processes.js';
 import { formatDuration } from '../units.js';
 
 const ERROR_KINDS = [
-  ['connect', 'connect refused'],
+  ['connect', 'connect failed'],
   ['reset', 'reset'],
   ['timeout', 'timeout'],
   ['parse', 'bad response'],
