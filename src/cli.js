@@ -78,6 +78,13 @@ export function createProgram(io = processIo()) {
 export async function runCli(argv, io = processIo()) {
   const own = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   const debug = own.includes('--debug');
+  // run is the default command and takes no operands, so a mistyped command name reached
+  // it as "too many arguments for 'run'": say what it is.
+  const first = own[0];
+  if (first !== undefined && !first.startsWith('-') && !COMMANDS.some((c) => c.name === first) && first !== 'help') {
+    io.stderr.write(`spawnbench: unknown command '${first}'; commands: ${COMMANDS.map((c) => c.name).join(', ')}; see spawnbench --help\n`);
+    return 2;
+  }
   try {
     await createProgram(io).parseAsync(argv, { from: 'user' });
     return io.exitCode ?? 0;

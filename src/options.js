@@ -37,7 +37,7 @@ export const OPTION_GROUPS = {
     new Option('-d, --duration <time>', `measured time${defaults.perStep ? ' of each run' : ''}, e.g. 500ms, 10s, 1m (default: ${defaults.duration ?? DEFAULTS.duration})`),
     new Option('-n, --requests <n>', 'measure this many requests instead of a duration'),
     new Option('-w, --warmup <time>', `warm-up before measuring${defaults.perStep ? ', before each run' : ''}, not counted (default: ${defaults.warmup ?? DEFAULTS.warmup})`),
-    new Option('-r, --rate <rps>', 'open loop: send at this constant rate, latency timed from when each request was due'),
+    new Option('-r, --rate <rps>', 'open loop: send at this constant rate, latency timed from when each request was due (at most 1000000)'),
     new Option('--timeout <time>', `per-request timeout (default: ${DEFAULTS.timeout})`),
     new Option('--method <method>', `HTTP method (default: ${DEFAULTS.method})`),
     new Option('-H, --header <name:value>', 'request header, repeatable').argParser(collect),

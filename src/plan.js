@@ -5,6 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { UsageError } from './errors.js';
 import { parseDuration, parseInteger, parsePositiveNumber, parseChoice } from './units.js';
+import { MAX_RATE } from './thresholds.js';
+import { checkOutputDestinations } from './output-destinations.js';
 import { resolveWorkload } from './workloads.js';
 import { getStrategy, defaultStrategyName } from './strategies/registry.js';
 import { checkRuntimeSupport } from './strategies/runtimes.js';
@@ -96,7 +98,7 @@ export function buildLoad(o, expected) {
   if (o.duration !== undefined && o.requests !== undefined) {
     throw new UsageError('use either --duration or --requests, not both');
   }
-  const rate = o.rate !== undefined ? parsePositiveNumber(o.rate, '--rate') : null;
+  const rate = o.rate !== undefined ? parsePositiveNumber(o.rate, '--rate', { max: MAX_RATE }) : null;
   // Open loop without --connections: the generator sizes its pool from the rate (rate × 0.5 s, 10 to 1,000).
   const connections = rate !== null && o.connections === undefined
     ? null
@@ -145,8 +147,9 @@ export function buildRunPlan(o) {
   };
 }
 
-/** Output options shared by every command. */
+/** Output options shared by every command; their destinations are checked now, before anything starts. */
 export function buildOutput(o) {
+  checkOutputDestinations(o);
   return {
     json: Boolean(o.json),
     dashboard: o.dashboard !== false,
@@ -190,6 +193,8 @@ export function parseHeaders(list) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
       throw new UsageError(`--header '${item}' must look like 'name: value'`);
     }
+    // Checked here, before anything starts: a line break would smuggle a header or a request.
+    if (/[\r\n]/.test(item)) throw new UsageError(`--header '${name}' must not contain a line break`);
     headers[name.toLowerCase()] = item.slice(at + 1).trim();
   }
   return headers;

@@ -3,6 +3,7 @@
  * gives one line that says what to do.
  */
 import { UsageError } from './errors.js';
+import { MAX_DURATION_MS } from './thresholds.js';
 
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -16,11 +17,14 @@ export function parseDuration(value, flag, { allowZero = false } = {}) {
   const text = String(value).trim();
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
   if (!match) {
-    throw new UsageError(`${flag} '${value}' is not a duration; use a number with ms, s or m, like 500ms, 10s or 1m`);
+    throw new UsageError(`${flag} '${value}' is not a duration; use a number with ms, s, m or h, like 500ms, 10s, 1m or 2h`);
   }
   const ms = Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2] ?? 's']);
   if (ms < 0 || (ms === 0 && !allowZero)) {
     throw new UsageError(`${flag} must be more than zero, like 10s`);
+  }
+  if (!(ms <= MAX_DURATION_MS)) {
+    throw new UsageError(`${flag} must be at most ${formatDuration(MAX_DURATION_MS)}, got ${text}`);
   }
   return ms;
 }
@@ -44,12 +48,14 @@ export function parseInteger(value, flag, { min = 1, max = Number.MAX_SAFE_INTEG
  * A positive number (decimals allowed), e.g. a request rate.
  * @param {string|number} value
  * @param {string} flag
+ * @param {{max?: number}} [options]
  */
-export function parsePositiveNumber(value, flag) {
+export function parsePositiveNumber(value, flag, { max = Infinity } = {}) {
   const text = String(value).trim();
   const n = Number(text);
   if (text === '' || !Number.isFinite(n)) throw new UsageError(`${flag} '${value}' is not a number; use e.g. ${flag} 100`);
   if (n <= 0) throw new UsageError(`${flag} must be more than zero, got ${n}`);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${text}`);
   return n;
 }
 
@@ -85,6 +91,7 @@ export function parseChoice(value, flag, allowed) {
 
 /** Formats milliseconds the way the options accept them (for summaries). */
 export function formatDuration(ms) {
+  if (ms % 3_600_000 === 0 && ms >= 3_600_000) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;

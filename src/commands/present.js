@@ -8,6 +8,7 @@ import { withWords } from '../report/words.js';
 import { createLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
 import { decorateResult, finishExtras, hasExtras } from './extras.js';
+import { checkHostResolves } from '../load/host-check.js';
 
 /** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
 const SIGINT_EXIT_CODE = 130;
@@ -45,14 +46,20 @@ export async function presentEngine(engine, output, io, format, extras = null, v
     signals.release();
   }
   if (hasExtras(extras)) result = decorateResult(result, extras);
-  if (output.out) writeResultFile(output.out, result);
   if (output.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!live) io.stdout.write(`${format(result)}\n`);
   // After the summary: the comparison, one line per assertion, the HTML file.
   const gateExit = hasExtras(extras) ? finishExtras(result, extras, io, { json: output.json }) : 0;
   const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
-  // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
-  return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? (result.exitCode || gateExit) };
+  // After the summary: a file that cannot be written (checked at start, yet a disk fills up) loses nothing shown.
+  if (output.out) {
+    try {
+      writeResultFile(output.out, result);
+    } catch (error) {
+      io.stderr.write(`spawnbench: ${error.message}\n`);
+      return { result, exitCode: 1 };
+    }
+  }
 }
 
 /**
@@ -66,6 +73,7 @@ export async function presentEngine(engine, output, io, format, extras = null, v
  * @param {{ formatAdvice?: Function }} [views] see presentEngine()
  */
 export async function runEngineCommand(plan, createEngine, format, io, extras = null, views = {}) {
+  if (plan.target?.kind === 'url') await checkHostResolves(plan.target.url);
   const logger = createLogger(plan.output.logFile);
   const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras, views);
   logger.flush?.();

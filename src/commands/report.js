@@ -1,5 +1,6 @@
 /** spawnbench report <file>: print a saved result (written by --out) again: summary, table, recommendation. */
 import { readResultFile } from '../report/result-file.js';
+import { RunError } from '../errors.js';
 import { formatSummary } from '../report/summary.js';
 import { formatTune } from '../report/tune.js';
 import { formatCompare, formatCompareMarkdown } from '../report/compare.js';
@@ -31,8 +32,19 @@ export default {
     const saved = readResultFile(file);
     const extras = prepareExtras(options, 'report', saved.kind);
     const result = hasExtras(extras) ? decorateResult(saved, extras) : saved;
-    if (options.json) io.stdout.write(`${JSON.stringify(result)}\n`);
-    else io.stdout.write(`${FORMATTERS[result.kind](options)(result)}\n`);
-    return hasExtras(extras) ? finishExtras(result, extras, io, { json: options.json }) : 0;
+    if (options.json) {
+      io.stdout.write(`${JSON.stringify(result)}\n`);
+      return hasExtras(extras) ? finishExtras(result, extras, io, { json: true }) : 0;
+    }
+    let text;
+    try {
+      text = FORMATTERS[result.kind](options)(result);
+    } catch (error) {
+      // A shape the checks did not foresee: still the file's fault, said in one line.
+      if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+      throw new RunError(`${file} has the header of a spawnbench ${result.kind} result but not its shape (${error.message}); give a file written by --out, unedited`);
+    }
+    io.stdout.write(`${text}\n`);
+    return hasExtras(extras) ? finishExtras(result, extras, io, { json: false }) : 0;
   },
 };

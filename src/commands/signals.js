@@ -4,6 +4,7 @@
  * process group at once and exits.
  */
 import { killAllSync } from '../runner/cleanup.js';
+import { exitAfterHangup } from '../runner/hangup-exit.js';
 
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
@@ -17,7 +18,8 @@ export function handleSignals(stop) {
   const onSignal = (signal) => {
     if (received) {
       killAllSync();
-      process.exit(EXIT_CODES[signal] ?? 1);
+      if (received === 'SIGHUP' || signal === 'SIGHUP') exitAfterHangup();
+      else process.exit(EXIT_CODES[signal] ?? 1);
     }
     received = signal;
     stop();

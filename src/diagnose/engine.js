@@ -5,6 +5,7 @@
  * the run engine's events (src/README.md), so the dashboard and progress lines
  * show it as they show a run. It never prints.
  */
+import { noResponseFailure } from '../load/host-check.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
@@ -77,13 +78,15 @@ async function execute(engine, plan, logger, state) {
   const url = urlOf(server);
   const failures = [];
   if (crash) failures.push(describeCrash(server.label, crash));
+  const silent = noResponseFailure(load, state.stopRequested);
+  if (silent && failures.length === 0) failures.push(silent);
   const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
   if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
   const result = resultEnvelope('diagnose', {
     plan,
     machine,
     target: server
-      ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url }
+      ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url, containment: server.containment ?? null }
       : { kind: 'url', url, pid: plan.target.pid },
     load,
     samples,

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, checkInsecure } from '../plan.js';
 import { parseInteger } from '../units.js';
+import { checkPidOwnsPort } from './pid-owns-port.js';
 import { parseTarget } from '../load/target.js';
 import { commandTarget } from '../command-plan.js';
 
@@ -51,7 +52,9 @@ function buildDiagnoseTarget(o, command) {
     if (pid !== null && !existsSync(`/proc/${pid}`) && process.platform === 'linux') {
       throw new UsageError(`--pid ${pid}: no such process; give the pid of the server behind --url`);
     }
-    return { kind: 'url', url: checkInsecure(o, parseTarget(o.url)).url, pid };
+    const { url } = checkInsecure(o, parseTarget(o.url));
+    if (pid !== null) checkPidOwnsPort(pid, url);
+    return { kind: 'url', url, pid };
   }
   if (o.pid !== undefined) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
   return commandTarget(o, command);

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { checkHostGiven } from './host-check.js';
 
 const URL_HINT = 'http://127.0.0.1:3000/path';
 const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
@@ -10,6 +11,7 @@ const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
  * @throws {UsageError} one line naming --url and the expected form
  */
 export function parseTarget(url) {
+  checkHostGiven(url);
   let parsed;
   try {
     parsed = new URL(String(url));

@@ -5,11 +5,11 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeOwnedTempDir } from '../owned-temp-dir.js';
 import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, PROTOCOL_VERSION, DEFAULT_INTERVAL_MS, parseInterval } from './protocol.js';
 
 /** URL of the file injected with --import. A file URL has no spaces or quotes, so NODE_OPTIONS needs no quoting. */
@@ -54,7 +54,7 @@ const MAX_LINE_BYTES = 1024 * 1024;
  */
 export async function openProbeChannel({ intervalMs = DEFAULT_INTERVAL_MS } = {}) {
   const interval = parseInterval(intervalMs);
-  const dir = await mkdtemp(path.join(tmpdir(), 'spawnbench-probe-'));
+  const dir = await makeOwnedTempDir('probe');
   const socketPath = path.join(dir, 'probe.sock');
   const channel = new EventEmitter();
   const sockets = new Set();

@@ -2,8 +2,9 @@
  * Result files (--out): the run, tune or compare result as one JSON document, and
  * the checks that make an old or foreign file a clear error instead of a crash.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { RunError } from '../errors.js';
+import { checkResultShape, readBounded } from './result-shape.js';
 
 import { RESULT_FORMAT, RESULT_KINDS } from '../result-format.js';
 
@@ -29,8 +30,9 @@ export function writeResultFile(path, result) {
 export function readResultFile(path) {
   let text;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBounded(path);
   } catch (error) {
+    if (error instanceof RunError) throw error;
     throw new RunError(`cannot read ${path} (${error.code ?? error.message}); give the file written by --out`);
   }
   let data;
@@ -48,5 +50,6 @@ export function readResultFile(path) {
   if (!RESULT_KINDS.includes(data.kind)) {
     throw new RunError(`${path} holds an unknown kind of result '${data.kind}'; expected one of ${RESULT_KINDS.join(', ')}`);
   }
+  checkResultShape(path, data);
   return data;
 }

@@ -9,7 +9,7 @@ import { formatRunAdvice } from './run-advice-summary.js';
 import { formatSpawnLine } from './runtimes.js';
 
 const ERROR_KINDS = [
-  ['connect', 'connect refused'],
+  ['connect', 'connect failed'],
   ['reset', 'reset'],
   ['timeout', 'timeout'],
   ['parse', 'bad response'],

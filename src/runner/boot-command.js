@@ -42,7 +42,9 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
   const server = { ...started, channel, cpuProfDir, stopping: false, url: (path) => urlOf(started.host, started.port, path) };
   stops.push(async () => {
     server.stopping = true;
-    await started.stop();
+    const { code, signal: killedBy, containment } = await started.stop();
+    server.containment = containment;
+    logger.info({ code, signal: killedBy, containment }, 'server stopped');
   });
   logger.info({ pid: started.proc.pid, host: started.host, port: started.port }, 'server ready');
   return server;

@@ -46,6 +46,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
     env: { ...env, PORT: String(port) },
     label,
     readyTimeoutMs: readyTimeoutMs + LAUNCHER_TIMEOUT_MARGIN_MS,
+    signal,
     onOutput: (line, stream) => {
       hints.add(line);
       onOutput(line, stream);
@@ -53,6 +54,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
     waitForPort: async (child) => {
       const ac = new AbortController();
       child.once('exit', () => ac.abort());
+      child.once('error', () => ac.abort()); // could not start (ENOENT, EACCES): no 'exit' comes, stop polling now
       signal?.addEventListener('abort', () => ac.abort(), { once: true });
       address = await waitListening({
         pgid: child.pid,

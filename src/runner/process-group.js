@@ -5,15 +5,17 @@
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { RunError } from '../errors.js';
 import { signalGroup, trackGroup } from './cleanup.js';
+import { startGroupWatchdog } from './group-watchdog.js';
+import { readBoundedLines, createStderrTail } from './output-lines.js';
+import { spawnInCgroup, killCgroup, removeCgroup } from './cgroup-containment.js';
+import { trackTree, stdioLinks, pipeHolders, endProcesses } from './escapees.js';
+import { readyLineProblem, workersLineProblem, protocolMessage } from './control-lines.js';
+
 import { READY_TIMEOUT_MS, STOP_GRACE_MS } from '../thresholds.js';
 
 export { READY_TIMEOUT_MS, STOP_GRACE_MS };
-
-/** Lines of stderr kept for error messages. */
-const STDERR_TAIL_LINES = 12;
 
 /**
  * @typedef {object} StrategyProcess
@@ -35,6 +37,8 @@ const STDERR_TAIL_LINES = 12;
  * @param {number} [options.readyTimeoutMs]
  * @param {(child: import('node:child_process').ChildProcess) => Promise<number>} [options.waitForPort]
  *   how readiness is known; default: the `{"spawnbench":"ready","port":N}` stdout line
+ * @param {AbortSignal} [options.signal] ends the wait for readiness at once (Ctrl-C, SIGTERM): the
+ *   process is stopped and the promise rejects with an error marked `stoppedEarly`
  * @returns {Promise<StrategyProcess & EventEmitter>}
  */
 export async function startProcessGroup({
@@ -45,42 +49,60 @@ export async function startProcessGroup({
   onOutput = () => {},
   readyTimeoutMs = READY_TIMEOUT_MS,
   waitForPort,
+  signal,
 }) {
   const events = new EventEmitter();
-  const tail = [];
+  const tail = createStderrTail();
+  let protocolError = null;
   const workers = new Map();
-  const child = spawn(command, args, {
+  // Escapees (setsid, double fork) leave the group: a cgroup holds them where one can be made,
+  // and the tree and the stdio pipes find them otherwise (escapees.js).
+  const { child, containment } = spawnInCgroup(() => spawn(command, args, {
     detached: true, // its own process group: one kill reaches every process it starts
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
-  });
+  }));
   const untrack = child.pid ? trackGroup(child.pid) : () => {};
+  const tree = child.pid ? trackTree(child.pid) : null;
+  const pipes = child.pid ? stdioLinks(child.pid) : [];
+  // Stops the group even when spawnbench is SIGKILLed (no exit handler of ours runs then).
+  const watchdog = child.pid ? startGroupWatchdog(child.pid, STOP_GRACE_MS, containment.dir) : null;
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', (error) => resolve({ code: null, signal: null, error }));
   });
   child.stdin.on('error', () => {});
 
-  createInterface({ input: child.stderr }).on('line', (line) => {
-    tail.push(line);
-    if (tail.length > STDERR_TAIL_LINES) tail.shift();
-    onOutput(line, 'stderr');
+  // Bounded: a child writing without newlines must not grow spawnbench (see output-lines.js).
+  readBoundedLines(child.stderr, (line, { cut }) => {
+    tail.add(line);
+    onOutput(cut ? `${line} [line cut at ${line.length} characters]` : line, 'stderr');
   });
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const message = parseControlLine(line);
-    if (!message) return onOutput(line, 'stdout');
+  readBoundedLines(child.stdout, (line, { cut }) => {
+    const message = cut ? null : parseControlLine(line);
+    if (!message) return onOutput(cut ? `${line} [line cut at ${line.length} characters]` : line, 'stdout');
+    const problem = message.spawnbench === 'ready' ? readyLineProblem(message) : message.spawnbench === 'workers' ? workersLineProblem(message) : null;
+    if (problem && waitForPort) return onOutput(line, 'stdout'); // a user's server owes us no protocol
+    if (problem) {
+      // The strategy's fault: said once, with the line; the run stops on it (see run.js).
+      protocolError ??= new RunError(protocolMessage(label, problem, line));
+      events.emit('protocol-error', protocolError);
+      return;
+    }
     if (message.spawnbench === 'ready') events.emit('ready', message);
-    else if (message.spawnbench === 'workers' && Array.isArray(message.workers)) {
+    else if (message.spawnbench === 'workers') {
       for (const w of message.workers) workers.set(w.id, w);
       events.emit('workers', [...workers.values()]);
     } else events.emit('message', message);
   });
 
-  const stderrTail = () => tail.join('\n');
+  const stderrTail = () => tail.text();
   let stopping;
   const stop = () => {
     stopping ??= (async () => {
+      let escapees = null;
       if (child.pid) {
+        tree.scan(); // the latest children, before the group goes
         if (child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
         // Give the whole group the grace period, not just the leader: a shell leader exits at
         // once while the server under it is still flushing (a CPU profile, a log).
@@ -89,15 +111,31 @@ export async function startProcessGroup({
         await waitGroupEmpty(child.pid, graceOver);
         // Whatever is left (a stuck worker, an orphaned spawned command) is killed now.
         signalGroup(child.pid, 'SIGKILL');
+        escapees = endEscapees();
       }
       untrack();
-      return exited;
+      watchdog?.stop();
+      // Never wait on pipes an escapee may still hold: the child's end is read no further.
+      for (const stream of [child.stdout, child.stderr, child.stdin]) stream?.destroy();
+      if (containment.dir) await removeCgroup(containment.dir);
+      const { method, why } = containment;
+      return { ...(await exited), containment: { method, ...(why && { why }), escapees } };
     })();
     return stopping;
   };
 
+  /** Ends what left the group: the whole cgroup, the remembered tree, whoever holds our pipes. */
+  function endEscapees() {
+    tree.stop();
+    const found = new Map();
+    for (const p of [...tree.alive(), ...pipeHolders(pipes)]) found.set(p.pid, p);
+    if (containment.dir) killCgroup(containment.dir);
+    const { ended, failed } = endProcesses([...found.values()]);
+    return { found: found.size, ended: ended.length, notEnded: failed };
+  }
+
   try {
-    const port = await waitReady({ child, events, exited, label, stderrTail, readyTimeoutMs, waitForPort });
+    const port = await waitReady({ child, events, exited, label, stderrTail, readyTimeoutMs, waitForPort, signal });
     return Object.assign(events, { pid: child.pid, port, stderrTail, stop, exited, workers: () => [...workers.values()], child });
   } catch (error) {
     await stop();
@@ -124,8 +162,15 @@ function parseControlLine(line) {
   }
 }
 
-async function waitReady({ child, events, exited, label, stderrTail, readyTimeoutMs, waitForPort }) {
+async function waitReady({ child, events, exited, label, stderrTail, readyTimeoutMs, waitForPort, signal }) {
   const ac = new AbortController();
+  const stoppedEarly = () => Object.assign(new RunError(`stopped before ${label} ${waitForPort ? 'accepted connections' : 'was ready'}`), { stoppedEarly: true });
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(stoppedEarly());
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
   const early = exited.then(({ code, signal, error }) => {
     if (error) throw new RunError(`${label} could not be started: ${error.message}`);
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
@@ -133,6 +178,7 @@ async function waitReady({ child, events, exited, label, stderrTail, readyTimeou
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });
   const ready = waitForPort ? waitForPort(child) : once(events, 'ready', { signal: ac.signal }).then(([m]) => m.port);
+  const broken = once(events, 'protocol-error', { signal: ac.signal }).then(([error]) => { throw error; });
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -141,11 +187,15 @@ async function waitReady({ child, events, exited, label, stderrTail, readyTimeou
     }, readyTimeoutMs);
   });
   try {
-    return await Promise.race([ready, early, timeout]);
+    return await Promise.race([aborted, ready, early, timeout, broken]);
+  } catch (error) {
+    // A wait that failed because of the stop (an aborted readiness poll) is the stop too.
+    throw signal?.aborted ? stoppedEarly() : error;
   } finally {
     clearTimeout(timer);
     ac.abort();
-    early.catch(() => {});
+    signal?.removeEventListener('abort', onAbort);
+    for (const p of [early, aborted, ready, broken]) p.catch(() => {});
   }
 }
 

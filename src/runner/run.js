@@ -10,11 +10,10 @@ import { createLogger } from '../logger.js';
 import { describeWorkload } from '../workloads.js';
 import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startProcessGroup } from './process-group.js';
 import { trackDir } from './cleanup.js';
+import { makeOwnedTempDir } from '../owned-temp-dir.js';
+import { noResponseFailure } from '../load/host-check.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 import { bootCommand } from './boot-command.js';
 import { adviceInput } from '../analysis/advice-input.js';
@@ -40,7 +39,7 @@ async function execute(run, plan, logger, state) {
     plan,
     logger,
     what: plan.target.kind === 'command' ? 'server' : 'strategy',
-    boot: (stops) => bootServer(plan, logger, run, stops, state.abort.signal),
+    boot: (stops) => bootServer(plan, logger, run, stops, state.abort.signal, state),
     sample: (server) => server && startSampler({
       rootPid: server.proc.pid,
       channel: server.channel,
@@ -58,16 +57,19 @@ async function execute(run, plan, logger, state) {
 
   const notes = [...(load.notes ?? [])];
   const failures = [];
+  if (server?.brokeProtocol) failures.push(server.brokeProtocol);
   if (crash) failures.push(describeCrash(server.label ?? `strategy '${plan.target.strategy}'`, crash));
   if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
+  const silent = noResponseFailure(load, state.stopRequested);
+  if (silent && failures.length === 0) failures.push(silent);
   if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
     machine,
     runtimes,
-    strategy: server && plan.target.kind === 'strategy' ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers } : null,
-    ...(plan.target.kind === 'command' ? { target: { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url: server.url(plan.target.path) } } : {}),
+    strategy: server && plan.target.kind === 'strategy' ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers, containment: server.containment ?? null } : null,
+    ...(plan.target.kind === 'command' ? { target: { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url: server.url(plan.target.path), containment: server.containment ?? null } } : {}),
     load,
     samples,
     notes,
@@ -81,12 +83,12 @@ async function execute(run, plan, logger, state) {
 }
 
 /** The server a run measures: a strategy, or a user's server command (tune or compare on `-- <command>`), which boots exactly as diagnose starts it; none for --url. */
-function bootServer(plan, logger, run, stops, signal) {
+function bootServer(plan, logger, run, stops, signal, state) {
   if (plan.target.kind === 'command') return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal });
-  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops) : null;
+  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops, signal, state) : null;
 }
 
-async function bootStrategy(plan, logger, run, stops) {
+async function bootStrategy(plan, logger, run, stops, signal, state) {
   const { target, workload } = plan;
   // Node loads the probe through NODE_OPTIONS (workers too), Bun through --preload; Deno cannot preload it.
   const useProbe = plan.probe.enabled && preloadArgs(target.runtime.kind) !== null;
@@ -94,7 +96,7 @@ async function bootStrategy(plan, logger, run, stops) {
   if (channel) stops.push(() => channel.close());
   // Pushed before the strategy's stop, so it runs after it: the strategy may be
   // killed before it can remove its own files, and this removes them anyway.
-  const tempDir = await mkdtemp(path.join(tmpdir(), 'spawnbench-run-'));
+  const tempDir = await makeOwnedTempDir('run');
   stops.push(trackDir(tempDir));
   const config = {
     host: '127.0.0.1',
@@ -115,15 +117,25 @@ async function bootStrategy(plan, logger, run, stops) {
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },
     label: `strategy '${target.strategy}'`,
     readyTimeoutMs: target.readyTimeoutMs,
+    signal,
     onOutput: (line, stream) => logger.info({ stream }, line),
   });
+  const server = { proc, channel, stopping: false, containment: null, brokeProtocol: null };
+  // A workers or ready line that breaks the contract is the strategy's fault: the run ends, naming it.
+  proc.on('protocol-error', (error) => {
+    if (server.brokeProtocol) return;
+    server.brokeProtocol = error.message;
+    logger.error({ error: server.brokeProtocol }, 'strategy broke the protocol');
+    state.load?.stop();
+  });
   stops.push(async () => {
-    const { code, signal } = await proc.stop();
-    logger.info({ strategy: target.strategy, code, signal }, 'strategy stopped');
+    const { code, signal, containment } = await proc.stop();
+    server.containment = containment;
+    logger.info({ strategy: target.strategy, code, signal, containment }, 'strategy stopped');
   });
   proc.on('workers', (workers) => run.emit('workers', workers));
   logger.info({ strategyPid: proc.pid, port: proc.port }, 'strategy ready');
-  return { proc, channel, stopping: false };
+  return server;
 }
 
 /** A workload command that cannot be started shows up as 500s whose body is the spawn error. */

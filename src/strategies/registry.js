@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, delimiter, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, RunError } from '../errors.js';
+import { checkStrategyMeta } from './meta-shape.js';
 
 export const STRATEGIES_DIR = fileURLToPath(new URL('../../strategies/', import.meta.url));
 export const DEFAULT_STRATEGY = 'fork-pool';
@@ -62,6 +63,7 @@ function loadStrategy(dir, name) {
   } catch (error) {
     throw new RunError(`strategy '${name}': ${file} is not valid JSON (${error.message})`);
   }
+  checkStrategyMeta(name, file, meta);
   if (typeof meta.description !== 'string' || !meta.description) {
     throw new RunError(`strategy '${name}': ${file} needs a "description" string`);
   }

@@ -98,7 +98,7 @@ const WHOLE_SECOND_SLACK_MS = 50;
 
 /**
  * An elapsed or planned time for progress, rounded for a glance: "0.5s", "2.5s",
- * "4s", "1m05s". Not units.js formatDuration(), which writes a duration back in
+ * "4s", "1m05s", "5h00m". Not units.js formatDuration(), which writes a duration back in
  * the exact form a flag takes ("200ms", "10s").
  * @param {number|null|undefined} ms
  * @returns {string}
@@ -110,7 +110,9 @@ export function formatElapsed(ms) {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds}s`;
   const rest = String(seconds % 60).padStart(2, '0');
-  return `${Math.floor(seconds / 60)}m${rest}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${rest}s`;
+  // Hours: "5h00m", "1h02m"; seconds no longer matter at this scale.
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}m`;
 }
 
 /** The name formatElapsed() had (kept for code written against it). */

@@ -6,8 +6,10 @@
  * name's exact length, and two sockets only meet when the bytes match. Deno can
  * connect to the padded form; Bun cannot (it refuses a 108-byte path), and a
  * padding Node cannot make the exact form. For those pairs the channel is a
- * socket file in a private temp directory instead.
+ * socket file in a private (0700) temp directory instead. Either way, who may write to a
+ * channel is decided by channel-guard.js, not by the name.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +36,8 @@ export function libuvPadsAbstractNames(uvVersion = process.versions.uv) {
  * @returns {{ abstract: boolean, address(slot: number, generation: number): {listen: string, connect: string}, cleanup(): void }}
  */
 export function planChannels(mainKind, workerKind, baseDir = tmpdir()) {
-  const prefix = `spawnbench-comm-${process.pid}`;
+  // Random too: a name another local user cannot guess, so cannot take first (bind) to stop a worker from meeting its main.
+  const prefix = `spawnbench-comm-${process.pid}-${randomBytes(6).toString('hex')}`;
   const padded = mainKind === 'node' && libuvPadsAbstractNames();
   // Node workers under another main: their libuv is not known here, so a file.
   const meets = mainKind === 'node' ? !padded || workerKind !== 'bun' : workerKind !== 'node';

@@ -10,6 +10,7 @@ export const STDOUT = 1; // data: a chunk of the command's stdout
 export const STDERR = 2; // data: a chunk of its stderr (dropped by the main process, as baseline does)
 export const EXIT = 3; // data: exit code as an i32 (-1 when killed by a signal)
 export const SPAWN_ERROR = 4; // data: why the command could not start, UTF-8
+export const HELLO = 5; // data: the worker's secret; a connection's first frame, and only there (channel-guard.js)
 
 /**
  * Writes one frame; header and data leave in one write when the socket is corked.

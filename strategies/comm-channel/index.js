@@ -14,12 +14,14 @@ import { servePool } from '../lib/serve-pool.js';
 import { createFrameReader, STDOUT, EXIT, SPAWN_ERROR } from './frames.js';
 import { createStreamRelay } from '../lib/stream-relay.js';
 import { planChannels } from './channel-address.js';
+import { guardChannel, newSecret, SECRET_ENV } from './channel-guard.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const config = readConfig();
 const channels = planChannels(currentRuntime(), workerKind(config), config.tempDir);
 const generations = new Map(); // slot id -> workers started in it
 const listeners = new Set();
+let refusals = 0;
 
 // A frame from a worker's channel: stdout chunks go straight into the response.
 const onFrame = (...frame) => relay(...frame);
@@ -29,15 +31,25 @@ function startWorker(slotId) {
   const generation = (generations.get(slotId) ?? 0) + 1;
   generations.set(slotId, generation);
   const { listen, connect } = channels.address(slotId, generation);
-  const listener = net.createServer((socket) => {
-    socket.on('data', createFrameReader(onFrame));
-    socket.on('error', () => {}); // a killed worker's end: its 'exit' fails its requests
-  });
+  const secret = newSecret();
+  // Only the connection that presents this worker's secret is read; see channel-guard.js.
+  const listener = net.createServer(guardChannel({
+    secret,
+    onAccepted(socket, rest) {
+      const read = createFrameReader(onFrame);
+      socket.on('data', read); // errors: a killed worker's end, its 'exit' fails its requests
+      if (rest.length) read(rest);
+    },
+    onRefused(reason) {
+      refusals++;
+      process.stderr.write(`comm-channel: refused a connection to worker ${slotId}'s channel: ${reason} (${refusals} refused so far)\n`);
+    },
+  }));
   listener.once('error', (error) => fatal(new Error(`comm-channel: channel for worker ${slotId}: ${error.message}`)));
   listener.listen(listen);
   listeners.add(listener);
   // JSON: argv cannot carry the \0 of an abstract name.
-  const worker = forkWorker(WORKER, config, { args: [JSON.stringify(connect)] });
+  const worker = forkWorker(WORKER, config, { args: [JSON.stringify(connect)], env: { [SECRET_ENV]: secret.toString('hex') } });
   worker.once('exit', () => {
     listener.close();
     listeners.delete(listener);

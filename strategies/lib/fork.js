@@ -46,14 +46,16 @@ export function workerExecArgv(config) {
  * log); it gets no stdin, and exits when the IPC channel closes (see onParentGone).
  * @param {string} file absolute path of the worker script
  * @param {object} config from readConfig()
- * @param {{args?: string[], serialization?: 'json'|'advanced'}} [options]
+ * @param {{args?: string[], serialization?: 'json'|'advanced', env?: Record<string, string>}} [options]
+ *   `env`: added to this process's environment for the worker only (a secret that must not be on its command line)
  * @returns {import('node:child_process').ChildProcess}
  */
-export function forkWorker(file, config, { args = [], serialization = 'json' } = {}) {
+export function forkWorker(file, config, { args = [], serialization = 'json', env } = {}) {
   return fork(file, args, {
     execPath: config.workerRuntime,
     execArgv: workerExecArgv(config),
     serialization,
+    ...(env && { env: { ...process.env, ...env } }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

@@ -14,8 +14,9 @@ async function assertAllGone(seen) {
 for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   test(`${signal} stops the run, prints the summary, leaves nothing behind`, async () => {
     const run = startSpawnbench(['--strategy', 'baseline', '--duration', '60s', '--warmup', '0s', '--connections', '4', '--no-dashboard']);
-    // Wait until the strategy has spawned workload commands under load.
-    await waitFor(() => run.seen.size >= 2, { timeoutMs: 15_000, what: 'the strategy to start workload commands' });
+    // Wait until the strategy has spawned workload commands under load: beyond the strategy
+    // and its group's watchdog (a `sh` spawnbench starts with it), at least one more.
+    await waitFor(() => run.seen.size >= 3, { timeoutMs: 15_000, what: 'the strategy to start workload commands' });
     await new Promise((r) => setTimeout(r, 1000));
     run.child.kill(signal);
     const { code, out, err } = await run.exited;

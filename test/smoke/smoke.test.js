@@ -15,7 +15,8 @@ import { runCli } from '../../src/cli.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { Header } from '../../src/ui/components/header.js';
 import { fakeIo } from '../helpers/io.js';
-import { processesInGroup, waitFor } from '../helpers/processes.js';
+import { processesInGroup } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
 import { spawnChannelPublished } from '../helpers/spawn-channel.js';
 
 const major = Number(process.versions.node.split('.')[0]);

@@ -3,6 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createFrameReader, writeFrame, exitData, STDOUT, STDERR, EXIT, SPAWN_ERROR, HEADER_BYTES } from '../../strategies/comm-channel/frames.js';
 import { planChannels, libuvPadsAbstractNames } from '../../strategies/comm-channel/channel-address.js';
 
@@ -42,7 +44,7 @@ test('the reader gives back every frame whatever the chunking', () => {
 
 test('channels are abstract where both runtimes spell the name alike, files otherwise', () => {
   const node = planChannels('node', 'node').address(0, 1);
-  assert.match(node.listen, /^\0spawnbench-comm-\d+-0-1$/);
+  assert.match(node.listen, /^\0spawnbench-comm-\d+-[0-9a-f]{12}-0-1$/);
   assert.equal(node.connect, node.listen);
   const deno = planChannels('node', 'deno').address(1, 2);
   // A Node on libuv < 1.48 (Node 20) pads abstract names to the whole sun_path; later ones do not.
@@ -58,6 +60,8 @@ test('channels are abstract where both runtimes spell the name alike, files othe
     const { listen, connect } = plan.address(0, 1);
     assert.equal(listen, connect);
     assert.match(listen, /spawnbench-comm-\d+-.*\/0-1\.sock$/);
+    // Only this user may even connect to a socket file: its directory is 0700.
+    assert.equal(statSync(dirname(listen)).mode & 0o777, 0o700);
     plan.cleanup();
   }
 });

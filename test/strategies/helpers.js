@@ -18,9 +18,10 @@ export const WORKLOADS = {
  * Boots a strategy as spawnbench does (own process group, config in the environment).
  * @param {string} name
  * @param {object} config merged over the workload's command/args
- * @param {{command?: string, args?: string[]}} [runtime] the main process's runtime (default: this node)
+ * @param {{command?: string, args?: string[], onOutput?: (line: string, stream: string) => void}} [runtime]
+ *   the main process's runtime (default: this node); `onOutput` gets the strategy's log lines
  */
-export async function boot(name, config = {}, { command = process.execPath, args = [] } = {}) {
+export async function boot(name, config = {}, { command = process.execPath, args = [], onOutput } = {}) {
   const { entry } = getStrategy(name);
   const workload = WORKLOADS[config.workload ?? 'echo'];
   const full = { host: '127.0.0.1', port: 0, command: workload.command, args: workload.args, poolSize: 2, balance: 'round-robin', seed: 7, ...config };
@@ -30,6 +31,7 @@ export async function boot(name, config = {}, { command = process.execPath, args
     args: [...args, entry],
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(full) },
     label: `strategy '${name}'`,
+    onOutput,
   });
   return strategy;
 }

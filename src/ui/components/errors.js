@@ -9,7 +9,7 @@ const h = React.createElement;
 const KINDS = [
   ['timeout', 'timeout'],
   ['reset', 'reset'],
-  ['connect', 'connect refused'],
+  ['connect', 'connect failed'],
   ['parse', 'bad response'],
   ['mismatch', 'body mismatch'],
   ['tls', 'TLS handshake'],

@@ -1,0 +1,48 @@
+/**
+ * The lines a strategy prints for spawnbench (strategies/README.md, "Output"), checked:
+ * a bad one is the strategy's fault, said with its name and the line, never a crash of
+ * spawnbench ("Cannot read properties of null") nor blamed on the user's flags.
+ */
+
+/** Longest part of an offending line quoted in a message, in characters. */
+const QUOTE_CHARS = 200;
+
+const quote = (line) => (line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS)}…` : line);
+
+/**
+ * What is wrong with a ready line, or null.
+ * @param {object} message parsed line
+ * @returns {string|null}
+ */
+export function readyLineProblem(message) {
+  const { port } = message;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return `its ready line's "port" must be a whole number from 1 to 65535, not ${JSON.stringify(port)}`;
+  return null;
+}
+
+/**
+ * What is wrong with a workers line, or null.
+ * @param {object} message parsed line
+ * @returns {string|null}
+ */
+export function workersLineProblem(message) {
+  if (!Array.isArray(message.workers)) return `its workers line's "workers" must be a list, not ${JSON.stringify(message.workers)}`;
+  for (const w of message.workers) {
+    if (!w || typeof w !== 'object' || Array.isArray(w)) return `its workers line lists ${JSON.stringify(w)}, not a worker object`;
+    if (!Number.isInteger(w.id) || w.id < 0) return `a worker in its workers line has "id" ${JSON.stringify(w.id)}, not a whole number ≥ 0`;
+    for (const field of ['inFlight', 'completed', 'failed']) {
+      if (w[field] !== undefined && !(Number.isFinite(w[field]) && w[field] >= 0)) return `worker ${w.id} in its workers line has "${field}" ${JSON.stringify(w[field])}, not a count`;
+    }
+  }
+  return null;
+}
+
+/**
+ * "strategy 'x' broke the protocol: why; the line: …"
+ * @param {string} label
+ * @param {string} problem
+ * @param {string} line
+ */
+export function protocolMessage(label, problem, line) {
+  return `${label} broke the protocol: ${problem}; the line was: ${quote(line)}`;
+}

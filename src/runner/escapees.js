@@ -1,0 +1,147 @@
+/**
+ * Escapees: processes a target started that left its process group (setsid, setpgid) or
+ * lost their parent (a double fork), so a signal to the group misses them. Two ways to
+ * find them without a cgroup:
+ * - the tree: every process seen in the group or as a child of a group member is
+ *   remembered by pid and start time while the target runs; at stop, those still alive
+ *   (same pid, same start time: not a reused pid) outside the group are ended.
+ * - the pipes: a process that kept the target's stdout or stderr holds the child's end of
+ *   our pipe (a socket pair); it is found by that end's inode among every process's fds,
+ *   wherever it went. These are the
+ *   ones that would keep spawnbench waiting after its summary.
+ */
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readChildren } from '../sample/proc.js';
+
+/** How often the target's tree is read for processes to remember, ms: a process that lives shorter and escapes is found by its pipes, if it kept them. */
+export const TREE_SCAN_MS = 250;
+
+/** state, ppid, pgrp and start time of a process from /proc/<pid>/stat, or null when gone. */
+export function readIdentity(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]), start: Number(fields[19]) };
+  } catch {
+    return null;
+  }
+}
+
+function allIdentities() {
+  const list = [];
+  let names;
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return list;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const id = readIdentity(Number(name));
+    if (id && id.state !== 'Z') list.push(id);
+  }
+  return list;
+}
+
+/**
+ * Remembers the processes of one group's tree until stop.
+ * @param {number} pgid
+ * @returns {{ scan: () => void, stop: () => void, seen: () => number, alive: () => Array<{pid:number, start:number}> }}
+ *   `alive()`: the remembered processes still running outside the group
+ */
+export function trackTree(pgid) {
+  const seen = new Map(); // pid -> start time
+  const scan = () => {
+    for (const id of allIdentities()) {
+      if (id.pgrp !== pgid) continue;
+      seen.set(id.pid, id.start);
+      for (const child of readChildren(id.pid)) {
+        const c = readIdentity(child);
+        if (c) seen.set(c.pid, c.start);
+      }
+    }
+  };
+  const timer = setInterval(scan, TREE_SCAN_MS);
+  timer.unref();
+  return {
+    scan,
+    stop: () => clearInterval(timer),
+    seen: () => seen.size,
+    alive: () => [...seen].map(([pid, start]) => readIdentity(pid) && { ...readIdentity(pid), expected: start })
+      .filter((id) => id && id.state !== 'Z' && id.start === id.expected && id.pgrp !== pgid)
+      .map(({ pid, start }) => ({ pid, start })),
+  };
+}
+
+/**
+ * What a child's stdout and stderr are (`socket:[123]` or `pipe:[123]`: Node gives a child
+ * one end of a socket pair), read from /proc right after it started. Whoever holds the same
+ * one later inherited it from the child.
+ * @param {number} pid
+ * @returns {string[]}
+ */
+export function stdioLinks(pid) {
+  const links = [];
+  for (const fd of [1, 2]) {
+    try {
+      const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (/^(socket|pipe):\[\d+\]$/.test(link)) links.push(link);
+    } catch {
+      // gone already
+    }
+  }
+  return links;
+}
+
+/**
+ * Processes other than this one that hold one of the given stdio ends open.
+ * @param {string[]} links from stdioLinks()
+ * @returns {Array<{pid: number, start: number}>}
+ */
+export function pipeHolders(links) {
+  const wanted = new Set(links);
+  const holders = [];
+  if (wanted.size === 0) return holders;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let fds;
+    try {
+      fds = readdirSync(`/proc/${name}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      let link;
+      try {
+        link = readlinkSync(`/proc/${name}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (wanted.has(link)) {
+        const id = readIdentity(Number(name));
+        if (id && id.state !== 'Z') holders.push({ pid: id.pid, start: id.start });
+        break;
+      }
+    }
+  }
+  return holders;
+}
+
+/**
+ * SIGKILLs each process if it is still the one remembered (same start time).
+ * @returns {{ ended: number[], failed: Array<{pid: number, why: string}> }}
+ */
+export function endProcesses(procs) {
+  const ended = [];
+  const failed = [];
+  for (const { pid, start } of procs) {
+    if (readIdentity(pid)?.start !== start) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+      ended.push(pid);
+    } catch (error) {
+      if (error.code !== 'ESRCH') failed.push({ pid, why: error.code });
+    }
+  }
+  return { ended, failed };
+}

@@ -1,0 +1,31 @@
+/**
+ * The shape of a strategy.json, checked when it is read: a list given as a string
+ * ("runtimes": "deno") used to surface later as "join is not a function".
+ */
+import { RunError } from '../errors.js';
+
+const LISTS = ['runtimes', 'workerRuntimes', 'platforms', 'balancers'];
+
+/**
+ * @param {string} name the strategy
+ * @param {string} file its strategy.json
+ * @param {object} meta the parsed JSON
+ * @throws {RunError} naming the strategy, the file and the field
+ */
+export function checkStrategyMeta(name, file, meta) {
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) {
+    throw new RunError(`strategy '${name}': ${file} must hold one JSON object`);
+  }
+  for (const field of LISTS) {
+    const value = meta[field];
+    if (value !== undefined && value !== null && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+      throw new RunError(`strategy '${name}': ${file}: "${field}" must be a list of strings, like ["node"], not ${JSON.stringify(value)}`);
+    }
+  }
+  if (meta.entry !== undefined && typeof meta.entry !== 'string') {
+    throw new RunError(`strategy '${name}': ${file}: "entry" must be a file name, like "index.js"`);
+  }
+  if (meta.runtimeNotes !== undefined && (typeof meta.runtimeNotes !== 'object' || meta.runtimeNotes === null || Array.isArray(meta.runtimeNotes))) {
+    throw new RunError(`strategy '${name}': ${file}: "runtimeNotes" must be an object, like {"bun": "why not"}`);
+  }
+}

@@ -1,0 +1,36 @@
+// A low open-files limit: every command used to die with a raw EMFILE stack while its modules
+// loaded (even --version). Now: one line saying what `ulimit -n` to set, exit 2; and a limit
+// spawnbench can live with changes nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { BIN } from '../helpers/spawnbench-process.js';
+import { readOpenFilesLimit, openFilesRefusal } from '../../src/runner/open-files-limit.js';
+import { MIN_OPEN_FILES } from '../../src/thresholds.js';
+
+const withLimit = (limit, args) => spawnSync('/bin/sh', ['-c', `ulimit -n ${limit} && exec "$@"`, 'sh', process.execPath, BIN, ...args], { encoding: 'utf8' });
+
+for (const args of [['--version'], ['list'], ['run', '-d', '200ms'], ['diagnose', '--url', 'http://127.0.0.1:1/']]) {
+  test(`ulimit -n 256: spawnbench ${args.join(' ')} says what to set, in one line, exit 2`, () => {
+    const result = withLimit(256, args);
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, new RegExp(`^spawnbench: the open-files limit is 256 \\(hard limit 256\\) and spawnbench needs ${MIN_OPEN_FILES}; run \`ulimit -n ${MIN_OPEN_FILES}\` in this shell first .*\\n$`));
+    assert.doesNotMatch(result.stderr, /EMFILE|at /);
+  });
+}
+
+test(`ulimit -n ${MIN_OPEN_FILES}: commands run`, () => {
+  const result = withLimit(MIN_OPEN_FILES, ['list']);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /comm-channel/);
+});
+
+test('the limit is read from /proc/self/limits; a soft limit below a high enough hard one says ulimit -Sn', () => {
+  const text = 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            256                  unlimited            files\n';
+  assert.deepEqual(readOpenFilesLimit(text), { soft: 256, hard: Infinity });
+  assert.match(openFilesRefusal({ soft: 256, hard: 4096 }, 1024), /run `ulimit -Sn 1024`/);
+  assert.equal(openFilesRefusal({ soft: 1024, hard: 1024 }, 1024), null);
+  assert.equal(openFilesRefusal(null), null);
+  assert.ok(readOpenFilesLimit().soft >= MIN_OPEN_FILES, 'this test runs with enough files');
+});

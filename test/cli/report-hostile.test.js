@@ -1,0 +1,51 @@
+// `spawnbench report` on what is not a result file: it read without limit (/dev/zero: 3.5 GB
+// in 10 s, never ending) and a file with spawnbench's header but another body printed raw
+// TypeErrors. Now: at most MAX_RESULT_FILE_BYTES are read, the shape is checked, and any
+// failure is one line, exit 1.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../src/cli.js';
+import { fakeIo } from '../helpers/io.js';
+import { MAX_RESULT_FILE_BYTES } from '../../src/thresholds.js';
+
+let dir;
+before(() => { dir = mkdtempSync(path.join(tmpdir(), 'spawnbench-test-report-')); });
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const header = { tool: 'spawnbench', format: 1 };
+const run = { ...header, kind: 'run', plan: { target: { kind: 'url' }, load: {} }, machine: {}, load: { requests: 1, errors: {} }, notes: [], failures: [] };
+
+// [name, file content or a path, message]
+const CASES = [
+  ['/dev/zero', { path: '/dev/zero' }, new RegExp(`^spawnbench: /dev/zero is larger than ${MAX_RESULT_FILE_BYTES / 1024 / 1024} MB, more than any result file`)],
+  ['a run without load', { ...run, load: undefined }, /has the header of a spawnbench run result but its "load" is not an object/],
+  ['a run whose requests is text', { ...run, load: { requests: 'many', errors: {} } }, /its "load\.requests" is not a number/],
+  ['a run with plan.target null', { ...run, plan: { target: null, load: {} } }, /its "plan\.target" is not an object/],
+  ['a run with machine null', { ...run, machine: null }, /its "machine" is not an object/],
+  ['a diagnose without a diagnosis', { ...run, kind: 'diagnose' }, /its "diagnosis" is not an object/],
+  ['a tune with plan a list', { ...header, kind: 'tune', plan: [] }, /its "plan" is not an object/],
+  // Passes the field checks, fails inside the formatter: still one line about the file.
+  ['a run whose workload is null', { ...run, plan: { ...run.plan, target: { kind: 'strategy' }, workload: null } }, /has the header of a spawnbench run result but not its shape \(Cannot read properties of null \(reading 'command'\)\); give a file written by --out, unedited\n$/],
+];
+
+for (const [name, content, pattern] of CASES) {
+  test(`report of ${name}: one line, exit 1, at once`, async () => {
+    let file = content.path;
+    if (!file) {
+      file = path.join(dir, `${name.replace(/\W+/g, '-')}.json`);
+      writeFileSync(file, JSON.stringify(content));
+    }
+    const io = fakeIo();
+    const started = Date.now();
+    const code = await runCli(['report', file], io);
+    const err = io.err();
+    assert.equal(code, 1, err);
+    assert.match(err, pattern);
+    assert.match(err, /^[^\n]*\n$/, 'one line');
+    assert.doesNotMatch(err, /\n\s+at /);
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  });
+}

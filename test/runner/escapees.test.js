@@ -1,0 +1,56 @@
+// Escapees: a server that starts a process which leaves its process group (setsid) or
+// its parent (a double fork) and keeps the inherited stdout/stderr. spawnbench used to
+// hang after its summary, waiting on the pipes the escapee held, and left it running.
+// Now the escapee is ended (a cgroup's cgroup.kill where one can be made; the remembered
+// tree and the pipe holders otherwise), --json says how, and spawnbench exits within 2 s
+// of its summary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { startSpawnbench } from '../helpers/spawnbench-process.js';
+import { processesMatching } from '../helpers/processes.js';
+import { waitFor } from '../helpers/harness.js';
+import { spawnSync } from 'node:child_process';
+import { spawnInCgroup, removeCgroup } from '../../src/runner/cgroup-containment.js';
+
+const HEALTHY = fileURLToPath(new URL('../../fixtures/servers/healthy.js', import.meta.url));
+const EXIT_AFTER_SUMMARY_MS = 2_000;
+
+// Whether this machine lets spawnbench make cgroups (root, or a delegated cgroup v2 subtree).
+const probe = spawnInCgroup(() => spawnSync('true'));
+const cgroups = probe.containment.method === 'cgroup';
+if (cgroups) await removeCgroup(probe.containment.dir);
+
+// Each escapee sleeps a unique number of seconds, so it can be found by its command line.
+const CASES = [
+  { name: 'setsid, keeping stdio', shell: 'setsid sleep 1004 & exec "$0" "$1"', marker: 'sleep 1004', containment: 'process-group' },
+  { name: 'double fork + setsid, keeping stdio', shell: '(setsid sleep 1005 &); exec "$0" "$1"', marker: 'sleep 1005', containment: 'process-group' },
+  { name: 'setsid, keeping stdio', shell: 'setsid sleep 1006 & exec "$0" "$1"', marker: 'sleep 1006', containment: 'cgroup' },
+  // No pipe to find it by and gone from the tree at once: only a cgroup holds this one.
+  { name: 'double fork + setsid, stdio closed', shell: '(setsid sleep 1007 </dev/null >/dev/null 2>&1 &); exec "$0" "$1"', marker: 'sleep 1007', containment: 'cgroup' },
+];
+
+for (const c of CASES) {
+  test(`diagnose of a server with an escapee (${c.name}), ${c.containment} containment: ended, exit within 2 s of the summary`, async (t) => {
+    if (c.containment === 'cgroup') assert.ok(cgroups || process.getuid() !== 0, 'root can make cgroups here, so the cgroup path must be tested');
+    if (c.containment === 'cgroup' && !cgroups) return; // not root and no delegated subtree: nothing to test here
+    const env = c.containment === 'process-group' ? { SPAWNBENCH_CONTAINMENT: 'process-group' } : {};
+    const sb = startSpawnbench(['diagnose', '-d', '1s', '-w', '0s', '-c', '2', '--json', '--', 'sh', '-c', c.shell, process.execPath, HEALTHY], { env });
+    t.after(sb.removeLog);
+    let summaryAt = null;
+    sb.child.stdout.on('data', () => { summaryAt = Date.now(); });
+    const { code, at } = await sb.exited;
+    try {
+      assert.equal(code, 0, sb.err());
+      assert.ok(summaryAt, 'the summary was printed');
+      assert.ok(at - summaryAt < EXIT_AFTER_SUMMARY_MS, `exited ${at - summaryAt} ms after the summary`);
+      const { containment } = JSON.parse(sb.out()).target;
+      assert.equal(containment.method, c.containment);
+      if (c.containment === 'process-group') assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
+      assert.deepEqual(containment.escapees.notEnded, []);
+      assert.ok(await waitFor(() => processesMatching(c.marker).length === 0, { timeoutMs: 2000 }), `${c.marker} still runs`);
+    } finally {
+      for (const pid of processesMatching(c.marker)) process.kill(pid, 'SIGKILL');
+    }
+  });
+}

@@ -1,0 +1,105 @@
+// comm-channel's channels against a hostile local process: another user (nobody, through
+// runuser) and another process of the same user connect to the workers' abstract sockets
+// while the server is under load and write well-formed stdout frames for every id that
+// could be in flight. Not one of their bytes may reach a response, and each refusal is
+// counted in the strategy's log.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
+import { resolveRuntime, workerForkConfig } from '../../src/strategies/runtimes.js';
+
+const OUTSIDER = fileURLToPath(new URL('../../fixtures/comm-outsider.js', import.meta.url));
+const ATTACK_MS = 3_000;
+const started = [];
+after(async () => {
+  for (const s of started) await s.stop();
+  for (const s of started) assert.deepEqual(groupMembers(s.pid), []);
+});
+
+const isRoot = process.getuid?.() === 0;
+const hasRunuser = spawnSync('runuser', ['--help'], { stdio: 'ignore' }).status === 0;
+// As another user where this test can become one (root with runuser); as this user always.
+const ATTACKERS = [
+  ...(isRoot && hasRunuser ? [['another user (nobody)', ['runuser', '-u', 'nobody', '--', process.execPath]]] : []),
+  ['this same user', [process.execPath]],
+];
+
+function runOutsider(prefix, pid) {
+  const [command, ...args] = prefix;
+  const child = spawn(command, [...args, OUTSIDER, String(pid), String(ATTACK_MS), '20000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => { out += c; });
+  child.stderr.on('data', (c) => { err += c; });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`outsider exited ${code}: ${err}`))));
+  });
+}
+
+for (const [who, prefix] of ATTACKERS) {
+  test(`comm-channel: ${who} writing frames to the channels under load gets no byte into a response`, async () => {
+    const log = [];
+    const strategy = await boot('comm-channel', { workload: 'echo', poolSize: 2 }, { onOutput: (line) => log.push(line) });
+    started.push(strategy);
+    const outsider = runOutsider(prefix, strategy.pid);
+    let done = false;
+    outsider.finally(() => { done = true; });
+    const totals = { requests: 0, ok: 0, mismatches: 0, statuses: {}, sample: '' };
+    while (!done) {
+      const r = await hammer({ port: strategy.port, requests: 200, connections: 8, expected: WORKLOADS.echo.expected });
+      totals.requests += 200;
+      totals.ok += r.ok;
+      totals.mismatches += r.mismatches;
+      for (const [status, n] of Object.entries(r.statuses)) totals.statuses[status] = (totals.statuses[status] ?? 0) + n;
+      if (r.mismatches) totals.sample = r.bodies[200];
+    }
+    const stats = await outsider;
+    await strategy.stop();
+    // The attack happened: the outsider found both channels and the kernel let it connect.
+    assert.equal(stats.names, 2, JSON.stringify(stats));
+    assert.ok(stats.connected > 0, JSON.stringify(stats));
+    assert.equal(totals.mismatches, 0, `injected body: ${JSON.stringify(totals.sample)}`);
+    assert.deepEqual(totals.statuses, { 200: totals.requests });
+    const refusals = log.filter((line) => /^comm-channel: refused a connection to worker [01]'s channel: /.test(line));
+    assert.ok(refusals.length >= stats.connected, `${refusals.length} refusals logged for ${stats.connected} connections`);
+    assert.match(refusals.at(-1), new RegExp(`\\(${refusals.length} refused so far\\)$`));
+    assert.equal(stats.stillOpen, 0, 'every connection the kernel let in was dropped by the main process');
+    assert.equal(stats.dropped, stats.connected);
+  });
+}
+
+// The secret travels in the worker's environment: each runtime must read it and present it.
+const installed = (name) => {
+  try {
+    return resolveRuntime(name, '--worker-runtime');
+  } catch {
+    return null;
+  }
+};
+for (const kind of ['bun', 'deno']) {
+  test(`comm-channel: ${kind} workers present their secret and serve`, async () => {
+    const runtime = installed(kind);
+    assert.ok(runtime, `${kind} is a dev dependency: npm ci installs it`);
+    const log = [];
+    const strategy = await boot('comm-channel', { workload: 'large', ...workerForkConfig(runtime, resolveRuntime('node')) }, { onOutput: (line) => log.push(line) });
+    started.push(strategy);
+    const result = await hammer({ port: strategy.port, requests: 40, connections: 4, expected: WORKLOADS.large.expected });
+    await strategy.stop();
+    assert.deepEqual(result.statuses, { 200: 40 });
+    assert.equal(result.ok, 40);
+    assert.deepEqual(log.filter((line) => line.includes('refused')), []);
+  });
+}
+
+test('comm-channel: a command run by a worker does not inherit the secret', async () => {
+  const strategy = await boot('comm-channel', { command: 'env', args: [], poolSize: 1 });
+  started.push(strategy);
+  const result = await hammer({ port: strategy.port, requests: 1, connections: 1 });
+  await strategy.stop();
+  assert.deepEqual(result.statuses, { 200: 1 });
+  assert.doesNotMatch(result.bodies[200], /SPAWNBENCH_COMM_SECRET/);
+  assert.match(result.bodies[200], /=/); // it did print an environment
+});
