@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { openFilesRefusal } from '../src/runner/open-files-limit.js';
-import { removeOrphanedTempDirs } from '../src/runner/owned-temp-dir.js';
+import { removeOrphanedTempDirs } from '../src/owned-temp-dir.js';
 import { removeOrphanedCgroups } from '../src/runner/cgroup-containment.js';
 
 // Before the CLI's modules load: with too few open files, loading them is what would fail.
