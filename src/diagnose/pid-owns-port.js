@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { listeningPorts } from './listening-ports.js';
+import { listeningPorts } from '../runner/listening-ports.js';
 
 /**
  * @param {number} pid
