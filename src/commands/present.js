@@ -60,6 +60,8 @@ export async function presentEngine(engine, output, io, format, extras = null, v
       return { result, exitCode: 1 };
     }
   }
+  // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
+  return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? (result.exitCode || gateExit) };
 }
 
 /**

@@ -210,8 +210,16 @@ export class Connection {
     }
     const at = this.parser.feed(buf, 0, nread);
     if (at === NEED_MORE) return;
-    if (at === PARSE_ERROR || at < nread) {
-      // Garbage, or bytes after the response although only one request was sent.
+    if (at === PARSE_ERROR) {
+      this.fail(PARSE);
+      return;
+    }
+    if (at < nread) {
+      // The response asked for is whole, and bytes follow it although only one
+      // request was sent: a second response nobody asked for. The first counts as
+      // it is; the rest is one parse error, and the connection is reopened, since
+      // whatever else it carries would be taken for the answers to later requests.
+      this.record(performance.now());
       this.fail(PARSE);
       return;
     }
@@ -221,6 +229,19 @@ export class Connection {
   complete() {
     const ctx = this.ctx;
     const now = performance.now();
+    const keepAlive = this.record(now);
+    if (this.closed || ctx.stopping) return;
+    if (keepAlive) ctx.onIdle(this, now);
+    else this.reconnect();
+  }
+
+  /**
+   * Counts the response that just ended (if its phase is measured) and readies the
+   * parser for the next one.
+   * @returns {boolean} whether the server keeps the connection open
+   */
+  record(now) {
+    const ctx = this.ctx;
     this.inFlight = false;
     const measured = this.generation === ctx.generation && ctx.counting;
     if (measured) {
@@ -231,9 +252,7 @@ export class Connection {
     const keepAlive = this.parser.keepAlive;
     this.parser.reset();
     ctx.onOutcome(measured);
-    if (this.closed || ctx.stopping) return;
-    if (keepAlive) ctx.onIdle(this, now);
-    else this.reconnect();
+    return keepAlive;
   }
 
   keepSample() {

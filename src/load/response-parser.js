@@ -23,6 +23,11 @@ export const PARSE_ERROR = -2;
 // 16 KB (--max-http-header-size); 64 KB leaves room for generous servers while
 // garbage that never sends a blank line is rejected quickly.
 const HEAD_MAX_BYTES = 64 * 1024;
+// A head whose lines end in LF alone (no CR) is not HTTP/1.1, and parseHead, which
+// looks for CRLF, would wait for its end until the request timed out. It is looked
+// for only when a head is incomplete (NEED_MORE, the rare path), so a whole head in
+// one read costs no extra byte comparison.
+const BARE_LF = 'line ending without CR in head';
 // Longest chunk-size line, in hex digits: 12 digits is 256 TB, more than any body;
 // a longer line is garbage and would lose precision in a double.
 const CHUNK_SIZE_MAX_DIGITS = 12;
@@ -211,6 +216,7 @@ export class ResponseParser {
       const after = this.parseHead(buf, start, end);
       if (after !== NEED_MORE) return after;
       if (!hasStatusPrefix(buf, start, end)) return this.fail('response does not start with HTTP/1.x');
+      if (hasBareLineFeed(buf, start, end)) return this.fail(BARE_LF);
       this.pending = Buffer.from(buf.subarray(start, end));
       return end;
     }
@@ -221,6 +227,7 @@ export class ResponseParser {
     if (after === NEED_MORE) {
       if (head.length > HEAD_MAX_BYTES) return this.fail('response head too large');
       if (!hasStatusPrefix(head, 0, head.length)) return this.fail('response does not start with HTTP/1.x');
+      if (hasBareLineFeed(head, 0, head.length)) return this.fail(BARE_LF);
       this.pending = head;
       return end;
     }
@@ -329,6 +336,14 @@ function endsWithToken(buf, from, to, word) {
   if (at < from || !equalsLower(buf, at, word)) return false;
   const before = buf[at - 1];
   return at === from || before === 44 || before === 32 || before === 9; // start, ',', space, tab
+}
+
+/** True when [from, to) holds an LF not preceded by a CR (an LF at `from` counts: `from` starts the head). */
+function hasBareLineFeed(buf, from, to) {
+  for (let i = from; i < to; i++) {
+    if (buf[i] === LF && (i === from || buf[i - 1] !== CR)) return true;
+  }
+  return false;
 }
 
 /** True when the bytes so far could begin "HTTP/1." (checks as many as there are). */

@@ -155,3 +155,19 @@ test('a head that never ends is rejected once it passes the size cap', () => {
   for (let i = 0; i < 100 && result === NEED_MORE; i++) result = parser.feed(filler, 0, filler.length);
   assert.equal(result, PARSE_ERROR);
 });
+
+test('a head with LF-only line endings is rejected as soon as its first bare LF arrives', () => {
+  const lfOnly = 'HTTP/1.1 200 OK\nContent-Length: 3\n\nhi\n';
+  const whole = parse([lfOnly]);
+  assert.equal(whole.result, PARSE_ERROR);
+  assert.match(whole.parser.error, /without CR/);
+  // Cut anywhere after the first LF, the piece that holds it is already rejected.
+  const firstLf = lfOnly.indexOf('\n');
+  for (let i = firstLf + 1; i < lfOnly.length; i++) {
+    assert.equal(parse([lfOnly.slice(0, i), lfOnly.slice(i)]).result, PARSE_ERROR, `cut at ${i}`);
+  }
+  const parser = new ResponseParser({ onHead() {}, onBody() {} });
+  const first = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 3\n');
+  assert.equal(parser.feed(first, 0, first.length), PARSE_ERROR, 'a bare LF after a CRLF line');
+  // A CRLF cut between two reads is not a bare LF: the cut-everywhere test above still passes.
+});
