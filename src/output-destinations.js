@@ -10,6 +10,10 @@ import { openSync, closeSync, statSync, unlinkSync, mkdtempSync, rmdirSync } fro
 import path from 'node:path';
 import { UsageError } from './errors.js';
 
+
+/** A file name to suggest for each destination flag, by what it holds. */
+const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' };
+
 /** Why a file system call failed, in words. */
 function why(error) {
   const words = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system', ENOTDIR: 'a part of the path is not a directory', EISDIR: 'it is a directory', ENOSPC: 'no space left' };
@@ -32,7 +36,7 @@ export function checkFileDestination(file, flag, { makesParents = false } = {}) 
   }
   let existed = true;
   try {
-    if (statSync(target).isDirectory()) throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, 'result.json')}`);
+    if (statSync(target).isDirectory()) throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, EXAMPLE_NAMES[flag] ?? 'result.json')}`);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     existed = false;

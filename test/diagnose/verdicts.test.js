@@ -104,7 +104,7 @@ test('borderline: spawn at exactly 10% fires, just under does not', () => {
 });
 
 test('blocked in spawn on a forking Node names a Node with posix_spawn as an option; not on one that has it, nor unknown', () => {
-  const at = (spawnMechanism) => spawnBlocked(evidence({ process: { blockedFraction: 0.3, spawnsPerSec: 500, msPerSpawn: 0.6, spawnMechanism } }));
+  const at = (spawnMechanism) => wordFinding(spawnBlocked(evidence({ process: { blockedFraction: 0.3, spawnsPerSec: 500, msPerSpawn: 0.6, spawnMechanism } })));
   const forking = at('fork');
   assert.equal(forking.figures.spawnMechanism, 'fork');
   assert.match(forking.next.join('\n'), /a Node built with libuv ≥ 1\.53 spawns with posix_spawn instead of fork/);

@@ -66,8 +66,8 @@ test('bad --assert, --against and --html are refused before anything starts, exi
     [['--assert', 'p99<<1ms'], /^spawnbench: --assert 'p99<<1ms': not an assertion/],
     [['--assert', 'rps-change>-5%'], /^spawnbench: --assert 'rps-change>-5%' compares with a baseline: add --against <old\.json>/],
     [['--against', join(dir, 'missing.json')], /^spawnbench: --against cannot read .*missing\.json \(ENOENT\)/],
-    [['--html', join(dir, 'no-such-folder', 'r.html')], /^spawnbench: --html .*r\.html: the folder .*no-such-folder does not exist/],
-    [['--html', dir], /^spawnbench: --html .* is a folder; give a file name/],
+    [['--html', join(dir, 'no-such-folder', 'r.html')], /^spawnbench: --html .*no-such-folder\/r\.html: cannot write there \(no such file or directory\)/],
+    [['--html', dir], /^spawnbench: --html .* is a directory; give a file path, like --html .*report\.html$/m],
   ];
   for (const [args, message] of cases) {
     const r = await cli(...RUN, ...args);

@@ -26,7 +26,7 @@ const systemTmp = tmpdir();
 const savedTmpdir = process.env.TMPDIR;
 let ownTmp;
 beforeAll(() => {
-  ownTmp = mkdtempSync(path.join(systemTmp, 'spawnbench-temp-dir-test-'));
+  ownTmp = mkdtempSync(path.join(systemTmp, 'sbt-'));
   process.env.TMPDIR = ownTmp;
 });
 after(() => {
