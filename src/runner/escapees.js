@@ -10,37 +10,20 @@
  *   wherever it went. These are the
  *   ones that would keep spawnbench waiting after its summary.
  */
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { readChildren } from '../sample/proc.js';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { readChildren, readStat, procPids } from '../sample/proc.js';
 
 /** How often the target's tree is read for processes to remember, ms: a process that lives shorter and escapes is found by its pipes, if it kept them. */
 export const TREE_SCAN_MS = 250;
 
 /** state, ppid, pgrp and start time of a process from /proc/<pid>/stat, or null when gone. */
 export function readIdentity(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid, state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]), start: Number(fields[19]) };
-  } catch {
-    return null;
-  }
+  const stat = readStat(pid);
+  return stat && { pid, state: stat.state, ppid: stat.ppid, pgrp: stat.pgrp, start: stat.starttime };
 }
 
 function allIdentities() {
-  const list = [];
-  let names;
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return list;
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const id = readIdentity(Number(name));
-    if (id && id.state !== 'Z') list.push(id);
-  }
-  return list;
+  return procPids().map(readIdentity).filter((id) => id && id.state !== 'Z');
 }
 
 /**
@@ -102,8 +85,9 @@ export function pipeHolders(links) {
   const wanted = new Set(links);
   const holders = [];
   if (wanted.size === 0) return holders;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+  for (const pid of procPids()) {
+    if (pid === process.pid) continue;
+    const name = String(pid);
     let fds;
     try {
       fds = readdirSync(`/proc/${name}/fd`);

@@ -61,7 +61,9 @@ export function readStat(pid, tid) {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 of proc(5): field n is fields[n - 3].
   return {
+    state: fields[0],
     ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
     utime: Number(fields[11]),
     stime: Number(fields[12]),
     cutime: Number(fields[13]),
@@ -145,22 +147,22 @@ export function readCpuTimes() {
  * @returns {number[]}
  */
 export function pidsInGroup(pgid) {
-  const pids = [];
+  return procPids().filter((pid) => {
+    const stat = readStat(pid);
+    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z';
+  });
+}
+
+/**
+ * Every process id in /proc (an empty list where there is no /proc).
+ * @returns {number[]}
+ */
+export function procPids() {
   let names;
   try {
     names = readdirSync('/proc');
   } catch {
-    return pids;
+    return [];
   }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') pids.push(Number(name));
-    } catch {
-      // gone between readdir and read
-    }
-  }
-  return pids;
+  return names.filter((name) => /^\d+$/.test(name)).map(Number);
 }
