@@ -35,7 +35,9 @@ function allIdentities() {
 export function trackTree(pgid) {
   const seen = new Map(); // pid -> start time
   const scan = () => {
+    const running = new Map(); // every live process: pid -> start time
     for (const id of allIdentities()) {
+      running.set(id.pid, id.start);
       if (id.pgrp !== pgid) continue;
       seen.set(id.pid, id.start);
       for (const child of readChildren(id.pid)) {
@@ -43,6 +45,18 @@ export function trackTree(pgid) {
         if (c) seen.set(c.pid, c.start);
       }
     }
+    // Forget the ones that ended: only a live process can need ending at stop, and a pool
+    // that spawns per request would otherwise grow this by every command it ever ran
+    // (~40 pids a second at 30 connections). A child read above that was not yet in
+    // `running` is kept until the next scan.
+    for (const [pid, start] of seen) {
+      const now = running.get(pid);
+      if (now !== undefined ? now !== start : !isAlive(pid, start)) seen.delete(pid);
+    }
+  };
+  const isAlive = (pid, start) => {
+    const id = readIdentity(pid);
+    return id !== null && id.state !== 'Z' && id.start === start;
   };
   const timer = setInterval(scan, TREE_SCAN_MS);
   timer.unref();

@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { startSpawnbench } from '../helpers/spawnbench-process.js';
 import { processesMatching } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { spawnInCgroup, removeCgroup } from '../../src/runner/cgroup-containment.js';
+import { trackTree } from '../../src/runner/escapees.js';
 
 const HEALTHY = fileURLToPath(new URL('../../fixtures/servers/healthy.js', import.meta.url));
 const EXIT_AFTER_SUMMARY_MS = 2_000;
@@ -54,3 +55,19 @@ for (const c of CASES) {
     }
   });
 }
+
+test('the remembered tree forgets processes that ended, and keeps the ones still running', async (t) => {
+  // A group of its own: a shell that runs 20 short commands, one after another, then waits.
+  const group = spawn('sh', ['-c', 'for i in $(seq 20); do sleep 0.05; done; exec sleep 1008'], { detached: true, stdio: 'ignore' });
+  t.after(() => { try { process.kill(-group.pid, 'SIGKILL'); } catch {} });
+  const tree = trackTree(group.pid);
+  t.after(tree.stop);
+  let most = 0;
+  const ended = await waitFor(() => {
+    tree.scan();
+    most = Math.max(most, tree.seen());
+    return processesMatching('sleep 1008').length === 1 && tree.seen() === 1; // the shell's pid (now sleep 1008) and nothing else
+  }, { timeoutMs: 10_000, intervalMs: 20 }).then(() => true, (error) => error);
+  assert.equal(ended, true, `seen ${tree.seen()} (at most ${most})`);
+  assert.ok(most >= 2, `the short commands were seen while they ran (at most ${most})`);
+});
