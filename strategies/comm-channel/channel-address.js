@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** sizeof(sockaddr_un.sun_path) on Linux: what Node 20 pads abstract names to. */
 const SUN_PATH_BYTES = 108;
@@ -28,20 +28,28 @@ export function libuvPadsAbstractNames(uvVersion = process.versions.uv) {
 }
 
 /**
+ * Longest socket-file name the pool can ask for: a slot and a generation (workers started
+ * in that slot) of up to 4 and 7 digits. The check is made for this one, up front.
+ */
+const LONGEST_FILE = '9999-9999999.sock';
+
+/**
  * Plans the channels for one pool.
  * @param {'node'|'bun'|'deno'} mainKind runtime of the main process (the listener), this process
  * @param {'node'|'bun'|'deno'} workerKind runtime of the workers (they connect)
  * @param {string} [baseDir] where to make the socket files' directory: the run's `tempDir`
- *   (spawnbench removes it even if this process is killed), else the system's temp dir
+ *   (private to the run, and removed by spawnbench even if this process is killed), else the
+ *   system's temp dir
  * @returns {{ abstract: boolean, address(slot: number, generation: number): {listen: string, connect: string}, cleanup(): void }}
+ * @throws where a socket file's path would not fit in sun_path (a long TMPDIR): the message says what to set
  */
-export function planChannels(mainKind, workerKind, baseDir = tmpdir()) {
-  // Random too: a name another local user cannot guess, so cannot take first (bind) to stop a worker from meeting its main.
-  const prefix = `spawnbench-comm-${process.pid}-${randomBytes(6).toString('hex')}`;
+export function planChannels(mainKind, workerKind, baseDir) {
   const padded = mainKind === 'node' && libuvPadsAbstractNames();
   // Node workers under another main: their libuv is not known here, so a file.
   const meets = mainKind === 'node' ? !padded || workerKind !== 'bun' : workerKind !== 'node';
   if (meets) {
+    // Random too: a name another local user cannot guess, so cannot take first (bind) to stop a worker from meeting its main.
+    const prefix = `spawnbench-comm-${process.pid}-${randomBytes(6).toString('hex')}`;
     return {
       abstract: true,
       address(slot, generation) {
@@ -51,11 +59,22 @@ export function planChannels(mainKind, workerKind, baseDir = tmpdir()) {
       cleanup() {},
     };
   }
+  // A file's whole path must fit in sun_path (107 bytes and a NUL), so the names are short:
+  // inside the run's own directory `comm-XXXXXX` is enough; in the shared temp dir the name
+  // says whose it is. mkdtemp makes the directory 0700 with a random suffix.
+  const template = baseDir ? join(baseDir, 'comm-') : join(tmpdir(), `spawnbench-comm-${process.pid}-`);
+  const longest = Buffer.byteLength(join(`${template}XXXXXX`, LONGEST_FILE));
+  if (longest >= SUN_PATH_BYTES) {
+    throw new Error(
+      `comm-channel: a ${mainKind} main with ${workerKind} workers needs socket files, and their paths under ${dirname(template)} ` +
+        `would be ${longest} bytes, over the ${SUN_PATH_BYTES - 1} Linux allows; set TMPDIR to a shorter directory (e.g. TMPDIR=/tmp)`,
+    );
+  }
   let dir = null;
   return {
     abstract: false,
     address(slot, generation) {
-      dir ??= mkdtempSync(join(baseDir, `${prefix}-`));
+      dir ??= mkdtempSync(template);
       const file = join(dir, `${slot}-${generation}.sock`);
       return { listen: file, connect: file };
     },

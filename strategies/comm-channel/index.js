@@ -18,7 +18,12 @@ import { guardChannel, newSecret, SECRET_ENV } from './channel-guard.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const config = readConfig();
-const channels = planChannels(currentRuntime(), workerKind(config), config.tempDir);
+let channels;
+try {
+  channels = planChannels(currentRuntime(), workerKind(config), config.tempDir);
+} catch (error) {
+  await failAndExit()(error);
+}
 const generations = new Map(); // slot id -> workers started in it
 const listeners = new Set();
 let refusals = 0;

@@ -21,12 +21,13 @@ const bun = (() => {
 
 // A temp folder of this test's own (TMPDIR, which os.tmpdir() reads on every call):
 // other spawnbench runs on a shared machine make and remove their own run
-// directories in /tmp, and must not count as this run's.
+// directories in /tmp, and must not count as this run's. Its name is long on purpose
+// (~36 bytes with /tmp): comm-channel's socket paths must still fit in sun_path under it.
 const systemTmp = tmpdir();
 const savedTmpdir = process.env.TMPDIR;
 let ownTmp;
 beforeAll(() => {
-  ownTmp = mkdtempSync(path.join(systemTmp, 'sbt-'));
+  ownTmp = mkdtempSync(path.join(systemTmp, 'spawnbench-temp-dir-test-'));
   process.env.TMPDIR = ownTmp;
 });
 after(() => {
@@ -62,7 +63,7 @@ test('comm-channel on bun with node workers, killed mid-run: its socket files go
         const main = parentOf(payload[0].pid);
         const made = [...runDirs()].filter((d) => !before.has(d));
         if (made.length !== 1) return;
-        const inside = readdirSync(path.join(tmpdir(), made[0])).filter((d) => d.startsWith('spawnbench-comm-'));
+        const inside = readdirSync(path.join(tmpdir(), made[0])).filter((d) => d.startsWith('comm-'));
         if (inside.length === 0) return;
         socketDir = path.join(tmpdir(), made[0], inside[0]);
         killed = main;

@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, basename } from 'node:path';
 import { createFrameReader, writeFrame, exitData, STDOUT, STDERR, EXIT, SPAWN_ERROR, HEADER_BYTES } from '../../strategies/comm-channel/frames.js';
 import { planChannels, libuvPadsAbstractNames } from '../../strategies/comm-channel/channel-address.js';
 
@@ -63,6 +64,32 @@ test('channels are abstract where both runtimes spell the name alike, files othe
     // Only this user may even connect to a socket file: its directory is 0700.
     assert.equal(statSync(dirname(listen)).mode & 0o777, 0o700);
     plan.cleanup();
+  }
+});
+
+test('socket files in the run\'s directory get a short name; a path longer than sun_path is refused up front, naming TMPDIR', () => {
+  const run = mkdtempSync(join(tmpdir(), 'spawnbench-run-'));
+  try {
+    const plan = planChannels('bun', 'node', run);
+    const { listen } = plan.address(3, 12);
+    assert.equal(dirname(dirname(listen)), run);
+    assert.match(basename(dirname(listen)), /^comm-\w{6}$/);
+    assert.equal(basename(listen), '3-12.sock');
+    plan.cleanup();
+    // 108 bytes of sun_path hold 107 and a NUL: under this base the longest path is 108 bytes.
+    const long = join(run, 'x'.repeat(108 - run.length - '/'.length - '/comm-XXXXXX/9999-9999999.sock'.length));
+    assert.throws(() => planChannels('bun', 'node', long), (error) => {
+      assert.match(error.message, /^comm-channel: a bun main with node workers needs socket files/);
+      assert.match(error.message, /108 bytes, over the 107 Linux allows; set TMPDIR to a shorter directory/);
+      assert.doesNotMatch(error.message, /\n/);
+      return true;
+    });
+    const fits = long.slice(0, -1);
+    assert.equal(planChannels('bun', 'node', fits).abstract, false);
+    // Abstract names have no directory: a long TMPDIR does not matter to them.
+    assert.equal(planChannels('bun', 'bun', long).abstract, true);
+  } finally {
+    rmSync(run, { recursive: true, force: true });
   }
 });
 
