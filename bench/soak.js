@@ -2,8 +2,10 @@
 /**
  * bench:soak: baseline and comm-channel under full load side by side for a long time, to
  * see that nothing grows: each minute, spawnbench's and each strategy's resident memory
- * (RSS) and open file descriptors, and the requests per second of that minute; at the end
- * the last/first ratio of each (flat is ~1.00; the bar is within 10%, rps within noise).
+ * (RSS) and open file descriptors (the median of 12 readings across the minute: both move
+ * with the requests in flight at the moment read), and the requests per second of that
+ * minute; at the end the last/first ratio of each (flat is ~1.00; the bar is within 10%,
+ * rps within noise).
  *
  *   npm run bench:soak [-- --minutes 10] [--strategies baseline,comm-channel] [-- extra run options]
  *
@@ -98,15 +100,37 @@ for (;;) {
 }
 const t0 = Date.now();
 process.stderr.write(`bench:soak: ${strategies.join(' + ')} side by side for ${minutes} min; a line per minute\n`);
+/** Readings per minute: RSS and open fds move with the requests in flight at the moment read (a spawned command's pipes, a GC not yet run), so each minute's figure is the median of these. */
+const READINGS_PER_MINUTE = 12;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const reading = (r) => ({
+  spawnbench: { rssKb: rssKb(r.child.pid), fds: fds(r.child.pid) },
+  strategy: r.strategyPid ? strategyFigures(r.strategyPid, process.execPath) : null,
+});
+const medianOf = (readings, pick) => {
+  const xs = readings.map(pick).filter((x) => x != null);
+  return xs.length ? median(xs) : null;
+};
 for (let minute = 1; minute <= minutes; minute++) {
-  await delay(Math.max(0, t0 + minute * MINUTE_MS - 1000 - Date.now())); // a second before the minute ends: every run still going
+  const readings = runs.map(() => []);
+  for (let i = 1; i <= READINGS_PER_MINUTE; i++) {
+    // the last a second before the minute ends: every run still going
+    await delay(Math.max(0, t0 + (minute - 1) * MINUTE_MS + (i * (MINUTE_MS - 1000)) / READINGS_PER_MINUTE - Date.now()));
+    runs.forEach((r, k) => readings[k].push(reading(r)));
+  }
   const load = loadavg()[0];
   const parts = [];
-  for (const r of runs) {
-    const s = { minute, load, spawnbench: { rssKb: rssKb(r.child.pid), fds: fds(r.child.pid) }, strategy: r.strategyPid ? strategyFigures(r.strategyPid, process.execPath) : null };
+  runs.forEach((r, k) => {
+    const rs = readings[k];
+    const s = {
+      minute,
+      load,
+      spawnbench: { rssKb: medianOf(rs, (x) => x.spawnbench.rssKb), fds: medianOf(rs, (x) => x.spawnbench.fds) },
+      strategy: rs.some((x) => x.strategy) ? { rssKb: medianOf(rs, (x) => x.strategy?.rssKb), fds: medianOf(rs, (x) => x.strategy?.fds) } : null,
+    };
     r.samples.push(s);
     parts.push(`${r.name}: spawnbench ${(s.spawnbench.rssKb / 1024).toFixed(0)} MB ${s.spawnbench.fds} fds, strategy ${(s.strategy?.rssKb / 1024).toFixed(0)} MB ${s.strategy?.fds} fds`);
-  }
+  });
   process.stderr.write(`  minute ${minute} (load ${load.toFixed(1)}): ${parts.join(' | ')}\n`);
 }
 
