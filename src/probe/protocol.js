@@ -12,7 +12,8 @@
  * thread. `source` is 'probe' (measured inside the thread) or 'parent' (a worker
  * thread the probe could not enter, seen from its parent: ELU only). `spawn.timing`
  * says how the thread's asynchronous spawns are timed: 'diagnostics-channel' (Node's
- * own channel), 'patch', or null before its first spawn (see spawn-timer.js); a
+ * own channel), 'patch', 'posix_spawn' (only spawns made without child_process, which
+ * their maker published), or null before its first spawn (see spawn-timer.js); a
  * probe that predates the field sends none.
  */
 import { SAMPLE_INTERVAL_MS } from '../thresholds.js';

@@ -27,6 +27,11 @@
  * what is counted. `syncBuiltinESMExports()` makes
  * `import { execSync } from 'node:child_process'` see the wrapper.
  * A depth counter makes nested calls (execSync → spawnSync) count once.
+ *
+ * Spawns made without child_process are counted too, where the code that makes them
+ * publishes `spawnbench:spawn:start` / `:end` around its native call (spawnbench's
+ * own Node workers on a Node with node:ffi spawn with posix_spawn:
+ * strategies/lib/posix-spawn.js); their timing is 'posix_spawn'.
  */
 import childProcess from 'node:child_process';
 import diagnosticsChannel from 'node:diagnostics_channel';
@@ -42,8 +47,14 @@ export const SPAWN_CHANNELS = {
   error: 'tracing:child_process.spawn:error',
 };
 
+/** Published around a spawn made without child_process (strategies/lib/posix-spawn.js; the strategy protocol in strategies/README.md). */
+export const OWN_SPAWN_CHANNELS = {
+  start: 'spawnbench:spawn:start',
+  end: 'spawnbench:spawn:end',
+};
+
 /** The values of `timing`: how the asynchronous spawns were timed. */
-export const SPAWN_TIMING = { channel: 'diagnostics-channel', patch: 'patch' };
+export const SPAWN_TIMING = { channel: 'diagnostics-channel', patch: 'patch', posixSpawn: 'posix_spawn' };
 
 /**
  * Starts timing child_process calls on this thread.
@@ -94,6 +105,22 @@ export function installSpawnTimer({ timing = 'auto' } = {}) {
     }
     startedAt = null;
   };
+  // Spawns without child_process: counted whatever the mode, since child_process never sees them.
+  let ownStartedAt = null;
+  let ownSeen = false;
+  const onOwnStart = () => {
+    ownStartedAt = performance.now();
+  };
+  const onOwnEnd = () => {
+    if (ownStartedAt === null) return;
+    blockedMs += performance.now() - ownStartedAt;
+    count += 1;
+    ownSeen = true;
+    ownStartedAt = null;
+  };
+  diagnosticsChannel.subscribe(OWN_SPAWN_CHANNELS.start, onOwnStart);
+  diagnosticsChannel.subscribe(OWN_SPAWN_CHANNELS.end, onOwnEnd);
+
   let subscribed = false;
   const subscribe = () => {
     diagnosticsChannel.subscribe(SPAWN_CHANNELS.start, onStart);
@@ -155,13 +182,15 @@ export function installSpawnTimer({ timing = 'auto' } = {}) {
   return {
     take() {
       // Spawns before the decision can only be synchronous ones, which the patch timed.
-      const taken = { count, blockedMs, timing: mode ?? (count > 0 ? SPAWN_TIMING.patch : null) };
+      const taken = { count, blockedMs, timing: mode ?? (ownSeen ? SPAWN_TIMING.posixSpawn : count > 0 ? SPAWN_TIMING.patch : null) };
       count = 0;
       blockedMs = 0;
       return taken;
     },
     uninstall() {
       unsubscribe();
+      diagnosticsChannel.unsubscribe(OWN_SPAWN_CHANNELS.start, onOwnStart);
+      diagnosticsChannel.unsubscribe(OWN_SPAWN_CHANNELS.end, onOwnEnd);
       if (proto.spawn === detectingSpawn || proto.spawn === patchedSpawn) proto.spawn = originalSpawn;
       Object.assign(childProcess, originals);
       syncBuiltinESMExports();

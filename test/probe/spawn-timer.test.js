@@ -66,3 +66,33 @@ test('spawn timer counts every child_process entry point once and leaves behavio
   assert.equal(childProcess.ChildProcess.prototype.spawn, originals.protoSpawn);
   assert.equal(spawnSync, childProcess.spawnSync);
 });
+
+test('spawns made without child_process are counted where their maker publishes them (posix_spawn)', async (t) => {
+  const { loadPosixSpawn } = await import('../../strategies/lib/posix-spawn.js');
+  const posix = await loadPosixSpawn({});
+  const timer = installSpawnTimer();
+  t.after(() => timer.uninstall());
+  if (posix.run) {
+    // A Node with node:ffi: five real spawns through posix_spawn.
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve, reject) => posix.run('true', [], { onStdout() {}, onExit: resolve, onError: reject }));
+    }
+  } else {
+    // Elsewhere the publisher is the same two channels, published by hand.
+    const { default: dc } = await import('node:diagnostics_channel');
+    for (let i = 0; i < 5; i++) {
+      dc.channel('spawnbench:spawn:start').publish({ command: 'true', args: [] });
+      dc.channel('spawnbench:spawn:end').publish({ command: 'true', args: [], error: 0 });
+    }
+  }
+  const taken = timer.take();
+  assert.equal(taken.count, 5);
+  assert.ok(taken.blockedMs >= 0 && taken.blockedMs < 5_000, `blocked ${taken.blockedMs} ms`);
+  assert.equal(taken.timing, 'posix_spawn');
+  timer.uninstall();
+  // Uninstalled: no longer counted.
+  const { default: dc } = await import('node:diagnostics_channel');
+  dc.channel('spawnbench:spawn:start').publish({});
+  dc.channel('spawnbench:spawn:end').publish({});
+  assert.equal(timer.take().count, 0);
+});
