@@ -17,10 +17,14 @@
 // Usage: node bench/strategies.js [--rounds 5] [--duration 3s] [--warmup 1s]
 //        [--connections 30] [--pool-size N] [--only comm-channel,reuse-port]
 //        [--workloads echo] [--no-go] [--go-every 4] [--rows comm-channel:node:bun,reuse-port:node:bun]
-// --rows replaces the table's rows with strategy:runtime[:workerRuntime[:poolSize]]
-// (e.g. reuse-port:node:bun, cluster:node::4), for side-by-side (A/B) runs of a few variants.
+// --rows replaces the table's rows with strategy:runtime[:workerRuntime[:poolSize[:spawnApi]]]
+// (e.g. reuse-port:node:bun, cluster:node::4, reuse-port:node26:::child_process), for
+// side-by-side (A/B) runs of a few variants. node22, node24 and node26 are the Nodes of
+// devDependencies (node_modules/node<major>/bin/node). spawnApi child_process turns off
+// Node workers' posix_spawn (SPAWNBENCH_SPAWN_API, strategies/lib/posix-spawn.js) for that row.
 // Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildRunPlan } from '../src/plan.js';
 import { createRun } from '../src/runner/run.js';
@@ -70,7 +74,16 @@ const ROWS = [
   ['reuse-port', 'node', null],
   ['reuse-port', 'node', 'bun'],
   ['reuse-port', 'node', 'deno'],
+  // Node workers on a Node with node:ffi spawn with posix_spawn (strategies/lib/posix-spawn.js).
+  ['fork-pool', 'node26', null],
+  ['comm-channel', 'node26', null],
+  ['reuse-port', 'node26', null],
 ];
+
+/** The Nodes of devDependencies by name (node26), else the runtime as spawnbench resolves it. */
+const NODE_OF_DEV_DEPENDENCIES = /^node(\d+)$/;
+const runtimeOption = (name) =>
+  NODE_OF_DEV_DEPENDENCIES.test(name) ? fileURLToPath(new URL(`../node_modules/${name}/bin/node`, import.meta.url)) : name;
 
 const rounds = Number(args.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {
@@ -97,15 +110,15 @@ const loadAverages = [loadavg()[0]];
 
 function installed(runtime) {
   try {
-    resolveRuntime(runtime);
+    resolveRuntime(runtimeOption(runtime));
     return true;
   } catch {
     return false;
   }
 }
 
-const label = (strategy, runtime, workerRuntime, poolSize) =>
-  `${strategy} (${runtime}${workerRuntime ? ` main, ${workerRuntime} workers` : ''}${poolSize ? `, pool ${poolSize}` : ''})`;
+const label = (strategy, runtime, workerRuntime, poolSize, spawnApi) =>
+  `${strategy} (${runtime}${workerRuntime ? ` main, ${workerRuntime} workers` : ''}${poolSize ? `, pool ${poolSize}` : ''}${spawnApi ? `, ${spawnApi} spawn` : ''})`;
 
 /** The options every cell shares: the same load for the Go reference and the strategies. */
 const loadOptions = (workload) => ({
@@ -118,15 +131,21 @@ function roundFigures(load) {
 }
 
 async function measureStrategy(row, workload) {
-  const options = { ...loadOptions(workload), strategy: row.strategy, runtime: row.runtime };
+  const options = { ...loadOptions(workload), strategy: row.strategy, runtime: runtimeOption(row.runtime) };
   if (row.strategy !== 'baseline') options.poolSize = row.poolSize ?? args['pool-size'];
-  if (row.workerRuntime) options.workerRuntime = row.workerRuntime;
+  if (row.workerRuntime) options.workerRuntime = runtimeOption(row.workerRuntime);
+  // The strategy inherits this process's environment.
+  const savedSpawnApi = process.env.SPAWNBENCH_SPAWN_API;
+  if (row.spawnApi) process.env.SPAWNBENCH_SPAWN_API = row.spawnApi;
   try {
     const result = await createRun(buildRunPlan(options)).start();
     if (result.failures.length) return { failed: result.failures[0].split('\n')[0] };
     return { ...roundFigures(result.load), cpu: strategyCpu(result) };
   } catch (error) {
     return { failed: error.message.split('\n')[0] };
+  } finally {
+    if (savedSpawnApi === undefined) delete process.env.SPAWNBENCH_SPAWN_API;
+    else process.env.SPAWNBENCH_SPAWN_API = savedSpawnApi;
   }
 }
 
@@ -154,16 +173,20 @@ async function measureGo(binary, workload) {
 
 const selected = args.rows
   ? args.rows.split(',').map((triple) => {
-    const [strategy, runtime = 'node', workerRuntime = '', poolSize = ''] = triple.split(':');
-    return [strategy, runtime, workerRuntime || null, poolSize || null];
+    const [strategy, runtime = 'node', workerRuntime = '', poolSize = '', spawnApi = ''] = triple.split(':');
+    return [strategy, runtime, workerRuntime || null, poolSize || null, spawnApi || null];
   })
   : ROWS;
 const rows = [];
 const skipped = [];
-for (const [strategy, runtime, workerRuntime, poolSize = null] of selected) {
+for (const [strategy, runtime, workerRuntime, poolSize = null, spawnApi = null] of selected) {
   if (only && !only.has(strategy)) continue;
+  if (spawnApi && spawnApi !== 'child_process') {
+    process.stderr.write(`--rows ${strategy}:…:${spawnApi}: the only spawn API to choose is child_process (the default is the runtime's fastest)\n`);
+    process.exit(2);
+  }
   const missing = [runtime, workerRuntime].filter((r) => r && !installed(r));
-  const row = { strategy, runtime, workerRuntime, poolSize, label: label(strategy, runtime, workerRuntime, poolSize) };
+  const row = { strategy, runtime, workerRuntime, poolSize, spawnApi, label: label(strategy, runtime, workerRuntime, poolSize, spawnApi) };
   if (missing.length) skipped.push(`${row.label}: ${missing.join(', ')} not installed`);
   else rows.push({ ...row, rounds: Object.fromEntries(workloads.map((w) => [w, []])) });
 }
@@ -267,9 +290,10 @@ const best = (cells, keep) => cells.filter((c) => c.row && keep(c.row) && !c.cel
   .sort((a, b) => b.cell.ratio - a.cell.ratio)[0];
 if (go) {
   for (const { workload, cells } of summaries) {
-    const nodeMain = best(cells, (r) => r.runtime === 'node');
-    const mainAnswers = best(cells, (r) => r.runtime === 'node' && !WORKERS_ANSWER.has(r.strategy));
-    const nodeOnly = best(cells, (r) => r.runtime === 'node' && (!r.workerRuntime || r.workerRuntime === 'node'));
+    const isNode = (runtime) => runtime === 'node' || NODE_OF_DEV_DEPENDENCIES.test(runtime);
+    const nodeMain = best(cells, (r) => isNode(r.runtime));
+    const mainAnswers = best(cells, (r) => isNode(r.runtime) && !WORKERS_ANSWER.has(r.strategy));
+    const nodeOnly = best(cells, (r) => isNode(r.runtime) && (!r.workerRuntime || isNode(r.workerRuntime)));
     const say = (c) => (c ? `${c.label} at ${fmt(c.cell.ratio, 2)}× Go (${fmt(c.cell.minRatio, 2)}–${fmt(c.cell.maxRatio, 2)})` : 'none measured');
     console.log(`${workload}: best with a Node main thread: ${say(nodeMain)}; ` +
       `best whose Node main thread answers every request: ${say(mainAnswers)}; best with Node workers only: ${say(nodeOnly)}.`);
