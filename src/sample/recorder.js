@@ -107,7 +107,11 @@ export function createRecorder() {
               waitPct: entry.wait.value(),
               inFlight: entry.inFlight.value(),
               spawnTiming: probe?.spawnTiming ?? null,
-              runtime: probe?.runtime ? { ...probe.runtime, spawnMechanism: spawnMechanism(probe.runtime) } : null,
+              // A process whose spawns were all made with posix_spawn (spawnbench's Node workers on
+              // a Node with node:ffi) spawned that way, whatever its libuv would have done.
+              runtime: probe?.runtime
+                ? { ...probe.runtime, spawnMechanism: probe.spawnTiming === 'posix_spawn' ? 'posix_spawn' : spawnMechanism(probe.runtime) }
+                : null,
             },
           };
         });

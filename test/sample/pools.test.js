@@ -29,6 +29,8 @@ async function measurePool(name) {
   }
 }
 
+const HAS_FFI = await import('node:ffi').then(() => true, () => false);
+
 test('fork-pool --pool-size 3: three worker processes, each with requests, ELU and CPU', async (t) => {
   const { summary, workers, load } = await measurePool('fork-pool');
   for (const line of formatProcesses(summary, workers).split('\n')) t.diagnostic(line);
@@ -41,6 +43,13 @@ test('fork-pool --pool-size 3: three worker processes, each with requests, ELU a
     assert.ok(worker.summary.elu > 0 && worker.summary.elu <= 1, `${worker.label} ELU ${worker.summary.elu}`);
     assert.ok(worker.summary.cpuPct > 0, `${worker.label} CPU ${worker.summary.cpuPct}`);
     assert.ok(worker.summary.spawnsPerSec > 0, 'the worker does the spawning');
+    // On a Node with node:ffi the workers spawn with posix_spawn (strategies/lib/posix-spawn.js), and say so.
+    if (HAS_FFI) {
+      assert.equal(worker.summary.spawnTiming, 'posix_spawn');
+      assert.equal(worker.summary.runtime?.spawnMechanism, 'posix_spawn');
+    } else {
+      assert.notEqual(worker.summary.spawnTiming, 'posix_spawn');
+    }
     assert.ok(worker.summary.loopCpuPct > 0 && worker.summary.waitPct >= 0, `${worker.label} schedstat ${worker.summary.loopCpuPct} ${worker.summary.waitPct}`);
     assert.ok(worker.summary.inFlight >= 0, `${worker.label} in flight ${worker.summary.inFlight}`);
   }
