@@ -10,8 +10,8 @@
  *   wherever it went. These are the
  *   ones that would keep spawnbench waiting after its summary.
  */
-import { readdirSync, readlinkSync } from 'node:fs';
-import { readChildren, readStat, procPids } from '../sample/proc.js';
+import { readlinkSync } from 'node:fs';
+import { readChildren, readStat, procPids, fdLinks } from '../sample/proc.js';
 
 /** How often the target's tree is read for processes to remember, ms: a process that lives shorter and escapes is found by its pipes, if it kept them. */
 export const TREE_SCAN_MS = 250;
@@ -20,6 +20,12 @@ export const TREE_SCAN_MS = 250;
 export function readIdentity(pid) {
   const stat = readStat(pid);
   return stat && { pid, state: stat.state, ppid: stat.ppid, pgrp: stat.pgrp, start: stat.starttime };
+}
+
+/** The process with this pid and start time, or null when it ended (or its pid now belongs to another). */
+function stillRunning(pid, start) {
+  const id = readIdentity(pid);
+  return id && id.state !== 'Z' && id.start === start ? id : null;
 }
 
 function allIdentities() {
@@ -47,16 +53,11 @@ export function trackTree(pgid) {
     }
     // Forget the ones that ended: only a live process can need ending at stop, and a pool
     // that spawns per request would otherwise grow this by every command it ever ran
-    // (~40 pids a second at 30 connections). A child read above that was not yet in
-    // `running` is kept until the next scan.
+    // (~40 pids a second at 30 connections). A child that started after the listing is
+    // not in `running`, so it is read once more.
     for (const [pid, start] of seen) {
-      const now = running.get(pid);
-      if (now !== undefined ? now !== start : !isAlive(pid, start)) seen.delete(pid);
+      if (running.has(pid) ? running.get(pid) !== start : !stillRunning(pid, start)) seen.delete(pid);
     }
-  };
-  const isAlive = (pid, start) => {
-    const id = readIdentity(pid);
-    return id !== null && id.state !== 'Z' && id.start === start;
   };
   const timer = setInterval(scan, TREE_SCAN_MS);
   timer.unref();
@@ -64,8 +65,8 @@ export function trackTree(pgid) {
     scan,
     stop: () => clearInterval(timer),
     seen: () => seen.size,
-    alive: () => [...seen].map(([pid, start]) => readIdentity(pid) && { ...readIdentity(pid), expected: start })
-      .filter((id) => id && id.state !== 'Z' && id.start === id.expected && id.pgrp !== pgid)
+    alive: () => [...seen].map(([pid, start]) => stillRunning(pid, start))
+      .filter((id) => id && id.pgrp !== pgid)
       .map(({ pid, start }) => ({ pid, start })),
   };
 }
@@ -100,27 +101,9 @@ export function pipeHolders(links) {
   const holders = [];
   if (wanted.size === 0) return holders;
   for (const pid of procPids()) {
-    if (pid === process.pid) continue;
-    const name = String(pid);
-    let fds;
-    try {
-      fds = readdirSync(`/proc/${name}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      let link;
-      try {
-        link = readlinkSync(`/proc/${name}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      if (wanted.has(link)) {
-        const id = readIdentity(Number(name));
-        if (id && id.state !== 'Z') holders.push({ pid: id.pid, start: id.start });
-        break;
-      }
-    }
+    if (pid === process.pid || !fdLinks(pid).some((link) => wanted.has(link))) continue;
+    const id = readIdentity(pid);
+    if (id && id.state !== 'Z') holders.push({ pid: id.pid, start: id.start });
   }
   return holders;
 }

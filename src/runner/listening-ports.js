@@ -4,8 +4,8 @@
  * LISTEN entries of /proc/net/tcp and tcp6. Used to say "it listens on 4000, not
  * on the PORT we gave it". Empty where there is no /proc.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { pidsInGroup } from '../sample/proc.js';
+import { readFileSync } from 'node:fs';
+import { pidsInGroup, fdLinks } from '../sample/proc.js';
 
 /** /proc/net/tcp's state column for a listening socket. */
 const TCP_LISTEN = '0A';
@@ -17,19 +17,9 @@ const TCP_LISTEN = '0A';
 export function listeningPorts(pgid) {
   const inodes = new Set();
   for (const pid of pidsInGroup(pgid)) {
-    let fds;
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      try {
-        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-        if (match) inodes.add(match[1]);
-      } catch {
-        // closed between readdir and readlink
-      }
+    for (const link of fdLinks(pid)) {
+      const match = /^socket:\[(\d+)\]$/.exec(link);
+      if (match) inodes.add(match[1]);
     }
   }
   if (inodes.size === 0) return [];
