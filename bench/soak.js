@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pidsInGroup } from '../src/sample/proc.js';
+import { median } from './strategies-figures.js';
 
 const BIN = fileURLToPath(new URL('../bin/spawnbench.js', import.meta.url));
 const args = process.argv.slice(2);
@@ -102,7 +103,6 @@ const t0 = Date.now();
 process.stderr.write(`bench:soak: ${strategies.join(' + ')} side by side for ${minutes} min; a line per minute\n`);
 /** Readings per minute: RSS and open fds move with the requests in flight at the moment read (a spawned command's pipes, a GC not yet run), so each minute's figure is the median of these. */
 const READINGS_PER_MINUTE = 12;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const reading = (r) => ({
   spawnbench: { rssKb: rssKb(r.child.pid), fds: fds(r.child.pid) },
   strategy: r.strategyPid ? strategyFigures(r.strategyPid, process.execPath) : null,

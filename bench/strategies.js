@@ -24,13 +24,13 @@
 // Node workers' posix_spawn (SPAWNBENCH_SPAWN_API, strategies/lib/posix-spawn.js) for that row.
 // Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildRunPlan } from '../src/plan.js';
 import { createRun } from '../src/runner/run.js';
 import { resolveRuntime } from '../src/strategies/runtimes.js';
 import { resolveWorkload } from '../src/workloads.js';
 import { buildGoReference, startGoReference, ticksToMs } from './go-reference.js';
+import { nodePath } from '../test/matrix.js';
 import { summarizeCell, strategyCpu, goCpu, throughputTable, cpuTable, fmt } from './strategies-figures.js';
 
 const { values: args } = parseArgs({
@@ -82,8 +82,10 @@ const ROWS = [
 
 /** The Nodes of devDependencies by name (node26), else the runtime as spawnbench resolves it. */
 const NODE_OF_DEV_DEPENDENCIES = /^node(\d+)$/;
-const runtimeOption = (name) =>
-  NODE_OF_DEV_DEPENDENCIES.test(name) ? fileURLToPath(new URL(`../node_modules/${name}/bin/node`, import.meta.url)) : name;
+const runtimeOption = (name) => {
+  const major = NODE_OF_DEV_DEPENDENCIES.exec(name)?.[1];
+  return major ? nodePath(major) : name;
+};
 
 const rounds = Number(args.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {

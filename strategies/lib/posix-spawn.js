@@ -122,8 +122,9 @@ function bind(ffi) {
 
   /** @type {typeof import('./spawn-command.js').runCommand} */
   return function runWithPosixSpawn(command, args, { onStdout, onExit, onError }) {
-    const pipeFailed = c.pipe2(at(pipeEnds), O_CLOEXEC);
-    if (pipeFailed !== 0) return onError(`spawn ${command} EMFILE`);
+    // pipe2 returns -1 and sets errno, which node:ffi does not give back: running out of
+    // file descriptors is what fails it here, and Node words that EMFILE.
+    if (c.pipe2(at(pipeEnds), O_CLOEXEC) !== 0) return onError(`spawn ${command} EMFILE`);
     const [readEnd, writeEnd] = pipeEnds;
     const strings = [command, ...args].map((s) => Buffer.from(`${s}\0`));
     const argv = new BigUint64Array(strings.length + 1); // NULL-terminated
@@ -134,9 +135,9 @@ function bind(ffi) {
     c.posix_spawn_file_actions_addopen(at(actions), 0, at(devNull), O_RDONLY, 0);
     c.posix_spawn_file_actions_adddup2(at(actions), writeEnd, 1); // dup2 clears O_CLOEXEC on 1
     c.posix_spawn_file_actions_addopen(at(actions), 2, at(devNull), O_WRONLY, 0);
-    // `environ` read now: process.env changes reach it (setenv/unsetenv).
     const observed = spawnStart.hasSubscribers;
     if (observed) spawnStart.publish({ command, args });
+    // `environ` read now: process.env changes reach it (setenv/unsetenv).
     const failed = c.posix_spawnp(at(pidOut), at(strings[0]), at(actions), at(attr), at(argv), ffi.getUint64(environAddress, 0));
     if (observed) spawnEnd.publish({ command, args, error: failed });
     c.posix_spawn_file_actions_destroy(at(actions));

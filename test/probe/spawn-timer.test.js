@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import childProcess, { execSync, spawnSync, exec, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { once } from 'node:events';
-import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
+import { installSpawnTimer, OWN_SPAWN_CHANNELS } from '../../src/probe/spawn-timer.js';
 
 import { spawnChannelPublished } from '../helpers/spawn-channel.js';
 
@@ -81,8 +81,8 @@ test('spawns made without child_process are counted where their maker publishes 
     // Elsewhere the publisher is the same two channels, published by hand.
     const { default: dc } = await import('node:diagnostics_channel');
     for (let i = 0; i < 5; i++) {
-      dc.channel('spawnbench:spawn:start').publish({ command: 'true', args: [] });
-      dc.channel('spawnbench:spawn:end').publish({ command: 'true', args: [], error: 0 });
+      dc.channel(OWN_SPAWN_CHANNELS.start).publish({ command: 'true', args: [] });
+      dc.channel(OWN_SPAWN_CHANNELS.end).publish({ command: 'true', args: [], error: 0 });
     }
   }
   const taken = timer.take();
@@ -92,7 +92,7 @@ test('spawns made without child_process are counted where their maker publishes 
   timer.uninstall();
   // Uninstalled: no longer counted.
   const { default: dc } = await import('node:diagnostics_channel');
-  dc.channel('spawnbench:spawn:start').publish({});
-  dc.channel('spawnbench:spawn:end').publish({});
+  dc.channel(OWN_SPAWN_CHANNELS.start).publish({});
+  dc.channel(OWN_SPAWN_CHANNELS.end).publish({});
   assert.equal(timer.take().count, 0);
 });
