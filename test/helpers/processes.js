@@ -60,3 +60,14 @@ export function isAlive(pid) {
     return false;
   }
 }
+
+/** Live (not zombie) processes whose environment holds `text` (a marker set on the command, or a workload the strategy's processes carry). */
+export function processesWithEnvironment(text) {
+  return readdirSync('/proc').filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid).filter((n) => {
+    try {
+      return readFileSync(`/proc/${n}/environ`, 'latin1').includes(text) && !readFileSync(`/proc/${n}/stat`, 'latin1').includes(') Z ');
+    } catch {
+      return false;
+    }
+  });
+}

@@ -7,17 +7,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BIN, startSpawnbench, waitForLog, processTree, stillAlive } from '../helpers/spawnbench-process.js';
-import { readdirSync, readFileSync } from 'node:fs';
 import { waitFor } from '../helpers/harness.js';
-
-/** Live processes whose environment holds `text` (the strategy and its workers carry the workload in theirs). */
-const withEnvironment = (text) => readdirSync('/proc').filter((n) => /^\d+$/.test(n)).filter((n) => {
-  try {
-    return readFileSync(`/proc/${n}/environ`, 'latin1').includes(text) && !readFileSync(`/proc/${n}/stat`, 'latin1').includes(') Z ');
-  } catch {
-    return false;
-  }
-});
+import { processesWithEnvironment as withEnvironment } from '../helpers/processes.js';
 
 const PTY = fileURLToPath(new URL('../../fixtures/pty-hangup.py', import.meta.url));
 const SIGHUP = 1;
