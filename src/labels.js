@@ -15,3 +15,47 @@ export const OWN_POLICY_LABEL = '(own)';
 export function policyLabel(policy) {
   return policy ?? OWN_POLICY_LABEL;
 }
+
+const SOURCE_WORDS = { quota: 'cgroup quota', cpuset: 'cpuset', affinity: 'CPU affinity' };
+const UNREADABLE_WORDS = {
+  'not-linux': 'no cgroups on this OS',
+  'no-proc': '/proc unreadable',
+  'no-cgroup-fs': 'no cgroup filesystem',
+  permission: 'cgroup files not readable',
+};
+
+/**
+ * The machine's CPU as every view names it: "2 cores", "16 cores, 24 threads",
+ * "1.0 CPU: cgroup quota, on a 2-core host", "1 CPU: CPU affinity, on a 2-core
+ * host", or with "(availableParallelism(): no cgroup filesystem)" when the limits
+ * could not be read. A saved result without `cpu` (before the budget) says "N cores".
+ * @param {{ cores?: number, cpu?: { budget: number, source: string, hostThreads: number, physicalCores: number|null, unreadable: { reason: string }|null } }|null} machine
+ * @returns {string}
+ */
+export function cpuBudgetLabel(machine) {
+  const cpu = machine?.cpu;
+  if (!cpu) return machine?.cores ? plural(machine.cores, 'core') : '';
+  const host = hostLabel(cpu);
+  const unread = cpu.unreadable ? ` (availableParallelism(): ${UNREADABLE_WORDS[cpu.unreadable.reason] ?? cpu.unreadable.reason})` : '';
+  if (cpu.source === 'host') return `${host}${unread}`;
+  const adjective = hostLabel(cpu, '-');
+  // "an 8-core", "an 11-core", "an 18-core": said as a vowel.
+  return `${budgetAmount(cpu)}: ${SOURCE_WORDS[cpu.source]}, on ${/^(8|11-|18-)/.test(adjective) ? 'an' : 'a'} ${adjective} host${unread}`;
+}
+
+/** The budget alone, short: "1.0 CPU" (a quota) or "2 CPUs". */
+export function budgetAmount(cpu) {
+  const amount = cpu.source === 'quota' ? cpu.budget.toFixed(cpu.budget < 0.1 ? 2 : 1) : String(cpu.budget);
+  return `${amount} CPU${cpu.budget > 1 ? 's' : ''}`;
+}
+
+/** "2 cores", "16 cores, 24 threads"; as an adjective ("-"): "2-core", "16-core, 24-thread". */
+function hostLabel(cpu, join = ' ') {
+  const cores = cpu.physicalCores ?? cpu.hostThreads;
+  const word = (n, noun) => (join === '-' ? `${n}-${noun}` : plural(n, noun));
+  return cores < cpu.hostThreads ? `${word(cores, 'core')}, ${word(cpu.hostThreads, 'thread')}` : word(cpu.hostThreads, 'core');
+}
+
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -4,11 +4,16 @@
  */
 import os from 'node:os';
 import si from 'systeminformation';
+import { ownCpuBudget } from './cpu-budget.js';
 
 let cached;
 
 /**
- * @returns {Promise<{node: string, libuv: string, v8: string, platform: string, arch: string, cpuModel: string, cores: number, physicalCores: number|null, memTotalBytes: number}>}
+ * `cores` is availableParallelism() as before; `cpu` is what sizes the run: the
+ * CPU budget (src/cpu-budget.js) with its source, the host's hardware threads and
+ * physical cores.
+ * @returns {Promise<{node: string, libuv: string, v8: string, platform: string, arch: string, cpuModel: string, cores: number,
+ *   physicalCores: number|null, memTotalBytes: number, cpu: import('./cpu-budget.js').CpuBudget}>}
  */
 export function readMachine() {
   cached ??= (async () => {
@@ -19,6 +24,8 @@ export function readMachine() {
       // systeminformation failing must not fail a run; os.cpus() below is enough.
     }
     const cpus = os.cpus();
+    const budget = ownCpuBudget();
+    const physicalCores = budget.physicalCores ?? cpu?.physicalCores ?? null;
     const brand = cpu ? [cpu.manufacturer, cpu.brand].filter(Boolean).join(' ') : '';
     return {
       node: process.versions.node,
@@ -28,8 +35,9 @@ export function readMachine() {
       arch: process.arch,
       cpuModel: brand || cpus[0]?.model?.trim() || 'unknown CPU',
       cores: os.availableParallelism(),
-      physicalCores: cpu?.physicalCores ?? null,
+      physicalCores,
       memTotalBytes: os.totalmem(),
+      cpu: { ...budget, physicalCores },
     };
   })();
   return cached;

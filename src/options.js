@@ -8,6 +8,8 @@ import { DEFAULTS, BALANCE_POLICIES, defaultPoolSize } from './plan.js';
 import { WORKLOAD_NAMES } from './workloads.js';
 import { defaultSizes, TUNE_DEFAULTS, SEARCH_MODES } from './tune/plan.js';
 import { COMPARE_DEFAULTS } from './compare/plan.js';
+import { ownCpuBudget } from './cpu-budget.js';
+import { cpuBudgetLabel } from './labels.js';
 
 const collect = (value, previous = []) => [...previous, value];
 
@@ -25,7 +27,7 @@ export const OPTION_GROUPS = {
     new Option('--ready-timeout <time>', `how long the server may take to start listening (default: ${DEFAULTS.readyTimeout})`),
   ],
   pool: () => [
-    new Option('-p, --pool-size <n>', `workers in a pool strategy (default: availableParallelism(), ${defaultPoolSize()} here)`),
+    new Option('-p, --pool-size <n>', `workers in a pool strategy (default: one per CPU of the budget, ${defaultPoolSize()} here: ${cpuBudgetLabel({ cpu: ownCpuBudget() })})`),
     new Option('-b, --balance <policy>', `how a pool picks a worker: ${BALANCE_POLICIES.join(' | ')} (default: ${DEFAULTS.balance})`),
   ],
   url: () => [
@@ -64,7 +66,7 @@ export const OPTION_GROUPS = {
     new Option('--html <file>', 'also write a self-contained HTML report (charts, tables; no network needed) to this file'),
   ],
   tune: () => [
-    new Option('--sizes <list>', `pool sizes to measure, e.g. 1,2,4,8 (default: ${defaultSizes().join(',')} here: 1 to 2 × availableParallelism())`),
+    new Option('--sizes <list>', `pool sizes to measure, e.g. 1,2,4,8 (default: ${defaultSizes().join(',')} here: 1 to 2 × the CPU budget's workers)`),
     new Option('--balance-policies <list>', `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all that the strategy supports); for your own server, the values it understands`),
     new Option('--repeat <n>', `measure each step this many times, interleaved; the median is used, the spread shown (default: ${TUNE_DEFAULTS.repeat}; each step ${TUNE_DEFAULTS.duration} after ${TUNE_DEFAULTS.warmup} warm-up unless --duration/--warmup say otherwise)`),
     new Option('--search <mode>', `${SEARCH_MODES.join(' | ')}: every size × policy, or coarse-to-fine over sizes then the other policies at the chosen size (default: ${TUNE_DEFAULTS.search})`),

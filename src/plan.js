@@ -2,8 +2,8 @@
  * CLI options → a plain plan object. Every check on user input lives here, so the
  * engine can trust the plan and tests can cover bad input without a process.
  */
-import { availableParallelism } from 'node:os';
 import { UsageError } from './errors.js';
+import { ownCpuBudget, budgetWorkers } from './cpu-budget.js';
 import { parseDuration, parseInteger, parsePositiveNumber, parseChoice } from './units.js';
 import { MAX_RATE } from './thresholds.js';
 import { checkOutputDestinations } from './output-destinations.js';
@@ -31,9 +31,13 @@ export const DEFAULTS = Object.freeze({
 });
 export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
 
-/** The default pool size: one worker per hardware thread (what most servers do; `tune` finds a better one). */
-export function defaultPoolSize() {
-  return availableParallelism();
+/**
+ * The default pool size: one worker per CPU of the budget (src/cpu-budget.js: the
+ * cgroup quota, cpuset or affinity when tighter than the host), a fractional
+ * budget rounded up; what most servers do on the machine, and `tune` finds a better one.
+ */
+export function defaultPoolSize(cpu = ownCpuBudget()) {
+  return budgetWorkers(cpu);
 }
 
 /**

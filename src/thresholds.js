@@ -237,6 +237,26 @@ export const MACHINE_CPU_LIMIT_PCT = 90;
 export const OTHER_PROCESSES_CORES = 0.5;
 
 /**
+ * What a second hardware thread of a core adds, in cores (0..1): the pool-size
+ * estimate and the budget's capacity count a sibling as this much of a core, not
+ * as a second one. Two threads share one core's execution units; a second thread
+ * gains only while the first stalls. Intel quotes "up to 30%"; published runs of
+ * independent single-threaded processes (the shape of fork + exec per request)
+ * on a 4-core/8-thread i7 gained 20–30% (blog.stuffedcow.net, 2011); BACKGROUND's
+ * 16-core/24-thread REST API peaked at 6 workers, nowhere near 24. This project's
+ * VMs have no SMT to measure on, so the share is the middle of the published range.
+ */
+export const SMT_SIBLING_SHARE = 0.25;
+
+/**
+ * Share of a cgroup's CPU-quota periods that ended throttled (0..1) from which the
+ * quota is the limit: a quarter of the 100 ms periods cut short means the group
+ * asked for more than its quota again and again, not in one burst. Under a
+ * saturating load the share goes to 80–100%; an unlimited run shows 0.
+ */
+export const QUOTA_THROTTLED_FRACTION = 0.25;
+
+/**
  * Share of wall time the server's main thread waited in the run queue (0..1):
  * a fifth of the time ready but not running; loop-delay figures are then partly
  * the scheduler's. An uncrowded machine shows well under 5%.

@@ -4,13 +4,15 @@
  */
 import { int } from './format.js';
 import { formatDuration } from '../units.js';
+import { cpuBudgetLabel } from '../labels.js';
 
 /**
- * "Node 20.20.2 · libuv 1.51.0 · Intel Xeon × 2 cores · linux/x64"
- * @param {{ node: string, libuv: string, cpuModel: string, cores: number, platform: string, arch: string }} m
+ * "Node 20.20.2 · libuv 1.51.0 · Intel Xeon × 2 cores · linux/x64", or inside a limit
+ * "… · Intel Xeon × 1.0 CPU: cgroup quota, on a 2-core host · linux/x64" (labels.js).
+ * @param {{ node: string, libuv: string, cpuModel: string, cores: number, cpu?: object, platform: string, arch: string }} m
  */
 export function describeMachine(m) {
-  return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}`;
+  return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${cpuBudgetLabel(m)} · ${m.platform}/${m.arch}`;
 }
 
 /**

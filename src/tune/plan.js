@@ -17,8 +17,8 @@ export const SEARCH_MODES = ['exhaustive', 'adaptive'];
 
 /**
  * Default sizes: the 1-2-3-4-6-8-12-16-… series (each ~1.5× the last) up to
- * twice availableParallelism(), plus that count itself, so the curve has points
- * at "one per core" and beyond.
+ * twice the CPU budget's workers (defaultPoolSize()), plus that count itself, so
+ * the curve has points at "one per CPU" and beyond.
  * @param {number} parallelism
  * @returns {number[]}
  */

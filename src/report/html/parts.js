@@ -9,6 +9,7 @@ import { int, ms, msNumber, bytes, pct } from '../format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
 import { formatChangePct, verdictOf } from '../against.js';
 import { formatGateValue } from '../assertions.js';
+import { describeMachine } from '../describe.js';
 
 const LATENCY_COLORS = { p50Ms: colorAt(0), p90Ms: colorAt(2), p99Ms: colorAt(1), maxMs: colorAt(6) };
 
@@ -158,8 +159,8 @@ export function notesSection(result) {
   return items.length ? section('Notes', `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`) : '';
 }
 
-/** "Node 20.20.2 · libuv 1.46.0 · CPU × 2 cores · linux/x64" */
+/** "Node 20.20.2 · libuv 1.46.0 · CPU × 2 cores · linux/x64" (the CPU budget as describeMachine says it) */
 export function machineLine(m) {
-  return m ? `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${m.cores} cores · ${m.platform}/${m.arch}` : '';
+  return m ? describeMachine(m) : '';
 }
 

@@ -2,6 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { formatCount, formatElapsed } from '../format.js';
 import { useTone } from '../theme.js';
+import { cpuBudgetLabel } from '../../labels.js';
 
 const h = React.createElement;
 
@@ -62,7 +63,7 @@ export function describeMachine(machine) {
   const parts = [];
   if (machine.node) parts.push(`node ${machine.node.replace(/^v/, '')}`);
   if (machine.libuv) parts.push(`libuv ${machine.libuv}`);
-  const cores = machine.cores ? `${machine.cores} core${machine.cores === 1 ? '' : 's'}` : '';
+  const cores = cpuBudgetLabel(machine);
   if (machine.cpuModel || cores) parts.push([machine.cpuModel && shortCpuModel(machine.cpuModel), cores].filter(Boolean).join(' × '));
   return parts.join(' · ');
 }
