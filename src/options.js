@@ -7,7 +7,7 @@ import { Option } from 'commander';
 import { DEFAULTS, BALANCE_POLICIES, defaultPoolSize } from './plan.js';
 import { WORKLOAD_NAMES } from './workloads.js';
 import { defaultSizes, TUNE_DEFAULTS, SEARCH_MODES } from './tune/plan.js';
-import { COMPARE_DEFAULTS } from './compare/plan.js';
+import { COMPARE_DEFAULTS } from './thresholds.js';
 import { ownCpuBudget } from './cpu-budget.js';
 import { cpuBudgetLabel } from './labels.js';
 

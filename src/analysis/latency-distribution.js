@@ -3,7 +3,11 @@
  * distribution for the percentile plot, and a confidence interval of a
  * percentile (how far it could move by chance) for --against.
  */
-import hdr from 'hdr-histogram-js';
+import { createRequire } from 'node:module';
+
+// hdr-histogram-js (CommonJS, ~45 modules with pako) is required on first use:
+// --help and --version reach this module through the command table and never decode.
+const require = createRequire(import.meta.url);
 
 // The percentiles of the distribution plot: evenly spaced on the "number of
 // nines" axis the HdrHistogram plots use (50%, 90%, 99%, 99.9%, …), three per decade.
@@ -13,7 +17,7 @@ const PLOT_MAX_NINES = 5;
 function decode(base64) {
   if (typeof base64 !== 'string' || base64 === '') return null;
   try {
-    return hdr.decodeFromCompressedBase64(base64, 32, false);
+    return require('hdr-histogram-js').decodeFromCompressedBase64(base64, 32, false);
   } catch {
     return null; // a hand-edited or truncated file: the plot is left out, nothing else fails
   }

@@ -1,8 +1,5 @@
 /** spawnbench compare: the same load on several strategies and workloads, as the experiment's table. */
-import { buildComparePlan, COMPARE_DEFAULTS } from '../compare/plan.js';
-import { createCompare } from '../compare/engine.js';
-import { formatCompare, formatCompareMarkdown } from '../report/compare.js';
-import { runEngineCommand } from './present.js';
+import { COMPARE_DEFAULTS } from '../thresholds.js';
 import { prepareExtras } from './extras.js';
 
 export default {
@@ -11,7 +8,13 @@ export default {
   groups: ['pool', 'runtime', 'load', 'output', 'compare', 'server', 'against', 'assert', 'html'],
   loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
+    // The plan and the engine load once a comparison starts: --help and --version never pay for them (issue 28).
+    const { buildComparePlan } = await import('../compare/plan.js');
     const plan = buildComparePlan(options);
-    return runEngineCommand(plan, createCompare, options.markdown ? formatCompareMarkdown : formatCompare, io, prepareExtras(options, 'compare'));
+    const extras = prepareExtras(options, 'compare');
+    const [{ createCompare }, { formatCompare, formatCompareMarkdown }, { runEngineCommand }] = await Promise.all([
+      import('../compare/engine.js'), import('../report/compare.js'), import('./present.js'),
+    ]);
+    return runEngineCommand(plan, createCompare, options.markdown ? formatCompareMarkdown : formatCompare, io, extras);
   },
 };

@@ -2,10 +2,6 @@
  * spawnbench diagnose: start the user's server (or take --url), drive it, and say
  * why its event loop stalls: a verdict with evidence and a next step.
  */
-import { buildDiagnosePlan } from '../diagnose/plan.js';
-import { createDiagnose } from '../diagnose/engine.js';
-import { formatDiagnose } from '../report/diagnose.js';
-import { runEngineCommand } from './present.js';
 import { prepareExtras } from './extras.js';
 
 export default {
@@ -24,7 +20,13 @@ export default {
       '  spawnbench diagnose --url http://127.0.0.1:3000/x --pid 1234   a running server, seen from outside',
     ].join('\n')),
   async action(options, io, operands) {
+    // The plan and the engine load once diagnose starts: --help and --version never pay for them (issue 28).
+    const { buildDiagnosePlan } = await import('../diagnose/plan.js');
     const plan = buildDiagnosePlan(options, operands[0] ?? []);
-    return runEngineCommand(plan, createDiagnose, formatDiagnose, io, prepareExtras(options, 'diagnose'));
+    const extras = prepareExtras(options, 'diagnose');
+    const [{ createDiagnose }, { formatDiagnose }, { runEngineCommand }] = await Promise.all([
+      import('../diagnose/engine.js'), import('../report/diagnose.js'), import('./present.js'),
+    ]);
+    return runEngineCommand(plan, createDiagnose, formatDiagnose, io, extras);
   },
 };

@@ -4,18 +4,14 @@
  * fails) and --html (a self-contained report file). Every flag's file and
  * expression is checked before anything starts (exit 2 naming the flag); after
  * the result, the comparison and outcomes are added to it (so --json and --out
- * carry them), their lines printed after the summary, and the HTML written.
+ * carry them), their lines printed after the summary, and the HTML written
+ * (extras-result.js: loaded with the engine, so --help never loads the HTML report).
  */
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError, RunError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { parseAssertions } from '../assert-expr.js';
 import { readResultFile } from '../report/result-file.js';
-import { gateFigures, evaluateAssertions } from '../analysis/assertions.js';
-import { againstBaseline, againstCompareBaseline } from '../analysis/against.js';
-import { formatAssertions } from '../report/assertions.js';
-import { formatAgainst } from '../report/against.js';
-import { renderHtml } from '../report/html/index.js';
 
 /** The exit code of a run whose --assert failed (0, 1 and 2 are taken: see README). */
 export const ASSERT_FAILED_EXIT_CODE = 3;
@@ -65,46 +61,6 @@ export function prepareExtras(options, command, kind = command) {
 /** Whether the command has anything to add to its result. */
 export function hasExtras(extras) {
   return Boolean(extras && (extras.asserts.length || extras.against || extras.html));
-}
-
-/**
- * Adds the comparison and the assertions' outcomes to a result (a new object).
- * @param {object} result
- * @param {Extras} extras
- */
-export function decorateResult(result, extras) {
-  let out = result;
-  if (extras.against) {
-    const compared = out.kind === 'compare' ? againstCompareBaseline(out, extras.against.result) : againstBaseline(out, extras.against.result);
-    out = { ...out, against: { file: extras.against.file, createdAt: extras.against.result.createdAt ?? null, ...compared } };
-  }
-  if (extras.asserts.length) out = { ...out, assertions: evaluateAssertions(extras.asserts, gateFigures(out)) };
-  return out;
-}
-
-/**
- * After the summary: the comparison and assertion lines (on stderr when stdout
- * carries JSON), the HTML file. Returns 3 when an assertion failed, else 0.
- * @param {object} result a decorated result
- * @param {Extras} extras
- * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} io
- * @param {{ json?: boolean }} output
- */
-export function finishExtras(result, extras, io, { json = false } = {}) {
-  const stream = json ? io.stderr : io.stdout;
-  if (result.against) stream.write(`\n${formatAgainst(result.against, result.against)}\n`);
-  if (result.assertions?.length) stream.write(`\n${formatAssertions(result.assertions)}\n`);
-  if (extras.html) writeHtml(extras.html, result, extras);
-  return result.assertions?.some((o) => !o.pass) ? ASSERT_FAILED_EXIT_CODE : 0;
-}
-
-/** Writes the HTML report of a result; a failure to write is a runtime error naming --html. */
-export function writeHtml(path, result, extras = null) {
-  try {
-    writeFileSync(path, renderHtml(result, { baseline: extras?.against?.result }));
-  } catch (error) {
-    throw new RunError(`--html ${path}: cannot write the report (${error.code ?? error.message})`);
-  }
 }
 
 function readBaseline(file, kind) {

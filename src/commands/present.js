@@ -7,7 +7,8 @@ import { writeResultFile } from '../report/result-file.js';
 import { withWords } from '../report/words.js';
 import { createLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
-import { decorateResult, finishExtras, hasExtras } from './extras.js';
+import { hasExtras } from './extras.js';
+import { decorateResult, finishExtras } from './extras-result.js';
 import { checkHostResolves } from '../load/host-check.js';
 
 /** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
@@ -27,7 +28,7 @@ const SIGINT_EXIT_CODE = 130;
 export async function presentEngine(engine, output, io, format, extras = null, views = {}) {
   const signals = handleSignals(() => engine.stop());
   const live = shouldUseDashboard({ stdout: io.stdout, env: io.env, json: output.json, dashboard: output.dashboard });
-  const ui = live ? mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format, formatAdvice: views.formatAdvice }) : null;
+  const ui = live ? await mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format, formatAdvice: views.formatAdvice }) : null;
   const detach = live ? () => {} : attachProgressLines(engine, io.stderr);
   let result;
   try {
@@ -82,17 +83,3 @@ export async function runEngineCommand(plan, createEngine, format, io, extras = 
   return exitCode;
 }
 
-/**
- * The server command given after `--` (or as operands), or null when none was
- * given at all: `tune --` with nothing after it is an empty command (a usage
- * error), unlike `tune` alone.
- * @param {string[][]} operands the command's variadic operand
- * @param {import('commander').Command} cmd
- * @returns {string[]|null}
- */
-export function commandOperands(operands, cmd) {
-  const command = operands[0] ?? [];
-  if (command.length > 0) return command;
-  const raw = cmd.parent?.rawArgs ?? [];
-  return raw.includes('--') ? [] : null;
-}

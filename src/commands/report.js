@@ -1,18 +1,20 @@
 /** spawnbench report <file>: print a saved result (written by --out) again: summary, table, recommendation. */
 import { readResultFile } from '../report/result-file.js';
 import { RunError } from '../errors.js';
-import { formatSummary } from '../report/summary.js';
-import { formatTune } from '../report/tune.js';
-import { formatCompare, formatCompareMarkdown } from '../report/compare.js';
-import { formatDiagnose } from '../report/diagnose.js';
-import { prepareExtras, decorateResult, finishExtras, hasExtras } from './extras.js';
+import { prepareExtras, hasExtras } from './extras.js';
 
-/** The text formatter of each kind of result (every kind readResultFile accepts). */
+/**
+ * The text formatter of each kind of result (every kind readResultFile accepts),
+ * loaded for the one kind shown: --help never loads a formatter (issue 28).
+ */
 const FORMATTERS = {
-  run: () => formatSummary,
-  tune: () => formatTune,
-  compare: ({ markdown }) => (markdown ? formatCompareMarkdown : formatCompare),
-  diagnose: () => formatDiagnose,
+  run: async () => (await import('../report/summary.js')).formatSummary,
+  tune: async () => (await import('../report/tune.js')).formatTune,
+  compare: async ({ markdown }) => {
+    const { formatCompare, formatCompareMarkdown } = await import('../report/compare.js');
+    return markdown ? formatCompareMarkdown : formatCompare;
+  },
+  diagnose: async () => (await import('../report/diagnose.js')).formatDiagnose,
 };
 
 export default {
@@ -31,14 +33,16 @@ export default {
   async action(options, io, [file]) {
     const saved = readResultFile(file);
     const extras = prepareExtras(options, 'report', saved.kind);
+    const { decorateResult, finishExtras } = await import('./extras-result.js');
     const result = hasExtras(extras) ? decorateResult(saved, extras) : saved;
     if (options.json) {
       io.stdout.write(`${JSON.stringify(result)}\n`);
       return hasExtras(extras) ? finishExtras(result, extras, io, { json: true }) : 0;
     }
+    const format = await FORMATTERS[result.kind](options);
     let text;
     try {
-      text = FORMATTERS[result.kind](options)(result);
+      text = format(result);
     } catch (error) {
       // A shape the checks did not foresee: still the file's fault, said in one line.
       if (!(error instanceof TypeError || error instanceof RangeError)) throw error;

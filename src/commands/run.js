@@ -1,9 +1,4 @@
 /** spawnbench run (the default command): boot a strategy or take a URL, drive it, report. */
-import { buildRunPlan } from '../plan.js';
-import { createRun } from '../runner/run.js';
-import { formatSummary } from '../report/summary.js';
-import { formatLiveAdvice } from '../report/run-advice-summary.js';
-import { runEngineCommand } from './present.js';
 import { prepareExtras } from './extras.js';
 
 export default {
@@ -12,7 +7,13 @@ export default {
   isDefault: true,
   groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output', 'against', 'assert', 'html'],
   async action(options, io) {
+    // The plan and the engine load once a run starts: --help and --version never pay for them (issue 28).
+    const { buildRunPlan } = await import('../plan.js');
     const plan = buildRunPlan(options);
-    return runEngineCommand(plan, createRun, formatSummary, io, prepareExtras(options, 'run'), { formatAdvice: formatLiveAdvice });
+    const extras = prepareExtras(options, 'run');
+    const [{ createRun }, { formatSummary }, { formatLiveAdvice }, { runEngineCommand }] = await Promise.all([
+      import('../runner/run.js'), import('../report/summary.js'), import('../report/run-advice-summary.js'), import('./present.js'),
+    ]);
+    return runEngineCommand(plan, createRun, formatSummary, io, extras, { formatAdvice: formatLiveAdvice });
   },
 };

@@ -3,9 +3,7 @@
  * of the user's own server given after --, and recommend one with the evidence.
  */
 import { buildTunePlan, TUNE_DEFAULTS } from '../tune/plan.js';
-import { createTune } from '../tune/engine.js';
-import { formatTune } from '../report/tune.js';
-import { runEngineCommand, commandOperands } from './present.js';
+import { commandOperands } from './operands.js';
 import { prepareExtras } from './extras.js';
 
 export default {
@@ -25,6 +23,11 @@ export default {
     ].join('\n')),
   async action(options, io, operands, cmd) {
     const extras = prepareExtras(options, 'tune');
-    return runEngineCommand(buildTunePlan(options, commandOperands(operands, cmd)), createTune, formatTune, io, extras);
+    const plan = buildTunePlan(options, commandOperands(operands, cmd));
+    // The engine loads once a sweep starts: --help and --version never pay for it (issue 28).
+    const [{ createTune }, { formatTune }, { runEngineCommand }] = await Promise.all([
+      import('../tune/engine.js'), import('../report/tune.js'), import('./present.js'),
+    ]);
+    return runEngineCommand(plan, createTune, formatTune, io, extras);
   },
 };

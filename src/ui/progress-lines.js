@@ -1,4 +1,4 @@
-import { describeLoad, describeTarget } from './components/header.js';
+import { describeLoad, describeTarget } from './describe-plan.js';
 import { planView } from './plan-view.js';
 import { formatCount, formatElapsed, formatMs } from './format.js';
 import { PROGRESS_INTERVAL_MS } from '../thresholds.js';

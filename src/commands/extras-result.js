@@ -1,0 +1,53 @@
+/**
+ * The after-result half of extras.js: --against and --assert added to a result,
+ * their lines printed, the --html file written. Loaded with the engine or the saved
+ * result, so --help and --version never load the analysis and the HTML report.
+ */
+import { writeFileSync } from 'node:fs';
+import { RunError } from '../errors.js';
+import { gateFigures, evaluateAssertions } from '../analysis/assertions.js';
+import { againstBaseline, againstCompareBaseline } from '../analysis/against.js';
+import { formatAssertions } from '../report/assertions.js';
+import { formatAgainst } from '../report/against.js';
+import { renderHtml } from '../report/html/index.js';
+import { ASSERT_FAILED_EXIT_CODE } from './extras.js';
+
+/**
+ * Adds the comparison and the assertions' outcomes to a result (a new object).
+ * @param {object} result
+ * @param {import('./extras.js').Extras} extras
+ */
+export function decorateResult(result, extras) {
+  let out = result;
+  if (extras.against) {
+    const compared = out.kind === 'compare' ? againstCompareBaseline(out, extras.against.result) : againstBaseline(out, extras.against.result);
+    out = { ...out, against: { file: extras.against.file, createdAt: extras.against.result.createdAt ?? null, ...compared } };
+  }
+  if (extras.asserts.length) out = { ...out, assertions: evaluateAssertions(extras.asserts, gateFigures(out)) };
+  return out;
+}
+
+/**
+ * After the summary: the comparison and assertion lines (on stderr when stdout
+ * carries JSON), the HTML file. Returns 3 when an assertion failed, else 0.
+ * @param {object} result a decorated result
+ * @param {import('./extras.js').Extras} extras
+ * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} io
+ * @param {{ json?: boolean }} output
+ */
+export function finishExtras(result, extras, io, { json = false } = {}) {
+  const stream = json ? io.stderr : io.stdout;
+  if (result.against) stream.write(`\n${formatAgainst(result.against, result.against)}\n`);
+  if (result.assertions?.length) stream.write(`\n${formatAssertions(result.assertions)}\n`);
+  if (extras.html) writeHtml(extras.html, result, extras);
+  return result.assertions?.some((o) => !o.pass) ? ASSERT_FAILED_EXIT_CODE : 0;
+}
+
+/** Writes the HTML report of a result; a failure to write is a runtime error naming --html. */
+export function writeHtml(path, result, extras = null) {
+  try {
+    writeFileSync(path, renderHtml(result, { baseline: extras?.against?.result }));
+  } catch (error) {
+    throw new RunError(`--html ${path}: cannot write the report (${error.code ?? error.message})`);
+  }
+}
