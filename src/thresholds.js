@@ -202,6 +202,27 @@ export const MIN_ELU_TO_EXTRAPOLATE = 0.05;
  */
 export const MAIN_ELU_LIMIT = 0.9;
 
+// ── Worker threads ───────────────────────────────────────────────────────────
+
+/**
+ * Share of wall time (0..1) by which a worker thread's ELU may exceed what its
+ * time on a CPU, in the run queue and blocked in spawn explains before ELU is
+ * not believed and the thread's CPU time is its busy figure. A thread sleeping in
+ * `Atomics.wait` (piscina's idle threads, by default) reads as busy to ELU:
+ * measured, a thread that slept 2 s there read ELU 1.09. 0.2 leaves room for the
+ * gap between a 250 ms ELU interval and a /proc reading taken a moment apart,
+ * and for short synchronous I/O, which a loop's ELU counts too.
+ */
+export const ELU_CPU_DISAGREE = 0.2;
+
+/**
+ * Mean busy share (0..1) of a pool's workers (threads or processes) from which
+ * the pool is at capacity when the cores are full too (MACHINE_CPU_LIMIT_PCT):
+ * each worker has about a tenth of its time left, less than what a request's
+ * arrival jitter needs.
+ */
+export const POOL_BUSY_FRACTION = 0.85;
+
 // ── GC ───────────────────────────────────────────────────────────────────────
 
 /** Share of wall time in GC pauses (0..1) from which allocation, not the work, sets the pace. */

@@ -5,6 +5,9 @@
  * @typedef {object} ProcessEvidence one process (or thread) of the target
  * @property {string} label          'main', 'pid 1234', 'thread 2'
  * @property {number|null} pid
+ * @property {'main'|'worker'|'thread'|null} [role] the server's main process, a worker process, or a worker thread
+ * @property {number|null} [busy]     busy share of wall time, 0..1: ELU, or CPU time where ELU counted waiting (src/sample/thread-busy.js)
+ * @property {'elu'|'cpu'|null} [busyFrom] which of the two `busy` is
  * @property {number|null} elu              event-loop utilisation, 0..1 (probe)
  * @property {number|null} loopDelayP50Ms   event-loop delay, resolution subtracted (probe)
  * @property {number|null} loopDelayTypicalMs median of the per-interval p50s: each interval counts the
@@ -28,6 +31,8 @@
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null }} load
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
  * @property {ProcessEvidence[]} processes
+ * @property {{ cores: number|null, cpus: number[] }} [machine] the CPU budget (cores) and each core's busy %
+ * @property {number|null} [spawnedCpuPct] CPU of the commands the server spawned, % of one core
  * @property {{ pid: number, onCpu: number, waitingForCpu: number, runnable: number }|null} mainThread
  *   the root process's main thread from /proc/<pid>/schedstat: shares of wall time on a CPU,
  *   waiting in the run queue, and the two together

@@ -1,9 +1,13 @@
 /**
  * The verdict when no problem rule fires: healthy, with the capacity seen and how
- * much of the busiest thread it used.
+ * much of the busiest thread it used. The capacity is the lowest of what the main
+ * thread, the pool and the CPU budget left allow (src/analysis/pool-capacity.js),
+ * never a straight extrapolation from the main thread while other threads or
+ * processes do the work.
  */
 import { where, worst, num } from './verdict-common.js';
-import { SATURATED_ELU, MIN_ELU_TO_EXTRAPOLATE } from '../thresholds.js';
+import { capacityOf } from './verdict-pool.js';
+import { SATURATED_ELU } from '../thresholds.js';
 export { SATURATED_ELU } from '../thresholds.js';
 
 /**
@@ -14,24 +18,27 @@ export { SATURATED_ELU } from '../thresholds.js';
  */
 export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
   const { load } = evidence;
-  const p = worst(evidence.processes, (x) => num(x.elu) ?? (num(x.cpuPct) !== null ? x.cpuPct / 100 : null));
-  const busy = p ? num(p.elu) ?? (num(p.cpuPct) !== null ? p.cpuPct / 100 : null) : null;
+  const busyOf = (x) => num(x.busy) ?? num(x.elu) ?? (num(x.cpuPct) !== null ? x.cpuPct / 100 : null);
+  const p = worst(evidence.processes, busyOf);
+  const busy = p ? busyOf(p) : null;
+  const c = capacityOf(evidence);
   let capacity = null;
   let capacityFrom;
   if (generatorLimited) {
     capacityFrom = 'generator-limited';
   } else if (cpuStarved) {
     capacityFrom = 'cpu-starved';
-  } else if (busy !== null && busy >= SATURATED_ELU) {
+  } else if (c.capacityRps === null) {
+    capacityFrom = 'floor';
+  } else if (c.capacityRps * SATURATED_ELU <= load.rps) {
     capacity = load.rps;
     capacityFrom = 'saturated';
-  } else if (busy !== null && busy >= MIN_ELU_TO_EXTRAPOLATE) {
-    capacity = load.rps / busy;
-    capacityFrom = 'extrapolated';
   } else {
-    capacityFrom = 'floor';
+    capacity = c.capacityRps;
+    capacityFrom = 'extrapolated';
   }
-  const roomLeft = load.mode === 'closed' && !generatorLimited && busy !== null && busy < SATURATED_ELU;
+  // More connections find the limit only where the main thread, the pool and the cores all had room.
+  const roomLeft = load.mode === 'closed' && capacityFrom === 'extrapolated';
   return {
     id: 'healthy',
     kind: 'healthy',
@@ -42,9 +49,17 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
       p99Ms: num(load.p99Ms),
       errors: load.errors,
       busiest: busy,
-      busiestFrom: p && busy !== null ? (num(p.elu) !== null ? 'elu' : 'cpu') : null,
+      busiestFrom: p && busy !== null ? (p.busyFrom ?? (num(p.elu) !== null ? 'elu' : 'cpu')) : null,
       capacityRps: capacity,
       capacityFrom,
+      capacityLimit: c.limit,
+      mainBusy: c.mainBusy,
+      workers: c.workers,
+      workerKind: c.workerKind,
+      workersBusy: c.workersBusy,
+      cores: c.cores,
+      serverCores: c.serverCores,
+      otherCores: c.otherCores,
       next: roomLeft ? 'raise-connections' : 'nothing-to-fix',
     },
   };

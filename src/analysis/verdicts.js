@@ -19,15 +19,17 @@ import { failingRequests } from './verdict-errors.js';
 import { generatorLimited } from './verdict-generator.js';
 import { waitingForCpu, cpuStarved } from './verdict-starved.js';
 import { healthy } from './verdict-healthy.js';
+import { poolLimited, capacityOf } from './verdict-pool.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   JS_SHARE_FOR_TAIL, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE,
-  GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU,
+  GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU, POOL_BUSY_FRACTION, MAIN_ELU_LIMIT,
+  ELU_CPU_DISAGREE, MACHINE_CPU_LIMIT_PCT,
 } from '../thresholds.js';
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, poolLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, generatorLimited,
 ];
 
@@ -51,13 +53,18 @@ export const THRESHOLDS = Object.freeze({
   ERROR_RATE,
   GENERATOR_BUSY_ELU,
   SATURATED_ELU,
+  POOL_BUSY_FRACTION,
+  MAIN_ELU_LIMIT,
+  ELU_CPU_DISAGREE,
+  MACHINE_CPU_LIMIT_PCT,
 });
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
  * @returns {{ verdict: import('./verdict-common.js').Finding, findings: import('./verdict-common.js').Finding[],
  *   unseen: { id: 'probe'|'cpu', reason?: string|null, mode?: string }[] }}
- *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits; `unseen`: what could not be measured
+ *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits; `unseen`: what could not be measured;
+ *   `capacity`: the req/s the main thread, the pool and the CPU budget each allow (src/analysis/pool-capacity.js)
  */
 export function diagnoseEvidence(evidence) {
   const found = RULES.map((rule) => rule(evidence)).filter(Boolean);
@@ -71,6 +78,7 @@ export function diagnoseEvidence(evidence) {
     verdict,
     findings: [...problems.slice(1), ...limits],
     unseen: unseen(evidence),
+    capacity: capacityOf(evidence),
   };
 }
 

@@ -23,6 +23,9 @@ export function buildEvidence(result) {
     return {
       label: p.label,
       pid: p.pid,
+      role: p.role ?? null,
+      busy: s.busy ?? null,
+      busyFrom: s.busyFrom ?? null,
       elu: s.elu ?? null,
       loopDelayP50Ms: s.loopDelayP50Ms ?? null,
       loopDelayTypicalMs: median((p.series ?? []).map((x) => x.probe?.loopDelay?.p50Ms)),
@@ -62,6 +65,9 @@ export function buildEvidence(result) {
       threads: load.threads ?? result.plan?.load?.threads ?? 1,
     },
     processes,
+    // The CPU budget (os.availableParallelism()) and each core's busy share: what bounds the capacity estimate.
+    machine: { cores: result.machine?.cores ?? null, cpus: samples?.system?.cpus ?? [] },
+    spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
     pid: result.target?.pid ?? null,

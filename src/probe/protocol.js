@@ -10,7 +10,10 @@
  *    runtime: { kind: 'node'|'bun', version, libuv } }`
  * where every figure covers the interval since the previous report of the same
  * thread. `source` is 'probe' (measured inside the thread) or 'parent' (a worker
- * thread the probe could not enter, seen from its parent: ELU only). `spawn.timing`
+ * thread seen from the thread that created it: ELU and its kernel `tid` only, with
+ * `probed`: whether the probe runs inside it too, whose reports then come first;
+ * every Worker is reported so, since a probed thread waiting in `Atomics.wait` never
+ * reports from inside). `spawn.timing`
  * says how the thread's asynchronous spawns are timed: 'diagnostics-channel' (Node's
  * own channel), 'patch', 'posix_spawn' (only spawns made without child_process, which
  * their maker published), or null before its first spawn (see spawn-timer.js); a

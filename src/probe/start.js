@@ -61,9 +61,9 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
         intervalMs: figures.intervalMs, elu: figures.elu, loopDelay: figures.loopDelay, gcMs: figures.gcMs,
         rssBytes: figures.rssBytes, heapUsedBytes: figures.heapUsedBytes, spawn: spawnTimer.take(), runtime,
       });
-      for (const worker of workerPatch?.takeUnprobedWorkers() ?? []) {
+      for (const worker of workerPatch?.takeWorkers() ?? []) {
         reporter.send({
-          ...identity, tid: null, threadId: worker.threadId, isMainThread: false, source: 'parent', t,
+          ...identity, tid: worker.tid, threadId: worker.threadId, isMainThread: false, source: 'parent', probed: worker.probed, t,
           intervalMs: worker.intervalMs, elu: worker.elu, loopDelay: null, spawn: null, gcMs: null,
           rssBytes: null, heapUsedBytes: null,
         });

@@ -41,10 +41,44 @@ function capacityText(f) {
   switch (f.capacityFrom) {
     case 'generator-limited': return `at least ${int(f.rps)} req/s (the load generator was the limit)`;
     case 'cpu-starved': return `at least ${int(f.rps)} req/s (the server often waited for a CPU)`;
-    case 'saturated': return `about ${int(f.rps)} req/s: the busiest thread was saturated`;
-    case 'extrapolated': return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load (${int(f.rps)} req/s used ${pct(f.busiest)})`;
+    case 'saturated': return `about ${int(f.rps)} req/s: ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} was the limit (${usedText(f)})`;
+    case 'extrapolated':
+      return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load, where ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} runs out first ` +
+        `(${int(f.rps)} req/s used ${usedText(f)})`;
     default: return `at least ${int(f.rps)} req/s`;
   }
+}
+
+/** What bounds a capacity estimate (src/analysis/pool-capacity.js `limit`). */
+const LIMIT_WORDS = { main: 'the main thread', pool: 'the pool', cpu: 'the CPU budget' };
+
+/** "main thread 25%, 2 threads 45% busy, 1.2 of 2 cores (other programs 0.4)": what the capacity was scaled from. */
+function usedText(f) {
+  const parts = [];
+  if (Number.isFinite(f.mainBusy)) parts.push(`main thread ${pct(f.mainBusy)}`);
+  if (f.workers > 0 && Number.isFinite(f.workersBusy)) parts.push(`${workersText(f)} ${pct(f.workersBusy)} busy`);
+  if (Number.isFinite(f.serverCores) && Number.isFinite(f.cores)) {
+    parts.push(`${cores(f.serverCores)} of ${f.cores} cores${Number.isFinite(f.otherCores) ? ` (other programs ${cores(f.otherCores)})` : ''}`);
+  }
+  return parts.join(', ') || pct(f.busiest);
+}
+
+/** "2 threads", "1 worker process", "3 workers". */
+function workersText(f) {
+  const noun = f.workerKind === 'thread' ? 'thread' : f.workerKind === 'process' ? 'worker process' : 'worker';
+  return `${f.workers} ${noun}${f.workers === 1 ? '' : noun === 'worker process' ? 'es' : 's'}`;
+}
+
+/** A number of cores, one decimal. */
+function cores(n) {
+  return n.toFixed(1);
+}
+
+/** "its busy figure is CPU time: ELU counts a thread waiting for work (Atomics.wait) as busy", when it is. */
+function busyFromText(f) {
+  if (f.busyFrom === 'cpu') return ' (CPU time: their ELU counted waiting for work as busy)';
+  if (f.busyFrom === 'mixed') return ' (ELU, or CPU time where ELU counted waiting for work as busy)';
+  return ' (ELU)';
 }
 
 /** id → (figures, finding) → { title, evidence, next } */
@@ -56,6 +90,36 @@ const WORDS = {
       f.signal === 'SIGKILL'
         ? 'a SIGKILL under load is often the out-of-memory killer: check dmesg and the server\'s memory (RSS above)'
         : 'read its full output (--log-file) and fix the crash before diagnosing its speed',
+    ],
+  }),
+  'pool-saturated': (f) => ({
+    title: f.coresFull
+      ? `the pool is at capacity: ${workersText(f)} ${pct(f.workersBusy)} busy, ${f.cores ?? '?'} cores ${pct((f.coresBusyPct ?? 0) / 100)}`
+      : `the pool is the limit: ${workersText(f)} ${pct(f.workersBusy)} busy, the cores ${pct((f.coresBusyPct ?? 0) / 100)}`,
+    evidence: [
+      `workers busy ${pct(f.workersBusy)} on average, the busiest ${pct(f.workersBusyMax)}${busyFromText(f)} (threshold ${pct(f.threshold)})`,
+      `cores ${pct((f.coresBusyPct ?? 0) / 100)} busy: the server used ${Number.isFinite(f.serverCores) ? cores(f.serverCores) : '?'} of ${f.cores ?? '?'}` +
+        `${Number.isFinite(f.otherCores) ? `, other programs (the load generator included) ${cores(f.otherCores)}` : ''}`,
+      ...(Number.isFinite(f.mainBusy) ? [`the main thread that hands out the work is busy ${pct(f.mainBusy)}`] : []),
+      ...(Number.isFinite(f.capacityRps) ? [`capacity: about ${int(f.capacityRps)} req/s (${int(f.rps)} served)`] : []),
+    ],
+    next: f.coresFull
+      ? [
+          'more threads will not help here: the cores are full; fewer connections (a shorter queue, lower latency) or more cores will',
+          'make each request cheaper: profile the task (spawnbench diagnose --cpu-prof -- <command>)',
+        ]
+      : ['a larger pool will help, up to the cores: sweep it with spawnbench tune --size-env <its variable> -- <command>'],
+  }),
+  'handoff-limited': (f) => ({
+    title: `the main thread's hand-off is the limit: it is busy ${pct(f.mainBusy)} while ${workersText(f)} have room`,
+    evidence: [
+      `main thread busy ${pct(f.mainBusy)} (threshold ${pct(f.threshold)})`,
+      `workers busy ${pct(f.workersBusy)} on average${busyFromText(f)}: they wait for work the main thread cannot hand out faster`,
+      ...(Number.isFinite(f.capacityRps) ? [`capacity: about ${int(f.capacityRps)} req/s (${int(f.rps)} served)`] : []),
+    ],
+    next: [
+      'more threads will not help: hand off less per request (transfer buffers instead of copying them, batch small tasks) or do less on the main thread',
+      'or run more processes, each with its own main thread (node:cluster), if the cores have room',
     ],
   }),
   'cpu-starved': (f, finding) => ({

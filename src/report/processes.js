@@ -5,7 +5,7 @@
  * object in (what `sampler.stop()` resolves to), string out.
  */
 import { int, pct } from './format.js';
-import { MIN_SHOWN_CPU_PCT } from '../thresholds.js';
+import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION } from '../thresholds.js';
 
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
@@ -27,7 +27,8 @@ export function formatProcesses(samples, workers = []) {
   // line fits 80 columns; the system and generator lines line up among themselves.
   const width = Math.max(...rows.map((p) => p.label.length));
   const footerWidth = Math.max(width, 'generator'.length);
-  const lines = rows.map((p) => fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary)));
+  const lines = rows.map((p) => fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary, p.role)));
+  if (rows.some((p) => p.role === 'thread' && p.summary.busyFrom === 'cpu')) lines.push(BUSY_FROM_CPU_NOTE);
 
   const spawned = samples.spawned;
   if (spawned && (spawned.cpuPct >= MIN_SHOWN_CPU_PCT || spawned.spawns > 0 || spawned.seen > 0)) {
@@ -74,9 +75,18 @@ function fitLine(prefix, parts, separator = '  ') {
   return lines.join('\n');
 }
 
-/** `ELU 0.97`, `blocked in spawn 31% (1.3 ms each)`, `loop p99 48 ms`, `CPU 99%`, leaving out what was not measured. */
-function processFigures(s) {
+/** Said once under the process lines when a thread's busy figure is its CPU time. */
+export const BUSY_FROM_CPU_NOTE = 'busy (CPU): the thread\'s time on a CPU or waiting for one, since its ELU counted waiting for work (Atomics.wait) as busy';
+
+/**
+ * `ELU 0.97`, `busy 45% (CPU)` (threads), `blocked in spawn 31% (1.3 ms each)`, `loop p99 48 ms`, `CPU 99%`,
+ * leaving out what was not measured.
+ */
+function processFigures(s, role) {
   const parts = [figure('ELU', s.elu, fixed2)];
+  if (role === 'thread' && Number.isFinite(s.busy)) parts.push(`busy ${pct(s.busy)} (${s.busyFrom === 'cpu' ? 'CPU' : 'ELU'})`);
+  // A thread's ELU counts its wait for a core; said where that wait is large enough to explain a busy ELU.
+  if (role === 'thread' && s.waitPct >= CPU_STARVED_FRACTION * 100) parts.push(`waiting for a core ${Math.round(s.waitPct)}%`);
   if (s.blockedFraction != null && s.msPerSpawn != null) {
     parts.push(`blocked in spawn ${pct(s.blockedFraction)} (${compactMs(s.msPerSpawn, 1)} each)`);
   } else if (s.blockedFraction != null) {
@@ -87,11 +97,13 @@ function processFigures(s) {
   return parts.filter(Boolean);
 }
 
-/** The per-worker table (requests, ELU, CPU), or '' with no workers. */
+/** The per-worker table (requests, ELU, busy where there are threads, CPU), or '' with no workers. */
 function workerTable(rows) {
   if (rows.length === 0) return '';
-  const header = ['worker', 'requests', 'ELU', 'CPU'];
-  const body = rows.map((p) => [p.label, int(p.requests), fixed2(p.summary.elu), cpu(p.summary.cpuPct)]);
+  const threads = rows.some((p) => p.role === 'thread');
+  const header = ['worker', 'requests', 'ELU', ...(threads ? ['busy'] : []), 'CPU'];
+  const busy = (s) => (Number.isFinite(s.busy) ? `${pct(s.busy)}${s.busyFrom === 'cpu' ? ' CPU' : ''}` : '–');
+  const body = rows.map((p) => [p.label, int(p.requests), fixed2(p.summary.elu), ...(threads ? [busy(p.summary)] : []), cpu(p.summary.cpuPct)]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), ...body.map(line)].join('\n');

@@ -11,6 +11,7 @@ import { createProcSampler } from './proc-sampler.js';
 import { createPortableSampler, PORTABLE_NOTE } from './portable-sampler.js';
 import { createRecorder } from './recorder.js';
 import { liveFigures } from './live-figures.js';
+import { threadBusy } from './thread-busy.js';
 import { SAMPLE_INTERVAL_MS, STALE_INTERVALS } from '../thresholds.js';
 
 /** The samplers' interval when none is given (src/thresholds.js). */
@@ -72,17 +73,30 @@ export function startSampler({
   const sampler = new EventEmitter();
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
-  /** key → { pid, tid, threadId, isMainThread, latest, latestAt, pending (reports not yet in a sample), figures } */
+  /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const staleMs = (channel?.intervalMs ?? intervalMs) * STALE_INTERVALS;
 
   const onReport = (report) => {
     const key = report.isMainThread ? `${report.pid}` : `${report.pid}/${report.threadId}`;
-    const entry = probed.get(key) ?? { pid: report.pid, threadId: report.isMainThread ? null : report.threadId, pending: [], figures: null };
-    Object.assign(entry, { tid: report.tid, isMainThread: report.isMainThread, latest: report, latestAt: Date.now() });
+    const now = Date.now();
+    const entry = probed.get(key) ?? { pid: report.pid, threadId: report.isMainThread ? null : report.threadId, pending: [], figures: null, tid: null, insideAt: null };
+    probed.set(key, entry);
+    // A worker thread is reported by its parent too (its ELU, seen from outside, and its kernel
+    // tid): the only reports of a thread whose probe never runs (eval workers, piscina's threads
+    // waiting in Atomics.wait). Where the probe inside reports, its figures are the thread's.
+    if (report.source === 'parent') {
+      entry.tid = entry.tid ?? report.tid ?? null;
+      entry.isMainThread = false;
+      entry.latestAt = now;
+      if (entry.insideAt !== null && now - entry.insideAt <= staleMs) return;
+    } else {
+      entry.insideAt = now;
+      Object.assign(entry, { tid: report.tid ?? entry.tid, isMainThread: report.isMainThread, latestAt: now });
+    }
+    entry.latest = report;
     entry.pending.push(report);
     if (entry.pending.length > MAX_PENDING_REPORTS) entry.pending.shift();
-    probed.set(key, entry);
     recorder.addReport(key, report);
   };
   channel?.on('report', onReport);
@@ -138,19 +152,26 @@ export function startSampler({
     for (const { key, pid } of threads) {
       if (!reading.processes.has(pid)) continue;
       const entry = probed.get(key);
+      const probe = liveFigures(entry);
+      const sched = reading.threadSched?.get(key);
+      const cpuPct = reading.threads.get(key) ?? null;
       processes.push({
         key,
         pid,
         threadId: entry.threadId,
         role: 'thread',
         label: labelOf('thread', pid, entry.threadId, workers),
-        cpuPct: reading.threads.get(key) ?? null,
+        cpuPct,
         rssBytes: null,
         requests: workerOf(pid, entry.threadId, workers)?.completed ?? null,
-        probe: liveFigures(entry),
-        loopCpuPct: reading.threadSched?.get(key)?.loopCpuPct ?? null,
-        waitPct: reading.threadSched?.get(key)?.waitPct ?? null,
+        probe,
+        loopCpuPct: sched?.loopCpuPct ?? null,
+        waitPct: sched?.waitPct ?? null,
         inFlight: workerOf(pid, entry.threadId, workers)?.inFlight ?? null,
+        ...threadBusy({
+          role: 'thread', elu: probe?.elu, cpuPct, loopCpuPct: sched?.loopCpuPct, waitPct: sched?.waitPct,
+          blockedFraction: probe?.spawn?.blockedFraction,
+        }),
       });
     }
     const generator = getGeneratorStats?.() ?? null;

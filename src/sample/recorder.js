@@ -4,6 +4,7 @@
  */
 import { spawnMechanism } from '../spawn-mechanism.js';
 import { createProbeTotals } from './probe-totals.js';
+import { threadBusy } from './thread-busy.js';
 
 /** Order of the summary's process list: the main process first, then workers, then threads. */
 const ROLE_ORDER = { main: 0, worker: 1, thread: 2 };
@@ -83,6 +84,10 @@ export function createRecorder() {
         .sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.label.localeCompare(b.label, 'en', { numeric: true }))
         .map((entry) => {
           const probe = totals.get(entry.key)?.result() ?? null;
+          const { busy, busyFrom } = threadBusy({
+            role: entry.role, elu: probe?.elu, cpuPct: entry.cpu.value(), loopCpuPct: entry.loopCpu.value(),
+            waitPct: entry.wait.value(), blockedFraction: probe?.blockedFraction,
+          });
           return {
             key: entry.key,
             pid: entry.pid,
@@ -106,6 +111,8 @@ export function createRecorder() {
               loopCpuPct: entry.loopCpu.value(),
               waitPct: entry.wait.value(),
               inFlight: entry.inFlight.value(),
+              busy,
+              busyFrom,
               spawnTiming: probe?.spawnTiming ?? null,
               // A process whose spawns were all made with posix_spawn (spawnbench's Node workers on
               // a Node with node:ffi) spawned that way, whatever its libuv would have done.

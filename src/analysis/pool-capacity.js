@@ -1,0 +1,103 @@
+/**
+ * How many requests per second a server could serve, bounded by each thing that
+ * can run out: its main thread (the hand-off of every request), its pool (the
+ * worker threads or processes that do the work) and the CPU budget left to it
+ * (the cores, less what other programs and the load generator used). A pool that
+ * waits for work (piscina's threads in Atomics.wait) is not counted busy: each
+ * figure is the busy share the sampler settled on (src/sample/thread-busy.js).
+ * Pure: figures in, figures and ids out.
+ */
+import { mean } from './stats.js';
+import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT } from '../thresholds.js';
+
+/** Below this share of one core (%), the server's CPU per request is too small to scale by. */
+const MIN_SERVER_CPU_PCT = 1;
+
+/**
+ * @typedef {object} PoolCapacity
+ * @property {number} workers            pool workers seen (threads and worker processes)
+ * @property {'thread'|'process'|'mixed'|null} workerKind
+ * @property {number|null} workersBusy   mean busy share of the workers, 0..1
+ * @property {number|null} workersBusyMax
+ * @property {'elu'|'cpu'|'mixed'|null} busyFrom which figure the workers' busy share is
+ * @property {number|null} mainBusy      the main thread's busy share (ELU, or CPU without the probe), 0..1
+ * @property {number|null} cores         the CPU budget, cores
+ * @property {number|null} coresBusyPct  mean busy share of all cores, %
+ * @property {boolean} coresFull         coresBusyPct ≥ MACHINE_CPU_LIMIT_PCT
+ * @property {number|null} serverCores   cores the server used (its processes with their threads, and the commands it spawned)
+ * @property {number|null} otherCores    cores everything else used (load generator included)
+ * @property {{ main: number|null, pool: number|null, cpu: number|null }} bounds req/s each allows
+ * @property {number|null} capacityRps   the lowest bound
+ * @property {'main'|'pool'|'cpu'|null} limit which bound it is
+ */
+
+/**
+ * @param {{ rps: number, processes: Array<{ role?: string, busy?: number|null, busyFrom?: string|null, elu?: number|null,
+ *   cpuPct?: number|null }>, cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null }} input
+ *   `processes`: role 'main' | 'worker' (a process) | 'thread' (a worker thread, `cpuPct` its own);
+ *   a process's `cpuPct` covers all its threads; `cpus`: each core's busy %
+ * @returns {PoolCapacity}
+ */
+export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedCpuPct = null }) {
+  const main = processes.find((p) => p.role === 'main') ?? null;
+  const workers = processes.filter((p) => p.role === 'worker' || p.role === 'thread');
+  const busyOf = (p) => finite(p.busy) ?? finite(p.elu) ?? (finite(p.cpuPct) !== null ? Math.min(1, p.cpuPct / 100) : null);
+  const workerBusy = workers.map(busyOf).filter((b) => b !== null);
+  const workersBusy = mean(workerBusy);
+  const mainBusy = main ? busyOf(main) : null;
+
+  const coresBusyPct = mean(cpus);
+  const budget = finite(cores) ?? (cpus.length || null);
+  const processCpu = processes.filter((p) => p.role !== 'thread').map((p) => finite(p.cpuPct));
+  const serverPct = processCpu.some((v) => v !== null) ? sum(processCpu) + (finite(spawnedCpuPct) ?? 0) : null;
+  const systemPct = cpus.length ? sum(cpus) : null;
+  const otherPct = serverPct !== null && systemPct !== null ? Math.max(0, systemPct - serverPct) : null;
+  // The cores left to the server: its budget, less what other programs took (on every core of the machine).
+  const freePct = budget !== null && otherPct !== null ? Math.min(budget * 100, cpus.length * 100 - otherPct) : null;
+
+  const bounds = {
+    main: mainBusy !== null && mainBusy >= MIN_ELU_TO_EXTRAPOLATE ? rps / mainBusy : null,
+    pool: workersBusy !== null && workersBusy >= MIN_ELU_TO_EXTRAPOLATE ? rps / workersBusy : null,
+    cpu: serverPct !== null && serverPct >= MIN_SERVER_CPU_PCT && freePct !== null ? rps * Math.max(freePct, serverPct) / serverPct : null,
+  };
+  let limit = null;
+  for (const id of ['cpu', 'pool', 'main']) {
+    if (bounds[id] !== null && (limit === null || bounds[id] < bounds[limit])) limit = id;
+  }
+  return {
+    workers: workers.length,
+    workerKind: kindOf(workers),
+    workersBusy,
+    workersBusyMax: workerBusy.length ? Math.max(...workerBusy) : null,
+    busyFrom: fromOf(workers),
+    mainBusy,
+    cores: budget,
+    coresBusyPct,
+    coresFull: (coresBusyPct ?? 0) >= MACHINE_CPU_LIMIT_PCT,
+    serverCores: serverPct !== null ? serverPct / 100 : null,
+    otherCores: otherPct !== null ? otherPct / 100 : null,
+    bounds,
+    capacityRps: limit ? bounds[limit] : null,
+    limit,
+  };
+}
+
+function kindOf(workers) {
+  const kinds = new Set(workers.map((w) => (w.role === 'thread' ? 'thread' : 'process')));
+  if (kinds.size === 0) return null;
+  return kinds.size === 1 ? [...kinds][0] : 'mixed';
+}
+
+function fromOf(workers) {
+  const from = new Set(workers.map((w) => w.busyFrom ?? (finite(w.elu) !== null ? 'elu' : 'cpu')));
+  if (from.size === 0) return null;
+  return from.size === 1 ? [...from][0] : 'mixed';
+}
+
+function finite(value) {
+  return Number.isFinite(value) ? value : null;
+}
+
+function sum(values) {
+  return values.reduce((total, v) => total + (v ?? 0), 0);
+}
