@@ -4,19 +4,22 @@
  */
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
+  POOL_BUSY_FRACTION,
 } from '../thresholds.js';
 export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../thresholds.js';
 
 /**
  * @typedef {object} Finding one limit, as an id and its figures (worded in src/report/tune-words.js)
- * @property {'generator'|'main-thread'|'machine'} kind
+ * @property {'generator'|'main-thread'|'pool'|'machine'} kind
  * @property {Record<string, number|null|Record<string, number>>} figures
  */
 
 /**
  * Every limit the signals show, most decisive first: a generator-bound run makes
  * the other figures suspect; a saturated main thread explains a flat curve
- * whatever the cores do; a saturated machine is the last word.
+ * whatever the cores do; a busy pool (its workers' busy share, a thread's CPU time
+ * where ELU counted its waiting) is the size's own limit; a saturated machine is
+ * the last word.
  * @param {import('./run-figures.js').RunSignals} s
  * @returns {{ primary: Finding|null, findings: Finding[], known: boolean }} `known`: whether any sampler figure was there
  */
@@ -37,6 +40,12 @@ export function findBottleneck(s) {
   const spawnBound = (s.mainBlocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION;
   if (eluBound || spawnBound) {
     findings.push({ kind: 'main-thread', figures: { mainElu: finite(s.mainElu), mainBlocked: finite(s.mainBlocked) } });
+  }
+  if ((s.workers ?? 0) > 0 && (s.workersBusy ?? 0) >= POOL_BUSY_FRACTION) {
+    findings.push({
+      kind: 'pool',
+      figures: { workers: s.workers, workerKind: s.workerKind ?? null, workersBusy: s.workersBusy, busyFrom: s.workersBusyFrom ?? null },
+    });
   }
   if ((s.systemCpuPct ?? 0) >= MACHINE_CPU_LIMIT_PCT) {
     const cpuPct = Object.fromEntries([

@@ -9,9 +9,14 @@ import { mean } from './stats.js';
  * @typedef {object} RunSignals
  * @property {number|null} mainElu          event-loop utilisation of the strategy's main thread, 0..1
  * @property {number|null} mainBlocked      fraction of the main thread's time blocked inside spawn, 0..1
- * @property {number|null} mainCpuPct       CPU of the main process, % of one core
+ * @property {number|null} mainCpuPct       CPU of the main process less its worker threads', % of one core
  * @property {number|null} workersCpuPct    CPU of all workers (processes and threads), % of one core
  * @property {number|null} workersElu       mean event-loop utilisation of the probed workers, 0..1
+ * @property {number} [workers]              workers seen (processes and threads but the main one)
+ * @property {'thread'|'process'|'mixed'|null} [workerKind]
+ * @property {number|null} [workersBusy]     their mean busy share, 0..1: ELU, or a thread's CPU time where its
+ *   ELU counted waiting for work (src/sample/thread-busy.js)
+ * @property {'elu'|'cpu'|'mixed'|null} [workersBusyFrom] which figure that is
  * @property {number|null} spawnedCpuPct    CPU of the spawned commands, % of one core
  * @property {number|null} systemCpuPct     mean busy share of all cores, %
  * @property {number|null} generatorCpuPct  CPU of the load generator, % of one core (all its threads)
@@ -62,17 +67,26 @@ export function runFigures(result) {
 export function runSignals(result) {
   const samples = result.samples ?? null;
   const processes = samples?.processes ?? [];
-  const main = processes.find((p) => p.role === 'main')?.summary ?? null;
-  const workers = processes.filter((p) => p.role !== 'main').map((p) => p.summary ?? {});
+  const mainEntry = processes.find((p) => p.role === 'main') ?? null;
+  const main = mainEntry?.summary ?? null;
+  const workerEntries = processes.filter((p) => p.role !== 'main');
+  const workers = workerEntries.map((p) => p.summary ?? {});
+  // A process's CPU covers its threads: the main process's own share is what its threads did not use.
+  const mainThreadsCpu = sum(workerEntries.filter((p) => p.role === 'thread' && p.pid === mainEntry?.pid).map((p) => p.summary?.cpuPct));
+  const busyFrom = new Set(workers.map((w) => w.busyFrom ?? (Number.isFinite(w.elu) ? 'elu' : null)).filter(Boolean));
   const cpus = samples?.system?.cpus ?? [];
   // The generator's own figures over the measured phase first; the samplers' mean of its ticks otherwise.
   const generator = result.load?.generator ?? samples?.generator ?? null;
   return {
     mainElu: main?.elu ?? null,
     mainBlocked: main?.blockedFraction ?? null,
-    mainCpuPct: main?.cpuPct ?? null,
+    mainCpuPct: Number.isFinite(main?.cpuPct) ? Math.max(0, main.cpuPct - (mainThreadsCpu ?? 0)) : null,
     workersCpuPct: workers.length ? sum(workers.map((w) => w.cpuPct)) : null,
     workersElu: mean(workers.map((w) => w.elu)),
+    workers: workerEntries.length,
+    workerKind: workerKind(workerEntries),
+    workersBusy: mean(workers.map((w) => w.busy ?? w.elu)),
+    workersBusyFrom: busyFrom.size === 0 ? null : busyFrom.size === 1 ? [...busyFrom][0] : 'mixed',
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     systemCpuPct: mean(cpus),
     generatorCpuPct: generator?.cpuPct ?? null,
@@ -80,6 +94,12 @@ export function runSignals(result) {
     generatorThreads: result.plan?.load?.threads ?? 1,
     cores: result.machine?.cores ?? (cpus.length || null),
   };
+}
+
+function workerKind(entries) {
+  const kinds = new Set(entries.map((p) => (p.role === 'thread' ? 'thread' : 'process')));
+  if (kinds.size === 0) return null;
+  return kinds.size === 1 ? [...kinds][0] : 'mixed';
 }
 
 function sum(values) {

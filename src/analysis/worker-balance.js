@@ -15,6 +15,9 @@ import { median } from './stats.js';
  * @property {number|null} threadId
  * @property {number|null} cpuPct          % of one core
  * @property {number|null} elu             event-loop utilisation, 0..1
+ * @property {number|null} busy            busy share, 0..1: ELU, or a thread's CPU time where its ELU counted waiting
+ * @property {'elu'|'cpu'|null} busyFrom   which of the two `busy` is
+ * @property {number|null} waitPct         its (main) thread runnable but waiting for a core, % of wall time
  * @property {number|null} blockedFraction share of wall time inside spawn, 0..1
  * @property {number|null} spawnsPerSec    spawns per second: one per request in a spawn-per-request server
  */
@@ -34,8 +37,54 @@ export function runProcesses(result) {
       threadId: p.threadId ?? null,
       cpuPct: s.cpuPct ?? null,
       elu: s.elu ?? null,
+      busy: s.busy ?? s.elu ?? null,
+      busyFrom: s.busyFrom ?? (Number.isFinite(s.elu) ? 'elu' : null),
+      waitPct: s.waitPct ?? null,
       blockedFraction: s.blockedFraction ?? null,
       spawnsPerSec: s.spawnsPerSec ?? null,
+    };
+  });
+}
+
+/**
+ * What the workers of every measured (size, policy) did, median over its complete
+ * steps: how many were seen, how busy they were on average and the busiest, by
+ * which figure, and the main thread's busy share. The per-size evidence of a
+ * thread pool (piscina, a hand-made pool, libuv's) as much as of processes.
+ * @param {object[]} steps tune steps, each with `processes` (ProcessRow[])
+ * @returns {{ size: number, policy: string|null, workers: number, workerKind: 'thread'|'process'|'mixed',
+ *   busy: number|null, busiest: number|null, busyFrom: 'elu'|'cpu'|'mixed'|null, mainBusy: number|null }[]}
+ */
+export function cellWorkers(steps) {
+  const cells = new Map();
+  for (const step of steps) {
+    if (step.partial || step.failed || !step.processes) continue;
+    const workers = step.processes.filter((r) => r.role !== 'main');
+    if (workers.length === 0) continue;
+    const id = `${step.size}\u0000${step.policy}`;
+    if (!cells.has(id)) cells.set(id, { size: step.size, policy: step.policy, list: [] });
+    const busy = workers.map((w) => w.busy).filter(Number.isFinite);
+    cells.get(id).list.push({
+      workers: workers.length,
+      kinds: new Set(workers.map((w) => (w.role === 'thread' ? 'thread' : 'process'))),
+      from: new Set(workers.map((w) => w.busyFrom).filter(Boolean)),
+      busy: busy.length ? busy.reduce((a, b) => a + b, 0) / busy.length : null,
+      busiest: busy.length ? Math.max(...busy) : null,
+      mainBusy: step.processes.find((r) => r.role === 'main')?.busy ?? null,
+    });
+  }
+  return [...cells.values()].map(({ size, policy, list }) => {
+    const kinds = new Set(list.flatMap((x) => [...x.kinds]));
+    const from = new Set(list.flatMap((x) => [...x.from]));
+    return {
+      size,
+      policy,
+      workers: median(list.map((x) => x.workers)),
+      workerKind: kinds.size === 1 ? [...kinds][0] : 'mixed',
+      busy: median(list.map((x) => x.busy)),
+      busiest: median(list.map((x) => x.busiest)),
+      busyFrom: from.size === 0 ? null : from.size === 1 ? [...from][0] : 'mixed',
+      mainBusy: median(list.map((x) => x.mainBusy)),
     };
   });
 }

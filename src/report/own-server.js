@@ -54,17 +54,22 @@ export function policyNotTunedSentences(rec) {
 export function formatServerProcesses(processes) {
   if (!processes?.rows.length) return [];
   const policy = processes.policy === null ? '' : `, ${processes.policy}`;
-  const header = ['process', 'spawns/s', 'blocked in spawn', 'ELU', 'CPU'];
+  const threads = processes.rows.some((r) => r.role === 'thread');
+  const header = ['process', 'spawns/s', 'blocked in spawn', 'ELU', ...(threads ? ['busy'] : []), 'CPU'];
   const rows = processes.rows.map((r) => [
     r.role === 'main' || r.label.startsWith('pid') || r.label.startsWith('thread') ? `${r.label}${r.role === 'main' ? `, pid ${r.pid}` : ''}` : r.label,
     int(r.spawnsPerSec),
     pct(r.blockedFraction),
     Number.isFinite(r.elu) ? r.elu.toFixed(2) : '–',
+    ...(threads ? [Number.isFinite(r.busy) ? `${pct(r.busy)}${r.busyFrom === 'cpu' ? ' CPU' : ''}` : '–'] : []),
     Number.isFinite(r.cpuPct) ? `${Math.round(r.cpuPct)}%` : '–',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
   const lines = [`Your server's processes at size ${processes.size}${policy} (repeat ${processes.repeat})`, line(header), ...rows.map(line)];
+  if (processes.rows.some((r) => r.role === 'thread' && r.busyFrom === 'cpu')) {
+    lines.push('busy … CPU: the thread\'s time on a CPU or waiting for one, since its ELU counted waiting for work (Atomics.wait) as busy.');
+  }
   const b = processes.balance;
   if (b) {
     // The table's "busiest" column gives the same ratio for every size and policy measured.

@@ -23,6 +23,12 @@ export function bottleneckFindingText({ kind, figures: f }) {
     if (Number.isFinite(f.mainBlocked)) parts.push(`blocked in spawn ${pctRound(f.mainBlocked)}`);
     return `the main thread is the limit (${parts.join(', ')}): more workers will not help`;
   }
+  if (kind === 'pool') {
+    const noun = f.workerKind === 'thread' ? 'thread' : f.workerKind === 'process' ? 'worker process' : 'worker';
+    const plural = f.workers === 1 ? '' : noun === 'worker process' ? 'es' : 's';
+    const from = f.busyFrom === 'cpu' ? ', by CPU time: their ELU counted waiting for work' : f.busyFrom === 'mixed' ? ', by ELU or CPU time' : '';
+    return `the pool is busy (${f.workers} ${noun}${plural} ${pctRound(f.workersBusy)} busy${from}): it serves what it can at this size`;
+  }
   const shares = Object.entries(f.cpuPct).map(([name, v]) => `${SHARE_NAMES[name] ?? name} ${(v / 100).toFixed(1)}`);
   const cores = f.cores ? ` of ${f.cores}` : '';
   const otherText = f.otherCores !== null ? `, other processes ${f.otherCores.toFixed(1)}` : '';

@@ -21,7 +21,7 @@ export function formatTune(result) {
   if (machine) lines.push(describeMachine(machine));
   const spawnLine = formatSpawnLine(result.runtimes);
   if (spawnLine) lines.push(spawnLine);
-  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null), '');
+  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   if (result.usl) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search, result.steps ?? []));
@@ -55,8 +55,9 @@ function describeSweep(plan) {
  * @param {object[]|null} [balance] a user's server: how evenly its workers shared each cell's work (cellBalances)
  * @returns {string[]}
  */
-export function formatEvidence(cells, rec, balance = null) {
+export function formatEvidence(cells, rec, balance = null, workers = null) {
   if (cells.length === 0) return ['(no step measured to completion)'];
+  const busy = workers?.length ? workers : null;
   const rows = cells.map((c) => {
     const marks = [];
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
@@ -64,11 +65,12 @@ export function formatEvidence(cells, rec, balance = null) {
     if (c.failed) marks.push(`failed: ${c.failed}`);
     const row = [String(c.size), policyLabel(c.policy), range(c.rps, int), range(c.p99Ms, msValue), int(c.errors)];
     if (balance) row.push(balanceCell(balance.find((b) => b.size === c.size && b.policy === c.policy)));
+    if (busy) row.push(...workersCell(busy.find((b) => b.size === c.size && b.policy === c.policy)));
     return [...row, marks.join(', ')];
   });
-  const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...(balance ? ['busiest'] : []), ''];
+  const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...(balance ? ['busiest'] : []), ...(busy ? ['workers busy', 'main'] : []), ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const right = new Set([0, 2, 3, 4, ...(balance ? [5] : [])]);
+  const right = new Set([0, 2, 3, 4, ...(balance ? [5] : []), ...(busy ? [header.length - 3, header.length - 2] : [])]);
   const line = (r) => r.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }
@@ -91,6 +93,20 @@ export function formatSizes(sizes, rec) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r) => r.map((v, i) => (i === 4 ? v : v.padStart(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
+}
+
+/**
+ * The "workers busy" and "main" cells of a user's server: `2 × 97% CPU` (how many workers were seen,
+ * their mean busy share, and CPU where that is their CPU time because ELU counted their waiting),
+ * and the main thread's busy share.
+ * @returns {[string, string]}
+ */
+function workersCell(w) {
+  if (!w) return ['–', '–'];
+  const kind = w.workerKind === 'thread' ? ' thr' : '';
+  const from = w.busyFrom === 'cpu' ? ' CPU' : w.busyFrom === 'mixed' ? ' mix' : '';
+  const busy = Number.isFinite(w.busy) ? ` × ${Math.round(w.busy * 100)}%${from}` : '';
+  return [`${Math.round(w.workers)}${kind}${busy}`, Number.isFinite(w.mainBusy) ? `${Math.round(w.mainBusy * 100)}%` : '–'];
 }
 
 function range(s, format) {

@@ -17,7 +17,7 @@ import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
-import { chosenProcesses, cellBalances } from '../analysis/worker-balance.js';
+import { chosenProcesses, cellBalances, cellWorkers } from '../analysis/worker-balance.js';
 import { RunError } from '../errors.js';
 
 /**
@@ -97,7 +97,7 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
     },
     usl: uslOf(steps),
     recommendation,
-    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation), balance: cellBalances(steps) } : {}),
+    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation), balance: cellBalances(steps), workers: cellWorkers(steps) } : {}),
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,
