@@ -65,8 +65,9 @@ export function buildEvidence(result) {
       threads: load.threads ?? result.plan?.load?.threads ?? 1,
     },
     processes,
-    // The CPU budget (os.availableParallelism()) and each core's busy share: what bounds the capacity estimate.
-    machine: { cores: result.machine?.cores ?? null, cpus: samples?.system?.cpus ?? [] },
+    // The CPU budget (src/cpu-budget.js: affinity, cpuset, cgroup quota; else availableParallelism())
+    // and each core's busy share: what bounds the capacity estimate.
+    machine: { cores: result.machine?.cpu?.budget ?? result.machine?.cores ?? null, cpus: samples?.system?.cpus ?? [] },
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
