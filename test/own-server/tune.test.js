@@ -56,7 +56,8 @@ test('tune -- … --balance {policy} with --balance-policies: a policy is chosen
   assert.match(err, /tune pool 2 round-robin: [\d,]+ rps/);
   assert.match(err, /tune pool 2 first-free: [\d,]+ rps/);
   assert.match(text, /^spawnbench tune · command '.*workers-flag\.js --workers \{size\} --balance \{policy\}' · size via \{size\} · policy via \{policy\} · closed loop, 4 connections, 1s after 300ms warm-up per step · sizes 2 × 2 policies × 1 repeat, exhaustive/);
-  assert.match(text, /\npool +policy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +busiest\n +2 +round-robin +[\d,]+ +[\d.,]+ +0 +\d\.\d\d×/);
+  // Per size: the balance, then how many workers were seen and how busy, and the main thread's busy share.
+  assert.match(text, /\npool +policy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +busiest +workers busy +main\n +2 +round-robin +[\d,]+ +[\d.,]+ +0 +\d\.\d\d× +2 × \d+% +\d+%/);
   assert.match(text, /Recommendation\n {2}Use 2 workers with (round-robin|first-free): [\d,]+ req\/s/);
   assert.match(text, /Your server's processes at size 2, (round-robin|first-free) \(repeat 1\)\nprocess +spawns\/s +blocked in spawn +ELU +CPU\nmain, pid \d+ +\d+ /);
   assert.match(text, /\n(Even: the busiest worker \(pid \d+\) did \d+% of the workers' spawns|Lopsided: pid \d+ did \d+% of the workers' spawns)/);
