@@ -15,7 +15,8 @@ import { buildComparePlan } from './compare/plan.js';
 import { createCompare } from './compare/engine.js';
 import { buildDiagnosePlan } from './diagnose/plan.js';
 import { createDiagnose } from './diagnose/engine.js';
-import { createLogger } from './logger.js';
+import { createLogger, closeLogger } from './logger.js';
+import { RunError } from './errors.js';
 import { withWords } from './report/words.js';
 
 export { startLoad } from './load/index.js';
@@ -28,13 +29,18 @@ export { UsageError, RunError } from './errors.js';
 export { createRun, createTune, createCompare, createDiagnose };
 
 /**
- * Starts an engine, forwards its events to `onEvent` (name, payload), and resolves to its result
- * with its words filled in (src/report/words.js), as the CLI's --json prints it.
- * @param {{ start: () => Promise<object>, emit: Function }} engine
+ * Starts the plan's engine with its --log-file logger, forwards its events to `onEvent` (name,
+ * payload), and resolves to its result with its words filled in (src/report/words.js), as the
+ * CLI's --json prints it. The log is put in place once the engine ended; a log that could not
+ * be written rejects with a RunError (after a run that itself failed, that failure is kept).
+ * @param {{ output: { logFile: string|null } }} plan
+ * @param {(plan: object, deps: { logger: object }) => { start: () => Promise<object>, stop: Function, emit: Function }} createEngine
  * @param {(name: string, payload: unknown) => void} [onEvent]
  * @param {AbortSignal} [signal] aborting stops the engine early (the result covers what was measured)
  */
-async function drive(engine, onEvent, signal) {
+async function drive(plan, createEngine, onEvent, signal) {
+  const logger = createLogger(plan.output.logFile);
+  const engine = createEngine(plan, { logger });
   if (onEvent) {
     const emit = engine.emit.bind(engine);
     engine.emit = (name, payload) => {
@@ -44,11 +50,18 @@ async function drive(engine, onEvent, signal) {
   }
   const stop = () => engine.stop();
   signal?.addEventListener('abort', stop, { once: true });
+  let logFailure = null;
+  let result;
   try {
-    return withWords(await engine.start());
+    result = withWords(await engine.start());
   } finally {
     signal?.removeEventListener('abort', stop);
+    closeLogger(logger, (line) => {
+      logFailure = new RunError(line);
+    });
   }
+  if (logFailure) throw logFailure;
+  return result;
 }
 
 /**
@@ -58,7 +71,7 @@ async function drive(engine, onEvent, signal) {
  */
 export async function run(options = {}, { onEvent, signal } = {}) {
   const plan = buildRunPlan(options);
-  return drive(createRun(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+  return drive(plan, createRun, onEvent, signal);
 }
 
 /**
@@ -70,7 +83,7 @@ export async function run(options = {}, { onEvent, signal } = {}) {
  */
 export async function tune({ command, ...options } = {}, { onEvent, signal } = {}) {
   const plan = buildTunePlan(options, command ?? null);
-  return drive(createTune(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+  return drive(plan, createTune, onEvent, signal);
 }
 
 /**
@@ -81,7 +94,7 @@ export async function tune({ command, ...options } = {}, { onEvent, signal } = {
  */
 export async function compare(options = {}, { onEvent, signal } = {}) {
   const plan = buildComparePlan(options);
-  return drive(createCompare(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+  return drive(plan, createCompare, onEvent, signal);
 }
 
 /**
@@ -92,5 +105,5 @@ export async function compare(options = {}, { onEvent, signal } = {}) {
  */
 export async function diagnose(options = {}, command = [], { onEvent, signal } = {}) {
   const plan = buildDiagnosePlan(options, command);
-  return drive(createDiagnose(plan, { logger: createLogger(plan.output.logFile) }), onEvent, signal);
+  return drive(plan, createDiagnose, onEvent, signal);
 }

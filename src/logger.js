@@ -1,8 +1,14 @@
 /**
  * The run log: pino writing to --log-file only. Nothing is logged to the terminal,
- * where it would break the dashboard and the JSON on stdout.
+ * where it would break the dashboard and the JSON on stdout. The log is written to a
+ * temporary file next to --log-file and renamed over it when the command ends
+ * (src/atomic-file.js), so a write that fails midway leaves the previous log as it
+ * was; a failed write never ends the run, it is reported when the log is closed.
  */
 import pino from 'pino';
+import { openAtomicFile, fsReason, keptAsItWas } from './atomic-file.js';
+
+const FILE = Symbol('spawnbench log file');
 
 /**
  * @param {string|null} file
@@ -10,6 +16,33 @@ import pino from 'pino';
  */
 export function createLogger(file) {
   if (!file) return pino({ enabled: false });
-  // sync: the log is small (events, strategy stderr lines) and must be complete when spawnbench exits on any path.
-  return pino({ level: 'debug', base: { pid: process.pid } }, pino.destination({ dest: file, sync: true, mkdir: true }));
+  const out = openAtomicFile(file);
+  // Writes are synchronous: the log is small (events, strategy stderr lines) and must be
+  // complete on any exit path; one that ends without closeLogger() still keeps its log.
+  const onExit = () => closeLogger(logger, (line) => process.stderr.write(`spawnbench: ${line}\n`));
+  process.once('exit', onExit);
+  const logger = pino({ level: 'debug', base: { pid: process.pid } }, { write: (line) => out.write(line) });
+  logger[FILE] = { file, out, onExit };
+  return logger;
+}
+
+/**
+ * Puts the log in place of --log-file (once; later calls do nothing). A write that failed
+ * is said in one line through `report`, and the previous file is left as it was.
+ * @param {import('pino').Logger} logger
+ * @param {(line: string) => void} report
+ * @returns {boolean} false when the log could not be written
+ */
+export function closeLogger(logger, report) {
+  const log = logger?.[FILE];
+  if (!log) return true;
+  delete logger[FILE];
+  process.off('exit', log.onExit);
+  try {
+    log.out.commit();
+    return true;
+  } catch (error) {
+    report(`--log-file ${log.file}: cannot write the log (${fsReason(error)})${keptAsItWas(log.file)}`);
+    return false;
+  }
 }

@@ -9,31 +9,20 @@
 import { openSync, closeSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './errors.js';
-
+import { fsReason as why, realTarget } from './atomic-file.js';
 
 /** A file name to suggest for each destination flag, by what it holds. */
 const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' };
 
-/** Why a file system call failed, in words. */
-function why(error) {
-  const words = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system', ENOTDIR: 'a part of the path is not a directory', EISDIR: 'it is a directory', ENOSPC: 'no space left' };
-  return words[error.code] ?? error.code ?? error.message;
-}
-
 /**
- * Checks that a file can be written at `file` (made if missing, then removed again).
+ * Checks that a file can be written at `file` (made if missing, then removed again) and
+ * that its directory takes new files.
  * @param {string} file
  * @param {string} flag e.g. '--out'
- * @param {{ makesParents?: boolean }} [options] the writer makes missing parent directories
- *   (the log file does): then those must be makeable instead
  * @throws {UsageError}
  */
-export function checkFileDestination(file, flag, { makesParents = false } = {}) {
+export function checkFileDestination(file, flag) {
   const target = path.resolve(file);
-  if (makesParents && !isDirectory(path.dirname(target))) {
-    checkDirDestination(path.dirname(target), flag);
-    return;
-  }
   let existed = true;
   try {
     if (statSync(target).isDirectory()) throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, EXAMPLE_NAMES[flag] ?? 'result.json')}`);
@@ -55,6 +44,8 @@ export function checkFileDestination(file, flag, { makesParents = false } = {}) 
       // it will be written over anyway
     }
   }
+  // The file is written next to itself and renamed over (src/atomic-file.js): its directory must take new files.
+  checkDirDestination(path.dirname(target), flag);
 }
 
 /**
@@ -84,11 +75,19 @@ export function checkDirDestination(dir, flag) {
   }
 }
 
-function isDirectory(dir) {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
+/**
+ * Refuses two outputs that name one file (`--out x --html x`): the second write would
+ * replace the first, and a log would be renamed over a result.
+ * @param {{ flag: string, file: string }[]} outputs
+ * @throws {UsageError}
+ */
+export function checkDistinct(outputs) {
+  const seen = new Map();
+  for (const { flag, file } of outputs) {
+    const real = realTarget(file);
+    const first = seen.get(real);
+    if (first) throw new UsageError(`${first.flag} ${first.file} and ${flag} ${file} name the same file; give each its own file`);
+    seen.set(real, { flag, file });
   }
 }
 
@@ -97,8 +96,8 @@ function isDirectory(dir) {
  * @param {Record<string, unknown>} o commander options
  */
 export function checkOutputDestinations(o) {
-  for (const [key, flag, makesParents] of [['out', '--out', false], ['logFile', '--log-file', true], ['html', '--html', false]]) {
-    if (typeof o[key] === 'string') checkFileDestination(o[key], flag, { makesParents });
-  }
+  const files = [['out', '--out'], ['logFile', '--log-file'], ['html', '--html']].filter(([key]) => typeof o[key] === 'string');
+  checkDistinct(files.map(([key, flag]) => ({ flag, file: o[key] })));
+  for (const [key, flag] of files) checkFileDestination(o[key], flag);
   if (typeof o.cpuProfDir === 'string') checkDirDestination(o.cpuProfDir, '--cpu-prof-dir');
 }

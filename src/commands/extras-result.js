@@ -3,7 +3,7 @@
  * their lines printed, the --html file written. Loaded with the engine or the saved
  * result, so --help and --version never load the analysis and the HTML report.
  */
-import { writeFileSync } from 'node:fs';
+import { fsReason, keptAsItWas, writeFileAtomic } from '../atomic-file.js';
 import { RunError } from '../errors.js';
 import { gateFigures, evaluateAssertions } from '../analysis/assertions.js';
 import { againstBaseline, againstCompareBaseline } from '../analysis/against.js';
@@ -43,11 +43,14 @@ export function finishExtras(result, extras, io, { json = false } = {}) {
   return result.assertions?.some((o) => !o.pass) ? ASSERT_FAILED_EXIT_CODE : 0;
 }
 
-/** Writes the HTML report of a result; a failure to write is a runtime error naming --html. */
+/**
+ * Writes the HTML report of a result, whole or not at all (a failed write leaves the previous
+ * file as it was); a failure to write is a runtime error naming --html.
+ */
 export function writeHtml(path, result, extras = null) {
   try {
-    writeFileSync(path, renderHtml(result, { baseline: extras?.against?.result }));
+    writeFileAtomic(path, renderHtml(result, { baseline: extras?.against?.result }));
   } catch (error) {
-    throw new RunError(`--html ${path}: cannot write the report (${error.code ?? error.message})`);
+    throw new RunError(`--html ${path}: cannot write the report (${fsReason(error)})${keptAsItWas(path)}`);
   }
 }

@@ -5,7 +5,7 @@
 import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/index.js';
 import { writeResultFile } from '../report/result-file.js';
 import { withWords } from '../report/words.js';
-import { createLogger } from '../logger.js';
+import { createLogger, closeLogger } from '../logger.js';
 import { handleSignals } from './signals.js';
 import { hasExtras } from './extras.js';
 import { decorateResult, finishExtras } from './extras-result.js';
@@ -78,8 +78,13 @@ export async function presentEngine(engine, output, io, format, extras = null, v
 export async function runEngineCommand(plan, createEngine, format, io, extras = null, views = {}) {
   if (plan.target?.kind === 'url') await checkHostResolves(plan.target.url);
   const logger = createLogger(plan.output.logFile);
-  const { exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras, views);
-  logger.flush?.();
+  let exitCode = 1;
+  try {
+    ({ exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras, views));
+  } finally {
+    // On every path, a failed run's log most of all: the log replaces --log-file now, or says why it cannot.
+    if (!closeLogger(logger, (line) => io.stderr.write(`spawnbench: ${line}\n`))) exitCode ||= 1;
+  }
   return exitCode;
 }
 

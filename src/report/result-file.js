@@ -2,8 +2,8 @@
  * Result files (--out): the run, tune or compare result as one JSON document, and
  * the checks that make an old or foreign file a clear error instead of a crash.
  */
-import { writeFileSync } from 'node:fs';
 import { RunError } from '../errors.js';
+import { fsReason, keptAsItWas, writeFileAtomic } from '../atomic-file.js';
 import { checkResultShape, readBounded } from './result-shape.js';
 
 import { RESULT_FORMAT, RESULT_KINDS } from '../result-format.js';
@@ -11,16 +11,18 @@ import { RESULT_FORMAT, RESULT_KINDS } from '../result-format.js';
 export { RESULT_FORMAT, RESULT_KINDS };
 
 /**
+ * Writes the result whole or not at all: a write that fails leaves the previous file as it was.
  * @param {string} path
  * @param {object} result a RunResult, TuneResult, CompareResult or DiagnoseResult
  */
 export function writeResultFile(path, result) {
   try {
-    writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
+    writeFileAtomic(path, `${JSON.stringify(result, null, 2)}\n`);
   } catch (error) {
-    throw new RunError(`--out ${path}: cannot write the result file (${error.code ?? error.message})`);
+    throw new RunError(`--out ${path}: cannot write the result file (${fsReason(error)})${keptAsItWas(path)}`);
   }
 }
+
 
 /**
  * Reads and checks a result file.

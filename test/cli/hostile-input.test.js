@@ -70,7 +70,7 @@ test('--out that cannot be written at the end (its directory went away): the sum
   rmSync(gone, { recursive: true });
   assert.equal(await running, 1);
   assert.match(io.out(), /Requests\s+[\d,]+ in/);
-  assert.match(io.err(), /spawnbench: --out .*result\.json: cannot write the result file \(ENOENT\)\n$/);
+  assert.match(io.err(), /spawnbench: --out .*result\.json: cannot write the result file \(no such file or directory\)\n$/);
 });
 
 test('durations of hours read as hours', async () => {

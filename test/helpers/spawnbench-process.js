@@ -37,12 +37,16 @@ export function startSpawnbench(args, { env = {}, logFile = true } = {}) {
     clearInterval(watch);
     resolve({ code, signal, at: Date.now(), out, err });
   }));
+  // While spawnbench runs, the log is a temporary file next to run.log, renamed over it at the end (src/atomic-file.js).
   const log = () => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return '';
+    for (const name of ['run.log', ...readdirSync(dir).filter((n) => n.startsWith('.run.log.') && n.endsWith('.tmp'))]) {
+      try {
+        return readFileSync(path.join(dir, name), 'utf8');
+      } catch {
+        // not there (yet, or any more)
+      }
     }
+    return '';
   };
   const removeLog = () => rmSync(dir, { recursive: true, force: true });
   return { child, seen, logFile: file, log, out: () => out, err: () => err, exited, removeLog };

@@ -95,7 +95,7 @@ test('--log-file records options, strategy start and stop, and its output; nothi
   const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'spawnbench-log-'));
   try {
-    const file = join(dir, 'nested', 'run.log');
+    const file = join(dir, 'run.log');
     const { code, out, err } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--log-file', file, '--json');
     assert.equal(code, 1);
     JSON.parse(out); // stdout is still exactly one JSON document

@@ -1,0 +1,106 @@
+// --out, --html and --log-file are written whole or not at all (src/atomic-file.js): a write
+// that fails midway used to leave a --against baseline as 8 KB of cut JSON. The failure is
+// real, not simulated: spawnbench runs under `prlimit --fsize` (RLIMIT_FSIZE), so the kernel
+// refuses its writes past that size with EFBIG, midway through each file.
+// Needs prlimit (util-linux); skips saying so when it is not installed.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli.js';
+import { fakeIo } from '../helpers/io.js';
+import { BIN, findOnPath, startFixtureServer } from '../helpers/harness.js';
+
+const PRLIMIT = findOnPath('prlimit');
+const RUN_RESULT = fileURLToPath(new URL('../gates/fixtures/run.json', import.meta.url));
+/** Smaller than every file written here (a --url run result ~3 KB, its 1 s log ~1 KB, an HTML report ~30 KB). Bytes */
+const FILE_SIZE_LIMIT = 512;
+const dir = mkdtempSync(path.join(tmpdir(), 'spawnbench-test-atomic-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const skip = PRLIMIT ? false : 'prlimit is not installed (util-linux): the failed-write tests need it';
+
+/** spawnbench under a file size limit: every write past FILE_SIZE_LIMIT bytes fails with EFBIG. */
+function limited(args) {
+  return spawnSync(PRLIMIT, [`--fsize=${FILE_SIZE_LIMIT}`, process.execPath, BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+    timeout: 60_000,
+  });
+}
+
+test('--html: a write that fails midway leaves the previous report as it was, and no temporary file', { skip }, () => {
+  const target = path.join(dir, 'good.html');
+  writeFileSync(target, '<p>the previous report</p>\n');
+  const result = limited(['report', RUN_RESULT, '--html', target]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(result.stderr, /^spawnbench: --html .*good\.html: cannot write the report \(the file size limit was reached \(ulimit -f\)\); the previous .*good\.html is left as it was\n$/m);
+  assert.equal(readFileSync(target, 'utf8'), '<p>the previous report</p>\n');
+  assert.deepEqual(readdirSync(dir).filter((n) => n.includes('good.html')), ['good.html']);
+});
+
+test('--out and --log-file: a write that fails midway leaves the previous baseline and log as they were', { skip }, async () => {
+  const server = await startFixtureServer('healthy');
+  try {
+    const sub = mkdtempSync(path.join(dir, 'run-'));
+    const baseline = path.join(sub, 'good.json');
+    const log = path.join(sub, 'run.log');
+    copyFileSync(RUN_RESULT, baseline);
+    writeFileSync(log, 'the previous log\n');
+    const before = readFileSync(baseline);
+    const result = limited(['run', '--url', server.url, '-d', '1s', '-w', '0s', '-c', '1', '--no-dashboard', '--out', baseline, '--log-file', log]);
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(result.stdout, /Requests\s+[\d,]+ in/, 'the summary still prints');
+    assert.match(result.stderr, /spawnbench: --out .*good\.json: cannot write the result file \(the file size limit was reached \(ulimit -f\)\); the previous .*good\.json is left as it was\n/);
+    assert.match(result.stderr, /spawnbench: --log-file .*run\.log: cannot write the log \(the file size limit was reached \(ulimit -f\)\); the previous .*run\.log is left as it was\n/);
+    assert.ok(readFileSync(baseline).equals(before), 'the baseline is byte for byte the previous one');
+    assert.equal(readFileSync(log, 'utf8'), 'the previous log\n');
+    assert.deepEqual(readdirSync(sub).sort(), ['good.json', 'run.log'], 'no temporary file is left');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('--out, --html and --log-file replace the previous files when the writes succeed', async () => {
+  const server = await startFixtureServer('healthy');
+  try {
+    const sub = mkdtempSync(path.join(dir, 'ok-'));
+    const [out, html, log] = ['good.json', 'good.html', 'run.log'].map((n) => path.join(sub, n));
+    for (const file of [out, html, log]) writeFileSync(file, 'previous\n');
+    const io = fakeIo();
+    const code = await runCli(['run', '--url', server.url, '-d', '500ms', '-w', '0s', '-c', '1', '--no-dashboard', '--out', out, '--html', html, '--log-file', log], io);
+    assert.equal(code, 0, io.err());
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).kind, 'run');
+    assert.match(readFileSync(html, 'utf8'), /^<!doctype html>/i);
+    assert.match(readFileSync(log, 'utf8'), /"msg":"run done"/);
+    assert.deepEqual(readdirSync(sub).sort(), ['good.html', 'good.json', 'run.log']);
+  } finally {
+    await server.stop();
+  }
+});
+
+for (const [first, second] of [['--out', '--html'], ['--out', '--log-file'], ['--html', '--log-file']]) {
+  test(`${first} and ${second} naming one file are refused before anything starts (exit 2)`, async () => {
+    const file = path.join(dir, 'same.out');
+    const io = fakeIo();
+    // Spelled two ways: one file all the same.
+    const code = await runCli(['run', '-s', 'baseline', '-d', '1s', first, file, second, path.join(dir, '.', 'same.out')], io);
+    assert.equal(code, 2);
+    assert.match(io.err(), /^spawnbench: --[a-z-]+ .*same\.out and --[a-z-]+ .*same\.out name the same file; give each its own file\n$/);
+    assert.ok(io.err().includes(`${first} `) && io.err().includes(`${second} `), io.err());
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('same.out')), []);
+  });
+}
+
+test('--log-file in a directory that does not exist is refused as --out is (exit 2), not made', async () => {
+  for (const flag of ['--out', '--log-file']) {
+    const io = fakeIo();
+    const code = await runCli(['run', '-s', 'baseline', '-d', '1s', flag, path.join(dir, 'missing', 'x')], io);
+    assert.equal(code, 2, flag);
+    assert.match(io.err(), new RegExp(`^spawnbench: ${flag} .*missing/x: cannot write there \\(no such file or directory\\); give a path in a directory you can write\\n$`));
+  }
+  assert.deepEqual(readdirSync(dir).filter((n) => n === 'missing'), []);
+});
