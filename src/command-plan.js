@@ -1,14 +1,16 @@
 /**
- * The run plan of a user's server command: what a tune step or a compare run
- * measures when the target is `-- <command>` or `--command name=<line>` instead
- * of a built-in strategy. The command starts as diagnose starts it (PORT or
+ * The run plan of a user's server command: what `run -- <command>`, a tune step
+ * or a compare run measures when the target is `-- <command>` or `--command
+ * name=<line>` instead of a built-in strategy. The command starts as diagnose starts it (PORT or
  * --port, readiness by TCP, the probe through NODE_OPTIONS, its own process
  * group); its responses are not compared with a workload's bytes, since only the
  * server knows what it answers.
  */
 import { UsageError } from './errors.js';
-import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval } from './plan.js';
+import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, kebab } from './plan.js';
 import { parseDuration, parseInteger } from './units.js';
+import { MAX_POOL_SIZE } from './thresholds.js';
+import { findSizeKnob, givenSizeKnob } from './analysis/size-knob.js';
 
 /** Highest TCP port. */
 const MAX_PORT = 65535;
@@ -75,4 +77,49 @@ export function commandTarget(o, command) {
     path: pathValue,
     readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
   };
+}
+
+/** Options that configure a built-in strategy: they cannot reach a server spawnbench did not write. */
+export const STRATEGY_ONLY = ['runtime', 'workerRuntime', 'workload', 'workloadCmd', 'seed'];
+
+/** `{size}` in a command's arguments: the size knob tune fills in per step (and run from --pool-size). */
+export const SIZE_PLACEHOLDER = '{size}';
+
+const RUN_EXAMPLE = 'spawnbench run -- node server.js';
+
+/**
+ * The plan of `spawnbench run [options] -- <command>`: the user's server, started
+ * as tune and diagnose start it, measured once, with its size knob as given
+ * (--size-env NAME, `{size}` filled from --pool-size) or as found in its
+ * arguments and environment.
+ * @param {object} o commander options of `run`
+ * @param {string[]} command operands after `--`
+ * @param {Record<string, string|undefined>} env the environment the server inherits (spawnbench's own)
+ * @returns {object} a run plan whose target is a command target with `sizeKnob: { given, found }`
+ */
+export function buildOwnRunPlan(o, command, env) {
+  if (command.length === 0) throw new UsageError(`the command after -- is empty; give the one that starts your server, e.g. ${RUN_EXAMPLE}`);
+  if (o.url !== undefined) throw new UsageError('give either the command that starts your server (after --) or --url of one that runs, not both');
+  if (o.strategy !== undefined) throw new UsageError('--strategy boots a built-in strategy and the command after -- is your own server: run one of them, drop --strategy or the command');
+  for (const flag of STRATEGY_ONLY) {
+    if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} configures built-in strategies; your server after -- runs its own code: drop --${kebab(flag)}`);
+  }
+  if (o.balance !== undefined) throw new UsageError('--balance picks a built-in strategy\'s policy; your server balances with its own code (node:cluster reads NODE_CLUSTER_SCHED_POLICY from its environment): drop --balance');
+  if (o.insecure) throw new UsageError('--insecure applies to an https:// --url; drop it');
+  const sizeEnv = o.sizeEnv !== undefined ? parseEnvName(o.sizeEnv, '--size-env') : null;
+  const sizeArg = command.some((a) => a.includes(SIZE_PLACEHOLDER));
+  const size = o.poolSize !== undefined ? parseInteger(o.poolSize, '--pool-size', { max: MAX_POOL_SIZE }) : null;
+  if (size !== null && !sizeEnv && !sizeArg) {
+    throw new UsageError('--pool-size sets your server\'s size through its knob: name it with --size-env NAME or put {size} in its arguments (-- node server.js --workers {size})');
+  }
+  if (sizeArg && size === null) throw new UsageError('{size} in the command needs this run\'s size: add --pool-size N (tune fills it in per step)');
+  const knobEnv = sizeEnv && size !== null ? { [sizeEnv]: String(size) } : {};
+  const filled = command.map((a) => (size !== null ? a.replaceAll(SIZE_PLACEHOLDER, String(size)) : a));
+  const serverEnv = { ...env, ...knobEnv };
+  const plan = buildCommandRunPlan(o, filled, { env: knobEnv });
+  plan.target.sizeKnob = {
+    given: givenSizeKnob({ sizeEnv, sizeArg, size, command, env: serverEnv }),
+    found: findSizeKnob({ command, env: serverEnv }),
+  };
+  return plan;
 }

@@ -27,7 +27,7 @@ export const OPTION_GROUPS = {
     new Option('--ready-timeout <time>', `how long the server may take to start listening (default: ${DEFAULTS.readyTimeout})`),
   ],
   pool: () => [
-    new Option('-p, --pool-size <n>', `workers in a pool strategy (default: one per CPU of the budget, ${defaultPoolSize()} here: ${cpuBudgetLabel({ cpu: ownCpuBudget() })})`),
+    new Option('-p, --pool-size <n>', `workers in a pool strategy (default: one per CPU of the budget, ${defaultPoolSize()} here: ${cpuBudgetLabel({ cpu: ownCpuBudget() })}); for your own server, its size through --size-env or {size}`),
     new Option('-b, --balance <policy>', `how a pool picks a worker: ${BALANCE_POLICIES.join(' | ')} (default: ${DEFAULTS.balance})`),
   ],
   url: () => [
@@ -82,8 +82,11 @@ export const OPTION_GROUPS = {
     new Option('--port <n>', 'the port your server listens on when it ignores PORT (default: a free port, given to it as PORT)'),
     new Option('--path <path>', 'request path, e.g. /api/items (default: /)'),
   ],
-  knobs: () => [
+  sizeEnv: () => [
     new Option('--size-env <name>', 'your server reads its size from this environment variable, e.g. WEB_CONCURRENCY, WORKERS, UV_THREADPOOL_SIZE (or put {size} in its arguments)'),
+  ],
+  knobs: () => [
+    ...OPTION_GROUPS.sizeEnv(),
     new Option('--policy-env <name>', 'your server reads its balancing policy from this environment variable (or put {policy} in its arguments); the values come from --balance-policies'),
   ],
   diagnose: () => [

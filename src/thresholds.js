@@ -345,6 +345,17 @@ export const CLEAR_RPS_GAIN = 0.05;
  */
 export const LOPSIDED_RATIO = 1.3;
 
+/**
+ * How much CPU libuv's pool threads of a user's server must use during a run,
+ * % of one core (all of them together), before an inherited UV_THREADPOOL_SIZE
+ * counts as its size knob. An idle pool (a server that only spawns and serves
+ * HTTP: its pool threads read 0% here) is not what limits it, so sizing it
+ * would change nothing; a pool that hashes (fixtures/servers/threadpool.js)
+ * reads tens of percent. 10% is well above a pool that only resolves a few
+ * DNS names or opens a few files.
+ */
+export const POOL_THREADS_MATTER_PCT = 10;
+
 // ── What the views show ──────────────────────────────────────────────────────
 
 /**

@@ -13,6 +13,7 @@ import { mean } from './stats.js';
  * @property {number|null} inFlight   mean requests in flight (workers only)
  * @property {number|null} elu        event-loop utilisation, 0..1 (probe)
  * @property {number|null} blocked    share of wall time blocked inside spawn, 0..1 (probe)
+ * @property {number|null} spawnsPerSec spawns per second (probe)
  * @property {number|null} cpuPct     CPU of the whole process (or thread), % of one core
  * @property {number|null} loopCpuPct its main thread on a CPU, % of wall time (schedstat)
  * @property {number|null} waitPct    its main thread runnable but waiting for a CPU, % of wall time (schedstat)
@@ -34,6 +35,8 @@ import { mean } from './stats.js';
  * @property {number|null} systemCpuPct   mean busy share of all cores, %
  * @property {{ cpuPct: number|null, elu: number|null }} generator
  * @property {boolean} stoppedEarly
+ * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
+ * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
  */
 
 /**
@@ -47,24 +50,48 @@ export function adviceInput(result) {
   const processes = samples?.processes ?? [];
   const listed = result.strategy?.workers ?? [];
   const cpus = samples?.system?.cpus ?? [];
-  const mainProcess = processes.find((p) => p.role === 'main') ?? null;
+  const server = result.server ?? null;
+  const { main: mainProcess, workers } = server ? serverProcesses(processes, server) : { main: processes.find((p) => p.role === 'main') ?? null, workers: processes.filter((p) => p.role !== 'main') };
   const generator = load.generator ?? samples?.generator ?? {};
   return {
     target: plan.target ?? null,
     workload: plan.workload ?? null,
-    load: { connections: load.connections ?? plan.load?.connections ?? null, rate: plan.load?.rate ?? null, threads: plan.load?.threads ?? 1 },
+    load: {
+      connections: load.connections ?? plan.load?.connections ?? null,
+      rate: plan.load?.rate ?? null,
+      threads: plan.load?.threads ?? 1,
+      method: plan.load?.method ?? 'GET',
+      headers: plan.load?.headers ?? {},
+      body: plan.load?.body ?? null,
+    },
     cores: result.machine?.cores ?? (cpus.length || null),
     durationMs: load.durationMs ?? 0,
     requests: load.requests ?? 0,
     rps: load.rps ?? 0,
     errors: load.errors?.total ?? 0,
     main: mainProcess ? threadFigures(mainProcess, null) : null,
-    workers: processes.filter((p) => p.role !== 'main').map((p) => threadFigures(p, workerOf(p, listed))),
+    workers: workers.map((p) => threadFigures(p, workerOf(p, listed))),
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     systemCpuPct: mean(cpus),
     generator: { cpuPct: generator.cpuPct ?? null, elu: generator.elu ?? null },
     stoppedEarly: Boolean(result.stoppedEarly),
+    knob: result.sizeKnob ?? null,
+    server,
   };
+}
+
+/**
+ * A user's server's main process and workers as its shape names them: the
+ * process that serves (not npm or a shell in front of it), and its worker
+ * processes, or else the worker threads the probe saw in it.
+ * @param {object[]} processes the sampler's processes
+ * @param {import('./server-shape.js').ServerShape} server
+ */
+export function serverProcesses(processes, server) {
+  const main = processes.find((p) => p.pid === server.pid && p.role !== 'thread') ?? null;
+  const workerProcesses = processes.filter((p) => p.role !== 'thread' && server.workers.includes(p.pid));
+  const threads = processes.filter((p) => p.role === 'thread' && p.pid === server.pid);
+  return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
 }
 
 function threadFigures(p, worker) {
@@ -76,6 +103,7 @@ function threadFigures(p, worker) {
     inFlight: s.inFlight ?? null,
     elu: s.elu ?? null,
     blocked: s.blockedFraction ?? null,
+    spawnsPerSec: s.spawnsPerSec ?? null,
     cpuPct: s.cpuPct ?? null,
     loopCpuPct: s.loopCpuPct ?? null,
     waitPct: s.waitPct ?? null,

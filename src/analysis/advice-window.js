@@ -4,6 +4,7 @@
  * process per sample), read out as the AdviceInput of advice-input.js. Pure:
  * each fold returns a new window.
  */
+import { resolveSizeKnob } from './size-knob.js';
 
 /**
  * @typedef {object} AdviceWindow
@@ -67,7 +68,14 @@ export function windowInput(window, { plan, machine, tick }) {
   return {
     target: plan?.target ?? null,
     workload: plan?.workload ?? null,
-    load: { connections: plan?.load?.connections ?? null, rate: plan?.load?.rate ?? null, threads: plan?.load?.threads ?? 1 },
+    load: {
+      connections: plan?.load?.connections ?? null,
+      rate: plan?.load?.rate ?? null,
+      threads: plan?.load?.threads ?? 1,
+      method: plan?.load?.method ?? 'GET',
+      headers: plan?.load?.headers ?? {},
+      body: plan?.load?.body ?? null,
+    },
     cores: machine?.cores ?? null,
     durationMs,
     requests: tick.requests ?? 0,
@@ -79,7 +87,21 @@ export function windowInput(window, { plan, machine, tick }) {
     systemCpuPct: meanOf(window.system),
     generator: { cpuPct: tick.generator?.cpuPct ?? null, elu: tick.generator?.elu ?? null },
     stoppedEarly: false,
+    knob: liveKnob(plan?.target, entries),
+    server: null,
   };
+}
+
+/**
+ * A user's server while it runs: its knob as given or found, checked against
+ * the workers sampled so far (the tree's shape is read at the end).
+ */
+function liveKnob(target, entries) {
+  if (target?.kind !== 'command' || !target.sizeKnob) return null;
+  const workers = entries.filter((e) => e.role === 'worker').length;
+  const threads = entries.filter((e) => e.role === 'thread').length;
+  const shape = { kind: workers ? 'processes' : threads ? 'threads' : 'single', workers: Array(workers).fill(0), threads, poolThreads: { count: 0, cpuPct: null } };
+  return resolveSizeKnob({ ...target.sizeKnob, shape, command: target.command });
 }
 
 function figuresOf(e) {

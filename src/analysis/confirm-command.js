@@ -43,9 +43,23 @@ export function confirmCommand({ strategy, sizes, policies, target, workload, lo
   if (workerRuntime !== runtime) argv.push('--worker-runtime', workerRuntime);
 
   const policyCount = policies?.length ?? target?.balancers?.length ?? 1;
-  const steps = sizes.length * policyCount * TUNE_STEP_DEFAULTS.repeat;
+  return { command: commandLine(argv), argv, ...sweepCost(sizes.length * policyCount) };
+}
+
+/**
+ * A tune's steps and expected duration at its per-step defaults, and the line to paste.
+ * @param {number} cells sizes × policies
+ * @returns {{ steps: number, expectedMs: number }}
+ */
+export function sweepCost(cells) {
+  const steps = cells * TUNE_STEP_DEFAULTS.repeat;
   const perStep = TUNE_STEP_DEFAULTS.durationMs + TUNE_STEP_DEFAULTS.warmupMs + TUNE_STEP_OVERHEAD_MS;
-  return { command: ['spawnbench', ...argv].map(shellQuote).join(' '), argv, steps, expectedMs: steps * perStep };
+  return { steps, expectedMs: steps * perStep };
+}
+
+/** The line to paste into a shell for a tune's argv. */
+export function commandLine(argv) {
+  return ['spawnbench', ...argv].map(shellQuote).join(' ');
 }
 
 /** Single quotes where a shell would split or expand the argument. */

@@ -12,6 +12,7 @@ import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
 import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
+import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
 import {
   MAIN_ELU_LIMIT,
   SPAWN_BLOCKED_LIMIT_FRACTION,
@@ -45,6 +46,7 @@ import {
  * @property {Reason[]} reasons
  * @property {import('./confirm-command.js').ConfirmWith|null} confirmWith
  * @property {object|null} estimate     the pool model's figures (pool-size.js), for the curious
+ * @property {import('./size-knob.js').SizeKnob|null} [knob] a user's server: the knob the advice is worded for
  */
 
 /**
@@ -53,18 +55,34 @@ import {
  */
 export function adviseRun(input) {
   const none = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
-  const target = input.target;
-  if (!target || target.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
+  if (input.target?.kind === 'command') {
+    // A user's server: the same model over its own workers, worded for its knob.
+    const own = { ...input, target: ownTarget(input) };
+    return { ...adviseTarget(own, none), knob: input.knob ?? null };
+  }
+  if (input.target?.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
+  return adviseTarget(input, none);
+}
 
+function adviseTarget(input, none) {
+  const target = input.target;
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : pickPoolStrategy(input);
+    const sizes = sweepSizes(input.cores);
     return {
       ...none,
-      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }],
-      confirmWith: confirm(input, strategy, sweepSizes(input.cores), target.pool ? null : ['round-robin']),
+      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...knobReasons(input, sizes)],
+      confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']),
     };
   }
   return target.pool ? advisePool(input) : adviseNoPool(input);
+}
+
+/** On a user's server with no knob found: how to give tune one (run-advice's `no-knob`). */
+function knobReasons(input, sizes) {
+  if (input.target.kind !== 'command') return [];
+  const reason = noKnobReason(input, sizes);
+  return reason ? [reason] : [];
 }
 
 function advisePool(input) {
@@ -95,14 +113,16 @@ function advisePool(input) {
 
   const { policy, reason } = advisePolicy(input, estimate.size);
   reasons.push(reason);
-  const confidence = judgeConfidence(input, estimate, reasons);
   const sizes = [...new Set([estimate.size - 1, estimate.size, estimate.size + 1, target.poolSize])].filter((n) => n >= 1).sort((a, b) => a - b);
+  reasons.push(...knobReasons(input, sizes));
+  const confidence = judgeConfidence(input, estimate, reasons);
   const policies = policy !== target.balance ? [target.balance, policy] : [target.balance];
   return { size: estimate.size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: confirm(input, target.strategy, sizes, policies), estimate };
 }
 
 /** The balancing policy: a change only where the worker table shows one is needed. */
 function advisePolicy(input, size) {
+  if (input.target.kind === 'command') return ownPolicy(input, size);
   const current = input.target.balance;
   const honoured = input.target.balancers ?? [current];
   const balance = poolBalance(input.workers, input.durationMs);
@@ -135,7 +155,9 @@ function adviseNoPool(input) {
   }
   const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
-    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons: [{ id: 'main-has-room', figures: mainFigures }], confirmWith: null, estimate: null };
+    reasons.push({ id: 'main-has-room', figures: mainFigures });
+    if (input.target.kind === 'command') reasons.push({ id: 'one-process-enough', figures: singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });
+    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
 
@@ -161,13 +183,17 @@ function adviseNoPool(input) {
   const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * input.cores : Infinity;
   const size = Math.min(maxSize, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
   const gain = expectedRps / x;
-  const strategy = pickPoolStrategy(input);
-  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter };
+  const own = input.target.kind === 'command';
+  const strategy = own ? null : pickPoolStrategy(input);
+  const idleCores = input.cores && pool.usedCores !== null ? Math.max(0, input.cores - pool.usedCores - (pool.otherCores ?? 0)) : null;
+  // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
+  const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
+  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, poolKind };
   if (gain < 1 + RPS_BAND) {
     reasons.push({ id: 'no-gain-expected', figures });
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, pool, reasons), reasons, confirmWith: null, estimate: pool };
   }
-  reasons.push({ id: 'move-to-pool', figures });
+  reasons.push({ id: own ? 'own-pool-would-help' : 'move-to-pool', figures });
   const sizes = [...new Set([size - 1, size, size + 1])].filter((n) => n >= 1);
   return {
     size,
@@ -246,6 +272,7 @@ function sweepSizes(cores) {
 }
 
 function confirm(input, strategy, sizes, policies) {
+  if (input.target.kind === 'command') return ownConfirm(input, sizes, policies);
   return confirmCommand({ strategy, sizes, policies, target: input.target, workload: input.workload, load: input.load });
 }
 

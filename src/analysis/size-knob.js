@@ -1,9 +1,13 @@
 /**
- * Where a user's server command takes its size, so diagnose can name the exact
- * `spawnbench tune … -- <command>` to run: a `--workers N`-like flag in its
- * arguments, or a size variable in the environment it inherits. Pure: argv and
- * environment in, the knob and the tune command's argv out.
+ * Where a user's server command takes its size: given (`--size-env NAME`, `{size}`
+ * in its arguments), found in the command (a `--workers N`-like flag, PM2's
+ * `-i N`) or in the environment it inherits (WEB_CONCURRENCY, WORKERS, …), or
+ * seen (the worker processes and threads under the server). diagnose names the
+ * exact `spawnbench tune … -- <command>` from it; `run -- <command>` words its
+ * recommendation for it. Pure: argv, environment and the server's shape in, the
+ * knob and the tune command's argv out.
  */
+import { POOL_THREADS_MATTER_PCT } from '../thresholds.js';
 
 /**
  * Environment variables servers commonly read their worker or thread count from,
@@ -12,47 +16,189 @@
  */
 export const SIZE_ENV_NAMES = ['WEB_CONCURRENCY', 'WORKERS', 'NUM_WORKERS', 'WORKER_COUNT', 'CLUSTER_WORKERS', 'CONCURRENCY', 'UV_THREADPOOL_SIZE'];
 
+/** libuv's pool size: a knob only where the server's pool threads were seen to work. */
+export const THREADPOOL_ENV = 'UV_THREADPOOL_SIZE';
+
 /** Flags that set a worker or thread count, as `--flag N` or `--flag=N`. */
 export const SIZE_FLAGS = ['--workers', '--num-workers', '--worker-count', '--concurrency', '--processes', '--instances', '--threads', '--pool-size', '--cluster'];
 
 /**
+ * Short flags that set a worker count (`-w 4`, PM2's `-i 4`): read only after the
+ * script, since runtimes give them other meanings (`node -i` is the REPL).
+ */
+export const SIZE_SHORT_FLAGS = ['-w', '-i'];
+
+/** PM2's `-i max` (or 0, -1): one instance per CPU, a knob whose value the process tree tells. */
+const PM2_ALL_CPUS = ['max', '0', '-1'];
+
+/** Runtimes whose own options come before the script, and those of them that take a value as the next word. */
+const RUNTIMES = ['node', 'nodejs', 'bun', 'deno'];
+const RUNTIME_VALUE_OPTIONS = ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--env-file', '--title', '--input-type'];
+
+/**
+ * @typedef {object} FoundKnob
+ * @property {'flag'|'env'} kind
+ * @property {string} [flag]     the flag as written ('--workers', '-i')
+ * @property {string} [name]     the variable
+ * @property {number|null} value its value now (null: PM2's `-i max`, one per CPU)
+ * @property {string} written    as the command or environment has it: '--workers 3', 'WORKERS=4', '-i max'
+ * @property {string[]} command  the argv for tune, with `{size}` in place of the flag's value (the env form leaves it as it is)
+ */
+
+/**
  * @param {{ command: string[], env: Record<string, string|undefined> }} input the server's argv and the environment it runs with
- * @returns {{ kind: 'flag', flag: string, value: number, command: string[] } | { kind: 'env', name: string, value: number, command: string[] } | null}
- *   `command`: the argv for tune, with `{size}` in place of the flag's value (the env form leaves it as it is)
+ * @returns {FoundKnob|null}
  */
 export function findSizeKnob({ command, env }) {
+  return findFlagKnob(command) ?? findEnvKnob(command, env);
+}
+
+function findFlagKnob(command) {
+  const script = scriptIndex(command);
   for (let i = 1; i < command.length; i++) {
     const word = command[i];
     const eq = word.indexOf('=');
     const flag = eq > 0 ? word.slice(0, eq) : word;
-    if (!SIZE_FLAGS.includes(flag)) continue;
+    const short = SIZE_SHORT_FLAGS.includes(flag);
+    if (!SIZE_FLAGS.includes(flag) && !(short && i > script)) continue;
     const value = eq > 0 ? word.slice(eq + 1) : command[i + 1];
-    if (!/^\d+$/.test(value ?? '')) continue;
+    const allCpus = (flag === '-i' || flag === '--instances') && PM2_ALL_CPUS.includes(value);
+    if (!/^\d+$/.test(value ?? '') && !allCpus) continue;
     const tuned = [...command];
     if (eq > 0) tuned[i] = `${flag}={size}`;
     else tuned[i + 1] = '{size}';
-    return { kind: 'flag', flag, value: Number(value), command: tuned };
+    return { kind: 'flag', flag, value: allCpus ? null : Number(value), written: `${flag}${eq > 0 ? '=' : ' '}${value}`, command: tuned };
   }
+  return null;
+}
+
+function findEnvKnob(command, env) {
   for (const name of SIZE_ENV_NAMES) {
-    if (/^\d+$/.test(env[name] ?? '')) return { kind: 'env', name, value: Number(env[name]), command: [...command] };
+    if (/^\d+$/.test(env[name] ?? '')) return { kind: 'env', name, value: Number(env[name]), written: `${name}=${env[name]}`, command: [...command] };
   }
   return null;
 }
 
 /**
+ * Where the runtime's own options end: the index of the script (`node -r x app.js`: 3),
+ * 0 for an executable that is not a runtime (its arguments are all its own).
+ * @param {string[]} command
+ */
+export function scriptIndex(command) {
+  const exe = String(command[0] ?? '').split('/').at(-1);
+  if (!RUNTIMES.includes(exe)) return 0;
+  for (let i = 1; i < command.length; i++) {
+    const word = command[i];
+    if (RUNTIME_VALUE_OPTIONS.includes(word)) i++;
+    else if (!word.startsWith('-')) return i;
+  }
+  return command.length;
+}
+
+/**
+ * The knob the user gave: `--size-env NAME` (its value from `--pool-size` or the
+ * environment) and/or `{size}` in the arguments.
+ * @param {{ sizeEnv: string|null, sizeArg: boolean, size: number|null, command: string[], env: Record<string, string|undefined> }} given
+ * @returns {{ kind: 'env'|'placeholder', name: string|null, value: number|null, command: string[] }|null}
+ */
+export function givenSizeKnob({ sizeEnv, sizeArg, size, command, env }) {
+  if (!sizeEnv && !sizeArg) return null;
+  const fromEnv = sizeEnv && /^\d+$/.test(env[sizeEnv] ?? '') ? Number(env[sizeEnv]) : null;
+  return { kind: sizeEnv ? 'env' : 'placeholder', name: sizeEnv, sizeArg, value: size ?? fromEnv, command: [...command] };
+}
+
+/**
+ * @typedef {object} SizeKnob what the summary says about the server's size and where it comes from
+ * @property {'given'|'command'|'environment'|'seen'|null} source
+ *   given: --size-env / {size}; command: a flag in its arguments; environment: a variable it inherits;
+ *   seen: no knob, the size is what the process tree showed; null: nothing (a single process, no knob)
+ * @property {'env'|'flag'|'placeholder'|null} kind
+ * @property {string|null} name   the variable (env)
+ * @property {string|null} flag   the flag (flag)
+ * @property {string|null} written the knob as found: '--workers 3', 'WORKERS=4' (command, environment)
+ * @property {boolean} sizeArg    `{size}` in the arguments (given)
+ * @property {number|null} value  the knob's value this run
+ * @property {number|null} size   the size this run ran at: the knob's value, else what was seen
+ * @property {{ kind: string, workers: number, threads: number, poolThreads: number, poolCpuPct: number|null }|null} seen
+ *   what the process tree showed: worker processes, worker threads, libuv pool threads and their CPU (% of one core)
+ * @property {string[]|null} command the argv tune sizes it with (`{size}` in place of a flag's value)
+ * @property {Array<{ kind: string, name?: string, flag?: string, value: number|null, why: string }>} ignored
+ *   knobs found but not believed: `seen-differs` (its value is not the worker count seen),
+ *   `threadpool-idle` (UV_THREADPOOL_SIZE, but the pool's threads did no work)
+ */
+
+/**
+ * The knob the summary and the recommendation use: a given one always; a found
+ * one when what was seen does not contradict it; else the size seen.
+ * @param {object} input
+ * @param {ReturnType<typeof givenSizeKnob>} input.given
+ * @param {FoundKnob|null} input.found
+ * @param {import('./server-shape.js').ServerShape|null} input.shape
+ * @param {string[]} input.command the server's argv
+ * @returns {SizeKnob}
+ */
+export function resolveSizeKnob({ given, found, shape, command }) {
+  const seen = shape
+    ? { kind: shape.kind, workers: shape.workers.length, threads: shape.threads, poolThreads: shape.poolThreads?.count ?? 0, poolCpuPct: shape.poolThreads?.cpuPct ?? null }
+    : null;
+  const seenSize = seen ? (seen.workers || seen.threads || null) : null;
+  const base = { source: null, kind: null, name: null, flag: null, written: null, sizeArg: false, value: null, size: seenSize, seen, command: null, ignored: [] };
+  if (given) {
+    return { ...base, source: 'given', kind: given.kind, name: given.name, sizeArg: Boolean(given.sizeArg), value: given.value, size: given.value ?? seenSize, command: given.command };
+  }
+  if (found) {
+    const why = foundDoubt(found, seen);
+    if (!why) {
+      const value = found.value ?? seenSize;
+      return {
+        ...base,
+        source: found.kind === 'flag' ? 'command' : 'environment',
+        kind: found.kind,
+        name: found.name ?? null,
+        flag: found.flag ?? null,
+        written: found.written,
+        value,
+        size: value,
+        command: found.command,
+      };
+    }
+    base.ignored.push({ kind: found.kind, ...(found.name ? { name: found.name } : { flag: found.flag }), written: found.written, value: found.value, why });
+  }
+  return { ...base, source: seenSize ? 'seen' : null, command: seenSize ? [...command] : null };
+}
+
+/**
+ * Why a knob found in the command or its environment is not believed, or null.
+ * A flag names what the user wrote; an inherited variable may be meant for
+ * something else, so it must agree with the workers seen.
+ */
+function foundDoubt(found, seen) {
+  if (!seen) return null;
+  if (found.kind === 'env' && found.name === THREADPOOL_ENV) return (seen.poolCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT ? null : 'threadpool-idle';
+  if (found.kind === 'env' && found.value !== (seen.workers || seen.threads)) return 'seen-differs';
+  return null;
+}
+
+/**
  * The argv (after `spawnbench`) of the tune that sizes this server: its knob,
- * and the target options diagnose ran it with, so the sweep loads it the same way.
- * @param {NonNullable<ReturnType<typeof findSizeKnob>>} knob
- * @param {{ port: number|null, path: string }} target diagnose's command target
+ * and the target options it ran with, so the sweep loads it the same way.
+ * @param {{ kind: string, name?: string|null, command: string[] }} knob a found knob, or a resolved one
+ * @param {{ port: number|null, path: string }} target the command target
  * @param {{ method: string, headers: Record<string, string>, body: string|null }} load
+ * @param {{ sizes?: number[], policyEnv?: string|null, policies?: string[]|null, connections?: number|null, rate?: number|null, threads?: number }} [sweep]
  * @returns {string[]}
  */
-export function tuneArgs(knob, target, load) {
+export function tuneArgs(knob, target, load, sweep = {}) {
   const args = ['tune'];
-  if (knob.kind === 'env') args.push('--size-env', knob.name);
+  if (sweep.sizes) args.push('--sizes', sweep.sizes.join(','));
+  if (knob.kind === 'env' && knob.name) args.push('--size-env', knob.name);
+  if (sweep.policyEnv && sweep.policies) args.push('--policy-env', sweep.policyEnv, '--balance-policies', sweep.policies.join(','));
+  if (sweep.rate) args.push('--rate', String(sweep.rate));
+  if (sweep.connections) args.push('-c', String(sweep.connections));
+  if (sweep.threads > 1) args.push('--generator-threads', String(sweep.threads));
   if (target.port !== null) args.push('--port', String(target.port));
   if (target.path !== '/') args.push('--path', target.path);
-  if (load.method !== 'GET') args.push('--method', load.method);
+  if (load.method && load.method !== 'GET') args.push('--method', load.method);
   for (const [name, value] of Object.entries(load.headers ?? {})) args.push('--header', `${name}: ${value}`);
   if (load.body !== null && load.body !== undefined) args.push('--body', load.body);
   return [...args, '--', ...knob.command];

@@ -1,15 +1,37 @@
-/** spawnbench run (the default command): boot a strategy or take a URL, drive it, report. */
+/**
+ * spawnbench run (the default command): boot a strategy, take a URL, or start the
+ * user's own server given after `--`; drive it, report, recommend.
+ */
+import { commandOperands } from './operands.js';
 import { prepareExtras } from './extras.js';
 
 export default {
   name: 'run',
-  summary: 'boot a strategy (or take --url), drive it with load, report (the default command)',
+  summary: 'boot a strategy, take --url, or start your own server (after --); drive it with load, report, recommend (the default command)',
   isDefault: true,
-  groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output', 'against', 'assert', 'html'],
-  async action(options, io) {
+  groups: ['strategy', 'pool', 'workload', 'runtime', 'url', 'load', 'output', 'against', 'assert', 'html', 'server', 'sizeEnv'],
+  arguments: '[command...]',
+  passThrough: true, // spawnbench -- node server.js --workers 3: --workers is the server's, not ours
+  options: (cmd) =>
+    cmd.addHelpText('after', [
+      '',
+      'Your own server (after --), started as tune and diagnose start it (a free port in PORT, or --port N;',
+      'ready when it accepts connections; stopped with everything it started), driven, and sized:',
+      '  spawnbench -- node server.js                              run is the default command',
+      '  spawnbench run -- node server.js --workers 3              the size knob is found in its arguments',
+      '  spawnbench run --size-env WORKERS -- node server.js       ... or named (WEB_CONCURRENCY, WORKERS, … are found)',
+      '  spawnbench run --size-env WORKERS --pool-size 4 -- node server.js   this run at size 4',
+      '  spawnbench run --port 3000 --path /api -- npm start       a server on a fixed port, behind a launcher',
+      'The summary says which knob it found and where, and ends in a recommendation for it with the',
+      'spawnbench tune command that confirms it.',
+    ].join('\n')),
+  async action(options, io, operands, cmd) {
+    const command = commandOperands(operands, cmd);
     // The plan and the engine load once a run starts: --help and --version never pay for them (issue 28).
-    const { buildRunPlan } = await import('../plan.js');
-    const plan = buildRunPlan(options);
+    // The knob is looked for in the environment the server inherits: spawnbench's own.
+    const plan = command === null
+      ? (await import('../plan.js')).buildRunPlan(options)
+      : (await import('../command-plan.js')).buildOwnRunPlan(options, command, process.env);
     const extras = prepareExtras(options, 'run');
     const [{ createRun }, { formatSummary }, { formatLiveAdvice }, { runEngineCommand }] = await Promise.all([
       import('../runner/run.js'), import('../report/summary.js'), import('../report/run-advice-summary.js'), import('./present.js'),

@@ -82,3 +82,73 @@ export function formatServerProcesses(processes) {
   }
   return lines;
 }
+
+/**
+ * Where the size of a user's server came from, for the summary:
+ * "size 4 from WORKERS=4 in the environment", "4 workers seen; no knob found".
+ * @param {import('../analysis/size-knob.js').SizeKnob|null} knob
+ * @returns {string[]} the line, then one per knob found but not believed
+ */
+export function describeSizeKnob(knob) {
+  if (!knob) return [];
+  const seen = seenText(knob.seen);
+  const lines = [];
+  const value = knob.value ?? '?';
+  if (knob.source === 'given') {
+    const via = knob.kind === 'env' ? `--size-env ${knob.name}${knob.value !== null ? ` (${knob.name}=${knob.value})` : ' (not set: the server\'s own default)'}` : '{size} in its arguments';
+    lines.push(`size ${knob.size ?? '?'} from ${via}${knob.sizeArg && knob.kind === 'env' ? ' and {size} in its arguments' : ''}${seen ? `; ${seen}` : ''}`);
+  } else if (knob.source === 'command') {
+    lines.push(`size ${value} from ${knob.written} in its arguments${seen ? `; ${seen}` : ''}`);
+  } else if (knob.source === 'environment') {
+    lines.push(`size ${value} from ${knob.written} in the environment${seen ? `; ${seen}` : ''}`);
+  } else {
+    lines.push(`${seen || 'one process seen (no workers)'}; no knob found`);
+  }
+  for (const ignored of knob.ignored ?? []) lines.push(ignoredText(ignored, knob.seen));
+  return lines;
+}
+
+function seenText(seen) {
+  if (!seen) return '';
+  if (seen.workers > 0) return `${seen.workers} ${seen.kind === 'cluster' ? 'cluster worker' : 'worker process'}${seen.workers === 1 ? '' : seen.kind === 'cluster' ? 's' : 'es'} seen`;
+  if (seen.threads > 0) return `${plural(seen.threads, 'worker thread')} seen`;
+  return '';
+}
+
+function ignoredText(ignored, seen) {
+  const what = ignored.name ? `${ignored.written} in the environment` : ignored.written;
+  if (ignored.why === 'threadpool-idle') {
+    return `${what} not taken as the knob: libuv's pool threads did no work to speak of (${pct((seen?.poolCpuPct ?? 0) / 100)} of a core), so its size is not what limits the server`;
+  }
+  const count = seen?.workers || seen?.threads || 0;
+  return `${what} not taken as the knob: ${count ? plural(count, 'worker') : 'no workers'} seen, not ${ignored.value}`;
+}
+
+/**
+ * What served the port, behind which launchers: "served by pid 123 (cluster primary) behind npm → sh".
+ * @param {import('../analysis/server-shape.js').ServerShape|null} server
+ * @returns {string|null}
+ */
+export function describeServer(server) {
+  if (!server?.pid) return null;
+  const role = { cluster: 'cluster primary', processes: 'with its forked workers', threads: 'with its worker threads', single: 'one process' }[server.kind];
+  const behind = server.launchers.length ? ` behind ${server.launchers.map((l) => l.name).join(' → ')}` : '';
+  return `served by pid ${server.pid} (${role})${behind}${server.kind === 'cluster' ? `, ${server.clusterPolicy ? `NODE_CLUSTER_SCHED_POLICY=${server.clusterPolicy}` : 'policy rr (node:cluster\'s default)'}` : ''}`;
+}
+
+/**
+ * How the recommendation's size is set on this server: "set WORKERS=2", "start it with --workers 2".
+ * @param {import('../analysis/size-knob.js').SizeKnob|null} knob
+ * @param {number} size
+ * @returns {string|null} null when no knob was found
+ */
+export function knobAction(knob, size) {
+  if (!knob || !['given', 'command', 'environment'].includes(knob.source)) return null;
+  if (knob.kind === 'env') return `set ${knob.name}=${size}`;
+  if (knob.kind === 'flag') return `start it with ${knob.flag} ${size}`;
+  return `start it with ${size} in place of {size}`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -41,5 +41,6 @@ export function formatLiveAdvice(advice, plan) {
 /** What the run used, to say "this run: 3 workers, round-robin". */
 export function currentOf(result) {
   const t = result.plan?.target ?? {};
+  if (t.kind === 'command') return { poolSize: result.sizeKnob?.size ?? null, balance: null, strategy: null };
   return { poolSize: t.poolSize ?? null, balance: t.balance ?? null, strategy: t.strategy ?? null };
 }

@@ -5,6 +5,7 @@
  */
 import { int, ms, pct } from './format.js';
 import { shellQuote } from '../analysis/confirm-command.js';
+import { knobAction, shellLine } from './own-server.js';
 
 /** The summary fits an 80-column terminal (the same width as the process lines). Columns */
 const MAX_COLUMNS = 80;
@@ -50,6 +51,7 @@ export function adviceParagraphs(advice, current = {}) {
 }
 
 function headline(a, current) {
+  if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
   if (a.strategy) {
@@ -66,6 +68,43 @@ function headline(a, current) {
   }
   return 'Cannot tell from this run.';
 }
+
+/**
+ * A user's server: the size in its knob's words ("Set WORKERS=2"), a pool for a
+ * single process that is its own limit, or what limits it instead.
+ */
+function ownHeadline(a) {
+  const knob = a.knob;
+  const has = (id) => a.reasons.find((r) => r.id === id)?.figures;
+  const help = has('own-pool-would-help');
+  if (help) {
+    const pool = help.poolKind === 'processes' ? `${workers(a.size)} in processes (node:cluster, or child_process.fork workers that spawn)` : `${workers(a.size)} (node:cluster, or worker threads for its JavaScript)`;
+    return `A pool would help: ${pool}, up to ~${int(help.expectedRps)} req/s, ${gain(help.gain)} this run's ${int(help.rps)}.`;
+  }
+  const enough = has('one-process-enough');
+  if (enough || has('no-gain-expected')) {
+    const limit = enough?.limit ?? has('no-gain-expected').limit;
+    return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}.`;
+  }
+  if (a.size === null) return 'Cannot tell from this run.';
+  const policyChange = has('cluster-lopsided') ? ` and ${has('cluster-lopsided').env}=${a.policy}` : '';
+  const action = knobAction(knob, a.size);
+  const now = knob?.size ?? null;
+  if (!action) return `The figures support ${workers(a.size)}${now !== null ? ` (this run: ${now} seen)` : ''}; no size knob was found to set.`;
+  if (a.size === now && !policyChange) return `Keep it at ${a.size}: the figures call for no change (${knob.written ?? action.replace(/^set |^start it with /, '')}).`;
+  return `${capital(action)}${policyChange} (this run: ${workers(now ?? 0)}).`;
+}
+
+function capital(text) {
+  return text[0].toUpperCase() + text.slice(1);
+}
+
+/** What limits a single process when its main thread has room. */
+const ownLimitName = {
+  cores: 'the cores, not the process',
+  generator: 'the load generator, not the server (add --generator-threads)',
+  load: 'the load offered, not the server: nothing it runs on was saturated (more connections, or what it waits for: a database, a downstream)',
+};
 
 const limitName = { cores: 'the cores', 'main-thread': 'the main thread', generator: 'the load generator' };
 
@@ -114,6 +153,21 @@ const SENTENCES = {
   contended: (f) =>
     `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`,
   'short-run': (f) => `Measured ${secs(f.durationMs)}; ${secs(f.solidMs)} or more steadies the figures.`,
+  'cluster-even': (f) => `Work was spread evenly over the cluster's workers (the busiest did ${f.balance.ratio.toFixed(2)}× an even share of ${f.balance.basis === 'spawns' ? 'spawns' : 'CPU'}): ${f.env}=${f.policy} is fine.`,
+  'cluster-lopsided': (f) =>
+    `Work was lopsided with ${f.env}=${f.from} (the busiest worker did ${f.balance.ratio.toFixed(2)}× an even share): with ${f.policy} the primary deals connections round-robin instead of the kernel.`,
+  'cluster-lopsided-kept': (f) => `Work was lopsided (the busiest worker did ${f.balance.ratio.toFixed(2)}× an even share) even with ${f.env}=${f.policy}: keep-alive connections stay with the worker that took them.`,
+  'own-balancing': (f) =>
+    f.balance
+      ? `Your server balances with its own code: ${f.balance.id === 'lopsided' ? `lopsided, the busiest worker did ${f.balance.ratio.toFixed(2)}× an even share` : `even, the busiest worker did ${f.balance.ratio.toFixed(2)}× an even share`}.`
+      : 'Your server balances with its own code.',
+  'no-knob': (f) =>
+    `No size knob was found (${f.seen?.workers ? `${f.seen.workers} workers seen` : f.seen?.threads ? `${f.seen.threads} threads seen` : 'none in its arguments or environment'}). To confirm with a sweep, tell tune how your server takes its size: ${shellLine(['spawnbench', ...f.example])}, with NAME the variable it reads, or {size} in its arguments.`,
+  'own-pool-would-help': (f) =>
+    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitName[f.limit] ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
+    `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
+  'one-process-enough': (f) =>
+    f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitName[f.limit])} ran at ${pct(f.share)} of what they allow.`,
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 

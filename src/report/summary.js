@@ -7,6 +7,7 @@ import { formatProcesses } from './processes.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { formatRunAdvice } from './run-advice-summary.js';
 import { formatSpawnLine } from './runtimes.js';
+import { shellLine, describeSizeKnob, describeServer } from './own-server.js';
 
 const ERROR_KINDS = [
   ['connect', 'connect failed'],
@@ -27,6 +28,7 @@ export function formatSummary(result) {
   const lines = [
     `spawnbench run · ${describeTarget(plan)}`,
     `${describeRequests(plan)} · ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
+    ...ownServerLines(result),
     describeMachine(machine),
     ...spawnLines(result.runtimes),
     '',
@@ -51,10 +53,17 @@ function spawnLines(runtimes) {
   return line ? [line] : [];
 }
 
-/** "strategy fork-pool (4 workers, p2c, node)" or "url http://…" */
+/** A user's server: where its size came from, and what served the port behind which launchers. */
+function ownServerLines(result) {
+  if (result.plan.target.kind !== 'command') return [];
+  return [...describeSizeKnob(result.sizeKnob ?? null), describeServer(result.server ?? null)].filter(Boolean);
+}
+
+/** "strategy fork-pool (4 workers, p2c, node)", "url http://…" or "command 'node server.js'" */
 export function describeTarget(plan) {
   const t = plan.target;
   if (t.kind === 'url') return `url ${t.url}`;
+  if (t.kind === 'command') return `command '${shellLine(t.command)}'${t.port !== null ? ` on port ${t.port}` : ''}${t.path !== '/' ? `, path ${t.path}` : ''}`;
   const parts = [];
   if (t.pool) parts.push(`${t.poolSize} workers`, t.balance);
   if (t.runtime?.name && t.runtime.name !== 'node') parts.push(`runtime ${t.runtime.name}`);
@@ -64,6 +73,7 @@ export function describeTarget(plan) {
 
 /** What each request does: the workload a strategy runs, or, with --url, the request sent. */
 function describeRequests(plan) {
+  if (plan.target.kind === 'command') return `${plan.load.method} requests, its own responses (bodies not checked)`;
   if (plan.target.kind !== 'url') return `workload ${describeWorkload(plan.workload)}`;
   const checked = plan.load.expectedBytes != null ? `, bodies checked against ${plan.workload.name}` : '';
   return `${plan.load.method} requests${checked}`;

@@ -140,8 +140,8 @@ export function resultEnvelope(kind, fields) {
  * @param {(server: object|null) => object|null} steps.sample starts the sampler, or null
  * @param {(server: object|null) => string} steps.url the URL the load drives
  * @param {Buffer|null} [steps.expectedBody]
- * @param {(phase: string) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'
- * @param {() => void} [steps.afterLoad] right after the measured load, before anything stops
+ * @param {(phase: string, server: object|null) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'
+ * @param {(server: object|null) => void} [steps.afterLoad] right after the measured load, before anything stops
  * @param {(server: object|null) => void} [steps.beforeStops] after the sampler's summary, before the server stops
  * @returns {Promise<{ server: object|null, load: object, samples: object|null, crash: object|null }>}
  */
@@ -167,10 +167,10 @@ export async function measureServer(engine, state, { plan, logger, what, boot, s
     // Samples summarise the measured phase only, like the load figures.
     loadRun.on('phase', ({ phase }) => {
       if (phase === 'measure') sampler?.reset();
-      onLoadPhase?.(phase);
+      onLoadPhase?.(phase, server);
     });
     const load = await state.load.done;
-    afterLoad?.();
+    afterLoad?.(server);
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;
     beforeStops?.(server);

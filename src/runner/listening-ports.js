@@ -2,7 +2,8 @@
  * Which TCP ports a process group listens on, from Linux /proc: the socket
  * inodes its processes hold (/proc/<pid>/fd → socket:[inode]) matched against the
  * LISTEN entries of /proc/net/tcp and tcp6. Used to say "it listens on 4000, not
- * on the PORT we gave it". Empty where there is no /proc.
+ * on the PORT we gave it", and to find which process of a tree is the server.
+ * Empty where there is no /proc.
  */
 import { readFileSync } from 'node:fs';
 import { pidsInGroup, fdLinks } from '../sample/proc.js';
@@ -18,12 +19,21 @@ export function listeningPorts(pgid) {
   const inodes = new Set();
   for (const pid of pidsInGroup(pgid)) {
     for (const link of fdLinks(pid)) {
-      const match = /^socket:\[(\d+)\]$/.exec(link);
-      if (match) inodes.add(match[1]);
+      const inode = socketInode(link);
+      if (inode) inodes.add(inode);
     }
   }
   if (inodes.size === 0) return [];
-  const ports = new Set();
+  const ports = new Set(listeningSockets().filter((s) => inodes.has(s.inode)).map((s) => s.port));
+  return [...ports].sort((a, b) => a - b);
+}
+
+/**
+ * Every listening TCP socket of the machine (IPv4 and IPv6): its port and inode.
+ * @returns {Array<{ port: number, inode: string }>}
+ */
+export function listeningSockets() {
+  const sockets = [];
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text;
     try {
@@ -34,9 +44,14 @@ export function listeningPorts(pgid) {
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-      if (fields.length < 10 || fields[3] !== TCP_LISTEN || !inodes.has(fields[9])) continue;
-      ports.add(parseInt(fields[1].split(':')[1], 16));
+      if (fields.length < 10 || fields[3] !== TCP_LISTEN) continue;
+      sockets.push({ port: parseInt(fields[1].split(':').at(-1), 16), inode: fields[9] });
     }
   }
-  return [...ports].sort((a, b) => a - b);
+  return sockets;
+}
+
+/** 'socket:[123]' → '123'; null for any other fd link. */
+export function socketInode(link) {
+  return /^socket:\[(\d+)\]$/.exec(link)?.[1] ?? null;
 }

@@ -18,6 +18,9 @@ import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelop
 import { bootCommand } from './boot-command.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
+import { shapeBetween } from '../analysis/server-shape.js';
+import { resolveSizeKnob } from '../analysis/size-knob.js';
+import { snapshotTree } from './server-tree.js';
 
 /**
  * @param {object} plan from buildRunPlan()
@@ -35,6 +38,7 @@ async function execute(run, plan, logger, state) {
   logger.info({ plan: planForJson(plan), machine, runtimes }, 'run start');
   run.emit('start', { plan: planForJson(plan), machine, runtimes });
   let workers = [];
+  const trees = { early: null, late: null };
   const { server, load, samples, crash } = await measureServer(run, state, {
     plan,
     logger,
@@ -50,6 +54,13 @@ async function execute(run, plan, logger, state) {
     }),
     url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
     expectedBody: plan.load.expected,
+    // A user's server: its process tree when the measured phase starts and ends (who serves, its workers).
+    onLoadPhase: (phase, server) => {
+      if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.proc.pid, server.port);
+    },
+    afterLoad: (server) => {
+      if (plan.target.sizeKnob && server) trees.late = snapshotTree(server.proc.pid, server.port);
+    },
     beforeStops: (server) => {
       workers = server?.proc.workers() ?? [];
     },
@@ -77,9 +88,24 @@ async function execute(run, plan, logger, state) {
     stoppedEarly: state.stopRequested,
     exitCode: failures.length > 0 ? 1 : 0,
   });
+  if (plan.target.kind === 'command' && plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));
   result.recommendation = adviseRun(adviceInput(result));
   logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
   return finishEngine(run, result);
+}
+
+/**
+ * What `run -- <command>` adds to its result: the server's shape as its tree
+ * showed it (`server`) and the size knob the recommendation is worded for (`sizeKnob`).
+ */
+function ownServer(target, server, trees, samples) {
+  const rootPid = server?.proc.pid ?? null;
+  if (rootPid === null) return { server: null, sizeKnob: resolveSizeKnob({ ...target.sizeKnob, shape: null, command: target.command }) };
+  const shape0 = shapeBetween(trees.early, trees.late, { rootPid });
+  const threads = (samples?.processes ?? []).filter((p) => p.role === 'thread' && p.pid === shape0?.pid).length;
+  const shape = threads > 0 ? shapeBetween(trees.early, trees.late, { rootPid, threads }) : shape0;
+  const { given, found } = target.sizeKnob;
+  return { server: shape, sizeKnob: resolveSizeKnob({ given, found, shape, command: given?.command ?? found?.command ?? target.command }) };
 }
 
 /** The server a run measures: a strategy, or a user's server command (tune or compare on `-- <command>`), which boots exactly as diagnose starts it; none for --url. */

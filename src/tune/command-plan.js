@@ -6,15 +6,13 @@
  * is the command with the step's values filled in, started afresh.
  */
 import { UsageError } from '../errors.js';
-import { buildCommandRunPlan, parseEnvName } from '../command-plan.js';
+import { buildCommandRunPlan, parseEnvName, STRATEGY_ONLY, SIZE_PLACEHOLDER } from '../command-plan.js';
 import { kebab } from '../plan.js';
 
-export const SIZE_PLACEHOLDER = '{size}';
+export { SIZE_PLACEHOLDER };
 export const POLICY_PLACEHOLDER = '{policy}';
 const EXAMPLE = 'spawnbench tune --size-env WEB_CONCURRENCY -- node server.js';
 
-/** Options that configure a built-in strategy: they cannot reach a server spawnbench did not write. */
-const STRATEGY_ONLY = ['runtime', 'workerRuntime', 'workload', 'workloadCmd', 'seed'];
 
 /**
  * @param {object} o commander options of `spawnbench tune`, with tune's per-step load defaults applied

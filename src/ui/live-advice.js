@@ -20,11 +20,12 @@ import { LIVE_ADVICE_MIN_MS } from '../thresholds.js';
 
 /**
  * @param {{ plan?: object, machine?: object }|null} start payload of `start`
- * @returns {LiveAdvice|null} null when this is not a run of a strategy
+ * @returns {LiveAdvice|null} null when this is not a run of a strategy or of the user's server (`run -- <command>`)
  */
 export function startAdvice(start) {
   const plan = start?.plan;
-  if (plan?.command !== 'run' || plan.target?.kind !== 'strategy') return null;
+  const own = plan?.target?.kind === 'command' && plan.target.sizeKnob;
+  if (plan?.command !== 'run' || (plan.target?.kind !== 'strategy' && !own)) return null;
   return { plan, machine: start.machine ?? null, window: emptyAdviceWindow(), current: null, final: false };
 }
 

@@ -36,10 +36,10 @@ test('a step of a command sweep: {size} and {policy} filled in, the knobs set in
 
 test('the size knob of a command: a --workers-like flag first, then a size variable in its environment', () => {
   assert.deepEqual(findSizeKnob({ command: ['node', 's.js', '--workers', '4'], env: { WEB_CONCURRENCY: '2' } }),
-    { kind: 'flag', flag: '--workers', value: 4, command: ['node', 's.js', '--workers', '{size}'] });
+    { kind: 'flag', flag: '--workers', value: 4, written: '--workers 4', command: ['node', 's.js', '--workers', '{size}'] });
   assert.deepEqual(findSizeKnob({ command: ['node', 's.js', '--concurrency=8'], env: {} }).command, ['node', 's.js', '--concurrency={size}']);
   assert.deepEqual(findSizeKnob({ command: ['node', 's.js'], env: { UV_THREADPOOL_SIZE: '8', WORKERS: '3' } }),
-    { kind: 'env', name: 'WORKERS', value: 3, command: ['node', 's.js'] });
+    { kind: 'env', name: 'WORKERS', value: 3, written: 'WORKERS=3', command: ['node', 's.js'] });
   assert.equal(findSizeKnob({ command: ['node', 's.js', '--workers', 'auto'], env: { WORKERS: 'many' } }), null);
   assert.equal(findSizeKnob({ command: ['--workers', '2'], env: {} }), null, 'the executable itself is not a flag');
   const knob = findSizeKnob({ command: ['node', 's.js'], env: { WEB_CONCURRENCY: '2' } });

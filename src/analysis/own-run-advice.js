@@ -1,0 +1,112 @@
+/**
+ * The parts of a run's recommendation that differ on a user's own server
+ * (`run -- <command>`): its size is its knob's value or the workers seen, its
+ * policy is node:cluster's NODE_CLUSTER_SCHED_POLICY where it is a cluster (and
+ * its own code otherwise), the sweep that confirms the advice is a `tune` of its
+ * command with the knob as `--size-env` or `{size}`, and a single process is told
+ * whether a pool would help or what limits it instead. run-advice.js runs the
+ * same pool model over it. Pure: ids and figures out.
+ */
+import { workerBalance } from './worker-balance.js';
+import { tuneArgs } from './size-knob.js';
+import { sweepCost, commandLine } from './confirm-command.js';
+import { BUSY_FRACTION } from '../thresholds.js';
+
+/** node:cluster's scheduling policies (NODE_CLUSTER_SCHED_POLICY) and the variable that sets them. */
+export const CLUSTER_POLICIES = ['rr', 'none'];
+export const CLUSTER_POLICY_ENV = 'NODE_CLUSTER_SCHED_POLICY';
+/** node:cluster's default on Linux (and everywhere but Windows): the primary deals connections. */
+const CLUSTER_DEFAULT_POLICY = 'rr';
+
+/** Knob sources a tune can be given as they are (`--size-env NAME`, `{size}`). */
+const TUNABLE = ['given', 'command', 'environment'];
+
+/**
+ * The run-advice target of a user's server: a pool when workers were seen, at
+ * the size its knob names (else the count seen), with node:cluster's policy.
+ * @param {import('./advice-input.js').AdviceInput} input
+ */
+export function ownTarget(input) {
+  const cluster = input.server?.kind === 'cluster';
+  const policy = cluster ? (input.server.clusterPolicy ?? CLUSTER_DEFAULT_POLICY) : null;
+  const seen = input.workers.length;
+  return {
+    ...input.target,
+    pool: seen > 0,
+    poolSize: seen > 0 ? (input.knob?.value ?? seen) : null,
+    balance: policy,
+    balancers: cluster ? CLUSTER_POLICIES : null,
+  };
+}
+
+/**
+ * The policy for a user's server at `size`: node:cluster's rr where 'none' left
+ * workers short (the kernel's pick is lopsided), else what it has; a server that
+ * balances with its own code keeps it, and the reason says how even it was.
+ * @param {import('./advice-input.js').AdviceInput} input with the own target
+ * @param {number} size
+ */
+export function ownPolicy(input, size) {
+  const current = input.target.balance;
+  const balance = workerBalance(input.workers.map((w) => ({ role: 'worker', label: w.label, cpuPct: w.cpuPct, spawnsPerSec: w.spawnsPerSec ?? null })));
+  if (current === null) return { policy: null, reason: { id: 'own-balancing', figures: { balance } } };
+  if (input.workers.length < 2 || size === 1) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
+  if (!balance) return { policy: current, reason: { id: 'no-worker-counts', figures: { policy: current } } };
+  if (balance.id === 'lopsided' && current === 'none') return { policy: 'rr', reason: { id: 'cluster-lopsided', figures: { policy: 'rr', from: current, balance, env: CLUSTER_POLICY_ENV } } };
+  return { policy: current, reason: { id: balance.id === 'lopsided' ? 'cluster-lopsided-kept' : 'cluster-even', figures: { policy: current, balance, env: CLUSTER_POLICY_ENV } } };
+}
+
+/**
+ * The tune that confirms the advice on a user's server, runnable as printed:
+ * its knob as `--size-env NAME` or `{size}` in its arguments, the policy knob
+ * when the policy is in question; null when no knob was found (the reason
+ * `no-knob` then says how to pass one).
+ * @param {import('./advice-input.js').AdviceInput} input with the own target
+ * @param {number[]} sizes
+ * @param {string[]|null} policies node:cluster policies to compare, or null
+ * @returns {import('./confirm-command.js').ConfirmWith|null}
+ */
+export function ownConfirm(input, sizes, policies) {
+  const knob = input.knob;
+  if (!knob || !TUNABLE.includes(knob.source) || !knob.command) return null;
+  const comparing = policies && policies.length > 1 ? policies : null;
+  const argv = tuneArgs(knob, input.target, input.load, {
+    sizes,
+    policyEnv: comparing ? CLUSTER_POLICY_ENV : null,
+    policies: comparing,
+    connections: input.load.connections,
+    rate: input.load.rate,
+    threads: input.load.threads,
+  });
+  return { command: commandLine(argv), argv, ...sweepCost(sizes.length * (comparing?.length ?? 1)) };
+}
+
+/**
+ * How to reach the server's size when no knob was found: the tune to run once
+ * it has one, with NAME for the variable (figures for the `no-knob` reason).
+ * @param {import('./advice-input.js').AdviceInput} input with the own target
+ * @param {number[]} sizes
+ */
+export function noKnobReason(input, sizes) {
+  const knob = input.knob;
+  if (knob && TUNABLE.includes(knob.source)) return null;
+  const command = knob?.command ?? input.target.command ?? [];
+  const example = tuneArgs({ kind: 'env', name: 'NAME', command }, input.target, input.load, { sizes, connections: input.load.connections, rate: input.load.rate, threads: input.load.threads });
+  return { id: 'no-knob', figures: { seen: knob?.seen ?? null, ignored: knob?.ignored ?? [], example } };
+}
+
+/**
+ * A single-process server whose main thread has room: what limits it instead
+ * (the cores, the load generator), or nothing saturated (the load offered, or
+ * something outside it such as a database).
+ * @param {{ bounds: { cores: number|null, generator: number|null } }} estimate pool-size.js's, without workers
+ * @param {number} rps
+ * @returns {{ limit: 'cores'|'generator'|'load', share: number|null }}
+ */
+export function singleProcessLimit(estimate, rps) {
+  const shares = [['cores', estimate.bounds.cores], ['generator', estimate.bounds.generator]]
+    .filter(([, bound]) => bound > 0)
+    .map(([limit, bound]) => [limit, rps / bound]);
+  const [limit, share] = shares.reduce((a, b) => (b[1] > a[1] ? b : a), ['load', null]);
+  return share !== null && share >= BUSY_FRACTION ? { limit, share } : { limit: 'load', share };
+}

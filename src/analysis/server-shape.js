@@ -1,0 +1,112 @@
+/**
+ * The shape of a user's server as its process tree shows it: which process is
+ * the server (the one that listens on the port, below any launcher such as npm,
+ * npx, a shell or a script that `exec`s), which processes are its workers
+ * (node:cluster workers and `child_process.fork` children: the ones with an IPC
+ * channel), how many worker threads the probe saw in it, and libuv's pool
+ * threads. A cluster primary with 4 workers is size 4 even when nothing names it.
+ * Pure: a snapshot of /proc in (runner/server-tree.js reads it), the shape out.
+ */
+
+/**
+ * @typedef {object} TreeProcess one process of the server's group, as /proc shows it
+ * @property {number} pid
+ * @property {number} ppid
+ * @property {string} comm          /proc/<pid>/comm ('node', 'npm start', 'sh')
+ * @property {string[]} argv        /proc/<pid>/cmdline
+ * @property {boolean} listens      holds a listening socket on the server's port
+ * @property {boolean} clusterWorker NODE_UNIQUE_ID in its environment (node:cluster, PM2's cluster mode)
+ * @property {boolean} ipc          NODE_CHANNEL_FD in its environment (child_process.fork, cluster)
+ * @property {string|null} schedPolicy NODE_CLUSTER_SCHED_POLICY in its environment
+ * @property {{ count: number, cpuTicks: number }} poolThreads its libuv pool threads ('libuv-worker') and their CPU so far
+ */
+
+/**
+ * @typedef {object} ServerShape
+ * @property {number|null} pid       the server: the topmost process that listens on the port
+ * @property {Array<{ pid: number, name: string }>} launchers the processes between spawnbench and the server
+ * @property {number[]} workers      its worker processes (IPC children, cluster workers), at any depth below it
+ * @property {number} threads        worker threads the probe saw in the server's own process
+ * @property {'cluster'|'processes'|'threads'|'single'} kind
+ * @property {string|null} clusterPolicy node:cluster's scheduling policy in the server's environment (null: the default, rr on Linux)
+ * @property {{ count: number, cpuTicks: number }} poolThreads libuv pool threads of the server and its workers
+ */
+
+/**
+ * @param {TreeProcess[]} tree the processes of the server's group
+ * @param {{ rootPid: number, threads?: number }} options `threads`: worker threads the probe saw in the server
+ * @returns {ServerShape}
+ */
+export function serverShape(tree, { rootPid, threads = 0 }) {
+  const byPid = new Map(tree.map((p) => [p.pid, p]));
+  const depth = (p) => {
+    let d = 0;
+    for (let at = p; at && at.pid !== rootPid && d < tree.length; at = byPid.get(at.ppid)) d++;
+    return d;
+  };
+  const listening = tree.filter((p) => p.listens).sort((a, b) => depth(a) - depth(b));
+  const server = listening[0] ?? byPid.get(rootPid) ?? null;
+  const launchers = [];
+  for (let at = server && byPid.get(server.ppid); at; at = byPid.get(at.ppid)) {
+    launchers.unshift({ pid: at.pid, name: launcherName(at) });
+    if (at.pid === rootPid) break;
+  }
+  const below = server ? descendants(tree, server.pid) : [];
+  const workers = below.filter((p) => p.ipc || p.clusterWorker);
+  const pool = [server, ...workers].filter(Boolean).reduce((sum, p) => ({ count: sum.count + (p.poolThreads?.count ?? 0), cpuTicks: sum.cpuTicks + (p.poolThreads?.cpuTicks ?? 0) }), { count: 0, cpuTicks: 0 });
+  const kind = workers.some((p) => p.clusterWorker) ? 'cluster' : workers.length ? 'processes' : threads > 0 ? 'threads' : 'single';
+  return {
+    pid: server?.pid ?? null,
+    launchers,
+    workers: workers.map((p) => p.pid),
+    threads,
+    kind,
+    clusterPolicy: server?.schedPolicy ?? null,
+    poolThreads: pool,
+  };
+}
+
+/** Every process below `pid` in the tree. */
+function descendants(tree, pid) {
+  const out = [];
+  const queue = [pid];
+  while (queue.length) {
+    const parent = queue.shift();
+    for (const p of tree) {
+      if (p.ppid === parent && !out.includes(p)) {
+        out.push(p);
+        queue.push(p.pid);
+      }
+    }
+  }
+  return out;
+}
+
+/** A launcher by what the user would call it: 'npm', 'npx', 'pm2-runtime', 'sh', or its comm. */
+export function launcherName(p) {
+  const words = (p.argv ?? []).map((w) => w.split('/').at(-1));
+  for (const known of ['npm-cli.js', 'npx-cli.js', 'pm2-runtime', 'yarn.js', 'pnpm.cjs']) {
+    if (words.includes(known)) return known.replace(/-cli\.js$|\.c?js$/, '');
+  }
+  return String(p.comm ?? words[0] ?? '?').split(' ')[0];
+}
+
+/**
+ * The server's shape from two snapshots of its tree (the measured phase's start
+ * and end): the later one's processes, unless the server was gone by then (it
+ * crashed), and the CPU its libuv pool threads used in between (% of one core).
+ * @param {{ tree: TreeProcess[], at: number, ticksPerSec: number }|null} early
+ * @param {{ tree: TreeProcess[], at: number, ticksPerSec: number }|null} late
+ * @param {{ rootPid: number, threads?: number }} options
+ * @returns {(ServerShape & { poolThreads: { count: number, cpuTicks: number, cpuPct: number|null } })|null}
+ */
+export function shapeBetween(early, late, options) {
+  const first = early ? serverShape(early.tree, options) : null;
+  const last = late ? serverShape(late.tree, options) : null;
+  const shape = last?.pid && last.kind !== 'single' ? last : first?.pid ? first : last;
+  if (!shape) return null;
+  const seconds = first && last ? (late.at - early.at) / 1000 : 0;
+  const ticks = (last?.poolThreads.cpuTicks ?? 0) - (first?.poolThreads.cpuTicks ?? 0);
+  const cpuPct = seconds > 0 ? Math.max(0, (ticks / late.ticksPerSec / seconds) * 100) : null;
+  return { ...shape, poolThreads: { ...shape.poolThreads, cpuPct } };
+}

@@ -1,0 +1,84 @@
+/**
+ * A snapshot of a user's server's process tree for analysis/server-shape.js:
+ * every process of its group with its parent, name, command line, whether it
+ * holds the listening socket of the server's port, and the environment markers
+ * of a node:cluster worker or a forked child (NODE_UNIQUE_ID, NODE_CHANNEL_FD),
+ * plus its libuv pool threads. Linux /proc only; elsewhere the tree is empty and
+ * the shape falls back to the root process.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { pidsInGroup, readStat, fdLinks, procUnits } from '../sample/proc.js';
+import { listeningSockets, socketInode } from './listening-ports.js';
+/** The name libuv gives its pool threads (/proc/<pid>/task/<tid>/comm). */
+const POOL_THREAD_COMM = 'libuv-worker';
+
+/**
+ * @param {number} pgid the server's process group (its root's pid)
+ * @param {number} port the port it serves
+ * @returns {import('../analysis/server-shape.js').TreeProcess[]}
+ */
+export function readServerTree(pgid, port) {
+  const inodes = new Set(listeningSockets().filter((s) => s.port === port).map((s) => s.inode));
+  return pidsInGroup(pgid).map((pid) => {
+    const stat = readStat(pid);
+    const env = readEnviron(pid);
+    return {
+      pid,
+      ppid: stat?.ppid ?? 0,
+      comm: readText(`/proc/${pid}/comm`).trim(),
+      argv: readText(`/proc/${pid}/cmdline`).split('\0').filter(Boolean),
+      listens: fdLinks(pid).some((link) => inodes.has(socketInode(link))),
+      clusterWorker: env.has('NODE_UNIQUE_ID'),
+      ipc: env.has('NODE_CHANNEL_FD'),
+      schedPolicy: env.get('NODE_CLUSTER_SCHED_POLICY') ?? null,
+      poolThreads: poolThreads(pid),
+    };
+  });
+}
+
+/**
+ * The tree now, and when it was read.
+ * @param {number} pgid
+ * @param {number} port
+ * @returns {{ tree: import('../analysis/server-shape.js').TreeProcess[], at: number, ticksPerSec: number }}
+ */
+export function snapshotTree(pgid, port) {
+  return { tree: readServerTree(pgid, port), at: Date.now(), ticksPerSec: procUnits().ticksPerSec };
+}
+
+/** The variables of a process's environment (its own, same user), as a Map; empty when unreadable. */
+function readEnviron(pid) {
+  const env = new Map();
+  for (const entry of readText(`/proc/${pid}/environ`).split('\0')) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env.set(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return env;
+}
+
+/** libuv's pool threads of a process and their CPU so far, in clock ticks. */
+function poolThreads(pid) {
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return { count: 0, cpuTicks: 0 };
+  }
+  let count = 0;
+  let cpuTicks = 0;
+  for (const tid of tids) {
+    if (readText(`/proc/${pid}/task/${tid}/comm`).trim() !== POOL_THREAD_COMM) continue;
+    const stat = readStat(pid, Number(tid));
+    count += 1;
+    cpuTicks += stat ? stat.utime + stat.stime : 0;
+  }
+  return { count, cpuTicks };
+}
+
+function readText(file) {
+  try {
+    return readFileSync(file, 'latin1');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,117 @@
+// The recommendation of `run -- <command>` on made-up runs of a user's server:
+// its size in its knob's words with the tune that confirms it, node:cluster's
+// policy where work was lopsided, what the figures support when no knob was
+// found, and for a single process whether a pool would help or what limits it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { formatSummary } from '../../src/report/summary.js';
+import { adviceParagraphs } from '../../src/report/run-advice.js';
+import { currentOf } from '../../src/report/run-advice-summary.js';
+import { evenWorkers } from '../analysis/synthetic-runs.js';
+import { ownRun } from './own-runs.js';
+
+const advise = (run) => adviseRun(adviceInput(run));
+const ids = (advice) => advice.reasons.map((r) => r.id);
+const words = (run) => adviceParagraphs(advise(run), currentOf(run));
+
+/** 4 cluster workers on 2 saturated cores (the figures of run-advice.test.js's first case): the model says 2. */
+const saturated = (extra = {}) => ({
+  poolSize: 4, rps: 700, cpus: [98, 99], spawnedCpuPct: 90,
+  workers: evenWorkers(4, { rps: 700, elu: 0.95, cpuPct: 22, waitPct: 40 }).map((w) => ({ ...w, loopCpuPct: 20 })),
+  spawnsPerSec: [70, 70, 70, 70],
+  ...extra,
+});
+
+test('a 4-worker cluster sized by WORKERS: set WORKERS=2, confirmed by a tune with --size-env WORKERS', () => {
+  const run = ownRun(saturated({ env: { WORKERS: '4' } }));
+  const advice = advise(run);
+  assert.equal(advice.size, 2);
+  assert.equal(advice.policy, 'rr', "node:cluster's default policy, kept: the work was even");
+  assert.deepEqual(ids(advice).slice(0, 3), ['cores-limit', 'size-down', 'cluster-even']);
+  assert.deepEqual(advice.confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'WORKERS', '-c', '30', '--', 'node', 'server.js']);
+  assert.equal(advice.confirmWith.command, 'spawnbench tune --sizes 1,2,3,4 --size-env WORKERS -c 30 -- node server.js');
+  assert.equal(advice.confirmWith.steps, 12);
+  assert.equal(advice.knob.source, 'environment');
+  assert.equal(words(run)[0], 'Set WORKERS=2 (this run: 4 workers).');
+  assert.deepEqual(JSON.parse(JSON.stringify(advice)), advice, 'plain JSON');
+  const summary = formatSummary({ ...run, recommendation: advice });
+  assert.match(summary, /^spawnbench run · command 'node server.js'$/m);
+  assert.match(summary, /^size 4 from WORKERS=4 in the environment; 4 cluster workers seen$/m);
+  assert.match(summary, /^served by pid 100 \(cluster primary\), policy rr \(node:cluster's default\)$/m);
+  assert.match(summary, /spawnbench tune --sizes 1,2,3,4 --size-env WORKERS -c 30 -- node server\.js/);
+});
+
+test('sized by --workers N in its arguments: the confirm puts {size} where the 4 was', () => {
+  const run = ownRun(saturated({ command: ['node', 'server.js', '--workers', '4'], kind: 'processes' }));
+  const advice = advise(run);
+  assert.equal(advice.size, 2);
+  assert.equal(advice.policy, null, 'a server that balances with its own code has no policy to advise');
+  assert.ok(ids(advice).includes('own-balancing'));
+  assert.deepEqual(advice.confirmWith.argv.slice(-5), ['--', 'node', 'server.js', '--workers', '{size}']);
+  assert.ok(!advice.confirmWith.argv.includes('--size-env'));
+  assert.equal(words(run)[0], 'Start it with --workers 2 (this run: 4 workers).');
+});
+
+test("node:cluster with NODE_CLUSTER_SCHED_POLICY=none and lopsided workers: rr, and the confirm compares both", () => {
+  const run = ownRun(saturated({ env: { WORKERS: '4' }, clusterPolicy: 'none', spawnsPerSec: [190, 40, 40, 10] }));
+  const advice = advise(run);
+  assert.equal(advice.policy, 'rr');
+  const reason = advice.reasons.find((r) => r.id === 'cluster-lopsided');
+  assert.equal(reason.figures.from, 'none');
+  assert.ok(Math.abs(reason.figures.balance.ratio - 2.71) < 0.01, `190 of 280 spawns is 2.71× an even share (${reason.figures.balance.ratio})`);
+  assert.deepEqual(advice.confirmWith.argv.slice(0, 9), ['tune', '--sizes', '1,2,3,4', '--size-env', 'WORKERS', '--policy-env', 'NODE_CLUSTER_SCHED_POLICY', '--balance-policies', 'none,rr']);
+  assert.equal(advice.confirmWith.steps, 24);
+  assert.equal(words(run)[0], 'Set WORKERS=2 and NODE_CLUSTER_SCHED_POLICY=rr (this run: 4 workers).');
+});
+
+test('no knob found: what the figures support, and how to give tune the knob', () => {
+  const run = ownRun(saturated({ env: { WEB_CONCURRENCY: '8' } }));
+  const advice = advise(run);
+  assert.equal(advice.size, 2);
+  assert.equal(advice.confirmWith, null, 'nothing tune could be given as it is');
+  const noKnob = advice.reasons.find((r) => r.id === 'no-knob');
+  assert.deepEqual(noKnob.figures.ignored.map((i) => [i.name, i.why]), [['WEB_CONCURRENCY', 'seen-differs']]);
+  assert.deepEqual(noKnob.figures.example, ['tune', '--sizes', '1,2,3,4', '--size-env', 'NAME', '-c', '30', '--', 'node', 'server.js']);
+  const lines = words(run);
+  assert.equal(lines[0], 'The figures support 2 workers (this run: 4 seen); no size knob was found to set.');
+  assert.ok(lines.some((l) => l.includes('spawnbench tune --sizes 1,2,3,4 --size-env NAME -c 30 -- node server.js')), lines.join('\n'));
+});
+
+test('a single process blocked in spawn with idle cores: a pool of processes would help', () => {
+  // Main: ELU 0.95, blocked 0.6, CPU 45%, 300 req/s; commands 20%, generator 5%: 0.7 of 2 cores used.
+  const run = ownRun({ pool: false, rps: 300, cpus: [40, 30], spawnedCpuPct: 20, main: { elu: 0.95, blocked: 0.6, cpuPct: 45, loopCpuPct: 45, waitPct: 1 } });
+  const advice = advise(run);
+  assert.equal(advice.strategy, null, 'no built-in strategy is named for a user\'s server');
+  const help = advice.reasons.find((r) => r.id === 'own-pool-would-help');
+  assert.ok(help, ids(advice).join(','));
+  assert.equal(help.figures.poolKind, 'processes');
+  assert.ok(help.figures.idleCores > 1 && help.figures.idleCores < 1.5, `idle cores ${help.figures.idleCores}`);
+  assert.ok(advice.size >= 1);
+  assert.equal(advice.confirmWith, null, 'a single process has no knob to sweep');
+  const lines = words(run);
+  assert.match(lines[0], /^A pool would help: \d+ workers? in processes \(node:cluster, or child_process\.fork workers that spawn\), up to ~[\d,]+ req\/s, [\d.]+× this run's 300\.$/);
+  assert.ok(lines.some((l) => l.includes('Worker threads would not help here')));
+});
+
+test('a single process with room: one process is enough, and what the limit is', () => {
+  const idle = ownRun({ pool: false, rps: 300, cpus: [20, 20], spawnedCpuPct: 10, main: { elu: 0.3, blocked: 0.05, cpuPct: 20, loopCpuPct: 20, waitPct: 0 } });
+  const advice = advise(idle);
+  assert.deepEqual(ids(advice).slice(0, 2), ['main-has-room', 'one-process-enough']);
+  assert.equal(advice.reasons[1].figures.limit, 'load');
+  assert.match(words(idle)[0], /^One process is enough: the limit is the load offered, not the server/);
+
+  const busyCores = ownRun({ pool: false, rps: 500, cpus: [99, 99], spawnedCpuPct: 120, generator: { cpuPct: 20, elu: 0.2 }, main: { elu: 0.5, blocked: 0.1, cpuPct: 58, loopCpuPct: 50, waitPct: 5 } });
+  const cores = advise(busyCores).reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(cores.figures.limit, 'cores', JSON.stringify(cores));
+  assert.match(words(busyCores)[0], /^One process is enough: the limit is the cores/);
+});
+
+test('too short a run on a server with a knob: cannot tell, and the sweep to run instead', () => {
+  const run = ownRun(saturated({ env: { WORKERS: '4' }, durationMs: 1000 }));
+  const advice = advise(run);
+  assert.equal(advice.size, null);
+  assert.deepEqual(ids(advice), ['too-short']);
+  assert.deepEqual(advice.confirmWith.argv.slice(0, 5), ['tune', '--sizes', '1,2,3,4', '--size-env', 'WORKERS']);
+});
