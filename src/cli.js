@@ -68,6 +68,14 @@ export function createProgram(io = processIo()) {
   return program;
 }
 
+/** Executables a server is commonly started with: `spawnbench node server.js` meant `spawnbench -- node server.js`. */
+const LAUNCHERS = ['node', 'nodejs', 'npm', 'npx', 'bun', 'deno', 'yarn', 'pnpm', 'pm2-runtime', 'sh', 'bash'];
+
+/** A word with arguments after it, a path, or a known launcher: a server command, not a mistyped command name. */
+function looksLikeServerCommand(words) {
+  return words.length > 1 || /[/.]/.test(words[0]) || LAUNCHERS.includes(words[0]);
+}
+
 /**
  * Parses argv (without node and script), runs the command and returns the exit code.
  * Never throws: errors become one line on stderr (a stack only with --debug).
@@ -82,7 +90,8 @@ export async function runCli(argv, io = processIo()) {
   // it as "too many arguments for 'run'": say what it is.
   const first = own[0];
   if (first !== undefined && !first.startsWith('-') && !COMMANDS.some((c) => c.name === first) && first !== 'help') {
-    io.stderr.write(`spawnbench: unknown command '${first}'; commands: ${COMMANDS.map((c) => c.name).join(', ')}; see spawnbench --help\n`);
+    const fix = looksLikeServerCommand(own) ? `to measure your own server, put -- before its command: spawnbench -- ${own.join(' ')}` : 'see spawnbench --help';
+    io.stderr.write(`spawnbench: unknown command '${first}'; commands: ${COMMANDS.map((c) => c.name).join(', ')}; ${fix}\n`);
     return 2;
   }
   try {

@@ -1,0 +1,90 @@
+// `run -- <command>` end to end on the fixture servers: the server started as
+// tune and diagnose start it, its knob found where it is (the environment, its
+// arguments, behind a script that execs), its shape seen in its process tree,
+// a recommendation in --json whose confirm command tune accepts as printed,
+// and nothing of it left at the end.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnCli, ROOT } from '../helpers/harness.js';
+import { fixture, assertNothingLeft } from './helpers.js';
+
+/** Short runs: what is checked is the knob, the shape and the advice's form, not its figures. */
+const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6'];
+const dir = mkdtempSync(join(tmpdir(), 'spawnbench-own-run-e2e-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = (extra) => ({ ...process.env, CI: 'true', ...extra });
+
+/** The recommendation's JSON contract on a user's server. */
+function assertAdvice(rec) {
+  for (const key of ['size', 'policy', 'strategy', 'basis', 'confidence', 'reasons', 'confirmWith', 'estimate', 'knob']) assert.ok(key in rec, `${key} in the recommendation`);
+  assert.ok(rec.reasons.length > 0);
+  assert.equal(rec.strategy, null);
+}
+
+test('a node:cluster server sized by WORKERS in the environment: the knob found, 3 workers seen, the summary says so', async () => {
+  const out = join(dir, 'cluster.json');
+  const { code, out: text, err } = await spawnCli(['run', ...QUICK, '--out', out, '--', process.execPath, fixture('cluster-env')], { env: env({ WORKERS: '3' }) });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(readFileSync(out, 'utf8'));
+  assert.equal(result.target.kind, 'command');
+  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.name, result.sizeKnob.size], ['environment', 'WORKERS', 3]);
+  assert.deepEqual([result.server.kind, result.server.workers.length, result.server.pid], ['cluster', 3, result.target.pid]);
+  assert.equal(result.samples.processes.filter((p) => result.server.workers.includes(p.pid)).length, 3, 'the probe reported from each worker');
+  assertAdvice(result.recommendation);
+  const argv = result.recommendation.confirmWith.argv;
+  assert.equal(argv[argv.indexOf('--size-env') + 1], 'WORKERS');
+  assert.deepEqual(argv.slice(-3), ['--', process.execPath, fixture('cluster-env')]);
+  assert.match(text, /^spawnbench run · command '.*cluster-env\.js'$/m);
+  assert.match(text, /^size 3 from WORKERS=3 in the environment; 3 cluster workers seen$/m);
+  assert.match(text, /^served by pid \d+ \(cluster primary\)/m);
+  assert.match(text, /^Recommendation$/m);
+  await assertNothingLeft({ pids: [result.target.pid], marker: fixture('cluster-env') });
+});
+
+test('spawnbench -- <command> (the default command) on --workers 2: the knob found in its arguments, its confirm runs', async () => {
+  const { code, out, err } = await spawnCli([...QUICK, '--json', '--', process.execPath, fixture('workers-flag'), '--workers', '2'], { env: env({}) });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.equal(result.plan.command, 'run');
+  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.written, result.sizeKnob.size], ['command', '--workers 2', 2]);
+  assert.deepEqual([result.server.kind, result.server.workers.length], ['processes', 2]);
+  const rec = result.recommendation;
+  assertAdvice(rec);
+  assert.deepEqual(rec.confirmWith.argv.slice(-3), [fixture('workers-flag'), '--workers', '{size}']);
+  await assertNothingLeft({ pids: [result.target.pid], marker: fixture('workers-flag') });
+
+  // The confirm command as printed, made short: the same argv with one size, one repeat, a short step.
+  const argv = [...rec.confirmWith.argv];
+  argv.splice(argv.indexOf('--'), 0, '--sizes', '1', '--repeat', '1', '-d', '500ms', '-w', '0', '--json');
+  const tune = await spawnCli(argv, { env: env({}) });
+  assert.equal(tune.code, 0, tune.err);
+  const swept = JSON.parse(tune.out);
+  assert.deepEqual(swept.steps.map((s) => [s.size, s.failed ?? false]), [[1, false]]);
+  assert.ok(swept.steps[0].requests > 0);
+  await assertNothingLeft({ pids: swept.steps.map((s) => s.pid), marker: fixture('workers-flag') });
+});
+
+test('a single process: no workers seen, no knob, a recommendation about a pool all the same', async () => {
+  const { code, out, err } = await spawnCli(['run', ...QUICK, '--json', '--', process.execPath, fixture('spawn-per-request')], { env: env({}) });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.deepEqual([result.server.kind, result.server.workers, result.sizeKnob.source], ['single', [], null]);
+  assertAdvice(result.recommendation);
+  assert.equal(result.recommendation.confirmWith, null, 'nothing to sweep without a knob');
+  await assertNothingLeft({ pids: [result.target.pid], marker: fixture('spawn-per-request') });
+});
+
+test('a launcher script that execs the server: the server is the script\'s own pid, its workers seen below it', async () => {
+  const script = join(ROOT, 'fixtures/servers/exec-launcher.sh');
+  const { code, out, err } = await spawnCli(['run', ...QUICK, '--json', '--', script], { env: env({ WORKERS: '2' }) });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.equal(result.server.pid, result.target.pid, 'exec: no shell left in between');
+  assert.deepEqual([result.server.launchers, result.server.kind, result.server.workers.length], [[], 'cluster', 2]);
+  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.size], ['environment', 2]);
+  await assertNothingLeft({ pids: [result.target.pid], marker: fixture('cluster-env') });
+});
