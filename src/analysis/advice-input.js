@@ -25,6 +25,7 @@ import { mean } from './stats.js';
  * @property {{ name: string, command: string, args: string[] }|null} workload
  * @property {{ connections: number|null, rate: number|null, threads: number }} load
  * @property {number|null} cores
+ * @property {number|null} [budget] the CPU budget (src/cpu-budget.js): CPUs the run may use at once, fractional
  * @property {number} durationMs measured time
  * @property {number} requests   measured responses
  * @property {number} rps
@@ -65,6 +66,7 @@ export function adviceInput(result) {
       body: plan.load?.body ?? null,
     },
     cores: result.machine?.cores ?? (cpus.length || null),
+    budget: result.machine?.cpu?.budget ?? null,
     durationMs: load.durationMs ?? 0,
     requests: load.requests ?? 0,
     rps: load.rps ?? 0,

@@ -77,6 +77,7 @@ export function windowInput(window, { plan, machine, tick }) {
       body: plan?.load?.body ?? null,
     },
     cores: machine?.cores ?? null,
+    budget: machine?.cpu?.budget ?? null,
     durationMs,
     requests: tick.requests ?? 0,
     rps: Number.isFinite(tick.meanRps) ? tick.meanRps : durationMs > 0 ? ((tick.requests ?? 0) * 1000) / durationMs : 0,

@@ -185,10 +185,12 @@ function adviseNoPool(input) {
   const gain = expectedRps / x;
   const own = input.target.kind === 'command';
   const strategy = own ? null : pickPoolStrategy(input);
-  const idleCores = input.cores && pool.usedCores !== null ? Math.max(0, input.cores - pool.usedCores - (pool.otherCores ?? 0)) : null;
+  // What the CPU budget (cgroup quota, cpuset, affinity) left idle: the room a pool would use.
+  const budget = input.budget ?? input.cores;
+  const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
   // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
-  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, poolKind };
+  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind };
   if (gain < 1 + RPS_BAND) {
     reasons.push({ id: 'no-gain-expected', figures });
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, pool, reasons), reasons, confirmWith: null, estimate: pool };

@@ -164,7 +164,7 @@ const SENTENCES = {
   'no-knob': (f) =>
     `No size knob was found (${f.seen?.workers ? `${f.seen.workers} workers seen` : f.seen?.threads ? `${f.seen.threads} threads seen` : 'none in its arguments or environment'}). To confirm with a sweep, tell tune how your server takes its size: ${shellLine(['spawnbench', ...f.example])}, with NAME the variable it reads, or {size} in its arguments.`,
   'own-pool-would-help': (f) =>
-    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitName[f.limit] ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
+    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitName[f.limit] ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
   'one-process-enough': (f) =>
     f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitName[f.limit])} ran at ${pct(f.share)} of what they allow.`,

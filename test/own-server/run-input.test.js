@@ -3,7 +3,7 @@
 // input is one line, exit 2, nothing started.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgram, runCli } from '../../src/cli.js';
@@ -100,4 +100,9 @@ test('run --help documents the -- form', async () => {
   assert.match(help, /--size-env <name>/);
   assert.match(help, /--port <n>/);
   assert.ok(COMMANDS.find((c) => c.name === 'run').isDefault);
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const quickStart = /^## Quick start$([\s\S]*?)^## /m.exec(readme)[1];
+  assert.match(quickStart, /^npm install && npx spawnbench -- node server\.js$/m, "the quick start's first command is the user's own server");
+  assert.match(readme, /^## Your own server: `spawnbench -- <command>`$/m);
+  for (const flag of ['--size-env', '--pool-size', '--port', '--path', '-- <command>']) assert.ok(readme.includes(`\`${flag}`), `README documents ${flag}`);
 });
