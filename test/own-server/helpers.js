@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { processesInGroup, processesMatching, isAlive } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';
+import { startSpawnbench } from '../helpers/spawnbench-process.js';
 
 /** Short steps: the suite must stay quick; the figures are not what these tests check. */
 export const QUICK = ['--duration', '1s', '--warmup', '300ms', '--connections', '4'];
@@ -11,6 +12,18 @@ export const QUICK = ['--duration', '1s', '--warmup', '300ms', '--connections', 
 export { fixtureServer as fixture, cli } from '../helpers/harness.js';
 
 export { startSpawnbench as startBin } from '../helpers/spawnbench-process.js';
+
+/**
+ * A real spawnbench (no TTY) once its server is under load: the moment a signal or a crash tests an exit path.
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string> }} [options]
+ */
+export async function startUnderLoad(args, options) {
+  const run = startSpawnbench(args, options);
+  await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000, what: () => `the server under load; stderr so far: ${run.err()}` });
+  assert.ok(run.seen.size >= 3, 'the server and its workers were seen');
+  return run;
+}
 
 /**
  * No process of the user's command is left: each step's process group is empty,

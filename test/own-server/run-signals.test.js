@@ -5,10 +5,9 @@
 // exit 1 naming the crash). The normal end is covered in run.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitFor } from '../helpers/harness.js';
 import { processesMatching } from '../helpers/processes.js';
 import { readStat } from '../../src/sample/proc.js';
-import { startBin, fixture, assertNothingLeft } from './helpers.js';
+import { startUnderLoad, fixture, assertNothingLeft } from './helpers.js';
 
 /** A long run, so the signal lands while the server is under load. */
 const LONG = ['--duration', '30s', '--warmup', '0', '--connections', '4', '--json'];
@@ -16,9 +15,7 @@ const server = () => [process.execPath, fixture('cluster-env')];
 
 for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   test(`${signal} during run -- <command>: the figures so far, exit ${exitCode}, nothing left`, async () => {
-    const run = startBin(['run', ...LONG, '--', ...server()], { env: { WORKERS: '2' } });
-    await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000, what: () => `the server under load; stderr so far: ${run.err()}` });
-    assert.ok(run.seen.size >= 3, 'the cluster primary and its workers were seen');
+    const run = await startUnderLoad(['run', ...LONG, '--', ...server()], { env: { WORKERS: '2' } });
     run.child.kill(signal);
     const { code, out, err } = await run.exited;
     assert.equal(code, exitCode, err);
@@ -31,8 +28,7 @@ for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 }
 
 test('the server crashing mid-run: the run ends, says so, exits 1, nothing left', async () => {
-  const run = startBin(['run', ...LONG, '--', ...server()], { env: { WORKERS: '2' } });
-  await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000, what: () => `the server under load; stderr so far: ${run.err()}` });
+  const run = await startUnderLoad(['run', ...LONG, '--', ...server()], { env: { WORKERS: '2' } });
   // spawnbench's own command line names the fixture too: the primary is its child, a worker the primary's.
   const mine = processesMatching(fixture('cluster-env')).filter((pid) => pid !== run.child.pid);
   const worker = mine.find((pid) => mine.includes(readStat(pid)?.ppid));

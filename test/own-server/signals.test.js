@@ -3,17 +3,14 @@
 // signal's, and no process of the user's command is left.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitFor } from '../helpers/harness.js';
-import { startBin, fixture, assertNothingLeft } from './helpers.js';
+import { startUnderLoad, fixture, assertNothingLeft } from './helpers.js';
 
 /** Long steps, so the signal lands while the server is under load. */
 const LONG = ['--duration', '30s', '--warmup', '0', '--connections', '4', '--repeat', '1'];
 
 for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   test(`${signal} during tune on a command: the partial step, exit ${exitCode}, nothing left`, async () => {
-    const run = startBin(['tune', '--sizes', '2,3', '--size-env', 'WORKERS', '--json', ...LONG, '--', process.execPath, fixture('cluster-env')]);
-    await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000, what: () => `the server under load; stderr so far: ${run.err()}` });
-    assert.ok(run.seen.size >= 3, 'the cluster primary and its workers were seen');
+    const run = await startUnderLoad(['tune', '--sizes', '2,3', '--size-env', 'WORKERS', '--json', ...LONG, '--', process.execPath, fixture('cluster-env')]);
     run.child.kill(signal);
     const { code, out, err } = await run.exited;
     assert.equal(code, exitCode, err);
@@ -25,9 +22,7 @@ for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 }
 
 test('SIGTERM during compare --command: exit 143, nothing left', async () => {
-  const run = startBin(['compare', '--command', `flag=${process.execPath} ${fixture('workers-flag')} --workers 2`, '--json', ...LONG]);
-  await waitFor(() => /measure \d/.test(run.err()), { timeoutMs: 20_000, what: () => `the server under load; stderr so far: ${run.err()}` });
-  assert.ok(run.seen.size >= 3, 'the server and its forked workers were seen');
+  const run = await startUnderLoad(['compare', '--command', `flag=${process.execPath} ${fixture('workers-flag')} --workers 2`, '--json', ...LONG]);
   run.child.kill('SIGTERM');
   const { code, out, err } = await run.exited;
   assert.equal(code, 143, err);
