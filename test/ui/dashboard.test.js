@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import React from 'react';
 import { Dashboard } from '../../src/ui/components/dashboard.js';
 import { Tune } from '../../src/ui/components/tune.js';
-import { applyRunEvent } from '../../src/ui/run-state.js';
+import { applyRunEvent, initialRunState } from '../../src/ui/run-state.js';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { formatLiveAdvice } from '../../src/report/run-advice-summary.js';
+import { syntheticRun } from '../analysis/synthetic-runs.js';
 import { makeState } from './fixtures.js';
 import { assertFits, frame } from './render-helpers.js';
 
@@ -121,5 +125,57 @@ describe('tune view', () => {
     assertFits(assert, text, 60);
     assert.match(text, /^p2c .* …/m);
     assert.match(text, /11 steps measured/);
+  });
+});
+
+describe('short terminals: the frame fits the height as it fits the width', () => {
+  // A frame as tall as the terminal makes Ink clear the screen and the scrollback on every refresh.
+  const RUN = syntheticRun({ poolSize: 3, rps: 700, workers: [3000, 3000, 1000].map((r) => ({ requests: r, elu: 0.6, blocked: 0.5, cpuPct: 30, loopCpuPct: 30, waitPct: 0, inFlight: 10 })) });
+  const withAdvice = (state) => applyRunEvent({ ...state, advice: { current: adviseRun(adviceInput(RUN)), plan: RUN.plan, final: false } }, 'log', { level: 'warn', msg: 'strategy wrote to stderr' });
+  const tuned = (state) => {
+    let next = state;
+    for (const policy of ['random', 'round-robin', 'least-requests', 'p2c']) next = applyRunEvent(next, 'tune-step', { size: 1, policy, rps: 650, p99Ms: 45, errors: 0 });
+    return applyRunEvent(next, 'tune-progress', { size: 2, policy: 'p2c', repeat: 1 });
+  };
+  const states = {
+    'calm, 1 worker': makeState({ workers: 1 }),
+    '32 workers, errors, advice, a warning': withAdvice(makeState({ workers: 32, errors: true, generatorPct: 95 })),
+    'a tune sweep, 32 workers, errors': tuned(makeState({ workers: 32, errors: true })),
+    'before the first tick': applyRunEvent(initialRunState(), 'phase', { phase: 'booting' }),
+  };
+  for (const rows of [3, 6, 10, 15, 20]) {
+    for (const columns of [80, 60]) {
+      for (const [name, state] of Object.entries(states)) {
+        it(`${columns}×${rows}, ${name}: fewer lines than rows, the progress line and its keys kept`, () => {
+          const text = frame(h(Dashboard, { state, columns, rows, keys: true, formatAdvice: formatLiveAdvice }), columns);
+          assertFits(assert, text, columns);
+          const lines = text.split('\n').length;
+          assert.ok(lines < rows, `${lines} lines in a ${rows}-row terminal:\n${text}`);
+          assert.match(text, /q or Ctrl-C: stop/);
+        });
+      }
+    }
+  }
+
+  it('keeps what a short terminal needs most: errors and throughput first, the process table when there is room', () => {
+    const state = makeState({ workers: 32, errors: true });
+    const six = frame(h(Dashboard, { state, columns: 80, rows: 6, keys: true }), 80);
+    assert.match(six, /^! errors 12/m);
+    assert.doesNotMatch(six, /busiest/);
+    const ten = frame(h(Dashboard, { state, columns: 80, rows: 10, keys: true }), 80);
+    assert.match(ten, /^! errors 12/m);
+    assert.match(ten, /^rps now .* latency ms/m);
+    assert.match(ten, /^spawnbench /m, 'the first header line: what is measured');
+    const fifteen = frame(h(Dashboard, { state, columns: 80, rows: 15, keys: true }), 80);
+    assert.match(fifteen, /busiest w17/);
+  });
+
+  it('at 24 rows and more nothing is left out', () => {
+    const state = withAdvice(makeState({ workers: 32, errors: true }));
+    const text = frame(h(Dashboard, { state, columns: 80, rows: 40, keys: true, formatAdvice: formatLiveAdvice }), 80);
+    assert.match(text, /^load /m);
+    assert.match(text, /^advice /m);
+    assert.match(text, /^ {7}- /m);
+    assert.match(text, /^warn: strategy wrote to stderr$/m);
   });
 });

@@ -31,10 +31,11 @@ export function adviceLines(advice, formatAdvice) {
 
 /**
  * The recommendation so far, in the words of the summary's block, one line
- * each (cut at the terminal's edge: the whole block follows the run).
- * @param {{ advice: import('../live-advice.js').LiveAdvice|null, formatAdvice: FormatAdvice|null }} props
+ * each (cut at the terminal's edge: the whole block follows the run), at most
+ * `maxLines` lines (a short terminal keeps the headline).
+ * @param {{ advice: import('../live-advice.js').LiveAdvice|null, formatAdvice: FormatAdvice|null, maxLines?: number }} props
  */
-export function Advice({ advice, formatAdvice }) {
+export function Advice({ advice, formatAdvice, maxLines = Infinity }) {
   const tone = useTone();
   if (!advice || !formatAdvice) return null;
   const label = h(Text, { bold: true }, 'advice ');
@@ -48,7 +49,7 @@ export function Advice({ advice, formatAdvice }) {
     Box,
     { flexDirection: 'column' },
     h(Text, { wrap: 'truncate-end' }, label, h(Text, { color: tone('dim') }, confidence), h(Text, { color: tone('accent') }, headline)),
-    ...reasonLines(advice, formatAdvice).slice(0, LIVE_REASONS).map((line, i) => h(Text, { key: i, wrap: 'truncate-end' }, `       ${line}`)),
+    ...reasonLines(advice, formatAdvice).slice(0, Math.min(LIVE_REASONS, maxLines - 1)).map((line, i) => h(Text, { key: i, wrap: 'truncate-end' }, `       ${line}`)),
   );
 }
 

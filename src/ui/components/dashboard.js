@@ -45,26 +45,51 @@ function calm(state, generator) {
 }
 
 /**
- * Lines every panel but the process rows takes, so the frame
- * stays shorter than the terminal (a frame as tall as the terminal makes Ink
- * clear the screen on every refresh).
+ * Which panels the frame shows and how many lines each gets, so the frame stays
+ * shorter than the terminal: a frame as tall as the terminal makes Ink clear the
+ * screen and the scrollback (ESC[2J ESC[3J) on every refresh, which took a split tmux
+ * pane's history. Panels are given lines in the order a short terminal needs them:
+ * the progress line (the phase and the stop keys) always, then the errors, throughput
+ * and latency, what is measured, the tune view, the process table, the advice
+ * headline, the last log line, the rest of the header, the advice's reasons; a panel
+ * that does not fit is left out and the next ones still get their turn. The process
+ * table takes whatever is left at the end.
+ * @returns {{ header: number, perf: boolean, errors: boolean, tune: boolean, processes: boolean,
+ *   maxRows: number, advice: number, log: boolean }}
  */
-function fixedLines(state, { sideBySide, oneLine, formatAdvice }) {
+export function frameLayout(state, { rows, sideBySide, oneLine, formatAdvice }) {
+  let budget = rows - 1;
+  const take = (lines) => {
+    if (lines > budget) return false;
+    budget -= lines;
+    return true;
+  };
   const errors = state.tick?.errors;
   const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
-  return (
-    (state.plan ? 3 : 2) + // header
-    1 + // progress
-    (state.tune ? tuneLines(state.tune) : 0) +
-    (sideBySide ? 3 : 5) + // throughput + latency
-    (oneLine ? 0 : errors?.total && hasNon2xx ? 2 : 1) + // errors
-    1 + // generator (and errors, when calm)
-    1 + // process table header
-    (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) +
-    1 + // spawned commands and cores
-    (state.logs.length ? 1 : 0) +
-    adviceLines(liveAdvice(state, formatAdvice), formatAdvice)
-  );
+  const headerLines = state.plan ? 3 : 2;
+  const advice = liveAdvice(state, formatAdvice);
+  const adviceFull = adviceLines(advice, formatAdvice);
+  // Header, rows or "waiting…", the probe line, spawned commands and cores.
+  const processExtras = 1 + (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) + 1;
+  take(1); // progress
+  const layout = {
+    errors: take(oneLine ? 1 : (errors?.total && hasNon2xx ? 2 : 1) + 1), // errors, and the generator on its own line unless calm
+    perf: take(sideBySide ? 3 : 5),
+    header: take(1) ? 1 : 0,
+    tune: Boolean(state.tune) && take(tuneLines(state.tune)),
+    processes: take(processExtras + MIN_PROCESS_ROWS),
+    advice: adviceFull && take(1) ? 1 : 0,
+    log: Boolean(state.logs.length) && take(1),
+    maxRows: 0,
+  };
+  if (layout.header && take(headerLines - 1)) layout.header = headerLines;
+  if (layout.advice) {
+    const reasons = Math.min(adviceFull - 1, budget);
+    budget -= reasons;
+    layout.advice += reasons;
+  }
+  layout.maxRows = layout.processes ? MIN_PROCESS_ROWS + budget : 0;
+  return layout;
 }
 
 /**
@@ -88,7 +113,7 @@ export function Dashboard({ state, columns, rows, keys = false, formatAdvice = n
   const sideBySide = columns >= SIDE_BY_SIDE_COLUMNS;
   const generator = state.tick?.generator ?? state.sample?.generator ?? null;
   const oneLine = calm(state, generator);
-  const maxRows = Math.max(MIN_PROCESS_ROWS, rows - 1 - fixedLines(state, { sideBySide, oneLine, formatAdvice }));
+  const layout = frameLayout(state, { rows, sideBySide, oneLine, formatAdvice });
   const errors = h(panels.Errors, { tick: state.tick });
   const generatorPanel = h(panels.Generator, { generator, threads: state.plan?.threads ?? 1 });
   const lastLog = state.logs.at(-1);
@@ -108,14 +133,15 @@ export function Dashboard({ state, columns, rows, keys = false, formatAdvice = n
   return h(
     Box,
     { flexDirection: 'column', width: columns },
-    h(panels.Header, { plan: state.plan, machine: state.machine, runtimes: state.runtimes }),
+    layout.header ? h(panels.Header, { plan: state.plan, machine: state.machine, runtimes: state.runtimes, lines: layout.header }) : null,
     h(panels.Progress, { phase: state.phase, tick: state.tick, plan: state.plan, stopRequested: state.stopRequested, keys, columns }),
-    state.tune ? h(panels.Tune, { steps: state.tune.steps, current: state.tune.current, columns }) : null,
-    perf,
-    oneLine ? h(Box, null, errors, h(Box, { marginLeft: 4 }, generatorPanel)) : errors,
-    oneLine ? null : generatorPanel,
-    h(panels.Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows }),
-    h(panels.Advice, { advice: liveAdvice(state, formatAdvice), formatAdvice }),
-    lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
+    layout.tune ? h(panels.Tune, { steps: state.tune.steps, current: state.tune.current, columns }) : null,
+    layout.perf ? perf : null,
+    layout.errors && oneLine ? h(Box, null, errors, h(Box, { marginLeft: 4 }, generatorPanel)) : null,
+    layout.errors && !oneLine ? errors : null,
+    layout.errors && !oneLine ? generatorPanel : null,
+    layout.processes ? h(panels.Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows: layout.maxRows }) : null,
+    layout.advice ? h(panels.Advice, { advice: liveAdvice(state, formatAdvice), formatAdvice, maxLines: layout.advice }) : null,
+    layout.log && lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
   );
 }

@@ -54,16 +54,19 @@ export function describeSpawn(runtimes) {
 
 /**
  * Three lines: the strategy and its options, the load, then runtime and machine,
- * with how the strategy spawns. Lines are cut, not wrapped, when the terminal is narrow.
- * @param {{ plan: import('../plan-view.js').PlanView|null, machine: object|null, runtimes?: object[]|null }} props
+ * with how the strategy spawns. Lines are cut, not wrapped, when the terminal is narrow;
+ * a short terminal keeps the first `lines` of them.
+ * @param {{ plan: import('../plan-view.js').PlanView|null, machine: object|null, runtimes?: object[]|null, lines?: number }} props
  */
-export function Header({ plan, machine, runtimes = null }) {
+export function Header({ plan, machine, runtimes = null, lines = 3 }) {
   const tone = useTone();
   return h(
     Box,
     { flexDirection: 'column' },
-    h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true, color: tone('accent') }, 'spawnbench '), describeTarget(plan).join(' · ')),
-    plan ? h(Text, { wrap: 'truncate-end' }, h(Text, { color: tone('dim') }, 'load '), describeLoad(plan).join(' · ')) : null,
-    h(Text, { wrap: 'truncate-end', color: tone('dim') }, [describeMachine(machine), describeSpawn(runtimes)].filter(Boolean).join(' · ')),
+    ...[
+      h(Text, { key: 'target', wrap: 'truncate-end' }, h(Text, { bold: true, color: tone('accent') }, 'spawnbench '), describeTarget(plan).join(' · ')),
+      plan ? h(Text, { key: 'load', wrap: 'truncate-end' }, h(Text, { color: tone('dim') }, 'load '), describeLoad(plan).join(' · ')) : null,
+      h(Text, { key: 'machine', wrap: 'truncate-end', color: tone('dim') }, [describeMachine(machine), describeSpawn(runtimes)].filter(Boolean).join(' · ')),
+    ].filter(Boolean).slice(0, lines),
   );
 }
