@@ -16,7 +16,8 @@ export function policyLabel(policy) {
   return policy ?? OWN_POLICY_LABEL;
 }
 
-const SOURCE_WORDS = { quota: 'cgroup quota', cpuset: 'cpuset', affinity: 'CPU affinity' };
+/** What set a CPU budget narrower than the host, in words. */
+export const BUDGET_SOURCE_WORDS = { quota: 'cgroup quota', cpuset: 'cpuset', affinity: 'CPU affinity' };
 const UNREADABLE_WORDS = {
   'not-linux': 'no cgroups on this OS',
   'no-proc': '/proc unreadable',
@@ -40,7 +41,7 @@ export function cpuBudgetLabel(machine) {
   if (cpu.source === 'host') return `${host}${unread}`;
   const adjective = hostLabel(cpu, '-');
   // "an 8-core", "an 11-core", "an 18-core": said as a vowel.
-  return `${budgetAmount(cpu)}: ${SOURCE_WORDS[cpu.source]}, on ${/^(8|11-|18-)/.test(adjective) ? 'an' : 'a'} ${adjective} host${unread}`;
+  return `${budgetAmount(cpu)}: ${BUDGET_SOURCE_WORDS[cpu.source]}, on ${/^(8|11-|18-)/.test(adjective) ? 'an' : 'a'} ${adjective} host${unread}`;
 }
 
 /** The budget alone, short: "1.0 CPU" (a quota) or "2 CPUs". */

@@ -4,6 +4,8 @@
  * events (advice-window.js), so one set of rules serves both.
  */
 import { mean } from './stats.js';
+import { cpuView } from './cpu-view.js';
+import { budgetSignals, ownCpuPct } from './run-figures.js';
 
 /**
  * @typedef {object} ThreadFigures one event loop of the strategy
@@ -24,7 +26,12 @@ import { mean } from './stats.js';
  * @property {object|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
  * @property {{ name: string, command: string, args: string[] }|null} workload
  * @property {{ connections: number|null, rate: number|null, threads: number }} load
- * @property {number|null} cores
+ * @property {number|null} cores          the CPU budget, CPUs (src/cpu-budget.js; an old result: its cores)
+ * @property {number|null} capacity       the budget in core-equivalents (SMT siblings a share of a core)
+ * @property {string|null} budgetSource   'quota' | 'cpuset' | 'affinity' | 'host'
+ * @property {number|null} hostCpus       the host's CPUs (systemCpuPct is their mean)
+ * @property {number|null} budgetBusyPct  % of the budget busy
+ * @property {import('./cpu-view.js').CpuView['throttle']} throttle the CPU quota's throttling (null: none measured)
  * @property {number|null} [budget] the CPU budget (src/cpu-budget.js): CPUs the run may use at once, fractional
  * @property {number} durationMs measured time
  * @property {number} requests   measured responses
@@ -65,7 +72,7 @@ export function adviceInput(result) {
       headers: plan.load?.headers ?? {},
       body: plan.load?.body ?? null,
     },
-    cores: result.machine?.cores ?? (cpus.length || null),
+    ...budgetSignals(cpuView({ machine: result.machine ?? null, cpus, throttling: samples?.throttling, ownCpuPct: ownCpuPct(samples, generator) })),
     budget: result.machine?.cpu?.budget ?? null,
     durationMs: load.durationMs ?? 0,
     requests: load.requests ?? 0,

@@ -6,17 +6,22 @@
  */
 import { resolveSizeKnob } from './size-knob.js';
 
+import { cpuView } from './cpu-view.js';
+import { budgetSignals } from './run-figures.js';
+
 /**
  * @typedef {object} AdviceWindow
  * @property {number} samples
  * @property {Record<string, object>} processes  per sampler key: sums and counts of each figure
  * @property {{ sum: number, n: number }} spawned
  * @property {{ sum: number, n: number }} system mean busy share of all cores, %
+ * @property {Array<{ sum: number, n: number }>} cpus busy share of each host CPU, % (the budget's CPUs are read from it)
+ * @property {Record<string, object>} throttle per CPU quota (cgroup): its periods, throttled periods and time, summed
  */
 
 /** @returns {AdviceWindow} */
 export function emptyAdviceWindow() {
-  return { samples: 0, processes: {}, spawned: { sum: 0, n: 0 }, system: { sum: 0, n: 0 } };
+  return { samples: 0, processes: {}, spawned: { sum: 0, n: 0 }, system: { sum: 0, n: 0 }, cpus: [], throttle: {} };
 }
 
 const FIGURES = ['cpuPct', 'loopCpuPct', 'waitPct', 'inFlight', 'elu', 'blocked'];
@@ -51,7 +56,19 @@ export function foldSample(window, sample) {
   }
   const cpus = sample.system?.cpus ?? [];
   const system = cpus.length ? add(window.system, cpus.reduce((a, b) => a + b, 0) / cpus.length) : window.system;
-  return { samples: window.samples + 1, processes, spawned: add(window.spawned, sample.spawned?.cpuPct), system };
+  const perCpu = cpus.map((pct, i) => add(window.cpus?.[i] ?? { sum: 0, n: 0 }, pct));
+  const throttle = { ...window.throttle };
+  for (const t of sample.throttling ?? []) {
+    const before = throttle[t.cgroup] ?? { roles: t.roles, quotaCpus: t.quotaCpus, periods: 0, throttledPeriods: 0, throttledMs: 0, usage: { sum: 0, n: 0 } };
+    throttle[t.cgroup] = {
+      ...before,
+      periods: before.periods + t.periods,
+      throttledPeriods: before.throttledPeriods + t.throttledPeriods,
+      throttledMs: before.throttledMs + t.throttledMs,
+      usage: add(before.usage, t.usageCpus),
+    };
+  }
+  return { samples: window.samples + 1, processes, spawned: add(window.spawned, sample.spawned?.cpuPct), system, cpus: perCpu, throttle };
 }
 
 /**
@@ -76,7 +93,7 @@ export function windowInput(window, { plan, machine, tick }) {
       headers: plan?.load?.headers ?? {},
       body: plan?.load?.body ?? null,
     },
-    cores: machine?.cores ?? null,
+    ...windowBudget(window, entries, machine, tick),
     budget: machine?.cpu?.budget ?? null,
     durationMs,
     requests: tick.requests ?? 0,
@@ -103,6 +120,21 @@ function liveKnob(target, entries) {
   const threads = entries.filter((e) => e.role === 'thread').length;
   const shape = { kind: workers ? 'processes' : threads ? 'threads' : 'single', workers: Array(workers).fill(0), threads, poolThreads: { count: 0, cpuPct: null } };
   return resolveSizeKnob({ ...target.sizeKnob, shape, command: target.command });
+}
+
+/** The CPU budget's figures over the window (cpu-view.js), as the AdviceInput names them. */
+function windowBudget(window, entries, machine, tick) {
+  const throttling = Object.values(window.throttle ?? {}).map((t) => ({
+    roles: t.roles,
+    quotaCpus: t.quotaCpus,
+    periods: t.periods,
+    fraction: t.periods > 0 ? t.throttledPeriods / t.periods : null,
+    throttledMs: t.throttledMs,
+    usageCpus: meanOf(t.usage),
+  }));
+  const seen = [...entries.filter((e) => e.role !== 'thread').map((e) => meanOf(e.sums.cpuPct)), meanOf(window.spawned), tick.generator?.cpuPct].filter(Number.isFinite);
+  const cpus = (window.cpus ?? []).map(meanOf).map((v) => v ?? 0);
+  return budgetSignals(cpuView({ machine, cpus, throttling, ownCpuPct: seen.length ? seen.reduce((a, b) => a + b, 0) : null }));
 }
 
 function figuresOf(e) {

@@ -5,26 +5,37 @@
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION,
+  QUOTA_THROTTLED_FRACTION,
 } from '../thresholds.js';
 export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../thresholds.js';
 
 /**
  * @typedef {object} Finding one limit, as an id and its figures (worded in src/report/tune-words.js)
- * @property {'generator'|'main-thread'|'pool'|'machine'} kind
+ * @property {'cpu-quota'|'generator'|'main-thread'|'pool'|'machine'|'host'} kind
  * @property {Record<string, number|null|Record<string, number>>} figures
  */
 
 /**
- * Every limit the signals show, most decisive first: a generator-bound run makes
- * the other figures suspect; a saturated main thread explains a flat curve
- * whatever the cores do; a busy pool (its workers' busy share, a thread's CPU time
- * where ELU counted its waiting) is the size's own limit; a saturated machine is
- * the last word.
+ * Every limit the signals show, most decisive first: a throttled CPU quota is a
+ * measured limit that every other figure sits under (a thread held back by the
+ * quota looks busy or slow); a generator-bound run makes the other figures
+ * suspect; a saturated main thread explains a flat curve whatever the cores do;
+ * a busy pool (its workers' busy share, a thread's CPU time where ELU counted its
+ * waiting) is the size's own limit; a saturated budget of CPUs is the last word
+ * (left out when the quota already names it: inside a quota the budget is the quota).
  * @param {import('./run-figures.js').RunSignals} s
  * @returns {{ primary: Finding|null, findings: Finding[], known: boolean }} `known`: whether any sampler figure was there
  */
 export function findBottleneck(s) {
   const findings = [];
+  const throttle = s.throttle ?? null;
+  const quotaBound = throttle !== null && throttle.fraction >= QUOTA_THROTTLED_FRACTION;
+  if (quotaBound) {
+    findings.push({
+      kind: 'cpu-quota',
+      figures: { quotaCpus: throttle.quotaCpus, throttledFraction: throttle.fraction, throttledMs: throttle.throttledMs, roles: throttle.roles, threshold: QUOTA_THROTTLED_FRACTION },
+    });
+  }
   const threads = Math.max(1, s.generatorThreads ?? 1);
   const genPerThread = Number.isFinite(s.generatorCpuPct) ? s.generatorCpuPct / threads : null;
   // CPU when the generator could read it (/proc); its ELU only otherwise, since a
@@ -47,7 +58,9 @@ export function findBottleneck(s) {
       figures: { workers: s.workers, workerKind: s.workerKind ?? null, workersBusy: s.workersBusy, busyFrom: s.workersBusyFrom ?? null },
     });
   }
-  if ((s.systemCpuPct ?? 0) >= MACHINE_CPU_LIMIT_PCT) {
+  // Busy against the budget (a 1-CPU quota on 2 cores is full at 50% of the host); a result from before the budget: the host's mean.
+  const busyPct = s.budgetBusyPct ?? s.systemCpuPct;
+  if (!quotaBound && (busyPct ?? 0) >= MACHINE_CPU_LIMIT_PCT) {
     const cpuPct = Object.fromEntries([
       ['workers', s.workersCpuPct],
       ['spawned', s.spawnedCpuPct],
@@ -55,13 +68,17 @@ export function findBottleneck(s) {
       ['generator', s.generatorCpuPct],
     ].filter(([, v]) => Number.isFinite(v)));
     const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
-    const others = s.cores ? (s.systemCpuPct / 100) * s.cores - seen : 0;
+    const hostCpus = s.hostCpus ?? s.cores;
+    const others = hostCpus && Number.isFinite(s.systemCpuPct) ? (s.systemCpuPct / 100) * hostCpus - seen : 0;
     findings.push({
       kind: 'machine',
-      figures: { systemCpuPct: s.systemCpuPct, cores: s.cores ?? null, cpuPct, otherCores: others >= OTHER_PROCESSES_CORES ? others : null },
+      figures: {
+        systemCpuPct: s.systemCpuPct, cores: s.cores ?? null, cpuPct, otherCores: others >= OTHER_PROCESSES_CORES ? others : null,
+        busyPct, budgetSource: s.budgetSource ?? null, hostCpus: hostCpus ?? null,
+      },
     });
   }
-  const known = [s.mainElu, s.systemCpuPct, s.generatorCpuPct, s.generatorElu].some(Number.isFinite);
+  const known = [s.mainElu, s.systemCpuPct, s.generatorCpuPct, s.generatorElu, throttle?.fraction].some(Number.isFinite);
   return { primary: findings[0] ?? null, findings, known };
 }
 

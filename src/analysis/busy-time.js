@@ -24,9 +24,10 @@ import { EXEC_WAIT_SHARE_OF_CHILD_CPU } from '../thresholds.js';
  * division alone would leave almost nothing of a wait every spawn has.
  * @param {import('./advice-input.js').ThreadFigures} t
  * @param {number|null} [childCpu] CPU of the commands this loop spawned, as a share of wall time (1 = one core)
+ * @param {{ throttled?: boolean }} [options] throttled: a CPU quota throttled the run (its stops are not the loop's work)
  * @returns {BusyShare}
  */
-export function busyShare(t, childCpu = null) {
+export function busyShare(t, childCpu = null, { throttled = false } = {}) {
   const on = Number.isFinite(t.loopCpuPct) ? t.loopCpuPct / 100 : null;
   const wait = Number.isFinite(t.waitPct) ? t.waitPct / 100 : null;
   const stretch = on !== null && wait !== null && on > 0 ? (on + wait) / on : 1;
@@ -34,7 +35,10 @@ export function busyShare(t, childCpu = null) {
     if (on === null || wait === null) return { busy: t.elu, measured: t.elu, stretch, source: 'elu' };
     const asleepWhileBusy = Math.max(0, t.elu - on - wait);
     const floor = Number.isFinite(childCpu) ? Math.min(asleepWhileBusy, EXEC_WAIT_SHARE_OF_CHILD_CPU * childCpu) : 0;
-    const asleep = Math.max(asleepWhileBusy / stretch, floor);
+    // A thread stopped by a throttled CPU quota is neither on a CPU nor in the run queue: it looks
+    // asleep inside its busy time. Under a quota that throttled, that time is the quota's: only the
+    // floor every spawn's exec wait has is kept (the limit of the division at a large stretch).
+    const asleep = throttled ? floor : Math.max(asleepWhileBusy / stretch, floor);
     return { busy: Math.min(t.elu, on + asleep), measured: t.elu, stretch, source: 'elu' };
   }
   // Without the probe: on-CPU time of the loop (or of the whole process), which

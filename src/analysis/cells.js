@@ -107,6 +107,22 @@ export function isClean(cell) {
 function medianSignals(list) {
   if (list.length === 0) return {};
   const out = {};
-  for (const key of Object.keys(list[0])) out[key] = median(list.map((s) => s[key]));
+  for (const key of new Set(list.flatMap((s) => Object.keys(s)))) out[key] = medianOf(list.map((s) => s[key]));
   return out;
+}
+
+/**
+ * The median of numbers; a word (the budget's source) is the first one; an object
+ * (the quota's throttling) gets the median of each of its numbers, null when no
+ * repeat had it.
+ */
+function medianOf(values) {
+  const present = values.filter((v) => v !== null && v !== undefined);
+  if (present.length === 0) return null;
+  if (typeof present[0] === 'string') return present[0];
+  if (typeof present[0] === 'object' && !Array.isArray(present[0])) {
+    const objects = present.filter((v) => typeof v === 'object');
+    return Object.fromEntries(Object.keys(objects[0]).map((k) => [k, typeof objects[0][k] === 'number' ? median(objects.map((o) => o[k])) : objects[0][k]]));
+  }
+  return median(values);
 }

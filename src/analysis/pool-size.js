@@ -9,7 +9,7 @@
  * POOL_TARGET_BUSY per worker. Pure.
  */
 import { busyShare } from './busy-time.js';
-import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
+import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR, QUOTA_THROTTLED_FRACTION } from '../thresholds.js';
 
 /**
  * @typedef {object} PoolEstimate
@@ -20,7 +20,7 @@ import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
  *   worker time (all workers, contention taken out), main-thread time, CPU time of everything
  * @property {{ pool: number|null, main: number|null, cores: number|null, generator: number|null }} bounds
  *   the most req/s each resource allows (pool at the run's size)
- * @property {number|null} availableCores cores the pool is sized for (all of the machine's)
+ * @property {number|null} availableCores core-equivalents the pool is sized for (the CPU budget's capacity)
  * @property {number|null} otherCores     cores other processes used during the run
  * @property {number|null} usedCores      cores the run used (server, commands, generator)
  * @property {number} stretch             worst run-queue stretch of the workers (1 = none)
@@ -33,32 +33,38 @@ import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
  */
 export function estimatePoolSize(input) {
   const x = input.rps;
+  // The budget (CPUs the scheduler offers) sizes the pool; its capacity (core-equivalents: an SMT sibling is a
+  // share of a core, src/cpu-budget.js) bounds what the CPUs serve; the host's CPUs convert the system mean.
   const cores = input.cores ?? null;
+  const capacity = input.capacity ?? cores;
+  const hostCpus = input.hostCpus ?? cores;
   const empty = {
     size: null, knee: null, limit: null, demands: { workersMs: null, mainMs: null, cpuMs: null },
     bounds: { pool: null, main: null, cores: null, generator: null }, availableCores: null, otherCores: null, usedCores: null, stretch: 1, source: null,
   };
   if (!(x > 0)) return empty;
 
-  const shares = input.workers.map((w) => busyShare(w, childCpuOf(input, w)));
+  // A quota that throttled stops every thread of the group: that time is not work (busy-time.js).
+  const throttled = (input.throttle?.fraction ?? 0) >= QUOTA_THROTTLED_FRACTION;
+  const shares = input.workers.map((w) => busyShare(w, childCpuOf(input, w), { throttled }));
   const known = shares.filter((s) => s.busy !== null);
   const workersBusy = known.length ? known.reduce((sum, s) => sum + s.busy, 0) * (input.workers.length / known.length) : null;
   const dWorkers = workersBusy !== null ? workersBusy / x : null;
 
-  const main = input.main ? busyShare(input.main, input.workers.length ? null : childCpuOf(input, null)) : null;
+  const main = input.main ? busyShare(input.main, input.workers.length ? null : childCpuOf(input, null), { throttled }) : null;
   const dMain = main?.busy != null ? main.busy / x : null;
 
   // A worker thread's CPU is already in its process's (the main's): count processes only.
   const workerProcesses = input.workers.filter((w) => w.kind !== 'thread');
   const ours = sumOf([input.main?.cpuPct, ...workerProcesses.map((w) => w.cpuPct), input.spawnedCpuPct, input.generator.cpuPct]) / 100;
   const dCpu = ours > 0 ? ours / x : null;
-  const otherCores = cores && Number.isFinite(input.systemCpuPct) ? Math.max(0, (input.systemCpuPct / 100) * cores - ours) : null;
+  const otherCores = hostCpus && Number.isFinite(input.systemCpuPct) ? Math.max(0, (input.systemCpuPct / 100) * hostCpus - ours) : null;
   // The pool is sized for the machine's cores, not for what other programs left
   // this run: their load comes and goes (on a shared box it moved 0.8–1.5 cores
   // between consecutive 3 s runs), and one worker too many costs a process's
   // memory while one too few costs throughput. Their share is reported and
   // lowers the confidence instead (run-advice.js).
-  const availableCores = cores ?? null;
+  const availableCores = capacity ?? null;
 
   const bounds = {
     pool: dWorkers ? input.workers.length / dWorkers : null,
@@ -70,7 +76,7 @@ export function estimatePoolSize(input) {
   const shared = [['cores', bounds.cores], ['main-thread', bounds.main], ['generator', bounds.generator]].filter(([, v]) => v !== null);
   const [limit, xShared] = shared.length ? shared.reduce((a, b) => (b[1] < a[1] ? b : a)) : [null, null];
   const knee = dWorkers !== null && xShared !== null ? dWorkers * xShared : null;
-  const max = cores ? Math.max(1, TUNE_MAX_SIZE_FACTOR * cores) : Infinity;
+  const max = cores ? Math.max(1, TUNE_MAX_SIZE_FACTOR * Math.ceil(cores - 1e-9)) : Infinity;
   const size = knee === null ? null : Math.min(max, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
   return {
     size,

@@ -19,7 +19,8 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  * @property {string|null} policy
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
  *   policies-tie, sizes-tie, still-rising, single-repeat, errors-at-sizes, all-errors, nothing-measured,
- *   and the bottleneck kinds generator, main-thread, machine
+ *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
+ *   stopped rising past the best size and no sampled figure shows why
  * @property {{ pickedSize: number, errorSizes: number[], lowestP99Policy: string, p99Best: number }|{ errorSizes: number[] }} basis
  *   the figures the reasons are worded from
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
@@ -28,7 +29,9 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  * @property {import('./cells.js').SizeFigures|null} best the size with the highest median throughput
  * @property {import('./cells.js').Cell|null} bestCell the highest-throughput cell at that size
  * @property {{ sizes: number[], policies: string[] }} ties sizes and policies whose repeats overlap the chosen ones
- * @property {{ primary: object|null, findings: object[], known: boolean, size: number }|null} bottleneck at the best size
+ * @property {{ primary: object|null, findings: object[], known: boolean, size: number, past: object|null }|null} bottleneck at the best size;
+ *   `past`: the next larger size measured, when there is one (`{ size, rps, bestRps, fell, findings, checked }`: whether
+ *   its throughput fell out of the band, what limited it there, and the figures checked at the best size)
  */
 
 /**
@@ -79,6 +82,9 @@ export function recommend(steps) {
 
   const found = findBottleneck(best.signals ?? {});
   for (const f of found.findings) reasons.push(f.kind);
+  const past = pastBest(sizes, best);
+  if (past) for (const f of past.findings) if (!reasons.includes(f.kind)) reasons.push(f.kind);
+  if (past && found.findings.length === 0 && past.findings.length === 0) reasons.push('limit-not-sampled');
   const bestCell = cells.filter((c) => c.size === best.size && isClean(c)).reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
   return {
     size: picked.size,
@@ -91,6 +97,38 @@ export function recommend(steps) {
     best,
     bestCell,
     ties: { sizes: sizeTies, policies: policyTies },
-    bottleneck: { ...found, size: best.size },
+    bottleneck: { ...found, size: best.size, past },
   };
+}
+
+/**
+ * The next larger size than the best, measured: throughput did not rise there, so
+ * something limited it. Its own findings (a quota throttles harder with more
+ * workers) and the best size's figures that were checked, for the sentence that
+ * says so when no sampled figure reached its limit.
+ */
+function pastBest(sizes, best) {
+  const next = sizes.filter((x) => x.size > best.size).sort((a, b) => a.size - b.size)[0];
+  if (!next) return null;
+  const s = best.signals ?? {};
+  const threads = Math.max(1, s.generatorThreads ?? 1);
+  return {
+    size: next.size,
+    rps: next.rps.median,
+    bestRps: best.rps.median,
+    fell: next.rps.median < best.rps.median * (1 - RPS_BAND),
+    findings: findBottleneck(next.signals ?? {}).findings,
+    checked: {
+      mainElu: finite(s.mainElu),
+      mainBlocked: finite(s.mainBlocked),
+      workersElu: finite(s.workersElu),
+      generatorCpuPctPerThread: Number.isFinite(s.generatorCpuPct) ? s.generatorCpuPct / threads : null,
+      budgetBusyPct: finite(s.budgetBusyPct ?? s.systemCpuPct),
+      throttledFraction: finite(s.throttle?.fraction),
+    },
+  };
+}
+
+function finite(value) {
+  return Number.isFinite(value) ? value : null;
 }

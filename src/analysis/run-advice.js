@@ -28,6 +28,7 @@ import {
   TUNE_MAX_SIZE_FACTOR,
   LEAST_REQUESTS_MAX_POOL,
   POOL_MAIN_MS_PER_REQUEST,
+  QUOTA_THROTTLED_FRACTION,
 } from '../thresholds.js';
 
 /**
@@ -107,6 +108,8 @@ function advisePool(input) {
   };
   const poolBound = estimate.bounds.pool;
   const sharedBound = estimate.bounds[boundKey(estimate.limit)];
+  const quota = quotaReason(input);
+  if (quota) reasons.push(quota);
   // The pool was the limit when its own bound sits below the shared one: its workers were full.
   reasons.push({ id: poolBound !== null && sharedBound !== null && poolBound < sharedBound ? 'workers-limit' : `${estimate.limit}-limit`, figures: limitFigures(input, estimate) });
   reasons.push({ id: estimate.size > target.poolSize ? 'size-up' : estimate.size < target.poolSize ? 'size-down' : 'size-keep', figures });
@@ -160,6 +163,8 @@ function adviseNoPool(input) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
+  const quota = quotaReason(input);
+  if (quota) reasons.push(quota);
 
   // After the move: the main thread keeps its work minus spawning, plus handing
   // each request to a worker; the workers take the spawning. The probe's blocked
@@ -173,14 +178,14 @@ function adviseNoPool(input) {
   const cpuMsAfter = pool.demands.cpuMs !== null ? pool.demands.cpuMs + 2 * POOL_MAIN_MS_PER_REQUEST : null;
   const bounds = {
     main: 1000 / mainMsAfter,
-    cores: cpuMsAfter && input.cores ? (1000 * input.cores) / cpuMsAfter : null,
+    cores: cpuMsAfter && input.cores ? (1000 * (input.capacity ?? input.cores)) / cpuMsAfter : null,
     generator: pool.bounds.generator,
   };
   const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null));
   const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
   const workerMs = (spawnShare / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
   const knee = (workerMs / 1000) * expectedRps;
-  const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * input.cores : Infinity;
+  const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * Math.ceil(input.cores - 1e-9) : Infinity;
   const size = Math.min(maxSize, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
   const gain = expectedRps / x;
   const own = input.target.kind === 'command';
@@ -238,8 +243,20 @@ function worstWaitShare(input) {
   return Math.max(0, ...loops.map((t) => (t.loopCpuPct + t.waitPct > 0 ? t.waitPct / (t.loopCpuPct + t.waitPct) : 0)));
 }
 
+/**
+ * The CPU quota, when it throttled the run: a measured limit (cpu.stat), named
+ * before the model's bounds, which it caps (src/analysis/bottleneck.js).
+ */
+function quotaReason(input) {
+  const t = input.throttle;
+  if (!t || !(t.fraction >= QUOTA_THROTTLED_FRACTION)) return null;
+  return { id: 'quota-limit', figures: { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, threshold: QUOTA_THROTTLED_FRACTION } };
+}
+
 function limitFigures(input, estimate) {
   return {
+    capacity: input.capacity ?? input.cores,
+    budgetSource: input.budgetSource ?? null,
     limit: estimate.limit,
     bounds: estimate.bounds,
     cpuMs: estimate.demands.cpuMs,
@@ -269,7 +286,7 @@ function pickPoolStrategy(input) {
 
 /** tune's default series (1, 2, 3, 4, 6, 8, …) up to twice the cores: the sweep for a run too short to narrow it. */
 function sweepSizes(cores) {
-  const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * (cores ?? 1));
+  const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * Math.ceil((cores ?? 1) - 1e-9));
   return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
 }
 

@@ -4,6 +4,7 @@
  * sample; a sweep of dozens of runs keeps only this (a few hundred bytes each).
  */
 import { mean } from './stats.js';
+import { cpuView } from './cpu-view.js';
 
 /**
  * @typedef {object} RunSignals
@@ -22,7 +23,12 @@ import { mean } from './stats.js';
  * @property {number|null} generatorCpuPct  CPU of the load generator, % of one core (all its threads)
  * @property {number|null} generatorElu     event-loop utilisation of the generator threads, 0..1
  * @property {number} generatorThreads
- * @property {number|null} cores
+ * @property {number|null} cores            the CPU budget (CPUs; a saved result from before it: availableParallelism())
+ * @property {number|null} [capacity]       the budget in core-equivalents (SMT)
+ * @property {string|null} [budgetSource]   'quota' | 'cpuset' | 'affinity' | 'host'
+ * @property {number|null} [hostCpus]       the host's CPUs, which systemCpuPct is the mean over
+ * @property {number|null} [budgetBusyPct]  % of the budget busy
+ * @property {import('./cpu-view.js').CpuView['throttle']} [throttle] the CPU quota's throttling
  */
 
 /**
@@ -92,7 +98,7 @@ export function runSignals(result) {
     generatorCpuPct: generator?.cpuPct ?? null,
     generatorElu: generator?.elu ?? null,
     generatorThreads: result.plan?.load?.threads ?? 1,
-    cores: result.machine?.cores ?? (cpus.length || null),
+    ...budgetSignals(cpuView({ machine: result.machine ?? null, cpus, throttling: samples?.throttling, ownCpuPct: ownCpuPct(samples, generator) })),
   };
 }
 
@@ -105,4 +111,23 @@ function workerKind(entries) {
 function sum(values) {
   const finite = values.filter(Number.isFinite);
   return finite.length ? finite.reduce((total, v) => total + v, 0) : null;
+}
+
+/** The CPU budget's signals, as RunSignals and AdviceInput name them. */
+export function budgetSignals(view) {
+  return {
+    cores: view.budget,
+    capacity: view.capacity,
+    budgetSource: view.source,
+    hostCpus: view.hostCpus,
+    budgetBusyPct: view.busyPct,
+    throttle: view.throttle,
+  };
+}
+
+/** CPU of everything spawnbench saw a run use (server processes, commands, generator), % of one CPU; null when none was read. */
+export function ownCpuPct(samples, generator) {
+  const processes = (samples?.processes ?? []).filter((p) => p.role !== 'thread').map((p) => p.summary?.cpuPct);
+  const all = [...processes, samples?.spawned?.cpuPct, generator?.cpuPct].filter(Number.isFinite);
+  return all.length ? all.reduce((a, b) => a + b, 0) : null;
 }

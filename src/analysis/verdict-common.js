@@ -38,6 +38,8 @@
  *   waiting in the run queue, and the two together
  * @property {{ code: number|null, signal: string|null, stderr: string }|null} serverExit the server exited mid-run
  * @property {number|null} pid         --pid given in url mode
+ * @property {{ quotaCpus: number, throttledFraction: number, throttledMs: number, roles: string[], cgroup: string|null }|null} [quota]
+ *   the most throttled CPU quota binding the server or spawnbench over the measured phase (cpu.stat)
  *
  * @typedef {object} Finding what a rule found: an id and its figures, no words. The title, evidence
  *   and next steps are made from them in src/report/diagnose-words.js.

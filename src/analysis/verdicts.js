@@ -6,6 +6,7 @@
  * general one (JavaScript), which would otherwise claim their busy time too,
  * and causes of stalls before failed requests (which the stall may explain).
  * A server that exited mid-run comes first (its other figures are cut short), then
+ * a CPU quota that throttled it (every stall and delay is partly the quota's), then
  * a machine so short of CPU that every time-based figure is mostly its doing.
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
@@ -20,16 +21,17 @@ import { generatorLimited } from './verdict-generator.js';
 import { waitingForCpu, cpuStarved } from './verdict-starved.js';
 import { healthy } from './verdict-healthy.js';
 import { poolLimited, capacityOf } from './verdict-pool.js';
+import { quotaThrottled } from './verdict-quota.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   JS_SHARE_FOR_TAIL, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE,
   GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU, POOL_BUSY_FRACTION, MAIN_ELU_LIMIT,
-  ELU_CPU_DISAGREE, MACHINE_CPU_LIMIT_PCT,
+  ELU_CPU_DISAGREE, MACHINE_CPU_LIMIT_PCT, QUOTA_THROTTLED_FRACTION,
 } from '../thresholds.js';
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, poolLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, quotaThrottled, poolLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, generatorLimited,
 ];
 
@@ -57,6 +59,7 @@ export const THRESHOLDS = Object.freeze({
   MAIN_ELU_LIMIT,
   ELU_CPU_DISAGREE,
   MACHINE_CPU_LIMIT_PCT,
+  QUOTA_THROTTLED_FRACTION,
 });
 
 /**

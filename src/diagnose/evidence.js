@@ -72,7 +72,16 @@ export function buildEvidence(result) {
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
     pid: result.target?.pid ?? null,
+    quota: quotaOf(samples?.throttling),
   };
+}
+
+/** The most throttled quota of the measured phase (src/sample/throttling.js), or null. */
+function quotaOf(throttling) {
+  const measured = (throttling ?? []).filter((t) => Number.isFinite(t.fraction));
+  if (measured.length === 0) return null;
+  const t = measured.reduce((a, b) => (b.fraction > a.fraction ? b : a));
+  return { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, cgroup: t.cgroup ?? null };
 }
 
 /** Why there are no probe figures, in the words the "not seen" list uses. */

@@ -6,10 +6,11 @@
  */
 import { FASTER_SPAWN_SENTENCE } from './runtimes.js';
 import { pct, ms, int } from './format.js';
+import { budgetAmount } from '../labels.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS, LONG_TAIL_RATIO, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE, GENERATOR_BUSY_ELU,
-  CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION,
+  CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, QUOTA_THROTTLED_FRACTION,
 } from '../thresholds.js';
 
 /** How busy a process looked from outside: run-queue shares when /proc/<pid>/schedstat was read, else CPU. */
@@ -215,6 +216,23 @@ const WORDS = {
       next: ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
+  'cpu-quota': (f) => ({
+    title: `the container's CPU quota (${budgetAmount({ budget: f.quotaCpus, source: 'quota' })}) is the limit: throttled in ${pct(f.throttledFraction)} of periods`,
+    evidence: [
+      `cpu.stat: ${pct(f.throttledFraction)} of the quota's periods ended throttled (threshold ${pct(QUOTA_THROTTLED_FRACTION)}), ` +
+        `${ms(f.throttledMs)} held back in all${f.shared ? '; spawnbench and its load generator ran under the same quota' : ''}`,
+      'a throttled group stops until the next period (up to 100 ms): loop delays and latency include those stops',
+    ],
+    next: [
+      'more workers only split the same quota: size the pool to the quota (spawnbench tune), or raise the limit (docker --cpus, resources.limits.cpu)',
+      ...(f.shared ? ['drive the server from outside its cgroup (spawnbench diagnose --url … --pid …) so the generator does not use its quota'] : []),
+    ],
+  }),
+  'generator-quota': (f) => ({
+    title: `spawnbench's own CPU quota (${budgetAmount({ budget: f.quotaCpus, source: 'quota' })}) held back the load generator`,
+    evidence: [`cpu.stat: ${pct(f.throttledFraction)} of its periods ended throttled (threshold ${pct(QUOTA_THROTTLED_FRACTION)}), ${ms(f.throttledMs)} held back`],
+    next: ['the throughput seen is a lower bound: run spawnbench outside that cgroup, or give it more CPU'],
+  }),
   'generator-limited': (f) => ({
     title: 'the load generator was the limit: the server may take more',
     evidence: [

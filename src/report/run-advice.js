@@ -6,6 +6,8 @@
 import { int, ms, pct } from './format.js';
 import { shellQuote } from '../analysis/confirm-command.js';
 import { knobAction, shellLine } from './own-server.js';
+import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
+import { bottleneckFindingText } from './tune-words.js';
 
 /** The summary fits an 80-column terminal (the same width as the process lines). Columns */
 const MAX_COLUMNS = 80;
@@ -116,8 +118,9 @@ const SENTENCES = {
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',
   'no-main-figures': () => 'The main thread was not sampled, so this run cannot say whether a pool would help.',
   'cores-limit': (f) =>
-    `The cores are the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
-    `so ${f.cores} cores serve at most ~${int(f.bounds.cores)} req/s.`,
+    `${f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
+    `so ${budgetWords(f)} serve at most ~${int(f.bounds.cores)} req/s.`,
+  'quota-limit': (f) => `${capitalFirst(bottleneckFindingText({ kind: 'cpu-quota', figures: f }))}.`,
   'main-thread-limit': (f) =>
     `The main thread is the limit: busy ${pct(f.mainElu)}${Number.isFinite(f.mainBlocked) && f.mainBlocked > 0 ? `, ${pct(f.mainBlocked)} blocked in spawn` : ''}, ` +
     `${ms(f.mainMs)} a request, so at most ~${int(f.bounds.main)} req/s whatever the pool.`,
@@ -170,6 +173,23 @@ const SENTENCES = {
     f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitName[f.limit])} ran at ${pct(f.share)} of what they allow.`,
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
+
+/**
+ * The CPUs the "serve at most" bound is for: "2 cores" on a bare host, "1.0 CPU
+ * (cgroup quota)", "1 CPU (CPU affinity)"; with SMT siblings in it, their worth:
+ * "24 CPUs (18 cores' worth: SMT)".
+ */
+function budgetWords(f) {
+  const amount = f.budgetSource && f.budgetSource !== 'host'
+    ? `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${BUDGET_SOURCE_WORDS[f.budgetSource]})`
+    : `${f.cores} cores`;
+  const capacity = Number.isFinite(f.capacity) && f.capacity < f.cores - 1e-9 ? ` (${fixed(f.capacity, 1)} cores' worth: SMT)` : '';
+  return `${amount}${capacity}`;
+}
+
+function capitalFirst(text) {
+  return text[0].toUpperCase() + text.slice(1);
+}
 
 function sizeSentence(f) {
   const limit = limitName[f.limit] ?? 'the shared resources';

@@ -5,6 +5,7 @@
  * and nowhere else; the text summary and `--json` (`sentences`, `text`) read it.
  */
 import { RPS_BAND, P99_BAND } from '../thresholds.js';
+import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 
 const pctRound = (fraction) => `${Math.round(fraction * 100)}%`;
 
@@ -13,6 +14,7 @@ const SHARE_NAMES = { workers: 'workers', spawned: 'spawned commands', main: 'ma
 
 /** One bottleneck finding in words, with the figures behind it. */
 export function bottleneckFindingText({ kind, figures: f }) {
+  if (kind === 'cpu-quota') return quotaText(f);
   if (kind === 'generator') {
     const busy = f.cpuPctPerThread !== null ? `${Math.round(f.cpuPctPerThread)}% of a core per thread` : `event loop busy ${pctRound(f.generatorElu)}`;
     return `the load generator is the limit (${busy}): results are generator-bound; add --generator-threads ${f.suggestedThreads}`;
@@ -30,9 +32,25 @@ export function bottleneckFindingText({ kind, figures: f }) {
     return `the pool is busy (${f.workers} ${noun}${plural} ${pctRound(f.workersBusy)} busy${from}): it serves what it can at this size`;
   }
   const shares = Object.entries(f.cpuPct).map(([name, v]) => `${SHARE_NAMES[name] ?? name} ${(v / 100).toFixed(1)}`);
-  const cores = f.cores ? ` of ${f.cores}` : '';
   const otherText = f.otherCores !== null ? `, other processes ${f.otherCores.toFixed(1)}` : '';
-  return `the machine is the limit (cores ${Math.round(f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): more workers only compete for the same cores`;
+  if (f.budgetSource && f.budgetSource !== 'host') {
+    // A budget narrower than the host: busy against it, named by what set it.
+    const budget = budgetAmount({ budget: f.cores, source: f.budgetSource });
+    return `the CPU budget is the limit (${budget} by ${BUDGET_SOURCE_WORDS[f.budgetSource]}, ${Math.round(f.busyPct)}% busy${shares.length ? `; CPUs used: ${shares.join(', ')}` : ''}): more workers only compete for the same ${budget}`;
+  }
+  const cores = f.cores ? ` of ${f.cores}` : '';
+  return `the machine is the limit (cores ${Math.round(f.busyPct ?? f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): more workers only compete for the same cores`;
+}
+
+/** The quota finding: whose quota, how often it throttled, and what that means for a pool. */
+function quotaText(f) {
+  const quota = budgetAmount({ budget: f.quotaCpus, source: 'quota' });
+  const periods = `throttled in ${pctRound(f.throttledFraction)} of periods`;
+  if (!f.roles.includes('server')) {
+    return `spawnbench's own CPU quota (${quota}) is the limit: ${periods}, so the load generator is held back; run spawnbench outside that cgroup`;
+  }
+  const shared = f.roles.includes('spawnbench') ? ' (spawnbench and its load generator share it)' : '';
+  return `the container's CPU quota (${quota}) is the limit: ${periods}${shared}; more workers only split the same quota`;
 }
 
 /**
@@ -42,12 +60,35 @@ export function bottleneckFindingText({ kind, figures: f }) {
 export function wordBottleneck(found) {
   if (typeof found.text === 'string') return found;
   const findings = found.findings.map((f) => ({ ...f, text: bottleneckFindingText(f) }));
-  const text = findings.length > 0
-    ? findings.map((f) => f.text).join('; ')
-    : found.known
-      ? 'no limit reached in the samples (main thread, generator and cores all had room)'
-      : 'no sampler figures to say what the limit was';
+  const past = found.past ?? null;
+  let text;
+  if (findings.length > 0) text = findings.map((f) => f.text).join('; ');
+  else if (past) text = pastText(past);
+  else if (found.known) text = 'no limit reached in the samples (main thread, generator and cores all had room), up to the largest size measured';
+  else text = 'no sampler figures to say what the limit was';
   return { ...found, primary: findings[0] ?? null, findings, text };
+}
+
+/**
+ * Throughput did not rise past the best size, and nothing at the best size
+ * reached its limit: what the next size shows, or exactly which figures were
+ * checked and where to look next. Never "no limit reached": something limited it.
+ */
+function pastText(p) {
+  const r = (v) => Math.round(v).toLocaleString('en-US');
+  const what = p.fell ? `throughput fell past it (${r(p.bestRps)} → ${r(p.rps)} req/s at ${workers(p.size)})` : `throughput stopped rising past it (${r(p.rps)} req/s at ${workers(p.size)})`;
+  if (p.findings.length > 0) return `${what}: at ${workers(p.size)}, ${p.findings.map(bottleneckFindingText).join('; ')}`;
+  const c = p.checked;
+  const checked = [
+    c.mainElu !== null && `main thread busy ${pctRound(c.mainElu)}`,
+    c.mainBlocked !== null && `blocked in spawn ${pctRound(c.mainBlocked)}`,
+    c.workersElu !== null && `workers busy ${pctRound(c.workersElu)}`,
+    c.generatorCpuPctPerThread !== null && `generator ${Math.round(c.generatorCpuPctPerThread)}% of a core`,
+    c.budgetBusyPct !== null && `CPU budget ${Math.round(c.budgetBusyPct)}% busy`,
+    c.throttledFraction !== null && `quota throttled ${pctRound(c.throttledFraction)} of periods`,
+  ].filter(Boolean);
+  return `${what}, though no sampled figure reached its limit (${checked.length ? checked.join(', ') : 'no sampler figures'}): the limit is one spawnbench does not sample; ` +
+    'look at what the workers wait on (memory and swap, disk, a downstream service, locks) with spawnbench diagnose';
 }
 
 const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;

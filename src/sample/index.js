@@ -12,6 +12,7 @@ import { createPortableSampler, PORTABLE_NOTE } from './portable-sampler.js';
 import { createRecorder } from './recorder.js';
 import { liveFigures } from './live-figures.js';
 import { threadBusy } from './thread-busy.js';
+import { createThrottleSampler } from './throttling.js';
 import { SAMPLE_INTERVAL_MS, STALE_INTERVALS } from '../thresholds.js';
 
 /** The samplers' interval when none is given (src/thresholds.js). */
@@ -58,7 +59,9 @@ export function probeSupport(runtime = 'node') {
  *   summary: { elu, blockedFraction, msPerSpawn, spawnsPerSec, loopDelayP50Ms, loopDelayP99Ms, loopDelayMaxMs,
  *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak), loopCpuPct, waitPct, inFlight, spawnTiming,
  *   runtime: { kind, version, libuv, spawnMechanism }|null } }], spawnTiming, spawned: { seen, spawns, cpuPct, rssBytes },
- *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [] }`;
+ *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [],
+ *   throttling: [Throttling over the measured phase, src/sample/throttling.js] }`; each sample carries `throttling`
+ *   for its own interval (one entry per CPU quota that binds the server or spawnbench; [] without a quota).
  *   `spawnTiming` ('diagnostics-channel', 'patch', 'mixed' run-wide, or null): how blocked-in-spawn was timed.
  *   `requests` there is the count completed while sampling, and null figures were not measured.
  */
@@ -73,6 +76,7 @@ export function startSampler({
   const sampler = new EventEmitter();
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
+  const throttle = createThrottleSampler({ serverPid: rootPid ?? null });
   /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const staleMs = (channel?.intervalMs ?? intervalMs) * STALE_INTERVALS;
@@ -181,6 +185,7 @@ export function startSampler({
       spawned: reading.spawned,
       system: reading.system,
       generator: { cpuPct: generator?.cpuPct ?? null, elu: generator?.elu ?? null },
+      throttling: throttle.read(),
     };
   };
 
@@ -192,6 +197,7 @@ export function startSampler({
   return Object.assign(sampler, {
     reset() {
       recorder.reset();
+      throttle.reset();
     },
     stop() {
       stopping ??= (async () => {
@@ -199,7 +205,8 @@ export function startSampler({
         channel?.off('report', onReport);
         while (busy) await new Promise((resolve) => setTimeout(resolve, 5));
         reader.close?.();
-        return recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0) });
+        throttle.read();
+        return recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary() });
       })();
       return stopping;
     },

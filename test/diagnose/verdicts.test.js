@@ -223,3 +223,25 @@ test('the rules are wordless: ids and figures, the words come from report/', () 
   }
   assert.deepEqual(unseen.map((g) => g.id), ['probe']);
 });
+
+test('borderline: a CPU quota that throttled the server in 25% of periods is the verdict, named with its CPUs', async () => {
+  const { quotaThrottled } = await import('../../src/analysis/verdict-quota.js');
+  const quota = { quotaCpus: 1, throttledFraction: 0.25, throttledMs: 4200, roles: ['server', 'spawnbench'], cgroup: '/bench' };
+  assert.equal(quotaThrottled({ ...evidence(), quota })?.id, 'cpu-quota');
+  assert.equal(quotaThrottled({ ...evidence(), quota: { ...quota, throttledFraction: 0.2499 } }), null);
+  assert.equal(quotaThrottled({ ...evidence(), quota: null }), null);
+  const late = { elu: 0.99, loopDelayP50Ms: 40, loopDelayP99Ms: 150, loopDelayMaxMs: 200 };
+  const { verdict, findings } = wordDiagnosis(diagnoseEvidence({ ...evidence({ process: late }), quota: { ...quota, throttledFraction: 0.87 } }));
+  assert.equal(verdict.id, 'cpu-quota');
+  assert.match(verdict.title, /the container's CPU quota \(1\.0 CPU\) is the limit: throttled in 87% of periods/);
+  assert.match(verdict.next.join('\n'), /more workers only split the same quota/);
+  assert.equal(findings[0].id, 'js-blocking');
+  assert.equal(THRESHOLDS.QUOTA_THROTTLED_FRACTION, thresholds.QUOTA_THROTTLED_FRACTION);
+});
+
+test('a quota that binds spawnbench alone is a limit on the measurement, not the verdict', async () => {
+  const { quotaThrottled } = await import('../../src/analysis/verdict-quota.js');
+  const found = quotaThrottled({ ...evidence(), quota: { quotaCpus: 0.5, throttledFraction: 0.6, throttledMs: 900, roles: ['spawnbench'], cgroup: '/me' } });
+  assert.deepEqual([found.id, found.kind], ['generator-quota', 'limit']);
+  assert.match(wordFinding(found).title, /spawnbench's own CPU quota \(0\.5 CPU\) held back the load generator/);
+});

@@ -172,3 +172,19 @@ describe('processes', () => {
     assert.match(text, /waiting for the first sample/);
   });
 });
+
+describe('the CPU budget in the dashboard', () => {
+  it('the header names a quota and its host where it named the cores', () => {
+    const quota = { ...machine, cpu: { budget: 1, source: 'quota', hostThreads: 2, physicalCores: 2, unreadable: null } };
+    const text = frame(h(Header, { plan: planView(makePlan({ workers: 1 })), machine: quota }), 160);
+    assert.match(text, /× 1\.0 CPU: cgroup quota, on a 2-core host/);
+  });
+
+  it('the cores line shows the quota throttling, loud past the threshold', () => {
+    const sample = { ...makeSample({ workers: 1 }), throttling: [{ roles: ['server', 'spawnbench'], quotaCpus: 1, cgroup: '/q', fraction: 0.87, throttledMs: 300 }] };
+    const text = frame(h(Processes, { sample, workers: makeWorkers(1), plan: planView(makePlan({ workers: 1 })), columns: 120, maxRows: 10 }), 120);
+    assert.match(text, /cores 96% 88% {2}quota 1\.0 CPU throttled 87%/);
+    const none = frame(h(Processes, { sample: { ...sample, throttling: [] }, workers: makeWorkers(1), plan: planView(makePlan({ workers: 1 })), columns: 120, maxRows: 10 }), 120);
+    assert.doesNotMatch(none, /quota/);
+  });
+});

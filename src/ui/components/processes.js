@@ -4,7 +4,8 @@ import { bar } from '../charts.js';
 import { formatBytes, formatElu, formatFraction, formatMs, formatPct, DASH } from '../format.js';
 import { useTone } from '../theme.js';
 import { buildProcessRows, collapseRows } from './process-rows.js';
-import { LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, SATURATED_ELU, SPAWN_BLOCKED_FRACTION, BUSY_FRACTION } from '../../thresholds.js';
+import { LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, SATURATED_ELU, SPAWN_BLOCKED_FRACTION, BUSY_FRACTION, QUOTA_THROTTLED_FRACTION } from '../../thresholds.js';
+import { budgetAmount } from '../../labels.js';
 
 const h = React.createElement;
 
@@ -145,7 +146,7 @@ export function runtimesWithoutProbe(sample, plan) {
  * One row per process and worker (loop delay p99/max, ELU, blocked in spawn, CPU
  * bar, RSS, in flight), collapsed to min/median/max plus the busiest worker when
  * the rows (and the line saying so) would take more than `maxRows` lines; then
- * spawned commands and the machine's cores.
+ * spawned commands and the machine's cores, with the CPU quota's throttling of the last interval.
  * @param {{ sample: object|null, workers: object[], plan: object|null, columns: number, maxRows: number }} props
  */
 export function Processes({ sample, workers, plan, columns, maxRows }) {
@@ -176,7 +177,17 @@ export function Processes({ sample, workers, plan, columns, maxRows }) {
           { wrap: 'truncate-end' },
           spawned ? `spawned commands ${spawned.count ?? DASH} · CPU ${formatPct(spawned.cpuPct)} · RSS ${formatBytes(spawned.rssBytes)}` : '',
           cores.length ? h(Text, { color: tone('dim') }, `${spawned ? '  ' : ''}cores ${cores.map(formatPct).join(' ')}`) : '',
+          ...throttleParts(sample?.throttling, tone),
         )
       : null,
   );
+}
+
+/** "  quota 1.0 CPU throttled 87%" per quota that binds the server or spawnbench; loud from QUOTA_THROTTLED_FRACTION. */
+function throttleParts(throttling, tone) {
+  return (throttling ?? []).filter((t) => Number.isFinite(t.fraction)).map((t) => h(
+    Text,
+    { key: t.cgroup, color: t.fraction >= QUOTA_THROTTLED_FRACTION ? tone('warn') : tone('dim') },
+    `  quota ${budgetAmount({ budget: t.quotaCpus, source: 'quota' })}${t.roles.includes('server') ? '' : ' (spawnbench)'} throttled ${formatPct(t.fraction * 100)}`,
+  ));
 }

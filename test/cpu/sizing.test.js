@@ -1,0 +1,105 @@
+// Everything that said "cores" reads the CPU budget: busy against it, the pool
+// estimate's bound, the bottleneck finder, run's recommendation and tune's limit
+// sentence, on made-up figures (no machine involved).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpuView } from '../../src/analysis/cpu-view.js';
+import { findBottleneck } from '../../src/analysis/bottleneck.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { recommend } from '../../src/analysis/recommend.js';
+import { emptyAdviceWindow, foldSample, windowInput } from '../../src/analysis/advice-window.js';
+import { adviceParagraphs } from '../../src/report/run-advice.js';
+import { wordRecommendation, wordBottleneck } from '../../src/report/tune-words.js';
+import { defaultPoolSize } from '../../src/plan.js';
+import { defaultSizes } from '../../src/tune/plan.js';
+import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
+import { sweep, CALM } from '../analysis/sweeps.js';
+
+const budget = (over) => ({ budget: 2, source: 'host', hostThreads: 2, physicalCores: 2, capacity: over?.budget ?? 2, cpus: [0, 1], limits: {}, smt: null, unreadable: null, ...over });
+const THROTTLED = [{ roles: ['server', 'spawnbench'], quotaCpus: 1, cgroup: '/q', version: 1, periods: 100, throttledPeriods: 87, fraction: 0.87, throttledMs: 4000, usageCpus: null }];
+
+test('the default pool and sweep follow the budget, a fraction rounded up', () => {
+  assert.equal(defaultPoolSize(budget({ budget: 1, source: 'quota' })), 1);
+  assert.equal(defaultPoolSize(budget({ budget: 1.5, source: 'quota' })), 2);
+  assert.equal(defaultPoolSize(budget({ budget: 0.5, source: 'quota' })), 1);
+  assert.equal(defaultPoolSize(budget({ budget: 24, hostThreads: 24, physicalCores: 16 })), 24);
+  assert.deepEqual(defaultSizes(defaultPoolSize(budget({ budget: 1, source: 'quota' }))), [1, 2]);
+  assert.deepEqual(defaultSizes(defaultPoolSize(budget({ budget: 1.5, source: 'quota' }))), [1, 2, 3, 4]);
+});
+
+test('busy against the budget: the host mean, the budget CPUs, or the quota\'s usage', () => {
+  const cpus = [95, 20];
+  assert.equal(cpuView({ machine: { cpu: budget() }, cpus }).busyPct, 57.5);
+  assert.equal(cpuView({ machine: { cpu: budget({ budget: 1, source: 'affinity', cpus: [0] }) }, cpus }).busyPct, 95);
+  const quota = { cpu: budget({ budget: 1, source: 'quota' }) };
+  assert.equal(cpuView({ machine: quota, cpus, ownCpuPct: 97 }).busyPct, 97, 'v1 without cpuacct beside cpu: what spawnbench saw');
+  assert.equal(cpuView({ machine: quota, cpus, throttling: [{ ...THROTTLED[0], usageCpus: 0.99 }], ownCpuPct: 50 }).busyPct, 99);
+  assert.equal(cpuView({ machine: quota, cpus, throttling: THROTTLED }).throttle.fraction, 0.87);
+  // A saved result from before the budget: its cores and the host mean, as before.
+  const old = cpuView({ machine: { cores: 2 }, cpus });
+  assert.deepEqual([old.budget, old.source, old.busyPct, old.throttle], [2, 'host', 57.5, null]);
+});
+
+test('the bottleneck finder names a throttled quota first, and no second "machine" finding for the same CPU', () => {
+  const found = findBottleneck({ ...CALM, cores: 1, budgetSource: 'quota', hostCpus: 2, budgetBusyPct: 99, throttle: { fraction: 0.87, throttledMs: 4000, quotaCpus: 1, roles: ['server', 'spawnbench'], periods: 100 } });
+  assert.deepEqual(found.findings.map((f) => f.kind), ['cpu-quota']);
+  assert.equal(wordBottleneck(found).text, "the container's CPU quota (1.0 CPU) is the limit: throttled in 87% of periods (spawnbench and its load generator share it); more workers only split the same quota");
+  const under = findBottleneck({ ...CALM, throttle: { fraction: 0.2, throttledMs: 10, quotaCpus: 1, roles: ['server'], periods: 100 } });
+  assert.deepEqual(under.findings, []);
+});
+
+test('"cores busy" is against the budget: one CPU of affinity full while the host is half idle', () => {
+  const signals = { ...CALM, systemCpuPct: 55, cores: 1, budgetSource: 'affinity', hostCpus: 2, budgetBusyPct: 98 };
+  const found = wordBottleneck(findBottleneck(signals));
+  assert.deepEqual(found.findings.map((f) => f.kind), ['machine']);
+  assert.match(found.text, /^the CPU budget is the limit \(1 CPU by CPU affinity, 98% busy; CPUs used: /);
+  // The bare machine: as before.
+  const bare = wordBottleneck(findBottleneck({ ...CALM, systemCpuPct: 95, cores: 2, budgetSource: 'host', hostCpus: 2, budgetBusyPct: 95 }));
+  assert.match(bare.text, /^the machine is the limit \(cores 95% busy; cores used of 2: /);
+});
+
+test("run's recommendation under a throttled 1-CPU quota names the quota and sizes for one CPU", () => {
+  const run = syntheticRun({ poolSize: 4, rps: 375, workers: evenWorkers(4, { rps: 375, elu: 0.9, blocked: 0.7, cpuPct: 7 }), spawnedCpuPct: 30, cpus: [60, 55] });
+  run.machine.cpu = budget({ budget: 1, source: 'quota', capacity: 1 });
+  run.samples.throttling = THROTTLED;
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.reasons[0].id, 'quota-limit');
+  assert.ok(advice.size <= 2, `sized for one CPU, not four workers: ${advice.size}`);
+  const words = adviceParagraphs(advice, run.plan.target);
+  assert.match(words.join('\n'), /The container's CPU quota \(1\.0 CPU\) is the limit: throttled in 87% of periods/);
+  assert.match(words.join('\n'), /so 1\.0 CPU \(cgroup quota\) serve at most ~\d+ req\/s/);
+});
+
+test('the live window reads the same budget and throttling as the finished run', () => {
+  let window = emptyAdviceWindow();
+  const sample = { processes: [], spawned: { cpuPct: 30 }, system: { cpus: [90, 10] }, throttling: [{ ...THROTTLED[0], periods: 10, throttledPeriods: 9, throttledMs: 400, fraction: 0.9 }] };
+  window = foldSample(foldSample(window, sample), { ...sample, throttling: [{ ...sample.throttling[0], throttledPeriods: 7, fraction: 0.7 }] });
+  const input = windowInput(window, { plan: null, machine: { cores: 2, cpu: budget({ budget: 1, source: 'affinity', cpus: [0] }) }, tick: { elapsedMs: 3000, requests: 10 } });
+  assert.equal(input.cores, 1);
+  assert.equal(input.budgetBusyPct, 90);
+  assert.equal(input.throttle.fraction, 0.8);
+  assert.equal(input.throttle.throttledMs, 800);
+});
+
+test("tune's limit sentence is never 'no limit reached' when throughput fell past the best size", () => {
+  // Under a quota the curve falls past 1 worker; at 1 worker nothing sampled is at its limit.
+  const quiet = { ...CALM, cores: 1, budgetSource: 'quota', hostCpus: 2, budgetBusyPct: 70 };
+  const steps = sweep({ sizes: [1, 2, 3, 4], rps: (n) => (n === 1 ? 378 : 350), signals: () => quiet });
+  const rec = wordRecommendation(recommend(steps));
+  const last = rec.sentences.at(-1);
+  assert.doesNotMatch(last, /no limit reached/);
+  assert.match(last, /throughput fell past it \(378 → 350 req\/s at 2 workers\), though no sampled figure reached its limit \(main thread busy 40%/);
+  assert.match(last, /CPU budget 70% busy/);
+  assert.ok(rec.reasons.includes('limit-not-sampled'));
+
+  // Where the next size shows the quota throttling, the sentence names it.
+  const throttled = sweep({ sizes: [1, 2, 3, 4], rps: (n) => (n === 1 ? 378 : 350), signals: (n) => (n === 1 ? quiet : { ...quiet, throttle: { fraction: 0.9, throttledMs: 3000, quotaCpus: 1, roles: ['server', 'spawnbench'], periods: 50 } }) });
+  const named = wordRecommendation(recommend(throttled));
+  assert.match(named.sentences.at(-1), /throughput fell past it \(378 → 350 req\/s at 2 workers\): at 2 workers, the container's CPU quota \(1\.0 CPU\) is the limit: throttled in 90% of periods/);
+  assert.ok(named.reasons.includes('cpu-quota'));
+
+  // Still rising at the largest size: then nothing limited it, and it says so.
+  const rising = wordRecommendation(recommend(sweep({ sizes: [1, 2, 4], rps: (n) => 100 * n, signals: () => quiet })));
+  assert.match(rising.sentences.at(-1), /no limit reached in the samples .* up to the largest size measured/);
+});
