@@ -78,6 +78,16 @@ export function findBottleneck(s) {
       },
     });
   }
+  // A budget narrower than the host (a quota, a cpuset, an affinity) that the run did not fill while the
+  // host was full: other processes took the CPU the budget allows, and the run got less than its budget.
+  const narrower = s.budgetSource && s.budgetSource !== 'host';
+  if (narrower && !quotaBound && (busyPct ?? 100) < MACHINE_CPU_LIMIT_PCT && (s.systemCpuPct ?? 0) >= MACHINE_CPU_LIMIT_PCT && s.hostCpus) {
+    const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
+    const others = (s.systemCpuPct / 100) * s.hostCpus - seen;
+    if (others >= OTHER_PROCESSES_CORES) {
+      findings.push({ kind: 'host', figures: { systemCpuPct: s.systemCpuPct, hostCpus: s.hostCpus, otherCores: others, busyPct, cores: s.cores, budgetSource: s.budgetSource } });
+    }
+  }
   const known = [s.mainElu, s.systemCpuPct, s.generatorCpuPct, s.generatorElu, throttle?.fraction].some(Number.isFinite);
   return { primary: findings[0] ?? null, findings, known };
 }

@@ -72,7 +72,8 @@ function adviseTarget(input, none) {
     const sizes = sweepSizes(input.cores);
     return {
       ...none,
-      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...knobReasons(input, sizes)],
+      // The sweep it proposes is sized by the budget: say which.
+      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...knobReasons(input, sizes)],
       confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']),
     };
   }
@@ -108,8 +109,7 @@ function advisePool(input) {
   };
   const poolBound = estimate.bounds.pool;
   const sharedBound = estimate.bounds[boundKey(estimate.limit)];
-  const quota = quotaReason(input);
-  if (quota) reasons.push(quota);
+  reasons.push(...budgetReasons(input));
   // The pool was the limit when its own bound sits below the shared one: its workers were full.
   reasons.push({ id: poolBound !== null && sharedBound !== null && poolBound < sharedBound ? 'workers-limit' : `${estimate.limit}-limit`, figures: limitFigures(input, estimate) });
   reasons.push({ id: estimate.size > target.poolSize ? 'size-up' : estimate.size < target.poolSize ? 'size-down' : 'size-keep', figures });
@@ -163,8 +163,7 @@ function adviseNoPool(input) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
-  const quota = quotaReason(input);
-  if (quota) reasons.push(quota);
+  reasons.push(...budgetReasons(input));
 
   // After the move: the main thread keeps its work minus spawning, plus handing
   // each request to a worker; the workers take the spawning. The probe's blocked
@@ -247,10 +246,14 @@ function worstWaitShare(input) {
  * The CPU quota, when it throttled the run: a measured limit (cpu.stat), named
  * before the model's bounds, which it caps (src/analysis/bottleneck.js).
  */
-function quotaReason(input) {
+function budgetReasons(input) {
   const t = input.throttle;
-  if (!t || !(t.fraction >= QUOTA_THROTTLED_FRACTION)) return null;
-  return { id: 'quota-limit', figures: { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, threshold: QUOTA_THROTTLED_FRACTION } };
+  if (t && t.fraction >= QUOTA_THROTTLED_FRACTION) {
+    return [{ id: 'quota-limit', figures: { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, threshold: QUOTA_THROTTLED_FRACTION } }];
+  }
+  // A budget narrower than the host sizes everything: say so, with the quota's throttling when it had one.
+  if (!input.budgetSource || input.budgetSource === 'host') return [];
+  return [{ id: 'cpu-budget', figures: { budget: input.cores, source: input.budgetSource, hostCpus: input.hostCpus, throttledFraction: t?.fraction ?? null, threshold: QUOTA_THROTTLED_FRACTION } }];
 }
 
 function limitFigures(input, estimate) {

@@ -120,6 +120,9 @@ const SENTENCES = {
   'cores-limit': (f) =>
     `${f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
     `so ${budgetWords(f)} serve at most ~${int(f.bounds.cores)} req/s.`,
+  'cpu-budget': (f) =>
+    `Sized for ${budgetAmount({ budget: f.budget, source: f.source })} (${BUDGET_SOURCE_WORDS[f.source]}), not the host's ${f.hostCpus} CPUs` +
+    `${Number.isFinite(f.throttledFraction) ? `; the quota throttled ${pct(f.throttledFraction)} of periods, under the ${pct(f.threshold)} where it is the limit` : ''}.`,
   'quota-limit': (f) => `${capitalFirst(bottleneckFindingText({ kind: 'cpu-quota', figures: f }))}.`,
   'main-thread-limit': (f) =>
     `The main thread is the limit: busy ${pct(f.mainElu)}${Number.isFinite(f.mainBlocked) && f.mainBlocked > 0 ? `, ${pct(f.mainBlocked)} blocked in spawn` : ''}, ` +

@@ -15,6 +15,11 @@ const SHARE_NAMES = { workers: 'workers', spawned: 'spawned commands', main: 'ma
 /** One bottleneck finding in words, with the figures behind it. */
 export function bottleneckFindingText({ kind, figures: f }) {
   if (kind === 'cpu-quota') return quotaText(f);
+  if (kind === 'host') {
+    const budget = budgetAmount({ budget: f.cores, source: f.budgetSource });
+    return `the host is the limit (its ${f.hostCpus} CPUs ${Math.round(f.systemCpuPct)}% busy, other processes ${f.otherCores.toFixed(1)}): ` +
+      `the run got ${Math.round(f.busyPct)}% of its ${budget} (${BUDGET_SOURCE_WORDS[f.budgetSource]}); measure on a quieter host`;
+  }
   if (kind === 'generator') {
     const busy = f.cpuPctPerThread !== null ? `${Math.round(f.cpuPctPerThread)}% of a core per thread` : `event loop busy ${pctRound(f.generatorElu)}`;
     return `the load generator is the limit (${busy}): results are generator-bound; add --generator-threads ${f.suggestedThreads}`;

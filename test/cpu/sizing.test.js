@@ -103,3 +103,24 @@ test("tune's limit sentence is never 'no limit reached' when throughput fell pas
   const rising = wordRecommendation(recommend(sweep({ sizes: [1, 2, 4], rps: (n) => 100 * n, signals: () => quiet })));
   assert.match(rising.sentences.at(-1), /no limit reached in the samples .* up to the largest size measured/);
 });
+
+test('a budget narrower than the host is named in the recommendation even when it did not throttle', () => {
+  const run = syntheticRun({ poolSize: 4, rps: 375, workers: evenWorkers(4, { rps: 375 }), cpus: [60, 55] });
+  run.machine.cpu = budget({ budget: 1, source: 'quota', capacity: 1 });
+  run.samples.throttling = [{ ...THROTTLED[0], throttledPeriods: 3, fraction: 0.03 }];
+  const words = adviceParagraphs(adviceInput(run) && adviseRun(adviceInput(run)), run.plan.target).join('\n');
+  assert.match(words, /Sized for 1\.0 CPU \(cgroup quota\), not the host's 2 CPUs; the quota throttled 3% of periods, under the 25% where it is the limit\./);
+  const affinity = syntheticRun({ poolSize: 4, rps: 375, workers: evenWorkers(4, { rps: 375 }), cpus: [60, 55] });
+  affinity.machine.cpu = budget({ budget: 1, source: 'affinity', cpus: [0], capacity: 1 });
+  assert.match(adviceParagraphs(adviseRun(adviceInput(affinity)), affinity.plan.target).join('\n'), /Sized for 1 CPU \(CPU affinity\), not the host's 2 CPUs\./);
+  const bare = syntheticRun({ poolSize: 4, rps: 375, workers: evenWorkers(4, { rps: 375 }) });
+  assert.ok(!adviseRun(adviceInput(bare)).reasons.some((r) => r.id === 'cpu-budget' || r.id === 'quota-limit'));
+});
+
+test('a budget the run did not fill on a full host: the host is named, not "no limit"', () => {
+  const signals = { ...CALM, systemCpuPct: 98, cores: 1, budgetSource: 'quota', hostCpus: 2, budgetBusyPct: 48, workersCpuPct: 20, spawnedCpuPct: 20, mainCpuPct: 5, generatorCpuPct: 3 };
+  const found = wordBottleneck(findBottleneck(signals));
+  assert.deepEqual(found.findings.map((f) => f.kind), ['host']);
+  assert.equal(found.text, 'the host is the limit (its 2 CPUs 98% busy, other processes 1.5): the run got 48% of its 1.0 CPU (cgroup quota); measure on a quieter host');
+  assert.deepEqual(findBottleneck({ ...signals, systemCpuPct: 60 }).findings, []);
+});
