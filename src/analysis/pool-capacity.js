@@ -33,12 +33,12 @@ const MIN_SERVER_CPU_PCT = 1;
 
 /**
  * @param {{ rps: number, processes: Array<{ role?: string, busy?: number|null, busyFrom?: string|null, elu?: number|null,
- *   cpuPct?: number|null }>, cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null }} input
+ *   cpuPct?: number|null }>, cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null, busyPct?: number|null }} input
  *   `processes`: role 'main' | 'worker' (a process) | 'thread' (a worker thread, `cpuPct` its own);
  *   a process's `cpuPct` covers all its threads; `cpus`: each core's busy %
  * @returns {PoolCapacity}
  */
-export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedCpuPct = null }) {
+export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedCpuPct = null, busyPct = null }) {
   const main = processes.find((p) => p.role === 'main') ?? null;
   const workers = processes.filter((p) => p.role === 'worker' || p.role === 'thread');
   const busyOf = (p) => finite(p.busy) ?? finite(p.elu) ?? (finite(p.cpuPct) !== null ? Math.min(1, p.cpuPct / 100) : null);
@@ -46,7 +46,8 @@ export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedC
   const workersBusy = mean(workerBusy);
   const mainBusy = main ? busyOf(main) : null;
 
-  const coresBusyPct = mean(cpus);
+  // Busy against the budget where it is known (src/analysis/cpu-view.js: a 1-CPU quota on 2 cores is full at 50% of the host).
+  const coresBusyPct = finite(busyPct) ?? mean(cpus);
   const budget = finite(cores) ?? (cpus.length || null);
   const processCpu = processes.filter((p) => p.role !== 'thread').map((p) => finite(p.cpuPct));
   const serverPct = processCpu.some((v) => v !== null) ? sum(processCpu) + (finite(spawnedCpuPct) ?? 0) : null;

@@ -21,6 +21,7 @@ export function capacityOf(evidence) {
     cores: evidence.machine?.cores ?? null,
     cpus: evidence.machine?.cpus ?? [],
     spawnedCpuPct: evidence.spawnedCpuPct ?? null,
+    busyPct: evidence.machine?.busyPct ?? null,
   });
 }
 

@@ -5,6 +5,8 @@
  */
 
 import { median } from '../analysis/stats.js';
+import { cpuView } from '../analysis/cpu-view.js';
+import { ownCpuPct } from '../analysis/run-figures.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -67,7 +69,11 @@ export function buildEvidence(result) {
     processes,
     // The CPU budget (src/cpu-budget.js: affinity, cpuset, cgroup quota; else availableParallelism())
     // and each core's busy share: what bounds the capacity estimate.
-    machine: { cores: result.machine?.cpu?.budget ?? result.machine?.cores ?? null, cpus: samples?.system?.cpus ?? [] },
+    machine: {
+      cores: result.machine?.cpu?.budget ?? result.machine?.cores ?? null,
+      cpus: samples?.system?.cpus ?? [],
+      busyPct: cpuView({ machine: result.machine ?? null, cpus: samples?.system?.cpus ?? [], throttling: samples?.throttling, ownCpuPct: ownCpuPct(samples, load.generator ?? samples?.generator) }).busyPct,
+    },
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
