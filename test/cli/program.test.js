@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
+import { ownCpuBudget } from '../../src/cpu-budget.js';
 import { createProgram } from '../../src/cli.js';
 import { cli } from '../helpers/harness.js';
 import { buildRunPlan, defaultPoolSize } from '../../src/plan.js';
@@ -69,9 +70,11 @@ test('commander values arrive in the plan through the real program', async () =>
   assert.equal(seen.load.verify, false);
 });
 
-test('pool strategies default to one worker per hardware thread', () => {
-  assert.equal(defaultPoolSize(), availableParallelism());
-  assert.equal(buildRunPlan({ strategy: 'fork-pool' }).target.poolSize, availableParallelism());
+test('pool strategies default to one worker per CPU of the budget (the host\'s hardware threads without a limit)', () => {
+  const budget = ownCpuBudget();
+  assert.equal(defaultPoolSize(), Math.ceil(budget.budget));
+  assert.equal(buildRunPlan({ strategy: 'fork-pool' }).target.poolSize, Math.ceil(budget.budget));
+  if (budget.source === 'host') assert.equal(defaultPoolSize(), availableParallelism());
   assert.equal(buildRunPlan({ strategy: 'baseline' }).target.poolSize, null, 'a strategy without a pool has no size');
 });
 
