@@ -1,0 +1,58 @@
+// Thread pools end to end: diagnose sees every thread of a piscina pool (default
+// options: idle threads wait in Atomics.wait) and of a hand-made pool of eval
+// workers, with their own CPU and busy figures, and calls a saturated pool what it
+// is. Both fixtures hash 16 × 64 KB per request on 2 threads (THREADS unset). Every
+// server's process group is proven gone afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { processesInGroup } from '../helpers/processes.js';
+import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
+import { figuresOf } from './fault.js';
+import { POOL_BUSY_FRACTION } from '../../src/thresholds.js';
+
+const SHORT = ['--duration', '2s', '--warmup', '500ms', '--json'];
+
+async function diagnose(t, name) {
+  const { code, out, err } = await cli('diagnose', ...SHORT, '--', process.execPath, server(name));
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  await waitFor(() => processesInGroup(result.target.pid).length === 0, { what: () => `group ${result.target.pid} to empty` });
+  const threads = result.samples.processes.filter((p) => p.role === 'thread');
+  t.diagnostic(`${figuresOf(result)} · threads ${threads.map((p) => JSON.stringify({ elu: p.summary.elu, cpu: p.summary.cpuPct, busy: p.summary.busy, from: p.summary.busyFrom })).join(' ')}`);
+  return { result, threads };
+}
+
+test('piscina, default options: both threads seen, each with its own CPU and a busy figure; capacity within the CPU bound', async (t) => {
+  const { result, threads } = await diagnose(t, 'piscina-sha');
+  assert.equal(threads.length, 2, 'both piscina threads are rows');
+  for (const thread of threads) {
+    assert.ok(Number.isFinite(thread.summary.cpuPct) && thread.summary.cpuPct > 0, `thread CPU ${thread.summary.cpuPct}`);
+    assert.ok(Number.isFinite(thread.summary.busy), 'a busy figure');
+    assert.ok(['elu', 'cpu'].includes(thread.summary.busyFrom));
+  }
+  const c = result.diagnosis.capacity;
+  assert.equal(c.workers, 2);
+  assert.equal(c.workerKind, 'thread');
+  assert.ok(Number.isFinite(c.bounds.cpu), 'the CPU budget bounds the estimate');
+  assert.ok(c.capacityRps <= c.bounds.cpu, `capacity ${c.capacityRps} ≤ CPU bound ${c.bounds.cpu}`);
+  const verdict = result.diagnosis.verdict;
+  if (verdict.id === 'healthy') assert.ok(verdict.figures.capacityRps === null || verdict.figures.capacityRps <= c.bounds.cpu);
+});
+
+test('a hand-made pool of eval workers, kept saturated by 30 connections: "the pool is at capacity", not healthy', async (t) => {
+  // 4 MB a request: the threads' work outweighs the main thread's hand-off by far, so
+  // they stay saturated even while other programs crowd the main thread off its core.
+  process.env.CHUNKS = '64';
+  let seen;
+  try {
+    seen = await diagnose(t, 'thread-pool');
+  } finally {
+    delete process.env.CHUNKS;
+  }
+  const { result, threads } = seen;
+  assert.equal(threads.length, 2, 'the eval workers are seen from their parent');
+  const verdict = result.diagnosis.verdict;
+  assert.equal(verdict.id, 'pool-saturated', figuresOf(result));
+  assert.ok(verdict.figures.workersBusy >= POOL_BUSY_FRACTION);
+  assert.match(verdict.title, verdict.figures.coresFull ? /^the pool is at capacity: 2 threads \d+% busy, \d+(\.\d+)? cores \d+%$/ : /^the pool is the limit/);
+});
