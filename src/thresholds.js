@@ -216,6 +216,13 @@ export const MAIN_ELU_LIMIT = 0.9;
 export const ELU_CPU_DISAGREE = 0.2;
 
 /**
+ * CPU (% of one core) from which one of a process's other threads (libuv's pool,
+ * V8's GC and compiler threads) counts as working in an interval: an idle libuv
+ * or V8 thread wakes for well under 1%; 10% is a pool thread doing requests' work.
+ */
+export const OTHER_THREAD_BUSY_PCT = 10;
+
+/**
  * Mean busy share (0..1) of a pool's workers (threads or processes) from which
  * the pool is at capacity when the cores are full too (MACHINE_CPU_LIMIT_PCT):
  * each worker has about a tenth of its time left, less than what a request's

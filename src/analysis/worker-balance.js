@@ -40,6 +40,7 @@ export function runProcesses(result) {
       busy: s.busy ?? s.elu ?? null,
       busyFrom: s.busyFrom ?? (Number.isFinite(s.elu) ? 'elu' : null),
       waitPct: s.waitPct ?? null,
+      otherThreads: s.otherThreads ?? null,
       blockedFraction: s.blockedFraction ?? null,
       spawnsPerSec: s.spawnsPerSec ?? null,
     };
@@ -50,21 +51,26 @@ export function runProcesses(result) {
  * What the workers of every measured (size, policy) did, median over its complete
  * steps: how many were seen, how busy they were on average and the busiest, by
  * which figure, and the main thread's busy share. The per-size evidence of a
- * thread pool (piscina, a hand-made pool, libuv's) as much as of processes.
+ * thread pool (piscina, a hand-made pool) as much as of processes; and the main
+ * process's other threads (libuv's pool: UV_THREADPOOL_SIZE), how many worked and their CPU.
  * @param {object[]} steps tune steps, each with `processes` (ProcessRow[])
  * @returns {{ size: number, policy: string|null, workers: number, workerKind: 'thread'|'process'|'mixed',
- *   busy: number|null, busiest: number|null, busyFrom: 'elu'|'cpu'|'mixed'|null, mainBusy: number|null }[]}
+ *   busy: number|null, busiest: number|null, busyFrom: 'elu'|'cpu'|'mixed'|null, mainBusy: number|null,
+ *   otherThreads: { busy: number|null, cpuPct: number|null } }[]}
  */
 export function cellWorkers(steps) {
   const cells = new Map();
   for (const step of steps) {
     if (step.partial || step.failed || !step.processes) continue;
     const workers = step.processes.filter((r) => r.role !== 'main');
-    if (workers.length === 0) continue;
+    const other = step.processes.find((r) => r.role === 'main')?.otherThreads ?? null;
+    if (workers.length === 0 && !Number.isFinite(other?.cpuPct)) continue;
     const id = `${step.size}\u0000${step.policy}`;
     if (!cells.has(id)) cells.set(id, { size: step.size, policy: step.policy, list: [] });
     const busy = workers.map((w) => w.busy).filter(Number.isFinite);
     cells.get(id).list.push({
+      otherBusy: other?.busy ?? null,
+      otherCpuPct: other?.cpuPct ?? null,
       workers: workers.length,
       kinds: new Set(workers.map((w) => (w.role === 'thread' ? 'thread' : 'process'))),
       from: new Set(workers.map((w) => w.busyFrom).filter(Boolean)),
@@ -80,11 +86,12 @@ export function cellWorkers(steps) {
       size,
       policy,
       workers: median(list.map((x) => x.workers)),
-      workerKind: kinds.size === 1 ? [...kinds][0] : 'mixed',
+      workerKind: kinds.size === 0 ? null : kinds.size === 1 ? [...kinds][0] : 'mixed',
       busy: median(list.map((x) => x.busy)),
       busiest: median(list.map((x) => x.busiest)),
       busyFrom: from.size === 0 ? null : from.size === 1 ? [...from][0] : 'mixed',
       mainBusy: median(list.map((x) => x.mainBusy)),
+      otherThreads: { busy: median(list.map((x) => x.otherBusy)), cpuPct: median(list.map((x) => x.otherCpuPct)) },
     };
   });
 }

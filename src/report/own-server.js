@@ -5,6 +5,7 @@
  * Plain figures and ids in, strings out.
  */
 import { int, pct } from './format.js';
+import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 
 /**
  * An argv as a line a POSIX shell reads back to the same words: plain words as
@@ -78,7 +79,11 @@ export function formatServerProcesses(processes) {
       ? `Lopsided: ${b.busiest} did ${pct(b.busiestShare)} of the workers' ${basis} (${b.ratio.toFixed(2)}× an even share of ${pct(1 / b.workers)}; lopsided from ${b.threshold}×): the server's balancing leaves workers idle.`
       : `Even: the busiest worker (${b.busiest}) did ${pct(b.busiestShare)} of the workers' ${basis}, ${b.ratio.toFixed(2)}× an even share.`);
   } else if (processes.rows.filter((r) => r.role !== 'main').length === 0) {
-    lines.push('Only the main process was seen: the work ran on its own thread (or on threads the probe does not see, like libuv\'s pool).');
+    const other = processes.rows.find((r) => r.role === 'main')?.otherThreads;
+    lines.push(other?.cpuPct >= OTHER_THREAD_BUSY_PCT
+      ? `No worker process or Worker thread: the work ran on the main thread and on its other threads (libuv's pool, V8's): ` +
+        `${Math.round(other.busy ?? 0)} of ${other.count} worked (≥ ${OTHER_THREAD_BUSY_PCT}% of a core), ${Math.round(other.cpuPct)}% of a core together, the busiest ${Math.round(other.maxCpuPct ?? 0)}%.`
+      : `Only the main process was seen, and its other threads (libuv's pool, V8's) were nearly idle (${Math.round(other?.cpuPct ?? 0)}% of a core together): the work ran on its main thread.`);
   }
   return lines;
 }

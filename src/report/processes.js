@@ -27,7 +27,7 @@ export function formatProcesses(samples, workers = []) {
   // line fits 80 columns; the system and generator lines line up among themselves.
   const width = Math.max(...rows.map((p) => p.label.length));
   const footerWidth = Math.max(width, 'generator'.length);
-  const lines = rows.map((p) => fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary, p.role)));
+  const lines = rows.flatMap((p) => [fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary, p.role)), ...otherThreadsLine(p.summary, width)]);
   if (rows.some((p) => p.role === 'thread' && p.summary.busyFrom === 'cpu')) lines.push(BUSY_FROM_CPU_NOTE);
 
   const spawned = samples.spawned;
@@ -73,6 +73,16 @@ function fitLine(prefix, parts, separator = '  ') {
   }
   lines.push(line);
   return lines.join('\n');
+}
+
+/**
+ * `  other threads  2 of 10 working  CPU 160%  busiest 85%`: the process's threads that are neither its
+ * main thread nor a Worker (libuv's pool, V8's), shown when they used MIN_SHOWN_CPU_PCT together.
+ */
+function otherThreadsLine(s, width) {
+  const o = s.otherThreads;
+  if (!(o?.cpuPct >= MIN_SHOWN_CPU_PCT)) return [];
+  return [`${' '.repeat(width + 2)}other threads (libuv pool, V8): ${Math.round(o.busy ?? 0)} of ${o.count} working  CPU ${cpu(o.cpuPct)}  busiest ${cpu(o.maxCpuPct)}`];
 }
 
 /** Said once under the process lines when a thread's busy figure is its CPU time. */

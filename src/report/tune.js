@@ -98,15 +98,22 @@ export function formatSizes(sizes, rec) {
 /**
  * The "workers busy" and "main" cells of a user's server: `2 × 97% CPU` (how many workers were seen,
  * their mean busy share, and CPU where that is their CPU time because ELU counted their waiting),
- * and the main thread's busy share.
+ * and the main thread's busy share; without workers, `4 other, 160% CPU`: the main process's other
+ * threads that worked (libuv's pool, V8's) and their CPU together.
  * @returns {[string, string]}
  */
 function workersCell(w) {
   if (!w) return ['–', '–'];
+  const main = Number.isFinite(w.mainBusy) ? `${Math.round(w.mainBusy * 100)}%` : '–';
+  // No worker: the main process's other threads (libuv's pool, V8's), how many worked and their CPU together.
+  if (!(w.workers > 0)) {
+    const o = w.otherThreads;
+    return [Number.isFinite(o?.cpuPct) ? `${Math.round(o.busy ?? 0)} other, ${Math.round(o.cpuPct)}% CPU` : '–', main];
+  }
   const kind = w.workerKind === 'thread' ? ' thr' : '';
   const from = w.busyFrom === 'cpu' ? ' CPU' : w.busyFrom === 'mixed' ? ' mix' : '';
   const busy = Number.isFinite(w.busy) ? ` × ${Math.round(w.busy * 100)}%${from}` : '';
-  return [`${Math.round(w.workers)}${kind}${busy}`, Number.isFinite(w.mainBusy) ? `${Math.round(w.mainBusy * 100)}%` : '–'];
+  return [`${Math.round(w.workers)}${kind}${busy}`, main];
 }
 
 function range(s, format) {

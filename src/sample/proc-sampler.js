@@ -5,7 +5,9 @@
  * CPU is taken instead from the growth of `cutime + cstime` (the CPU time of
  * reaped children) of the long-lived processes.
  */
+import { readdirSync } from 'node:fs';
 import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat } from './proc.js';
+import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);
@@ -18,11 +20,13 @@ const MAX_TREE_DEPTH = 16;
  * @returns {{ read: (query: ProcQuery) => ProcReading }}
  *
  * @typedef {{ isTracked: (pid: number) => boolean, forkingThreads: (pid: number) => number[] | undefined,
- *   threads: Array<{ key: string, pid: number, tid: number }> }} ProcQuery
+ *   threads: Array<{ key: string, pid: number, tid: number }>, pids?: number[] }} ProcQuery
+ *   `pids`: the Node processes (probed, or pool workers) whose other threads (libuv's pool, V8's) are read
  *   `isTracked`: the pid is a worker or the root, not a spawned command; `forkingThreads`: the
  *   threads of a process that may fork (undefined: all of them)
  * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number, loopCpuPct: number|null, waitPct: number|null }>,
- *   threads: Map<string, number|null>, threadSched: Map<string, { loopCpuPct: number|null, waitPct: number|null }>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
+ *   threads: Map<string, number|null>, threadSched: Map<string, { loopCpuPct: number|null, waitPct: number|null }>,
+ *   otherThreads: Map<number, { count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null }>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
  *   system: { cpus: number[] } }} ProcReading
  */
 export function createProcSampler({ rootPid }) {
@@ -35,6 +39,8 @@ export function createProcSampler({ rootPid }) {
   const previousThreads = new Map();
   /** thread key → its schedstat at the previous reading */
   const previousThreadSched = new Map();
+  /** pid → (tid → on-CPU ns) of its other threads at the previous reading */
+  const previousOther = new Map();
   let previousCores = readCpuTimes();
   let previousTransient = new Set();
   // CPU of tracked processes that were reaped: it reappears in their parent's
@@ -44,7 +50,7 @@ export function createProcSampler({ rootPid }) {
   const pct = (ticks, elapsedMs) => (elapsedMs > 0 ? (ticks / ticksPerSec / (elapsedMs / 1000)) * 100 : null);
 
   return {
-    read({ isTracked, forkingThreads, threads }) {
+    read({ isTracked, forkingThreads, threads, pids }) {
       const now = performance.now();
       const elapsedMs = now - previousAt;
       previousAt = now;
@@ -95,6 +101,14 @@ export function createProcSampler({ rootPid }) {
         if (sched) previousThreadSched.set(key, sched);
       }
 
+      const otherThreads = new Map();
+      for (const pid of pids ?? []) {
+        if (!tracked.has(pid)) continue;
+        const known = new Set([pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)]);
+        otherThreads.set(pid, readOtherThreads(pid, known, previousOther, elapsedMs));
+      }
+      for (const pid of previousOther.keys()) if (!tracked.has(pid)) previousOther.delete(pid);
+
       const cores = readCpuTimes();
       const cpus = cores.map((core, i) => {
         const before = previousCores[i];
@@ -108,11 +122,53 @@ export function createProcSampler({ rootPid }) {
         processes,
         threads: threadCpu,
         threadSched,
+        otherThreads,
         spawned: { count: transient.size, newlySeen, cpuPct: pct(childTicks, elapsedMs), rssBytes: null },
         system: { cpus },
       };
     },
   };
+}
+
+/**
+ * The threads of a Node process that are neither its main thread nor a Worker:
+ * libuv's pool (`UV_THREADPOOL_SIZE`: fs, dns, crypto.pbkdf2, zlib), V8's platform
+ * threads (GC, compiler), the inspector. Node 20 calls them all `node`, so they are
+ * counted, not named: how many used at least OTHER_THREAD_BUSY_PCT of a core, their
+ * CPU together and the busiest's. schedstat, not stat: three numbers (~5 µs a read,
+ * ~12 threads a process) and nanoseconds, where a 250 ms interval holds 25 ticks.
+ * @param {number} pid
+ * @param {Set<number>} known the main thread and the Worker threads, read on their own
+ * @param {Map<number, Map<number, number>>} previous pid → (tid → on-CPU ns); updated
+ * @param {number} elapsedMs
+ * @returns {{ count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null }}
+ *   figures null at the first reading
+ */
+function readOtherThreads(pid, known, previous, elapsedMs) {
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => !known.has(tid));
+  } catch {
+    return { count: 0, busy: null, cpuPct: null, maxCpuPct: null };
+  }
+  const before = previous.get(pid);
+  const now = new Map();
+  let total = 0;
+  let max = 0;
+  let busy = 0;
+  for (const tid of tids) {
+    const sched = readSchedstat(pid, tid);
+    if (!sched) continue;
+    now.set(tid, sched.cpuNs);
+    const was = before?.get(tid);
+    if (was === undefined || !(elapsedMs > 0)) continue;
+    const pct = ((sched.cpuNs - was) / (elapsedMs * 1e6)) * 100;
+    total += pct;
+    max = Math.max(max, pct);
+    if (pct >= OTHER_THREAD_BUSY_PCT) busy += 1;
+  }
+  previous.set(pid, now);
+  return before ? { count: now.size, busy, cpuPct: total, maxCpuPct: max } : { count: now.size, busy: null, cpuPct: null, maxCpuPct: null };
 }
 
 /**

@@ -45,6 +45,7 @@ export function createRecorder() {
           loopCpu: mean(),
           wait: mean(),
           inFlight: mean(),
+          other: { count: 0, busy: mean(), cpu: mean(), max: mean() },
           rssPeak: null,
           firstRequests: proc.requests,
           series: [],
@@ -55,6 +56,12 @@ export function createRecorder() {
         entry.loopCpu.add(proc.loopCpuPct);
         entry.wait.add(proc.waitPct);
         entry.inFlight.add(proc.inFlight);
+        if (proc.otherThreads) {
+          entry.other.count = Math.max(entry.other.count, proc.otherThreads.count);
+          entry.other.busy.add(proc.otherThreads.busy);
+          entry.other.cpu.add(proc.otherThreads.cpuPct);
+          entry.other.max.add(proc.otherThreads.maxCpuPct);
+        }
         if (proc.rssBytes != null) entry.rssPeak = Math.max(entry.rssPeak ?? 0, proc.rssBytes);
         entry.series.push({
           t: sample.t,
@@ -113,6 +120,10 @@ export function createRecorder() {
               inFlight: entry.inFlight.value(),
               busy,
               busyFrom,
+              // libuv's pool and V8's threads: how many worked (mean per interval), their CPU, the busiest's.
+              otherThreads: entry.other.cpu.value() === null
+                ? null
+                : { count: entry.other.count, busy: entry.other.busy.value(), cpuPct: entry.other.cpu.value(), maxCpuPct: entry.other.max.value() },
               spawnTiming: probe?.spawnTiming ?? null,
               // A process whose spawns were all made with posix_spawn (spawnbench's Node workers on
               // a Node with node:ffi) spawned that way, whatever its libuv would have done.

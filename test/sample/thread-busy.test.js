@@ -6,7 +6,9 @@ import { openProbeChannel } from '../../src/probe/channel.js';
 import { startSampler } from '../../src/sample/index.js';
 import { threadBusy } from '../../src/sample/thread-busy.js';
 import { ELU_CPU_DISAGREE } from '../../src/thresholds.js';
+import http from 'node:http';
 import { stopGroup } from '../probe/helpers/servers.js';
+import { startFixtureServer } from '../helpers/harness.js';
 
 test('threadBusy: a thread\'s ELU unless its time on a CPU, waiting for one and in spawn leave ELU_CPU_DISAGREE unexplained', () => {
   // Waiting in Atomics.wait: ELU 1, almost no CPU.
@@ -71,4 +73,38 @@ test('a thread waiting in Atomics.wait is seen, reads busy to ELU, and is not co
     await stopGroup(child);
     await channel.close();
   }
+});
+
+test('libuv\'s pool at work (crypto.pbkdf2): the main process\'s other threads are counted, with their CPU', async (t) => {
+  const server = await startFixtureServer('pbkdf2');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  let loading = true;
+  const worker = async () => {
+    while (loading) {
+      await new Promise((resolve, reject) => {
+        http.get(server.url, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+      });
+    }
+  };
+  try {
+    const load = Array.from({ length: 8 }, worker);
+    const sampler = startSampler({ rootPid: server.child.pid, intervalMs: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    sampler.reset();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const summary = await sampler.stop();
+    loading = false;
+    await Promise.all(load);
+    const other = summary.processes.find((p) => p.role === 'main').summary.otherThreads;
+    t.diagnostic(JSON.stringify(other));
+    // libuv's 4 pool threads and V8's at least; 8 requests in flight keep the pool hashing.
+    assert.ok(other.count >= 4, `${other.count} other threads`);
+    assert.ok(other.cpuPct >= 5, `their CPU ${other.cpuPct}% of a core`);
+    assert.ok(other.maxCpuPct > 0 && other.maxCpuPct <= other.cpuPct);
+  } finally {
+    loading = false;
+    agent.destroy();
+    await server.stop();
+  }
+  assert.ok(server.child.exitCode !== null || server.child.signalCode !== null, 'the server is gone');
 });
