@@ -6,6 +6,7 @@
 import { mean } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
+import { isWorkerEntry } from '../process-roles.js';
 
 /**
  * @typedef {object} ThreadFigures one event loop of the strategy
@@ -59,7 +60,7 @@ export function adviceInput(result) {
   const listed = result.strategy?.workers ?? [];
   const cpus = samples?.system?.cpus ?? [];
   const server = result.server ?? null;
-  const { main: mainProcess, workers } = server ? serverProcesses(processes, server) : { main: processes.find((p) => p.role === 'main') ?? null, workers: processes.filter((p) => p.role !== 'main') };
+  const { main: mainProcess, workers } = server ? serverProcesses(processes, server) : { main: processes.find((p) => p.role === 'main') ?? null, workers: processes.filter(isWorkerEntry) };
   const generator = load.generator ?? samples?.generator ?? {};
   return {
     target: plan.target ?? null,
@@ -108,7 +109,7 @@ function threadFigures(p, worker) {
   return {
     label: worker ? `worker ${worker.id}` : p.label,
     kind: p.role === 'thread' ? 'thread' : 'process',
-    requests: p.role === 'main' ? null : (p.requests ?? worker?.completed ?? null),
+    requests: !isWorkerEntry(p) ? null : (p.requests ?? worker?.completed ?? null),
     inFlight: s.inFlight ?? null,
     elu: s.elu ?? null,
     blocked: s.blockedFraction ?? null,

@@ -5,6 +5,7 @@
  * each fold returns a new window.
  */
 import { resolveSizeKnob } from './size-knob.js';
+import { isWorkerEntry } from '../process-roles.js';
 
 import { cpuView } from './cpu-view.js';
 import { budgetSignals } from './run-figures.js';
@@ -100,7 +101,7 @@ export function windowInput(window, { plan, machine, tick }) {
     rps: Number.isFinite(tick.meanRps) ? tick.meanRps : durationMs > 0 ? ((tick.requests ?? 0) * 1000) / durationMs : 0,
     errors: tick.errors?.total ?? 0,
     main: main ? figuresOf(main) : null,
-    workers: entries.filter((e) => e.role !== 'main').map(figuresOf),
+    workers: entries.filter(isWorkerEntry).map(figuresOf),
     spawnedCpuPct: meanOf(window.spawned),
     systemCpuPct: meanOf(window.system),
     generator: { cpuPct: tick.generator?.cpuPct ?? null, elu: tick.generator?.elu ?? null },
@@ -138,7 +139,7 @@ function windowBudget(window, entries, machine, tick) {
 }
 
 function figuresOf(e) {
-  const requests = e.role !== 'main' && e.firstRequests != null && e.lastRequests != null ? e.lastRequests - e.firstRequests : null;
+  const requests = isWorkerEntry(e) && e.firstRequests != null && e.lastRequests != null ? e.lastRequests - e.firstRequests : null;
   return {
     label: e.label,
     kind: e.role === 'thread' ? 'thread' : 'process',

@@ -9,6 +9,7 @@
  */
 import { mean } from './stats.js';
 import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT } from '../thresholds.js';
+import { isWorkerEntry } from '../process-roles.js';
 
 /** Below this share of one core (%), the server's CPU per request is too small to scale by. */
 const MIN_SERVER_CPU_PCT = 1;
@@ -40,7 +41,7 @@ const MIN_SERVER_CPU_PCT = 1;
  */
 export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedCpuPct = null, busyPct = null }) {
   const main = processes.find((p) => p.role === 'main') ?? null;
-  const workers = processes.filter((p) => p.role === 'worker' || p.role === 'thread');
+  const workers = processes.filter(isWorkerEntry);
   const busyOf = (p) => finite(p.busy) ?? finite(p.elu) ?? (finite(p.cpuPct) !== null ? Math.min(1, p.cpuPct / 100) : null);
   const workerBusy = workers.map(busyOf).filter((b) => b !== null);
   const workersBusy = mean(workerBusy);

@@ -5,6 +5,7 @@
  */
 import { mean } from './stats.js';
 import { cpuView } from './cpu-view.js';
+import { isWorkerEntry } from '../process-roles.js';
 
 /**
  * @typedef {object} RunSignals
@@ -75,7 +76,7 @@ export function runSignals(result) {
   const processes = samples?.processes ?? [];
   const mainEntry = processes.find((p) => p.role === 'main') ?? null;
   const main = mainEntry?.summary ?? null;
-  const workerEntries = processes.filter((p) => p.role !== 'main');
+  const workerEntries = processes.filter(isWorkerEntry);
   const workers = workerEntries.map((p) => p.summary ?? {});
   // A process's CPU covers its threads: the main process's own share is what its threads did not use.
   const mainThreadsCpu = sum(workerEntries.filter((p) => p.role === 'thread' && p.pid === mainEntry?.pid).map((p) => p.summary?.cpuPct));

@@ -82,13 +82,21 @@ function descendants(tree, pid) {
   return out;
 }
 
-/** A launcher by what the user would call it: 'npm', 'npx', 'pm2-runtime', 'sh', or its comm. */
+/** Runtimes whose first argument names the tool they run (`node /usr/bin/nodemon app.js` is nodemon). */
+const RUNTIME_COMMS = /^(node|nodejs|bun|deno)\d*$/;
+
+/**
+ * A launcher by what the user would call it: 'npm', 'npx', 'pm2-runtime', 'yarn', 'sh', the script
+ * a runtime runs ('nodemon' for `node /usr/bin/nodemon app.js`), or its comm.
+ */
 export function launcherName(p) {
   const words = (p.argv ?? []).map((w) => w.split('/').at(-1));
   for (const known of ['npm-cli.js', 'npx-cli.js', 'pm2-runtime', 'yarn.js', 'pnpm.cjs']) {
     if (words.includes(known)) return known.replace(/-cli\.js$|\.c?js$/, '');
   }
-  return String(p.comm ?? words[0] ?? '?').split(' ')[0];
+  const comm = String(p.comm ?? words[0] ?? '?').split(' ')[0];
+  const script = words.slice(1).find((w) => !w.startsWith('-'));
+  return RUNTIME_COMMS.test(comm) && script ? script.replace(/\.[cm]?js$/, '') : comm;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { LOPSIDED_RATIO } from '../thresholds.js';
 import { median } from './stats.js';
+import { isWorkerEntry } from '../process-roles.js';
 
 /**
  * @typedef {object} ProcessRow
@@ -62,7 +63,7 @@ export function cellWorkers(steps) {
   const cells = new Map();
   for (const step of steps) {
     if (step.partial || step.failed || !step.processes) continue;
-    const workers = step.processes.filter((r) => r.role !== 'main');
+    const workers = step.processes.filter(isWorkerEntry);
     const other = step.processes.find((r) => r.role === 'main')?.otherThreads ?? null;
     if (workers.length === 0 && !Number.isFinite(other?.cpuPct)) continue;
     const id = `${step.size}\u0000${step.policy}`;
@@ -105,7 +106,7 @@ export function cellWorkers(steps) {
  *   ratio: number, threshold: number } | null} null with fewer than two workers or nothing measured
  */
 export function workerBalance(rows) {
-  const workers = rows.filter((r) => r.role !== 'main');
+  const workers = rows.filter(isWorkerEntry);
   if (workers.length < 2) return null;
   const basis = workers.every((w) => Number.isFinite(w.spawnsPerSec)) && workers.some((w) => w.spawnsPerSec > 0) ? 'spawns' : 'cpu';
   const value = (w) => (basis === 'spawns' ? w.spawnsPerSec : w.cpuPct);

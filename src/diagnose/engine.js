@@ -13,7 +13,7 @@ import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
-import { bootCommand } from '../runner/boot-command.js';
+import { bootCommand, commandTarget } from '../runner/boot-command.js';
 import { findSizeKnob, tuneArgs } from '../analysis/size-knob.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
@@ -48,11 +48,15 @@ async function execute(engine, plan, logger, state) {
     what: 'server',
     boot: (stops) => (plan.target.kind === 'command' ? bootTarget(plan, logger, stops, state.abort.signal, onReport) : null),
     sample: (server) => {
-      rootPid = server?.proc.pid ?? plan.target.pid;
-      if (!rootPid) return null;
+      const leaderPid = server?.proc.pid ?? plan.target.pid;
+      if (!leaderPid) return null;
+      // The server is the process that listens; a launcher above it (npm, sh) is sampled but not the server.
+      rootPid = server?.serverPid ?? leaderPid;
       sched.watch(rootPid);
       return startSampler({
-        rootPid,
+        rootPid: leaderPid,
+        serverPid: rootPid,
+        launchers: server?.launchers ?? [],
         channel: server?.channel ?? null,
         intervalMs: plan.probe.intervalMs,
         runtime: 'node',
@@ -86,7 +90,7 @@ async function execute(engine, plan, logger, state) {
     plan,
     machine,
     target: server
-      ? { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url, containment: server.containment ?? null }
+      ? commandTarget(plan, server)
       : { kind: 'url', url, pid: plan.target.pid },
     load,
     samples,

@@ -7,6 +7,7 @@
 import { median } from '../analysis/stats.js';
 import { cpuView } from '../analysis/cpu-view.js';
 import { ownCpuPct } from '../analysis/run-figures.js';
+import { isServerEntry } from '../process-roles.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -20,7 +21,8 @@ export function buildEvidence(result) {
   const errors = load.errors?.total ?? 0;
   // `requests` counts every response (2xx or not); connect, reset, timeout and parse errors had none.
   const attempts = requests + errors - (load.errors?.non2xx ?? 0) - (load.errors?.mismatch ?? 0);
-  const processes = (samples?.processes ?? []).map((p) => {
+  // A launcher (npm, sh) above the server is not the server: no verdict is drawn from its figures.
+  const processes = (samples?.processes ?? []).filter(isServerEntry).map((p) => {
     const s = p.summary ?? {};
     return {
       label: p.label,

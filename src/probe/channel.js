@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeOwnedTempDir } from '../owned-temp-dir.js';
-import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, PROTOCOL_VERSION, DEFAULT_INTERVAL_MS, parseInterval } from './protocol.js';
+import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, PROTOCOL_VERSION, DEFAULT_INTERVAL_MS, parseInterval } from './protocol.js';
 
 /** URL of the file injected with --import. A file URL has no spaces or quotes, so NODE_OPTIONS needs no quoting. */
 export const PROBE_URL = new URL('./preload.js', import.meta.url).href;
@@ -47,7 +47,8 @@ const MAX_LINE_BYTES = 1024 * 1024;
  * }>} The channel. `env` is merged into the strategy's environment: NODE_OPTIONS is the
  *   current `process.env.NODE_OPTIONS` with `--import=<probe>` appended (pass your own base with
  *   `channel.nodeOptions(base)`), plus SPAWNBENCH_PROBE_SOCKET, SPAWNBENCH_PROBE_INTERVAL and an
- *   empty SPAWNBENCH_PROBE_ROOT (the started process is the root of the probed tree).
+ *   empty SPAWNBENCH_PROBE_ROOT and SPAWNBENCH_PROBE_COMMANDS_FROM (the started process is the root of
+ *   the probed tree, and no command of it is yet known for a per-request command).
  *   Emits `report` (one probe report, see protocol.js) and `connection` / `disconnection`
  *   (`{ count }` live connections). `close()` stops the server, drops the probes' connections
  *   and removes the temp directory.
@@ -97,7 +98,7 @@ export async function openProbeChannel({ intervalMs = DEFAULT_INTERVAL_MS } = {}
   return Object.assign(channel, {
     socketPath,
     intervalMs: interval,
-    env: { NODE_OPTIONS: nodeOptions(), [SOCKET_ENV]: socketPath, [INTERVAL_ENV]: String(interval), [ROOT_ENV]: '' },
+    env: { NODE_OPTIONS: nodeOptions(), [SOCKET_ENV]: socketPath, [INTERVAL_ENV]: String(interval), [ROOT_ENV]: '', [COMMANDS_ENV]: '' },
     nodeOptions,
     close() {
       closing ??= (async () => {

@@ -8,7 +8,8 @@
  * worker threads, whose env the strategy may replace) or else from the
  * environment (SPAWNBENCH_PROBE_SOCKET, SPAWNBENCH_PROBE_INTERVAL).
  */
-import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, parseInterval } from './protocol.js';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, parseInterval } from './protocol.js';
 
 /**
  * A worker started with its own execArgv runs NODE_OPTIONS' --import as well as
@@ -17,20 +18,56 @@ import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, parseInterval } from './protocol.js
  */
 const LOADED = Symbol.for('spawnbench.probe.loaded');
 
+/** Published by `net.Server.listen()` before it binds (Node 20.20, 22, 24, 26; node PR 53136). */
+const LISTEN_CHANNEL = 'tracing:net.server.listen:asyncStart';
+
 /**
- * True for worker threads (settings in the URL), the root process, and IPC
- * children of it. The root marks its environment for its descendants: one
- * without an IPC channel is not a fork()ed or cluster worker but a command the
- * strategy runs per request (`node script.js`), which inherits NODE_OPTIONS and
- * is left unprobed so the workload is not slowed.
+ * Whether this process (or thread) is one to probe: the server, its pool workers
+ * and threads, and whatever launches it, but not a command it runs per request.
+ *
+ * Probed: worker threads (settings in the URL), the root (the process spawnbench
+ * started, or the first Node process under it), IPC children (fork()ed pool and
+ * cluster workers, a server nodemon forks), and any other Node process unless a
+ * probed ancestor had already said its Node children are per-request commands.
+ * That is said (COMMANDS_ENV in its environment, which its later children
+ * inherit) by a pool worker or thread as soon as it starts, and by any other
+ * probed process once it listens on a TCP port: a launcher (npm, npx, yarn, pnpm,
+ * nodemon, a shell) never listens, so the server it starts through `sh -c` (no
+ * IPC channel) is probed, while the `node script.js` a listening server or a pool
+ * worker runs per request is left alone so the workload is not slowed.
  */
 function wanted(url) {
-  if (url.searchParams.has('socket')) return true;
+  if (url.searchParams.has('socket')) return commandsFromHere();
   if (!process.env[ROOT_ENV]) {
     process.env[ROOT_ENV] = String(process.pid);
-    return true;
+    return commandsOnceListening();
   }
-  return Boolean(process.channel);
+  if (process.channel) return commandsFromHere();
+  if (process.env[COMMANDS_ENV]) return false;
+  return commandsOnceListening();
+}
+
+/** From now on, this process's Node children without an IPC channel are per-request commands. */
+function commandsFromHere() {
+  process.env[COMMANDS_ENV] = String(process.pid);
+  return true;
+}
+
+/**
+ * The same from this process's first TCP listen on (a Unix socket is a launcher's
+ * or a pool's own channel, not the server). Bun publishes no listen event: a Bun
+ * process is only probed as a strategy's main (Bun ignores NODE_OPTIONS, so it is
+ * never a launcher here), and is taken for the server at once, as before.
+ */
+function commandsOnceListening() {
+  if (process.versions.bun) return commandsFromHere();
+  const onListen = (message) => {
+    if (message?.options?.path != null) return;
+    diagnosticsChannel.unsubscribe(LISTEN_CHANNEL, onListen);
+    commandsFromHere();
+  };
+  diagnosticsChannel.subscribe(LISTEN_CHANNEL, onListen);
+  return true;
 }
 
 try {

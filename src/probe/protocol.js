@@ -30,6 +30,15 @@ export const SOCKET_ENV = 'SPAWNBENCH_PROBE_SOCKET';
  */
 export const ROOT_ENV = 'SPAWNBENCH_PROBE_ROOT';
 
+/**
+ * Set (to its pid) by a probed process once its Node children without an IPC
+ * channel are commands it runs per request rather than the server: by a pool
+ * worker (an IPC child) or a worker thread as soon as it starts, and by any other
+ * probed process when it starts to listen (see preload.js). The channel's env
+ * clears it, like the root.
+ */
+export const COMMANDS_ENV = 'SPAWNBENCH_PROBE_COMMANDS_FROM';
+
 /** Report interval in ms. */
 export const INTERVAL_ENV = 'SPAWNBENCH_PROBE_INTERVAL';
 

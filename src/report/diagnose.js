@@ -37,10 +37,14 @@ export function formatDiagnose(result) {
   return lines.join('\n');
 }
 
-/** "'node server.js' (pid 123) on http://127.0.0.1:4000/" or "url http://… (pid 123)". */
+/**
+ * "'node server.js' (pid 123) on http://127.0.0.1:4000/", "'npm start' (server pid 125, launched by npm → sh)
+ * on …" or "url http://… (pid 123)".
+ */
 export function describeDiagnoseTarget(result) {
   const t = result.target ?? result.plan.target;
-  const pid = t.pid ? ` (pid ${t.pid})` : '';
+  const launchers = t.launchers?.length ? `server pid ${t.pid}, launched by ${t.launchers.map((l) => l.name).join(' → ')}` : null;
+  const pid = launchers ? ` (${launchers})` : t.pid ? ` (pid ${t.pid})` : '';
   if (t.kind === 'url') return `url ${t.url}${pid}`;
   return `'${t.command.join(' ')}'${pid}${t.url ? ` on ${t.url}` : ''}`;
 }

@@ -6,6 +6,7 @@
  */
 import { int, pct } from './format.js';
 import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
+import { isWorkerEntry } from '../process-roles.js';
 
 /**
  * An argv as a line a POSIX shell reads back to the same words: plain words as
@@ -58,7 +59,7 @@ export function formatServerProcesses(processes) {
   const threads = processes.rows.some((r) => r.role === 'thread');
   const header = ['process', 'spawns/s', 'blocked in spawn', 'ELU', ...(threads ? ['busy'] : []), 'CPU'];
   const rows = processes.rows.map((r) => [
-    r.role === 'main' || r.label.startsWith('pid') || r.label.startsWith('thread') ? `${r.label}${r.role === 'main' ? `, pid ${r.pid}` : ''}` : r.label,
+    r.role === 'main' || r.role === 'launcher' ? `${r.label}, pid ${r.pid}` : r.label,
     int(r.spawnsPerSec),
     pct(r.blockedFraction),
     Number.isFinite(r.elu) ? r.elu.toFixed(2) : '–',
@@ -78,7 +79,7 @@ export function formatServerProcesses(processes) {
     lines.push(b.id === 'lopsided'
       ? `Lopsided: ${b.busiest} did ${pct(b.busiestShare)} of the workers' ${basis} (${b.ratio.toFixed(2)}× an even share of ${pct(1 / b.workers)}; lopsided from ${b.threshold}×): the server's balancing leaves workers idle.`
       : `Even: the busiest worker (${b.busiest}) did ${pct(b.busiestShare)} of the workers' ${basis}, ${b.ratio.toFixed(2)}× an even share.`);
-  } else if (processes.rows.filter((r) => r.role !== 'main').length === 0) {
+  } else if (processes.rows.filter(isWorkerEntry).length === 0) {
     const other = processes.rows.find((r) => r.role === 'main')?.otherThreads;
     lines.push(other?.cpuPct >= OTHER_THREAD_BUSY_PCT
       ? `No worker process or Worker thread: the work ran on the main thread and on its other threads (libuv's pool, V8's): ` +

@@ -6,6 +6,7 @@
  */
 import { int, pct } from './format.js';
 import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION } from '../thresholds.js';
+import { isWorkerEntry } from '../process-roles.js';
 
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
@@ -20,7 +21,7 @@ const MAX_COLUMNS = 80;
 export function formatProcesses(samples, workers = []) {
   if (!samples?.processes?.length) return '';
   const rows = samples.processes.map((p) => {
-    const worker = p.role === 'main' ? null : workerOf(p, workers);
+    const worker = isWorkerEntry(p) ? workerOf(p, workers) : null;
     return { ...p, label: worker ? `worker ${worker.id}` : p.label, requests: p.requests ?? worker?.completed ?? null };
   });
   // Process lines are padded to their own labels only (`main  ELU …`), so the usual
@@ -47,7 +48,7 @@ export function formatProcesses(samples, workers = []) {
   if (samples.probe && !samples.probe.available && samples.probe.reason) lines.push(samples.probe.reason);
   for (const note of samples.notes ?? []) lines.push(`note: ${note}`);
 
-  const table = workerTable(rows.filter((p) => p.role !== 'main'));
+  const table = workerTable(rows.filter(isWorkerEntry));
   return table ? `${lines.join('\n')}\n\n${table}` : lines.join('\n');
 }
 

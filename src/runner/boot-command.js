@@ -21,7 +21,8 @@ import { startTarget } from './command-target.js';
  * @param {(channel: object|null) => Promise<{ env: Record<string, string>, cpuProfDir: string|null }>} [options.prepareEnv]
  *   the environment the probe (and anything else the engine adds) needs; by default the probe channel's
  * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, channel: object|null, host: string,
- *   port: number, label: string, url: (path: string) => string, cpuProfDir: string|null, stopping: boolean }>}
+ *   port: number, label: string, serverPid: number, launchers: object[], url: (path: string) => string,
+ *   cpuProfDir: string|null, stopping: boolean }>} `serverPid` and `launchers`: see command-target.js
  */
 export async function bootCommand({ target, probe, logger, stops, signal, onReport, prepareEnv = probeEnv }) {
   const channel = probe.enabled ? await openProbeChannel({ intervalMs: probe.intervalMs }) : null;
@@ -46,7 +47,7 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
     server.containment = containment;
     logger.info({ code, signal: killedBy, containment }, 'server stopped');
   });
-  logger.info({ pid: started.proc.pid, host: started.host, port: started.port }, 'server ready');
+  logger.info({ pid: started.proc.pid, serverPid: started.serverPid, launchers: started.launchers, host: started.host, port: started.port }, 'server ready');
   return server;
 }
 
@@ -58,4 +59,23 @@ async function probeEnv(channel) {
 /** http://127.0.0.1:PORT/path, or http://[::1]:PORT/path for a server on IPv6 loopback only. */
 function urlOf(host, port, path) {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
+}
+
+/**
+ * A result's `target` for a user's server command: `pid` the process that listens (the server),
+ * `leaderPid` the one spawnbench started, `launchers` the resident ones between them (npm, sh, …).
+ * @param {{ target: { command: string[], path: string } }} plan
+ * @param {Awaited<ReturnType<typeof bootCommand>>} server
+ */
+export function commandTarget(plan, server) {
+  return {
+    kind: 'command',
+    command: plan.target.command,
+    pid: server.serverPid ?? server.proc.pid,
+    leaderPid: server.proc.pid,
+    launchers: (server.launchers ?? []).map(({ pid, name }) => ({ pid, name })),
+    port: server.port,
+    url: server.url(plan.target.path),
+    containment: server.containment ?? null,
+  };
 }

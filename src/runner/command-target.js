@@ -9,6 +9,8 @@ import { RunError } from '../errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
 import { waitListening, accepts, LOOPBACK_HOSTS } from './wait-listening.js';
+import { readServerTree } from './server-tree.js';
+import { serverShape } from '../analysis/server-shape.js';
 
 /**
  * Extra time the launcher's own timeout waits beyond ours, ms, so that our more
@@ -25,7 +27,10 @@ const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
  * @param {AbortSignal} [options.signal] gives up waiting (Ctrl-C); the server is then stopped
  * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
  * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, host: string, port: number, label: string,
- *   stop: () => Promise<object> }>} `stop()`: SIGTERM to the group, and SIGKILL only when the grace has passed
+ *   serverPid: number, launchers: Array<{ pid: number, name: string }>, stop: () => Promise<object> }>}
+ *   `serverPid`: the process that listens on the port (`proc.pid` unless a launcher such as npm started it);
+ *   `launchers`: the resident processes above it, from `proc` down (analysis/server-shape.js).
+ *   `stop()`: SIGTERM to the group, and SIGKILL only when the grace has passed
  *   or the group is empty (a shell that exits at once must not cut its node child's profile write short)
  */
 export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, signal, onOutput = () => {} }) {
@@ -70,5 +75,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
   });
   // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
   // its Node child still writes its CPU profile), then SIGKILLs what is left.
-  return { proc, host: address.host, port, label, stop: () => proc.stop() };
+  // The server is the process that listens, below any launcher (npm → sh → node app.js).
+  const { pid: serverPid, launchers } = serverShape(readServerTree(proc.pid, port), { rootPid: proc.pid });
+  return { proc, host: address.host, port, label, serverPid: serverPid ?? proc.pid, launchers, stop: () => proc.stop() };
 }

@@ -15,7 +15,7 @@ import { trackDir } from './cleanup.js';
 import { makeOwnedTempDir } from '../owned-temp-dir.js';
 import { noResponseFailure } from '../load/host-check.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
-import { bootCommand } from './boot-command.js';
+import { bootCommand, commandTarget } from './boot-command.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { shapeBetween } from '../analysis/server-shape.js';
@@ -46,6 +46,8 @@ async function execute(run, plan, logger, state) {
     boot: (stops) => bootServer(plan, logger, run, stops, state.abort.signal, state),
     sample: (server) => server && startSampler({
       rootPid: server.proc.pid,
+      serverPid: server.serverPid ?? server.proc.pid,
+      launchers: server.launchers ?? [],
       channel: server.channel,
       intervalMs: plan.probe.intervalMs,
       runtime: plan.target.runtime?.kind ?? 'node',
@@ -80,7 +82,7 @@ async function execute(run, plan, logger, state) {
     machine,
     runtimes,
     strategy: server && plan.target.kind === 'strategy' ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers, containment: server.containment ?? null } : null,
-    ...(plan.target.kind === 'command' ? { target: { kind: 'command', command: plan.target.command, pid: server.proc.pid, port: server.port, url: server.url(plan.target.path), containment: server.containment ?? null } } : {}),
+    ...(plan.target.kind === 'command' ? { target: commandTarget(plan, server) } : {}),
     load,
     samples,
     notes,

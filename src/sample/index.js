@@ -37,7 +37,11 @@ export function probeSupport(runtime = 'node') {
  * Starts sampling a strategy's process tree.
  *
  * @param {object} options
- * @param {number} options.rootPid the strategy's main process
+ * @param {number} options.rootPid the process spawnbench started (the strategy's main process, or a user's command)
+ * @param {number} [options.serverPid] the process that listens, when a launcher started it (npm → sh → node
+ *   app.js: node app.js; see src/runner/find-server.js); default `rootPid`. It is the `main` process.
+ * @param {Array<{ pid: number, name: string }>} [options.launchers] the resident processes above the server:
+ *   sampled with role `launcher` and label `launcher <name>`, never taken for the server or a worker
  * @param {import('node:events').EventEmitter|null} [options.channel] from openProbeChannel(); null: no probe figures
  * @param {number} [options.intervalMs] sampling interval (default 250)
  * @param {string} [options.runtime] runtime of the strategy's main process; on 'bun'/'deno' the
@@ -67,6 +71,8 @@ export function probeSupport(runtime = 'node') {
  */
 export function startSampler({
   rootPid,
+  serverPid = rootPid,
+  launchers = [],
   channel = null,
   intervalMs = DEFAULT_SAMPLE_INTERVAL_MS,
   runtime = 'node',
@@ -79,6 +85,8 @@ export function startSampler({
   const throttle = createThrottleSampler({ serverPid: rootPid ?? null });
   /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
+  const launcherPids = new Map(launchers.map((l) => [l.pid, l.name]));
+  const roleOf = (pid) => (pid === serverPid ? 'main' : launcherPids.has(pid) ? 'launcher' : 'worker');
   const staleMs = (channel?.intervalMs ?? intervalMs) * STALE_INTERVALS;
 
   const onReport = (report) => {
@@ -126,7 +134,7 @@ export function startSampler({
     const fresh = [...probed].filter(([, p]) => now - p.latestAt <= staleMs);
     const probedPids = new Set(fresh.filter(([, p]) => p.isMainThread).map(([, p]) => p.pid));
     const workerPids = new Set(workers.filter((w) => w.threadId == null).map((w) => w.pid));
-    const isTracked = (pid) => probedPids.has(pid) || workerPids.has(pid);
+    const isTracked = (pid) => probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid);
     const threads = fresh.filter(([, p]) => !p.isMainThread).map(([key, p]) => ({ key, pid: p.pid, tid: p.tid }));
     // A probed Node process forks only from its JS threads: reading their children
     // is enough, and skips ~10 libuv/V8 threads per process (measured on a 5-process
@@ -142,8 +150,8 @@ export function startSampler({
         key: `${pid}`,
         pid,
         threadId: null,
-        role: pid === rootPid ? 'main' : 'worker',
-        label: labelOf(pid === rootPid ? 'main' : 'worker', pid, null, workers),
+        role: roleOf(pid),
+        label: roleOf(pid) === 'launcher' ? `launcher ${launcherPids.get(pid)}` : labelOf(roleOf(pid), pid, null, workers),
         cpuPct: usage.cpuPct,
         rssBytes: usage.rssBytes,
         requests: workerOf(pid, null, workers)?.completed ?? null,

@@ -30,11 +30,12 @@ export async function cli(...args) {
 /**
  * Runs bin/spawnbench.js as its own process (no TTY) and collects its output.
  * @param {string[]} args
- * @param {{ env?: Record<string, string|undefined>, timeoutMs?: number }} [options] env replaces process.env
+ * @param {{ env?: Record<string, string|undefined>, timeoutMs?: number, cwd?: string }} [options] env replaces
+ *   process.env; cwd: where it runs (default the repository's root)
  * @returns {Promise<{ code: number|null, signal: string|null, out: string, err: string }>}
  */
-export async function spawnCli(args, { env = process.env, timeoutMs = 60_000 } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnCli(args, { env = process.env, timeoutMs = 60_000, cwd = ROOT } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });

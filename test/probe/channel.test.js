@@ -53,21 +53,61 @@ test('without SPAWNBENCH_PROBE_SOCKET, or with a dead socket, the probe does not
   assert.equal(dead.stderr, '');
 });
 
-test('a Node command the strategy spawns per request (no IPC channel) is not probed; a fork()ed worker is', async () => {
+test('a Node command a listening server or a pool worker spawns per request is not probed; a fork()ed worker is', async () => {
   const channel = await openProbeChannel({ intervalMs: 50 });
   const pids = new Set();
   channel.on('report', (r) => pids.add(r.pid));
   try {
+    // The root listens, then spawns a command and forks a worker; the worker (an IPC child) spawns a command too.
     const script = `
       const cp = require('node:child_process');
       const wait = '(' + (() => setTimeout(() => {}, 400)).toString() + ')()';
-      const command = cp.spawn(process.execPath, ['-e', wait], { stdio: 'ignore' });
-      const worker = cp.fork('', [], { execArgv: ['-e', wait], stdio: 'ignore' });
-      console.log(JSON.stringify({ command: command.pid, worker: worker.pid }));`;
+      const inWorker = 'const c = require("node:child_process").spawn(process.execPath, ["-e", ' + JSON.stringify(wait) + '], { stdio: "ignore" }); process.send(c.pid); ' + wait;
+      const server = require('node:net').createServer().listen(0, '127.0.0.1', () => {
+        const command = cp.spawn(process.execPath, ['-e', wait], { stdio: 'ignore' });
+        const worker = cp.fork('', [], { execArgv: ['-e', inWorker], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+        worker.once('message', (workerCommand) => {
+          console.log(JSON.stringify({ command: command.pid, worker: worker.pid, workerCommand }));
+          worker.disconnect();
+          server.close();
+        });
+      });`;
     const { stdout } = await run(process.execPath, ['-e', script], { env: { ...process.env, ...channel.env } });
-    const { command, worker } = JSON.parse(stdout);
+    const { command, worker, workerCommand } = JSON.parse(stdout);
     assert.equal(pids.has(worker), true, 'the fork()ed worker reports');
-    assert.equal(pids.has(command), false, 'the spawned command does not');
+    assert.equal(pids.has(command), false, 'the command the listening server spawned does not');
+    assert.equal(pids.has(workerCommand), false, 'the command the pool worker spawned does not');
+  } finally {
+    await channel.close();
+  }
+});
+
+test('behind a launcher that does not listen (npm → sh -c), the server is probed; the commands it spawns once listening are not', async () => {
+  const channel = await openProbeChannel({ intervalMs: 50 });
+  const pids = new Set();
+  channel.on('report', (r) => pids.add(r.pid));
+  try {
+    const wait = '(' + (() => setTimeout(() => {}, 400)).toString() + ')()';
+    // The server: spawns one command before it listens (still probed: it might be a launcher's child) and one after.
+    const server = `
+      const cp = require('node:child_process');
+      const wait = ${JSON.stringify(wait)};
+      const before = cp.spawn(process.execPath, ['-e', wait], { stdio: 'ignore' });
+      const server = require('node:net').createServer().listen(0, '127.0.0.1', () => {
+        const after = cp.spawn(process.execPath, ['-e', wait], { stdio: 'ignore' });
+        console.log(JSON.stringify({ server: process.pid, before: before.pid, after: after.pid }));
+        setTimeout(() => server.close(), 400);
+      });`;
+    // The launcher: a Node process that runs the server through a shell and waits for it, as npm start does.
+    const launcher = `
+      const cp = require('node:child_process');
+      const child = cp.spawn('sh', ['-c', '"$0" -e "$1"', process.execPath, ${JSON.stringify(server)}], { stdio: 'inherit' });
+      child.on('exit', (code) => process.exit(code ?? 1));`;
+    const { stdout } = await run(process.execPath, ['-e', launcher], { env: { ...process.env, ...channel.env } });
+    const { server: serverPid, before, after } = JSON.parse(stdout);
+    assert.equal(pids.has(serverPid), true, 'the server under the launcher reports');
+    assert.equal(pids.has(before), true, 'a Node child started before the server listened is probed');
+    assert.equal(pids.has(after), false, 'the command the listening server spawned is not');
   } finally {
     await channel.close();
   }

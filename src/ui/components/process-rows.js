@@ -1,4 +1,5 @@
 import { median } from '../charts.js';
+import { isWorkerEntry } from '../../process-roles.js';
 
 /**
  * Rows for the process table: the sampler's processes joined with the engine's
@@ -10,7 +11,7 @@ import { median } from '../charts.js';
  * @typedef {object} ProcessRow
  * @property {string} key
  * @property {string} label
- * @property {'main'|'worker'|'thread'|'summary'} role
+ * @property {'main'|'worker'|'thread'|'launcher'|'summary'} role
  * @property {number|null} cpuPct     % of one core
  * @property {number|null} rssBytes
  * @property {number|null} elu        0–1
@@ -37,7 +38,7 @@ const workerMatches = (worker, proc) =>
 /**
  * @param {object|null} sample   the sampler's latest interval
  * @param {object[]} workers     the engine's merged worker list
- * @returns {ProcessRow[]} main process first, then workers by id
+ * @returns {ProcessRow[]} main process first, then workers by id, then launchers
  */
 export function buildProcessRows(sample, workers = []) {
   const rows = [];
@@ -77,7 +78,7 @@ export function buildProcessRows(sample, workers = []) {
       probe: false,
     });
   }
-  const rank = (row) => (row.role === 'main' ? 0 : 1);
+  const rank = (row) => (row.role === 'main' ? 0 : row.role === 'launcher' ? 2 : 1);
   return rows.sort((a, b) => rank(a) - rank(b));
 }
 
@@ -120,8 +121,8 @@ const SUMMARY_ROWS = 4;
  */
 export function collapseRows(rows, maxRows) {
   if (rows.length <= maxRows) return { rows, collapsed: 0 };
-  const others = rows.filter((row) => row.role === 'main');
-  const workers = rows.filter((row) => row.role !== 'main');
+  const others = rows.filter((row) => !isWorkerEntry(row));
+  const workers = rows.filter(isWorkerEntry);
   const top = busiest(workers);
   const busiestRow = { ...top, key: `busiest:${top.key}`, label: `busiest ${top.label}` };
   if (others.length + SUMMARY_ROWS > maxRows) return { rows: [...others, busiestRow], collapsed: workers.length };

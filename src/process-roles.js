@@ -1,0 +1,29 @@
+/**
+ * The roles the sampler gives the processes and threads of a server (src/sample/):
+ * `main` the server (the process that listens; a strategy's main process),
+ * `worker` a process under it (a pool or cluster worker), `thread` a worker
+ * thread, `launcher` a process that started the server and stays resident (npm,
+ * npx, yarn, pnpm, a shell, nodemon; src/runner/find-server.js). Analysis, the
+ * reports and the dashboard all ask the same question of them: is it one of the
+ * server's workers?
+ */
+
+/**
+ * Whether a process (or thread) entry is one of the server's workers: neither the
+ * server's main process nor a launcher above it.
+ * @param {{ role: string }} entry
+ * @returns {boolean}
+ */
+export function isWorkerEntry(entry) {
+  return entry.role === 'worker' || entry.role === 'thread';
+}
+
+/**
+ * Whether a process (or thread) entry belongs to the server (its main process,
+ * workers and threads), not to a launcher that started it.
+ * @param {{ role: string }} entry
+ * @returns {boolean}
+ */
+export function isServerEntry(entry) {
+  return entry.role !== 'launcher';
+}
