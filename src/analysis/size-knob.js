@@ -50,7 +50,39 @@ const RUNTIME_VALUE_OPTIONS = ['-r', '--require', '--import', '--loader', '--exp
  * @returns {FoundKnob|null}
  */
 export function findSizeKnob({ command, env }) {
-  return findFlagKnob(command) ?? findEnvKnob(command, env);
+  return findFlagKnob(command) ?? findShellFlagKnob(command) ?? findEnvKnob(command, env);
+}
+
+/** Shells whose `-c '<line>'` starts the server: the flag may be inside the line. */
+const SHELLS = ['sh', 'bash', 'dash', 'zsh'];
+
+/**
+ * A flag inside `sh -c 'node server.js --workers 3'`: found in the line's words,
+ * and `{size}` put in its place inside the line (tune fills placeholders in every
+ * argument, so the line runs as the user wrote it at each size).
+ */
+function findShellFlagKnob(command) {
+  const exe = String(command[0] ?? '').split('/').at(-1);
+  const at = command.indexOf('-c');
+  if (!SHELLS.includes(exe) || at < 1 || typeof command[at + 1] !== 'string') return null;
+  const line = command[at + 1];
+  const words = line.split(/\s+/).filter(Boolean);
+  const knob = findFlagKnob(words);
+  if (!knob) return null;
+  // The same words with {size} where the value was, put back in the line as written.
+  const i = knob.command.findIndex((w, n) => w !== words[n]);
+  const tunedLine = replaceWord(line, words, i, knob.command[i]);
+  const tuned = [...command];
+  tuned[at + 1] = tunedLine;
+  return { ...knob, command: tuned };
+}
+
+/** `line` with its `index`-th whitespace-separated word replaced. */
+function replaceWord(line, words, index, replacement) {
+  let from = 0;
+  for (let n = 0; n < index; n++) from = line.indexOf(words[n], from) + words[n].length;
+  const start = line.indexOf(words[index], from);
+  return line.slice(0, start) + replacement + line.slice(start + words[index].length);
 }
 
 function findFlagKnob(command) {

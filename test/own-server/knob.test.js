@@ -27,6 +27,10 @@ test('flags in the arguments: long anywhere after the executable, short only aft
   assert.equal(max.written, '-i max');
   assert.equal(found(['npm', 'start', '--', '--concurrency', '6']).value, 6, 'behind npm start --');
   assert.equal(found(['node', 'server.js', '--workers', 'auto']), null);
+  const shell = found(['sh', '-c', 'cd app &&  node server.js --workers 3 --quiet']);
+  assert.deepEqual([shell.written, shell.command], ['--workers 3', ['sh', '-c', 'cd app &&  node server.js --workers {size} --quiet']], 'inside sh -c, the line kept as written');
+  assert.deepEqual(found(['bash', '-c', 'exec node s.js --workers=2']).command, ['bash', '-c', 'exec node s.js --workers={size}']);
+  assert.equal(found(['sh', '-c', 'node server.js']), null);
 });
 
 test('variables in the environment: the usual names, a flag first', () => {
