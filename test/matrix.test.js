@@ -1,17 +1,34 @@
-// The test matrix (`npm test`): which files each set runs, and the closing summary it
-// reads from each Node's run (CI reads the totals it prints last).
+// The test runner (`npm test`, `npm run test:matrix`): which files each set runs, the
+// runtime cache's layout, and the closing summary it reads from each run (CI reads
+// the totals it prints last).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { testFiles, parseSummary, nodePath } from './matrix.js';
+import { join } from 'node:path';
+import { testFiles, parseSummary, nodePath, runsAlone } from './matrix.js';
+import { RUNTIMES, runtimesDir } from './helpers/runtimes.js';
 
-test('the full set is every test file; the smoke set is test/smoke; each Node of the matrix is installed', () => {
+test('the full set is every test file; smoke is test/smoke; runtimes is every file that uses the runtime cache', () => {
   const full = testFiles('full');
   assert.ok(full.includes('test/matrix.test.js') && full.includes('test/probe/spawn-timing.test.js'));
   assert.ok(full.includes('test/smoke/smoke.test.js'));
   assert.ok(full.every((file) => file.endsWith('.test.js')));
   assert.deepEqual(testFiles('smoke'), ['test/smoke/smoke.test.js']);
-  for (const name of ['this', '22', '24', '26']) assert.ok(existsSync(nodePath(name)), `Node ${name}: ${nodePath(name)}`);
+  const runtimes = testFiles('runtimes');
+  for (const file of ['test/probe/bun.test.js', 'test/probe/spawn-timing.test.js', 'test/strategies/posix-spawn.test.js', 'test/strategies/runtimes.test.js', 'test/runner/temp-dir.test.js']) {
+    assert.ok(runtimes.includes(file), file);
+  }
+  assert.ok(runtimes.every((file) => full.includes(file)));
+  assert.ok(!runtimes.includes('test/smoke/smoke.test.js') && !runtimes.includes('test/matrix.test.js'));
+  assert.equal(nodePath('this'), process.execPath);
+  assert.equal(runsAlone('test/matrix.test.js'), false);
+});
+
+test('runtimes are pinned, and cached in $SPAWNBENCH_RUNTIMES, else the XDG cache, else ~/.cache', () => {
+  assert.deepEqual(Object.keys(RUNTIMES), ['node22', 'node24', 'node26', 'bun', 'deno']);
+  for (const { spec } of Object.values(RUNTIMES)) assert.match(spec, /@\d+\.\d+\.\d+$/);
+  assert.equal(runtimesDir({ SPAWNBENCH_RUNTIMES: '/x/rt', XDG_CACHE_HOME: '/y' }), '/x/rt');
+  assert.equal(runtimesDir({ XDG_CACHE_HOME: '/y' }), join('/y', 'spawnbench', 'runtimes'));
+  assert.match(runtimesDir({}), /\/\.cache\/spawnbench\/runtimes$/);
 });
 
 test('the summary read is the last one in the output, colours or not; none without one', () => {

@@ -4,8 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { openProbeChannel, preloadArgs } from '../../src/probe/channel.js';
 import { runLoad, stopGroup } from './helpers/servers.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 
-const BUN = new URL('../../node_modules/.bin/bun', import.meta.url).pathname;
+const BUN = runtimePath('bun');
 const BASELINE = new URL('../../strategies/baseline/index.js', import.meta.url).pathname;
 
 test('preloadArgs: nothing for node (NODE_OPTIONS does it), --preload for bun, null for deno', () => {
@@ -15,7 +16,7 @@ test('preloadArgs: nothing for node (NODE_OPTIONS does it), --preload for bun, n
   assert.equal(preloadArgs('deno'), null);
 });
 
-test('on bun the probe reports time blocked in spawn and loop delay, and no ELU', { skip: existsSync(BUN) ? false : 'bun is not installed' }, async () => {
+test('on bun the probe reports time blocked in spawn and loop delay, and no ELU', { skip: missingRuntime('bun') }, async () => {
   const channel = await openProbeChannel({ intervalMs: 100 });
   const reports = [];
   channel.on('report', (r) => reports.push(r));

@@ -1,17 +1,20 @@
 // The two ways the probe times spawn: Node's `tracing:child_process.spawn` channel
 // (Node 26) and the patched ChildProcess.prototype.spawn (every Node). Both run on
 // the same spawns at once, in a Node 26 process (this one when it is 26 or newer,
-// else the node26 devDependency), and must agree on the time blocked.
+// else node26 from the runtime cache, test/helpers/runtimes.js), and must agree on the time blocked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { spawnChannelPublished } from '../helpers/spawn-channel.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 
 const TIMER = new URL('../../src/probe/spawn-timer.js', import.meta.url).href;
-const NODE26 = fileURLToPath(new URL('../../node_modules/node26/bin/node', import.meta.url));
 const hasChannel = await spawnChannelPublished();
+const MAJOR = Number(process.versions.node.split('.')[0]);
+// A Node with the channel: this one, else node26 from the cache (skipped when not fetched).
+const NODE26 = MAJOR >= 26 ? process.execPath : runtimePath('node26');
+const needs26 = { skip: MAJOR < 26 && missingRuntime('node26') };
 
 /** Runs `script` (an ES module) on `node`, returns what it printed as JSON. */
 async function runOn(node, script) {
@@ -19,7 +22,7 @@ async function runOn(node, script) {
   return JSON.parse(stdout);
 }
 
-test('on Node 26 the channel and the patch time the same spawns alike (blocked ms within 2×, same count)', async () => {
+test('on Node 26 the channel and the patch time the same spawns alike (blocked ms within 2×, same count)', needs26, async () => {
   const script = `
     import { spawn } from 'node:child_process';
     import { once } from 'node:events';
@@ -39,8 +42,7 @@ test('on Node 26 the channel and the patch time the same spawns alike (blocked m
     patch.uninstall();
     console.log(JSON.stringify(result));
   `;
-  const major = Number(process.versions.node.split('.')[0]);
-  const { patch, channel, node } = await runOn(major >= 26 ? process.execPath : NODE26, script);
+  const { patch, channel, node } = await runOn(NODE26, script);
   assert.ok(Number(node.split('.')[0]) >= 26, `ran on Node ${node}`);
   assert.equal(patch.timing, 'patch');
   assert.equal(channel.timing, 'diagnostics-channel');
@@ -53,7 +55,7 @@ test('on Node 26 the channel and the patch time the same spawns alike (blocked m
   assert.ok(ratio > 0.5 && ratio <= 1.001, `channel ${channel.blockedMs.toFixed(1)} ms vs patch ${patch.blockedMs.toFixed(1)} ms (ratio ${ratio.toFixed(2)})`);
 });
 
-test('auto picks the channel where Node publishes it and the patch elsewhere, and leaves a failed spawn counted', async () => {
+test('auto picks the channel where Node publishes it and the patch elsewhere, and leaves a failed spawn counted', needs26, async () => {
   const script = `
     import childProcess, { spawn } from 'node:child_process';
     import { once } from 'node:events';

@@ -7,17 +7,12 @@ import { readdirSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from 'spawnbench';
-import { resolveRuntime } from '../../src/strategies/runtimes.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 import { processesInGroup } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';
 
-const bun = (() => {
-  try {
-    return resolveRuntime('bun', '--worker-runtime');
-  } catch {
-    return null;
-  }
-})();
+// bun from the runtime cache (test/helpers/runtimes.js); the run is given its path.
+const bun = runtimePath('bun');
 
 // A temp folder of this test's own (TMPDIR, which os.tmpdir() reads on every call):
 // other spawnbench runs on a shared machine make and remove their own run
@@ -49,13 +44,13 @@ test('a normal run removes the temp directory it made for the strategy', async (
   assert.deepEqual([...runDirs()].filter((d) => !before.has(d)), []);
 });
 
-test('comm-channel on bun with node workers, killed mid-run: its socket files go with the run', { skip: !bun && 'bun is not installed' }, async () => {
+test('comm-channel on bun with node workers, killed mid-run: its socket files go with the run', { skip: missingRuntime('bun') }, async () => {
   const before = runDirs();
   let killed = null;
   let socketDir = null;
   const events = [];
   const outcome = run(
-    { strategy: 'comm-channel', runtime: 'bun', workerRuntime: 'node', poolSize: 2, duration: '20s', warmup: '0s', connections: 2 },
+    { strategy: 'comm-channel', runtime: bun, workerRuntime: 'node', poolSize: 2, duration: '20s', warmup: '0s', connections: 2 },
     {
       onEvent(name, payload) {
         events.push(name);

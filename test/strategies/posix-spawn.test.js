@@ -1,21 +1,23 @@
 // Node workers spawn with posix_spawn through node:ffi where Node has it (≥ 26.1), and
 // must give each command exactly what child_process.spawn gives it: the same stdout
 // byte for byte, exit codes, start errors, stdio, fds and signal state. spawn-cases.js
-// runs the same commands both ways on the Node 26 of devDependencies.
+// runs the same commands both ways on Node 26 (this one, else node26 from the runtime cache).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { nodePath } from '../matrix.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 import { exitCode, loadPosixSpawn } from '../../strategies/lib/posix-spawn.js';
 
 const CASES = fileURLToPath(new URL('./spawn-cases.js', import.meta.url));
-const NODE26 = nodePath('26');
+const MAJOR = Number(process.versions.node.split('.')[0]);
+const NODE26 = MAJOR >= 26 ? process.execPath : runtimePath('node26');
+const needs26 = { skip: MAJOR < 26 && missingRuntime('node26') };
 
 const casesOn = (node, env = {}) =>
   JSON.parse(execFileSync(node, ['--no-warnings', CASES], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 }));
 
-test('on Node 26, posix_spawn gives every command what child_process.spawn gives it', () => {
+test('on Node 26, posix_spawn gives every command what child_process.spawn gives it', needs26, () => {
   const posix = casesOn(NODE26);
   const childProcess = casesOn(NODE26, { SPAWNBENCH_SPAWN_API: 'child_process' });
   assert.equal(posix.api, 'posix_spawn');
@@ -35,7 +37,7 @@ test('on Node 26, posix_spawn gives every command what child_process.spawn gives
   assert.equal(r.many, true);
 });
 
-test('where node:ffi is missing or turned off, Node workers use child_process and say why', async () => {
+test('where node:ffi is missing or turned off, Node workers use child_process and say why', needs26, async () => {
   assert.deepEqual(await loadPosixSpawn({ SPAWNBENCH_SPAWN_API: 'child_process' }), { unavailable: 'SPAWNBENCH_SPAWN_API=child_process' });
   const hasFfi = await import('node:ffi').then(() => true, () => false);
   const loaded = await loadPosixSpawn({});

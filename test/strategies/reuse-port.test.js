@@ -7,15 +7,11 @@ import { readlinkSync } from 'node:fs';
 import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
 import { waitFor } from '../helpers/harness.js';
 import { resolveRuntime, workerForkConfig } from '../../src/strategies/runtimes.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 
 const NODE = resolveRuntime('node');
-const installed = (name) => {
-  try {
-    return resolveRuntime(name);
-  } catch {
-    return null;
-  }
-};
+/** bun or deno from the runtime cache (test/helpers/runtimes.js), null when not fetched. */
+const installed = (name) => runtimePath(name) && resolveRuntime(runtimePath(name));
 const RUNTIMES = { node: NODE, bun: installed('bun'), deno: installed('deno') };
 const started = [];
 after(async () => {
@@ -31,7 +27,7 @@ async function bootOn(kind, config = {}) {
 }
 
 for (const kind of ['node', 'bun', 'deno']) {
-  const skip = !RUNTIMES[kind] && `${kind} is not installed`;
+  const skip = kind !== 'node' && missingRuntime(kind);
   for (const workload of ['echo', 'large']) {
     test(`reuse-port: ${kind} workers serve ${workload} byte-exact and count it`, { skip }, async () => {
       const strategy = await bootOn(kind, { workload });
@@ -65,7 +61,7 @@ for (const kind of ['node', 'bun', 'deno']) {
 }
 
 for (const kind of ['node', 'bun']) {
-  test(`reuse-port: a killed ${kind} worker is replaced in its slot, on the same port`, { skip: !RUNTIMES[kind] && `${kind} is not installed` }, async () => {
+  test(`reuse-port: a killed ${kind} worker is replaced in its slot, on the same port`, { skip: kind !== 'node' && missingRuntime(kind) }, async () => {
     const strategy = await bootOn(kind);
     await hammer({ port: strategy.port, requests: 20, connections: 4, expected: WORKLOADS.echo.expected });
     const victim = await waitFor(() => strategy.workers().find((w) => w.id === 0), { what: 'worker 0' });
@@ -102,7 +98,7 @@ test('reuse-port: a worker that stops answering the probe is killed and replaced
   assert.deepEqual(groupMembers(strategy.pid), []);
 });
 
-test('reuse-port: SIGTERM to the main process alone ends every process it started', async () => {
+test('reuse-port: SIGTERM to the main process alone ends every process it started', { skip: missingRuntime('bun') }, async () => {
   const strategy = await bootOn('bun');
   process.kill(strategy.pid, 'SIGTERM');
   const { code } = await strategy.exited;

@@ -8,15 +8,11 @@ import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
 import { getStrategy, listStrategies } from '../../src/strategies/registry.js';
 import { checkRuntimeSupport, resolveRuntime, workerForkConfig } from '../../src/strategies/runtimes.js';
 import { UsageError } from '../../src/errors.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 
 const NODE = resolveRuntime('node');
-const installed = (name) => {
-  try {
-    return resolveRuntime(name, '--worker-runtime');
-  } catch {
-    return null;
-  }
-};
+/** bun or deno from the runtime cache (test/helpers/runtimes.js), null when not fetched. */
+const installed = (name) => runtimePath(name) && resolveRuntime(runtimePath(name));
 const bun = installed('bun');
 const deno = installed('deno');
 const started = [];
@@ -77,7 +73,7 @@ test('workerForkConfig: deno needs run --allow-all unless the main is deno; node
 });
 
 for (const [name, workload] of [['fork-pool', 'echo'], ['comm-channel', 'large']]) {
-  test(`${name}: a node main process drives bun workers (${workload})`, { skip: !bun && 'bun is not installed' }, async () => {
+  test(`${name}: a node main process drives bun workers (${workload})`, { skip: missingRuntime('bun') }, async () => {
     const strategy = await boot(name, { workload, ...workerForkConfig(bun, NODE) });
     started.push(strategy);
     const result = await hammer({ port: strategy.port, requests: 200, connections: 10, expected: WORKLOADS[workload].expected });
@@ -90,7 +86,7 @@ for (const [name, workload] of [['fork-pool', 'echo'], ['comm-channel', 'large']
   });
 }
 
-test('fork-pool: a node main process drives deno workers (large, and a command that cannot start)', { skip: !deno && 'deno is not installed' }, async () => {
+test('fork-pool: a node main process drives deno workers (large, and a command that cannot start)', { skip: missingRuntime('deno') }, async () => {
   const strategy = await boot('fork-pool', { workload: 'large', ...workerForkConfig(deno, NODE) });
   started.push(strategy);
   const result = await hammer({ port: strategy.port, requests: 50, connections: 5, expected: WORKLOADS.large.expected });
@@ -106,11 +102,11 @@ test('fork-pool: a node main process drives deno workers (large, and a command t
   await missing.stop();
 });
 
-test('send-advanced refuses bun workers itself too, with the reason on stderr', { skip: !bun && 'bun is not installed' }, async () => {
+test('send-advanced refuses bun workers itself too, with the reason on stderr', { skip: missingRuntime('bun') }, async () => {
   await assert.rejects(boot('send-advanced', workerForkConfig(bun, NODE)), /bun workers cannot talk 'advanced' IPC to a node main process/);
 });
 
-test('comm-channel: node main + deno workers meet on the padded abstract name', { skip: !deno && 'deno is not installed' }, async () => {
+test('comm-channel: node main + deno workers meet on the padded abstract name', { skip: missingRuntime('deno') }, async () => {
   const strategy = await boot('comm-channel', { workload: 'large', ...workerForkConfig(deno, NODE) });
   started.push(strategy);
   const result = await hammer({ port: strategy.port, requests: 50, connections: 5, expected: WORKLOADS.large.expected });
@@ -119,7 +115,7 @@ test('comm-channel: node main + deno workers meet on the padded abstract name', 
   await strategy.stop();
 });
 
-test('comm-channel: bun main + node workers use a socket file, removed on stop', { skip: !bun && 'bun is not installed' }, async () => {
+test('comm-channel: bun main + node workers use a socket file, removed on stop', { skip: missingRuntime('bun') }, async () => {
   const strategy = await boot('comm-channel', { workerRuntime: process.execPath, workerRuntimeKind: 'node' }, { command: bun.path });
   started.push(strategy);
   const dirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith(`spawnbench-comm-${strategy.pid}-`));
