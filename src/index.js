@@ -17,6 +17,7 @@ import { buildDiagnosePlan } from './diagnose/plan.js';
 import { createDiagnose } from './diagnose/engine.js';
 import { createLogger, closeLogger } from './logger.js';
 import { RunError } from './errors.js';
+import { ENGINE_EVENTS } from './runner/engine-shell.js';
 import { withWords } from './report/words.js';
 
 export { startLoad } from './load/index.js';
@@ -34,20 +35,14 @@ export { createRun, createTune, createCompare, createDiagnose };
  * CLI's --json prints it. The log is put in place once the engine ended; a log that could not
  * be written rejects with a RunError (after a run that itself failed, that failure is kept).
  * @param {{ output: { logFile: string|null } }} plan
- * @param {(plan: object, deps: { logger: object }) => { start: () => Promise<object>, stop: Function, emit: Function }} createEngine
+ * @param {(plan: object, deps: { logger: object }) => import('./runner/engine-shell.js').Engine} createEngine
  * @param {(name: string, payload: unknown) => void} [onEvent]
  * @param {AbortSignal} [signal] aborting stops the engine early (the result covers what was measured)
  */
 async function drive(plan, createEngine, onEvent, signal) {
   const logger = createLogger(plan.output.logFile);
   const engine = createEngine(plan, { logger });
-  if (onEvent) {
-    const emit = engine.emit.bind(engine);
-    engine.emit = (name, payload) => {
-      onEvent(name, name === 'done' ? withWords(payload) : payload);
-      return emit(name, payload);
-    };
-  }
+  if (onEvent) for (const name of ENGINE_EVENTS) engine.on(name, (payload) => onEvent(name, name === 'done' ? withWords(payload) : payload));
   const stop = () => engine.stop();
   signal?.addEventListener('abort', stop, { once: true });
   let logFailure = null;

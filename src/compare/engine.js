@@ -19,23 +19,23 @@ import { measureRun, failedStepFigures } from '../runner/step-runner.js';
  * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createCompare(plan, { createRun = createRunEngine, logger = createLogger(null), readMachine: machineOf = readMachine } = {}) {
-  return createEngine((compare, state) => execute(compare, plan, { createRun, logger, machineOf }, state), logger, 'compare');
+  return createEngine((compare) => execute(compare, plan, { createRun, logger, machineOf }), logger, 'compare');
 }
 
-async function execute(compare, plan, { createRun, logger, machineOf }, state) {
+async function execute(compare, plan, { createRun, logger, machineOf }) {
   const machine = await machineOf();
   const runtimes = await compareRuntimes(plan);
   const order = compareOrder(plan);
   const runs = [];
   for (const [i, item] of order.entries()) {
-    if (state.stopRequested) break;
+    if (compare.stopRequested) break;
     compare.emit('compare-progress', { ...item, index: i + 1, total: order.length });
     const run = createRun(plan.plans[item.workload][item.strategy], { logger });
     let entry;
     try {
-      entry = { index: i + 1, ...item, ...(await measureRun(compare, run, state)) };
+      entry = { index: i + 1, ...item, ...(await measureRun(compare, run)) };
     } catch (error) {
-      if (state.stopRequested) break;
+      if (compare.stopRequested) break;
       // One strategy that cannot start (a runtime it does not support, a crash) does not end the comparison.
       entry = { index: i + 1, ...item, ...failedStepFigures(error.message) };
     }
@@ -43,7 +43,7 @@ async function execute(compare, plan, { createRun, logger, machineOf }, state) {
     logger.info({ run: entry }, 'compare run');
     compare.emit('compare-step', entry);
   }
-  const result = compareResult(plan, { machine, runtimes, runs, stoppedEarly: state.stopRequested });
+  const result = compareResult(plan, { machine, runtimes, runs, stoppedEarly: compare.stopRequested });
   return finishEngine(compare, result);
 }
 

@@ -25,10 +25,10 @@ import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelop
  * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createDiagnose(plan, { logger = createLogger(null) } = {}) {
-  return createEngine((engine, state) => execute(engine, plan, logger, state), logger);
+  return createEngine((engine) => execute(engine, plan, logger), logger);
 }
 
-async function execute(engine, plan, logger, state) {
+async function execute(engine, plan, logger) {
   const startedAt = Date.now();
   const machine = await readMachine();
   engine.emit('start', { plan, machine });
@@ -42,11 +42,11 @@ async function execute(engine, plan, logger, state) {
     if (measuring) gc.add(report);
   };
   const urlOf = (server) => (server ? server.url(plan.target.path) : plan.target.url);
-  const { server, load, samples, crash } = await measureServer(engine, state, {
+  const { server, load, samples, crash } = await measureServer(engine, {
     plan,
     logger,
     what: 'server',
-    boot: (stops) => (plan.target.kind === 'command' ? bootTarget(plan, logger, stops, state.abort.signal, onReport) : null),
+    boot: (stops) => (plan.target.kind === 'command' ? bootTarget(plan, logger, stops, engine.signal, onReport) : null),
     sample: (server) => {
       const leaderPid = server?.proc.pid ?? plan.target.pid;
       if (!leaderPid) return null;
@@ -60,7 +60,7 @@ async function execute(engine, plan, logger, state) {
         channel: server?.channel ?? null,
         intervalMs: plan.probe.intervalMs,
         runtime: 'node',
-        getGeneratorStats: () => state.lastTick?.generator ?? null,
+        getGeneratorStats: () => engine.lastTick?.generator ?? null,
       });
     },
     url: urlOf,
@@ -82,10 +82,10 @@ async function execute(engine, plan, logger, state) {
   const url = urlOf(server);
   const failures = [];
   if (crash) failures.push(describeCrash(server.label, crash));
-  const silent = noResponseFailure(load, state.stopRequested);
+  const silent = noResponseFailure(load, engine.stopRequested);
   if (silent && failures.length === 0) failures.push(silent);
   const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
-  if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
+  if (engine.stopRequested) notes.push(STOPPED_EARLY_NOTE);
   const result = resultEnvelope('diagnose', {
     plan,
     machine,
@@ -100,7 +100,7 @@ async function execute(engine, plan, logger, state) {
     cpuProfile: server?.cpuProfDir ? profileSummary(server.cpuProfDir, startedAt) : null,
     notes,
     failures,
-    stoppedEarly: state.stopRequested,
+    stoppedEarly: engine.stopRequested,
   });
   result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);

@@ -8,7 +8,7 @@ import { startProcessGroup } from './process-group.js';
 import { RunError } from '../errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
-import { waitListening, accepts, LOOPBACK_HOSTS } from './wait-listening.js';
+import { accepts, LOOPBACK_HOSTS } from './wait-listening.js';
 import { readServerTree } from './server-tree.js';
 import { serverShape } from '../analysis/server-shape.js';
 
@@ -44,7 +44,6 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
   }
   const port = fixedPort ?? (await findFreePort());
   const hints = createPortHints();
-  let address = null;
   const proc = await startProcessGroup({
     command: command[0],
     args: command.slice(1),
@@ -56,26 +55,11 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
       hints.add(line);
       onOutput(line, stream);
     },
-    waitForPort: async (child) => {
-      const ac = new AbortController();
-      child.once('exit', () => ac.abort());
-      child.once('error', () => ac.abort()); // could not start (ENOENT, EACCES): no 'exit' comes, stop polling now
-      signal?.addEventListener('abort', () => ac.abort(), { once: true });
-      address = await waitListening({
-        pgid: child.pid,
-        port,
-        label,
-        portSource: fixedPort === null ? 'PORT' : '--port',
-        readyTimeoutMs,
-        mentionedPorts: hints.ports,
-        signal: ac.signal,
-      });
-      return address.port;
-    },
+    readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports },
   });
   // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
   // its Node child still writes its CPU profile), then SIGKILLs what is left.
   // The server is the process that listens, below any launcher (npm → sh → node app.js).
   const { pid: serverPid, launchers } = serverShape(readServerTree(proc.pid, port), { rootPid: proc.pid });
-  return { proc, host: address.host, port, label, serverPid: serverPid ?? proc.pid, launchers, stop: () => proc.stop() };
+  return { proc, host: proc.host, port, label, serverPid: serverPid ?? proc.pid, launchers, stop: () => proc.stop() };
 }

@@ -1,8 +1,11 @@
 /**
- * The lines a strategy prints for spawnbench (strategies/README.md, "Output"), checked:
- * a bad one is the strategy's fault, said with its name and the line, never a crash of
- * spawnbench ("Cannot read properties of null") nor blamed on the user's flags.
+ * The lines a strategy prints for spawnbench (strategies/README.md, "Output"), read
+ * and checked: a bad one is the strategy's fault, said with its name and the line,
+ * never a crash of spawnbench ("Cannot read properties of null") nor blamed on the
+ * user's flags. Only the built-in strategies speak this protocol; a user's server's
+ * stdout is just output (process-group.js reads it so).
  */
+import { RunError } from '../errors.js';
 
 /** Longest part of an offending line quoted in a message, in characters. */
 const QUOTE_CHARS = 200;
@@ -45,4 +48,49 @@ export function workersLineProblem(message) {
  */
 export function protocolMessage(label, problem, line) {
   return `${label} broke the protocol: ${problem}; the line was: ${quote(line)}`;
+}
+
+/** A stdout line for spawnbench, parsed, or null (any other line). */
+function parseControlLine(line) {
+  if (!line.startsWith('{"spawnbench"')) return null;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a strategy's stdout: its control lines become events on `events` (`ready`
+ * {port}, `workers` the whole list so far, `message` any other, `protocol-error` a
+ * RunError, once), every other line goes to `onOutput`.
+ * @param {object} options
+ * @param {string} options.label "strategy 'x'", for the protocol error
+ * @param {import('node:events').EventEmitter} options.events
+ * @param {(line: string) => void} options.onOutput
+ * @param {(line: string, cut: boolean) => string} options.withCutNote how a cut line is shown
+ * @returns {{ read: (line: string, info: { cut: boolean }) => void, workers: () => object[] }}
+ */
+export function createControlReader({ label, events, onOutput, withCutNote }) {
+  const workers = new Map();
+  let protocolError = null;
+  const read = (line, { cut }) => {
+    const message = cut ? null : parseControlLine(line);
+    if (!message) return onOutput(withCutNote(line, cut));
+    const problem = message.spawnbench === 'ready' ? readyLineProblem(message) : message.spawnbench === 'workers' ? workersLineProblem(message) : null;
+    if (problem) {
+      // The strategy's fault: said once, with the line; the run stops on it (see run.js).
+      if (!protocolError) {
+        protocolError = new RunError(protocolMessage(label, problem, line));
+        events.emit('protocol-error', protocolError);
+      }
+      return;
+    }
+    if (message.spawnbench === 'ready') events.emit('ready', message);
+    else if (message.spawnbench === 'workers') {
+      for (const w of message.workers) workers.set(w.id, w);
+      events.emit('workers', [...workers.values()]);
+    } else events.emit('message', message);
+  };
+  return { read, workers: () => [...workers.values()] };
 }

@@ -13,28 +13,136 @@ import { RESULT_FORMAT } from '../result-format.js';
 export const STOPPED_EARLY_NOTE = 'stopped early: the figures cover the time measured until then';
 
 /**
- * An engine: an EventEmitter with start() (once; resolves to the result) and stop()
- * (ends early; the result covers what was measured). `execute` keeps what stop()
- * must reach in `state`: `load` (a running load), `current` (a running sub-engine,
- * as a tune step's run), and `abort.signal` for waits such as readiness.
- * @param {(engine: EventEmitter, state: object) => Promise<object>} execute
+ * Every event an engine emits, in one list: the API (`onEvent`) and the dashboard
+ * subscribe to these names; emitting another name is a bug and throws.
+ * - `start` {plan, machine, runtimes}; `phase` {phase: 'booting'|'warmup'|'measure'|'stopping'|'done'};
+ *   `tick` LoadTick; `sample` a sampler's sample; `workers` the strategy's workers line; `log` a log entry;
+ * - tune adds `tune-progress` (the step starting, null at the end) and `tune-step` (its figures);
+ * - compare adds `compare-progress` and `compare-step`;
+ * - `done` the result, last.
+ */
+export const ENGINE_EVENTS = Object.freeze(['start', 'phase', 'tick', 'sample', 'workers', 'log', 'tune-progress', 'tune-step', 'compare-progress', 'compare-step', 'done']);
+
+/**
+ * An engine owns one measurement's lifecycle. `start()` runs `execute(engine)` once and
+ * resolves to the result; `stop()` ends it early (the result covers what was measured)
+ * by aborting `signal`, which every sub-step listens to: the waits for readiness, the
+ * load the engine started (startLoad), and a step's own engine (runStep). Nobody else
+ * writes its state: sub-steps read `signal`, `stopRequested` and `lastTick`.
+ */
+export class Engine extends EventEmitter {
+  #execute;
+  #logger;
+  #name;
+  #abort = new AbortController();
+  #started = null;
+  #load = null;
+  #lastTick = null;
+
+  /**
+   * @param {(engine: Engine) => Promise<object>} execute the engine's steps; returns the result
+   * @param {import('pino').Logger} logger
+   * @param {string} [name] for the log
+   */
+  constructor(execute, logger, name = 'run') {
+    super();
+    this.#execute = execute;
+    this.#logger = logger;
+    this.#name = name;
+  }
+
+  /** Runs the engine (once: a second call returns the same promise). */
+  start() {
+    return (this.#started ??= this.#execute(this));
+  }
+
+  /** Ends the engine early: aborts `signal`; what listens to it stops. */
+  stop() {
+    if (this.#abort.signal.aborted) return;
+    this.#logger.info(`${this.#name}: stop requested`);
+    this.#abort.abort();
+  }
+
+  /** Aborted by stop(): sub-steps give up their waits and stop what they started. */
+  get signal() {
+    return this.#abort.signal;
+  }
+
+  get stopRequested() {
+    return this.#abort.signal.aborted;
+  }
+
+  /** The load's latest tick (the generator's own figures, for the sampler), or null. */
+  get lastTick() {
+    return this.#lastTick;
+  }
+
+  /**
+   * Only the declared events (ENGINE_EVENTS).
+   * @param {string} name
+   * @param {...unknown} args
+   */
+  emit(name, ...args) {
+    if (!ENGINE_EVENTS.includes(name)) throw new Error(`engine event '${name}' is not in ENGINE_EVENTS (src/runner/engine-shell.js)`);
+    return super.emit(name, ...args);
+  }
+
+  /**
+   * Starts the plan's load on `url`, forwards its phase and tick events, and stops it
+   * when the engine is stopped.
+   * @param {object} plan a plan with `load` from buildLoad()
+   * @param {string} url
+   * @param {Buffer|null} expectedBody
+   */
+  startLoad(plan, url, expectedBody) {
+    const load = startPlanLoad(plan, url, expectedBody);
+    this.#load = load;
+    load.on('phase', (p) => this.emit('phase', p));
+    load.on('tick', (tick) => {
+      this.#lastTick = tick;
+      this.emit('tick', tick);
+    });
+    const stop = () => load.stop();
+    if (this.stopRequested) stop(); // stopped while the load was being set up
+    else this.signal.addEventListener('abort', stop, { once: true });
+    load.done.finally(() => this.signal.removeEventListener('abort', stop)).catch(() => {});
+    return load;
+  }
+
+  /** Ends the load now, its figures stopping there (the server crashed or broke the protocol). */
+  endLoad() {
+    this.#load?.stop();
+  }
+
+  /**
+   * Runs a step's own engine (a tune or compare step) with its events forwarded
+   * through this one; stopping this engine stops it.
+   * @param {{ start: () => Promise<object>, stop: () => void, on: Function, off: Function }} step
+   * @param {readonly string[]} forwarded the step's events passed through
+   */
+  async runStep(step, forwarded) {
+    const forward = forwarded.map((name) => [name, (payload) => (name === 'phase' && payload?.phase === 'done' ? null : this.emit(name, payload))]);
+    for (const [name, handler] of forward) step.on(name, handler);
+    const stop = () => step.stop();
+    if (this.stopRequested) stop();
+    else this.signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await step.start();
+    } finally {
+      this.signal.removeEventListener('abort', stop);
+      for (const [name, handler] of forward) step.off(name, handler);
+    }
+  }
+}
+
+/**
+ * An engine running `execute` (see Engine).
+ * @param {(engine: Engine) => Promise<object>} execute
  * @param {import('pino').Logger} logger
  * @param {string} [name] for the log
- * @returns {EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createEngine(execute, logger, name = 'run') {
-  const engine = new EventEmitter();
-  const state = { stopRequested: false, load: null, current: null, started: null, lastTick: null, abort: new AbortController() };
-  engine.start = () => (state.started ??= execute(engine, state));
-  engine.stop = () => {
-    if (state.stopRequested) return;
-    state.stopRequested = true;
-    logger.info(`${name}: stop requested`);
-    state.abort.abort();
-    state.load?.stop();
-    state.current?.stop();
-  };
-  return engine;
+  return new Engine(execute, logger, name);
 }
 
 /**
@@ -48,16 +156,14 @@ export function checkLoadTarget(plan, url) {
 }
 
 /**
- * Starts the plan's load on `url` and forwards its phase and tick events through the engine.
- * @param {EventEmitter} engine
- * @param {object} state the engine's state (load and lastTick are set here)
+ * Starts the plan's load on `url`.
  * @param {object} plan a plan with `load` from buildLoad()
  * @param {string} url
  * @param {Buffer|null} expectedBody
  */
-export function startPlanLoad(engine, state, plan, url, expectedBody) {
+function startPlanLoad(plan, url, expectedBody) {
   const l = plan.load;
-  state.load = startLoad({
+  return startLoad({
     url,
     method: l.method,
     headers: l.headers,
@@ -72,12 +178,6 @@ export function startPlanLoad(engine, state, plan, url, expectedBody) {
     threads: l.threads,
     insecure: l.insecure,
   });
-  state.load.on('phase', (p) => engine.emit('phase', p));
-  state.load.on('tick', (tick) => {
-    state.lastTick = tick;
-    engine.emit('tick', tick);
-  });
-  return state.load;
 }
 
 /** Runs cleanup steps in reverse order of starting (sampler, then server, then probe channel), logging failures. */
@@ -101,16 +201,16 @@ export function describeCrash(label, crash) {
  * Watches a server process for an exit nobody asked for: records it, logs it,
  * and ends the load (its figures stop there). `crash()` is the exit or null.
  * @param {{ exited: Promise<{ code: number|null, signal: string|null }>, stderrTail: () => string }} proc
- * @param {{ isStopping: () => boolean, state: object, logger: import('pino').Logger, what: string }} options
+ * @param {{ isStopping: () => boolean, onCrash: () => void, logger: import('pino').Logger, what: string }} options
  * @returns {{ crash: () => ({ code: number|null, signal: string|null, stderr: string }|null) }}
  */
-export function watchCrash(proc, { isStopping, state, logger, what }) {
+export function watchCrash(proc, { isStopping, onCrash, logger, what }) {
   let crash = null;
   proc.exited.then(({ code, signal }) => {
     if (isStopping()) return;
     crash = { code, signal, stderr: proc.stderrTail() };
     logger.error(crash, `${what} exited mid-run`);
-    state.load?.stop();
+    onCrash();
   });
   return { crash: () => crash };
 }
@@ -129,8 +229,7 @@ export function resultEnvelope(kind, fields) {
  * stop. Run (a strategy, or --url) and diagnose (the user's server, or --url)
  * fill in the steps; the skeleton owns the order, the crash watcher, the
  * cleanup stack and what happens on every exit path.
- * @param {import('node:events').EventEmitter} engine emits `phase` booting/stopping, `sample`, and the load's events
- * @param {object} state the engine's state (createEngine)
+ * @param {Engine} engine emits `phase` booting/stopping, `sample`, and the load's events
  * @param {object} steps
  * @param {object} steps.plan a plan with `load` (buildLoad())
  * @param {import('pino').Logger} steps.logger
@@ -145,31 +244,31 @@ export function resultEnvelope(kind, fields) {
  * @param {(server: object|null) => void} [steps.beforeStops] after the sampler's summary, before the server stops
  * @returns {Promise<{ server: object|null, load: object, samples: object|null, crash: object|null }>}
  */
-export async function measureServer(engine, state, { plan, logger, what, boot, sample, url, expectedBody = null, onLoadPhase, afterLoad, beforeStops }) {
+export async function measureServer(engine, { plan, logger, what, boot, sample, url, expectedBody = null, onLoadPhase, afterLoad, beforeStops }) {
   engine.emit('phase', { phase: 'booting' });
   const stops = [];
   let server = null;
   let watcher = null;
   try {
     server = await boot(stops);
-    watcher = server ? watchCrash(server.proc, { isStopping: () => server.stopping, state, logger, what }) : null;
+    watcher = server ? watchCrash(server.proc, { isStopping: () => server.stopping, onCrash: () => engine.endLoad(), logger, what }) : null;
     const sampler = sample(server);
     if (sampler) {
       sampler.on('sample', (s) => engine.emit('sample', s));
       stops.push(() => sampler.stop()); // stop() is idempotent: the normal path calls it first for the summary
     }
-    if (state.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
+    if (engine.stopRequested) throw Object.assign(new Error('stopped before the load started'), { stoppedEarly: true });
 
     const target = url(server);
     await checkLoadTarget(plan, target);
-    const loadRun = startPlanLoad(engine, state, plan, target, expectedBody);
+    const loadRun = engine.startLoad(plan, target, expectedBody);
     logger.info({ url: target }, 'load start');
     // Samples summarise the measured phase only, like the load figures.
     loadRun.on('phase', ({ phase }) => {
       if (phase === 'measure') sampler?.reset();
       onLoadPhase?.(phase, server);
     });
-    const load = await state.load.done;
+    const load = await loadRun.done;
     afterLoad?.(server);
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;

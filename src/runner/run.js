@@ -28,10 +28,10 @@ import { snapshotTree } from './server-tree.js';
  * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createRun(plan, { logger = createLogger(null) } = {}) {
-  return createEngine((run, state) => execute(run, plan, logger, state), logger);
+  return createEngine((run) => execute(run, plan, logger), logger);
 }
 
-async function execute(run, plan, logger, state) {
+async function execute(run, plan, logger) {
   const machine = await readMachine();
   // The runtimes that run the strategy, and so how they spawn: not spawnbench's own Node.
   const runtimes = await describeTargetRuntimes(plan.target);
@@ -39,11 +39,11 @@ async function execute(run, plan, logger, state) {
   run.emit('start', { plan: planForJson(plan), machine, runtimes });
   let workers = [];
   const trees = { early: null, late: null };
-  const { server, load, samples, crash } = await measureServer(run, state, {
+  const { server, load, samples, crash } = await measureServer(run, {
     plan,
     logger,
     what: plan.target.kind === 'command' ? 'server' : 'strategy',
-    boot: (stops) => bootServer(plan, logger, run, stops, state.abort.signal, state),
+    boot: (stops) => bootServer(plan, logger, run, stops),
     sample: (server) => server && startSampler({
       rootPid: server.proc.pid,
       serverPid: server.serverPid ?? server.proc.pid,
@@ -51,7 +51,7 @@ async function execute(run, plan, logger, state) {
       channel: server.channel,
       intervalMs: plan.probe.intervalMs,
       runtime: plan.target.runtime?.kind ?? 'node',
-      getGeneratorStats: () => state.lastTick?.generator ?? null,
+      getGeneratorStats: () => run.lastTick?.generator ?? null,
       getWorkers: () => server.proc.workers(),
     }),
     url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
@@ -73,9 +73,9 @@ async function execute(run, plan, logger, state) {
   if (server?.brokeProtocol) failures.push(server.brokeProtocol);
   if (crash) failures.push(describeCrash(server.label ?? `strategy '${plan.target.strategy}'`, crash));
   if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
-  const silent = noResponseFailure(load, state.stopRequested);
+  const silent = noResponseFailure(load, run.stopRequested);
   if (silent && failures.length === 0) failures.push(silent);
-  if (state.stopRequested) notes.push(STOPPED_EARLY_NOTE);
+  if (run.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
@@ -87,7 +87,7 @@ async function execute(run, plan, logger, state) {
     samples,
     notes,
     failures,
-    stoppedEarly: state.stopRequested,
+    stoppedEarly: run.stopRequested,
     exitCode: failures.length > 0 ? 1 : 0,
   });
   if (plan.target.kind === 'command' && plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));
@@ -111,12 +111,13 @@ function ownServer(target, server, trees, samples) {
 }
 
 /** The server a run measures: a strategy, or a user's server command (tune or compare on `-- <command>`), which boots exactly as diagnose starts it; none for --url. */
-function bootServer(plan, logger, run, stops, signal, state) {
-  if (plan.target.kind === 'command') return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal });
-  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops, signal, state) : null;
+function bootServer(plan, logger, run, stops) {
+  if (plan.target.kind === 'command') return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal: run.signal });
+  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops) : null;
 }
 
-async function bootStrategy(plan, logger, run, stops, signal, state) {
+/** @param {import('./engine-shell.js').Engine} run */
+async function bootStrategy(plan, logger, run, stops) {
   const { target, workload } = plan;
   // Node loads the probe through NODE_OPTIONS (workers too), Bun through --preload; Deno cannot preload it.
   const useProbe = plan.probe.enabled && preloadArgs(target.runtime.kind) !== null;
@@ -145,7 +146,8 @@ async function bootStrategy(plan, logger, run, stops, signal, state) {
     env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },
     label: `strategy '${target.strategy}'`,
     readyTimeoutMs: target.readyTimeoutMs,
-    signal,
+    readiness: 'protocol',
+    signal: run.signal,
     onOutput: (line, stream) => logger.info({ stream }, line),
   });
   const server = { proc, channel, stopping: false, containment: null, brokeProtocol: null };
@@ -154,7 +156,7 @@ async function bootStrategy(plan, logger, run, stops, signal, state) {
     if (server.brokeProtocol) return;
     server.brokeProtocol = error.message;
     logger.error({ error: server.brokeProtocol }, 'strategy broke the protocol');
-    state.load?.stop();
+    run.endLoad();
   });
   stops.push(async () => {
     const { code, signal, containment } = await proc.stop();

@@ -12,24 +12,15 @@ export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
 /**
  * Runs one step's engine with its events forwarded through `parent` and returns its figures.
  * Throws what the run throws (the caller decides whether a failed step ends the sweep).
- * @param {import('node:events').EventEmitter} parent the sweep's engine
- * @param {{ start: () => Promise<object>, on: Function, off: Function }} run a run engine
- * @param {object} state the sweep's engine state: `current` is the run, so stop() reaches it
+ * @param {import('./engine-shell.js').Engine} parent the sweep's engine: stopping it stops the run
+ * @param {{ start: () => Promise<object>, stop: () => void, on: Function, off: Function }} run a run engine
  * @param {{ processes?: boolean }} [options] `processes`: on a user's server command, also keep what each of
  *   its processes did (`processes`, ProcessRow[]), so tune can show how its own code balanced the work
  * @returns {Promise<import('../analysis/run-figures.js').RunFigures>}
  */
-export async function measureRun(parent, run, state, { processes = false } = {}) {
-  const forward = FORWARDED.map((name) => [name, (payload) => (name === 'phase' && payload?.phase === 'done' ? null : parent.emit(name, payload))]);
-  for (const [name, handler] of forward) run.on(name, handler);
-  state.current = run;
-  try {
-    const result = await run.start();
-    return { ...runFigures(result), ...(processes && result.target?.kind === 'command' ? { processes: runProcesses(result) } : {}) };
-  } finally {
-    state.current = null;
-    for (const [name, handler] of forward) run.off(name, handler);
-  }
+export async function measureRun(parent, run, { processes = false } = {}) {
+  const result = await parent.runStep(run, FORWARDED);
+  return { ...runFigures(result), ...(processes && result.target?.kind === 'command' ? { processes: runProcesses(result) } : {}) };
 }
 
 /**

@@ -27,21 +27,21 @@ import { RunError } from '../errors.js';
  * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
 export function createTune(plan, { createRun = createRunEngine, logger = createLogger(null), readMachine: machineOf = readMachine } = {}) {
-  return createEngine((tune, state) => execute(tune, plan, { createRun, logger, machineOf }, state), logger, 'tune');
+  return createEngine((tune) => execute(tune, plan, { createRun, logger, machineOf }), logger, 'tune');
 }
 
-async function execute(tune, plan, { createRun, logger, machineOf }, state) {
+async function execute(tune, plan, { createRun, logger, machineOf }) {
   const machine = await machineOf();
   const runtimes = await describeTargetRuntimes(plan.base?.target);
   const search = plan.search === 'adaptive' ? createAdaptiveSearch(plan) : createExhaustiveSearch(plan);
   const steps = [];
   let index = 0;
-  for (let batch = search.nextBatch(steps); batch.length > 0 && !state.stopRequested; batch = search.nextBatch(steps)) {
+  for (let batch = search.nextBatch(steps); batch.length > 0 && !tune.stopRequested; batch = search.nextBatch(steps)) {
     for (const item of batch) {
-      if (state.stopRequested) break;
+      if (tune.stopRequested) break;
       index += 1;
       tune.emit('tune-progress', { ...item, index, total: search.mode === 'exhaustive' ? search.exhaustiveSteps : null });
-      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, state, steps, plan.base.target.kind === 'command');
+      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, steps, plan.base.target.kind === 'command');
       if (!step) break;
       steps.push({ index, ...step });
       logger.info({ step: steps.at(-1) }, 'tune step');
@@ -50,8 +50,8 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
   }
   tune.emit('tune-progress', null);
   // A user's server that fails at every size: nothing to recommend, and the first reason is the one to fix.
-  if (!state.stopRequested && steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
-  const result = tuneResult(plan, { machine, runtimes, steps, search, stoppedEarly: state.stopRequested });
+  if (!tune.stopRequested && steps.length > 0 && steps.every((s) => s.failed)) throw new RunError(steps[0].failed);
+  const result = tuneResult(plan, { machine, runtimes, steps, search, stoppedEarly: tune.stopRequested });
   return finishEngine(tune, result);
 }
 
@@ -62,12 +62,12 @@ async function execute(tune, plan, { createRun, logger, machineOf }, state) {
  * user's server (`ownServer`) every failed step is recorded and the sweep goes on.
  * Returns null when the sweep was stopped before the step measured anything.
  */
-async function measureStep(tune, run, item, state, steps, ownServer) {
+async function measureStep(tune, run, item, steps, ownServer) {
   try {
     // A user's server: what each of its processes did, so its own balancing shows.
-    return { ...item, ...(await measureRun(tune, run, state, { processes: ownServer })) };
+    return { ...item, ...(await measureRun(tune, run, { processes: ownServer })) };
   } catch (error) {
-    if (state.stopRequested) return null; // stopped while booting: nothing measured
+    if (tune.stopRequested) return null; // stopped while booting: nothing measured
     // A user's server that will not start at one size (exits, never listens) may at the next: the sweep goes on.
     if (!steps.some((s) => !s.failed) && !ownServer) throw error;
     return { ...item, ...failedStepFigures(error.message) };

@@ -2,14 +2,17 @@
 // the reports use, and the versions read from the real executables.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { spawnMechanism, compareVersions } from '../../src/spawn-mechanism.js';
 import { formatSpawnLine, formatRuntimeList, fasterSpawnHint } from '../../src/report/runtimes.js';
 import { readRuntimeVersions, describeTargetRuntimes } from '../../src/strategies/runtime-versions.js';
 import { resolveRuntime } from '../../src/strategies/runtimes.js';
 import { formatTune } from '../../src/report/tune.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 
-const NODE26 = fileURLToPath(new URL('../../node_modules/node26/bin/node', import.meta.url));
+// Node 26, Bun and Deno from the runtime cache (test/helpers/runtimes.js).
+const NODE26 = runtimePath('node26');
+const cached = (name) => resolveRuntime(runtimePath(name));
+const needsAll = { skip: missingRuntime('node26') || missingRuntime('bun') || missingRuntime('deno') };
 
 test('Node forks below libuv 1.53 and uses posix_spawn from it; Bun vfork; Deno posix_spawn; unknown is null', () => {
   assert.equal(spawnMechanism({ kind: 'node', libuv: '1.46.0' }), 'fork');
@@ -39,7 +42,7 @@ test('the spawns-by line names each runtime; the faster-spawn sentence only wher
   assert.equal(fasterSpawnHint([{ ...bun, role: 'main' }]), null);
 });
 
-test('versions come from the executable that runs the strategy, not from this Node', async () => {
+test('versions come from the executable that runs the strategy, not from this Node', needsAll, async () => {
   const other = await readRuntimeVersions({ name: NODE26, kind: 'node', path: NODE26 });
   assert.deepEqual(
     { version: other.version, libuv: other.libuv, spawnMechanism: other.spawnMechanism },
@@ -47,16 +50,16 @@ test('versions come from the executable that runs the strategy, not from this No
   );
   const self = await readRuntimeVersions(resolveRuntime('node'));
   assert.equal(self.version, process.versions.node);
-  const bun = await readRuntimeVersions(resolveRuntime('bun'));
+  const bun = await readRuntimeVersions(cached('bun'));
   assert.match(bun.version, /^\d+\.\d+\.\d+/);
   assert.equal(bun.spawnMechanism, 'vfork');
-  const deno = await readRuntimeVersions(resolveRuntime('deno'));
+  const deno = await readRuntimeVersions(cached('deno'));
   assert.match(deno.version, /^\d+\.\d+\.\d+/);
   assert.equal(deno.spawnMechanism, 'posix_spawn');
   const broken = await readRuntimeVersions({ name: 'x', kind: 'node', path: '/bin/false' });
   assert.deepEqual([broken.version, broken.spawnMechanism], [null, null], 'a runtime that does not answer: unknown, not a guess');
 
-  const target = { kind: 'strategy', pool: true, runtime: resolveRuntime('node'), workerRuntime: resolveRuntime('bun') };
+  const target = { kind: 'strategy', pool: true, runtime: resolveRuntime('node'), workerRuntime: cached('bun') };
   assert.deepEqual((await describeTargetRuntimes(target)).map((r) => [r.role, r.spawnMechanism]), [['main', 'fork'], ['workers', 'vfork']]);
   assert.deepEqual(await describeTargetRuntimes({ kind: 'url', url: 'http://127.0.0.1:1/' }), []);
 });

@@ -1,0 +1,114 @@
+/**
+ * A contained spawn: one process started as its own process group (and, where
+ * spawnbench can make one, in a cgroup of its own), registered for exit cleanup,
+ * watched by a watchdog that outlives a SIGKILLed spawnbench, its tree and stdio
+ * pipes remembered so escapees are found, and stop(): SIGTERM, the grace period,
+ * SIGKILL to whatever is left, escapees ended. Its output arrives line by line,
+ * bounded. It knows nothing of readiness or of what the lines say (process-group.js).
+ */
+import { spawn } from 'node:child_process';
+import { signalGroup, trackGroup } from './cleanup.js';
+import { startGroupWatchdog } from './group-watchdog.js';
+import { readBoundedLines, createStderrTail } from './output-lines.js';
+import { spawnInCgroup, killCgroup, removeCgroup } from './cgroup-containment.js';
+import { trackTree, stdioLinks, pipeHolders, endProcesses } from './escapees.js';
+import { STOP_GRACE_MS } from '../thresholds.js';
+
+/**
+ * @typedef {object} ContainedProcess
+ * @property {import('node:child_process').ChildProcess} child
+ * @property {number|undefined} pid undefined when it could not be started
+ * @property {Promise<{ code: number|null, signal: string|null, error?: Error }>} exited
+ * @property {() => string} stderrTail last lines of stderr
+ * @property {() => Promise<{ code: number|null, signal: string|null, containment: object }>} stop
+ *   SIGTERM to the group, the grace, SIGKILL to what is left and to the escapees; idempotent
+ */
+
+/** A line cut at the reader's bound says so. */
+export const withCutNote = (line, cut) => (cut ? `${line} [line cut at ${line.length} characters]` : line);
+
+/**
+ * @param {object} options
+ * @param {string} options.command executable
+ * @param {string[]} options.args
+ * @param {Record<string,string>} [options.env] added to process.env
+ * @param {(line: string, info: { cut: boolean }) => void} options.onStdout each stdout line
+ * @param {(line: string) => void} options.onStderr each stderr line (a cut one says so)
+ * @returns {ContainedProcess}
+ */
+export function spawnContained({ command, args, env = {}, onStdout, onStderr }) {
+  const tail = createStderrTail();
+  // Escapees (setsid, double fork) leave the group: a cgroup holds them where one can be made,
+  // and the tree and the stdio pipes find them otherwise (escapees.js).
+  const { child, containment } = spawnInCgroup(() => spawn(command, args, {
+    detached: true, // its own process group: one kill reaches every process it starts
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  }));
+  const untrack = child.pid ? trackGroup(child.pid) : () => {};
+  const tree = child.pid ? trackTree(child.pid) : null;
+  const pipes = child.pid ? stdioLinks(child.pid) : [];
+  // Stops the group even when spawnbench is SIGKILLed (no exit handler of ours runs then).
+  const watchdog = child.pid ? startGroupWatchdog(child.pid, STOP_GRACE_MS, containment.dir) : null;
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+  });
+  child.stdin.on('error', () => {});
+
+  // Bounded: a child writing without newlines must not grow spawnbench (see output-lines.js).
+  readBoundedLines(child.stderr, (line, { cut }) => {
+    tail.add(line);
+    onStderr(withCutNote(line, cut));
+  });
+  readBoundedLines(child.stdout, onStdout);
+
+  /** Ends what left the group: the whole cgroup, the remembered tree, whoever holds our pipes. */
+  function endEscapees() {
+    tree.stop();
+    const found = new Map();
+    for (const p of [...tree.alive(), ...pipeHolders(pipes)]) found.set(p.pid, p);
+    if (containment.dir) killCgroup(containment.dir);
+    const { ended, failed } = endProcesses([...found.values()]);
+    return { found: found.size, ended: ended.length, notEnded: failed };
+  }
+
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      let escapees = null;
+      if (child.pid) {
+        tree.scan(); // the latest children, before the group goes
+        if (child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
+        // Give the whole group the grace period, not just the leader: a shell leader exits at
+        // once while the server under it is still flushing (a CPU profile, a log).
+        const graceOver = AbortSignal.timeout(STOP_GRACE_MS);
+        await Promise.race([exited, new Promise((resolve) => graceOver.addEventListener('abort', resolve, { once: true }))]);
+        await waitGroupEmpty(child.pid, graceOver);
+        // Whatever is left (a stuck worker, an orphaned spawned command) is killed now.
+        signalGroup(child.pid, 'SIGKILL');
+        escapees = endEscapees();
+      }
+      untrack();
+      watchdog?.stop();
+      // Never wait on pipes an escapee may still hold: the child's end is read no further.
+      for (const stream of [child.stdout, child.stderr, child.stdin]) stream?.destroy();
+      if (containment.dir) await removeCgroup(containment.dir);
+      const { method, why } = containment;
+      return { ...(await exited), containment: { method, ...(why && { why }), escapees } };
+    })();
+    return stopping;
+  };
+
+  return { child, pid: child.pid, exited, stderrTail: () => tail.text(), stop };
+}
+
+/** How often an emptying process group is checked during the stop grace period. */
+const GROUP_POLL_MS = 25;
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once no process is left in the group (kill(-pgid, 0) fails with ESRCH), or when `signal` aborts. */
+async function waitGroupEmpty(pgid, signal) {
+  while (!signal.aborted && signalGroup(pgid, 0)) await delay(GROUP_POLL_MS);
+}
