@@ -11,7 +11,8 @@ import { UsageError } from '../errors.js';
 const PACKAGE_BIN = fileURLToPath(new URL('../../node_modules/.bin/', import.meta.url));
 export const KNOWN_RUNTIMES = ['node', 'bun', 'deno'];
 
-function isExecutable(file) {
+/** Whether `file` is there and this process may execute it. */
+export function isExecutable(file) {
   try {
     accessSync(file, constants.X_OK);
     return true;

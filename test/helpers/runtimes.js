@@ -12,10 +12,11 @@
  * runs those tests with them. `node test/helpers/runtimes.js [name...]` fetches by hand.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isExecutable } from '../../src/strategies/runtimes.js';
 
 /**
  * What each runtime is on the npm registry (pinned: a new version is a deliberate
@@ -47,15 +48,6 @@ function known(name) {
 function folderOf(spec) {
   const [pkg, version] = spec.split('@');
   return `${pkg.replace(/-linux-x64$/, '')}-${version}`;
-}
-
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
