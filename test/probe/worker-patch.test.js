@@ -55,3 +55,24 @@ test('workers of a process started with flags of its own start untouched (watche
   assert.equal(stdout, '4\n');
   assert.ok(reports.some((r) => !r.isMainThread && r.source === 'parent' && r.elu >= 0), 'ELU read from the parent');
 });
+
+test('the parent reports every Worker with its kernel thread id: the same tid the thread reports from inside; eval workers too', async () => {
+  const { stdout, reports } = await probed(`
+    import { Worker } from 'node:worker_threads';
+    // 1.5 s: long enough for the thread's own probe to connect and report on a crowded machine.
+    const code = "import { parentPort } from 'node:worker_threads'; setTimeout(() => parentPort.postMessage(1), 1500);";
+    const file = new Worker(new URL('data:text/javascript,' + encodeURIComponent(code)));
+    const evaluated = new Worker("setTimeout(() => require('node:worker_threads').parentPort.postMessage(0), 1500)", { eval: true });
+    // A Worker's threadId reads -1 once its thread has ended: taken now.
+    const ids = JSON.stringify([file.threadId, evaluated.threadId]);
+    let left = 2;
+    for (const w of [file, evaluated]) w.on('message', () => { if (--left === 0) console.log(ids); });`);
+  const [fileId, evalId] = JSON.parse(stdout);
+  const fromParent = (id) => reports.filter((r) => r.source === 'parent' && r.threadId === id);
+  const inside = reports.find((r) => r.source === 'probe' && r.threadId === fileId);
+  assert.ok(inside?.tid > 0, 'the probed thread reported its tid from inside');
+  assert.ok(fromParent(fileId).length > 0 && fromParent(fileId).every((r) => r.tid === inside.tid && r.probed === true), 'its parent reports the same tid');
+  const evalReports = fromParent(evalId);
+  assert.ok(evalReports.length > 0 && evalReports.every((r) => r.probed === false), 'the eval worker is reported by its parent');
+  assert.ok(evalReports[0].tid > 0 && evalReports[0].tid !== inside.tid, `the eval worker has its own tid (${evalReports[0].tid})`);
+});
