@@ -9,7 +9,7 @@
  */
 import { mean } from './stats.js';
 import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT } from '../thresholds.js';
-import { isWorkerEntry } from '../process-roles.js';
+import { isWorkerEntry, isServerEntry } from '../process-roles.js';
 
 /** Below this share of one core (%), the server's CPU per request is too small to scale by. */
 const MIN_SERVER_CPU_PCT = 1;
@@ -50,7 +50,8 @@ export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedC
   // Busy against the budget where it is known (src/analysis/cpu-view.js: a 1-CPU quota on 2 cores is full at 50% of the host).
   const coresBusyPct = finite(busyPct) ?? mean(cpus);
   const budget = finite(cores) ?? (cpus.length || null);
-  const processCpu = processes.filter((p) => p.role !== 'thread').map((p) => finite(p.cpuPct));
+  // A process's CPU covers its threads; a launcher (npm, a shell) above the server is not the server.
+  const processCpu = processes.filter((p) => p.role !== 'thread' && isServerEntry(p)).map((p) => finite(p.cpuPct));
   const serverPct = processCpu.some((v) => v !== null) ? sum(processCpu) + (finite(spawnedCpuPct) ?? 0) : null;
   const systemPct = cpus.length ? sum(cpus) : null;
   const otherPct = serverPct !== null && systemPct !== null ? Math.max(0, systemPct - serverPct) : null;
