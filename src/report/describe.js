@@ -4,7 +4,7 @@
  */
 import { int } from './format.js';
 import { formatDuration } from '../units.js';
-import { cpuBudgetLabel } from '../labels.js';
+import { cpuBudgetLabel, budgetAmount } from '../labels.js';
 
 /**
  * "Node 20.20.2 · libuv 1.51.0 · Intel Xeon × 2 cores · linux/x64", or inside a limit
@@ -28,4 +28,19 @@ export function describeLoad(l, { connections = l.connections, per } = {}) {
   const loop = l.rate ? `open loop at ${int(l.rate)} req/s over up to ${connections} connections` : `closed loop, ${connections} connections`;
   const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
   return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up${per ? ` per ${per}` : ''}`;
+}
+
+/**
+ * The CPU quotas that bound the run, over the measured phase (samples.throttling):
+ * "CPU quota 1.0 CPU (cgroup /bench; server and spawnbench): throttled in 87% of 50 periods, 4.20 s held back".
+ * @param {Array<{ roles: string[], quotaCpus: number, cgroup: string, periods: number, fraction: number|null, throttledMs: number }>|undefined} throttling
+ * @returns {string[]}
+ */
+export function describeThrottling(throttling) {
+  return (throttling ?? []).map((t) => {
+    const whose = t.roles.includes('server') ? (t.roles.includes('spawnbench') ? 'server and spawnbench' : 'server') : 'spawnbench only';
+    const held = t.throttledMs >= 1000 ? `${(t.throttledMs / 1000).toFixed(2)} s` : `${Math.round(t.throttledMs)} ms`;
+    const share = Number.isFinite(t.fraction) ? `throttled in ${Math.round(t.fraction * 100)}% of ${int(t.periods)} periods, ${held} held back` : 'no quota period ran';
+    return `CPU quota ${budgetAmount({ budget: t.quotaCpus, source: 'quota' })} (cgroup ${t.cgroup}; ${whose}): ${share}`;
+  });
 }

@@ -7,6 +7,7 @@
 import { int, pct } from './format.js';
 import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
+import { describeThrottling } from './describe.js';
 
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
@@ -41,6 +42,7 @@ export function formatProcesses(samples, workers = []) {
   if (samples.system?.cpus?.length) {
     lines.push(fitLine(`${'system'.padEnd(footerWidth)}  `, ['CPU per core', ...samples.system.cpus.map(cpu)], ' '));
   }
+  lines.push(...describeThrottling(samples.throttling));
   const generator = samples.generator;
   if (generator?.cpuPct != null || generator?.elu != null) {
     lines.push(`${'generator'.padEnd(footerWidth)}  ${[figure('ELU', generator.elu, fixed2), figure('CPU', generator.cpuPct, cpu)].filter(Boolean).join('  ')}`);

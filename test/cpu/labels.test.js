@@ -28,3 +28,16 @@ test('a saved result from before the budget still reads "N cores"', () => {
   assert.equal(describeMachine(m), 'Node 20.20.2 · libuv 1.46.0 · Xeon × 2 cores · linux/x64');
   assert.equal(describeMachine({ ...m, cpu: cpu({ budget: 1, source: 'quota' }) }), 'Node 20.20.2 · libuv 1.46.0 · Xeon × 1.0 CPU: cgroup quota, on a 2-core host · linux/x64');
 });
+
+test('the quota\'s throttling over the run, in the text and HTML reports', async () => {
+  const { describeThrottling } = await import('../../src/report/describe.js');
+  const { formatProcesses } = await import('../../src/report/processes.js');
+  const t = { roles: ['server', 'spawnbench'], quotaCpus: 1, cgroup: '/bench', periods: 50, fraction: 0.87, throttledMs: 4200 };
+  assert.deepEqual(describeThrottling([t]), ['CPU quota 1.0 CPU (cgroup /bench; server and spawnbench): throttled in 87% of 50 periods, 4.20 s held back']);
+  assert.deepEqual(describeThrottling([{ ...t, roles: ['spawnbench'], fraction: null }]), ['CPU quota 1.0 CPU (cgroup /bench; spawnbench only): no quota period ran']);
+  assert.deepEqual(describeThrottling(undefined), []);
+  const { processTable } = await import('../../src/report/html/parts.js');
+  const samples = { processes: [{ key: '1', pid: 1, role: 'main', label: 'main', series: [], summary: { cpuPct: 50 } }], throttling: [t] };
+  assert.match(processTable(samples), /<p>CPU quota 1\.0 CPU \(cgroup \/bench; server and spawnbench\): throttled in 87% of 50 periods/);
+  assert.match(formatProcesses(samples), /^CPU quota 1\.0 CPU \(cgroup \/bench; server and spawnbench\): throttled in 87% of 50 periods, 4\.20 s held back$/m);
+});

@@ -9,7 +9,7 @@ import { int, ms, msNumber, bytes, pct } from '../format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
 import { formatChangePct, verdictOf } from '../against.js';
 import { formatGateValue } from '../assertions.js';
-import { describeMachine } from '../describe.js';
+import { describeMachine, describeThrottling } from '../describe.js';
 
 const LATENCY_COLORS = { p50Ms: colorAt(0), p90Ms: colorAt(2), p99Ms: colorAt(1), maxMs: colorAt(6) };
 
@@ -115,7 +115,8 @@ export function processTable(samples, workers = []) {
       Number.isFinite(s.rssBytes) ? bytes(s.rssBytes) : '–',
     ];
   });
-  return table(['process', 'pid', 'requests', 'ELU', 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows);
+  const quotas = describeThrottling(samples.throttling).map((line) => `<p>${esc(line)}</p>`).join('');
+  return table(['process', 'pid', 'requests', 'ELU', 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows) + quotas;
 }
 
 const DELTA_LABELS = { rps: 'req/s', p999: 'p99.9' };
