@@ -116,7 +116,7 @@ for (const row of rows) {
   const quota = row.plain.machine.cpu?.source === 'quota';
   const runNames = row.four.recommendation?.reasons.some((r) => r.id === 'quota-limit' || (r.id === 'cpu-budget' && r.figures.source === 'quota'));
   const tuneText = rec?.sentences?.join(' ') ?? '';
-  const tuneNames = /CPU quota/.test(tuneText);
+  const tuneNames = /CPU quota|cgroup quota/.test(tuneText);
   const named = quota ? `${runNames ? 'yes' : 'no'} / ${tuneNames ? 'yes' : 'no'}` : '–';
   console.log(`${pad(row.name, 28)}${pad(cpuBudgetLabel(row.plain.machine), 44)}${pad(row.plain.plan.target.poolSize, 9)}${pad(runSize ?? '–', 9)}${pad(tuneSize ?? '–', 7)}${pad(rec?.best?.size ?? '–', 6)}${pad(within, 10)}${pad(pct(throttled), 11)}${named}`);
 }

@@ -183,11 +183,11 @@ const SENTENCES = {
  * "24 CPUs (18 cores' worth: SMT)".
  */
 function budgetWords(f) {
+  const smt = Number.isFinite(f.capacity) && f.capacity < f.cores - 1e-9;
   const amount = f.budgetSource && f.budgetSource !== 'host'
     ? `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${BUDGET_SOURCE_WORDS[f.budgetSource]})`
-    : `${f.cores} cores`;
-  const capacity = Number.isFinite(f.capacity) && f.capacity < f.cores - 1e-9 ? ` (${fixed(f.capacity, 1)} cores' worth: SMT)` : '';
-  return `${amount}${capacity}`;
+    : `${f.cores} ${smt ? 'CPUs' : 'cores'}`;
+  return `${amount}${smt ? ` (${fixed(f.capacity, 1)} cores' worth: SMT)` : ''}`;
 }
 
 function capitalFirst(text) {

@@ -124,3 +124,15 @@ test('a budget the run did not fill on a full host: the host is named, not "no l
   assert.equal(found.text, 'the host is the limit (its 2 CPUs 98% busy, other processes 1.5): the run got 48% of its 1.0 CPU (cgroup quota); measure on a quieter host');
   assert.deepEqual(findBottleneck({ ...signals, systemCpuPct: 60 }).findings, []);
 });
+
+test('SMT in the estimate: siblings add a share of a core to the "serve at most" bound, not a core', async () => {
+  const { estimatePoolSize } = await import('../../src/analysis/pool-size.js');
+  const run = syntheticRun({ poolSize: 4, rps: 700, workers: evenWorkers(4), cpus: [60, 60, 60, 60] });
+  const smt = { ...budget({ budget: 4, hostThreads: 4, physicalCores: 2, cpus: [0, 1, 2, 3], capacity: 2 + 2 * 0.25 }), smt: { threadsPerCore: 2, siblingShare: 0.25 } };
+  const flat = estimatePoolSize(adviceInput({ ...run, machine: { ...run.machine, cores: 4, cpu: budget({ budget: 4, hostThreads: 4, physicalCores: 4, cpus: [0, 1, 2, 3], capacity: 4 }) } }));
+  const shared = estimatePoolSize(adviceInput({ ...run, machine: { ...run.machine, cores: 4, cpu: smt } }));
+  assert.ok(Math.abs(shared.bounds.cores / flat.bounds.cores - 2.5 / 4) < 1e-9, `${shared.bounds.cores} vs ${flat.bounds.cores}`);
+  assert.equal(shared.availableCores, 2.5);
+  const words = adviceParagraphs(adviseRun(adviceInput({ ...run, machine: { ...run.machine, cores: 4, cpu: smt } })), run.plan.target).join('\n');
+  assert.match(words, /so 4 CPUs \(2\.5 cores' worth: SMT\) serve at most ~\d+ req\/s/);
+});
