@@ -322,6 +322,15 @@ export const IDLE_BUSY_MAX = 0.5;
  */
 export const ERROR_RATE = 0.01;
 
+/**
+ * Share of requests that failed (0..1) from which a run is said to have mostly
+ * failed: a line the summary, dashboard and HTML report cannot hide, and no
+ * recommendation, since its figures describe failing requests (an error answered
+ * at once makes a server look fast) more than the service (issue #25: 85% of
+ * requests 500 under `ulimit -u 50` gave a confident pool size).
+ */
+export const MOSTLY_FAILED_SHARE = 0.5;
+
 // ── Tune's recommendation ────────────────────────────────────────────────────
 
 /**

@@ -7,6 +7,7 @@ import { mean } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
 import { isWorkerEntry } from '../process-roles.js';
+import { requestOutcome } from './request-outcome.js';
 
 /**
  * @typedef {object} ThreadFigures one event loop of the strategy
@@ -44,6 +45,7 @@ import { isWorkerEntry } from '../process-roles.js';
  * @property {number|null} systemCpuPct   mean busy share of all cores, %
  * @property {{ cpuPct: number|null, elu: number|null }} generator
  * @property {boolean} stoppedEarly
+ * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
  * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
  */
@@ -85,6 +87,7 @@ export function adviceInput(result) {
     systemCpuPct: mean(cpus),
     generator: { cpuPct: generator.cpuPct ?? null, elu: generator.elu ?? null },
     stoppedEarly: Boolean(result.stoppedEarly),
+    outcome: result.outcome ?? requestOutcome(load),
     knob: result.sizeKnob ?? null,
     server,
   };

@@ -6,6 +6,7 @@
  */
 import { resolveSizeKnob } from './size-knob.js';
 import { isWorkerEntry } from '../process-roles.js';
+import { requestOutcome } from './request-outcome.js';
 
 import { cpuView } from './cpu-view.js';
 import { budgetSignals } from './run-figures.js';
@@ -106,6 +107,7 @@ export function windowInput(window, { plan, machine, tick }) {
     systemCpuPct: meanOf(window.system),
     generator: { cpuPct: tick.generator?.cpuPct ?? null, elu: tick.generator?.elu ?? null },
     stoppedEarly: false,
+    outcome: requestOutcome(tick),
     knob: liveKnob(plan?.target, entries),
     server: null,
   };

@@ -12,6 +12,7 @@ import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
 import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
+import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
 import {
   MAIN_ELU_LIMIT,
@@ -67,6 +68,11 @@ export function adviseRun(input) {
 
 function adviseTarget(input, none) {
   const target = input.target;
+  // Figures of requests that mostly failed describe the failures (an error answered at once looks fast), not the service.
+  if (mostlyFailed(input.outcome)) {
+    const { failed, attempts, failedShare, succeeded } = input.outcome;
+    return { ...none, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: input.outcome.mostlyFailedShare } }] };
+  }
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : pickPoolStrategy(input);
     const sizes = sweepSizes(input.cores);

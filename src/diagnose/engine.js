@@ -10,6 +10,7 @@ import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
+import { requestOutcome } from '../analysis/request-outcome.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
@@ -104,7 +105,8 @@ async function execute(engine, plan, logger) {
   });
   result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);
-  result.exitCode = failures.length > 0 ? 1 : 0;
+  result.outcome = requestOutcome(load);
+  result.exitCode = failures.length > 0 || result.outcome.id === 'none-succeeded' ? 1 : 0;
   logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');
   return finishEngine(engine, result);
 }

@@ -3,9 +3,9 @@
  * with its evidence and next steps, other findings, what could not be seen, and
  * the CPU profile's top functions. DiagnoseResult in, string out.
  */
-import { int, ms, bytes, seconds, pct } from './format.js';
+import { ms, pct } from './format.js';
 import { formatProcesses } from './processes.js';
-import { formatLatency, formatErrors } from './summary.js';
+import { formatLatency, formatErrors, formatRequests } from './summary.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
@@ -24,7 +24,7 @@ export function formatDiagnose(result) {
     // How the server's own runtimes spawn, as its probed processes reported them (none without the probe).
     ...[formatRuntimeList((result.samples?.processes ?? []).map((p) => p.summary?.runtime).filter(Boolean))].filter(Boolean),
     '',
-    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
+    ...formatRequests(result),
     `Latency    ${formatLatency(load.latency)}`,
     `Errors     ${formatErrors(load)}`,
   ];

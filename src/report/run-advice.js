@@ -53,6 +53,7 @@ export function adviceParagraphs(advice, current = {}) {
 }
 
 function headline(a, current) {
+  if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
@@ -113,6 +114,9 @@ const limitName = { cores: 'the cores', 'main-thread': 'the main thread', genera
 /** One sentence per reason id, from its figures. */
 const SENTENCES = {
   'not-a-strategy': () => 'Its pool, if any, is not spawnbench\'s to size; `spawnbench diagnose` says why it is slow.',
+  'requests-failed': (f) =>
+    `${pct(f.failedShare)} of the requests failed (${int(f.failed)} of ${int(f.attempts)}; from ${pct(f.limit)} a run is not sized): ` +
+    'its figures describe the failures, not the service. Fix what makes them fail (Errors above), then run again.',
   'too-short': (f) =>
     `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',

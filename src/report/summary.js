@@ -8,6 +8,8 @@ import { describeLoad, describeMachine } from './describe.js';
 import { formatRunAdvice } from './run-advice-summary.js';
 import { formatSpawnLine } from './runtimes.js';
 import { shellLine, describeSizeKnob, describeServer } from './own-server.js';
+import { succeededPart, outcomeAlarm } from './outcome.js';
+import { requestOutcome } from '../analysis/request-outcome.js';
 
 const ERROR_KINDS = [
   ['connect', 'connect failed'],
@@ -32,7 +34,7 @@ export function formatSummary(result) {
     describeMachine(machine),
     ...spawnLines(result.runtimes),
     '',
-    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s   ${bytes(load.bytes)} received`,
+    ...formatRequests(result),
     `Latency    ${formatLatency(load.latency)}`,
     `Errors     ${formatErrors(load)}`,
   ];
@@ -45,6 +47,23 @@ export function formatSummary(result) {
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   lines.push('', ...formatRunAdvice(result));
   return lines.join('\n');
+}
+
+/**
+ * The throughput line, with how much of it succeeded, under the line that says
+ * most requests failed when they did (run and diagnose). A saved result from
+ * before `outcome` was recorded gets it from its load figures.
+ * @param {{ load: object, outcome?: object }} result
+ * @returns {string[]}
+ */
+export function formatRequests(result) {
+  const { load } = result;
+  const outcome = result.outcome ?? requestOutcome(load);
+  const alarm = outcomeAlarm(outcome);
+  return [
+    ...(alarm ? [alarm] : []),
+    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s${succeededPart(outcome)}   ${bytes(load.bytes)} received`,
+  ];
 }
 
 /** The strategy's runtimes and how they spawn, one line ("spawns by fork (Node 20.20.2, libuv 1.46.0)"); none when unknown. */

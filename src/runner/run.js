@@ -18,6 +18,7 @@ import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelop
 import { bootCommand, commandTarget } from './boot-command.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
+import { requestOutcome } from '../analysis/request-outcome.js';
 import { shapeBetween } from '../analysis/server-shape.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
@@ -77,6 +78,7 @@ async function execute(run, plan, logger) {
   if (silent && failures.length === 0) failures.push(silent);
   if (run.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 
+  const outcome = requestOutcome(load);
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
     machine,
@@ -88,7 +90,9 @@ async function execute(run, plan, logger) {
     notes,
     failures,
     stoppedEarly: run.stopRequested,
-    exitCode: failures.length > 0 ? 1 : 0,
+    // Every response an error is a run that failed too, however fast the errors came.
+    outcome,
+    exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,
   });
   if (plan.target.kind === 'command' && plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));
   result.recommendation = adviseRun(adviceInput(result));

@@ -54,6 +54,7 @@ th { background: #f5f5f5; font-weight: 600; }
 th:first-child, td:first-child, th.text, td.text { text-align: left; }
 .pass { color: #1b5e20; font-weight: 600; }
 .fail { color: #c62828; font-weight: 600; }
+.alarm { border: 2px solid #c62828; background: #fdecea; color: #8e1c1c; font-weight: 600; font-size: 16px; padding: 8px 14px; margin: 14px 0 4px; }
 .verdict { border-left: 4px solid #D55E00; padding: 6px 12px; background: #fbf6f2; }
 .verdict.ok { border-color: #009E73; background: #f2faf6; }
 pre { background: #f7f7f7; padding: 10px; overflow-x: auto; font-size: 12px; }
@@ -110,6 +111,11 @@ export function table(header, rows, { textColumns = [] } = {}) {
 /** A row of headline figures. */
 export function tiles(items) {
   return `<div class="tiles">${items.map((t) => `<div class="tile${t.bad ? ' bad' : ''}"><div class="v">${esc(t.value)}</div><div class="k">${esc(t.label)}</div></div>`).join('')}</div>`;
+}
+
+/** A line no reader can miss (most requests failed), or '' without one. */
+export function alarm(text) {
+  return text ? `<p class="alarm" role="alert">${esc(text)}</p>` : '';
 }
 
 /** A section with a heading. */

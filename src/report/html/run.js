@@ -4,11 +4,13 @@
  * spawn and CPU over time, the process table, the recommendation, and the
  * --against and --assert blocks when the result has them.
  */
-import { document, tiles, section, textBlock } from './page.js';
+import { document, tiles, section, textBlock, alarm } from './page.js';
 import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection } from './parts.js';
 import { recommendationSection } from './recommendation.js';
 import { formatSummary } from '../summary.js';
-import { int, ms } from '../format.js';
+import { int, ms, pct } from '../format.js';
+import { outcomeAlarm } from '../outcome.js';
+import { requestOutcome } from '../../analysis/request-outcome.js';
 
 /**
  * @param {object} result RunResult
@@ -20,7 +22,7 @@ export function renderRunHtml(result, { baseline } = {}) {
   const [title, ...subtitle] = text.split('\n').slice(0, 3);
   const load = result.load ?? {};
   const body = [
-    headline(load),
+    headline(load, result.outcome),
     recommendationSection(result, text),
     assertionsSection(result.assertions),
     againstSection(result.against),
@@ -34,11 +36,19 @@ export function renderRunHtml(result, { baseline } = {}) {
   return document({ title, subtitle, body: body.join('\n'), footer: footer(result) });
 }
 
-/** The figures a reader looks at first. */
-export function headline(load) {
+/**
+ * The figures a reader looks at first; above them, the line that says most requests
+ * failed when they did, and beside the throughput how much of it succeeded.
+ * @param {object} load
+ * @param {object} [outcome] src/analysis/request-outcome.js (a saved result without one: from `load`)
+ */
+export function headline(load, outcome = requestOutcome(load)) {
   const errors = load.errors?.total ?? 0;
-  return tiles([
-    { label: 'requests per second', value: int(load.rps) },
+  const failed = outcome.failed > 0;
+  const words = outcomeAlarm(outcome)?.replace(/^(FAILED|WARNING) +/, '');
+  return alarm(words ? `${words[0].toUpperCase()}${words.slice(1)}.` : '') + tiles([
+    { label: failed ? 'requests per second, errors included' : 'requests per second', value: int(load.rps) },
+    ...(failed ? [{ label: `succeeded per second (${pct(1 - outcome.failedShare)})`, value: int(outcome.succeededRps), bad: true }] : []),
     { label: `requests in ${((load.durationMs ?? 0) / 1000).toFixed(1)} s`, value: int(load.requests) },
     { label: 'latency p50', value: ms(load.latency?.p50Ms) },
     { label: 'latency p99', value: ms(load.latency?.p99Ms) },

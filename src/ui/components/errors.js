@@ -2,6 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { formatCount } from '../format.js';
 import { useTone } from '../theme.js';
+import { requestOutcome, mostlyFailed } from '../../analysis/request-outcome.js';
 
 const h = React.createElement;
 
@@ -27,6 +28,20 @@ export function non2xxStatuses(statuses) {
 }
 
 /**
+ * The words that open the errors line when most measured requests failed (so far),
+ * shown inverse so they cannot be missed: "! 85% FAILED" or "! ALL FAILED"; null otherwise
+ * (the warm-up's errors are not counted: its tick has no measured requests).
+ * @param {object|null} tick
+ * @returns {string|null}
+ */
+export function failureAlarm(tick) {
+  if (tick?.phase !== 'measure') return null;
+  const outcome = requestOutcome(tick);
+  if (!mostlyFailed(outcome)) return null;
+  return outcome.id === 'none-succeeded' ? '! ALL FAILED' : `! ${Math.round(outcome.failedShare * 100)}% FAILED`;
+}
+
+/**
  * Errors by kind and non-2xx responses by status; red and marked "!" when any.
  * @param {{ tick: object|null }} props
  */
@@ -35,6 +50,7 @@ export function Errors({ tick }) {
   const errors = tick?.errors ?? { total: 0 };
   const kinds = KINDS.filter(([key]) => errors[key] > 0).map(([key, word]) => `${word} ${formatCount(errors[key])}`);
   const statuses = non2xxStatuses(tick?.statuses).map(([status, count]) => `${status} ×${formatCount(count)}`);
+  const alarm = failureAlarm(tick);
   if (!errors.total && kinds.length === 0 && statuses.length === 0) {
     return h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true }, 'errors '), h(Text, { color: tone('ok') }, tick ? '0' : '–'));
   }
@@ -44,7 +60,7 @@ export function Errors({ tick }) {
     h(
       Text,
       { wrap: 'truncate-end', color: tone('bad') },
-      h(Text, { bold: true }, `! errors ${formatCount(errors.total)}`),
+      h(Text, { bold: true, inverse: Boolean(alarm) }, alarm ? `${alarm} · errors ${formatCount(errors.total)}` : `! errors ${formatCount(errors.total)}`),
       kinds.length ? `: ${kinds.join(' · ')}` : '',
     ),
     statuses.length

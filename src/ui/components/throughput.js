@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { sparkline } from '../charts.js';
 import { formatCount } from '../format.js';
 import { useTone } from '../theme.js';
+import { requestOutcome } from '../../analysis/request-outcome.js';
 
 const h = React.createElement;
 
@@ -21,6 +22,9 @@ export function Throughput({ rpsHistory, tick, width }) {
   const max = Math.max(0, ...shown.map((entry) => entry.rps));
   const warm = shown.filter((entry) => entry.phase === 'warmup');
   const measured = shown.filter((entry) => entry.phase !== 'warmup');
+  // With errors among the measured requests, the mean counts them: say how much of it succeeded.
+  const outcome = tick?.phase === 'measure' ? requestOutcome(tick) : null;
+  const succeeded = outcome && outcome.failed > 0 ? outcome.succeededRps : null;
   const peak = Math.max(0, ...rpsHistory.filter((entry) => entry.phase !== 'warmup').map((entry) => entry.rps));
   return h(
     Box,
@@ -30,6 +34,7 @@ export function Throughput({ rpsHistory, tick, width }) {
       { wrap: 'truncate-end' },
       h(Text, { bold: true }, 'rps '),
       `now ${formatCount(tick?.rps)}  mean ${formatCount(tick?.phase === 'measure' ? tick.meanRps : null)}`,
+      succeeded !== null ? h(Text, { color: tone('bad') }, `  succeeded ${formatCount(succeeded)}/s`) : '',
       peak > 0 ? h(Text, { color: tone('dim') }, `  peak ${formatCount(peak)}`) : '',
     ),
     h(

@@ -1,0 +1,61 @@
+/**
+ * How many of a run's requests succeeded. The load generator counts every
+ * response in `requests` and its throughput, a 500 as much as a 200; a request
+ * that got no response (refused, reset, timed out, unparsable, TLS) is an error
+ * only. A success is a 2xx response whose body matched (when bodies are checked).
+ * Pure: a LoadResult or LoadTick in, counts and an id out.
+ */
+import { MOSTLY_FAILED_SHARE } from '../thresholds.js';
+
+/**
+ * @typedef {object} RequestOutcome
+ * @property {'no-requests'|'all-succeeded'|'some-failed'|'mostly-failed'|'none-succeeded'} id
+ * @property {number} attempts      requests that ended: with a response, or with an error and none
+ * @property {number} succeeded     2xx responses whose body matched
+ * @property {number} failed        the rest: non-2xx, body mismatch, no response
+ * @property {number} failedShare   failed ÷ attempts, 0..1 (0 with no attempts)
+ * @property {number|null} succeededRps successes per second of the measured time (null when it is not known)
+ * @property {number} mostlyFailedShare the share from which a run mostly failed (thresholds.js)
+ */
+
+/**
+ * @param {{ requests?: number, errors?: Record<string, number>, durationMs?: number, elapsedMs?: number }|null} load
+ *   a LoadResult (`durationMs`) or a LoadTick (`elapsedMs`)
+ * @returns {RequestOutcome}
+ */
+export function requestOutcome(load) {
+  const responses = load?.requests ?? 0;
+  const errors = load?.errors ?? {};
+  const failedResponses = (errors.non2xx ?? 0) + (errors.mismatch ?? 0);
+  const withoutResponse = Math.max(0, (errors.total ?? 0) - failedResponses);
+  const attempts = responses + withoutResponse;
+  const succeeded = Math.max(0, responses - failedResponses);
+  const failed = attempts - succeeded;
+  const failedShare = attempts > 0 ? failed / attempts : 0;
+  const ms = load?.durationMs ?? load?.elapsedMs ?? null;
+  return {
+    id: outcomeId(attempts, succeeded, failedShare),
+    attempts,
+    succeeded,
+    failed,
+    failedShare,
+    succeededRps: ms > 0 ? (succeeded * 1000) / ms : null,
+    mostlyFailedShare: MOSTLY_FAILED_SHARE,
+  };
+}
+
+function outcomeId(attempts, succeeded, failedShare) {
+  if (attempts === 0) return 'no-requests';
+  if (succeeded === 0) return 'none-succeeded';
+  if (failedShare >= MOSTLY_FAILED_SHARE) return 'mostly-failed';
+  return failedShare > 0 ? 'some-failed' : 'all-succeeded';
+}
+
+/**
+ * Whether the figures of a run describe its failures more than the service: most
+ * requests failed, or none succeeded (no recommendation is drawn from such a run).
+ * @param {RequestOutcome|null} outcome
+ */
+export function mostlyFailed(outcome) {
+  return outcome?.id === 'mostly-failed' || outcome?.id === 'none-succeeded';
+}

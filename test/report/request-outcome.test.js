@@ -1,0 +1,100 @@
+// A run whose responses are errors (issue #25, defect 4): the throughput says how much of
+// it succeeded; a run whose requests mostly failed says so in a line the summary, the
+// dashboard and the HTML report cannot hide, and is not sized; a run in which no request
+// succeeded exits 1. The end-to-end case drives a server that answers 500 to everything.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import React from 'react';
+import { requestOutcome } from '../../src/analysis/request-outcome.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { formatSummary } from '../../src/report/summary.js';
+import { renderHtml } from '../../src/report/html/index.js';
+import { Errors } from '../../src/ui/components/errors.js';
+import { Throughput } from '../../src/ui/components/throughput.js';
+import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
+import { makeTick } from '../ui/fixtures.js';
+import { frame } from '../ui/render-helpers.js';
+import { cli } from '../helpers/harness.js';
+import { startMisbehaving } from '../load/helpers.js';
+
+const h = React.createElement;
+
+/** A fork-pool run of 10 s at 700 responses a second, `errors` of them 500. */
+function runWithErrors(errors) {
+  const result = syntheticRun({ workers: evenWorkers(3), errors });
+  result.load.statuses = { 200: result.load.requests - errors, 500: errors };
+  result.outcome = requestOutcome(result.load);
+  result.recommendation = adviseRun(adviceInput(result));
+  return result;
+}
+
+test('requestOutcome: a 500 is a response but not a success; a request without a response is an attempt', () => {
+  const load = { requests: 100, durationMs: 2000, errors: { total: 30, non2xx: 20, mismatch: 5, timeout: 5 } };
+  const outcome = requestOutcome(load);
+  assert.deepEqual(
+    { id: outcome.id, attempts: outcome.attempts, succeeded: outcome.succeeded, failed: outcome.failed },
+    { id: 'some-failed', attempts: 105, succeeded: 75, failed: 30 },
+  );
+  assert.equal(outcome.succeededRps, 37.5);
+  assert.equal(requestOutcome({ requests: 10, durationMs: 1000, errors: { total: 6, non2xx: 6 } }).id, 'mostly-failed');
+  assert.equal(requestOutcome({ requests: 10, durationMs: 1000, errors: { total: 10, non2xx: 10 } }).id, 'none-succeeded');
+  assert.equal(requestOutcome({ requests: 0, durationMs: 1000, errors: { total: 0 } }).id, 'no-requests');
+  assert.equal(requestOutcome({ requests: 10, durationMs: 1000, errors: { total: 0 } }).id, 'all-succeeded');
+});
+
+test('summary: the headline says how much succeeded; mostly failed is a WARNING line above it, and the run is not sized', () => {
+  const clean = formatSummary(runWithErrors(0));
+  assert.match(clean, /^Requests {3}7,000 in 10\.0 s {3}700 req\/s {3}/m, 'no success figure when all succeeded');
+  assert.doesNotMatch(clean, /WARNING|FAILED/);
+
+  const some = formatSummary(runWithErrors(70));
+  assert.match(some, /^Requests {3}7,000 in 10\.0 s {3}700 req\/s \(693 req\/s succeeded, 99%\)/m);
+  assert.doesNotMatch(some, /WARNING|FAILED/);
+
+  const mostly = runWithErrors(5950);
+  const text = formatSummary(mostly);
+  const lines = text.split('\n');
+  const warning = lines.findIndex((l) => l.startsWith('WARNING'));
+  assert.ok(warning > 0 && lines[warning + 1].startsWith('Requests'), 'the warning stands right above the figures it qualifies');
+  assert.match(lines[warning], /^WARNING {4}85% of requests failed \(5,950 of 7,000, see Errors\); the throughput and latency count them$/);
+  assert.match(text, /700 req\/s \(105 req\/s succeeded, 15%\)/);
+  assert.equal(mostly.recommendation.size, null, 'no pool size from failed requests');
+  assert.deepEqual(mostly.recommendation.reasons.map((r) => r.id), ['requests-failed']);
+  assert.match(text, /Recommendation\n {2}No recommendation: most requests failed\.\n {2}- 85% of the requests failed/);
+});
+
+test('HTML report: the alarm above the headline figures, and the succeeded rate beside the throughput', () => {
+  const html = renderHtml(runWithErrors(5950));
+  assert.match(html, /<p class="alarm" role="alert">85% of requests failed \(5,950 of 7,000, see Errors\); the throughput and latency count them\.<\/p><div class="tiles">/);
+  assert.match(html, /<div class="tile bad"><div class="v">105<\/div><div class="k">succeeded per second \(15%\)<\/div>/);
+  assert.doesNotMatch(renderHtml(runWithErrors(0)), /class="alarm"/);
+});
+
+test('dashboard: the errors line opens with "! 85% FAILED" (inverse) and the throughput line says how much succeeded', () => {
+  const tick = { ...makeTick(), requests: 1000, errors: { total: 850, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 850, tls: 0 }, statuses: { 200: 150, 500: 850 } };
+  const errors = frame(h(Errors, { tick }), 80, { color: false });
+  assert.match(errors, /^! 85% FAILED · errors 850$/m);
+  const all = { ...tick, errors: { ...tick.errors, total: 1000, non2xx: 1000 }, statuses: { 500: 1000 } };
+  assert.match(frame(h(Errors, { tick: all }), 80, { color: false }), /^! ALL FAILED · errors 1,000$/m);
+  assert.match(frame(h(Errors, { tick: makeTick({ errors: true }) }), 80, { color: false }), /^! errors 12: /m, 'a few errors keep the usual line');
+  assert.match(frame(h(Throughput, { rpsHistory: [], tick, width: 80 }), 80, { color: false }), /succeeded 38\/s/);
+});
+
+test('run --url on a server that answers 500 to everything: FAILED above the figures, exit 1; --json says none succeeded', async () => {
+  const server = await startMisbehaving('status-500');
+  try {
+    const text = await cli('run', '--url', server.url, '-d', '1s', '-w', '200ms', '-c', '4', '--no-dashboard');
+    assert.equal(text.code, 1, text.err);
+    assert.match(text.out, /^FAILED {5}no request succeeded: all [\d,]+ failed \(see Errors\)/m);
+    assert.match(text.out, /req\/s \(0 req\/s succeeded\)/);
+    const json = await cli('run', '--url', server.url, '-d', '1s', '-w', '200ms', '-c', '4', '--json');
+    assert.equal(json.code, 1, json.err);
+    const result = JSON.parse(json.out);
+    assert.equal(result.outcome.id, 'none-succeeded');
+    assert.equal(result.outcome.succeeded, 0);
+    assert.equal(result.exitCode, 1);
+  } finally {
+    await server.close();
+  }
+});
