@@ -8,6 +8,7 @@
  *   console.log(result.load.rps, result.load.latency.p99Ms);
  */
 import { buildRunPlan } from './plan.js';
+import { buildOwnRunPlan } from './command-plan.js';
 import { createRun } from './runner/run.js';
 import { buildTunePlan } from './tune/plan.js';
 import { createTune } from './tune/engine.js';
@@ -60,12 +61,15 @@ async function drive(plan, createEngine, onEvent, signal) {
 }
 
 /**
- * Boots a strategy (or takes `url`), drives it, returns the RunResult.
+ * Boots a strategy (or takes `url`, or starts the user's own server: `command`, its argv as after `--`),
+ * drives it, returns the RunResult (for a command, with its `server` shape, `sizeKnob` and a recommendation for it).
  * @param {object} [options] e.g. { strategy, poolSize, balance, workload, connections, duration, warmup, rate, url, logFile }
+ *   or { command: ['node', 'server.js', '--workers', '3'], duration: '5s' } (`sizeEnv`, `port`, `path` as on the CLI)
  * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
  */
-export async function run(options = {}, { onEvent, signal } = {}) {
-  const plan = buildRunPlan(options);
+export async function run({ command, ...options } = {}, { onEvent, signal } = {}) {
+  // The knob is looked for in the environment the server inherits: this process's.
+  const plan = command ? buildOwnRunPlan(options, command, process.env) : buildRunPlan(options);
   return drive(plan, createRun, onEvent, signal);
 }
 

@@ -88,3 +88,26 @@ test('a launcher script that execs the server: the server is the script\'s own p
   assert.deepEqual([result.sizeKnob.source, result.sizeKnob.size], ['environment', 2]);
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('cluster-env') });
 });
+
+test('--out, --html, --assert, report <file> and --against work on a run of your own server as on a strategy run', async () => {
+  const saved = join(dir, 'own.json');
+  const html = join(dir, 'own.html');
+  const server = ['--', process.execPath, fixture('workers-flag'), '--workers', '2'];
+  const first = await spawnCli(['run', ...QUICK, '--out', saved, '--html', html, '--assert', 'errors=0', ...server], { env: env({}) });
+  assert.equal(first.code, 0, first.err);
+  assert.match(first.err + first.out, /errors=0/, 'the assertion is reported');
+  const page = readFileSync(html, 'utf8');
+  assert.match(page, /size 2 from --workers 2 in its arguments/);
+  assert.match(page, /Recommendation/);
+  const report = await spawnCli(['report', saved], { env: env({}) });
+  assert.equal(report.code, 0, report.err);
+  assert.match(report.out, /^size 2 from --workers 2 in its arguments; 2 worker processes seen$/m);
+  assert.match(report.out.replace(/ \\\n\s*/g, ' '), /spawnbench tune --sizes [\d,]+ -c 6 -- \S+ \S+workers-flag\.js --workers '\{size\}'/, 'the confirm command, its lines joined');
+  const again = await spawnCli(['run', ...QUICK, '--json', '--against', saved, '--assert', 'p99<60s', ...server], { env: env({}) });
+  assert.equal(again.code, 0, again.err);
+  const result = JSON.parse(again.out);
+  assert.equal(result.against.id, 'against');
+  assert.ok(result.against.deltas.some((d) => d.metric === 'rps'), JSON.stringify(result.against.deltas));
+  assert.deepEqual(result.assertions.map((a) => [a.expr, a.pass]), [['p99<60s', true]]);
+  await assertNothingLeft({ pids: [result.target.leaderPid], marker: fixture('workers-flag') });
+});
