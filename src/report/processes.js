@@ -114,9 +114,12 @@ function processFigures(s, role) {
 function workerTable(rows) {
   if (rows.length === 0) return '';
   const threads = rows.some((p) => p.role === 'thread');
-  const header = ['worker', 'requests', 'ELU', ...(threads ? ['busy'] : []), 'CPU'];
+  // A user's server reports no requests per worker; the probe's spawns per second stand in (one per request when it spawns per request).
+  const counted = rows.some((p) => Number.isFinite(p.requests));
+  const header = ['worker', counted ? 'requests' : 'spawns/s', 'ELU', ...(threads ? ['busy'] : []), 'CPU'];
   const busy = (s) => (Number.isFinite(s.busy) ? `${pct(s.busy)}${s.busyFrom === 'cpu' ? ' CPU' : ''}` : '–');
-  const body = rows.map((p) => [p.label, int(p.requests), fixed2(p.summary.elu), ...(threads ? [busy(p.summary)] : []), cpu(p.summary.cpuPct)]);
+  const work = (p) => (counted ? int(p.requests) : int(p.summary.spawnsPerSec));
+  const body = rows.map((p) => [p.label, work(p), fixed2(p.summary.elu), ...(threads ? [busy(p.summary)] : []), cpu(p.summary.cpuPct)]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), ...body.map(line)].join('\n');

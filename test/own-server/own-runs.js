@@ -24,6 +24,7 @@ export function ownRun(o = {}) {
   const workers = run.samples.processes.filter((p) => p.role !== 'main');
   workers.forEach((p, i) => {
     p.summary.spawnsPerSec = o.spawnsPerSec?.[i] ?? null;
+    p.requests = null; // a user's server reports no request counts per worker
   });
   const kind = o.kind ?? (workers.length ? 'cluster' : 'single');
   const threads = kind === 'threads' ? workers.length : 0;

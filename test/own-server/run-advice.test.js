@@ -41,6 +41,7 @@ test('a 4-worker cluster sized by WORKERS: set WORKERS=2, confirmed by a tune wi
   assert.match(summary, /^size 4 from WORKERS=4 in the environment; 4 cluster workers seen$/m);
   assert.match(summary, /^served by pid 100 \(cluster primary\), policy rr \(node:cluster's default\)$/m);
   assert.match(summary, /spawnbench tune --sizes 1,2,3,4 --size-env WORKERS -c 30 -- node server\.js/);
+  assert.match(summary, /^worker +spawns\/s +ELU +CPU\npid 200 +70 +0\.95 +22%$/m, 'no request counts from a user\'s server: its spawns per second instead');
 });
 
 test('sized by --workers N in its arguments: the confirm puts {size} where the 4 was', () => {
