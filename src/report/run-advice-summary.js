@@ -9,10 +9,11 @@ import { formatAdviceBlock, adviceParagraphs } from './run-advice.js';
 
 /**
  * @param {object} result RunResult, fresh or read from a file
- * @returns {string[]} the block's lines (80 columns at most)
+ * @param {{ columns?: number }} [options] at most this wide (default 80)
+ * @returns {string[]} the block's lines
  */
-export function formatRunAdvice(result) {
-  return formatAdviceBlock(runAdvice(result), currentOf(result));
+export function formatRunAdvice(result, { columns } = {}) {
+  return formatAdviceBlock(runAdvice(result), currentOf(result), { columns });
 }
 
 /**

@@ -26,8 +26,13 @@ export function formatAdviceBlock(advice, current = {}, { columns = MAX_COLUMNS 
   for (const paragraph of adviceParagraphs(advice, current)) lines.push(...wrap(paragraph, columns, INDENT));
   const confirm = advice?.confirmWith;
   if (confirm) {
-    lines.push(...wrap(`Confirm with a sweep (${confirm.steps} steps, about ${duration(confirm.expectedMs)}):`, columns, INDENT));
-    lines.push(...wrapCommand(confirm.argv, columns, INDENT + 2));
+    const size = [
+      Number.isFinite(confirm.steps) ? `${confirm.steps} steps` : null,
+      Number.isFinite(confirm.expectedMs) ? `about ${duration(confirm.expectedMs)}` : null,
+    ].filter(Boolean);
+    lines.push(...wrap(`Confirm with a sweep${size.length ? ` (${size.join(', ')})` : ''}:`, columns, INDENT));
+    if (Array.isArray(confirm.argv)) lines.push(...wrapCommand(confirm.argv, columns, INDENT + 2));
+    else if (typeof confirm.command === 'string') lines.push(`${' '.repeat(INDENT + 2)}${confirm.command}`);
   }
   return lines;
 }

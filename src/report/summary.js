@@ -23,9 +23,11 @@ const ERROR_KINDS = [
 
 /**
  * @param {object} result RunResult
+ * @param {{ columns?: number }} [options] width of the wrapped Recommendation block (80); the HTML report
+ *   asks for Infinity, so no command is cut over lines and every one copies as is
  * @returns {string}
  */
-export function formatSummary(result) {
+export function formatSummary(result, { columns } = {}) {
   const { plan, machine, load } = result;
   const lines = [
     `spawnbench run · ${describeTarget(plan)}`,
@@ -45,7 +47,7 @@ export function formatSummary(result) {
   if (processes) lines.push('', processes);
   for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
-  lines.push('', ...formatRunAdvice(result));
+  lines.push('', ...formatRunAdvice(result, { columns }));
   return lines.join('\n');
 }
 

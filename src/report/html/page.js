@@ -57,7 +57,7 @@ th:first-child, td:first-child, th.text, td.text { text-align: left; }
 .alarm { border: 2px solid #c62828; background: #fdecea; color: #8e1c1c; font-weight: 600; font-size: 16px; padding: 8px 14px; margin: 14px 0 4px; }
 .verdict { border-left: 4px solid #D55E00; padding: 6px 12px; background: #fbf6f2; }
 .verdict.ok { border-color: #009E73; background: #f2faf6; }
-pre { background: #f7f7f7; padding: 10px; overflow-x: auto; font-size: 12px; }
+pre { background: #f7f7f7; padding: 10px; font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
 footer { color: #777; font-size: 12px; margin-top: 30px; }
 @media print {
   @page { margin: 14mm; }

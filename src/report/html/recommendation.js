@@ -6,6 +6,7 @@
  */
 import { esc } from './svg.js';
 import { section, table } from './page.js';
+import { commandLine } from '../../analysis/confirm-command.js';
 
 /**
  * The "Recommendation" block of a text summary: its lines up to the next blank line.
@@ -38,7 +39,8 @@ export function recommendationSection(result, summaryText) {
   if (head.length) parts.push(table(head, [head.map((k) => String(rec[k]))]));
   const reasons = (rec.reasons ?? []).map((r) => (typeof r === 'string' ? [r, ''] : [r.id, JSON.stringify(r.figures ?? {})]));
   if (reasons.length) parts.push(table(['reason', 'figures'], reasons, { textColumns: [1] }));
-  if (rec.confirmWith?.argv) parts.push(`<p>Confirm with: <code>${esc(rec.confirmWith.argv.join(' '))}</code></p>`);
+  const confirm = typeof rec.confirmWith?.command === 'string' ? rec.confirmWith.command : Array.isArray(rec.confirmWith?.argv) ? commandLine(rec.confirmWith.argv) : null;
+  if (confirm) parts.push(`<p>Confirm with: <code>${esc(confirm)}</code></p>`);
   return parts.length ? section('Recommendation', `<div class="verdict ok">${parts.join('')}</div>`) : '';
 }
 

@@ -18,7 +18,8 @@ import { requestOutcome } from '../../analysis/request-outcome.js';
  * @returns {string}
  */
 export function renderRunHtml(result, { baseline } = {}) {
-  const text = formatSummary(result);
+  // Unwrapped: a command cut over lines with backslash continuations would not run when copied from the page.
+  const text = formatSummary(result, { columns: Infinity });
   const [title, ...subtitle] = text.split('\n').slice(0, 3);
   const load = result.load ?? {};
   const body = [
