@@ -130,6 +130,14 @@ export const MAX_POOL_SIZE = 256;
 export const GENERATOR_BUSY_ELU = 0.9;
 
 /**
+ * Measured time below which the generator's ELU says nothing about the run: over a
+ * few milliseconds a thread is busy starting and connecting, so `-d 1ms` read 100%
+ * and told the user the generator had limited a run that sent a handful of requests.
+ * No "generator busy" note below it. ms
+ */
+export const GENERATOR_BUSY_MIN_MS = 500;
+
+/**
  * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:
  * CPU per generator thread, % of one core. One level in two units, so the
  * dashboard's generator warning and tune's "the generator is the limit" agree

@@ -234,7 +234,9 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   if (estimate?.source === 'cpu') doubts.push(['no-probe', 2, {}]);
   const waitShare = worstWaitShare(input);
   const other = estimate?.otherCores ?? null;
-  if ((other ?? 0) >= OTHER_PROCESSES_CORES || waitShare >= ADVICE_CONTENDED_WAIT) doubts.push(['contended', 1, { otherCores: other, waitShare }]);
+  // Who made the loops wait: other processes of the machine, or this run's own (server, its commands, generator).
+  const byOthers = (other ?? 0) >= OTHER_PROCESSES_CORES;
+  if (byOthers || waitShare >= ADVICE_CONTENDED_WAIT) doubts.push(['contended', 1, { otherCores: other, waitShare, cause: byOthers ? 'others' : 'this-run' }]);
   if (input.durationMs < DEFAULT_DURATION_MS) doubts.push(['short-run', 1, { durationMs: input.durationMs, solidMs: DEFAULT_DURATION_MS }]);
   if (expected) doubts.push(['not-measured', 1, {}]);
   for (const [id, , figures] of doubts) reasons.push({ id, figures });

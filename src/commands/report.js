@@ -1,6 +1,6 @@
 /** spawnbench report <file>: print a saved result (written by --out) again: summary, table, recommendation. */
 import { readResultFile } from '../report/result-file.js';
-import { RunError } from '../errors.js';
+import { RunError, UsageError } from '../errors.js';
 import { prepareExtras, hasExtras } from './extras.js';
 
 /**
@@ -31,7 +31,7 @@ export default {
       .option('--assert <expr>', 'check the saved result as run --assert does; exit 3 when one fails (repeatable)', (v, prev = []) => [...prev, v])
       .option('--debug', 'show stack traces'),
   async action(options, io, [file]) {
-    const saved = readResultFile(file);
+    const saved = readSaved(file);
     const extras = prepareExtras(options, 'report', saved.kind);
     const { decorateResult, finishExtras } = await import('./extras-result.js');
     const result = hasExtras(extras) ? decorateResult(saved, extras) : saved;
@@ -46,9 +46,21 @@ export default {
     } catch (error) {
       // A shape the checks did not foresee: still the file's fault, said in one line.
       if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
-      throw new RunError(`${file} has the header of a spawnbench ${result.kind} result but not its shape (${error.message}); give a file written by --out, unedited`);
+      throw new UsageError(`${file} has the header of a spawnbench ${result.kind} result but not its shape (${error.message}); give a file written by --out, unedited`);
     }
     io.stdout.write(`${text}\n`);
     return hasExtras(extras) ? finishExtras(result, extras, io, { json: false }) : 0;
   },
 };
+
+/**
+ * The file to print, read and checked. A file that is missing, not a result or not of
+ * this version is bad input (exit 2), as the same file given to --against is.
+ */
+function readSaved(file) {
+  try {
+    return readResultFile(file);
+  } catch (error) {
+    throw error instanceof RunError ? new UsageError(error.message) : error;
+  }
+}

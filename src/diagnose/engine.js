@@ -83,7 +83,7 @@ async function execute(engine, plan, logger) {
   const url = urlOf(server);
   const failures = [];
   if (crash) failures.push(describeCrash(server.label, crash));
-  const silent = noResponseFailure(load, engine.stopRequested);
+  const silent = noResponseFailure(load, engine.stopRequested, plan.load);
   if (silent && failures.length === 0) failures.push(silent);
   const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];
   if (engine.stopRequested) notes.push(STOPPED_EARLY_NOTE);

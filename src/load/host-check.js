@@ -5,6 +5,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { UsageError } from '../errors.js';
+import { formatDuration } from '../units.js';
 
 /**
  * The WHATWG URL parser reads `http:///x` as host `x`; a user who typed three slashes
@@ -35,13 +36,39 @@ export async function checkHostResolves(url) {
 
 /**
  * Why a run that got no response failed, or null when something answered. A run stopped
- * early is not a failure of this kind.
- * @param {{ requests: number, errors: Record<string, number> }} load
+ * early is not a failure of this kind. The hint follows what went wrong: only connect
+ * errors ask whether the server listens there. With no error at all the requests were
+ * sent and none finished in the measured time (responses longer than the run, or a run
+ * of a few milliseconds); with bad responses something that is not an HTTP/1.1 server
+ * answered; and so on, by the most frequent kind.
+ * @param {{ requests: number, errors: Record<string, number>, bytes?: number, durationMs?: number }} load
  * @param {boolean} stoppedEarly
+ * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned] the plan's --duration and --timeout
  * @returns {string|null}
  */
-export function noResponseFailure(load, stoppedEarly) {
+export function noResponseFailure(load, stoppedEarly, planned = {}) {
   if (stoppedEarly || load.requests > 0) return null;
-  const kinds = Object.entries(load.errors ?? {}).filter(([kind, n]) => kind !== 'total' && n > 0).map(([kind, n]) => `${n} ${kind}`);
-  return `no request got a response${kinds.length ? `: ${kinds.join(', ')} errors` : ''}; is the server listening at that address?`;
+  const kinds = Object.entries(load.errors ?? {}).filter(([kind, n]) => kind !== 'total' && n > 0).sort((a, b) => b[1] - a[1]);
+  const counted = kinds.map(([kind, n]) => `${n} ${ERROR_WORDS[kind] ?? `${kind} errors`}`).join(', ');
+  const window = planned.durationMs ? ` within the measured ${formatDuration(planned.durationMs)}` : '';
+  if (kinds.length === 0) {
+    return load.bytes > 0
+      ? `no response finished${window}: responses were still arriving when it ended (each takes longer than the run); give a longer --duration, or measure with -n <requests>`
+      : `no response arrived${window}: requests were sent and none finished; give a longer --duration, or measure with -n <requests>`;
+  }
+  const hint = HINTS[kinds[0][0]] ?? (() => 'is the server at that address answering HTTP?');
+  return `no request got a response: ${counted}; ${hint(planned)}`;
 }
+
+/** Each error kind as a count's noun, as the summary's error table names them. */
+const ERROR_WORDS = { connect: 'connect errors', reset: 'resets', timeout: 'timeouts', parse: 'bad responses (not HTTP/1.1)', tls: 'TLS handshake errors' };
+
+/** What to check, by the most frequent error kind. */
+const HINTS = {
+  connect: () => 'is the server listening at that address?',
+  parse: () => 'what answers at that address does not speak HTTP/1.1: is it the right port (an https server needs https://)?',
+  timeout: (p) => `the server accepted connections but answered none within --timeout${p.timeoutMs ? ` ${formatDuration(p.timeoutMs)}` : ''}; is it stuck, or does it need a longer --timeout?`,
+  reset: () => 'the server closed or reset every connection before answering; its own log says why',
+  tls: () => 'the TLS handshake failed; the notes below say why',
+};
+

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
-import { GENERATOR_BUSY_ELU, GENERATOR_STOP_GRACE_MS } from '../thresholds.js';
+import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS } from '../thresholds.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
 
 export { parseTarget } from './target.js';
@@ -99,7 +99,7 @@ export function startLoad(options) {
         `${m.missed} requests could not be sent on time: all ${opts.connections} connections were busy; raise --connections`,
       );
     }
-    if (eluBusiest >= GENERATOR_BUSY_ELU) {
+    if (eluBusiest >= GENERATOR_BUSY_ELU && m.elapsedMs >= GENERATOR_BUSY_MIN_MS) {
       notes.push(
         `the generator thread was busy ${Math.round(eluBusiest * 100)}% of the time, so it may have limited the rate: try --generator-threads ${opts.threads + 1}`,
       );

@@ -94,8 +94,21 @@ function ratio(row) {
   return row.ratio === null ? '–' : `${row.ratio.toFixed(2)}×`;
 }
 
+/**
+ * A failure on one line for a table cell. Reasons that quote the server's stderr carry it
+ * after "its stderr ends:" on the next lines; the first line alone ended there, with nothing
+ * after it: the last line of that output (usually the reason) follows it instead.
+ * @param {string} reason
+ */
+export function failureLine(reason) {
+  const [first, ...rest] = String(reason).split('\n');
+  const last = rest.map((line) => line.trim()).filter(Boolean).at(-1);
+  if (last) return `${first} ${last}`;
+  return first.replace(/;\s*its stderr ends:\s*$/, '');
+}
+
 function remark(row) {
-  if (row.failed) return `failed: ${row.failed.split('\n')[0]}`;
+  if (row.failed) return `failed: ${failureLine(row.failed)}`;
   if (row.sameAsFirst) return 'no meaningful difference';
   return '';
 }

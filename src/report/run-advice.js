@@ -166,7 +166,9 @@ const SENTENCES = {
   'stopped-early': () => 'The run was stopped early.',
   'no-probe': () => 'Without the probe, worker busy time is their CPU alone, a floor: the size may be low.',
   contended: (f) =>
-    `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`,
+    f.cause === 'this-run'
+      ? `The cores were oversubscribed by this run's own processes (the server, the commands it spawns and the load generator; other processes used ${cores(f.otherCores ?? 0)}): loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`
+      : `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`,
   'short-run': (f) => `Measured ${secs(f.durationMs)}; ${secs(f.solidMs)} or more steadies the figures.`,
   'cluster-even': (f) => `Work was spread evenly over the cluster's workers (the busiest did ${f.balance.ratio.toFixed(2)}× an even share of ${f.balance.basis === 'spawns' ? 'spawns' : 'CPU'}): ${f.env}=${f.policy} is fine.`,
   'cluster-lopsided': (f) =>

@@ -11,6 +11,7 @@ import { createPortHints } from './port-hints.js';
 import { accepts, LOOPBACK_HOSTS } from './wait-listening.js';
 import { readServerTree } from './server-tree.js';
 import { serverShape } from '../analysis/server-shape.js';
+import { describeDaemonised, portListened } from './listening-ports.js';
 
 /**
  * Extra time the launcher's own timeout waits beyond ours, ms, so that our more
@@ -51,6 +52,8 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
     label,
     readyTimeoutMs: readyTimeoutMs + LAUNCHER_TIMEOUT_MARGIN_MS,
     signal,
+    // Exit 0 while its port answers: it went to the background, as a daemon does.
+    describeEarlyExit: ({ code, signal: killedBy }) => (code === 0 && !killedBy && portListened(port) ? describeDaemonised(label, port, 'before it was ready') : null),
     onOutput: (line, stream) => {
       hints.add(line);
       onOutput(line, stream);

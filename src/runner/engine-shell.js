@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
 import { checkTls } from '../load/tls-check.js';
 import { RESULT_FORMAT } from '../result-format.js';
+import { describeDaemonised, portListened } from './listening-ports.js';
 
 /** The note of a result measured until stop() (Ctrl-C, q, an aborted API call). */
 export const STOPPED_EARLY_NOTE = 'stopped early: the figures cover the time measured until then';
@@ -193,6 +194,7 @@ export async function runStops(stops, logger) {
 
 /** "strategy 'x' was killed by SIGKILL during the run; its stderr ends: …" */
 export function describeCrash(label, crash) {
+  if (crash.daemonised) return describeDaemonised(label, crash.port, 'during the run');
   const why = crash.signal ? `was killed by ${crash.signal}` : `exited with code ${crash.code}`;
   return `${label} ${why} during the run${crash.stderr ? `; its stderr ends:\n${crash.stderr}` : ''}`;
 }
@@ -201,14 +203,16 @@ export function describeCrash(label, crash) {
  * Watches a server process for an exit nobody asked for: records it, logs it,
  * and ends the load (its figures stop there). `crash()` is the exit or null.
  * @param {{ exited: Promise<{ code: number|null, signal: string|null }>, stderrTail: () => string }} proc
- * @param {{ isStopping: () => boolean, onCrash: () => void, logger: import('pino').Logger, what: string }} options
- * @returns {{ crash: () => ({ code: number|null, signal: string|null, stderr: string }|null) }}
+ * @param {{ isStopping: () => boolean, onCrash: () => void, logger: import('pino').Logger, what: string, port?: number|null }} options
+ *   port: the server's port; an exit with code 0 while something still listens there is a daemon's (`daemonised`)
+ * @returns {{ crash: () => ({ code: number|null, signal: string|null, stderr: string, daemonised?: boolean, port?: number }|null) }}
  */
-export function watchCrash(proc, { isStopping, onCrash, logger, what }) {
+export function watchCrash(proc, { isStopping, onCrash, logger, what, port = null }) {
   let crash = null;
   proc.exited.then(({ code, signal }) => {
     if (isStopping()) return;
     crash = { code, signal, stderr: proc.stderrTail() };
+    if (code === 0 && !signal && portListened(port)) Object.assign(crash, { daemonised: true, port });
     logger.error(crash, `${what} exited mid-run`);
     onCrash();
   });
@@ -251,7 +255,7 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
   let watcher = null;
   try {
     server = await boot(stops);
-    watcher = server ? watchCrash(server.proc, { isStopping: () => server.stopping, onCrash: () => engine.endLoad(), logger, what }) : null;
+    watcher = server ? watchCrash(server.proc, { isStopping: () => server.stopping, onCrash: () => engine.endLoad(), logger, what, port: server.port ?? server.proc.port }) : null;
     const sampler = sample(server);
     if (sampler) {
       sampler.on('sample', (s) => engine.emit('sample', s));

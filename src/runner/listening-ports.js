@@ -55,3 +55,26 @@ export function listeningSockets() {
 export function socketInode(link) {
   return /^socket:\[(\d+)\]$/.exec(link)?.[1] ?? null;
 }
+
+/**
+ * Whether anything on the machine listens on TCP `port`. After the server spawnbench
+ * started exited with code 0, a listener on the port it was given is its daemon: the
+ * process it put in the background (spawnbench checked the port was free before).
+ * @param {number|null|undefined} port
+ */
+export function portListened(port) {
+  return Boolean(port) && listeningSockets().some((s) => s.port === port);
+}
+
+/**
+ * The words for a server that daemonised: "… exited with code 0" said what happened to
+ * the process, not to the server, which kept serving in the background.
+ * @param {string} label the server's command, quoted
+ * @param {number} port
+ * @param {'during the run'|'before it was ready'} when
+ */
+export function describeDaemonised(label, port, when) {
+  return `${label} daemonised ${when}: it exited with code 0 and left a process in the background serving port ${port}, `
+    + 'which spawnbench neither started nor can measure; run the server in the foreground (its --no-daemon or foreground option, '
+    + '`pm2-runtime` rather than `pm2 start`), so the process spawnbench starts is the one that serves';
+}

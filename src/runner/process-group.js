@@ -46,6 +46,9 @@ import { READY_TIMEOUT_MS } from '../thresholds.js';
  * @param {'protocol'|TcpReadiness} [options.readiness] how readiness is known (see the top of this file)
  * @param {AbortSignal} [options.signal] ends the wait for readiness at once (Ctrl-C, SIGTERM): the
  *   process is stopped and the promise rejects with an error marked `stoppedEarly`
+ * @param {(exit: { code: number|null, signal: string|null }) => string|null} [options.describeEarlyExit] the
+ *   reason for an exit before readiness, read before the group is stopped (a daemon's background process
+ *   still serves then); null: "exited with code N before it was ready"
  * @returns {Promise<StrategyProcess & EventEmitter>} emits `workers` and `protocol-error` ('protocol')
  */
 export async function startProcessGroup({
@@ -57,6 +60,7 @@ export async function startProcessGroup({
   readyTimeoutMs = READY_TIMEOUT_MS,
   readiness = 'protocol',
   signal,
+  describeEarlyExit = () => null,
 }) {
   const events = new EventEmitter();
   const control = readiness === 'protocol' ? createControlReader({ label, events, onOutput: (line) => onOutput(line, 'stdout'), withCutNote }) : null;
@@ -73,7 +77,7 @@ export async function startProcessGroup({
     ? once(events, 'ready', { signal: settled.signal }).then(([message]) => ({ host: '127.0.0.1', port: message.port }))
     : acceptsConnections(child, readiness, label, signal);
   try {
-    const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), signal });
+    const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), signal, describeEarlyExit });
     return Object.assign(events, { pid: child.pid, port, host, stderrTail, stop, exited, workers: control ? control.workers : () => [], child });
   } catch (error) {
     await stop();
@@ -92,7 +96,7 @@ function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts
   return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, signal: ac.signal });
 }
 
-async function waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol, signal }) {
+async function waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol, signal, describeEarlyExit }) {
   const ac = new AbortController();
   const stoppedEarly = () => Object.assign(new RunError(`stopped before ${label} ${protocol ? 'was ready' : 'accepted connections'}`), { stoppedEarly: true });
   let onAbort;
@@ -103,6 +107,8 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
   });
   const early = exited.then(({ code, signal, error }) => {
     if (error) throw new RunError(`${label} could not be started: ${error.message}`);
+    const described = describeEarlyExit({ code, signal });
+    if (described) throw new RunError(described);
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = stderrTail();
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);

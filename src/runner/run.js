@@ -74,7 +74,7 @@ async function execute(run, plan, logger) {
   if (server?.brokeProtocol) failures.push(server.brokeProtocol);
   if (crash) failures.push(describeCrash(server.label ?? `strategy '${plan.target.strategy}'`, crash));
   if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
-  const silent = noResponseFailure(load, run.stopRequested);
+  const silent = noResponseFailure(load, run.stopRequested, plan.load);
   if (silent && failures.length === 0) failures.push(silent);
   if (run.stopRequested) notes.push(STOPPED_EARLY_NOTE);
 

@@ -37,3 +37,21 @@ export function describeLoad(plan) {
   if (plan.threads > 1) parts.push(`${plan.threads} generator threads`);
   return parts;
 }
+
+const PHASE_WORDS = {
+  booting: 'booting',
+  warmup: 'warming up',
+  measure: 'measuring',
+  stopping: 'stopping',
+  done: 'done',
+};
+
+/**
+ * The phase in words: a --url run boots nothing, it only checks the server answers.
+ * @param {string} phase
+ * @param {import('./plan-view.js').PlanView|null} plan
+ */
+export function phaseWord(phase, plan) {
+  if (phase === 'booting' && plan?.url) return 'connecting';
+  return PHASE_WORDS[phase] ?? phase;
+}

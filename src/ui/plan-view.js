@@ -49,7 +49,7 @@ export function planView(plan) {
     requests: load.requests ?? null,
     warmupMs: load.warmupMs ?? null,
     threads: load.threads ?? 1,
-    // A user's server runs its own work per request: there is no workload to name.
-    workload: target.kind === 'command' ? null : plan.workload?.name ?? null,
+    // A user's server (a command, or one at --url) runs its own work per request: there is no workload to name.
+    workload: target.kind === 'command' || target.kind === 'url' ? null : plan.workload?.name ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import { describeLoad, describeTarget } from './describe-plan.js';
+import { describeLoad, describeTarget, phaseWord } from './describe-plan.js';
 import { planView } from './plan-view.js';
 import { formatCount, formatElapsed, formatMs } from './format.js';
 import { PROGRESS_INTERVAL_MS } from '../thresholds.js';
@@ -44,14 +44,15 @@ export function formatTuneStepLine(step) {
  */
 export function attachProgressLines(run, stream, { intervalMs = PROGRESS_INTERVAL_MS, now = Date.now } = {}) {
   let lastLine = -Infinity;
+  let view = null;
   const write = (line) => stream.write(`${line}\n`);
   const handlers = {
     start: ({ plan } = {}) => {
-      const view = planView(plan);
+      view = planView(plan);
       write(`spawnbench ${[...describeTarget(view), ...describeLoad(view)].join(' · ')}`);
     },
     phase: ({ phase } = {}) => {
-      if (phase === 'booting' || phase === 'stopping') write(`${phase}…`);
+      if (phase === 'booting' || phase === 'stopping') write(`${phaseWord(phase, view)}…`);
       lastLine = -Infinity; // the first tick of a new phase is always shown
     },
     tick: (tick) => {

@@ -1,7 +1,7 @@
 // `spawnbench report` on what is not a result file: it read without limit (/dev/zero: 3.5 GB
 // in 10 s, never ending) and a file with spawnbench's header but another body printed raw
 // TypeErrors. Now: at most MAX_RESULT_FILE_BYTES are read, the shape is checked, and any
-// failure is one line, exit 1.
+// failure is one line, exit 2 (bad input, as the same file given to --against; it was 1).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ const CASES = [
 ];
 
 for (const [name, content, pattern] of CASES) {
-  test(`report of ${name}: one line, exit 1, at once`, async () => {
+  test(`report of ${name}: one line, exit 2, at once`, async () => {
     let file = content.path;
     if (!file) {
       file = path.join(dir, `${name.replace(/\W+/g, '-')}.json`);
@@ -42,7 +42,7 @@ for (const [name, content, pattern] of CASES) {
     const started = Date.now();
     const code = await runCli(['report', file], io);
     const err = io.err();
-    assert.equal(code, 1, err);
+    assert.equal(code, 2, err);
     assert.match(err, pattern);
     assert.match(err, /^[^\n]*\n$/, 'one line');
     assert.doesNotMatch(err, /\n\s+at /);

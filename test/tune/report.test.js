@@ -71,7 +71,7 @@ test('a saved run and a saved compare result print again', async () => {
   assert.match((await cli('report', compareFile, '--markdown')).out, /\| fork-pool \| 2,209 \| {2}\| 14\.0 ms \| 0 \| 3\.39× \|/);
 });
 
-test('old, foreign, unreadable and unprintable files: one clear line, exit 1', async () => {
+test('old, foreign, unreadable and unprintable files: one clear line, exit 2 (bad input, as with --against)', async () => {
   const write = (name, text) => {
     const file = join(dir, name);
     writeFileSync(file, text);
@@ -86,7 +86,7 @@ test('old, foreign, unreadable and unprintable files: one clear line, exit 1', a
   ];
   for (const [file, message] of cases) {
     const { code, err, out } = await cli('report', file);
-    assert.equal(code, 1, file);
+    assert.equal(code, 2, file);
     assert.match(err, message);
     assert.doesNotMatch(err, /\n\s+at /, 'no stack');
     assert.equal(out, '');

@@ -5,7 +5,7 @@
  */
 import { barChart } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt } from './page.js';
-import { formatCompare } from '../compare.js';
+import { formatCompare, failureLine } from '../compare.js';
 import { int, ms } from '../format.js';
 import { footer } from './run.js';
 import { assertionsSection, againstSection, notesSection } from './parts.js';
@@ -40,7 +40,7 @@ export function renderCompareHtml(result) {
     });
     const tableRows = mine.map((r) => [
       r.strategy, int(r.rps.median), r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '', ms(r.p99Ms.median), int(r.errors),
-      r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`, r.failed ? `failed: ${r.failed.split('\n')[0]}` : r.sameAsFirst ? 'no meaningful difference' : '',
+      r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`, r.failed ? `failed: ${failureLine(r.failed)}` : r.sameAsFirst ? 'no meaningful difference' : '',
     ]);
     return section(`Workload ${heading}`, grid([rps, p99]) + table(['strategy', 'req/s', 'min–max', 'p99', 'errors', `vs ${first}`, ''], tableRows, { textColumns: [6] }));
   });

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { bar } from '../charts.js';
 import { formatCount, formatElapsed } from '../format.js';
 import { useTone } from '../theme.js';
+import { phaseWord } from '../describe-plan.js';
 
 const h = React.createElement;
 
@@ -12,14 +13,6 @@ const PROGRESS_BAR_WIDTH = 20;
 const PROGRESS_TEXT_WIDTH = 50;
 /** The key hint at the end of the line (cut first when the terminal is narrow). */
 const KEY_HINT = 'q or Ctrl-C: stop';
-
-const PHASE_WORDS = {
-  booting: 'booting',
-  warmup: 'warming up',
-  measure: 'measuring',
-  stopping: 'stopping',
-  done: 'done',
-};
 
 /**
  * Where the run is: phase, elapsed / planned, a bar, requests counted.
@@ -33,7 +26,7 @@ export function Progress({ phase, tick: lastTick, plan, stopRequested = false, k
   // Right after a phase change the latest tick may still be the previous phase's.
   const tick = loading && lastTick?.phase !== phase ? null : lastTick;
   const inWarmup = phase === 'warmup' || (!loading && tick?.phase === 'warmup');
-  const word = stopRequested && phase !== 'done' ? 'stopping' : PHASE_WORDS[phase] ?? phase;
+  const word = stopRequested && phase !== 'done' ? 'stopping' : phaseWord(phase, plan);
   const reserved = PROGRESS_TEXT_WIDTH + (keys ? KEY_HINT.length + 2 : 0);
   const barWidth = Math.max(0, Math.min(PROGRESS_BAR_WIDTH, columns - reserved));
 

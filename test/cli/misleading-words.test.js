@@ -1,0 +1,121 @@
+// Words that misled (issue 25, defect 8), each with the case that showed it:
+// - "no request got a response; is the server listening at that address?" after responses
+//   that did not finish in time, after a server that is not HTTP, and with -d 1ms (there
+//   with a bogus "generator thread was busy 100%"): the hint now follows the error kind;
+// - a --url run said "booting…" and "workload echo";
+// - a server that daemonised was "exited with code 0 during the run";
+// - run's advice said "The machine was shared" when the run's own processes made the wait;
+// - compare --command's crash reason ended at "its stderr ends:" with nothing after it.
+// (`report bad.json` exits 2: test/cli/report-hostile.test.js; "about NaN s" and the HTML's
+// commands: test/report/html-copyable.test.js; --log-file's words: test/cli/atomic-outputs.test.js.)
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import http from 'node:http';
+import { once } from 'node:events';
+import { noResponseFailure } from '../../src/load/host-check.js';
+import { attachProgressLines } from '../../src/ui/progress-lines.js';
+import { EventEmitter } from 'node:events';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { formatSummary } from '../../src/report/summary.js';
+import { failureLine } from '../../src/report/compare.js';
+import { misbehaveHandler } from '../../fixtures/servers/misbehave-responses.js';
+import { cli, fixtureServer, spawnCli, waitFor } from '../helpers/harness.js';
+import { processesMatching } from '../helpers/processes.js';
+import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
+
+const servers = [];
+after(() => Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve)))));
+async function listen(server) {
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${server.address().port}/`;
+}
+const NONE = { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 };
+
+test('no response: the hint follows the error kind', () => {
+  const planned = { durationMs: 1000, timeoutMs: 10_000 };
+  const slow = noResponseFailure({ requests: 0, errors: NONE, bytes: 52_428_800 }, false, planned);
+  assert.match(slow, /^no response finished within the measured 1s: responses were still arriving when it ended/);
+  assert.doesNotMatch(slow, /listening/);
+  assert.match(noResponseFailure({ requests: 0, errors: NONE, bytes: 0 }, false, planned), /^no response arrived within the measured 1s: .*longer --duration/);
+  const garbage = noResponseFailure({ requests: 0, errors: { ...NONE, total: 9, parse: 9 } }, false, planned);
+  assert.match(garbage, /^no request got a response: 9 bad responses \(not HTTP\/1\.1\); what answers at that address does not speak HTTP\/1\.1/);
+  assert.match(noResponseFailure({ requests: 0, errors: { ...NONE, total: 3, connect: 3 } }, false, planned), /: 3 connect errors; is the server listening at that address\?$/);
+  assert.match(noResponseFailure({ requests: 0, errors: { ...NONE, total: 2, timeout: 2 } }, false, planned), /2 timeouts; the server accepted connections but answered none within --timeout 10s/);
+  assert.match(noResponseFailure({ requests: 0, errors: { ...NONE, total: 4, reset: 4 } }, false, planned), /4 resets; the server closed or reset every connection/);
+  assert.equal(noResponseFailure({ requests: 1, errors: NONE }, false, planned), null);
+  assert.equal(noResponseFailure({ requests: 0, errors: NONE }, true, planned), null, 'stopped early: not this failure');
+});
+
+test('run --url -d 1ms: "no response arrived", no "listening" hint, no generator note', async () => {
+  const url = await listen(http.createServer((req, res) => res.end('ok\n')));
+  const { code, out } = await cli('run', '--url', url, '-d', '1ms', '-w', '0s', '-c', '1', '--no-dashboard');
+  assert.equal(code, 1);
+  assert.doesNotMatch(out, /listening at that address/);
+  assert.doesNotMatch(out, /generator thread was busy/);
+  // On a fast day one response may finish within 1 ms: then there is nothing to blame.
+  if (/FAILED/.test(out)) assert.match(out, /FAILED: no response (arrived|finished) within the measured 1ms/);
+});
+
+test('run --url of a server that is not HTTP: names bad responses, not "is it listening"', async () => {
+  const url = await listen(net.createServer(misbehaveHandler('garbage')));
+  const { code, out } = await cli('run', '--url', url, '-d', '500ms', '-w', '0s', '-c', '1', '--no-dashboard');
+  assert.equal(code, 1);
+  assert.match(out, /FAILED: no request got a response: \d+ bad responses \(not HTTP\/1\.1\); what answers at that address does not speak HTTP\/1\.1/);
+  assert.doesNotMatch(out, /listening at that address/);
+});
+
+test('--url runs do not say "booting" nor name a workload', () => {
+  const engine = new EventEmitter();
+  let text = '';
+  const detach = attachProgressLines(engine, { write: (s) => { text += s; } });
+  const plan = { command: 'run', target: { kind: 'url', url: 'http://127.0.0.1:9/' }, workload: { name: 'echo' }, load: { connections: 1, durationMs: 1000, warmupMs: 0 } };
+  engine.emit('start', { plan });
+  engine.emit('phase', { phase: 'booting' });
+  engine.emit('phase', { phase: 'stopping' });
+  detach();
+  assert.doesNotMatch(text, /booting|workload/);
+  assert.match(text, /^connecting…$/m);
+  assert.match(text, /^stopping…$/m);
+});
+
+for (const linger of ['0', '1500']) {
+  test(`a server that daemonises (parent exits 0 ${linger === '0' ? 'at once' : 'during the run'}): said so, with how to run it in the foreground; its background process is ended`, async () => {
+    const file = fixtureServer('daemonises');
+    const env = { ...process.env, CI: 'true', DAEMON_PARENT_LINGER_MS: linger };
+    const { code, out, err } = await spawnCli(['run', '-d', '4s', '-w', '0s', '-c', '1', '--no-dashboard', '--', process.execPath, file], { env });
+    assert.equal(code, 1, err);
+    assert.match(`${out}${err}`, /daemonised (before it was ready|during the run): it exited with code 0 and left a process in the background serving port \d+, .*run the server in the foreground/);
+    assert.doesNotMatch(`${out}${err}`, /exited with code 0 (during the run|before it was ready)/);
+    await waitFor(() => processesMatching(file).length === 0, { timeoutMs: 5000, what: `the daemon of ${file} to be gone` });
+  });
+}
+
+test('contention is worded by who caused it', () => {
+  const advise = (run) => formatSummary({ ...run, recommendation: adviseRun(adviceInput(run)) });
+  // The run's own processes fill both cores (193% of 2): nobody else is there.
+  const own = advise(syntheticRun({
+    poolSize: 4, rps: 700, cpus: [98, 99], spawnedCpuPct: 90,
+    workers: evenWorkers(4, { rps: 700, elu: 0.95, cpuPct: 22, waitPct: 40 }).map((w) => ({ ...w, loopCpuPct: 20 })),
+  }));
+  assert.doesNotMatch(own, /machine was shared/);
+  assert.match(own, /oversubscribed by this run's own processes/);
+  // The run uses a fraction of a core; the cores are full: others are there.
+  const shared = advise(syntheticRun({
+    poolSize: 2, rps: 300, cpus: [97, 98], spawnedCpuPct: 10,
+    workers: evenWorkers(2, { rps: 300, elu: 0.6, cpuPct: 10, waitPct: 40 }).map((w) => ({ ...w, loopCpuPct: 8 })),
+  }));
+  assert.match(shared, /The machine was shared: other processes used \d\.\d cores/);
+});
+
+test('a crash reason that quotes stderr keeps its last line on one line', () => {
+  assert.equal(
+    failureLine("'node app.js' exited with code 3 before it was ready; its stderr ends:\nat boot\nfixture: cannot start: DATABASE_URL is not set\n"),
+    "'node app.js' exited with code 3 before it was ready; its stderr ends: fixture: cannot start: DATABASE_URL is not set",
+  );
+  assert.equal(failureLine("'node app.js' exited with code 3 before it was ready; its stderr ends:\n"), "'node app.js' exited with code 3 before it was ready");
+  assert.equal(failureLine('EAGAIN'), 'EAGAIN');
+});
