@@ -9,6 +9,9 @@ import { readdirSync } from 'node:fs';
 import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat } from './proc.js';
 import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 
+/** How often a process's other threads are read (ms): their figures are means over a run, not live. */
+const OTHER_THREADS_EVERY_MS = 1000;
+
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);
  * no real strategy nests this far.
@@ -41,6 +44,8 @@ export function createProcSampler({ rootPid }) {
   const previousThreadSched = new Map();
   /** pid → (tid → on-CPU ns) of its other threads at the previous reading */
   const previousOther = new Map();
+  let otherAt = -Infinity;
+  let otherThreads = new Map();
   let previousCores = readCpuTimes();
   let previousTransient = new Set();
   // CPU of tracked processes that were reaped: it reappears in their parent's
@@ -101,13 +106,18 @@ export function createProcSampler({ rootPid }) {
         if (sched) previousThreadSched.set(key, sched);
       }
 
-      const otherThreads = new Map();
-      for (const pid of pids ?? []) {
-        if (!tracked.has(pid)) continue;
-        const known = new Set([pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)]);
-        otherThreads.set(pid, readOtherThreads(pid, known, previousOther, elapsedMs));
+      // At most once per OTHER_THREADS_EVERY_MS, the figures in between repeated: see readOtherThreads.
+      if (now - otherAt >= OTHER_THREADS_EVERY_MS) {
+        const otherMs = now - otherAt;
+        otherAt = now;
+        otherThreads = new Map();
+        for (const pid of pids ?? []) {
+          if (!tracked.has(pid)) continue;
+          const known = new Set([pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)]);
+          otherThreads.set(pid, readOtherThreads(pid, known, previousOther, otherMs));
+        }
+        for (const pid of previousOther.keys()) if (!tracked.has(pid)) previousOther.delete(pid);
       }
-      for (const pid of previousOther.keys()) if (!tracked.has(pid)) previousOther.delete(pid);
 
       const cores = readCpuTimes();
       const cpus = cores.map((core, i) => {
@@ -135,8 +145,9 @@ export function createProcSampler({ rootPid }) {
  * libuv's pool (`UV_THREADPOOL_SIZE`: fs, dns, crypto.pbkdf2, zlib), V8's platform
  * threads (GC, compiler), the inspector. Node 20 calls them all `node`, so they are
  * counted, not named: how many used at least OTHER_THREAD_BUSY_PCT of a core, their
- * CPU together and the busiest's. schedstat, not stat: three numbers (~5 µs a read,
- * ~12 threads a process) and nanoseconds, where a 250 ms interval holds 25 ticks.
+ * CPU together and the busiest's. schedstat, not stat: nanoseconds, where a 250 ms
+ * interval holds 25 ticks. A reading of a 7-thread process cost ~250 µs of CPU on a
+ * crowded 2-core VM (load 19), so it is taken once a second, not every interval.
  * @param {number} pid
  * @param {Set<number>} known the main thread and the Worker threads, read on their own
  * @param {Map<number, Map<number, number>>} previous pid → (tid → on-CPU ns); updated
