@@ -2,7 +2,8 @@
  * One keep-alive connection of a generator thread: one request in flight at a
  * time, reconnects whenever the server closes, counts every failure by kind.
  *
- * Hot path (per request): write the pre-built request bytes, read into the
+ * Hot path (per request): write the pre-built request bytes (request-writer.js:
+ * through the socket's handle, one reused WriteWrap, where Node allows it), read into the
  * thread's one reused read buffer (net's `onread`, no Buffer per packet), feed the
  * hand-written parser (response-parser.js), compare the body in place, record the
  * latency. No timers per request (one sweep per thread finds timeouts), and no
@@ -21,6 +22,7 @@ import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from './response-parser.js';
 import { BODY_SAMPLE_BYTES, CONNECT, PARSE, RESET, TIMEOUT, TLS } from './counters.js';
+import { RequestWriter } from './request-writer.js';
 
 // Bodies up to this many bytes are compared in a JS loop: cheaper than the
 // native Buffer#compare call for a few bytes such as "hi\n" (~20 vs ~170 ns).
@@ -34,6 +36,7 @@ const SMALL_COMPARE_BYTES = 64;
  * @property {{ servername?: string, rejectUnauthorized: boolean, session: Buffer|null }|null} tls
  *   https targets: the handshake options and the last session ticket, offered on every reconnect
  * @property {Buffer} requestBytes
+ * @property {boolean} fastWrites write through the handle (request-writer.js) where this Node allows it
  * @property {Buffer} readBuffer reused by every socket of the thread
  * @property {boolean} noBody the method is HEAD
  * @property {Buffer|null} expectedBody
@@ -55,6 +58,8 @@ export class Connection {
     this.parser = new ResponseParser(this);
     this.parser.noBody = ctx.noBody;
     this.socket = null;
+    /** @type {RequestWriter|null} the socket's writer (request-writer.js) */
+    this.writer = null;
     this.connected = false;
     this.connectStartedAt = 0;
     this.lastErrorCode = null;
@@ -106,6 +111,7 @@ export class Connection {
       return;
     }
     this.socket = socket;
+    this.writer = new RequestWriter(socket, { secure: Boolean(secure), fast: this.ctx.fastWrites });
     socket.setNoDelay(true);
     socket.on(secure ? 'secureConnect' : 'connect', () => {
       if (socket !== this.socket) return;
@@ -159,7 +165,7 @@ export class Connection {
     this.generation = generation;
     this.status = 0;
     this.sample = null;
-    this.socket.write(this.ctx.requestBytes);
+    this.writer.write(this.ctx.requestBytes);
   }
 
   /** Parser callback: a final response head arrived. */

@@ -9,6 +9,7 @@ import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
 import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS } from '../thresholds.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
+import { FAST_WRITES_AVAILABLE } from './request-writer.js';
 
 export { parseTarget } from './target.js';
 export { decodeHistogram } from './histogram.js';
@@ -37,6 +38,8 @@ export function startLoad(options) {
   const opts = normalizeOptions(options);
   const load = new EventEmitter();
   const configs = threadConfigs(opts);
+  // How the threads write requests: they run on this Node, so its feature check is theirs.
+  const writePath = opts.writePath === 'fast' && !opts.target.tls && FAST_WRITES_AVAILABLE ? 'fast' : 'public';
   const aggregator = new Aggregator(configs.length);
   const workers = configs.map((workerData) => new Worker(WORKER_URL, { workerData }));
   const crashNotes = [];
@@ -123,6 +126,7 @@ export function startLoad(options) {
       generator: {
         cpuPct: round1(m.cpuMs !== null && seconds > 0 ? m.cpuMs / 10 / seconds : eluSum * 100),
         elu: round3(eluBusiest),
+        writePath,
       },
       notes,
     };

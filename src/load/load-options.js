@@ -63,8 +63,19 @@ export function normalizeOptions(options) {
     expectedBody: expected == null ? null : Buffer.isBuffer(expected) ? expected : Buffer.from(String(expected)),
     threads,
     insecure: Boolean(options.insecure),
+    writePath: checkWritePath(options.writePath),
     requestBytes: buildRequest(target, { method, headers: options.headers, body: options.body }),
   };
+}
+
+/**
+ * 'fast' (the default): requests are written through the socket's handle where
+ * this Node allows it (request-writer.js); 'public': always `socket.write()`, for
+ * A/B measurements and tests. https always takes the public path.
+ */
+function checkWritePath(value = 'fast') {
+  if (value !== 'fast' && value !== 'public') throw new UsageError(`writePath must be 'fast' or 'public' (got ${value})`);
+  return value;
 }
 
 /** Splits `total` into `parts` whole shares differing by at most one. */
@@ -85,6 +96,7 @@ export function threadConfigs(opts) {
     // SNI carries a host name, never an IP literal (RFC 6066).
     servername: opts.target.tls && !isIP(opts.target.host) ? opts.target.host : undefined,
     insecure: opts.insecure,
+    writePath: opts.writePath,
     requestBytes: opts.requestBytes,
     noBody: opts.method === 'HEAD',
     expectedBody: opts.expectedBody,

@@ -46,6 +46,7 @@ const ctx = {
   port: config.port,
   tls: config.tls ? { servername: config.servername, rejectUnauthorized: !config.insecure, session: null } : null,
   requestBytes: toBuffer(config.requestBytes),
+  fastWrites: config.writePath !== 'public',
   readBuffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
   noBody: config.noBody,
   expectedBody: toBuffer(config.expectedBody),
