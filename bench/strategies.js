@@ -291,7 +291,7 @@ const best = (cells, keep) => cells.filter((c) => c.row && keep(c.row) && !c.cel
   .sort((a, b) => b.cell.ratio - a.cell.ratio)[0];
 if (go) {
   for (const { workload, cells } of summaries) {
-    const isNode = (runtime) => runtime === 'node' || NODE_OF_DEV_DEPENDENCIES.test(runtime);
+    const isNode = (runtime) => runtime === 'node' || /^node\d+$/.test(runtime);
     const nodeMain = best(cells, (r) => isNode(r.runtime));
     const mainAnswers = best(cells, (r) => isNode(r.runtime) && !WORKERS_ANSWER.has(r.strategy));
     const nodeOnly = best(cells, (r) => isNode(r.runtime) && (!r.workerRuntime || isNode(r.workerRuntime)));

@@ -1,8 +1,9 @@
 /**
  * The test suite, on one Node or on the matrix of Nodes and runtimes spawnbench supports.
  *
- *   npm test                node test/matrix.js: the full suite on the Node that runs
- *                           this script (the machine's), test files in parallel
+ *   npm test                node test/matrix.js: the gate (GATE below: lint), then the
+ *                           full suite on the Node that runs this script (the
+ *                           machine's), test files in parallel
  *   npm run test:matrix     node test/matrix.js --matrix: the full suite on Node 26, the
  *                           smoke set (test/smoke/) on Node 22 and 24, and the files that
  *                           need Bun, Deno or Node 26 (they call missingRuntime())
@@ -48,6 +49,14 @@ const MATRIX_RUNS = ['26', '22', '24', 'runtimes'];
  * the servers they start, without the flakes seen at 6.
  */
 export const PARALLEL = Number(process.env.SPAWNBENCH_TEST_PARALLEL) || 4;
+
+/**
+ * What `npm test` checks before the tests, in order; the first that fails ends the
+ * command (exit 1) before any test runs. Binaries from node_modules/.bin.
+ */
+const GATE = [
+  { name: 'lint', bin: 'eslint', args: ['.'] },
+];
 
 /** The test runner's options, the same for every Node (20 accepts them all). */
 const TEST_ARGS = ['--test', '--test-timeout=180000', '--test-reporter=spec'];
@@ -171,9 +180,37 @@ function selectRuns(argv) {
   return RUNS.filter((run) => names.includes(run.name));
 }
 
+/** Runs the gate's steps; resolves to the name of the first that failed, or null. */
+async function runGate() {
+  for (const step of GATE) {
+    console.log(`\n═══ ${step.name}: ${step.bin} ${step.args.join(' ')} ═══\n`);
+    const started = Date.now();
+    const child = spawn(join(ROOT, 'node_modules', '.bin', step.bin), step.args, { cwd: ROOT, stdio: 'inherit' });
+    const code = await new Promise((resolve) => {
+      child.on('error', (error) => {
+        console.error(`${step.bin}: ${error.message} (run 'npm ci')`);
+        resolve(1);
+      });
+      child.on('close', (exit, signal) => resolve(exit ?? (signal ? 1 : 0)));
+    });
+    console.log(`${step.name}: ${code === 0 ? 'ok' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+    if (code !== 0) return step.name;
+  }
+  return null;
+}
+
 async function main() {
-  const runs = selectRuns(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const runs = selectRuns(argv);
   const results = [];
+  if (argv.length === 0) {
+    const failedStep = await runGate();
+    if (failedStep) {
+      console.log(`\nspawnbench tests: not run, ${failedStep} failed`);
+      process.exitCode = 1;
+      return;
+    }
+  }
   for (const run of runs) {
     let node;
     try {

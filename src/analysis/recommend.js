@@ -54,7 +54,7 @@ export function recommend(steps) {
   const inRpsBand = (x) => x.rps.median >= best.rps.median * (1 - RPS_BAND);
   const reasons = ['within-band'];
   let p99Best = Math.min(...sizes.map((x) => x.p99Ms.median));
-  let inBand = (x) => inRpsBand(x) && x.p99Ms.median <= p99Best * (1 + P99_BAND);
+  const inBand = (x) => inRpsBand(x) && x.p99Ms.median <= p99Best * (1 + P99_BAND);
   if (!sizes.some(inBand)) {
     // The lowest p99 came with much lower throughput: judge p99 among the fast sizes only.
     p99Best = Math.min(...sizes.filter(inRpsBand).map((x) => x.p99Ms.median));

@@ -71,7 +71,7 @@ test('the block lists every figure with before → after, change and mark', () =
   const text = formatAgainst(againstBaseline(load({ centerMs: 30 }), load()), { file: 'old.json', createdAt: '2026-11-23T09:00:00.000Z' });
   const lines = text.split('\n');
   assert.match(lines[0], /^Against old\.json \(2026-11-23 09:00 UTC\): \d changes? beyond the noise: 0 better, \d worse$/);
-  assert.match(lines.find((l) => l.includes('p50')), /p50 +20\.0 → 30\.0 ms +\+50%  worse/);
+  assert.match(lines.find((l) => l.includes('p50')), /p50 +20\.0 → 30\.0 ms +\+50% {2}worse/);
   assert.equal(lines.length, 8);
 });
 

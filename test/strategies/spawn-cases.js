@@ -42,6 +42,7 @@ results.large = { ...results.large, stdout: results.large.stdout.length };
 results.bytes = { ...results.bytes, stdout: createHash('sha256').update(results.bytes.stdout, 'latin1').digest('hex') };
 results.notExecutable.error = results.notExecutable.error?.replace(dir, '<dir>');
 process.env.SPAWNBENCH_CASE = 'set after start';
+// eslint-disable-next-line no-template-curly-in-string -- a shell parameter expansion, not a template
 results.env = await run('sh', ['-c', 'echo "${SPAWNBENCH_CASE-unset}"']);
 // Many at once: each gets its own output.
 const many = await Promise.all(Array.from({ length: 50 }, (_, i) => run('echo', [String(i)])));

@@ -7,7 +7,7 @@ import { Advice } from '../../src/ui/components/advice.js';
 import { Dashboard } from '../../src/ui/components/dashboard.js';
 import { initialRunState, applyRunEvent } from '../../src/ui/run-state.js';
 import { frame, assertFits } from './render-helpers.js';
-import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
+import { syntheticRun } from '../analysis/synthetic-runs.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { LIVE_ADVICE_MIN_MS } from '../../src/thresholds.js';
