@@ -45,7 +45,7 @@ export const OPTION_GROUPS = {
     new Option('-H, --header <name:value>', 'request header, repeatable').argParser(collect),
     new Option('--body <text>', 'request body'),
     new Option('--no-verify', 'do not compare response bodies with the workload\'s expected bytes'),
-    new Option('--generator-threads <n>', `load generator worker threads (default: ${DEFAULTS.generatorThreads})`),
+    new Option('--generator-threads <n>', `load generator worker threads, at most one per CPU of the budget (default: ${DEFAULTS.generatorThreads})`),
   ],
   output: () => [
     new Option('--json', 'print one JSON document on stdout instead of the summary'),

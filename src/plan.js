@@ -4,6 +4,7 @@
  */
 import { UsageError } from './errors.js';
 import { ownCpuBudget, budgetWorkers } from './cpu-budget.js';
+import { cpuBudgetLabel } from './labels.js';
 import { parseDuration, parseInteger, parsePositiveNumber, parseChoice } from './units.js';
 import { MAX_RATE } from './thresholds.js';
 import { checkOutputDestinations } from './output-destinations.js';
@@ -38,6 +39,24 @@ export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c
  */
 export function defaultPoolSize(cpu = ownCpuBudget()) {
   return budgetWorkers(cpu);
+}
+
+/**
+ * --generator-threads, at most one per CPU of the budget: a thread beyond them only waits
+ * for a CPU (and takes its share from the server measured), and each costs memory (64 on 2
+ * cores took ~1 GB).
+ * @param {string|number} value
+ * @param {import('./cpu-budget.js').CpuBudget} [cpu]
+ * @returns {number}
+ * @throws {UsageError}
+ */
+export function parseGeneratorThreads(value, cpu = ownCpuBudget()) {
+  const threads = parseInteger(value, '--generator-threads', { max: 64 });
+  const most = budgetWorkers(cpu);
+  if (threads > most) {
+    throw new UsageError(`--generator-threads ${threads} is more than the CPUs spawnbench may use here (${cpuBudgetLabel({ cpu })}); give at most ${most}`);
+  }
+  return threads;
 }
 
 /**
@@ -107,7 +126,7 @@ export function buildLoad(o, expected) {
   const connections = rate !== null && o.connections === undefined
     ? null
     : parseInteger(o.connections ?? DEFAULTS.connections, '--connections', { max: 10_000 });
-  const threads = parseInteger(o.generatorThreads ?? DEFAULTS.generatorThreads, '--generator-threads', { max: 64 });
+  const threads = parseGeneratorThreads(o.generatorThreads ?? DEFAULTS.generatorThreads);
   if (connections !== null && threads > connections) throw new UsageError(`--generator-threads (${threads}) cannot exceed --connections (${connections})`);
   return {
     connections,

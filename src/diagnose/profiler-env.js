@@ -13,7 +13,8 @@ export const CPU_PROF_PRELOAD_URL = new URL('./cpu-prof-preload.js', import.meta
 
 /**
  * @param {{ channel: object|null, cpuProf: { enabled: boolean, dir: string|null } }} options
- * @returns {Promise<{ env: Record<string, string>, cpuProfDir: string|null }>}
+ * @returns {Promise<{ env: Record<string, string>, cpuProfDir: string|null, madeDir: boolean }>} madeDir: the
+ *   folder is a new temp folder of ours (not --cpu-prof-dir), to remove if the server never wrote to it
  */
 export async function targetEnv({ channel, cpuProf }) {
   const env = { ...(channel?.env ?? {}) };
@@ -25,5 +26,5 @@ export async function targetEnv({ channel, cpuProf }) {
     env.NODE_OPTIONS = [base, `--import=${CPU_PROF_PRELOAD_URL}`].filter(Boolean).join(' ');
     env[CPU_PROF_DIR_ENV] = cpuProfDir;
   }
-  return { env, cpuProfDir };
+  return { env, cpuProfDir, madeDir: cpuProf.enabled && !cpuProf.dir };
 }

@@ -6,6 +6,7 @@
  * it started. What else the command's environment needs (diagnose's profiler)
  * the engine adds through `prepareEnv`.
  */
+import { rmdirSync } from 'node:fs';
 import { openProbeChannel } from '../probe/channel.js';
 import { startTarget } from './command-target.js';
 
@@ -18,7 +19,7 @@ import { startTarget } from './command-target.js';
  * @param {Array<() => Promise<void>|void>} options.stops the engine's cleanup stack
  * @param {AbortSignal} [options.signal] gives up waiting for readiness (Ctrl-C)
  * @param {(report: object) => void} [options.onReport] each probe report, as it arrives
- * @param {(channel: object|null) => Promise<{ env: Record<string, string>, cpuProfDir: string|null }>} [options.prepareEnv]
+ * @param {(channel: object|null) => Promise<{ env: Record<string, string>, cpuProfDir: string|null, madeDir?: boolean }>} [options.prepareEnv]
  *   the environment the probe (and anything else the engine adds) needs; by default the probe channel's
  * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, channel: object|null, host: string,
  *   port: number, label: string, serverPid: number, launchers: object[], url: (path: string) => string,
@@ -30,7 +31,7 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
     stops.push(() => channel.close());
     if (onReport) channel.on('report', onReport);
   }
-  const { env, cpuProfDir } = await prepareEnv(channel);
+  const { env, cpuProfDir, madeDir = false } = await prepareEnv(channel);
   logger.info({ command: target.command, port: target.port, env: target.env ?? {}, cpuProfDir }, 'server start');
   const started = await startTarget({
     command: target.command,
@@ -39,6 +40,10 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
     readyTimeoutMs: target.readyTimeoutMs,
     signal,
     onOutput: (line, stream) => logger.info({ stream }, line),
+  }).catch((error) => {
+    // A start that failed or was stopped (Ctrl-C during the boot) leaves no empty profile folder of ours behind.
+    if (madeDir) removeIfEmpty(cpuProfDir);
+    throw error;
   });
   const server = { ...started, channel, cpuProfDir, stopping: false, url: (path) => urlOf(started.host, started.port, path) };
   stops.push(async () => {
@@ -49,6 +54,15 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
   });
   logger.info({ pid: started.proc.pid, serverPid: started.serverPid, launchers: started.launchers, host: started.host, port: started.port }, 'server ready');
   return server;
+}
+
+/** Removes a folder that holds nothing (a profile written while the server stopped keeps it). */
+function removeIfEmpty(dir) {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or gone already
+  }
 }
 
 /** The probe's environment alone (a run step has no profiler). */
