@@ -136,3 +136,18 @@ test('SMT in the estimate: siblings add a share of a core to the "serve at most"
   const words = adviceParagraphs(adviseRun(adviceInput({ ...run, machine: { ...run.machine, cores: 4, cpu: smt } })), run.plan.target).join('\n');
   assert.match(words, /so 4 CPUs \(2\.5 cores' worth: SMT\) serve at most ~\d+ req\/s/);
 });
+
+test('without a limit every figure is as before: the same advice and bottleneck with the host budget as without one', () => {
+  const cases = [
+    syntheticRun({ poolSize: 4, rps: 700, workers: evenWorkers(4), cpus: [60, 60] }),
+    syntheticRun({ poolSize: 2, rps: 900, workers: evenWorkers(2, { rps: 900, elu: 0.95, cpuPct: 45 }), cpus: [97, 95] }),
+    syntheticRun({ poolSize: 8, rps: 500, workers: evenWorkers(8, { rps: 500, elu: 0.3, cpuPct: 10, waitPct: 8 }), cpus: [99, 98], generator: { cpuPct: 95, elu: 0.97 } }),
+    syntheticRun({ pool: false, rps: 650, main: { elu: 0.97, blocked: 0.4, cpuPct: 90, loopCpuPct: 88, waitPct: 3 }, cpus: [80, 70] }),
+  ];
+  for (const run of cases) {
+    const withBudget = { ...run, machine: { ...run.machine, cpu: budget({ budget: 2, capacity: 2 }) }, samples: { ...run.samples, throttling: [] } };
+    assert.deepEqual(adviseRun(adviceInput(withBudget)), adviseRun(adviceInput(run)));
+    const signals = (r) => { const s = adviceInput(r); return { ...CALM, systemCpuPct: s.systemCpuPct, cores: s.cores, budgetSource: s.budgetSource, hostCpus: s.hostCpus, budgetBusyPct: s.budgetBusyPct }; };
+    assert.deepEqual(findBottleneck(signals(withBudget)).findings.map((f) => f.kind), findBottleneck(signals(run)).findings.map((f) => f.kind));
+  }
+});
