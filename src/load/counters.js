@@ -2,7 +2,7 @@
  * What a generator thread counts between two reports, and how the main thread
  * adds reports up. Plain objects so they cross postMessage as they are.
  */
-import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
+import { createHistogram, encodeHistogram, LatencyCounts } from './histogram.js';
 
 /**
  * The error kinds, in the order reports and results list them. `tls`: the TCP
@@ -32,6 +32,8 @@ export function addCounts(into, from) {
 export class IntervalStats {
   constructor() {
     this.histogram = createHistogram();
+    /** This interval's latencies, folded into `histogram` at take(). */
+    this.latencies = new LatencyCounts();
     // Status codes are 100..599 (the parser rejects others): a flat array is the
     // cheapest counter on the hot path.
     this.statusCounts = new Float64Array(600);
@@ -47,7 +49,7 @@ export class IntervalStats {
   response(status, latencyMs, mismatch) {
     this.requests++;
     this.statusCounts[status]++;
-    recordMs(this.histogram, latencyMs);
+    this.latencies.recordMs(latencyMs);
     if (status < 200 || status > 299) this.errorCounts[5]++;
     else if (mismatch) this.errorCounts[4]++;
   }
@@ -59,6 +61,7 @@ export class IntervalStats {
 
   /** Plain snapshot for postMessage; resets the counters for the next interval. */
   take() {
+    this.latencies.foldInto(this.histogram);
     const errors = emptyErrors();
     for (let i = 0; i < ERROR_KINDS.length; i++) {
       errors[ERROR_KINDS[i]] = this.errorCounts[i];
