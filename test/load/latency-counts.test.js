@@ -10,18 +10,7 @@ import {
   createHistogram, encodeHistogram, fullSummary, shortSummary, recordMs, LatencyCounts, HISTOGRAM_MAX_US,
 } from '../../src/load/histogram.js';
 import { IntervalStats } from '../../src/load/counters.js';
-
-/** Deterministic values (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../strategies/lib/random.js';
 
 /** Latencies in ms: sub-µs, loopback-fast, spawn-slow, long tails, huge, and every bucket edge. */
 function latencies(seed, n) {
