@@ -579,3 +579,62 @@ export const MAX_RATE = 1_000_000;
  * file (/dev/zero, a disk image) ends at once instead of filling memory.
  */
 export const MAX_RESULT_FILE_BYTES = 64 * 1024 * 1024;
+
+// ── Error texts, other CPU users, downstreams (issue 30) ─────────────────────
+
+/**
+ * Bytes kept of one error text (an error body's first line, a stderr line), UTF-8:
+ * room for PostgreSQL's "sorry, too many clients already" or a Node errno line with
+ * its path, short enough to print in a summary line.
+ */
+export const ERROR_TEXT_BYTES = 200;
+
+/**
+ * Distinct texts kept per status and kind (count): the first few seen; later new
+ * texts are only counted. A server that puts a request id in every error body
+ * must not grow the generator's memory with the number of requests.
+ */
+export const ERROR_TEXTS_KEPT = 5;
+
+/**
+ * Status and kind pairs the generator keeps texts for (count): statuses are 100–599
+ * and kinds 7, but a real run shows a handful; this bounds a hostile server.
+ */
+export const ERROR_KEYS_KEPT = 24;
+
+/** Distinct stderr lines of the server counted during a run (count): the rest are counted as other lines. */
+export const STDERR_LINES_KEPT = 50;
+
+/**
+ * How often the whole of /proc is read for the processes outside the run and for
+ * the server's downstream connections (ms): once a second. A full /proc read is
+ * ~15 µs per process (~100 here, ~1.5 ms), too much at every 250 ms sample.
+ */
+export const WIDE_SCAN_INTERVAL_MS = 1_000;
+
+/**
+ * Least CPU a process name must have used to be listed as an other CPU user (cores):
+ * a twentieth of a core. Below it are the machine's daemons and kernel threads,
+ * which wake a few times a second and would fill the list with noise.
+ */
+export const OTHER_USER_MIN_CORES = 0.05;
+
+/** Process names listed as other CPU users (count), most CPU first. */
+export const OTHER_USERS_SHOWN = 4;
+
+/**
+ * Share of the machine's cores one other program (all its processes by name) must use
+ * to be named in a limit sentence (0..1): a quarter of a 2-core machine is half a
+ * core, the level at which OTHER_PROCESSES_CORES already calls a machine shared.
+ */
+export const OTHER_USER_SHARE = 0.25;
+
+/** Downstream peers kept per interval (count), most connections first. */
+export const DOWNSTREAMS_KEPT = 8;
+
+/**
+ * Connections to a downstream that must be added between two sizes for tune to call
+ * it a jump (count): one more worker with a pool of one is not a story; a pool's
+ * worth (pg's default is 10) is.
+ */
+export const DOWNSTREAM_JUMP_CONNECTIONS = 2;

@@ -48,6 +48,10 @@ import { requestOutcome } from './request-outcome.js';
  * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
  * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
+ * @property {object[]} [errorTexts] the load's error texts by status and kind
+ * @property {object|null} [stderr] the server's stderr lines of the run
+ * @property {object[]|null} [downstreams] its downstream connections by peer
+ * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
  */
 
 /**
@@ -90,6 +94,10 @@ export function adviceInput(result) {
     outcome: result.outcome ?? requestOutcome(load),
     knob: result.sizeKnob ?? null,
     server,
+    errorTexts: load.errorTexts ?? [],
+    stderr: result.serverStderr ?? null,
+    downstreams: samples?.downstreams ?? null,
+    otherUsers: samples?.otherUsers?.users ?? null,
   };
 }
 

@@ -2,6 +2,7 @@
  * What limited a run, from its sampler signals (src/analysis/run-figures.js).
  * Pure: signals in, findings out, so each verdict is tested on made-up figures.
  */
+import { bigOtherUsers } from './error-reasons.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION,
@@ -24,9 +25,11 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
  * waiting) is the size's own limit; a saturated budget of CPUs is the last word
  * (left out when the quota already names it: inside a quota the budget is the quota).
  * @param {import('./run-figures.js').RunSignals} s
+ * @param {{ downstreams?: Array<{ peer: string, name: string|null }>|null }} [context] the server's downstreams, to
+ *   say when a process that took the cores is one of them
  * @returns {{ primary: Finding|null, findings: Finding[], known: boolean }} `known`: whether any sampler figure was there
  */
-export function findBottleneck(s) {
+export function findBottleneck(s, { downstreams = null } = {}) {
   const findings = [];
   const throttle = s.throttle ?? null;
   const quotaBound = throttle !== null && throttle.fraction >= QUOTA_THROTTLED_FRACTION;
@@ -75,6 +78,8 @@ export function findBottleneck(s) {
       figures: {
         systemCpuPct: s.systemCpuPct, cores: s.cores ?? null, cpuPct, otherCores: others >= OTHER_PROCESSES_CORES ? others : null,
         busyPct, budgetSource: s.budgetSource ?? null, hostCpus: hostCpus ?? null,
+        // The processes outside the server that took a large share, by name (postgres ×14: 1.2 cores).
+        otherUsers: bigOtherUsers(s.otherUsers ?? null, s.cores ?? null, downstreams),
       },
     });
   }

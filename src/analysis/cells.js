@@ -120,6 +120,8 @@ function medianOf(values) {
   const present = values.filter((v) => v !== null && v !== undefined);
   if (present.length === 0) return null;
   if (typeof present[0] === 'string') return present[0];
+  // A list (the other CPU users): the last repeat's.
+  if (Array.isArray(present[0])) return present.at(-1);
   if (typeof present[0] === 'object' && !Array.isArray(present[0])) {
     const objects = present.filter((v) => typeof v === 'object');
     return Object.fromEntries(Object.keys(objects[0]).map((k) => [k, typeof objects[0][k] === 'number' ? median(objects.map((o) => o[k])) : objects[0][k]]));

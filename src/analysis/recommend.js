@@ -10,7 +10,7 @@
 import { groupCells, groupSizes, isClean } from './cells.js';
 import { overlaps } from './stats.js';
 import { findBottleneck } from './bottleneck.js';
-import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
+import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN, DOWNSTREAM_JUMP_CONNECTIONS } from '../thresholds.js';
 export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
 
 /**
@@ -21,7 +21,7 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  *   policies-tie, sizes-tie, still-rising, single-repeat, errors-at-sizes, all-errors, nothing-measured,
  *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
  *   stopped rising past the best size and no sampled figure shows why
- * @property {{ pickedSize: number, errorSizes: number[], lowestP99Policy: string, p99Best: number }|{ errorSizes: number[] }} basis
+ * @property {{ pickedSize: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy: string, p99Best: number }|{ errorSizes: number[], failedSizes: FailedSize[] }} basis
  *   the figures the reasons are worded from
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
  * @property {import('./cells.js').SizeFigures[]} sizes figures per clean size (all its policies)
@@ -35,6 +35,20 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  */
 
 /**
+ * @typedef {object} FailedSize why a size had errors: its most frequent error and text, and the
+ *   downstream connections where they jumped from the largest clean size below it
+ * @property {number} size
+ * @property {string|null} failed the step could not run (boot failure), else null
+ * @property {number} errors summed over its steps
+ * @property {number|null} status the most frequent error's status (null: a failed request's kind)
+ * @property {string|null} kind 'non2xx', 'connect', …
+ * @property {number} count that status's or kind's count
+ * @property {string|null} text its most frequent text (the server's own words)
+ * @property {{ text: string, count: number }|null} stderr the server's most frequent stderr line at that size
+ * @property {{ peer: string, name: string|null, from: number|null, fromSize: number|null, to: number }|null} downstream
+ */
+
+/**
  * @param {import('./cells.js').Step[]} steps every measured step (repeats separate)
  * @returns {Recommendation}
  */
@@ -43,11 +57,12 @@ export function recommend(steps) {
   const sizes = groupSizes(steps, cells);
   const empty = { size: null, policy: null, cells, sizes, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null };
   if (cells.length === 0) {
-    return { ...empty, reasons: ['nothing-measured'], basis: { errorSizes: [] } };
+    return { ...empty, reasons: ['nothing-measured'], basis: { errorSizes: [], failedSizes: [] } };
   }
   const errorSizes = [...new Set(cells.filter((c) => !isClean(c)).map((c) => c.size))];
+  const failedSizes = errorSizes.map((size) => failedSize(size, steps, sizes));
   if (sizes.length === 0) {
-    return { ...empty, reasons: ['all-errors'], basis: { errorSizes } };
+    return { ...empty, reasons: ['all-errors'], basis: { errorSizes, failedSizes } };
   }
 
   const best = sizes.reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
@@ -75,12 +90,14 @@ export function recommend(steps) {
   if (others.length > 0 && policyTies.length === others.length) reasons.push('policies-tie');
   const sizeTies = sizes.filter((x) => x !== picked && overlaps(x.rps, picked.rps)).map((x) => x.size);
   if (sizeTies.length > 0) reasons.push('sizes-tie');
-  // The largest size measured is the only one in the band: the peak may lie beyond it.
-  if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0) reasons.push('still-rising');
+  // The largest size measured is the only one in the band: the peak may lie beyond it,
+  // unless a larger size was measured and failed (then the peak is known to lie below it).
+  const largerFailed = errorSizes.some((size) => size > best.size);
+  if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0 && !largerFailed) reasons.push('still-rising');
   if (cells.every((c) => c.repeats < 2)) reasons.push('single-repeat');
   if (errorSizes.length > 0) reasons.push('errors-at-sizes');
 
-  const found = findBottleneck(best.signals ?? {});
+  const found = findBottleneck(best.signals ?? {}, { downstreams: lastOf(steps, best.size, 'downstreams') });
   for (const f of found.findings) reasons.push(f.kind);
   const past = pastBest(sizes, best);
   if (past) for (const f of past.findings) if (!reasons.includes(f.kind)) reasons.push(f.kind);
@@ -90,7 +107,7 @@ export function recommend(steps) {
     size: picked.size,
     policy: chosen.policy,
     reasons,
-    basis: { pickedSize: picked.size, errorSizes, lowestP99Policy: byP99.policy, p99Best },
+    basis: { pickedSize: picked.size, errorSizes, failedSizes, lowestP99Policy: byP99.policy, p99Best },
     cells,
     sizes,
     chosen,
@@ -131,4 +148,48 @@ function pastBest(sizes, best) {
 
 function finite(value) {
   return Number.isFinite(value) ? value : null;
+}
+
+/** The last non-partial step's `field` at a size (its downstreams, its error texts), or null. */
+function lastOf(steps, size, field) {
+  const found = steps.filter((s) => s.size === size && !s.partial && s[field] != null);
+  return found.at(-1)?.[field] ?? null;
+}
+
+/**
+ * Why one size failed: its most frequent error text over its steps, its stderr line,
+ * and how its busiest downstream's connections compare with the largest clean size below.
+ * @returns {FailedSize}
+ */
+function failedSize(size, steps, cleanSizes) {
+  const own = steps.filter((s) => s.size === size && !s.partial);
+  const failed = own.find((s) => s.failed)?.failed ?? null;
+  const errors = own.reduce((sum, s) => sum + (s.errors ?? 0), 0);
+  const entries = own.flatMap((s) => s.errorTexts ?? []);
+  const top = entries.reduce((a, b) => (b.count > (a?.count ?? -1) ? b : a), null);
+  const lines = own.flatMap((s) => s.stderr ?? []);
+  const stderr = lines.reduce((a, b) => (b.count > (a?.count ?? -1) ? b : a), null);
+  const count = top ? entries.filter((e) => (e.status ?? e.kind) === (top.status ?? top.kind)).reduce((sum, e) => sum + e.count, 0) : 0;
+  return {
+    size,
+    failed,
+    errors,
+    status: top?.status ?? null,
+    kind: top?.kind ?? null,
+    count,
+    text: top?.texts?.find((t) => t.text !== '')?.text ?? null,
+    stderr: stderr ? { text: stderr.text, count: stderr.count } : null,
+    downstream: downstreamJump(size, steps, cleanSizes),
+  };
+}
+
+/** The busiest downstream at a failed size, with its connections at the largest clean size below (a jump of DOWNSTREAM_JUMP_CONNECTIONS or more). */
+function downstreamJump(size, steps, cleanSizes) {
+  const at = lastOf(steps, size, 'downstreams')?.[0];
+  if (!at) return null;
+  const below = cleanSizes.filter((x) => x.size < size).at(-1)?.size ?? null;
+  const before = below === null ? null : (lastOf(steps, below, 'downstreams') ?? []).find((d) => d.peer === at.peer) ?? null;
+  const from = below === null ? null : before?.connections ?? 0;
+  const jumped = from === null || at.connections - from >= DOWNSTREAM_JUMP_CONNECTIONS;
+  return { peer: at.peer, name: at.name, from: jumped ? from : null, fromSize: jumped ? below : null, to: at.connections };
 }

@@ -10,6 +10,7 @@ import { estimatePoolSize, childCpuOf } from './pool-size.js';
 import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
+import { bigOtherUsers, downstreamRefusal, topError } from './error-reasons.js';
 import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
@@ -56,6 +57,29 @@ import {
  * @returns {RunAdvice}
  */
 export function adviseRun(input) {
+  const advice = adviseRunAlone(input);
+  return { ...advice, reasons: [...advice.reasons, ...neighbourReasons(input)] };
+}
+
+/**
+ * What the server's own words and neighbours add (the same reasons tune and diagnose
+ * give): why requests failed (`errors-why`: the most frequent error text, its stderr
+ * line, and a downstream's refusal with its connections) and who else took a large
+ * share of the cores (`other-users`, marked where one is the server's downstream).
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @returns {Reason[]}
+ */
+export function neighbourReasons(input) {
+  const reasons = [];
+  const load = { errorTexts: input.errorTexts ?? [] };
+  const top = input.errors > 0 ? topError(load, input.stderr ?? null) : null;
+  if (top) reasons.push({ id: 'errors-why', figures: { ...top, refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null) } });
+  const users = bigOtherUsers(input.otherUsers ?? null, input.cores, input.downstreams ?? null);
+  if (users.length > 0) reasons.push({ id: 'other-users', figures: { users, cores: input.cores } });
+  return reasons;
+}
+
+function adviseRunAlone(input) {
   const none = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
   if (input.target?.kind === 'command') {
     // A user's server: the same model over its own workers, worded for its knob.

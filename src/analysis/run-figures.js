@@ -6,6 +6,7 @@
 import { mean } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { isWorkerEntry } from '../process-roles.js';
+import { compactErrorTexts } from './error-reasons.js';
 
 /**
  * @typedef {object} RunSignals
@@ -30,6 +31,8 @@ import { isWorkerEntry } from '../process-roles.js';
  * @property {number|null} [hostCpus]       the host's CPUs, which systemCpuPct is the mean over
  * @property {number|null} [budgetBusyPct]  % of the budget busy
  * @property {import('./cpu-view.js').CpuView['throttle']} [throttle] the CPU quota's throttling
+ * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] processes outside the run
+ *   that used CPU, by name, busiest first (src/sample/other-users.js)
  */
 
 /**
@@ -44,6 +47,9 @@ import { isWorkerEntry } from '../process-roles.js';
  * @property {string[]} failures
  * @property {number|null} pid  the strategy's main process (and process group), to find it in logs
  * @property {RunSignals} signals
+ * @property {Array<object>} errorTexts the three most frequent error statuses or kinds with their top texts
+ * @property {Array<{ text: string, count: number }>} stderr the server's three most frequent stderr lines
+ * @property {Array<{ peer: string, name: string|null, connections: number, meanConnections: number }>|null} downstreams
  */
 
 /**
@@ -63,6 +69,8 @@ export function runFigures(result) {
     failures: result.failures ?? [],
     pid: result.strategy?.pid ?? result.target?.pid ?? null,
     signals: runSignals(result),
+    ...compactErrorTexts(load, result.serverStderr ?? null),
+    downstreams: result.samples?.downstreams ?? null,
   };
 }
 
@@ -100,6 +108,7 @@ export function runSignals(result) {
     generatorElu: generator?.elu ?? null,
     generatorThreads: result.plan?.load?.threads ?? 1,
     ...budgetSignals(cpuView({ machine: result.machine ?? null, cpus, throttling: samples?.throttling, ownCpuPct: ownCpuPct(samples, generator) })),
+    otherUsers: samples?.otherUsers?.users ?? null,
   };
 }
 

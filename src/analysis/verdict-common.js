@@ -33,6 +33,11 @@
  * @property {ProcessEvidence[]} processes
  * @property {{ cores: number|null, cpus: number[] }} [machine] the CPU budget (cores) and each core's busy %
  * @property {number|null} [spawnedCpuPct] CPU of the commands the server spawned, % of one core
+ * @property {object[]} [errorTexts] the load's error texts by status and kind (LoadResult.errorTexts)
+ * @property {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null} [stderr] the server's stderr lines
+ * @property {Array<{ peer: string, name: string|null, connections: number }>|null} [downstreams] its outbound connections by peer
+ * @property {{ users: Array<{ name: string, count: number, cores: number }> }|null} [otherUsers] other CPU users by name
+ * @property {number|null} [cores] the machine's cores
  * @property {{ pid: number, onCpu: number, waitingForCpu: number, runnable: number }|null} mainThread
  *   the root process's main thread from /proc/<pid>/schedstat: shares of wall time on a CPU,
  *   waiting in the run queue, and the two together

@@ -1,5 +1,6 @@
 /** Rule: a share of the requests failed, so latency and throughput describe a broken service. */
 import { ERROR_RATE } from '../thresholds.js';
+import { topError } from './error-reasons.js';
 export { ERROR_RATE } from '../thresholds.js';
 
 /**
@@ -17,6 +18,6 @@ export function failingRequests(evidence) {
     id: 'errors',
     kind: 'problem',
     where: null,
-    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses },
+    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr) },
   };
 }

@@ -4,6 +4,7 @@
  * inflated by the machine, not by the server's own work.
  */
 import { num } from './verdict-common.js';
+import { OTHER_PROCESSES_CORES, OTHER_USER_SHARE } from '../thresholds.js';
 import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 
@@ -23,6 +24,26 @@ export function waitingForCpu(evidence) {
     id: 'cpu-starved',
     kind: t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION ? 'problem' : 'limit',
     where: `pid ${t.pid}`,
-    figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu) },
+    figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu), cores: evidence.cores ?? null, takenBy: takenBy(evidence) },
   };
+}
+
+/**
+ * Who took the cores: the other CPU users that used at least a quarter of
+ * OTHER_PROCESSES_CORES (an eighth of a core), busiest first, each marked with the
+ * downstream peer it listens on when the server talks to it; `competes` when that
+ * downstream also took OTHER_USER_SHARE of the cores or more (the server and it
+ * then fight over the same CPUs, and a quieter machine would not change that).
+ * @returns {Array<{ name: string, count: number, cores: number, downstream: string|null, competes: boolean }>}
+ */
+function takenBy(evidence) {
+  const downstreams = evidence.downstreams ?? [];
+  const budget = evidence.cores ?? null;
+  return (evidence.otherUsers?.users ?? [])
+    .filter((u) => u.cores >= OTHER_PROCESSES_CORES / 4)
+    .slice(0, 3)
+    .map((u) => {
+      const downstream = downstreams.find((d) => d.name === u.name)?.peer ?? null;
+      return { ...u, downstream, competes: Boolean(downstream && budget && u.cores >= OTHER_USER_SHARE * budget) };
+    });
 }

@@ -6,8 +6,10 @@
  * general one (JavaScript), which would otherwise claim their busy time too,
  * and causes of stalls before failed requests (which the stall may explain).
  * A server that exited mid-run comes first (its other figures are cut short), then
- * a CPU quota that throttled it (every stall and delay is partly the quota's), then
- * a machine so short of CPU that every time-based figure is mostly its doing.
+ * a downstream that refused it (its own words say why requests failed, whatever
+ * else the machine did), then a CPU quota that throttled it (every stall and delay
+ * is partly the quota's), then a machine so short of CPU that every time-based
+ * figure is mostly its doing.
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
 import { serverExited } from './verdict-exited.js';
@@ -17,6 +19,7 @@ import { jsBlocking } from './verdict-js.js';
 import { cpuBoundFromOutside, slowUnexplained } from './verdict-outside.js';
 import { waitingOnDownstream } from './verdict-downstream.js';
 import { failingRequests } from './verdict-errors.js';
+import { downstreamRefuses } from './verdict-downstream-refuses.js';
 import { generatorLimited } from './verdict-generator.js';
 import { waitingForCpu, cpuStarved } from './verdict-starved.js';
 import { healthy } from './verdict-healthy.js';
@@ -31,7 +34,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, quotaThrottled, poolLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, downstreamRefuses, quotaThrottled, poolLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, generatorLimited,
 ];
 

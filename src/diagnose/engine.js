@@ -43,11 +43,11 @@ async function execute(engine, plan, logger) {
     if (measuring) gc.add(report);
   };
   const urlOf = (server) => (server ? server.url(plan.target.path) : plan.target.url);
-  const { server, load, samples, crash } = await measureServer(engine, {
+  const { server, load, samples, crash, stderr } = await measureServer(engine, {
     plan,
     logger,
     what: 'server',
-    boot: (stops) => (plan.target.kind === 'command' ? bootTarget(plan, logger, stops, engine.signal, onReport) : null),
+    boot: (stops, onStderr) => (plan.target.kind === 'command' ? bootTarget(plan, logger, stops, engine.signal, onReport, onStderr) : null),
     sample: (server) => {
       const leaderPid = server?.proc.pid ?? plan.target.pid;
       if (!leaderPid) return null;
@@ -95,6 +95,7 @@ async function execute(engine, plan, logger) {
       : { kind: 'url', url, pid: plan.target.pid },
     load,
     samples,
+    serverStderr: stderr,
     mainThread,
     serverExit: crash,
     gc: Object.fromEntries(gc.result()),
@@ -112,9 +113,9 @@ async function execute(engine, plan, logger) {
 }
 
 /** Opens the probe channel, prepares the profiler folder, starts the server; each step's cleanup goes on `stops`. */
-function bootTarget(plan, logger, stops, signal, onReport) {
+function bootTarget(plan, logger, stops, signal, onReport, onStderr) {
   const prepareEnv = (channel) => targetEnv({ channel, cpuProf: plan.cpuProf });
-  return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal, onReport, prepareEnv });
+  return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal, onReport, onStderr, prepareEnv });
 }
 
 /** The size knob of the user's command and the tune that sweeps it (null for --url, or without a knob). */

@@ -5,7 +5,7 @@
  * has finished, so a tick always covers all threads.
  */
 import { addEncoded, createHistogram, encodeHistogram, fullSummary, shortSummary } from './histogram.js';
-import { addCounts, emptyErrors } from './counters.js';
+import { addCounts, createErrorTexts, emptyErrors } from './counters.js';
 
 // Intervals shorter than this (the sliver between the last full second and the
 // end of a phase), in ms, are added to the totals but get no tick of their own:
@@ -40,6 +40,8 @@ export class Aggregator {
     this.measureSeen = false;
     this.series = [];
     this.bodySamples = {};
+    // The measured phase's error texts by status and kind (warm-up texts are not kept).
+    this.errorTexts = createErrorTexts();
     this.codes = new Set();
     // Per thread, event-loop active and idle ms over the measured phase.
     this.measureElu = Array.from({ length: threads }, () => ({ active: 0, idle: 0 }));
@@ -53,6 +55,7 @@ export class Aggregator {
     this.lastIndex[thread] = report.index;
     if (report.final) this.done[thread] = true;
     for (const [status, text] of Object.entries(report.bodySamples)) this.bodySamples[status] ??= text;
+    if (report.phase === 'measure' && report.errorTexts.length > 0) this.errorTexts.add(report.errorTexts);
     for (const code of report.notes) this.codes.add(code);
 
     let merged = this.pending.get(report.index);
@@ -156,6 +159,7 @@ export class Aggregator {
         missed: totals.missed,
         errors: { ...totals.errors },
         statuses: { ...totals.statuses },
+        errorTexts: merged.phase === 'measure' && totals.errors.total > 0 ? this.errorTexts.list() : [],
         overall: shortSummary(totals.histogram),
       },
     };
@@ -177,6 +181,7 @@ export class Aggregator {
       elu: this.measureElu.map(({ active, idle }) => (active + idle > 0 ? active / (active + idle) : 0)),
       series: this.series,
       bodySamples: { ...this.bodySamples },
+      errorTexts: this.errorTexts.list(),
       codes: [...this.codes],
     };
   }

@@ -21,8 +21,9 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from './response-parser.js';
-import { BODY_SAMPLE_BYTES, CONNECT, PARSE, RESET, TIMEOUT, TLS } from './counters.js';
+import { BODY_SAMPLE_BYTES, CONNECT, ERROR_KINDS, PARSE, RESET, TIMEOUT, TLS } from './counters.js';
 import { RequestWriter } from './request-writer.js';
+import { cleanText, firstLine } from '../untrusted-text.js';
 
 // Bodies up to this many bytes are compared in a JS loop: cheaper than the
 // native Buffer#compare call for a few bytes such as "hi\n" (~20 vs ~170 ns).
@@ -71,6 +72,8 @@ export class Connection {
     this.verify = false;
     this.bodyOffset = 0;
     this.mismatch = false;
+    /** Non-2xx only: the body's first bytes are being kept (2xx responses never touch these). */
+    this.sampling = false;
     this.sample = null;
     this.sampleLength = 0;
     this.closed = false;
@@ -164,7 +167,7 @@ export class Connection {
     this.sentAt = now;
     this.generation = generation;
     this.status = 0;
-    this.sample = null;
+    this.sampling = false;
     this.writer.write(this.ctx.requestBytes);
   }
 
@@ -174,8 +177,11 @@ export class Connection {
     this.verify = this.ctx.expectedBody !== null && status >= 200 && status < 300;
     this.bodyOffset = 0;
     this.mismatch = false;
-    if ((status < 200 || status > 299) && !this.ctx.sampledStatuses.has(status)) {
-      this.sample = [];
+    if (status < 200 || status > 299) {
+      // Every non-2xx body's first bytes are kept, for its first line (counted by
+      // text) and the first body of each status; one buffer per connection, made once.
+      this.sample ??= Buffer.allocUnsafe(BODY_SAMPLE_BYTES);
+      this.sampling = true;
       this.sampleLength = 0;
     }
   }
@@ -199,9 +205,9 @@ export class Connection {
         this.mismatch = true;
       }
       this.bodyOffset = offset + length;
-    } else if (this.sample !== null && this.sampleLength < BODY_SAMPLE_BYTES) {
+    } else if (this.sampling && this.sampleLength < BODY_SAMPLE_BYTES) {
       const take = Math.min(end - start, BODY_SAMPLE_BYTES - this.sampleLength);
-      this.sample.push(Buffer.from(buf.subarray(start, start + take)));
+      buf.copy(this.sample, this.sampleLength, start, start + take);
       this.sampleLength += take;
     }
   }
@@ -253,7 +259,7 @@ export class Connection {
     if (measured) {
       const mismatch = this.verify && (this.mismatch || this.bodyOffset !== ctx.expectedBody.length);
       ctx.stats.response(this.status, now - this.startedAt, mismatch);
-      if (this.sample !== null) this.keepSample();
+      if (this.sampling) this.keepSample();
     }
     const keepAlive = this.parser.keepAlive;
     this.parser.reset();
@@ -261,12 +267,19 @@ export class Connection {
     return keepAlive;
   }
 
+  /** A non-2xx response was measured: its first line counted by text, its first body per status kept. */
   keepSample() {
     const ctx = this.ctx;
+    this.sampling = false;
+    ctx.stats.errorText(this.status, 'non2xx', firstLine(this.sample, this.sampleLength));
     if (ctx.sampledStatuses.has(this.status)) return;
     ctx.sampledStatuses.add(this.status);
-    ctx.stats.bodySamples[this.status] = Buffer.concat(this.sample).toString('utf8');
-    this.sample = null;
+    ctx.stats.bodySamples[this.status] = this.sample.toString('utf8', 0, this.sampleLength);
+  }
+
+  /** A failed request's errno (ECONNREFUSED, ECONNRESET, …) as its text, where there is one. */
+  keepErrorCode(kind) {
+    if (this.lastErrorCode) this.ctx.stats.errorText(0, ERROR_KINDS[kind], cleanText(this.lastErrorCode));
   }
 
   /** Counts a failure of the request in flight (if any), then reconnects. */
@@ -275,7 +288,10 @@ export class Connection {
     if (this.inFlight) {
       this.inFlight = false;
       const measured = this.generation === ctx.generation && ctx.counting;
-      if (measured) ctx.stats.error(kind);
+      if (measured) {
+        ctx.stats.error(kind);
+        this.keepErrorCode(kind);
+      }
       ctx.onOutcome(measured);
     } else if (kind === PARSE && ctx.counting) {
       ctx.stats.error(kind);
@@ -329,6 +345,7 @@ export class Connection {
     if (this.handshaking && !this.lastErrorCode) this.lastErrorCode = 'TLS_HANDSHAKE_CLOSED';
     if (ctx.counting) {
       ctx.stats.error(this.handshaking ? TLS : CONNECT);
+      this.keepErrorCode(this.handshaking ? TLS : CONNECT);
       if (this.lastErrorCode) ctx.stats.notes.add(this.lastErrorCode);
       ctx.onConnectFailed();
     }

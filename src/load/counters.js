@@ -3,6 +3,8 @@
  * adds reports up. Plain objects so they cross postMessage as they are.
  */
 import { createHistogram, encodeHistogram, LatencyCounts } from './histogram.js';
+import { createTextCounter } from '../untrusted-text.js';
+import { ERROR_KEYS_KEPT } from '../thresholds.js';
 
 /**
  * The error kinds, in the order reports and results list them. `tls`: the TCP
@@ -42,7 +44,27 @@ export class IntervalStats {
     this.bytes = 0;
     this.missed = 0;
     this.bodySamples = {};
+    /** status or kind → { status, kind, count, counter }: error texts, filled on the error paths only */
+    this.errorTexts = new Map();
     this.notes = new Set();
+  }
+
+  /**
+   * An error's text, counted by status (non-2xx) or kind (connect, reset, tls): never
+   * called for a 2xx response. At most ERROR_KEYS_KEPT keys; a text is already cleaned.
+   * @param {number} status 0 for a failed request
+   * @param {string} kind 'non2xx' or an ERROR_KINDS name
+   * @param {string} text
+   */
+  errorText(status, kind, text) {
+    const key = status || kind;
+    let entry = this.errorTexts.get(key);
+    if (!entry) {
+      if (this.errorTexts.size >= ERROR_KEYS_KEPT) return;
+      entry = { status: status || null, kind, counter: createTextCounter() };
+      this.errorTexts.set(key, entry);
+    }
+    entry.counter.add(text, 1, false);
   }
 
   /** A completed response (any status), latency in ms. */
@@ -77,6 +99,7 @@ export class IntervalStats {
       statuses,
       histogram: this.histogram.totalCount > 0 ? encodeHistogram(this.histogram) : null,
       bodySamples: this.bodySamples,
+      errorTexts: [...this.errorTexts.values()].map(({ status, kind, counter }) => ({ status, kind, ...counter.snapshot() })),
       notes: [...this.notes],
     };
     this.histogram.reset();
@@ -86,6 +109,7 @@ export class IntervalStats {
     this.bytes = 0;
     this.missed = 0;
     this.bodySamples = {};
+    this.errorTexts.clear();
     this.notes.clear();
     return snapshot;
   }
@@ -97,3 +121,38 @@ export const RESET = 1;
 export const TIMEOUT = 2;
 export const PARSE = 3;
 export const TLS = 6;
+
+/**
+ * Adds threads' error texts up with bounded memory: one text counter per status or
+ * kind, at most ERROR_KEYS_KEPT of them.
+ */
+export function createErrorTexts() {
+  const entries = new Map();
+  return {
+    /** @param {Array<{ status: number|null, kind: string, texts: Array<{ text: string, count: number }>, other: number }>} list */
+    add(list) {
+      for (const item of list) {
+        const key = item.status ?? item.kind;
+        let entry = entries.get(key);
+        if (!entry) {
+          if (entries.size >= ERROR_KEYS_KEPT) continue;
+          entry = { status: item.status, kind: item.kind, counter: createTextCounter() };
+          entries.set(key, entry);
+        }
+        entry.counter.merge(item);
+      }
+    },
+    /**
+     * @returns {Array<{ status: number|null, kind: string, count: number, texts: Array<{ text: string, count: number }>, other: number }>}
+     *   most frequent first
+     */
+    list() {
+      return [...entries.values()]
+        .map(({ status, kind, counter }) => {
+          const { texts, other, total } = counter.snapshot();
+          return { status, kind, count: total, texts, other };
+        })
+        .sort((a, b) => b.count - a.count);
+    },
+  };
+}

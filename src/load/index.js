@@ -75,6 +75,7 @@ export function startLoad(options) {
       bytes: t.bytes,
       errors: t.errors,
       statuses: t.statuses,
+      errorTexts: t.errorTexts,
       interval: merged.interval,
       overall: t.overall,
       missed: t.missed,
@@ -121,6 +122,7 @@ export function startLoad(options) {
       errors: m.errors,
       statuses: m.statuses,
       bodySamples: m.bodySamples,
+      errorTexts: m.errorTexts,
       missed: m.missed,
       series: m.series,
       generator: {

@@ -7,6 +7,8 @@
 import { FASTER_SPAWN_SENTENCE } from './runtimes.js';
 import { pct, ms, int } from './format.js';
 import { budgetAmount } from '../labels.js';
+import { downstreamName, errorLabel, quote } from './reasons.js';
+import { cleanText } from '../untrusted-text.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS, LONG_TAIL_RATIO, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE, GENERATOR_BUSY_ELU,
@@ -123,16 +125,45 @@ const WORDS = {
       'or run more processes, each with its own main thread (node:cluster), if the cores have room',
     ],
   }),
-  'cpu-starved': (f, finding) => ({
-    title: 'the machine is short of CPU: the server waited for a core',
-    evidence: [
-      `main thread waited for a CPU ${pct(f.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(f.onCpu)}`,
-      finding.kind === 'problem'
-        ? `from ${pct(CPU_STARVED_VERDICT_FRACTION)} waiting, every time-based figure is mostly the machine's: the other findings are unreliable`
-        : 'loop delays and latency include that wait',
-    ],
-    next: ['diagnose on a quieter machine, or drive the server from another one (spawnbench diagnose --url … --pid …)'],
-  }),
+  'cpu-starved': (f, finding) => {
+    const takers = f.takenBy ?? [];
+    const of = f.cores ? ` of the ${f.cores} CPUs` : '';
+    const named = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}${of}`);
+    const own = takers.find((u) => u.competes);
+    return {
+      title: `the machine is short of CPU: the server waited for a core${takers.length ? `; ${cleanText(takers[0].name, 40)} took ${takers[0].cores.toFixed(1)}${of}` : ''}`,
+      evidence: [
+        `main thread waited for a CPU ${pct(f.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(f.onCpu)}`,
+        ...(named.length ? [`other CPU users: ${named.join(', ')}`] : []),
+        ...(own ? [`${cleanText(own.name, 40)} is the server's own downstream (${cleanText(own.downstream, 80)}): the server and its database compete for the same CPUs`] : []),
+        finding.kind === 'problem'
+          ? `from ${pct(CPU_STARVED_VERDICT_FRACTION)} waiting, every time-based figure is mostly the machine's: the other findings are unreliable`
+          : 'loop delays and latency include that wait',
+      ],
+      next: own
+        ? [
+            `move one of them: put ${cleanText(own.name, 40)} on other cores (taskset, a cgroup cpuset) or another machine, or size the server's pool for the CPUs ${cleanText(own.name, 40)} leaves (fewer workers)`,
+            'then diagnose again: the waits above are the competition between the two',
+          ]
+        : ['diagnose on a quieter machine, or drive the server from another one (spawnbench diagnose --url … --pid …)'],
+    };
+  },
+  'downstream-refuses': (f) => {
+    const who = f.downstream ? downstreamName(f.downstream) : 'a downstream';
+    return {
+      title: `the downstream refuses: ${pct(f.errorRate)} of requests failed with ${quote(f.text)}`,
+      evidence: [
+        `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)}); ${errorLabel(f)} ×${int(f.count)}, ${f.source === 'body' ? 'the response said' : 'the server\'s stderr said'} ${quote(f.text)}`,
+        f.downstream
+          ? `the server held ${int(f.downstream.connections)} connection${f.downstream.connections === 1 ? '' : 's'} to ${who} at once`
+          : 'no downstream connection of the server was seen (a Unix socket, or another network namespace)',
+      ],
+      next: [
+        `the server opens more connections than ${who} accepts: size the pools so that workers × pool size stays below its connection limit (PostgreSQL: max_connections), or put a connection pooler (PgBouncer) in between`,
+        'spawnbench tune -- <your command> with its worker count: the size where the errors start is in its table',
+      ],
+    };
+  },
   'spawn-blocked': (f) => ({
     title: `the event loop is blocked inside spawn ${pct(f.blockedFraction)} of the time`,
     evidence: [
@@ -212,7 +243,11 @@ const WORDS = {
     const statuses = Object.entries(f.failedStatuses ?? {}).map(([status, n]) => `${status} ×${int(n)}`);
     return {
       title: `${pct(f.errorRate)} of requests failed`,
-      evidence: [`${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)})${statuses.length ? `: ${statuses.join(', ')}` : ''}`],
+      evidence: [
+        `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)})${statuses.length ? `: ${statuses.join(', ')}` : ''}`,
+        ...(f.top?.text ? [`most frequent: ${errorLabel(f.top)} ×${int(f.top.count)} ${quote(f.top.text)}`] : []),
+        ...(f.top?.stderr ? [`the server's stderr said ${quote(f.top.stderr.text)} ×${int(f.top.stderr.count)}`] : []),
+      ],
       next: ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },

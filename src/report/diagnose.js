@@ -10,6 +10,7 @@ import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
 import { formatRuntimeList } from './runtimes.js';
+import { reasonLines } from './reasons.js';
 
 /**
  * @param {object} result DiagnoseResult (src/diagnose/engine.js)
@@ -27,6 +28,7 @@ export function formatDiagnose(result) {
     ...formatRequests(result),
     `Latency    ${formatLatency(load.latency)}`,
     `Errors     ${formatErrors(load)}`,
+    ...reasonLines(result),
   ];
   const processes = result.samples ? formatProcesses(result.samples) : '';
   if (processes) lines.push('', processes);

@@ -7,7 +7,8 @@ import { int, ms, pct } from './format.js';
 import { shellQuote } from '../analysis/confirm-command.js';
 import { knobAction, shellLine } from './own-server.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
-import { bottleneckFindingText } from './tune-words.js';
+import { bottleneckFindingText, othersClause } from './tune-words.js';
+import { downstreamName, errorLabel, quote } from './reasons.js';
 
 /** The summary fits an 80-column terminal (the same width as the process lines). Columns */
 const MAX_COLUMNS = 80;
@@ -163,6 +164,17 @@ const SENTENCES = {
     `Its main thread had room (ELU ${fixed(f.elu)}, blocked in spawn ${pct(f.blocked)}; it is the limit from ELU ${fixed(f.eluLimit)} or ${pct(f.blockedLimit)} in spawn).`,
   'generator-bound': (f) => `The load generator was busy (ELU ${fixed(f.elu)}): add --generator-threads ${(f.threads ?? 1) * 2} and measure again.`,
   errors: (f) => `${pct(f.share, 1)} of requests failed: their time is in the figures too.`,
+  'errors-why': (f) => {
+    const said = f.text ? `${errorLabel(f)} ×${int(f.count)} ${quote(f.text)}` : `${errorLabel(f)} ×${int(f.count)}`;
+    const stderr = f.stderr && (!f.text || !f.stderr.text.includes(f.text)) ? `; its stderr said ${quote(f.stderr.text)} ×${int(f.stderr.count)}` : '';
+    const r = f.refusal;
+    if (r) {
+      const who = r.downstream ? `${downstreamName(r.downstream)}, ${int(r.downstream.connections)} connections at once` : 'a downstream';
+      return `The errors are a downstream refusing the server (${who}): ${said}${stderr}. Fewer workers, or smaller pools per worker, keep the connections under its limit.`;
+    }
+    return `Why requests failed: ${said}${stderr}.`;
+  },
+  'other-users': (f) => `Other processes took a large share of the CPUs: ${othersClause(f.users, f.cores)}.`,
   'stopped-early': () => 'The run was stopped early.',
   'no-probe': () => 'Without the probe, worker busy time is their CPU alone, a floor: the size may be low.',
   contended: (f) =>

@@ -10,6 +10,7 @@ import { formatSpawnLine } from './runtimes.js';
 import { shellLine, describeSizeKnob, describeServer } from './own-server.js';
 import { succeededPart, outcomeAlarm } from './outcome.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
+import { reasonLines } from './reasons.js';
 
 const ERROR_KINDS = [
   ['connect', 'connect failed'],
@@ -39,6 +40,7 @@ export function formatSummary(result, { columns } = {}) {
     ...formatRequests(result),
     `Latency    ${formatLatency(load.latency)}`,
     `Errors     ${formatErrors(load)}`,
+    ...reasonLines(result),
   ];
   if (load.mode === 'open') {
     lines.push(`Schedule   ${int(load.missed)} request${load.missed === 1 ? '' : 's'} could not be sent on time (latency is timed from when each was due)`);

@@ -6,6 +6,9 @@
  */
 import { RPS_BAND, P99_BAND } from '../thresholds.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
+import { cleanText } from '../untrusted-text.js';
+import { downstreamName, errorLabel, quote } from './reasons.js';
+import { int } from './format.js';
 
 const pctRound = (fraction) => `${Math.round(fraction * 100)}%`;
 
@@ -41,10 +44,11 @@ export function bottleneckFindingText({ kind, figures: f }) {
   if (f.budgetSource && f.budgetSource !== 'host') {
     // A budget narrower than the host: busy against it, named by what set it.
     const budget = budgetAmount({ budget: f.cores, source: f.budgetSource });
-    return `the CPU budget is the limit (${budget} by ${BUDGET_SOURCE_WORDS[f.budgetSource]}, ${Math.round(f.busyPct)}% busy${shares.length ? `; CPUs used: ${shares.join(', ')}` : ''}): more workers only compete for the same ${budget}`;
+    const them = f.otherUsers?.length ? othersClause(f.otherUsers, f.cores) : `more workers only compete for the same ${budget}`;
+    return `the CPU budget is the limit (${budget} by ${BUDGET_SOURCE_WORDS[f.budgetSource]}, ${Math.round(f.busyPct)}% busy${shares.length ? `; CPUs used: ${shares.join(', ')}` : ''}): ${them}`;
   }
   const cores = f.cores ? ` of ${f.cores}` : '';
-  return `the machine is the limit (cores ${Math.round(f.busyPct ?? f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): more workers only compete for the same cores`;
+  return `the machine is the limit (cores ${Math.round(f.busyPct ?? f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): ${othersClause(f.otherUsers ?? [], f.cores)}`;
 }
 
 /** The quota finding: whose quota, how often it throttled, and what that means for a pool. */
@@ -56,6 +60,36 @@ function quotaText(f) {
   }
   const shared = f.roles.includes('spawnbench') ? ' (spawnbench and its load generator share it)' : '';
   return `the container's CPU quota (${quota}) is the limit: ${periods}${shared}; more workers only split the same quota`;
+}
+
+/** Who else took the cores, when one program took a large share; the usual words otherwise. */
+export function othersClause(users, cores) {
+  if (users.length === 0) return 'more workers only compete for the same cores';
+  const of = cores ? ` of the ${cores} CPUs` : '';
+  const named = users.map((u) => `${cleanText(u.name, 40)} ×${u.count} used ${u.cores.toFixed(1)}${of}`).join(', ');
+  const downstream = users.find((u) => u.downstream);
+  if (downstream) {
+    return `${named}; ${cleanText(downstream.name, 40)} is the server's own downstream (${cleanText(downstream.downstream, 80)}), so the server and it compete for the same CPUs: more workers only take CPU from it (move one of them to other cores or another machine, or size the pool for what is left)`;
+  }
+  return `${named}; more workers only compete with ${users.length === 1 ? 'it' : 'them'}`;
+}
+
+/**
+ * Why a size failed, in one sentence: "3 workers: 500 ×821 'sorry, too many clients already';
+ * connections to postgres (127.0.0.1:5432) 20 → 30."
+ * @param {import('../analysis/recommend.js').FailedSize} f
+ */
+export function failedSizeSentence(f) {
+  if (f.failed) return `${capital(workers(f.size))}: could not run (${cleanText(f.failed.split('\n')[0])}).`;
+  const parts = [];
+  if (f.kind) parts.push(`${errorLabel(f)} ×${int(f.count)}${f.text ? ` ${quote(f.text)}` : ''}`);
+  else parts.push(`${int(f.errors)} errors`);
+  if (f.stderr && (!f.text || !f.stderr.text.includes(f.text))) parts.push(`its stderr said ${quote(f.stderr.text)} ×${int(f.stderr.count)}`);
+  const d = f.downstream;
+  if (d) {
+    parts.push(d.from !== null ? `connections to ${downstreamName(d)} ${int(d.from)} → ${int(d.to)}` : `${int(d.to)} connections to ${downstreamName(d)}`);
+  }
+  return `${capital(workers(f.size))}: ${parts.join('; ')}.`;
 }
 
 /**
@@ -121,7 +155,10 @@ export function recommendationSentences(rec, bottleneck) {
   const { chosen, best, reasons, basis } = rec;
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
   if (reasons.includes('all-errors')) {
-    return [`Every pool size measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`];
+    return [
+      `Every pool size measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`,
+      ...(basis.failedSizes ?? []).map(failedSizeSentence),
+    ];
   }
   const picked = rec.sizes.find((x) => x.size === basis.pickedSize);
   const relaxed = reasons.includes('p99-relaxed');
@@ -154,6 +191,7 @@ export function recommendationSentences(rec, bottleneck) {
   if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
   if (basis.errorSizes.length > 0) {
     sentences.push(`Pool sizes ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
+    sentences.push(...(basis.failedSizes ?? []).map(failedSizeSentence));
   }
   sentences.push(`At the best size (${workers(best.size)})${bottleneck.primary ? ',' : ':'} ${bottleneck.text}.`);
   return sentences;

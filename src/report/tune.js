@@ -9,6 +9,7 @@ import { describeLoad, describeMachine } from './describe.js';
 import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences } from './own-server.js';
 import { policyLabel } from '../labels.js';
 import { formatSpawnLine, fasterSpawnHint } from './runtimes.js';
+import { downstreamName, otherUserText } from './reasons.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
@@ -23,6 +24,8 @@ export function formatTune(result) {
   if (spawnLine) lines.push(spawnLine);
   lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
+  const neighbours = formatNeighbours(result, rec);
+  if (neighbours.length) lines.push(...neighbours, '');
   if (result.usl) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search, result.steps ?? []));
   const serverProcesses = formatServerProcesses(result.processes);
@@ -114,6 +117,27 @@ function workersCell(w) {
   const from = w.busyFrom === 'cpu' ? ' CPU' : w.busyFrom === 'mixed' ? ' mix' : '';
   const busy = Number.isFinite(w.busy) ? ` × ${Math.round(w.busy * 100)}%${from}` : '';
   return [`${Math.round(w.workers)}${kind}${busy}`, main];
+}
+
+/**
+ * The server's downstream connections per size and who else used the CPU at the best size
+ * (or the recommended one): where the limit may lie outside the server.
+ * @returns {string[]}
+ */
+export function formatNeighbours(result, rec) {
+  const lines = [];
+  const bySize = result.downstreamsBySize ?? [];
+  if (bySize.length > 0) {
+    lines.push('Downstream connections per size (most at once)');
+    const width = Math.max(4, ...bySize.map((x) => String(x.size).length));
+    for (const { size, downstreams } of bySize) {
+      lines.push(`${String(size).padStart(width)}  ${downstreams.map((d) => `${downstreamName(d)} ${int(d.connections)}`).join(', ')}`);
+    }
+  }
+  const at = rec.best?.size ?? rec.size;
+  const users = (result.otherUsersBySize ?? []).find((x) => x.size === at) ?? (result.otherUsersBySize ?? []).at(-1);
+  if (users) lines.push(`Other CPU users at ${users.size} worker${users.size === 1 ? '' : 's'}: ${users.users.map(otherUserText).join(', ')}`);
+  return lines;
 }
 
 function range(s, format) {

@@ -19,13 +19,14 @@ import { startTarget } from './command-target.js';
  * @param {Array<() => Promise<void>|void>} options.stops the engine's cleanup stack
  * @param {AbortSignal} [options.signal] gives up waiting for readiness (Ctrl-C)
  * @param {(report: object) => void} [options.onReport] each probe report, as it arrives
+ * @param {(line: string) => void} [options.onStderr] each line the server writes to stderr
  * @param {(channel: object|null) => Promise<{ env: Record<string, string>, cpuProfDir: string|null, madeDir?: boolean }>} [options.prepareEnv]
  *   the environment the probe (and anything else the engine adds) needs; by default the probe channel's
  * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, channel: object|null, host: string,
  *   port: number, label: string, serverPid: number, launchers: object[], url: (path: string) => string,
  *   cpuProfDir: string|null, stopping: boolean }>} `serverPid` and `launchers`: see command-target.js
  */
-export async function bootCommand({ target, probe, logger, stops, signal, onReport, prepareEnv = probeEnv }) {
+export async function bootCommand({ target, probe, logger, stops, signal, onReport, onStderr = () => {}, prepareEnv = probeEnv }) {
   const channel = probe.enabled ? await openProbeChannel({ intervalMs: probe.intervalMs }) : null;
   if (channel) {
     stops.push(() => channel.close());
@@ -39,7 +40,10 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
     env: { ...(target.env ?? {}), ...env },
     readyTimeoutMs: target.readyTimeoutMs,
     signal,
-    onOutput: (line, stream) => logger.info({ stream }, line),
+    onOutput: (line, stream) => {
+      logger.info({ stream }, line);
+      if (stream === 'stderr') onStderr(line);
+    },
   }).catch((error) => {
     // A start that failed or was stopped (Ctrl-C during the boot) leaves no empty profile folder of ours behind.
     if (madeDir) removeIfEmpty(cpuProfDir);

@@ -9,6 +9,7 @@ import { startLoad } from '../load/index.js';
 import { checkTls } from '../load/tls-check.js';
 import { RESULT_FORMAT } from '../result-format.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
+import { createStderrLines } from './stderr-lines.js';
 
 /** The note of a result measured until stop() (Ctrl-C, q, an aborted API call). */
 export const STOPPED_EARLY_NOTE = 'stopped early: the figures cover the time measured until then';
@@ -238,23 +239,26 @@ export function resultEnvelope(kind, fields) {
  * @param {object} steps.plan a plan with `load` (buildLoad())
  * @param {import('pino').Logger} steps.logger
  * @param {string} steps.what the server, for the log ('strategy', 'server')
- * @param {(stops: Function[]) => Promise<{ proc: object, stopping: boolean }|null>} steps.boot starts the
- *   server (null for --url), pushing each step's cleanup on `stops`
+ * @param {(stops: Function[], onStderr: (line: string) => void) => Promise<{ proc: object, stopping: boolean }|null>} steps.boot starts the
+ *   server (null for --url), pushing each step's cleanup on `stops`, handing each stderr line of the server to `onStderr`
  * @param {(server: object|null) => object|null} steps.sample starts the sampler, or null
  * @param {(server: object|null) => string} steps.url the URL the load drives
  * @param {Buffer|null} [steps.expectedBody]
  * @param {(phase: string, server: object|null) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'
  * @param {(server: object|null) => void} [steps.afterLoad] right after the measured load, before anything stops
  * @param {(server: object|null) => void} [steps.beforeStops] after the sampler's summary, before the server stops
- * @returns {Promise<{ server: object|null, load: object, samples: object|null, crash: object|null }>}
+ * @returns {Promise<{ server: object|null, load: object, samples: object|null, crash: object|null,
+ *   stderr: { lines: Array<{ text: string, count: number }>, other: number, total: number }|null }>}
+ *   `stderr`: the server's stderr lines of the measured phase, most frequent first (null for --url)
  */
 export async function measureServer(engine, { plan, logger, what, boot, sample, url, expectedBody = null, onLoadPhase, afterLoad, beforeStops }) {
   engine.emit('phase', { phase: 'booting' });
   const stops = [];
   let server = null;
   let watcher = null;
+  const stderrLines = createStderrLines();
   try {
-    server = await boot(stops);
+    server = await boot(stops, stderrLines.add);
     watcher = server ? watchCrash(server.proc, { isStopping: () => server.stopping, onCrash: () => engine.endLoad(), logger, what, port: server.port ?? server.proc.port }) : null;
     const sampler = sample(server);
     if (sampler) {
@@ -269,17 +273,21 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
     logger.info({ url: target }, 'load start');
     // Samples summarise the measured phase only, like the load figures.
     loadRun.on('phase', ({ phase }) => {
-      if (phase === 'measure') sampler?.reset();
+      if (phase === 'measure') {
+        sampler?.reset();
+        stderrLines.start();
+      }
       onLoadPhase?.(phase, server);
     });
     const load = await loadRun.done;
+    stderrLines.stop();
     afterLoad?.(server);
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;
     beforeStops?.(server);
     if (server) server.stopping = true;
     await runStops(stops, logger);
-    return { server, load, samples, crash: watcher?.crash() ?? null };
+    return { server, load, samples, crash: watcher?.crash() ?? null, stderr: server ? stderrLines.snapshot() : null };
   } catch (error) {
     if (server) server.stopping = true;
     await runStops(stops, logger);

@@ -5,24 +5,14 @@
  * on the PORT we gave it", and to find which process of a tree is the server.
  * Empty where there is no /proc.
  */
-import { readFileSync } from 'node:fs';
-import { pidsInGroup, fdLinks } from '../sample/proc.js';
-
-/** /proc/net/tcp's state column for a listening socket. */
-const TCP_LISTEN = '0A';
+import { pidsInGroup, readTcpTables, socketInodes, TCP_LISTEN } from '../sample/proc.js';
 
 /**
  * @param {number} pgid
  * @returns {number[]} ports, sorted, no repeats
  */
 export function listeningPorts(pgid) {
-  const inodes = new Set();
-  for (const pid of pidsInGroup(pgid)) {
-    for (const link of fdLinks(pid)) {
-      const inode = socketInode(link);
-      if (inode) inodes.add(inode);
-    }
-  }
+  const inodes = new Set(pidsInGroup(pgid).flatMap(socketInodes));
   if (inodes.size === 0) return [];
   const ports = new Set(listeningSockets().filter((s) => inodes.has(s.inode)).map((s) => s.port));
   return [...ports].sort((a, b) => a - b);
@@ -33,25 +23,14 @@ export function listeningPorts(pgid) {
  * @returns {Array<{ port: number, inode: string }>}
  */
 export function listeningSockets() {
-  const sockets = [];
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text;
-    try {
-      text = readFileSync(table, 'latin1');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-      if (fields.length < 10 || fields[3] !== TCP_LISTEN) continue;
-      sockets.push({ port: parseInt(fields[1].split(':').at(-1), 16), inode: fields[9] });
-    }
-  }
-  return sockets;
+  return readTcpTables().filter((s) => s.state === TCP_LISTEN).map((s) => ({ port: s.local.port, inode: s.inode }));
 }
 
-/** 'socket:[123]' → '123'; null for any other fd link. */
+/**
+ * The inode of an fd link that is a socket (`socket:[123]` → '123'), else null.
+ * @param {string} link
+ * @returns {string|null}
+ */
 export function socketInode(link) {
   return /^socket:\[(\d+)\]$/.exec(link)?.[1] ?? null;
 }

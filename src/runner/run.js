@@ -40,11 +40,11 @@ async function execute(run, plan, logger) {
   run.emit('start', { plan: planForJson(plan), machine, runtimes });
   let workers = [];
   const trees = { early: null, late: null };
-  const { server, load, samples, crash } = await measureServer(run, {
+  const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
     logger,
     what: plan.target.kind === 'command' ? 'server' : 'strategy',
-    boot: (stops) => bootServer(plan, logger, run, stops),
+    boot: (stops, onStderr) => bootServer(plan, logger, run, stops, onStderr),
     sample: (server) => server && startSampler({
       rootPid: server.proc.pid,
       serverPid: server.serverPid ?? server.proc.pid,
@@ -87,6 +87,7 @@ async function execute(run, plan, logger) {
     ...(plan.target.kind === 'command' ? { target: commandTarget(plan, server) } : {}),
     load,
     samples,
+    serverStderr: stderr,
     notes,
     failures,
     stoppedEarly: run.stopRequested,
@@ -115,13 +116,13 @@ function ownServer(target, server, trees, samples) {
 }
 
 /** The server a run measures: a strategy, or a user's server command (tune or compare on `-- <command>`), which boots exactly as diagnose starts it; none for --url. */
-function bootServer(plan, logger, run, stops) {
-  if (plan.target.kind === 'command') return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal: run.signal });
-  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops) : null;
+function bootServer(plan, logger, run, stops, onStderr) {
+  if (plan.target.kind === 'command') return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal: run.signal, onStderr });
+  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops, onStderr) : null;
 }
 
 /** @param {import('./engine-shell.js').Engine} run */
-async function bootStrategy(plan, logger, run, stops) {
+async function bootStrategy(plan, logger, run, stops, onStderr) {
   const { target, workload } = plan;
   // Node loads the probe through NODE_OPTIONS (workers too), Bun through --preload; Deno cannot preload it.
   const useProbe = plan.probe.enabled && preloadArgs(target.runtime.kind) !== null;
@@ -152,7 +153,10 @@ async function bootStrategy(plan, logger, run, stops) {
     readyTimeoutMs: target.readyTimeoutMs,
     readiness: 'protocol',
     signal: run.signal,
-    onOutput: (line, stream) => logger.info({ stream }, line),
+    onOutput: (line, stream) => {
+      logger.info({ stream }, line);
+      if (stream === 'stderr') onStderr(line);
+    },
   });
   const server = { proc, channel, stopping: false, containment: null, brokeProtocol: null };
   // A workers or ready line that breaks the contract is the strategy's fault: the run ends, naming it.

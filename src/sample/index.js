@@ -6,14 +6,16 @@
  * and, on stop, a per-process summary.
  */
 import { EventEmitter } from 'node:events';
-import { HAS_PROC } from './proc.js';
+import { HAS_PROC, readStat } from './proc.js';
+import { createOtherUsers } from './other-users.js';
+import { createDownstreams } from './downstreams.js';
 import { createProcSampler } from './proc-sampler.js';
 import { createPortableSampler, PORTABLE_NOTE } from './portable-sampler.js';
 import { createRecorder } from './recorder.js';
 import { liveFigures } from './live-figures.js';
 import { threadBusy } from './thread-busy.js';
 import { createThrottleSampler } from './throttling.js';
-import { SAMPLE_INTERVAL_MS, STALE_INTERVALS } from '../thresholds.js';
+import { SAMPLE_INTERVAL_MS, STALE_INTERVALS, WIDE_SCAN_INTERVAL_MS } from '../thresholds.js';
 
 /** The samplers' interval when none is given (src/thresholds.js). */
 export const DEFAULT_SAMPLE_INTERVAL_MS = SAMPLE_INTERVAL_MS;
@@ -83,6 +85,7 @@ export function startSampler({
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
   const throttle = createThrottleSampler({ serverPid: rootPid ?? null });
+  const wide = HAS_PROC && rootPid ? createWideScan(rootPid) : null;
   /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const launcherPids = new Map(launchers.map((l) => [l.pid, l.name]));
@@ -191,6 +194,7 @@ export function startSampler({
     return {
       t: now,
       processes,
+      downstreams: wide?.maybeScan([...reading.processes.keys()]) ?? [],
       spawned: reading.spawned,
       system: reading.system,
       generator: { cpuPct: generator?.cpuPct ?? null, elu: generator?.elu ?? null },
@@ -207,6 +211,7 @@ export function startSampler({
     reset() {
       recorder.reset();
       throttle.reset();
+      wide?.reset();
     },
     stop() {
       stopping ??= (async () => {
@@ -215,11 +220,57 @@ export function startSampler({
         while (busy) await new Promise((resolve) => setTimeout(resolve, 5));
         reader.close?.();
         throttle.read();
-        return recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary() });
+        const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary() });
+        return { ...summary, ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };
       })();
       return stopping;
     },
   });
+}
+
+/**
+ * The reads of all of /proc, once a second (WIDE_SCAN_INTERVAL_MS): the other CPU users
+ * and the server's downstream connections. Their summary covers the measured phase
+ * (from reset()): `otherUsers` (src/sample/other-users.js) and `downstreams`, per peer the
+ * most connections seen at once and the mean over the reads.
+ */
+function createWideScan(rootPid) {
+  const leader = readStat(rootPid)?.pgrp === rootPid;
+  const others = createOtherUsers({ roots: () => [process.pid, rootPid], groups: () => (leader ? [rootPid] : []) });
+  const downstreams = createDownstreams();
+  let lastAt = -Infinity;
+  let latest = [];
+  let reads = 0;
+  /** peer → { peer, transport, name, pid, connections (max), sum } */
+  let peers = new Map();
+  return {
+    maybeScan(pids) {
+      const now = performance.now();
+      if (now - lastAt < WIDE_SCAN_INTERVAL_MS) return latest;
+      lastAt = now;
+      others.scan();
+      latest = downstreams.read(pids, rootPid);
+      reads++;
+      for (const d of latest) {
+        const entry = peers.get(d.peer) ?? { ...d, connections: 0, sum: 0 };
+        entry.connections = Math.max(entry.connections, d.connections);
+        entry.sum += d.connections;
+        peers.set(d.peer, entry);
+      }
+      return latest;
+    },
+    reset() {
+      others.reset();
+      peers = new Map();
+      reads = 0;
+      lastAt = performance.now();
+    },
+    summary() {
+      others.scan();
+      const list = [...peers.values()].map(({ sum, ...d }) => ({ ...d, meanConnections: Math.round((sum / Math.max(1, reads)) * 10) / 10 }));
+      return { otherUsers: others.summary(), downstreams: list.sort((a, b) => b.connections - a.connections) };
+    },
+  };
 }
 
 function workerOf(pid, threadId, workers) {

@@ -47,7 +47,7 @@ function getconf(name, fallback) {
  * Times are in clock ticks, rss in pages.
  * @param {number} pid
  * @param {number} [tid]
- * @returns {{ ppid: number, utime: number, stime: number, cutime: number, cstime: number, starttime: number, rss: number } | null}
+ * @returns {{ name: string, state: string, ppid: number, pgrp: number, utime: number, stime: number, cutime: number, cstime: number, starttime: number, rss: number } | null}
  *   null when the process or thread is gone
  */
 export function readStat(pid, tid) {
@@ -58,9 +58,11 @@ export function readStat(pid, tid) {
     return null;
   }
   // The command name (field 2) is in parentheses and may hold spaces or ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const close = text.lastIndexOf(')');
+  const fields = text.slice(close + 2).split(' ');
   // fields[0] is field 3 of proc(5): field n is fields[n - 3].
   return {
+    name: text.slice(text.indexOf('(') + 1, close),
     state: fields[0],
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),
@@ -189,4 +191,60 @@ export function fdLinks(pid) {
     }
   }
   return links;
+}
+
+/** /proc/net/tcp's state column: a listening socket, an established connection. */
+export const TCP_LISTEN = '0A';
+export const TCP_ESTABLISHED = '01';
+
+/**
+ * The TCP sockets of a network namespace, v4 and v6 (`/proc/net/tcp`, `tcp6`, or a
+ * process's own `/proc/<pid>/net/tcp*`), addresses decoded: IPv4 dotted, IPv6 in
+ * full hex groups, an IPv4-mapped v6 address as its IPv4.
+ * @param {string} [dir] '/proc/net' or '/proc/<pid>/net'
+ * @returns {Array<{ local: { address: string, port: number }, remote: { address: string, port: number }, state: string, inode: string }>}
+ */
+export function readTcpTables(dir = '/proc/net') {
+  const sockets = [];
+  for (const name of ['tcp', 'tcp6']) {
+    let text;
+    try {
+      text = readFileSync(`${dir}/${name}`, 'latin1');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      if (fields.length < 10) continue;
+      sockets.push({ local: decodeEndpoint(fields[1]), remote: decodeEndpoint(fields[2]), state: fields[3], inode: fields[9] });
+    }
+  }
+  return sockets;
+}
+
+/** "0100007F:1538" → { address: '127.0.0.1', port: 5432 }; v6 addresses are four little-endian 32-bit words. */
+function decodeEndpoint(text) {
+  const [hex, portHex] = text.split(':');
+  const port = parseInt(portHex, 16);
+  const word = (w) => [6, 4, 2, 0].map((i) => parseInt(w.slice(i, i + 2), 16));
+  if (hex.length === 8) return { address: word(hex).join('.'), port };
+  const bytes = [0, 8, 16, 24].flatMap((i) => word(hex.slice(i, i + 8)));
+  if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255) return { address: bytes.slice(12).join('.'), port };
+  const groups = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
+  return { address: groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::'), port };
+}
+
+/**
+ * The socket inodes a process holds open (its fd links `socket:[N]`).
+ * @param {number} pid
+ * @returns {string[]}
+ */
+export function socketInodes(pid) {
+  const inodes = [];
+  for (const link of fdLinks(pid)) {
+    if (link.startsWith('socket:[')) inodes.push(link.slice(8, -1));
+  }
+  return inodes;
 }

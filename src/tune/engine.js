@@ -97,11 +97,35 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
     },
     usl: uslOf(steps),
     recommendation,
+    ...neighboursBySize(steps),
     ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation), balance: cellBalances(steps), workers: cellWorkers(steps) } : {}),
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,
   });
+}
+
+/**
+ * Per size, the server's downstream connections (per peer, the most seen at once over
+ * its steps) and the busiest other CPU users (its last step's).
+ * @returns {{ downstreamsBySize: Array<{ size: number, downstreams: object[] }>, otherUsersBySize: Array<{ size: number, users: object[] }> }}
+ */
+function neighboursBySize(steps) {
+  const sizes = [...new Set(steps.filter((s) => !s.partial).map((s) => s.size))].sort((a, b) => a - b);
+  const downstreamsBySize = [];
+  const otherUsersBySize = [];
+  for (const size of sizes) {
+    const own = steps.filter((s) => s.size === size && !s.partial);
+    const peers = new Map();
+    for (const d of own.flatMap((s) => s.downstreams ?? [])) {
+      const seen = peers.get(d.peer);
+      if (!seen || d.connections > seen.connections) peers.set(d.peer, d);
+    }
+    if (peers.size > 0) downstreamsBySize.push({ size, downstreams: [...peers.values()].sort((a, b) => b.connections - a.connections) });
+    const users = own.map((s) => s.signals?.otherUsers).filter((u) => u?.length).at(-1);
+    if (users) otherUsersBySize.push({ size, users });
+  }
+  return { downstreamsBySize, otherUsersBySize };
 }
 
 /** The USL fit of the policy measured at the most sizes, on its clean cells' medians. */

@@ -17,7 +17,7 @@ async function hello() {
 
 const TICK_KEYS = [
   'second', 'phase', 'elapsedMs', 'plannedMs', 'requests', 'rps', 'meanRps', 'bytes', 'errors',
-  'statuses', 'interval', 'overall', 'missed', 'generator',
+  'statuses', 'errorTexts', 'interval', 'overall', 'missed', 'generator',
 ].sort();
 
 test('closed loop: keep-alive reuse, phases, ticks and the result shape', async () => {
@@ -43,6 +43,7 @@ test('closed loop: keep-alive reuse, phases, ticks and the result shape', async 
   assert.ok(result.requests > 0);
   assert.deepEqual(result.statuses, { 200: result.requests });
   assert.equal(result.errors.total, 0);
+  assert.deepEqual(result.errorTexts, []);
   assert.equal(result.missed, 0);
   assert.ok(result.durationMs >= 1150 && result.durationMs < 3000, `durationMs ${result.durationMs}`);
   assert.ok(result.latency.p50Ms > 0 && result.latency.p50Ms <= result.latency.p99Ms);

@@ -82,3 +82,39 @@ test('a body sample is cut at 200 bytes', async () => {
   const result = await run(server.url);
   assert.equal(result.bodySamples['404'], 'x'.repeat(200));
 });
+
+test('every non-2xx first line is counted by text; hostile texts come out cleaned and bounded', async () => {
+  let n = 0;
+  const server = await startHttpServer((req, res) => {
+    n++;
+    res.writeHead(n % 2 === 0 ? 500 : 503);
+    if (n % 2 === 0) res.end('sorry, too many clients already\nsecond line\n');
+    else if (n % 3 === 0) res.end(`<script>alert(1)</script> \u001b[31mred\u001b[0m\u0007 ${'y'.repeat(400)}`);
+    else res.end(`request ${n} failed\n`);
+  });
+  servers.push(server);
+  const result = await run(server.url, { durationMs: 800 });
+  const e500 = result.errorTexts.find((e) => e.status === 500);
+  assert.equal(e500.kind, 'non2xx');
+  assert.equal(e500.count, result.statuses['500']);
+  assert.deepEqual(e500.texts, [{ text: 'sorry, too many clients already', count: result.statuses['500'] }]);
+  const e503 = result.errorTexts.find((e) => e.status === 503);
+  assert.equal(e503.count, result.statuses['503']);
+  // The first few distinct texts are kept; the rest are only counted.
+  assert.ok(e503.texts.length <= 5, `${e503.texts.length} texts kept`);
+  assert.equal(e503.texts.reduce((s, t) => s + t.count, 0) + e503.other, e503.count);
+  for (const { text } of e503.texts) {
+    assert.ok(Buffer.byteLength(text) <= 200, text);
+    assert.doesNotMatch(text, /[\u0000-\u001f\u007f]/);
+  }
+  const hostile = e503.texts.find((t) => t.text.startsWith('<script>'));
+  assert.ok(hostile, JSON.stringify(e503.texts));
+  assert.match(hostile.text, /^<script>alert\(1\)<\/script> red y+$/);
+});
+
+test('a refused connection keeps its errno as the text of its kind', async () => {
+  const result = await run(`http://127.0.0.1:${await freePort()}/`);
+  const connect = result.errorTexts.find((e) => e.kind === 'connect');
+  assert.equal(connect.status, null);
+  assert.equal(connect.texts[0].text, 'ECONNREFUSED');
+});

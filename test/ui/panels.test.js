@@ -99,6 +99,14 @@ describe('errors', () => {
       assert.match(text, /^! errors 12: timeout 3 · reset 1$/m);
       assert.match(text, /^! non-2xx 8: 500 ×6 · 502 ×2$/m);
     });
+
+    it(`quotes the most frequent error text, escape sequences and control characters out, at ${columns} columns`, () => {
+      const tick = { ...makeTick({ errors: true }), errorTexts: [{ status: 500, kind: 'non2xx', count: 6, texts: [{ text: '\u001b[31m<script>x</script>\u0007 too many', count: 6 }], other: 0 }] };
+      const text = frame(h(Errors, { tick }), columns);
+      assertFits(assert, text, columns);
+      assert.match(text, /^! non-2xx 8: 500 ×6 '<script>x<\/script> too/m);
+      assert.doesNotMatch(text, /\u001b\[31m|\u0007/);
+    });
   }
 });
 

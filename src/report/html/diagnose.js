@@ -6,7 +6,7 @@
  */
 import { esc } from './svg.js';
 import { document, section, table, textBlock } from './page.js';
-import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, machineLine } from './parts.js';
+import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, machineLine, reasonsSection } from './parts.js';
 import { formatDiagnose, describeDiagnoseTarget } from '../diagnose.js';
 import { headline, footer } from './run.js';
 import { ms, pct } from '../format.js';
@@ -28,6 +28,7 @@ export function renderDiagnoseHtml(result, { baseline } = {}) {
     section('Latency distribution', latencyPlot(result.load, baseline)),
     section('Processes over time', processesOverTime(result.samples)),
     section('Processes', processTable(result.samples)),
+    reasonsSection(result),
     cpuProfileSection(result.cpuProfile),
     notesSection(result),
     section('Summary as text', textBlock('the summary spawnbench printed', text)),

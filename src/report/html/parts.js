@@ -5,6 +5,8 @@
  */
 import { lineChart, percentileChart, esc } from './svg.js';
 import { colorAt, table, grid, section } from './page.js';
+import { cleanText } from '../../untrusted-text.js';
+import { errorLabel } from '../reasons.js';
 import { int, ms, msNumber, bytes, pct } from '../format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
 import { formatChangePct, verdictOf } from '../against.js';
@@ -165,3 +167,28 @@ export function machineLine(m) {
   return m ? describeMachine(m) : '';
 }
 
+
+/**
+ * Why requests failed and what the server leaned on: the error texts by status and kind,
+ * its stderr lines, its downstream connections, the other CPU users. Every text is the
+ * server's (untrusted): table() escapes it.
+ */
+export function reasonsSection(result) {
+  const parts = [];
+  const errorRows = (result.load?.errorTexts ?? []).flatMap((e) => {
+    const texts = e.texts?.length ? e.texts : [{ text: '', count: e.count }];
+    const rows = texts.map((t) => [errorLabel(e), int(t.count), t.text === '' ? '(empty body)' : cleanText(t.text)]);
+    if (e.other > 0) rows.push([errorLabel(e), int(e.other), '(other texts, not kept)']);
+    return rows;
+  });
+  if (errorRows.length) parts.push(`<h3>Error texts (first line of each response, by status or kind)</h3>${table(['status or kind', 'count', 'text'], errorRows, { textColumns: [0, 2] })}`);
+  const stderr = result.serverStderr?.lines ?? [];
+  if (stderr.length) parts.push(`<h3>The server's stderr during the run, most frequent first</h3>${table(['count', 'line'], stderr.slice(0, 10).map((l) => [int(l.count), cleanText(l.text)]), { textColumns: [1] })}`);
+  const downstreams = result.samples?.downstreams ?? [];
+  if (downstreams.length) {
+    parts.push(`<h3>Downstream connections</h3>${table(['peer', 'listener', 'most at once', 'mean'], downstreams.map((d) => [cleanText(d.peer, 80), d.name ? cleanText(d.name, 40) : '–', int(d.connections), String(d.meanConnections ?? '–')]), { textColumns: [0, 1] })}`);
+  }
+  const users = result.samples?.otherUsers?.users ?? [];
+  if (users.length) parts.push(`<h3>Other CPU users</h3>${table(['process', 'count', 'cores'], users.map((u) => [cleanText(u.name, 40), int(u.count), u.cores.toFixed(2)]), { textColumns: [0] })}`);
+  return parts.length ? section('Errors, downstreams and other CPU users', parts.join('')) : '';
+}

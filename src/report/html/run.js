@@ -5,7 +5,7 @@
  * --against and --assert blocks when the result has them.
  */
 import { document, tiles, section, textBlock, alarm } from './page.js';
-import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection } from './parts.js';
+import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, reasonsSection } from './parts.js';
 import { recommendationSection } from './recommendation.js';
 import { formatSummary } from '../summary.js';
 import { int, ms, pct } from '../format.js';
@@ -31,6 +31,7 @@ export function renderRunHtml(result, { baseline } = {}) {
     section('Latency distribution', latencyPlot(load, baseline)),
     section('Processes over time', processesOverTime(result.samples)),
     section('Processes', processTable(result.samples, result.strategy?.workers)),
+    reasonsSection(result),
     notesSection(result),
     section('Summary as text', textBlock('the summary spawnbench printed', text)),
   ];

@@ -5,7 +5,7 @@
  */
 import { lineChart, esc } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt } from './page.js';
-import { formatTune, formatUsl } from '../tune.js';
+import { formatTune, formatUsl, formatNeighbours } from '../tune.js';
 import { int, ms } from '../format.js';
 import { uslThroughput } from '../../analysis/usl.js';
 import { footer } from './run.js';
@@ -48,6 +48,7 @@ export function renderTuneHtml(result) {
   const body = [
     section(rec.size === null ? 'No recommendation' : 'Recommendation', words),
     section('Pool size sweep', `${charts}${result.usl ? `<p>${esc(formatUsl(result.usl))}; dashed: the fitted curve.</p>` : ''}<p>Lines: median of the repeats; bands: their min–max.</p>`),
+    section('Downstreams and other CPU users', neighboursBlock(result, rec)),
     section('Every step', table(['pool', 'policy', 'req/s', 'min–max', 'p99', 'min–max', 'errors', ''], rows, { textColumns: [1, 7] })),
     section('Summary as text', textBlock('the summary spawnbench printed', text)),
   ];
@@ -69,4 +70,10 @@ function uslLine(usl, cells) {
 
 function spread(s, format) {
   return s.n > 1 ? `${format(s.min)}–${format(s.max)}` : '';
+}
+
+/** The text lines of the downstream connections per size and the other CPU users, escaped. */
+function neighboursBlock(result, rec) {
+  const lines = formatNeighbours(result, rec);
+  return lines.length ? `<pre>${esc(lines.join('\n'))}</pre>` : '';
 }

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { formatCount } from '../format.js';
 import { useTone } from '../theme.js';
 import { requestOutcome, mostlyFailed } from '../../analysis/request-outcome.js';
+import { cleanText } from '../../untrusted-text.js';
 
 const h = React.createElement;
 
@@ -49,7 +50,10 @@ export function Errors({ tick }) {
   const tone = useTone();
   const errors = tick?.errors ?? { total: 0 };
   const kinds = KINDS.filter(([key]) => errors[key] > 0).map(([key, word]) => `${word} ${formatCount(errors[key])}`);
-  const statuses = non2xxStatuses(tick?.statuses).map(([status, count]) => `${status} ×${formatCount(count)}`);
+  // The most frequent status with its most frequent first line, on the same line (the server's words, cleaned).
+  const top = non2xxStatuses(tick?.statuses)[0]?.[0];
+  const topText = (tick?.errorTexts ?? []).find((e) => String(e.status) === top)?.texts?.[0]?.text;
+  const statuses = non2xxStatuses(tick?.statuses).map(([status, count]) => `${status} ×${formatCount(count)}${status === top && topText ? ` '${cleanText(topText, 120)}'` : ''}`);
   const alarm = failureAlarm(tick);
   if (!errors.total && kinds.length === 0 && statuses.length === 0) {
     return h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true }, 'errors '), h(Text, { color: tone('ok') }, tick ? '0' : '–'));

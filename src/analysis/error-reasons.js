@@ -1,0 +1,104 @@
+/**
+ * Why requests failed, from what the server said: the error texts the generator
+ * counted by status and kind (the first line of each non-2xx body, a failed
+ * request's errno), the server's stderr lines, and its downstream connections.
+ * Pure: figures in, the most telling text and the downstream it points at out.
+ */
+import { OTHER_USER_SHARE } from '../thresholds.js';
+
+/**
+ * Texts a downstream sends when it turns a client away: PostgreSQL's "sorry, too many
+ * clients already" and "remaining connection slots are reserved", MySQL's "Too many
+ * connections", Redis's "max number of clients reached", a refused TCP connect
+ * (ECONNREFUSED, "connection refused"), and a pool's "timeout exceeded when trying to
+ * connect" (node-postgres) or "timeout acquiring a connection" (knex, generic pools).
+ */
+const REFUSALS = [
+  /too many (clients|connections)/i,
+  /remaining connection slots/i,
+  /max(imum)? number of clients/i,
+  /ECONNREFUSED|connection refused/i,
+  /timeout (exceeded )?when trying to connect/i,
+  /timeout acquiring a connection/i,
+];
+
+/**
+ * The most frequent error and its most frequent text.
+ * @param {{ errorTexts?: object[] }|null} load a LoadResult
+ * @param {{ lines: Array<{ text: string, count: number }> }|null} [stderr] the server's stderr lines of the run
+ * @returns {{ status: number|null, kind: string, count: number, text: string|null, textCount: number, stderr: { text: string, count: number }|null }|null}
+ *   `text`: the top text of the top status or kind; `stderr`: the server's most frequent stderr line
+ */
+export function topError(load, stderr = null) {
+  const top = load?.errorTexts?.[0] ?? null;
+  const line = stderr?.lines?.[0] ?? null;
+  if (!top) return null;
+  const text = top.texts?.find((t) => t.text !== '') ?? null;
+  return { status: top.status, kind: top.kind, count: top.count, text: text?.text ?? null, textCount: text?.count ?? 0, stderr: line };
+}
+
+/**
+ * The texts of a run's errors that read as a downstream turning the server away, with
+ * the downstream they name or, failing that, the one with the most connections.
+ * @param {{ errorTexts?: object[] }|null} load
+ * @param {{ lines: Array<{ text: string, count: number }> }|null} stderr
+ * @param {Array<{ peer: string, name: string|null, connections: number }>|null} downstreams
+ * @returns {{ text: string, source: 'body'|'stderr', status: number|null, kind: string, count: number,
+ *   downstream: { peer: string, name: string|null, connections: number }|null }|null}
+ */
+export function downstreamRefusal(load, stderr, downstreams) {
+  const peers = downstreams ?? [];
+  const named = (text) => peers.find((d) => d.name && text.toLowerCase().includes(d.name.toLowerCase()));
+  const refuses = (text) => REFUSALS.some((re) => re.test(text)) || Boolean(named(text));
+  for (const entry of load?.errorTexts ?? []) {
+    const hit = entry.texts?.find((t) => refuses(t.text));
+    if (hit) return refusal(hit.text, 'body', entry, peers, named);
+  }
+  const top = load?.errorTexts?.[0];
+  const line = (stderr?.lines ?? []).find((l) => refuses(l.text));
+  if (top && line) return refusal(line.text, 'stderr', top, peers, named);
+  return null;
+}
+
+function refusal(text, source, entry, peers, named) {
+  const downstream = named(text) ?? peers[0] ?? null;
+  return {
+    text,
+    source,
+    status: entry.status,
+    kind: entry.kind,
+    count: entry.count,
+    downstream: downstream ? { peer: downstream.peer, name: downstream.name, connections: downstream.connections } : null,
+  };
+}
+
+/**
+ * The other CPU users worth naming: each that used at least OTHER_USER_SHARE of the
+ * cores, marked when it is one of the server's downstreams (the same process name
+ * listens on a peer the server is connected to).
+ * @param {Array<{ name: string, count: number, cores: number }>|null} users
+ * @param {number|null} cores the machine's cores (the budget)
+ * @param {Array<{ peer: string, name: string|null }>|null} downstreams
+ * @returns {Array<{ name: string, count: number, cores: number, downstream: string|null }>}
+ *   `downstream`: the peer it listens on, when the server talks to it
+ */
+export function bigOtherUsers(users, cores, downstreams) {
+  if (!users || !cores) return [];
+  return users
+    .filter((u) => u.cores >= OTHER_USER_SHARE * cores)
+    .map((u) => ({ ...u, downstream: (downstreams ?? []).find((d) => d.name === u.name)?.peer ?? null }));
+}
+
+/**
+ * What tune keeps of a run's error texts and stderr (a few hundred bytes): the three
+ * most frequent statuses or kinds with their two most frequent texts, and the three
+ * most frequent stderr lines.
+ * @param {object} load a LoadResult
+ * @param {{ lines: Array<{ text: string, count: number }> }|null} stderr
+ */
+export function compactErrorTexts(load, stderr) {
+  return {
+    errorTexts: (load?.errorTexts ?? []).slice(0, 3).map((e) => ({ ...e, texts: e.texts.slice(0, 2) })),
+    stderr: (stderr?.lines ?? []).slice(0, 3),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The words of error texts, stderr lines, other CPU users and downstreams, shared
+ * by the summary, tune, diagnose and the run's recommendation. Every text that came
+ * from the server is cleaned again here (escape sequences and control characters
+ * out, cut to size): a result file read by `report` may have been edited by hand.
+ * The HTML report escapes what these return.
+ */
+import { cleanText } from '../untrusted-text.js';
+import { int } from './format.js';
+
+const KIND_LABELS = { connect: 'connect failed', reset: 'reset', timeout: 'timeout', parse: 'bad response', mismatch: 'body mismatch', tls: 'TLS handshake', non2xx: 'non-2xx' };
+
+/** A server's text, safe for a terminal: "'sorry, too many clients already'" */
+export function quote(text) {
+  return `'${cleanText(text)}'`;
+}
+
+/** "500" or "connect failed" */
+export function errorLabel({ status, kind }) {
+  return status ? String(status) : KIND_LABELS[kind] ?? cleanText(kind, 40);
+}
+
+/**
+ * One line per status or kind with its most frequent text: "500 ×821: sorry, too many clients already".
+ * @param {Array<{ status: number|null, kind: string, count: number, texts: Array<{ text: string, count: number }>, other: number }>|undefined} errorTexts
+ * @param {{ max?: number }} [options]
+ * @returns {string[]}
+ */
+export function errorTextLines(errorTexts, { max = 3 } = {}) {
+  return (errorTexts ?? []).slice(0, max).map((e) => {
+    const texts = e.texts ?? [];
+    const top = texts[0];
+    const more = texts.length - 1 + (e.other > 0 ? 1 : 0);
+    const text = top ? (top.text === '' ? '(empty body)' : cleanText(top.text)) : '';
+    const share = top && top.count < e.count ? ` (×${int(top.count)})` : '';
+    const others = more > 0 ? `; ${int(e.count - (top?.count ?? 0))} with other texts` : '';
+    return `${errorLabel(e)} ×${int(e.count)}${text ? `: ${text}${share}${others}` : ''}`;
+  });
+}
+
+/**
+ * The server's most frequent stderr lines: "×821  error: sorry, too many clients already".
+ * @param {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null|undefined} stderr
+ * @returns {string[]}
+ */
+export function stderrTextLines(stderr, { max = 3 } = {}) {
+  const lines = stderr?.lines ?? [];
+  const shown = lines.slice(0, max).map((l) => `×${int(l.count)}  ${cleanText(l.text)}`);
+  const rest = (stderr?.total ?? 0) - lines.slice(0, max).reduce((sum, l) => sum + l.count, 0);
+  if (rest > 0) shown.push(`and ${int(rest)} other line${rest === 1 ? '' : 's'}`);
+  return shown;
+}
+
+/** "postgres ×14: 1.2 cores" */
+export function otherUserText(u) {
+  return `${cleanText(u.name, 40)} ×${int(u.count)}: ${cores(u.cores)}`;
+}
+
+/** "postgres ×14: 1.2 cores, node ×2: 0.3 cores" (the busiest few), or null when none used CPU. */
+export function otherUsersText(otherUsers) {
+  const users = otherUsers?.users ?? [];
+  if (users.length === 0) return null;
+  const rest = otherUsers.rest?.names > 0 ? `, ${int(otherUsers.rest.names)} more: ${cores(otherUsers.rest.cores)}` : '';
+  return `${users.map(otherUserText).join(', ')}${rest}`;
+}
+
+/** "127.0.0.1:5432 (postgres) 20 connections" */
+export function downstreamText(d) {
+  const name = d.name ? ` (${cleanText(d.name, 40)})` : '';
+  return `${cleanText(d.peer, 80)}${name} ${int(d.connections)} connection${d.connections === 1 ? '' : 's'}`;
+}
+
+/** "postgres (127.0.0.1:5432)" or "127.0.0.1:5432" */
+export function downstreamName(d) {
+  return d.name ? `${cleanText(d.name, 40)} (${cleanText(d.peer, 80)})` : cleanText(d.peer, 80);
+}
+
+/** 1.23 → "1.2 cores", 1 → "1.0 core" */
+export function cores(value) {
+  return `${value.toFixed(1)} core${value.toFixed(1) === '1.0' ? '' : 's'}`;
+}
+
+/**
+ * The summary's lines for a run's reasons: error texts under the Errors line, the server's
+ * stderr, its downstreams, the other CPU users. Empty parts are left out.
+ * @param {{ load?: object, serverStderr?: object|null, samples?: object|null }} result
+ * @returns {string[]}
+ */
+export function reasonLines(result) {
+  const lines = errorTextLines(result.load?.errorTexts).map((l) => `           ${l}`);
+  const stderr = stderrTextLines(result.serverStderr);
+  if (stderr.length > 0) lines.push(`Stderr     ${stderr[0]}`, ...stderr.slice(1).map((l) => `           ${l}`));
+  const downstreams = result.samples?.downstreams ?? [];
+  if (downstreams.length > 0) lines.push(`Downstream ${downstreams.map(downstreamText).join(', ')}`);
+  const others = otherUsersText(result.samples?.otherUsers);
+  if (others) lines.push(`Other CPU  ${others}`);
+  return lines;
+}

@@ -1,0 +1,114 @@
+/**
+ * Who else used the CPU during a run: every process outside spawnbench (its
+ * generator threads included) and outside the server's tree, its CPU time between
+ * two full /proc reads, added up by process name ("postgres ×14: 1.2 cores").
+ * The server's tree is the root's descendants and its process group (which keeps
+ * a double-forked child of the server inside). A process that started after the
+ * first read counts with all its CPU; one that started and ended between two
+ * reads is not seen.
+ */
+import { readFileSync } from 'node:fs';
+import { procPids, procUnits, readStat } from './proc.js';
+import { OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES } from '../thresholds.js';
+
+/** Ancestors walked to decide whether a process is ours (a loop in ppids ends here). */
+const MAX_ANCESTORS = 64;
+
+/**
+ * @param {{ roots: () => number[], groups?: () => number[] }} options `roots`: pids whose
+ *   descendants are not "other" (spawnbench, the server); `groups`: process groups likewise
+ * @returns {{ scan: () => void, reset: () => void, summary: (cores: number|null) => OtherUsers }}
+ *
+ * @typedef {{ elapsedMs: number, cores: number, users: Array<{ name: string, count: number, cores: number }>,
+ *   rest: { names: number, cores: number } }} OtherUsers
+ *   `cores`: all other processes together (1 = one core busy for the whole time); `users`:
+ *   the busiest names, at most OTHER_USERS_SHOWN, each of at least OTHER_USER_MIN_CORES; `rest`: the names not listed
+ */
+export function createOtherUsers({ roots, groups = () => [] }) {
+  const { ticksPerSec } = procUnits();
+  /** pid → { ticks, starttime } at the last read */
+  let previous = null;
+  let previousUptimeTicks = 0;
+  let startedAt = 0;
+  let lastAt = 0;
+  /** name → { ticks, pids: Set } since reset() */
+  let byName = new Map();
+
+  const scan = () => {
+    const uptimeTicks = readUptimeTicks(ticksPerSec);
+    const stats = new Map();
+    for (const pid of procPids()) {
+      const stat = readStat(pid);
+      if (stat) stats.set(pid, stat);
+    }
+    const ours = new Set(roots().filter(Boolean));
+    const ourGroups = new Set(groups().filter(Boolean));
+    const isOurs = (pid) => {
+      let at = pid;
+      for (let i = 0; i < MAX_ANCESTORS && at > 1; i++) {
+        if (ours.has(at)) return true;
+        const stat = stats.get(at);
+        if (!stat) return false;
+        if (ourGroups.has(stat.pgrp)) return true;
+        at = stat.ppid;
+      }
+      return false;
+    };
+    const current = new Map();
+    for (const [pid, stat] of stats) {
+      const ticks = stat.utime + stat.stime;
+      current.set(pid, { ticks, starttime: stat.starttime });
+      if (previous === null || isOurs(pid)) continue;
+      const before = previous.get(pid);
+      let used = 0;
+      if (before && before.starttime === stat.starttime) used = ticks - before.ticks;
+      else if (stat.starttime >= previousUptimeTicks) used = ticks; // born since the last read
+      if (used <= 0) continue;
+      const entry = byName.get(stat.name) ?? { ticks: 0, pids: new Set() };
+      entry.ticks += used;
+      entry.pids.add(pid);
+      byName.set(stat.name, entry);
+    }
+    if (previous === null) startedAt = performance.now();
+    previous = current;
+    previousUptimeTicks = uptimeTicks;
+    lastAt = performance.now();
+  };
+
+  return {
+    scan,
+    /** Starts counting afresh from now (the measured phase). */
+    reset() {
+      byName = new Map();
+      previous = null;
+      scan();
+    },
+    summary() {
+      const elapsedMs = lastAt - startedAt;
+      const coresOf = (ticks) => (elapsedMs > 0 ? ticks / ticksPerSec / (elapsedMs / 1000) : 0);
+      const all = [...byName].map(([name, e]) => ({ name, count: e.pids.size, cores: round2(coresOf(e.ticks)) }))
+        .sort((a, b) => b.cores - a.cores);
+      const users = all.slice(0, OTHER_USERS_SHOWN).filter((u) => u.cores >= OTHER_USER_MIN_CORES);
+      const rest = all.slice(users.length);
+      return {
+        elapsedMs: Math.round(elapsedMs),
+        cores: round2(all.reduce((sum, u) => sum + u.cores, 0)),
+        users,
+        rest: { names: rest.length, cores: round2(rest.reduce((sum, u) => sum + u.cores, 0)) },
+      };
+    },
+  };
+}
+
+/** Seconds since boot in clock ticks (the unit of a process's starttime). */
+function readUptimeTicks(ticksPerSec) {
+  try {
+    return Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]) * ticksPerSec;
+  } catch {
+    return 0;
+  }
+}
+
+function round2(value) {
+  return Math.round(value * 100) / 100;
+}

@@ -1,0 +1,133 @@
+/**
+ * Reasons from the server's own words and neighbours, on made-up figures: tune's
+ * failed sizes (text, downstream jump) and its "still rising" only when no larger
+ * size failed; diagnose's "the downstream refuses" and a "short of CPU" that names
+ * who took the cores; the run's recommendation carrying both; untrusted texts
+ * cleaned in the terminal and escaped in HTML.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { recommend } from '../../src/analysis/recommend.js';
+import { wordRecommendation } from '../../src/report/tune-words.js';
+import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
+import { buildEvidence } from '../../src/diagnose/evidence.js';
+import { wordDiagnosis } from '../../src/report/diagnose-words.js';
+import { neighbourReasons } from '../../src/analysis/run-advice.js';
+import { adviceParagraphs } from '../../src/report/run-advice.js';
+import { formatSummary } from '../../src/report/summary.js';
+import { renderHtml } from '../../src/report/html/index.js';
+import { sweep } from './sweeps.js';
+import { syntheticResult } from '../diagnose/synthetic.js';
+import { syntheticRun } from './synthetic-runs.js';
+
+const PG = '127.0.0.1:5432';
+const TOO_MANY = 'sorry, too many clients already';
+const refusals = (count) => [{ status: 500, kind: 'non2xx', count, texts: [{ text: TOO_MANY, count }], other: 0 }];
+const pool = (connections) => [{ peer: PG, transport: 'tcp', name: 'postgres', pid: 77, connections, meanConnections: connections }];
+
+/** The issue's table: 2 workers best, 3 and 4 failing against max_connections 25. */
+function databaseSweep() {
+  const rps = { 1: 3840, 2: 4596, 3: 1293, 4: 708 };
+  const errors = { 1: 0, 2: 0, 3: 821, 4: 991 };
+  return sweep({ sizes: [1, 2, 3, 4], repeats: 1, rps: (n) => rps[n], errors: (n) => errors[n] })
+    .map((s) => ({ ...s, errorTexts: s.errors ? refusals(s.errors) : [], stderr: [], downstreams: pool(Math.min(10 * s.size, 30)) }));
+}
+
+test('tune: a failed size says why, with the downstream jump, and larger pools are not asked for', () => {
+  const rec = wordRecommendation(recommend(databaseSweep()));
+  assert.equal(rec.size, 2);
+  assert.ok(!rec.reasons.includes('still-rising'), rec.reasons.join());
+  assert.deepEqual(rec.basis.failedSizes.map((f) => [f.size, f.status, f.count, f.text, f.downstream.from, f.downstream.to]), [
+    [3, 500, 821, TOO_MANY, 20, 30],
+    [4, 500, 991, TOO_MANY, 20, 30],
+  ]);
+  const text = rec.sentences.join('\n');
+  assert.match(text, /^3 workers: 500 ×821 'sorry, too many clients already'; connections to postgres \(127\.0\.0\.1:5432\) 20 → 30\.$/m);
+  assert.doesNotMatch(text, /still rising|larger pools/);
+});
+
+test('tune: "still rising" stays when the largest size measured did not fail', () => {
+  const steps = sweep({ sizes: [1, 2, 4], repeats: 1, rps: (n) => 1000 * n });
+  assert.ok(recommend(steps).reasons.includes('still-rising'));
+});
+
+test('tune: the limit sentence names a downstream that took a large share of the cores', () => {
+  const steps = databaseSweep().map((s) => ({
+    ...s,
+    signals: { ...s.signals, systemCpuPct: 98, cores: 2, otherUsers: [{ name: 'postgres', count: 14, cores: 1.3 }] },
+  }));
+  const rec = wordRecommendation(recommend(steps));
+  assert.match(rec.bottleneck.text, /postgres ×14 used 1\.3 of the 2 CPUs; postgres is the server's own downstream \(127\.0\.0\.1:5432\), so the server and it compete for the same CPUs/);
+});
+
+/** A diagnose result of the issue's 4-worker API: 36% failed with PostgreSQL's words, postgres busy. */
+function refusedDiagnose({ waitingForCpu = 0.6 } = {}) {
+  const result = syntheticResult({ errors: 991, requests: 2753, elu: 0.5 });
+  result.load.errorTexts = refusals(991);
+  result.serverStderr = { lines: [{ text: `GET /: ${TOO_MANY}`, count: 991 }], other: 0, total: 991 };
+  result.samples.downstreams = pool(30);
+  result.samples.otherUsers = { users: [{ name: 'postgres', count: 14, cores: 1.2 }], rest: { names: 0, cores: 0 }, cores: 1.2 };
+  result.machine = { cores: 2 };
+  result.mainThread = { pid: 4242, onCpu: 0.3, waitingForCpu, runnable: 0.3 + waitingForCpu };
+  return result;
+}
+
+test('diagnose: "the downstream refuses" quotes the database and names the downstream', () => {
+  const diagnosis = wordDiagnosis(diagnoseEvidence(buildEvidence(refusedDiagnose())));
+  assert.equal(diagnosis.verdict.id, 'downstream-refuses');
+  assert.equal(diagnosis.verdict.where, PG);
+  assert.match(diagnosis.verdict.title, /the downstream refuses: 36% of requests failed with 'sorry, too many clients already'/);
+  assert.match(diagnosis.verdict.evidence.join('\n'), /30 connections to postgres \(127\.0\.0\.1:5432\)/);
+});
+
+test('diagnose: short of CPU names who took it and, for the server\'s own database, says they compete', () => {
+  const diagnosis = wordDiagnosis(diagnoseEvidence(buildEvidence(refusedDiagnose())));
+  const starved = diagnosis.findings.find((f) => f.id === 'cpu-starved');
+  assert.match(starved.title, /short of CPU.*postgres took 1\.2 of the 2 CPUs/);
+  assert.match(starved.evidence.join('\n'), /the server and its database compete for the same CPUs/);
+  assert.doesNotMatch(starved.next.join('\n'), /quieter machine/);
+  assert.match(starved.next.join('\n'), /size the server's pool for the CPUs postgres leaves/);
+});
+
+test('diagnose: a refusal needs errors; a busy stranger keeps the quieter-machine advice', () => {
+  const calm = syntheticResult({ errors: 0 });
+  calm.load.errorTexts = [];
+  assert.notEqual(diagnoseEvidence(buildEvidence(calm)).verdict.id, 'downstream-refuses');
+  const stranger = refusedDiagnose();
+  stranger.samples.downstreams = [];
+  stranger.samples.otherUsers.users = [{ name: 'ffmpeg', count: 1, cores: 1.5 }];
+  const starved = wordDiagnosis(diagnoseEvidence(buildEvidence(stranger))).findings.find((f) => f.id === 'cpu-starved') ??
+    wordDiagnosis(diagnoseEvidence(buildEvidence(stranger))).verdict;
+  assert.match(starved.title, /ffmpeg took 1\.5/);
+  assert.match(starved.next.join('\n'), /quieter machine/);
+});
+
+test('run: the recommendation carries the error text, the refusal and the other CPU users', () => {
+  const input = {
+    errors: 991, cores: 2, errorTexts: refusals(991), stderr: null, downstreams: pool(30),
+    otherUsers: [{ name: 'postgres', count: 14, cores: 1.2 }],
+  };
+  const reasons = neighbourReasons(input);
+  assert.deepEqual(reasons.map((r) => r.id), ['errors-why', 'other-users']);
+  const text = adviceParagraphs({ size: null, policy: null, strategy: null, basis: null, confidence: null, reasons, confirmWith: null }).join('\n');
+  assert.match(text, /downstream refusing the server \(postgres \(127\.0\.0\.1:5432\), 30 connections at once\): 500 ×991 'sorry, too many clients already'/);
+  assert.match(text, /postgres ×14 used 1\.2 of the 2 CPUs/);
+});
+
+test('untrusted texts: escape sequences stripped in the terminal, lines bounded, <script> escaped in HTML', () => {
+  const hostile = `\u001b[2J\u001b]0;pwned\u0007<script>alert(1)</script>\u001b[31m red`;
+  const result = syntheticRun();
+  result.load.errors = { ...result.load.errors, total: 5, non2xx: 5 };
+  result.load.statuses = { ...result.load.statuses, 500: 5 };
+  result.load.errorTexts = [{ status: 500, kind: 'non2xx', count: 5, texts: [{ text: hostile, count: 5 }], other: 0 }];
+  result.serverStderr = { lines: [{ text: `${hostile}${'x'.repeat(5000)}`, count: 3 }], other: 0, total: 3 };
+  result.samples.downstreams = [{ peer: '127.0.0.1:1', transport: 'tcp', name: '<b>db</b>', pid: 1, connections: 2, meanConnections: 2 }];
+  const text = formatSummary(result);
+  assert.doesNotMatch(text, /\u001b|\u0007/);
+  assert.match(text, /500 ×5: <script>alert\(1\)<\/script> red/);
+  for (const line of text.split('\n')) assert.ok(Buffer.byteLength(line) < 400, `a line of ${Buffer.byteLength(line)} bytes`);
+  const html = renderHtml(result);
+  assert.doesNotMatch(html, /<script>|<b>db<\/b>/);
+  assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt; red/);
+  assert.doesNotMatch(html, /\u001b|\u0007/);
+});
