@@ -26,7 +26,7 @@ test('spawned commands: their CPU comes from the parent\'s cutime; a non-Node ro
 
     assert.ok(samples.length >= 3, `${samples.length} samples`);
     const [sample] = samples;
-    assert.deepEqual(Object.keys(sample), ['t', 'processes', 'spawned', 'system', 'generator', 'throttling']);
+    assert.deepEqual(Object.keys(sample), ['t', 'processes', 'downstreams', 'spawned', 'system', 'generator', 'throttling']);
     assert.deepEqual(Object.keys(sample.processes[0]), ['key', 'pid', 'threadId', 'role', 'label', 'cpuPct', 'rssBytes', 'requests', 'probe', 'loopCpuPct', 'waitPct', 'inFlight', 'otherThreads']);
     // Run-queue figures of the main thread come from /proc/<pid>/schedstat from the second reading on.
     const later = samples.at(-1).processes[0];
@@ -37,6 +37,8 @@ test('spawned commands: their CPU comes from the parent\'s cutime; a non-Node ro
     assert.deepEqual(summary.processes.map((p) => p.label), ['main'], 'echo processes are spawned commands, not workers');
     assert.ok(summary.spawned.cpuPct > 0, 'reaped children\'s CPU is counted');
     assert.equal(summary.generator.cpuPct, 30);
+    assert.deepEqual(summary.downstreams, [], 'a shell running echo connects to nothing');
+    assert.ok(Array.isArray(summary.otherUsers.users) && summary.otherUsers.elapsedMs > 0, JSON.stringify(summary.otherUsers));
     assert.equal(summary.probe.available, false);
     assert.match(summary.probe.reason, /no probe report received/);
     assert.equal(summary.processes[0].series.length, samples.length);
