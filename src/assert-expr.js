@@ -2,29 +2,20 @@
  * --assert expressions (CI gates, as k6's thresholds): 'p99<50ms', 'rps>=800',
  * 'errors=0', 'errors<=1%', 'blocked-in-spawn<30%', 'elu<0.9', 'rps-change>-5%'.
  * Pure: text in, a checked { metric, op, value, unit } out, or a UsageError that
- * names the expression and says what to write. Evaluation is in
- * src/analysis/assertions.js, the wording of results in src/report/assertions.js.
+ * names the expression and says what to write. The metrics, their kinds and the
+ * comparisons they take come from the metric table (src/analysis/metrics.js);
+ * evaluation is in src/analysis/assertions.js, the wording of results in
+ * src/report/assertions.js.
  */
 import { UsageError } from './errors.js';
-
-const LATENCY = ['p50', 'p90', 'p99', 'p999', 'max'];
-const UPPER = ['<', '<='];
-const LOWER = ['>', '>='];
+import { METRICS, assertSpecs } from './analysis/metrics.js';
 
 /**
- * Every metric, with the comparisons it takes and the kind of value it compares.
- * Latency and loop figures are ceilings, throughput a floor; a change is signed
+ * Every metric of the table, with the comparisons it takes and the kind of value it
+ * compares. Latency and loop figures are ceilings, throughput a floor; a change is signed
  * (rps-change>-5%: no more than a 5% drop; p99-change<10%: no more than 10% slower).
  */
-export const ASSERT_METRICS = Object.freeze({
-  ...Object.fromEntries(LATENCY.map((m) => [m, { kind: 'latency', ops: UPPER }])),
-  rps: { kind: 'rps', ops: LOWER },
-  errors: { kind: 'errors', ops: ['=', '<='] },
-  'blocked-in-spawn': { kind: 'fraction', ops: UPPER },
-  elu: { kind: 'fraction', ops: UPPER },
-  'rps-change': { kind: 'change', ops: LOWER },
-  ...Object.fromEntries(LATENCY.map((m) => [`${m}-change`, { kind: 'change', ops: UPPER }])),
-});
+export const ASSERT_METRICS = Object.freeze(assertSpecs(METRICS));
 
 const LATENCY_UNITS_MS = { us: 0.001, µs: 0.001, ms: 1, s: 1000 };
 const EXAMPLES = "'p99<50ms', 'rps>=800', 'errors=0', 'errors<=1%', 'blocked-in-spawn<30%', 'elu<0.9', 'rps-change>-5%'";
@@ -33,7 +24,7 @@ const SHAPE = /^([a-z0-9-]+)\s*(<=|>=|<|>|=)\s*([+-]?\d+(?:\.\d+)?)\s*([a-zµ%/]
 /**
  * @typedef {object} Assertion
  * @property {string} expr   the expression as written (trimmed)
- * @property {string} metric one of ASSERT_METRICS
+ * @property {string} metric a metric of the table, or `<id>-change`
  * @property {'<'|'<='|'>'|'>='|'='} op
  * @property {number} value  in `unit`
  * @property {'ms'|'rps'|'count'|'%'|'fraction'} unit ms for latency, % for error shares and changes
@@ -42,11 +33,13 @@ const SHAPE = /^([a-z0-9-]+)\s*(<=|>=|<|>|=)\s*([+-]?\d+(?:\.\d+)?)\s*([a-zµ%/]
 /**
  * Parses one --assert expression.
  * @param {string} text
- * @param {{ metrics?: string[], command?: string }} [context] the metrics this command can measure
+ * @param {{ metrics?: string[], command?: string, table?: readonly import('./analysis/metrics.js').Metric[] }} [context]
+ *   the metrics this command can measure; `table` the metric table (default: METRICS)
  * @returns {Assertion}
  * @throws {UsageError}
  */
-export function parseAssertion(text, { metrics, command } = {}) {
+export function parseAssertion(text, { metrics, command, table } = {}) {
+  const specs = table ? assertSpecs(table) : ASSERT_METRICS;
   const expr = String(text).trim();
   const bad = (why) => new UsageError(`--assert '${expr}': ${why}`);
   const match = SHAPE.exec(expr.replace(/\s+/g, ''));
@@ -54,8 +47,8 @@ export function parseAssertion(text, { metrics, command } = {}) {
   const [, rawMetric, op, number, rawUnit] = match;
   const metric = rawMetric.toLowerCase();
   const unitText = rawUnit.toLowerCase();
-  const spec = ASSERT_METRICS[metric];
-  if (!spec) throw bad(`unknown metric '${rawMetric}'; use one of ${Object.keys(ASSERT_METRICS).join(', ')}`);
+  const spec = specs[metric];
+  if (!spec) throw bad(`unknown metric '${rawMetric}'; use one of ${Object.keys(specs).join(', ')}`);
   if (metrics && !metrics.includes(metric)) throw bad(`${command ?? 'this command'} does not measure ${metric}; it can assert ${metrics.join(', ')}`);
   if (!spec.ops.includes(op)) throw bad(`${metric} takes ${spec.ops.join(' or ')} (e.g. ${example(metric, spec)})`);
   const n = Number(number);
@@ -66,14 +59,14 @@ export function parseAssertion(text, { metrics, command } = {}) {
       return { expr, metric, op, value: n * LATENCY_UNITS_MS[unitText], unit: 'ms' };
     }
     case 'rps':
-      if (unitText !== '' && unitText !== 'rps' && unitText !== '/s') throw bad(`rps is requests per second, a plain number (e.g. rps${op}800)`);
+      if (unitText !== '' && unitText !== 'rps' && unitText !== '/s') throw bad(`${metric} is requests per second, a plain number (e.g. ${metric}${op}800)`);
       return { expr, metric, op, value: n, unit: 'rps' };
     case 'errors':
       if (unitText === '%') {
         if (n > 100) throw bad('a share of requests is at most 100%');
         return { expr, metric, op, value: n, unit: '%' };
       }
-      if (unitText !== '' || !Number.isInteger(n)) throw bad(`errors takes a whole count or a share in % (e.g. errors=0 or errors<=1%)`);
+      if (unitText !== '' || !Number.isInteger(n)) throw bad(`${metric} takes a whole count or a share in % (e.g. ${metric}=0 or ${metric}<=1%)`);
       return { expr, metric, op, value: n, unit: 'count' };
     case 'fraction': {
       if (unitText === '%') {
@@ -102,8 +95,8 @@ export function parseAssertions(list, context) {
 
 function example(metric, spec) {
   if (spec.kind === 'latency') return `${metric}<50ms`;
-  if (spec.kind === 'rps') return 'rps>=800';
-  if (spec.kind === 'errors') return 'errors=0';
+  if (spec.kind === 'rps') return `${metric}>=800`;
+  if (spec.kind === 'errors') return `${metric}=0`;
   if (spec.kind === 'fraction') return `${metric}<${metric === 'elu' ? '0.9' : '30%'}`;
-  return metric === 'rps-change' ? 'rps-change>-5%' : `${metric}<10%`;
+  return spec.ops.includes('>') ? `${metric}>-5%` : `${metric}<10%`;
 }

@@ -10,7 +10,8 @@
  *   the HDR histogram (latency-distribution.js); a change when the two intervals
  *   do not overlap.
  * - errors: the two error shares, a two-proportion z-test.
- * - max: one request; no interval can be had, so its change is shown, never marked.
+ * - max: one request; no interval can be had, so its change is shown, never marked;
+ *   so is a metric whose noise model is 'none'.
  *
  * Between two compare results (repeats of each row), the repeats' own spread is
  * the noise: a row's rps or p99 changed when the min–max of its repeats now and
@@ -19,8 +20,24 @@
 import { percentileInterval } from './latency-distribution.js';
 import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../thresholds.js';
+import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
 
-const PERCENTILES = [['p50', 50, 'p50Ms'], ['p90', 90, 'p90Ms'], ['p99', 99, 'p99Ms'], ['p999', 99.9, 'p999Ms']];
+/**
+ * The noise models a metric of the table names (`noise`), each making its delta from
+ * the two results: (metric, baseline, current) → Delta.
+ */
+const NOISE = {
+  rate: (m, before, after) => rpsDelta(m, before, after),
+  percentile: (m, before, after) => percentileDelta(m, before, after),
+  share: (m, before, after) => errorsDelta(m.id, before.load ?? {}, after.load ?? {}),
+  'single-sample': (m, before, after) => unjudged(m, before, after, 'single-sample'),
+  none: (m, before, after) => unjudged(m, before, after, 'no-noise-model'),
+};
+
+/** A change shown, never marked: one sample (max), or a metric without a noise model. */
+function unjudged(m, before, after, reason) {
+  return delta(m.id, m.unit, m.read(before).value, m.read(after).value, m.better === 'higher', null, { reason });
+}
 
 /**
  * @typedef {object} Delta
@@ -37,12 +54,11 @@ const PERCENTILES = [['p50', 50, 'p50Ms'], ['p90', 90, 'p90Ms'], ['p99', 99, 'p9
 /**
  * @param {object} current RunResult or DiagnoseResult
  * @param {object} baseline the same kind of result, read from --against
+ * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `noise`
  * @returns {{ id: 'against', deltas: Delta[], summary: { changes: number, better: number, worse: number } }}
  */
-export function againstBaseline(current, baseline) {
-  const a = baseline.load ?? {};
-  const b = current.load ?? {};
-  const deltas = [rpsDelta(a, b), ...PERCENTILES.map((p) => percentileDelta(a, b, ...p)), maxDelta(a, b), errorsDelta(a, b)];
+export function againstBaseline(current, baseline, table = METRICS) {
+  const deltas = againstMetrics(table).map((m) => NOISE[m.noise](m, baseline, current));
   const marked = deltas.filter((d) => d.significant);
   return {
     id: 'against',
@@ -67,20 +83,28 @@ function rateSpread(load) {
   return { seconds: counts.length, se: Math.sqrt(variance / counts.length) };
 }
 
-function rpsDelta(a, b) {
-  const sa = rateSpread(a);
-  const sb = rateSpread(b);
-  if (!sa || !sb) return delta('rps', 'rps', a.rps, b.rps, true, null, { reason: 'too-few-seconds', minSeconds: AGAINST_MIN_SECONDS });
+/** A rate: the per-second counts' standard errors, combined, times AGAINST_Z. */
+function rpsDelta(m, baseline, current) {
+  const sa = rateSpread(baseline.load ?? {});
+  const sb = rateSpread(current.load ?? {});
+  const before = m.read(baseline).value;
+  const after = m.read(current).value;
+  if (!sa || !sb) return delta(m.id, m.unit, before, after, true, null, { reason: 'too-few-seconds', minSeconds: AGAINST_MIN_SECONDS });
   const marginRps = AGAINST_Z * Math.hypot(sa.se, sb.se);
-  const diff = (b.rps ?? 0) - (a.rps ?? 0);
-  return delta('rps', 'rps', a.rps, b.rps, true, Math.abs(diff) > marginRps, { marginRps, seconds: [sa.seconds, sb.seconds] });
+  const diff = (after ?? 0) - (before ?? 0);
+  return delta(m.id, m.unit, before, after, true, Math.abs(diff) > marginRps, { marginRps, seconds: [sa.seconds, sb.seconds] });
 }
 
-function percentileDelta(a, b, metric, percentile, field) {
+/** A latency percentile: the two histograms' confidence intervals of it do not overlap. */
+function percentileDelta(m, baseline, current) {
+  const { percentile } = m;
+  const metric = m.id;
+  const a = baseline.load ?? {};
+  const b = current.load ?? {};
   const ia = percentileInterval(a.histogram, percentile, AGAINST_Z);
   const ib = percentileInterval(b.histogram, percentile, AGAINST_Z);
-  const before = a.latency?.[field];
-  const after = b.latency?.[field];
+  const before = m.read(baseline).value;
+  const after = m.read(current).value;
   if (!ia || !ib) return delta(metric, 'ms', before, after, false, null, { reason: 'no-histogram' });
   // The interval needs a few requests beyond the percentile on both sides (p99.9 of 500 requests has none).
   const tail = Math.min(ia.count, ib.count) * (1 - percentile / 100);
@@ -89,27 +113,19 @@ function percentileDelta(a, b, metric, percentile, field) {
   return delta(metric, 'ms', before, after, false, apart, { before: [ia.lowMs, ia.highMs], after: [ib.lowMs, ib.highMs] });
 }
 
-function maxDelta(a, b) {
-  return delta('max', 'ms', a.latency?.maxMs, b.latency?.maxMs, false, null, { reason: 'single-sample' });
-}
-
-function attemptsOf(load) {
-  const e = load.errors ?? {};
-  return (load.requests ?? 0) + (e.total ?? 0) - (e.non2xx ?? 0) - (e.mismatch ?? 0);
-}
-
-function errorsDelta(a, b) {
+/** Error shares of the requests sent: a two-proportion z-test. */
+function errorsDelta(metric, a, b) {
   const ea = a.errors?.total ?? null;
   const eb = b.errors?.total ?? null;
   const na = attemptsOf(a);
   const nb = attemptsOf(b);
-  if (!Number.isFinite(ea) || !Number.isFinite(eb) || na === 0 || nb === 0) return delta('errors', 'count', ea, eb, false, null, { reason: 'no-requests' });
+  if (!Number.isFinite(ea) || !Number.isFinite(eb) || na === 0 || nb === 0) return delta(metric, 'count', ea, eb, false, null, { reason: 'no-requests' });
   const pa = ea / na;
   const pb = eb / nb;
   const pooled = (ea + eb) / (na + nb);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb));
   const significant = ea !== eb && (se === 0 ? true : Math.abs(pb - pa) > AGAINST_Z * se);
-  return delta('errors', 'count', ea, eb, false, significant, { shareBefore: pa, shareAfter: pb });
+  return delta(metric, 'count', ea, eb, false, significant, { shareBefore: pa, shareAfter: pb });
 }
 
 /**
@@ -117,9 +133,11 @@ function errorsDelta(a, b) {
  * medians with the repeats' spread as the noise, errors summed over the repeats.
  * @param {object} current CompareResult
  * @param {object} baseline CompareResult
+ * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `compareNoise`
  * @returns {{ id: 'against', rows: { workload: string, strategy: string, deltas: Delta[] }[], unmatched: string[], summary: object }}
  */
-export function againstCompareBaseline(current, baseline) {
+export function againstCompareBaseline(current, baseline, table = METRICS) {
+  const metrics = againstMetrics(table, 'compareNoise');
   const before = new Map((baseline.rows ?? []).map((r) => [`${r.workload}\0${r.strategy}`, r]));
   const rows = [];
   const unmatched = [];
@@ -132,7 +150,9 @@ export function againstCompareBaseline(current, baseline) {
     rows.push({
       workload: row.workload,
       strategy: row.strategy,
-      deltas: [spreadDelta('rps', 'rps', old.rps, row.rps, true), spreadDelta('p99', 'ms', old.p99Ms, row.p99Ms, false), repeatErrors(old, row, baseline, current)],
+      deltas: metrics.map((m) => (m.compareNoise === 'share'
+        ? repeatErrors(m.id, old, row, baseline, current)
+        : spreadDelta(m.id, m.unit, old[m.compareField], row[m.compareField], m.better === 'higher'))),
     });
   }
   const marked = rows.flatMap((r) => r.deltas).filter((d) => d.significant);
@@ -149,10 +169,10 @@ function spreadDelta(metric, unit, a, b, higherIsBetter) {
   return delta(metric, unit, a.median, b.median, higherIsBetter, !overlaps(a, b), { before: [a.min, a.max], after: [b.min, b.max], repeats: [a.n, b.n] });
 }
 
-function repeatErrors(oldRow, newRow, baseline, current) {
+function repeatErrors(metric, oldRow, newRow, baseline, current) {
   const requests = (result, row) => (result.runs ?? [])
     .filter((r) => r.workload === row.workload && r.strategy === row.strategy && !r.partial)
     .reduce((sum, r) => sum + (r.requests ?? 0), 0);
   const wrap = (row, result) => ({ requests: requests(result, row), errors: { total: row.errors } });
-  return errorsDelta(wrap(oldRow, baseline), wrap(newRow, current));
+  return errorsDelta(metric, wrap(oldRow, baseline), wrap(newRow, current));
 }

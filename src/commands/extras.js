@@ -11,19 +11,17 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { parseAssertions } from '../assert-expr.js';
+import { metricsOf } from '../analysis/metrics.js';
 import { readResultFile } from '../report/result-file.js';
 
 /** The exit code of a run whose --assert failed (0, 1 and 2 are taken: see README). */
 export const ASSERT_FAILED_EXIT_CODE = 3;
 
-const LATENCY = ['p50', 'p90', 'p99', 'p999', 'max'];
-const CHANGES = ['rps-change', ...LATENCY.map((m) => `${m}-change`)];
-/** The metrics each command's result holds (compare keeps the median rps, p50, p99 and errors of each row). */
-const ASSERT_METRICS_BY_KIND = {
-  run: [...LATENCY, 'rps', 'errors', 'blocked-in-spawn', 'elu', ...CHANGES],
-  diagnose: [...LATENCY, 'rps', 'errors', 'blocked-in-spawn', 'elu', ...CHANGES],
-  compare: ['p50', 'p99', 'rps', 'errors', 'rps-change', 'p99-change'],
-};
+/**
+ * The metrics each command's result holds, from the metric table (compare keeps the
+ * median rps, p50, p99 and errors of each row).
+ */
+const ASSERT_METRICS_BY_KIND = { run: metricsOf('run'), diagnose: metricsOf('diagnose'), compare: metricsOf('compare') };
 /**
  * What --against compares each kind of result with: a run or diagnose with
  * either (both hold a LoadResult with its histogram and per-second series), a

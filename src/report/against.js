@@ -28,6 +28,7 @@ export function formatChangePct(pct) {
 export function verdictOf(d) {
   if (d.significant === null) {
     if (d.noise?.reason === 'single-sample') return 'one request: not judged';
+    if (d.noise?.reason === 'no-noise-model') return 'not judged (no noise estimate)';
     if (d.noise?.reason === 'one-repeat') return 'one repeat: not judged (--repeat 2 or more)';
     if (d.noise?.reason === 'too-few-requests') return `not judged (needs ${int(d.noise.minRequests)} requests per run)`;
     if (d.noise?.reason === 'too-few-seconds') return `noise unknown (under ${d.noise.minSeconds} s measured)`;

@@ -3,6 +3,7 @@
  * compare row), pass or fail with the measured value. Outcomes in, strings out.
  */
 import { int, ms } from './format.js';
+import { metricOf } from '../analysis/metrics.js';
 
 /**
  * A value in an assertion's unit, as the summary writes it.
@@ -47,7 +48,7 @@ export function formatAssertions(outcomes) {
 }
 
 function notMeasuredReason(metric) {
-  if (metric === 'blocked-in-spawn' || metric === 'elu') return 'needs the in-process probe: drop --no-probe, and the server must run on Node, Bun or Deno';
+  if (metricOf(metric)?.needs === 'probe') return 'needs the in-process probe: drop --no-probe, and the server must run on Node, Bun or Deno';
   if (metric.endsWith('-change')) return 'needs --against with a baseline that has this figure';
   return 'the result holds no such figure: nothing was measured';
 }

@@ -1,0 +1,159 @@
+/**
+ * The metric table (k6's shape: a metric carries its own measure, thresholds only
+ * parse and compare). Each metric says once:
+ * - `id`: its name in --assert, in --against deltas and in `--json` outcomes;
+ * - `kind`: how --assert reads its value (src/assert-expr.js): 'latency' (a duration,
+ *   us/ms/s), 'rps' (a plain rate), 'errors' (a count, or a share in %), 'fraction'
+ *   (a share: 30% or 0.3);
+ * - `unit`: the unit of its figures ('ms', 'rps', 'count', 'fraction');
+ * - `better`: 'higher' or 'lower', which sets the comparisons --assert allows (a floor
+ *   for higher-is-better, a ceiling otherwise; `ops` to say otherwise) and whether a
+ *   change is better;
+ * - `read(result)`: its figure in a run or diagnose result, `{ value, of?, process? }`
+ *   (`of`: the whole a count is a share of; `process`: the busiest process's label);
+ * - `row(row, runs)`: its figure in a compare row, or absent when a compare has none;
+ * - `noise`: how --against judges a change between two results ('rate', 'percentile',
+ *   'share', 'single-sample', or 'none': shown, never judged; src/analysis/against.js),
+ *   or absent when --against does not compare it;
+ *   `compareNoise` the same between two compare results ('spread' of the repeats, 'share');
+ * - `needs`: what must be on for it to be measured ('probe'), for the not-measured words.
+ * A metric with a `noise` also has `<id>-change` for --assert (a signed % against the
+ * baseline), except where `change: false`.
+ *
+ * A new metric is one entry here (and its test). Functions that read the table take it
+ * as an argument, defaulting to METRICS, so a test can add one without touching them.
+ */
+import { median } from './stats.js';
+
+/** The process with the highest summary[field] (null when no process reported it: no probe). */
+function busiest(result, field) {
+  let best = null;
+  for (const p of result.samples?.processes ?? []) {
+    const value = p.summary?.[field];
+    if (Number.isFinite(value) && (best === null || value > best.value)) best = { value, process: p.label ?? p.key ?? String(p.pid) };
+  }
+  return best ?? { value: null, process: null };
+}
+
+/** Requests sent (completed or failed) of a load: refused connections count, non-2xx and mismatches are already in `requests`. */
+export function attemptsOf(load) {
+  const e = load?.errors ?? {};
+  return (load?.requests ?? 0) + (e.total ?? 0) - (e.non2xx ?? 0) - (e.mismatch ?? 0);
+}
+
+/** A compare row's runs that measured something. */
+const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
+
+function latency(id, field, percentile, row) {
+  return {
+    id,
+    kind: 'latency',
+    unit: 'ms',
+    better: 'lower',
+    field,
+    read: (result) => ({ value: result.load?.latency?.[field] ?? null }),
+    ...(row ? { row } : {}),
+    noise: percentile === null ? 'single-sample' : 'percentile',
+    percentile,
+  };
+}
+
+/** @typedef {{ id: string, kind: 'latency'|'rps'|'errors'|'fraction', unit: string, better: 'higher'|'lower',
+ *   read: (result: object) => { value: number|null, of?: number|null, process?: string|null },
+ *   row?: (row: object, runs: object[]) => number|null, noise?: string, compareNoise?: string, change?: boolean,
+ *   needs?: string, field?: string, percentile?: number|null }} Metric */
+
+/** @type {readonly Metric[]} */
+export const METRICS = Object.freeze([
+  latency('p50', 'p50Ms', 50, (row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms))),
+  latency('p90', 'p90Ms', 90),
+  { ...latency('p99', 'p99Ms', 99, (row) => row.p99Ms?.median ?? null), compareNoise: 'spread', compareField: 'p99Ms' },
+  latency('p999', 'p999Ms', 99.9),
+  latency('max', 'maxMs', null),
+  {
+    id: 'rps',
+    kind: 'rps',
+    unit: 'rps',
+    better: 'higher',
+    read: (result) => ({ value: result.load?.rps ?? null }),
+    row: (row) => (row.failed ? 0 : row.rps?.median ?? null),
+    noise: 'rate',
+    compareNoise: 'spread',
+    compareField: 'rps',
+  },
+  {
+    id: 'errors',
+    kind: 'errors',
+    unit: 'count',
+    better: 'lower',
+    read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null }),
+    row: (row, runs) => row.errors,
+    rowOf: (row, runs) => measuredRuns(runs).reduce((sum, r) => sum + (r.requests ?? 0), 0) + row.errors,
+    ops: ['=', '<='], // a count or share of failures: at most, or exactly (errors=0)
+    noise: 'share',
+    compareNoise: 'share',
+    change: false,
+  },
+  {
+    id: 'blocked-in-spawn',
+    kind: 'fraction',
+    unit: 'fraction',
+    better: 'lower',
+    read: (result) => busiest(result, 'blockedFraction'),
+    needs: 'probe',
+  },
+  {
+    id: 'elu',
+    kind: 'fraction',
+    unit: 'fraction',
+    better: 'lower',
+    read: (result) => busiest(result, 'elu'),
+    needs: 'probe',
+  },
+]);
+
+/** `<id>-change` metrics: every metric --against judges, unless it says `change: false`. */
+export function changeIds(table = METRICS, noiseField = 'noise') {
+  return table.filter((m) => m[noiseField] && m.change !== false).map((m) => `${m.id}-change`);
+}
+
+/**
+ * The metrics a kind of result holds, for --assert: a run or diagnose all of them and their
+ * changes; a compare those with a row figure, and the changes its --against judges.
+ * @param {'run'|'diagnose'|'compare'} kind
+ */
+export function metricsOf(kind, table = METRICS) {
+  if (kind === 'compare') return [...table.filter((m) => m.row).map((m) => m.id), ...changeIds(table, 'compareNoise')];
+  return [...table.map((m) => m.id), ...changeIds(table)];
+}
+
+/** The metric of an id; null when there is none. */
+export function metricOf(id, table = METRICS) {
+  return table.find((m) => m.id === id) ?? null;
+}
+
+const UPPER = ['<', '<='];
+const LOWER = ['>', '>='];
+
+/**
+ * What --assert accepts, by metric id: the kind of value it parses and the comparisons
+ * it takes. A change is signed (rps-change>-5%: no more than a 5% drop).
+ * @returns {Record<string, { kind: string, ops: string[] }>}
+ */
+export function assertSpecs(table = METRICS) {
+  const specs = {};
+  for (const m of table) specs[m.id] = { kind: m.kind, ops: m.ops ?? (m.better === 'higher' ? LOWER : UPPER) };
+  for (const m of table) {
+    if (m.noise && m.change !== false) specs[`${m.id}-change`] = { kind: 'change', ops: m.better === 'higher' ? LOWER : UPPER };
+  }
+  return specs;
+}
+
+/** The order --against lists figures in: throughput, latency, errors, then any other. */
+const AGAINST_ORDER = ['rps', 'latency', 'errors'];
+const rank = (m) => (AGAINST_ORDER.includes(m.kind) ? AGAINST_ORDER.indexOf(m.kind) : AGAINST_ORDER.length);
+
+/** The metrics --against compares (with `noise`, or `compareNoise` between compare results), in its order. */
+export function againstMetrics(table = METRICS, noiseField = 'noise') {
+  return table.filter((m) => m[noiseField]).sort((a, b) => rank(a) - rank(b));
+}
