@@ -5,7 +5,7 @@
  * object in (what `sampler.stop()` resolves to), string out.
  */
 import { int, pct } from './format.js';
-import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION } from '../thresholds.js';
+import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION, OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { describeThrottling } from './describe.js';
 
@@ -80,11 +80,12 @@ function fitLine(prefix, parts, separator = '  ') {
 
 /**
  * `  other threads  2 of 10 working  CPU 160%  busiest 85%`: the process's threads that are neither its
- * main thread nor a Worker (libuv's pool, V8's), shown when they used MIN_SHOWN_CPU_PCT together.
+ * main thread nor a Worker (libuv's pool, V8's), shown when together they used as much as one working
+ * thread (OTHER_THREAD_BUSY_PCT): an idle Node process's V8 and libuv threads use 1–4%.
  */
 function otherThreadsLine(s, width) {
   const o = s.otherThreads;
-  if (!(o?.cpuPct >= MIN_SHOWN_CPU_PCT)) return [];
+  if (!(o?.cpuPct >= OTHER_THREAD_BUSY_PCT)) return [];
   return [`${' '.repeat(width + 2)}other threads (libuv pool, V8): ${Math.round(o.busy ?? 0)} of ${o.count} working  CPU ${cpu(o.cpuPct)}  busiest ${cpu(o.maxCpuPct)}`];
 }
 
