@@ -107,6 +107,8 @@ export function buildTarget(o) {
     balancers: info.pool ? BALANCE_POLICIES.filter((p) => !info.balancers || info.balancers.includes(p)) : null,
     runtime,
     workerRuntime,
+    // How the commands run (strategies/lib/spawn-command.js or child_process), so the header says how they spawn.
+    spawnsWith: info.spawnsWith ?? 'child_process',
     seed: parseInteger(o.seed ?? DEFAULTS.seed, '--seed', { min: 0 }),
     readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
   };

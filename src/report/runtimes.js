@@ -53,12 +53,15 @@ export function formatRuntimeList(runtimes) {
 
 /**
  * The option a forking Node has, worded so it stays true before and after a Node
- * release bundles libuv 1.53; null when no Node in the list forks.
+ * release bundles libuv 1.53; null unless the runtime that runs the commands (the
+ * workers', listed last, or the only one) is a Node that forks: a main process that
+ * forks only its workers at start is not what each request waits on.
  * @param {Array<{ kind: string, spawnMechanism: string|null }>|undefined} runtimes
  * @returns {string|null}
  */
 export function fasterSpawnHint(runtimes) {
-  if (!(runtimes ?? []).some((r) => r.kind === 'node' && r.spawnMechanism === 'fork')) return null;
+  const spawner = runtimes?.at(-1);
+  if (!(spawner?.kind === 'node' && spawner.spawnMechanism === 'fork')) return null;
   return FASTER_SPAWN_SENTENCE;
 }
 

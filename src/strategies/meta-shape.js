@@ -5,6 +5,11 @@
 import { RunError } from '../errors.js';
 
 const LISTS = ['runtimes', 'workerRuntimes', 'platforms', 'balancers'];
+/**
+ * How a strategy runs each request's command: 'spawn-command' through strategies/lib/spawn-command.js
+ * (a Node with node:ffi spawns with posix_spawn there), 'child_process' through Node's own (the default).
+ */
+export const SPAWNS_WITH = ['spawn-command', 'child_process'];
 
 /**
  * @param {string} name the strategy
@@ -24,6 +29,9 @@ export function checkStrategyMeta(name, file, meta) {
   }
   if (meta.entry !== undefined && typeof meta.entry !== 'string') {
     throw new RunError(`strategy '${name}': ${file}: "entry" must be a file name, like "index.js"`);
+  }
+  if (meta.spawnsWith !== undefined && !SPAWNS_WITH.includes(meta.spawnsWith)) {
+    throw new RunError(`strategy '${name}': ${file}: "spawnsWith" must be one of ${SPAWNS_WITH.map((v) => `"${v}"`).join(', ')}, not ${JSON.stringify(meta.spawnsWith)}`);
   }
   if (meta.runtimeNotes !== undefined && (typeof meta.runtimeNotes !== 'object' || meta.runtimeNotes === null || Array.isArray(meta.runtimeNotes))) {
     throw new RunError(`strategy '${name}': ${file}: "runtimeNotes" must be an object, like {"bun": "why not"}`);

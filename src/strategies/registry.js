@@ -25,6 +25,7 @@ const FALLBACK_STRATEGY = 'baseline';
  * @property {string[]|null} balancers the --balance policies it honours (null: all)
  * @property {Record<string,string>} runtimeNotes why a runtime is missing from `runtimes`
  * @property {'json'|'advanced'} workerIpc the IPC serialization its forked workers use
+ * @property {'spawn-command'|'child_process'} spawnsWith how it runs each request's command (meta-shape.js)
  */
 
 /**
@@ -80,6 +81,7 @@ function loadStrategy(dir, name) {
     balancers: meta.balancers ?? null,
     runtimeNotes: meta.runtimeNotes ?? {},
     workerIpc: meta.workerIpc ?? 'json',
+    spawnsWith: meta.spawnsWith ?? 'child_process',
   };
 }
 

@@ -77,3 +77,25 @@ test('a tune report on a forking Node adds the posix_spawn option to its recomme
   assert.match(text, /Recommendation\n {2}Use 1 worker with round-robin\.\n {2}Also: this Node forks to spawn; a Node built with libuv ≥ 1\.53 spawns with posix_spawn instead of fork/);
   assert.doesNotMatch(formatTune(base), /posix_spawn|spawns by/);
 });
+
+// Issue 25 (defect 8): on Node 26 the header said "spawns by fork (Node 26.10.0, libuv 1.52.1)" while the
+// workers of fork-pool, comm-channel and reuse-port spawn with posix_spawn (strategies/lib/spawn-command.js).
+test('a Node 26 pool that runs its commands through spawn-command.js: its workers spawn by posix_spawn, and the header says so', { skip: missingRuntime('node26') }, async () => {
+  const node26 = resolveRuntime(NODE26);
+  const pool = { kind: 'strategy', pool: true, spawnsWith: 'spawn-command', runtime: node26, workerRuntime: node26 };
+  const runtimes = await describeTargetRuntimes(pool);
+  assert.deepEqual(runtimes.map((r) => [r.role, r.spawnMechanism]), [['main', 'fork'], ['workers', 'posix_spawn']]);
+  assert.equal(formatSpawnLine(runtimes), 'main spawns by fork (Node 26.10.0, libuv 1.52.1) · workers by posix_spawn (Node 26.10.0, libuv 1.52.1)');
+  assert.equal(fasterSpawnHint(runtimes), null, 'each request waits on the workers\' posix_spawn, not on a fork');
+  // Strategies that keep child_process (baseline, cluster, …) fork on the same Node.
+  assert.deepEqual((await describeTargetRuntimes({ ...pool, spawnsWith: 'child_process' })).map((r) => r.spawnMechanism), ['fork']);
+  // SPAWNBENCH_SPAWN_API=child_process turns posix_spawn off in the workers: the header follows.
+  process.env.SPAWNBENCH_SPAWN_API = 'child_process';
+  try {
+    assert.deepEqual((await describeTargetRuntimes(pool)).map((r) => r.spawnMechanism), ['fork']);
+  } finally {
+    delete process.env.SPAWNBENCH_SPAWN_API;
+  }
+  // A Node without node:ffi is not asked: it forks.
+  assert.deepEqual((await describeTargetRuntimes({ ...pool, runtime: resolveRuntime('node'), workerRuntime: resolveRuntime('node') })).map((r) => r.spawnMechanism), [spawnMechanism({ kind: 'node', libuv: process.versions.uv })]);
+});
