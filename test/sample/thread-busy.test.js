@@ -91,7 +91,8 @@ test('libuv\'s pool at work (crypto.pbkdf2): the main process\'s other threads a
     const sampler = startSampler({ rootPid: server.child.pid, intervalMs: 100 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     sampler.reset();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Other threads are read once a second: 2.2 s holds at least two readings after the reset.
+    await new Promise((resolve) => setTimeout(resolve, 2200));
     const summary = await sampler.stop();
     loading = false;
     await Promise.all(load);
