@@ -156,7 +156,7 @@ const WORDS = {
         `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)}); ${errorLabel(f)} ×${int(f.count)}, ${f.source === 'body' ? 'the response said' : 'the server\'s stderr said'} ${quote(f.text)}`,
         f.downstream
           ? `the server held ${int(f.downstream.connections)} connection${f.downstream.connections === 1 ? '' : 's'} to ${who} at once`
-          : 'no downstream connection of the server was seen (a Unix socket, or another network namespace)',
+          : 'no downstream connection of the server was seen (a Unix socket where iproute2\'s ss is missing, or another network namespace)',
       ],
       next: [
         `the server opens more connections than ${who} accepts: size the pools so that workers × pool size stays below its connection limit (PostgreSQL: max_connections), or put a connection pooler (PgBouncer) in between`,

@@ -15,8 +15,9 @@ import { OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES } from '../thresholds.js';
 const MAX_ANCESTORS = 64;
 
 /**
- * @param {{ roots: () => number[], groups?: () => number[] }} options `roots`: pids whose
- *   descendants are not "other" (spawnbench, the server); `groups`: process groups likewise
+ * @param {{ roots: () => number[], groups?: () => number[], shown?: number, minCores?: number }} options `roots`: pids whose
+ *   descendants are not "other" (spawnbench, the server); `groups`: process groups likewise; `shown` and
+ *   `minCores`: how many names are listed and the least CPU each needs (OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES)
  * @returns {{ scan: () => void, reset: () => void, summary: (cores: number|null) => OtherUsers }}
  *
  * @typedef {{ elapsedMs: number, cores: number, users: Array<{ name: string, count: number, cores: number }>,
@@ -24,7 +25,7 @@ const MAX_ANCESTORS = 64;
  *   `cores`: all other processes together (1 = one core busy for the whole time); `users`:
  *   the busiest names, at most OTHER_USERS_SHOWN, each of at least OTHER_USER_MIN_CORES; `rest`: the names not listed
  */
-export function createOtherUsers({ roots, groups = () => [] }) {
+export function createOtherUsers({ roots, groups = () => [], shown = OTHER_USERS_SHOWN, minCores = OTHER_USER_MIN_CORES }) {
   const { ticksPerSec } = procUnits();
   /** pid → { ticks, starttime } at the last read */
   let previous = null;
@@ -88,7 +89,7 @@ export function createOtherUsers({ roots, groups = () => [] }) {
       const coresOf = (ticks) => (elapsedMs > 0 ? ticks / ticksPerSec / (elapsedMs / 1000) : 0);
       const all = [...byName].map(([name, e]) => ({ name, count: e.pids.size, cores: round2(coresOf(e.ticks)) }))
         .sort((a, b) => b.cores - a.cores);
-      const users = all.slice(0, OTHER_USERS_SHOWN).filter((u) => u.cores >= OTHER_USER_MIN_CORES);
+      const users = all.slice(0, shown).filter((u) => u.cores >= minCores && u.cores > 0);
       const rest = all.slice(users.length);
       return {
         elapsedMs: Math.round(elapsedMs),
