@@ -76,7 +76,15 @@ test('a thread waiting in Atomics.wait is seen, reads busy to ELU, and is not co
 });
 
 test('libuv\'s pool at work (crypto.pbkdf2): the main process\'s other threads are counted, with their CPU', async (t) => {
-  const server = await startFixtureServer('pbkdf2');
+  // 20,000 iterations (~17 ms a request on the pool): the pool's work outweighs the main
+  // thread's HTTP handling by far, however little CPU the machine leaves the process.
+  process.env.ITERATIONS = '20000';
+  let server;
+  try {
+    server = await startFixtureServer('pbkdf2');
+  } finally {
+    delete process.env.ITERATIONS;
+  }
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   let loading = true;
   const worker = async () => {
@@ -96,11 +104,14 @@ test('libuv\'s pool at work (crypto.pbkdf2): the main process\'s other threads a
     const summary = await sampler.stop();
     loading = false;
     await Promise.all(load);
-    const other = summary.processes.find((p) => p.role === 'main').summary.otherThreads;
-    t.diagnostic(JSON.stringify(other));
-    // libuv's 4 pool threads and V8's at least; 8 requests in flight keep the pool hashing.
+    const main = summary.processes.find((p) => p.role === 'main').summary;
+    const other = main.otherThreads;
+    t.diagnostic(`${JSON.stringify(other)}, process CPU ${main.cpuPct}%, main thread on a CPU ${main.loopCpuPct}%`);
+    // libuv's 4 pool threads and V8's at least; 8 requests in flight keep the pool hashing, so
+    // most of the process's CPU is theirs, not the main thread's (a share: the machine's load
+    // sets how much CPU there is, not who in the process gets it).
     assert.ok(other.count >= 4, `${other.count} other threads`);
-    assert.ok(other.cpuPct >= 5, `their CPU ${other.cpuPct}% of a core`);
+    assert.ok(other.cpuPct > main.loopCpuPct, `the pool's ${other.cpuPct}% against the main thread's ${main.loopCpuPct}%`);
     assert.ok(other.maxCpuPct > 0 && other.maxCpuPct <= other.cpuPct);
   } finally {
     loading = false;
