@@ -135,8 +135,12 @@ function ignoredText(ignored, seen) {
  * @param {import('../analysis/server-shape.js').ServerShape|null} server
  * @returns {string|null}
  */
-export function describeServer(server) {
+export function describeServer(server, { daemonised = false } = {}) {
   if (!server?.pid) return null;
+  if (daemonised) {
+    const role = { cluster: 'a cluster primary', processes: 'with its forked workers', threads: 'with its worker threads', single: 'one process' }[server.kind];
+    return `the command daemonised: it exited and left the server in the background; measured pid ${server.pid} (${role}), which serves the port, and ended it at the end`;
+  }
   const role = { cluster: 'cluster primary', processes: 'with its forked workers', threads: 'with its worker threads', single: 'one process' }[server.kind];
   const behind = server.launchers.length ? ` behind ${server.launchers.map((l) => l.name).join(' → ')}` : '';
   return `served by pid ${server.pid} (${role})${behind}${server.kind === 'cluster' ? `, ${server.clusterPolicy ? `NODE_CLUSTER_SCHED_POLICY=${server.clusterPolicy}` : 'policy rr (node:cluster\'s default)'}` : ''}`;

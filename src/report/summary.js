@@ -79,7 +79,7 @@ function spawnLines(runtimes) {
 /** A user's server: where its size came from, and what served the port behind which launchers. */
 function ownServerLines(result) {
   if (result.plan.target.kind !== 'command') return [];
-  return [...describeSizeKnob(result.sizeKnob ?? null), describeServer(result.server ?? null)].filter(Boolean);
+  return [...describeSizeKnob(result.sizeKnob ?? null), describeServer(result.server ?? null, { daemonised: Boolean(result.target?.daemonised) })].filter(Boolean);
 }
 
 /** "strategy fork-pool (4 workers, p2c, node)", "url http://…" or "command 'node server.js'" */

@@ -44,12 +44,16 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
       logger.info({ stream }, line);
       if (stream === 'stderr') onStderr(line);
     },
+    // run -- <command> follows a launcher that daemonises (pm2 start, a double fork) to the server it left.
+    mayDaemonise: Boolean(target.sizeKnob),
   }).catch((error) => {
     // A start that failed or was stopped (Ctrl-C during the boot) leaves no empty profile folder of ours behind.
     if (madeDir) removeIfEmpty(cpuProfDir);
     throw error;
   });
-  const server = { ...started, channel, cpuProfDir, stopping: false, url: (path) => urlOf(started.host, started.port, path) };
+  // The process tree to sample and read: the daemon's group when the launcher daemonised.
+  const treePid = started.daemon?.pgid ?? started.proc.pid;
+  const server = { ...started, treePid, channel, cpuProfDir, stopping: false, url: (path) => urlOf(started.host, started.port, path) };
   stops.push(async () => {
     server.stopping = true;
     const { code, signal: killedBy, containment } = await started.stop();
@@ -81,7 +85,8 @@ function urlOf(host, port, path) {
 
 /**
  * A result's `target` for a user's server command: `pid` the process that listens (the server),
- * `leaderPid` the one spawnbench started, `launchers` the resident ones between them (npm, sh, …).
+ * `leaderPid` the one spawnbench started, `launchers` the resident ones between them (npm, sh, …),
+ * `daemonised` whether the command exited and left the server in the background.
  * @param {{ target: { command: string[], path: string } }} plan
  * @param {Awaited<ReturnType<typeof bootCommand>>} server
  */
@@ -92,6 +97,8 @@ export function commandTarget(plan, server) {
     pid: server.serverPid ?? server.proc.pid,
     leaderPid: server.proc.pid,
     launchers: (server.launchers ?? []).map(({ pid, name }) => ({ pid, name })),
+    // The command exited 0 and left the server running in the background (pm2 start, a double fork).
+    daemonised: Boolean(server.daemon),
     port: server.port,
     url: server.url(plan.target.path),
     containment: server.containment ?? null,

@@ -12,6 +12,8 @@ import { accepts, LOOPBACK_HOSTS } from './wait-listening.js';
 import { readServerTree } from './server-tree.js';
 import { serverShape } from '../analysis/server-shape.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
+import { ticksNow, findDaemon, watchDaemon, endDaemon } from './daemon.js';
+import { STOP_GRACE_MS } from '../thresholds.js';
 
 /**
  * Extra time the launcher's own timeout waits beyond ours, ms, so that our more
@@ -27,14 +29,17 @@ const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
  * @param {number} options.readyTimeoutMs
  * @param {AbortSignal} [options.signal] gives up waiting (Ctrl-C); the server is then stopped
  * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
+ * @param {boolean} [options.mayDaemonise] a launcher that exits 0 and leaves the server in the
+ *   background is followed to it (run -- <command>; runner/daemon.js): `daemon` is then set
  * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, host: string, port: number, label: string,
  *   serverPid: number, launchers: Array<{ pid: number, name: string }>, stop: () => Promise<object> }>}
  *   `serverPid`: the process that listens on the port (`proc.pid` unless a launcher such as npm started it);
  *   `launchers`: the resident processes above it, from `proc` down (analysis/server-shape.js).
+ *   `daemon`: `{ pid, start, pgid, leaderPid }` when the launcher daemonised; `proc.exited` is then the daemon's end.
  *   `stop()`: SIGTERM to the group, and SIGKILL only when the grace has passed
  *   or the group is empty (a shell that exits at once must not cut its node child's profile write short)
  */
-export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, signal, onOutput = () => {} }) {
+export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, signal, onOutput = () => {}, mayDaemonise = false }) {
   const label = `'${command.join(' ')}'`;
   if (fixedPort !== null) {
     for (const host of LOOPBACK_HOSTS) {
@@ -45,6 +50,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
   }
   const port = fixedPort ?? (await findFreePort());
   const hints = createPortHints();
+  const since = mayDaemonise ? ticksNow() : null;
   const proc = await startProcessGroup({
     command: command[0],
     args: command.slice(1),
@@ -58,11 +64,44 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
       hints.add(line);
       onOutput(line, stream);
     },
-    readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports },
+    readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports, mayDaemonise: since !== null },
   });
+  if (since !== null && proc.child.exitCode === 0) return daemonTarget({ proc, port, label, since });
   // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
   // its Node child still writes its CPU profile), then SIGKILLs what is left.
   // The server is the process that listens, below any launcher (npm → sh → node app.js).
   const { pid: serverPid, launchers } = serverShape(readServerTree(proc.pid, port), { rootPid: proc.pid });
   return { proc, host: proc.host, port, label, serverPid: serverPid ?? proc.pid, launchers, stop: () => proc.stop() };
+}
+
+/**
+ * The launcher exited 0 and the port answers: the server runs in the background.
+ * Its process stands in for the launcher's: its end is the crash watch's `exited`,
+ * its group the tree that is read, and stop() ends it and what it started too.
+ */
+async function daemonTarget({ proc, port, label, since }) {
+  const daemon = findDaemon(port, since);
+  if (!daemon) {
+    await proc.stop();
+    throw new RunError(`${label} exited and port ${port} answers, but from no process started after it: something that was running before serves that port; stop it, or give another --port`);
+  }
+  const watch = watchDaemon(daemon);
+  const { launchers } = serverShape(readServerTree(daemon.pgid, port), { rootPid: daemon.pgid });
+  const stop = async () => {
+    watch.stop();
+    const stopped = await proc.stop();
+    const ended = await endDaemon(daemon, since, STOP_GRACE_MS);
+    return { ...stopped, containment: { ...stopped.containment, daemon: { pid: daemon.pid, ended: ended.ended.length, notEnded: ended.failed } } };
+  };
+  const daemonProc = Object.assign(Object.create(proc), { exited: watch.exited, stop, leaderExited: true });
+  return {
+    proc: daemonProc,
+    host: proc.host,
+    port,
+    label,
+    serverPid: daemon.pid,
+    launchers,
+    daemon: { ...daemon, leaderPid: proc.pid },
+    stop,
+  };
 }

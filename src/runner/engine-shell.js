@@ -196,7 +196,8 @@ export async function runStops(stops, logger) {
 /** "strategy 'x' was killed by SIGKILL during the run; its stderr ends: …" */
 export function describeCrash(label, crash) {
   if (crash.daemonised) return describeDaemonised(label, crash.port, 'during the run');
-  const why = crash.signal ? `was killed by ${crash.signal}` : `exited with code ${crash.code}`;
+  // A daemonised server is not spawnbench's child: it is seen gone, its exit status is not ours to read.
+  const why = crash.signal ? `was killed by ${crash.signal}` : crash.code === null ? 'ended' : `exited with code ${crash.code}`;
   return `${label} ${why} during the run${crash.stderr ? `; its stderr ends:\n${crash.stderr}` : ''}`;
 }
 

@@ -33,6 +33,8 @@ import { READY_TIMEOUT_MS } from '../thresholds.js';
  * @property {'PORT'|'--port'} portSource how the port was chosen, for the messages
  * @property {number} timeoutMs how long to poll (the start's own timeout is readyTimeoutMs)
  * @property {() => number[]} mentionedPorts ports its output mentions, for the hint
+ * @property {boolean} [mayDaemonise] a clean exit (code 0) before readiness is a launcher that left the
+ *   server in the background (runner/daemon.js): the port is still waited for
  */
 
 /**
@@ -77,7 +79,8 @@ export async function startProcessGroup({
     ? once(events, 'ready', { signal: settled.signal }).then(([message]) => ({ host: '127.0.0.1', port: message.port }))
     : acceptsConnections(child, readiness, label, signal);
   try {
-    const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), signal, describeEarlyExit });
+    const daemonOk = readiness !== 'protocol' && Boolean(readiness.mayDaemonise);
+    const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), daemonOk, signal, describeEarlyExit });
     return Object.assign(events, { pid: child.pid, port, host, stderrTail, stop, exited, workers: control ? control.workers : () => [], child });
   } catch (error) {
     await stop();
@@ -88,15 +91,17 @@ export async function startProcessGroup({
 }
 
 /** Polls until the server accepts connections on the port; gives up when it exits or the start is stopped. */
-function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts }, label, signal) {
+function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts, mayDaemonise = false }, label, signal) {
   const ac = new AbortController();
-  child.once('exit', () => ac.abort());
+  child.once('exit', (code) => {
+    if (!(mayDaemonise && code === 0)) ac.abort();
+  });
   child.once('error', () => ac.abort()); // could not start (ENOENT, EACCES): no 'exit' comes, stop polling now
   signal?.addEventListener('abort', () => ac.abort(), { once: true });
   return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, signal: ac.signal });
 }
 
-async function waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol, signal, describeEarlyExit }) {
+async function waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol, daemonOk = false, signal, describeEarlyExit }) {
   const ac = new AbortController();
   const stoppedEarly = () => Object.assign(new RunError(`stopped before ${label} ${protocol ? 'was ready' : 'accepted connections'}`), { stoppedEarly: true });
   let onAbort;
@@ -107,6 +112,8 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
   });
   const early = exited.then(({ code, signal, error }) => {
     if (error) throw new RunError(`${label} could not be started: ${error.message}`);
+    // A launcher that exits 0 may have left the server in the background: the port decides.
+    if (daemonOk && code === 0 && !signal) return new Promise(() => {});
     const described = describeEarlyExit({ code, signal });
     if (described) throw new RunError(described);
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;

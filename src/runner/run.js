@@ -46,7 +46,7 @@ async function execute(run, plan, logger) {
     what: plan.target.kind === 'command' ? 'server' : 'strategy',
     boot: (stops, onStderr) => bootServer(plan, logger, run, stops, onStderr),
     sample: (server) => server && startSampler({
-      rootPid: server.proc.pid,
+      rootPid: server.treePid ?? server.proc.pid,
       serverPid: server.serverPid ?? server.proc.pid,
       launchers: server.launchers ?? [],
       channel: server.channel,
@@ -59,10 +59,10 @@ async function execute(run, plan, logger) {
     expectedBody: plan.load.expected,
     // A user's server: its process tree when the measured phase starts and ends (who serves, its workers).
     onLoadPhase: (phase, server) => {
-      if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.proc.pid, server.port);
+      if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
     afterLoad: (server) => {
-      if (plan.target.sizeKnob && server) trees.late = snapshotTree(server.proc.pid, server.port);
+      if (plan.target.sizeKnob && server) trees.late = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
     beforeStops: (server) => {
       workers = server?.proc.workers() ?? [];
@@ -106,7 +106,7 @@ async function execute(run, plan, logger) {
  * showed it (`server`) and the size knob the recommendation is worded for (`sizeKnob`).
  */
 function ownServer(target, server, trees, samples) {
-  const rootPid = server?.proc.pid ?? null;
+  const rootPid = server ? (server.treePid ?? server.proc.pid) : null;
   if (rootPid === null) return { server: null, sizeKnob: resolveSizeKnob({ ...target.sizeKnob, shape: null, command: target.command }) };
   const shape0 = shapeBetween(trees.early, trees.late, { rootPid });
   const threads = (samples?.processes ?? []).filter((p) => p.role === 'thread' && p.pid === shape0?.pid).length;

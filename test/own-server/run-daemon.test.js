@@ -1,0 +1,51 @@
+// A launcher that daemonises (pm2 start, a double fork: fixtures/servers/daemonise.js
+// starts the server in a session of its own and exits 0 at once): run -- <command>
+// follows it to the server by the port, measures the server's processes, says the
+// command daemonised, and ends the server and everything it started at the end,
+// under a cgroup and with the process group alone (where escapees are found by
+// the port and the tree). A process that served the port before the command
+// started is never taken for it, nor ended.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnCli, fixtureServer, startFixtureServer } from '../helpers/harness.js';
+import { isAlive } from '../helpers/processes.js';
+import { findDaemon, ticksNow } from '../../src/runner/daemon.js';
+import { readStat } from '../../src/sample/proc.js';
+import { assertNothingLeft } from './helpers.js';
+
+const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6'];
+const daemonise = fixtureServer('daemonise');
+const server = fixtureServer('workers-flag');
+
+for (const containment of ['cgroup', 'process-group']) {
+  test(`a command that daemonises (${containment}): the server it left is measured, named, and ended`, async () => {
+    const env = { ...process.env, CI: 'true', ...(containment === 'process-group' ? { SPAWNBENCH_CONTAINMENT: 'process-group' } : {}) };
+    const { code, out, err } = await spawnCli(['run', ...QUICK, '--json', '--', process.execPath, daemonise, server, '--workers', '2'], { env });
+    assert.equal(code, 0, err);
+    const result = JSON.parse(out);
+    const { target } = result;
+    assert.equal(target.daemonised, true);
+    assert.notEqual(target.pid, target.leaderPid, 'the server is not the command spawnbench started');
+    assert.deepEqual([result.server.pid, result.server.kind, result.server.workers.length], [target.pid, 'processes', 2]);
+    assert.deepEqual([result.sizeKnob.source, result.sizeKnob.size], ['command', 2]);
+    assert.ok(result.load.requests > 0 && result.load.errors.total === 0, 'the daemon served the load');
+    const main = result.samples.processes.find((p) => p.role === 'main');
+    assert.equal(main.pid, target.pid, 'the daemon is the main process sampled');
+    assert.equal(target.containment.daemon.pid, target.pid);
+    await assertNothingLeft({ pids: [target.leaderPid, target.pid], marker: server, seen: new Set([target.pid, ...result.server.workers]) });
+  });
+}
+
+test('the daemon is found by the port among processes started after the command, never one from before', async () => {
+  const before = await startFixtureServer('spawn-per-request');
+  try {
+    const start = readStat(before.child.pid).starttime;
+    const found = findDaemon(before.port, start);
+    assert.deepEqual([found?.pid, found?.start], [before.child.pid, start], 'started at or after: it is the one');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(findDaemon(before.port, ticksNow()), null, 'running before the command: not taken');
+    assert.ok(isAlive(before.child.pid));
+  } finally {
+    await before.stop();
+  }
+});
