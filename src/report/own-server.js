@@ -139,7 +139,7 @@ export function describeServer(server, { daemonised = false } = {}) {
   if (!server?.pid) return null;
   if (daemonised) {
     const role = { cluster: 'a cluster primary', processes: 'with its forked workers', threads: 'with its worker threads', single: 'one process' }[server.kind];
-    return `the command daemonised: it exited and left the server in the background; measured pid ${server.pid} (${role}), which serves the port, and ended it at the end`;
+    return `the command daemonised: its server runs in the background, outside its process group; measured pid ${server.pid} (${role}), which serves the port, and ended it at the end`;
   }
   const role = { cluster: 'cluster primary', processes: 'with its forked workers', threads: 'with its worker threads', single: 'one process' }[server.kind];
   const behind = server.launchers.length ? ` behind ${server.launchers.map((l) => l.name).join(' → ')}` : '';

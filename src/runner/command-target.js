@@ -66,16 +66,21 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
     },
     readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports, mayDaemonise: since !== null },
   });
-  if (since !== null && proc.child.exitCode === 0) return daemonTarget({ proc, port, label, since });
   // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
   // its Node child still writes its CPU profile), then SIGKILLs what is left.
   // The server is the process that listens, below any launcher (npm → sh → node app.js).
-  const { pid: serverPid, launchers } = serverShape(readServerTree(proc.pid, port), { rootPid: proc.pid });
+  const tree = readServerTree(proc.pid, port);
+  // The command exited 0, or it still runs but nothing in its group listens: the server is in the background.
+  if (since !== null && (proc.child.exitCode === 0 || !tree.some((p) => p.listens))) {
+    return daemonTarget({ proc, port, label, since });
+  }
+  const { pid: serverPid, launchers } = serverShape(tree, { rootPid: proc.pid });
   return { proc, host: proc.host, port, label, serverPid: serverPid ?? proc.pid, launchers, stop: () => proc.stop() };
 }
 
 /**
- * The launcher exited 0 and the port answers: the server runs in the background.
+ * The launcher exited 0 (or lingers) and the port answers from outside its group:
+ * the server runs in the background.
  * Its process stands in for the launcher's: its end is the crash watch's `exited`,
  * its group the tree that is read, and stop() ends it and what it started too.
  */
@@ -93,7 +98,7 @@ async function daemonTarget({ proc, port, label, since }) {
     const ended = await endDaemon(daemon, since, STOP_GRACE_MS);
     return { ...stopped, containment: { ...stopped.containment, daemon: { pid: daemon.pid, ended: ended.ended.length, notEnded: ended.failed } } };
   };
-  const daemonProc = Object.assign(Object.create(proc), { exited: watch.exited, stop, leaderExited: true });
+  const daemonProc = Object.assign(Object.create(proc), { exited: watch.exited, stop });
   return {
     proc: daemonProc,
     host: proc.host,

@@ -10,6 +10,7 @@
 // commands: test/report/html-copyable.test.js; --log-file's words: test/cli/atomic-outputs.test.js.)
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { describeCrash } from '../../src/runner/engine-shell.js';
 import net from 'node:net';
 import http from 'node:http';
 import { once } from 'node:events';
@@ -82,17 +83,23 @@ test('--url runs do not say "booting" nor name a workload', () => {
   assert.match(text, /^stopping…$/m);
 });
 
-for (const linger of ['0', '1500']) {
-  test(`a server that daemonises (parent exits 0 ${linger === '0' ? 'at once' : 'during the run'}): said so, with how to run it in the foreground; its background process is ended`, async () => {
-    const file = fixtureServer('daemonises');
-    const env = { ...process.env, CI: 'true', DAEMON_PARENT_LINGER_MS: linger };
-    const { code, out, err } = await spawnCli(['run', '-d', '4s', '-w', '0s', '-c', '1', '--no-dashboard', '--', process.execPath, file], { env });
-    assert.equal(code, 1, err);
-    assert.match(`${out}${err}`, /daemonised (before it was ready|during the run): it exited with code 0 and left a process in the background serving port \d+, .*run the server in the foreground/);
-    assert.doesNotMatch(`${out}${err}`, /exited with code 0 (during the run|before it was ready)/);
-    await waitFor(() => processesMatching(file).length === 0, { timeoutMs: 5000, what: `the daemon of ${file} to be gone` });
-  });
-}
+// tune (and compare) stop at a server that daemonises before it is ready; run -- <command> follows it to
+// the server it left, whenever its parent exits (test/own-server/run-daemon.test.js).
+test('a server that daemonises (parent exits 0 at once): tune says so, with how to run it in the foreground; its background process is ended', async () => {
+  const file = fixtureServer('daemonises');
+  const env = { ...process.env, CI: 'true', DAEMON_PARENT_LINGER_MS: '0' };
+  const { code, out, err } = await spawnCli(['tune', '--size-env', 'WORKERS', '--sizes', '1', '--repeat', '1', '-d', '4s', '-w', '0s', '-c', '1', '--no-dashboard', '--', process.execPath, file], { env });
+  assert.equal(code, 1, err);
+  assert.match(`${out}${err}`, /daemonised (before it was ready|during the run): it exited with code 0 and left a process in the background serving port \d+, .*run the server in the foreground/);
+  assert.doesNotMatch(`${out}${err}`, /exited with code 0 (during the run|before it was ready)/);
+  await waitFor(() => processesMatching(file).length === 0, { timeoutMs: 5000, what: `the daemon of ${file} to be gone` });
+});
+
+test('a server whose command exits 0 mid-run while its port still answers: said to have daemonised during the run', () => {
+  const line = describeCrash("'node d.js'", { code: 0, signal: null, stderr: '', daemonised: true, port: 4000 });
+  assert.match(line, /^'node d\.js' daemonised during the run: it exited with code 0 and left a process in the background serving port 4000, .*run the server in the foreground/);
+  assert.doesNotMatch(line, /exited with code 0 during the run/);
+});
 
 test('contention is worded by who caused it', () => {
   const advise = (run) => formatSummary({ ...run, recommendation: adviseRun(adviceInput(run)) });

@@ -62,7 +62,7 @@ test('the process tree: the listening process is the server, below its launchers
   assert.equal(shape.kind, 'cluster');
   assert.equal(shape.clusterPolicy, 'none');
   assert.equal(describeServer(shape), 'served by pid 12 (cluster primary) behind npm → sh, NODE_CLUSTER_SCHED_POLICY=none');
-  assert.equal(describeServer(shape, { daemonised: true }), 'the command daemonised: it exited and left the server in the background; measured pid 12 (a cluster primary), which serves the port, and ended it at the end');
+  assert.equal(describeServer(shape, { daemonised: true }), 'the command daemonised: its server runs in the background, outside its process group; measured pid 12 (a cluster primary), which serves the port, and ended it at the end');
 
   const forked = serverShape([p(20, 1, { listens: true }), p(21, 20, { ipc: true }), p(22, 20, { ipc: true }), p(23, 21, { comm: 'echo' })], { rootPid: 20 });
   assert.deepEqual([forked.kind, forked.workers, forked.launchers], ['processes', [21, 22], []]);

@@ -7,8 +7,8 @@
 // started is never taken for it, nor ended.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnCli, fixtureServer, startFixtureServer } from '../helpers/harness.js';
-import { isAlive } from '../helpers/processes.js';
+import { spawnCli, fixtureServer, startFixtureServer, waitFor } from '../helpers/harness.js';
+import { isAlive, processesMatching } from '../helpers/processes.js';
 import { findDaemon, ticksNow } from '../../src/runner/daemon.js';
 import { readStat } from '../../src/sample/proc.js';
 import { assertNothingLeft } from './helpers.js';
@@ -33,6 +33,18 @@ for (const containment of ['cgroup', 'process-group']) {
     assert.equal(main.pid, target.pid, 'the daemon is the main process sampled');
     assert.equal(target.containment.daemon.pid, target.pid);
     await assertNothingLeft({ pids: [target.leaderPid, target.pid], marker: server, seen: new Set([target.pid, ...result.server.workers]) });
+  });
+}
+
+for (const linger of ['0', '1500']) {
+  test(`run follows a server that puts itself in the background (its parent exits 0 ${linger === '0' ? 'at once' : 'after 1.5 s'}), and ends it`, async () => {
+    const file = fixtureServer('daemonises');
+    const env = { ...process.env, CI: 'true', DAEMON_PARENT_LINGER_MS: linger };
+    const { code, out, err } = await spawnCli(['run', '-d', '3s', '-w', '0s', '-c', '1', '--', process.execPath, file], { env });
+    assert.equal(code, 0, err);
+    assert.match(out, /^the command daemonised: its server runs in the background, outside its process group; measured pid \d+ \(one process\), which serves the port, and ended it at the end$/m);
+    assert.doesNotMatch(`${out}${err}`, /FAILED|exited with code 0/);
+    await waitFor(() => processesMatching(file).length === 0, { timeoutMs: 5000, what: `the daemon of ${file} to be gone` });
   });
 }
 
