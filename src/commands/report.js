@@ -1,6 +1,7 @@
 /** spawnbench report <file>: print a saved result (written by --out) again: summary, table, recommendation. */
 import { readResultFile } from '../report/result-file.js';
 import { RunError, UsageError } from '../errors.js';
+import { realTarget } from '../atomic-file.js';
 import { prepareExtras, hasExtras } from './extras.js';
 
 /**
@@ -31,6 +32,10 @@ export default {
       .option('--assert <expr>', 'check the saved result as run --assert does; exit 3 when one fails (repeatable)', (v, prev = []) => [...prev, v])
       .option('--debug', 'show stack traces'),
   async action(options, io, [file]) {
+    // The HTML over the file it is made from would lose the result.
+    if (typeof options.html === 'string' && realTarget(options.html) === realTarget(file)) {
+      throw new UsageError(`--html ${options.html} is the result file being read; give the report its own file, like --html report.html`);
+    }
     const saved = readSaved(file);
     const extras = prepareExtras(options, 'report', saved.kind);
     const { decorateResult, finishExtras } = await import('./extras-result.js');

@@ -104,3 +104,13 @@ test('--log-file in a directory that does not exist is refused as --out is (exit
   }
   assert.deepEqual(readdirSync(dir).filter((n) => n === 'missing'), []);
 });
+
+test('report <file> --html <the same file> is refused (exit 2): the result would be lost', async () => {
+  const file = path.join(dir, 'kept.json');
+  copyFileSync(RUN_RESULT, file);
+  const before = readFileSync(file);
+  const io = fakeIo();
+  assert.equal(await runCli(['report', file, '--html', path.join(dir, '.', 'kept.json')], io), 2);
+  assert.match(io.err(), /^spawnbench: --html .*kept\.json is the result file being read; give the report its own file/);
+  assert.ok(readFileSync(file).equals(before));
+});
