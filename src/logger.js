@@ -9,6 +9,8 @@ import pino from 'pino';
 import { openAtomicFile, fsReason, keptAsItWas } from './atomic-file.js';
 
 const FILE = Symbol('spawnbench log file');
+/** Loggers whose file is not in place yet. */
+const open = new Set();
 
 /**
  * @param {string|null} file
@@ -23,6 +25,7 @@ export function createLogger(file) {
   process.once('exit', onExit);
   const logger = pino({ level: 'debug', base: { pid: process.pid } }, { write: (line) => out.write(line) });
   logger[FILE] = { file, out, onExit };
+  open.add(logger);
   return logger;
 }
 
@@ -37,6 +40,7 @@ export function closeLogger(logger, report) {
   const log = logger?.[FILE];
   if (!log) return true;
   delete logger[FILE];
+  open.delete(logger);
   process.off('exit', log.onExit);
   try {
     log.out.commit();
@@ -45,4 +49,13 @@ export function closeLogger(logger, report) {
     report(`--log-file ${log.file}: cannot write the log (${fsReason(error)})${keptAsItWas(log.file)}`);
     return false;
   }
+}
+
+/**
+ * Puts every open log in place now: for an exit that runs no 'exit' handler (a second
+ * hangup ends spawnbench by SIGHUP's default action, src/commands/signals.js).
+ * @param {(line: string) => void} report
+ */
+export function closeAllLoggers(report) {
+  for (const logger of [...open]) closeLogger(logger, report);
 }

@@ -5,6 +5,7 @@
  */
 import { killAllSync } from '../runner/cleanup.js';
 import { exitAfterHangup } from '../runner/hangup-exit.js';
+import { closeAllLoggers } from '../logger.js';
 
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
@@ -18,8 +19,13 @@ export function handleSignals(stop) {
   const onSignal = (signal) => {
     if (received) {
       killAllSync();
-      if (received === 'SIGHUP' || signal === 'SIGHUP') exitAfterHangup();
-      else process.exit(EXIT_CODES[signal] ?? 1);
+      if (received === 'SIGHUP' || signal === 'SIGHUP') {
+        // No 'exit' handler runs on this path: the --log-file log goes in place now (the terminal is gone: nothing to say).
+        closeAllLoggers(() => {});
+        exitAfterHangup();
+      } else {
+        process.exit(EXIT_CODES[signal] ?? 1);
+      }
     }
     received = signal;
     stop();

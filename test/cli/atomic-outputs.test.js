@@ -114,3 +114,15 @@ test('report <file> --html <the same file> is refused (exit 2): the result would
   assert.match(io.err(), /^spawnbench: --html .*kept\.json is the result file being read; give the report its own file/);
   assert.ok(readFileSync(file).equals(before));
 });
+
+test('a log that no exit handler would put in place (a second hangup) is put in place by closeAllLoggers', async () => {
+  const { createLogger, closeAllLoggers } = await import('../../src/logger.js');
+  const file = path.join(dir, 'hangup.log');
+  writeFileSync(file, 'previous\n');
+  const logger = createLogger(file);
+  logger.info('before the hangup');
+  assert.equal(readFileSync(file, 'utf8'), 'previous\n', 'in place only at the end');
+  closeAllLoggers(() => assert.fail('nothing failed'));
+  assert.match(readFileSync(file, 'utf8'), /"msg":"before the hangup"/);
+  assert.deepEqual(readdirSync(dir).filter((n) => n.includes('hangup.log')), ['hangup.log']);
+});
