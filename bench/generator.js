@@ -1,27 +1,44 @@
 #!/usr/bin/env node
 // bench:generator: what one request costs the load generator, side by side.
 //
-// 1. Generator-bound: the hello-world fixture (its own process) is loaded by
-//    spawnbench's generator, autocannon, node:http's client (the reference the
-//    hand-written parser is measured against) and wrk (when installed), one after
-//    another, same connections and duration. Each runs in its own child process;
-//    its CPU comes from process.resourceUsage() around the load (node tools) or
-//    the shell's cutime/cstime after wrk exits. Prints rps, requests per
-//    generator CPU-second and the ratios spawnbench/autocannon, spawnbench/wrk.
+// 1. Generator-bound (issue 28's table): a fast responder, the Go reference's
+//    --hello mode (bench/go-reference/, built when `go` is on PATH; else the
+//    hello-world fixture, said so) pinned to CPU 1, loaded by each tool pinned to
+//    CPU 0 (taskset; unpinned where there is no taskset or one CPU, said so), one
+//    tool at a time, the order rotated each round:
+//    - spawnbench's generator alone (startLoad() in a child process), and the same
+//      with writePath 'public' (socket.write(): the A/B of src/load/request-writer.js);
+//    - the spawnbench CLI (`run --url … --json --warmup 0`, the whole process from
+//      exec to exit: start, load, report);
+//    - wrk -t1 (when installed; said when skipped), autocannon, and node:http's
+//      client (the reference the hand-written parser is measured against).
+//    CPU of the whole process: process.resourceUsage() around the load for the
+//    node tools run in-process, the shell's cutime+cstime after the CLI and wrk
+//    exit. Prints requests per CPU-second (median of the rounds), the tool's CPU %
+//    of its core (≈100: the tool was the bottleneck) and every ratio to wrk.
+//    --perf adds one spawnbench generator run under `perf record` (where perf
+//    exists): the top symbols as µs of CPU per request.
 // 2. https: the same hello world over TLS (fixtures/servers/hello-https.js, a
 //    self-signed certificate), spawnbench (insecure) and autocannon side by side:
 //    requests per generator CPU-second and their ratio.
 // 3. Server-bound: the baseline strategy running `echo hi` per request, loaded by
 //    wrk and spawnbench: their rps should agree within ±5%.
 //
-// Usage: node bench/generator.js [--duration 10] [--connections 50] [--rounds 2]
-//        [--server-connections 30] [--skip-server-bound] [--skip-https]
-import { spawn, execFileSync } from 'node:child_process';
+// The machine is shared: the load average is printed before and after each part.
+//
+// Usage: node bench/generator.js [--duration 10] [--connections 50] [--rounds 3]
+//        [--server-connections 30] [--skip-server-bound] [--skip-https] [--no-pin] [--perf]
+import { spawn, execFileSync, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildGoReference, startGoReference } from './go-reference.js';
+import { median } from './strategies-figures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -38,9 +55,12 @@ const { values: args } = parseArgs({
     'server-connections': { type: 'string', default: '30' },
     'skip-server-bound': { type: 'boolean', default: false },
     'skip-https': { type: 'boolean', default: false },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
+    'no-pin': { type: 'boolean', default: false },
+    perf: { type: 'boolean', default: false },
     child: { type: 'string' },
     url: { type: 'string' },
+    'write-path': { type: 'string', default: 'fast' },
   },
 });
 const durationS = Number(args.duration);
@@ -54,7 +74,9 @@ async function runChild(tool, url, conns, seconds) {
   let errors = 0;
   if (tool === 'spawnbench') {
     const { startLoad } = await import('../src/load/index.js');
-    const result = await startLoad({ url, connections: conns, durationMs: seconds * 1000, expectedBody: 'hi\n', insecure: url.startsWith('https:') }).done;
+    const result = await startLoad({
+      url, connections: conns, durationMs: seconds * 1000, expectedBody: 'hi\n', insecure: url.startsWith('https:'), writePath: args['write-path'],
+    }).done;
     requests = result.requests;
     errors = result.errors.total;
   } else if (tool === 'autocannon') {
@@ -100,13 +122,29 @@ async function nodeHttpLoop(url, conns, seconds) {
   return requests;
 }
 
-/** Runs a node tool in a child process. */
-async function runNodeTool(tool, url, conns, seconds) {
-  const child = spawn(
-    process.execPath,
-    [SELF, '--child', tool, '--url', url, '--connections', String(conns), '--duration', String(seconds)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+/**
+ * The CPU the tools run on: `taskset -c 0` in front of each, the server on CPU 1,
+ * as issue 28's table was measured; none without taskset, with one CPU or --no-pin.
+ */
+const PIN = (() => {
+  if (args['no-pin']) return { tool: [], server: null, why: 'not pinned (--no-pin)' };
+  if (availableParallelism() < 2) return { tool: [], server: null, why: 'not pinned (one CPU)' };
+  if (spawnSync('taskset', ['-c', '0', 'true']).status !== 0) return { tool: [], server: null, why: 'not pinned (no taskset)' };
+  return { tool: ['taskset', '-c', '0'], server: '1', why: 'each tool pinned to CPU 0, the server to CPU 1' };
+})();
+
+/** Pins every thread of a running server to the server's CPU. */
+function pinServer(pid) {
+  if (PIN.server !== null) execFileSync('taskset', ['-a', '-p', '-c', PIN.server, String(pid)], { stdio: 'ignore' });
+}
+
+/** argv run on the tools' CPU. */
+const pinned = (argv) => [...PIN.tool, ...argv];
+
+/** Runs a node tool in a child process (its figures cover the load, measured inside it). */
+async function runNodeTool(tool, url, conns, seconds, extra = []) {
+  const [exe, ...rest] = pinned([process.execPath, SELF, '--child', tool, '--url', url, '--connections', String(conns), '--duration', String(seconds), ...extra]);
+  const child = spawn(exe, rest, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const [code] = await once(child, 'exit');
@@ -114,24 +152,39 @@ async function runNodeTool(tool, url, conns, seconds) {
   return JSON.parse(out.trim().split('\n').at(-1));
 }
 
-/** Runs wrk through sh, whose /proc stat after wrk exits holds wrk's CPU (cutime, cstime). */
-async function runWrk(url, conns, seconds) {
-  const script = 'wrk "$@"; cat /proc/$$/stat';
-  const child = spawn('sh', ['-c', script, 'sh', '-t1', `-c${conns}`, `-d${seconds}s`, url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/**
+ * Runs a command to its end through sh, whose /proc stat afterwards holds the
+ * command's whole CPU (cutime, cstime: every thread, from exec to exit).
+ * @returns {Promise<{ out: string, cpuMs: number }>} its stdout and CPU
+ */
+async function runWhole(argv, { quiet = false } = {}) {
+  const child = spawn('sh', ['-c', '"$@"; cat /proc/$$/stat', 'sh', ...pinned(argv)], { cwd: ROOT, stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await once(child, 'exit');
+  const lines = out.trim().split('\n');
+  const stat = lines.pop();
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // cutime and cstime are fields 16 and 17 of /proc/<pid>/stat (14th, 15th after ')').
+  return { out: lines.join('\n'), cpuMs: (Number(fields[13]) + Number(fields[14])) * MS_PER_TICK };
+}
+
+/** wrk -t1 to its end. */
+async function runWrk(url, conns, seconds) {
+  const { out, cpuMs } = await runWhole(['wrk', '-t1', `-c${conns}`, `-d${seconds}s`, url]);
   const requests = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(out)?.[1]);
   const [, value, unit] = /requests in ([\d.]+)(ms|s|m)/.exec(out) ?? [];
   const secondsRun = unit === 'ms' ? value / 1000 : unit === 'm' ? value * 60 : Number(value);
-  const stat = out.trim().split('\n').at(-1);
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // cutime and cstime are fields 16 and 17 of /proc/<pid>/stat (14th, 15th after ')').
-  const cpuMs = (Number(fields[13]) + Number(fields[14])) * MS_PER_TICK;
   const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   return { requests, seconds: secondsRun, cpuMs, errors };
+}
+
+/** The spawnbench CLI, `run --url … --json`, the whole process: start, load, report, exit. */
+async function runCli(url, conns, seconds) {
+  const argv = [process.execPath, 'bin/spawnbench.js', 'run', '--url', url, '--connections', String(conns), '--duration', `${seconds}s`, '--warmup', '0s', '--json'];
+  const { out, cpuMs } = await runWhole(argv, { quiet: true }); // its progress lines are not the bench's
+  const { load } = JSON.parse(out.trim().split('\n').at(-1));
+  return { requests: load.requests, seconds: load.durationMs / 1000, cpuMs, errors: load.errors.total };
 }
 
 function hasWrk() {
@@ -173,7 +226,9 @@ async function startServer(args, env = {}) {
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-const HEADER = `${'tool'.padEnd(22)} ${'rps'.padStart(9)} ${'CPU s'.padStart(8)} ${'req/CPU-s'.padStart(14)} ${'µs CPU/req'.padStart(11)}`;
+const NAME_WIDTH = 30;
+const HEADER = `${'tool'.padEnd(NAME_WIDTH)} ${'rps'.padStart(9)} ${'CPU s'.padStart(8)} ${'req/CPU-s'.padStart(14)} ${'µs CPU/req'.padStart(11)}`;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** Prints one measured run; returns it. */
 function row(name, r) {
@@ -181,15 +236,23 @@ function row(name, r) {
   const perCpuS = r.requests / (r.cpuMs / 1000);
   const usPerReq = (r.cpuMs * 1000) / r.requests;
   console.log(
-    `${name.padEnd(22)} ${fmt(rps).padStart(9)} ${fmt(r.cpuMs / 1000, 2).padStart(8)} ${fmt(perCpuS).padStart(14)} ${fmt(usPerReq, 1).padStart(11)}${r.errors ? `   errors ${r.errors}` : ''}`,
+    `${name.padEnd(NAME_WIDTH)} ${fmt(rps).padStart(9)} ${fmt(r.cpuMs / 1000, 2).padStart(8)} ${fmt(perCpuS).padStart(14)} ${fmt(usPerReq, 1).padStart(11)}${r.errors ? `   errors ${r.errors}` : ''}`,
   );
   return r;
 }
 
-/** Adds the runs of one tool over the rounds: total requests over total seconds and CPU. */
+/**
+ * One tool over the rounds: total requests over total seconds and CPU, and the
+ * median of the rounds' requests per CPU-second and CPU % of a core.
+ */
 function total(runs) {
   const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
-  return { rps: sum('requests') / sum('seconds'), perCpuS: sum('requests') / (sum('cpuMs') / 1000) };
+  return {
+    rps: sum('requests') / sum('seconds'),
+    perCpuS: sum('requests') / (sum('cpuMs') / 1000),
+    medianPerCpuS: median(runs.map((r) => r.requests / (r.cpuMs / 1000))),
+    cpuPct: median(runs.map((r) => r.cpuMs / 10 / r.seconds)),
+  };
 }
 
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
@@ -208,37 +271,64 @@ async function rounds(tools, rounds) {
   return Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, total(list)]));
 }
 
+/** The fast responder of part 1: the Go reference's --hello mode, or the hello-world fixture without Go. */
+async function startResponder() {
+  const built = buildGoReference();
+  if (built.skipped) {
+    const hello = await startServer(['fixtures/servers/hello.js']);
+    return { ...hello, name: `hello-world fixture (Node; ${built.skipped})` };
+  }
+  try {
+    const go = await startGoReference(built.binary, { command: '--hello', args: [] });
+    return { url: go.url, pid: go.pid, name: 'Go reference --hello', stop: async () => { await go.stop(); built.cleanup(); } };
+  } catch (error) {
+    built.cleanup();
+    throw error;
+  }
+}
+
 async function main() {
   const wrk = hasWrk();
   const roundCount = Number(args.rounds);
-  const hello = await startServer(['fixtures/servers/hello.js']);
+  const responder = await startResponder();
   let figures;
   try {
-    console.log(
-      `bench:generator: hello-world fixture, ${connections} connections, ${durationS} s per tool, ${roundCount} rounds, one tool at a time`,
-    );
-    await runNodeTool('spawnbench', hello.url, connections, WARMUP_S); // server warm-up, not reported
+    pinServer(responder.pid);
+    console.log(`bench:generator: ${responder.name}, ${connections} connections, ${durationS} s per tool, ${roundCount} rounds, one tool at a time, ${PIN.why}`);
+    console.log(`load average before: ${load()}`);
+    await runNodeTool('spawnbench', responder.url, connections, WARMUP_S); // server warm-up, not reported
     console.log(HEADER);
+    const url = responder.url;
     const tools = [
-      { name: 'spawnbench', run: () => runNodeTool('spawnbench', hello.url, connections, durationS) },
-      { name: 'autocannon', run: () => runNodeTool('autocannon', hello.url, connections, durationS) },
-      { name: 'node:http (reference)', run: () => runNodeTool('node-http', hello.url, connections, durationS) },
+      { name: 'spawnbench generator', run: () => runNodeTool('spawnbench', url, connections, durationS) },
+      { name: 'spawnbench generator (socket.write)', run: () => runNodeTool('spawnbench', url, connections, durationS, ['--write-path', 'public']) },
+      { name: 'spawnbench CLI run --json', run: () => runCli(url, connections, durationS) },
+      { name: 'autocannon', run: () => runNodeTool('autocannon', url, connections, durationS) },
+      { name: 'node:http (reference)', run: () => runNodeTool('node-http', url, connections, durationS) },
     ];
-    if (wrk) tools.push({ name: 'wrk -t1', run: () => runWrk(hello.url, connections, durationS) });
+    if (wrk) tools.push({ name: 'wrk -t1', run: () => runWrk(url, connections, durationS) });
     else console.log('wrk: skipped (not on PATH; apt-get install wrk to compare)');
     figures = await rounds(tools, roundCount);
+    if (args.perf) await perfBreakdown(url);
   } finally {
-    await hello.stop();
+    await responder.stop();
   }
-  const sb = figures.spawnbench;
-  console.log('all rounds (total requests / total CPU-seconds):');
+  console.log(`load average after: ${load()}`);
+  const reference = wrk ? figures['wrk -t1'] : null;
+  console.log(`side by side, median of ${roundCount} rounds (CPU %: of one core, ≈100 when the tool is the bottleneck):`);
   for (const [name, f] of Object.entries(figures)) {
-    console.log(`  ${name.padEnd(22)} ${fmt(f.rps).padStart(9)} rps ${fmt(f.perCpuS).padStart(9)} req/CPU-s ${fmt(1e6 / f.perCpuS, 1).padStart(6)} µs/req`);
+    const vsWrk = reference ? `  ${ratio(f.medianPerCpuS, reference.medianPerCpuS)} wrk` : '';
+    console.log(`  ${name.padEnd(NAME_WIDTH)} ${fmt(f.medianPerCpuS).padStart(9)} req/CPU-s ${fmt(1e6 / f.medianPerCpuS, 1).padStart(6)} µs/req  CPU ${fmt(f.cpuPct).padStart(3)}%  ${fmt(f.rps).padStart(8)} rps${vsWrk}`);
   }
+  const gen = figures['spawnbench generator'];
+  const cli = figures['spawnbench CLI run --json'];
   console.log(
-    `requests per CPU-second: spawnbench/autocannon ${ratio(sb.perCpuS, figures.autocannon.perCpuS)} (target ≥ 1.0×)` +
-      `, spawnbench/node:http ${ratio(sb.perCpuS, figures['node:http (reference)'].perCpuS)}` +
-      (wrk ? `, spawnbench/wrk ${ratio(sb.perCpuS, figures['wrk -t1'].perCpuS)} (stretch ≥ 0.8×)` : ''),
+    `requests per CPU-second: generator/autocannon ${ratio(gen.medianPerCpuS, figures.autocannon.medianPerCpuS)}` +
+      `, generator/node:http ${ratio(gen.medianPerCpuS, figures['node:http (reference)'].medianPerCpuS)}` +
+      `, handle writes/socket.write ${ratio(gen.medianPerCpuS, figures['spawnbench generator (socket.write)'].medianPerCpuS)}` +
+      (reference
+        ? `, generator/wrk ${ratio(gen.medianPerCpuS, reference.medianPerCpuS)} (target ≥ 1.0×), CLI/wrk ${ratio(cli.medianPerCpuS, reference.medianPerCpuS)} (target ≥ 0.95×)`
+        : ', wrk skipped (not installed)'),
   );
   if (!args['skip-https']) await httpsRows(roundCount);
   if (args['skip-server-bound']) return;
@@ -272,6 +362,38 @@ async function main() {
     );
   } finally {
     await baseline.stop();
+  }
+}
+
+/**
+ * --perf: one spawnbench generator run under `perf record` (JIT frames named by
+ * --perf-basic-prof), the symbols above 0.7% of its samples as µs of CPU per
+ * request (their share of the run's CPU over its requests).
+ */
+async function perfBreakdown(url) {
+  if (spawnSync('perf', ['--version']).status !== 0) {
+    console.log('perf breakdown: skipped (perf is not installed)');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-perf-'));
+  try {
+    const data = join(dir, 'perf.data');
+    const argv = ['perf', 'record', '-q', '-F', '999', '-o', data, '--', ...pinned([process.execPath, '--perf-basic-prof', SELF, '--child', 'spawnbench', '--url', url, '--connections', String(connections), '--duration', String(durationS)])];
+    const run = spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    if (run.status !== 0) {
+      console.log(`perf breakdown: skipped (perf record failed: ${run.stderr.trim().split('\n')[0]})`);
+      return;
+    }
+    const figures = JSON.parse(run.stdout.trim().split('\n').at(-1));
+    const usPerRequest = (figures.cpuMs * 1000) / figures.requests;
+    const report = spawnSync('perf', ['report', '-i', data, '--no-children', '--sort', 'dso,sym', '--stdio', '--percent-limit', '0.7'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    console.log(`perf breakdown of one spawnbench generator run: ${fmt(usPerRequest, 2)} µs CPU per request in all; above 0.7% of the samples:`);
+    for (const line of report.stdout.split('\n')) {
+      const m = /^\s+([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.+?)\s*$/.exec(line);
+      if (m) console.log(`  ${fmt((Number(m[1]) / 100) * usPerRequest, 3).padStart(6)} µs  ${m[1].padStart(6)}%  ${m[3] === 'k' ? 'kernel' : m[2].padEnd(14)}  ${m[4].slice(0, 90)}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

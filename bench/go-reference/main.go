@@ -6,7 +6,11 @@
 // {"spawnbench":"ready","port":N} and exits when its stdin closes, so it never
 // outlives the bench that started it.
 //
-// Usage: go-reference <command> [args...]
+// With --hello instead of a command it spawns nothing and answers "hi\n" (the
+// echo workload's bytes) at once: the fast responder bench:generator loads, so
+// the load generator, not the server, is what the figures measure.
+//
+// Usage: go-reference <command> [args...] | go-reference --hello
 package main
 
 import (
@@ -31,8 +35,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	hello := []byte("hi\n")
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
+		if command == "--hello" {
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write(hello)
+			return
+		}
 		out, err := exec.Command(command, args...).Output()
 		var exitErr *exec.ExitError
 		if err != nil && !errors.As(err, &exitErr) {
