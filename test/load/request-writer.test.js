@@ -10,11 +10,11 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FAST_WRITES_AVAILABLE, RequestWriter } from '../../src/load/request-writer.js';
 import { startLoad } from '../../src/load/index.js';
-import { nodePath } from '../matrix.js';
+import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 import { startHttpServer } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/writer-child.js', import.meta.url));
@@ -149,14 +149,11 @@ describe('request writer', () => {
     await once(server, 'close');
   });
 
-  // This Node (20 on this machine) and Node 26 from devDependencies, in one run.
-  for (const name of ['this', '26']) {
-    it(`on Node ${name === 'this' ? process.version : name}: the fast path is taken and every byte echoes back`, async (t) => {
-      const exe = name === 'this' ? process.execPath : nodePath(name);
-      if (name !== 'this' && !existsSync(exe)) {
-        t.skip(`node${name} is not installed (${exe})`);
-        return;
-      }
+  // This Node (20 on this machine) and Node 26 from the runtime cache, in one run.
+  for (const name of ['this', 'node26']) {
+    const skip = name === 'this' ? false : missingRuntime(name);
+    it(`on ${name === 'this' ? `Node ${process.version}` : name}: the fast path is taken and every byte echoes back`, { skip }, async () => {
+      const exe = name === 'this' ? process.execPath : runtimePath(name);
       const server = await tcpServer({ echo: true });
       const child = spawn(exe, [CHILD, String(server.port), '500'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
