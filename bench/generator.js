@@ -31,6 +31,7 @@
 import { spawn, execFileSync, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
+import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -330,6 +331,7 @@ async function main() {
         ? `, generator/wrk ${ratio(gen.medianPerCpuS, reference.medianPerCpuS)} (target ≥ 1.0×), CLI/wrk ${ratio(cli.medianPerCpuS, reference.medianPerCpuS)} (target ≥ 0.95×)`
         : ', wrk skipped (not installed)'),
   );
+  await writePathAlone();
   if (!args['skip-https']) await httpsRows(roundCount);
   if (args['skip-server-bound']) return;
   if (!wrk) {
@@ -386,8 +388,13 @@ async function perfBreakdown(url) {
     }
     const figures = JSON.parse(run.stdout.trim().split('\n').at(-1));
     const usPerRequest = (figures.cpuMs * 1000) / figures.requests;
-    const report = spawnSync('perf', ['report', '-i', data, '--no-children', '--sort', 'dso,sym', '--stdio', '--percent-limit', '0.7'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    console.log(`perf breakdown of one spawnbench generator run: ${fmt(usPerRequest, 2)} µs CPU per request in all; above 0.7% of the samples:`);
+    const perfReport = (sort, limit) => spawnSync('perf', ['report', '-i', data, '--no-children', '--sort', sort, '--stdio', '-g', 'none', '--percent-limit', limit], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout;
+    // By binary first (kernel, node's C++, JIT-compiled JS, libc), then by symbol.
+    const byDso = perfReport('dso', '1').split('\n').map((l) => /^\s+([\d.]+)%\s+(.+?)\s*$/.exec(l)).filter(Boolean)
+      .map(([, pct, dso]) => `${dso.replace(/^\[JIT\].*/, 'JIT (JS)').replace('[kernel.kallsyms]', 'kernel')} ${fmt((pct / 100) * usPerRequest, 2)}`);
+    console.log(`perf breakdown of one spawnbench generator run: ${fmt(usPerRequest, 2)} µs CPU per request in all; by binary (µs): ${byDso.join(', ')}`);
+    const report = { stdout: perfReport('dso,sym', '0.7') };
+    console.log('  by symbol, above 0.7% of the samples:');
     for (const line of report.stdout.split('\n')) {
       const m = /^\s+([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.+?)\s*$/.exec(line);
       if (m) console.log(`  ${fmt((Number(m[1]) / 100) * usPerRequest, 3).padStart(6)} µs  ${m[1].padStart(6)}%  ${m[3] === 'k' ? 'kernel' : m[2].padEnd(14)}  ${m[4].slice(0, 90)}`);
@@ -395,6 +402,43 @@ async function perfBreakdown(url) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The write path alone, A/B in this process: 50,000 writes of a request through
+ * each path of src/load/request-writer.js to a peer process that drains them, in
+ * alternating rounds; CPU (user + system) per write, median of 6 rounds. Less
+ * sensitive to a busy machine than the whole-tool rows: no server, no latency.
+ */
+async function writePathAlone() {
+  const { RequestWriter, FAST_WRITES_AVAILABLE } = await import('../src/load/request-writer.js');
+  const sink = spawn(process.execPath, ['-e', "require('net').createServer((s) => s.resume()).listen(0, '127.0.0.1', function () { console.log(this.address().port) })"], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = await once(sink.stdout, 'data');
+  const socket = net.connect({ host: '127.0.0.1', port: Number(String(line).trim()), onread: { buffer: Buffer.alloc(65536), callback: () => {} } });
+  await once(socket, 'connect');
+  const request = Buffer.from('GET / HTTP/1.1\r\nhost: 127.0.0.1:8080\r\n\r\n');
+  const perWrite = { fast: [], public: [] };
+  for (let round = 0; round < 6; round++) {
+    for (const path of ['fast', 'public']) {
+      const writer = new RequestWriter(socket, { fast: path === 'fast' });
+      const before = process.cpuUsage();
+      for (let batch = 0; batch < 100; batch++) {
+        for (let i = 0; i < 500; i++) writer.write(request);
+        await new Promise((resolve) => setImmediate(resolve)); // socket.write's callbacks run here
+      }
+      const used = process.cpuUsage(before);
+      perWrite[path].push((used.user + used.system) / 50_000);
+    }
+  }
+  socket.destroy();
+  sink.kill();
+  await once(sink, 'exit');
+  const fast = median(perWrite.fast);
+  const pub = median(perWrite.public);
+  console.log(
+    `write path alone (${process.version}, fast path ${FAST_WRITES_AVAILABLE ? 'available' : 'NOT available'}): ` +
+      `handle write ${fmt(fast, 2)} µs, socket.write ${fmt(pub, 2)} µs CPU per request (kernel included), ${fmt(pub - fast, 2)} µs saved; load average ${load()}`,
+  );
 }
 
 /** The https rows: spawnbench and autocannon on the hello world over TLS, rotated per round. */
