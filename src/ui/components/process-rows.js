@@ -15,6 +15,8 @@ import { isWorkerEntry } from '../../process-roles.js';
  * @property {number|null} cpuPct     % of one core
  * @property {number|null} rssBytes
  * @property {number|null} elu        0–1
+ * @property {boolean} [busyFromCpu]  a thread whose ELU counted waiting for work: `busy` (its CPU time) is its figure
+ * @property {number|null} [busy]     0–1
  * @property {number|null} loopP99Ms
  * @property {number|null} loopMaxMs
  * @property {number|null} spawnBlocked fraction of wall time blocked in spawn, 0–1
@@ -55,6 +57,9 @@ export function buildProcessRows(sample, workers = []) {
       cpuPct: proc.cpuPct ?? null,
       rssBytes: proc.rssBytes ?? null,
       elu: probe?.elu ?? null,
+      // A thread whose ELU counted waiting for work (Atomics.wait): its busy share is its CPU time.
+      busyFromCpu: proc.busyFrom === 'cpu',
+      busy: proc.busy ?? null,
       loopP99Ms: probe?.loopDelay?.p99Ms ?? null,
       loopMaxMs: probe?.loopDelay?.maxMs ?? null,
       spawnBlocked: probe?.spawn?.blockedFraction ?? null,

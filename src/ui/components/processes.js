@@ -78,7 +78,8 @@ const cellHot = (row, key) => {
     case 'loop':
       return row.loopP99Ms >= LOOP_DELAY_P99_MS || row.loopMaxMs >= LOOP_DELAY_MAX_MS;
     case 'elu':
-      return row.elu >= SATURATED_ELU;
+      // A thread waiting in Atomics.wait reads ELU 1: not a hot loop (the line under the table gives its busy share).
+      return row.elu >= SATURATED_ELU && !row.busyFromCpu;
     case 'spawn':
       return row.spawnBlocked >= SPAWN_BLOCKED_FRACTION;
     case 'cpu':
@@ -160,6 +161,7 @@ export function Processes({ sample, workers, plan, columns, maxRows }) {
     return column.key === 'cpu' && layout.barWidth ? ' '.repeat(layout.barWidth + 1) + title : title;
   });
   const noProbe = runtimesWithoutProbe(sample, plan);
+  const cpuBusy = rows.filter((row) => row.busyFromCpu);
   const spawned = sample?.spawned;
   const cores = sample?.system?.cpus ?? [];
   return h(
@@ -171,6 +173,9 @@ export function Processes({ sample, workers, plan, columns, maxRows }) {
       : rows.map((row) => h(Row, { key: row.key, row, layout, tone })),
     collapsed ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, rows.length > 3 ? `(${collapsed} workers summarised: min / median / max, busiest)` : `(${collapsed} workers, busiest shown)`) : null,
     noProbe.length ? h(Text, { wrap: 'truncate-end', color: tone('warn') }, `probe not available on ${noProbe.join(', ')}`) : null,
+    cpuBusy.length
+      ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, `busy by CPU (ELU counts waiting for work): ${cpuBusy.map((row) => `${row.label} ${formatPct((row.busy ?? 0) * 100)}`).join(' ')}`)
+      : null,
     spawned || cores.length
       ? h(
           Text,
