@@ -71,3 +71,19 @@ test('the limit sentence names a busy pool by its figure; the main process\'s CP
   assert.match(text, /the pool is busy \(2 threads 94% busy, by CPU time: their ELU counted waiting for work\): it serves what it can at this size; the machine is the limit/);
   assert.match(text, /cores used of 2: workers 1\.6, spawned commands 0\.0, main 0\.3/);
 });
+
+test('the HTML process table has a busy column for threads, and says when it is CPU time', async () => {
+  const { processTable } = await import('../../src/report/html/parts.js');
+  const samples = {
+    processes: [
+      { key: '7', pid: 7, role: 'main', label: 'main', summary: { elu: 0.3, cpuPct: 60 } },
+      { key: '7/1', pid: 7, role: 'thread', label: 'thread 1', summary: { elu: 1, busy: 0.44, busyFrom: 'cpu', cpuPct: 40 } },
+    ],
+  };
+  const html = processTable(samples);
+  assert.match(html, /<th>ELU<\/th><th>busy<\/th>/);
+  assert.match(html, /<td>44% \(CPU\)<\/td>/);
+  assert.match(html, /busy \(CPU\): the thread's time on a CPU or waiting for one/);
+  const noThreads = processTable({ processes: [samples.processes[0]] });
+  assert.doesNotMatch(noThreads, /<th>busy<\/th>/);
+});

@@ -102,6 +102,8 @@ export function processTable(samples, workers = []) {
   const processes = processColors(samples);
   if (processes.length === 0) return '';
   const completed = new Map(workers.map((w) => [w.pid, w.completed]));
+  // Worker threads get a busy column: their CPU time where ELU counted waiting for work (Atomics.wait).
+  const threads = processes.some((p) => p.role === 'thread');
   const rows = processes.map((p) => {
     const s = p.summary ?? {};
     const requests = p.requests ?? completed.get(p.pid);
@@ -110,6 +112,7 @@ export function processTable(samples, workers = []) {
       p.pid ?? '–',
       Number.isFinite(requests) ? int(requests) : '–',
       Number.isFinite(s.elu) ? s.elu.toFixed(2) : '–',
+      ...(threads ? [p.role === 'thread' && Number.isFinite(s.busy) ? `${pct(s.busy)}${s.busyFrom === 'cpu' ? ' (CPU)' : ''}` : '–'] : []),
       Number.isFinite(s.blockedFraction) ? pct(s.blockedFraction) : '–',
       Number.isFinite(s.msPerSpawn) ? ms(s.msPerSpawn) : '–',
       Number.isFinite(s.loopDelayP99Ms) ? ms(s.loopDelayP99Ms) : '–',
@@ -118,7 +121,10 @@ export function processTable(samples, workers = []) {
     ];
   });
   const quotas = describeThrottling(samples.throttling).map((line) => `<p>${esc(line)}</p>`).join('');
-  return table(['process', 'pid', 'requests', 'ELU', 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows) + quotas;
+  const busyNote = processes.some((p) => p.role === 'thread' && p.summary?.busyFrom === 'cpu')
+    ? '<p>busy (CPU): the thread\'s time on a CPU or waiting for one, since its ELU counted waiting for work (Atomics.wait) as busy.</p>'
+    : '';
+  return table(['process', 'pid', 'requests', 'ELU', ...(threads ? ['busy'] : []), 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows) + busyNote + quotas;
 }
 
 const DELTA_LABELS = { rps: 'req/s', p999: 'p99.9' };
