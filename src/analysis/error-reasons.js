@@ -86,7 +86,20 @@ export function bigOtherUsers(users, cores, downstreams) {
   if (!users || !cores) return [];
   return users
     .filter((u) => u.cores >= OTHER_USER_SHARE * cores)
-    .map((u) => ({ ...u, downstream: (downstreams ?? []).find((d) => d.name === u.name)?.peer ?? null }));
+    .map((u) => ({ ...u, downstream: downstreamOf(u, downstreams)?.peer ?? null }));
+}
+
+/**
+ * The downstream an other CPU user is: one whose listening process is among its
+ * processes or their parents (postgres's backends are children of the postmaster
+ * that listens); by name only where the figures have no pids (an older result).
+ * @param {{ name: string, pids?: number[], parents?: number[] }} user
+ * @param {Array<{ peer: string, name: string|null, pid?: number|null }>|null} downstreams
+ */
+export function downstreamOf(user, downstreams) {
+  const list = downstreams ?? [];
+  if (!Array.isArray(user.pids)) return list.find((d) => d.name && d.name === user.name) ?? null;
+  return list.find((d) => d.pid != null && (user.pids.includes(d.pid) || (user.parents ?? []).includes(d.pid))) ?? null;
 }
 
 /**

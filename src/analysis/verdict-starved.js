@@ -4,6 +4,7 @@
  * inflated by the machine, not by the server's own work.
  */
 import { num } from './verdict-common.js';
+import { downstreamOf } from './error-reasons.js';
 import { OTHER_PROCESSES_CORES, OTHER_USER_SHARE } from '../thresholds.js';
 import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
@@ -43,7 +44,7 @@ function takenBy(evidence) {
     .filter((u) => u.cores >= OTHER_PROCESSES_CORES / 4)
     .slice(0, 3)
     .map((u) => {
-      const downstream = downstreams.find((d) => d.name === u.name)?.peer ?? null;
+      const downstream = downstreamOf(u, downstreams)?.peer ?? null;
       return { ...u, downstream, competes: Boolean(downstream && budget && u.cores >= OTHER_USER_SHARE * budget) };
     });
 }

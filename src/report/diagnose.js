@@ -77,6 +77,8 @@ function finding(f, indent = '           ', sizeKnob = null) {
   const next = [...f.next];
   // A server blocked in spawn whose size the user can set: the exact sweep of its own size comes first.
   if (f.id === 'spawn-blocked' && sizeKnob) next.unshift(tuneHint(sizeKnob));
+  // A downstream that refuses a server whose size the user can set: the sweep shows where the errors start.
+  if (f.id === 'downstream-refuses' && sizeKnob) next.splice(1, 1, `see at which size the errors start: spawnbench ${shellLine(sizeKnob.tune)}`);
   return [...f.evidence.map((e) => `${indent}${e}`), ...next.map((n) => `${indent}next: ${n}`)];
 }
 

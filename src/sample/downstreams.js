@@ -53,7 +53,8 @@ export function createDownstreams() {
         const connections = connected.size;
         if (!listeners.has(peer)) listeners.set(peer, findListener(sockets, remote, inodes));
         const listener = listeners.get(peer);
-        if (listener?.own) continue; // one of the server's own processes talking to another
+        // One of the server's own processes talking to another, or to spawnbench (its probe channel).
+        if (listener?.own || listener?.pid === process.pid) continue;
         list.push({ peer, transport: 'tcp', name: listener?.name ?? null, pid: listener?.pid ?? null, connections });
       }
       list.push(...unixList);
@@ -118,6 +119,7 @@ function unixDownstreams(inodes, listeners, state) {
       listeners.set(peer, listening ? ownerOf(listening.inode) : null);
     }
     const listener = listeners.get(peer);
+    if (listener?.pid === process.pid) continue; // spawnbench's own probe channel
     list.push({ peer, transport: 'unix', name: listener?.name ?? null, pid: listener?.pid ?? null, connections });
   }
   return list;

@@ -11,6 +11,9 @@ import { readFileSync } from 'node:fs';
 import { procPids, procUnits, readStat } from './proc.js';
 import { OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES } from '../thresholds.js';
 
+/** Pids (and parent pids) kept per name in the summary: enough to recognise a downstream's processes. */
+const MAX_PIDS_KEPT = 64;
+
 /** Ancestors walked to decide whether a process is ours (a loop in ppids ends here). */
 const MAX_ANCESTORS = 64;
 
@@ -20,7 +23,7 @@ const MAX_ANCESTORS = 64;
  *   `minCores`: how many names are listed and the least CPU each needs (OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES)
  * @returns {{ scan: () => void, reset: () => void, summary: (cores: number|null) => OtherUsers }}
  *
- * @typedef {{ elapsedMs: number, cores: number, users: Array<{ name: string, count: number, cores: number }>,
+ * @typedef {{ elapsedMs: number, cores: number, users: Array<{ name: string, count: number, cores: number, pids: number[], parents: number[] }>,
  *   rest: { names: number, cores: number } }} OtherUsers
  *   `cores`: all other processes together (1 = one core busy for the whole time); `users`:
  *   the busiest names, at most OTHER_USERS_SHOWN, each of at least OTHER_USER_MIN_CORES; `rest`: the names not listed
@@ -65,9 +68,10 @@ export function createOtherUsers({ roots, groups = () => [], shown = OTHER_USERS
       if (before && before.starttime === stat.starttime) used = ticks - before.ticks;
       else if (stat.starttime >= previousUptimeTicks) used = ticks; // born since the last read
       if (used <= 0) continue;
-      const entry = byName.get(stat.name) ?? { ticks: 0, pids: new Set() };
+      const entry = byName.get(stat.name) ?? { ticks: 0, pids: new Set(), parents: new Set() };
       entry.ticks += used;
       entry.pids.add(pid);
+      entry.parents.add(stat.ppid);
       byName.set(stat.name, entry);
     }
     if (previous === null) startedAt = performance.now();
@@ -87,7 +91,10 @@ export function createOtherUsers({ roots, groups = () => [], shown = OTHER_USERS
     summary() {
       const elapsedMs = lastAt - startedAt;
       const coresOf = (ticks) => (elapsedMs > 0 ? ticks / ticksPerSec / (elapsedMs / 1000) : 0);
-      const all = [...byName].map(([name, e]) => ({ name, count: e.pids.size, cores: round2(coresOf(e.ticks)) }))
+      // pids and their parents (a few): which of them is a process the server is connected to
+      // (postgres's backends are children of the postmaster that listens).
+      const few = (set) => [...set].slice(0, MAX_PIDS_KEPT);
+      const all = [...byName].map(([name, e]) => ({ name, count: e.pids.size, cores: round2(coresOf(e.ticks)), pids: few(e.pids), parents: few(e.parents) }))
         .sort((a, b) => b.cores - a.cores);
       const users = all.slice(0, shown).filter((u) => u.cores >= minCores && u.cores > 0);
       const rest = all.slice(users.length);

@@ -131,3 +131,13 @@ test('untrusted texts: escape sequences stripped in the terminal, lines bounded,
   assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt; red/);
   assert.doesNotMatch(html, /\u001b|\u0007/);
 });
+
+test('an other CPU user is the server\'s downstream by its processes, not by a shared name', async () => {
+  const { downstreamOf } = await import('../../src/analysis/error-reasons.js');
+  const downstreams = [{ peer: PG, name: 'postgres', pid: 77, connections: 20 }, { peer: '127.0.0.1:9000', name: 'node', pid: 500, connections: 1 }];
+  // postgres's backends: children of the postmaster (pid 77) that listens.
+  assert.equal(downstreamOf({ name: 'postgres', pids: [101, 102], parents: [77] }, downstreams)?.peer, PG);
+  // Other people's node processes are not the node the server talks to.
+  assert.equal(downstreamOf({ name: 'node', pids: [300, 301], parents: [1] }, downstreams), null);
+  assert.equal(downstreamOf({ name: 'node', pids: [500], parents: [1] }, downstreams)?.peer, '127.0.0.1:9000');
+});

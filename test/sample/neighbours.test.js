@@ -48,6 +48,8 @@ test('a busy process outside the roots is named with its count and cores; a root
   const found = summary.users.find((u) => u.name === 'sbneighbour');
   assert.ok(found, JSON.stringify(summary));
   assert.equal(found.count, 1);
+  assert.deepEqual(found.pids, [other.pid]);
+  assert.deepEqual(found.parents, [process.pid]);
   // It spins on one core; on a shared machine it gets less, never nothing.
   assert.ok(found.cores > 0 && found.cores <= 1.2, `cores ${found.cores}`);
   assert.ok(!summary.users.some((u) => u.name === 'sbourchild'), JSON.stringify(summary));
