@@ -10,7 +10,7 @@
 import { groupCells, groupSizes, isClean } from './cells.js';
 import { overlaps } from './stats.js';
 import { findBottleneck } from './bottleneck.js';
-import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN, DOWNSTREAM_JUMP_CONNECTIONS } from '../thresholds.js';
+import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN, DOWNSTREAM_JUMP_CONNECTIONS, POOL_BUSY_FRACTION } from '../thresholds.js';
 export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
 
 /**
@@ -18,7 +18,8 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  * @property {number|null} size
  * @property {string|null} policy
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
- *   policies-tie, sizes-tie, still-rising, single-repeat, errors-at-sizes, all-errors, nothing-measured,
+ *   policies-tie, sizes-tie, still-rising (not when the CPU budget was used up at the best size), single-repeat,
+ *   errors-at-sizes, all-errors, nothing-measured, over-cpus (more workers than CPUs, none of them busy, the cores full),
  *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
  *   stopped rising past the best size and no sampled figure shows why
  * @property {{ pickedSize: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy: string, p99Best: number }|{ errorSizes: number[], failedSizes: FailedSize[] }} basis
@@ -93,11 +94,18 @@ export function recommend(steps) {
   // The largest size measured is the only one in the band: the peak may lie beyond it,
   // unless a larger size was measured and failed (then the peak is known to lie below it).
   const largerFailed = errorSizes.some((size) => size > best.size);
-  if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0 && !largerFailed) reasons.push('still-rising');
+  const found = findBottleneck(best.signals ?? {}, { downstreams: lastOf(steps, best.size, 'downstreams') });
+  // With the CPU budget used up at the best size, a larger pool gets no more CPU: not "still rising".
+  const cpuBound = found.findings.some((f) => f.kind === 'machine' || f.kind === 'cpu-quota');
+  if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0 && !largerFailed && !cpuBound) reasons.push('still-rising');
   if (cells.every((c) => c.repeats < 2)) reasons.push('single-repeat');
   if (errorSizes.length > 0) reasons.push('errors-at-sizes');
+  // More workers than CPUs, none of them busy, the cores full: the extra workers only shared the cores.
+  const s = picked.signals ?? {};
+  if (cpuBound && s.cores && picked.size > s.cores && (s.workers ?? 0) > 0 && Number.isFinite(s.workersBusy) && s.workersBusy < POOL_BUSY_FRACTION) {
+    reasons.push('over-cpus');
+  }
 
-  const found = findBottleneck(best.signals ?? {}, { downstreams: lastOf(steps, best.size, 'downstreams') });
   for (const f of found.findings) reasons.push(f.kind);
   const past = pastBest(sizes, best);
   if (past) for (const f of past.findings) if (!reasons.includes(f.kind)) reasons.push(f.kind);

@@ -188,6 +188,11 @@ export function recommendationSentences(rec, bottleneck) {
   if (reasons.includes('still-rising')) {
     sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
   }
+  if (reasons.includes('over-cpus')) {
+    const sig = rec.sizes.find((x) => x.size === rec.size)?.signals ?? {};
+    const from = sig.workersBusyFrom === 'cpu' ? ' (by CPU time)' : '';
+    sentences.push(`${capital(workers(rec.size))} is more than the ${sig.cores} CPUs, and they were busy only ${pctRound(sig.workersBusy)} on average${from} with the cores full: the extra workers shared the same cores. Where other programs compete for the CPU, more threads win a larger share of it; on a machine of its own, a pool the size of its CPUs does the same work.`);
+  }
   if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
   if (basis.errorSizes.length > 0) {
     sentences.push(`Pool sizes ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);

@@ -87,3 +87,25 @@ test('the HTML process table has a busy column for threads, and says when it is 
   const noThreads = processTable({ processes: [samples.processes[0]] });
   assert.doesNotMatch(noThreads, /<th>busy<\/th>/);
 });
+
+test('a thread pool past the CPUs with the cores full: not "still rising", and the extra threads said to share the cores', async () => {
+  const { recommend } = await import('../../src/analysis/recommend.js');
+  const { wordRecommendation } = await import('../../src/report/tune-words.js');
+  const { sweep } = await import('../analysis/sweeps.js');
+  const steps = (systemCpuPct) => sweep({
+    sizes: [1, 2, 6],
+    repeats: 1,
+    rps: (size) => ({ 1: 300, 2: 320, 6: 391 })[size],
+    p99: () => 250,
+    signals: (size) => ({ cores: 2, systemCpuPct, workers: size, workerKind: 'thread', workersBusy: 0.5, workersBusyFrom: 'cpu' }),
+  });
+  const full = recommend(steps(100));
+  assert.equal(full.size, 6);
+  assert.ok(!full.reasons.includes('still-rising'), full.reasons.join(' '));
+  assert.ok(full.reasons.includes('over-cpus'));
+  assert.match(wordRecommendation(full).sentences.join('\n'), /6 workers is more than the 2 CPUs, and they were busy only 50% on average \(by CPU time\) with the cores full: the extra workers shared the same cores/);
+  // Cores with room: the curve may still rise, and nothing is said about sharing cores.
+  const roomy = recommend(steps(50));
+  assert.ok(roomy.reasons.includes('still-rising'));
+  assert.ok(!roomy.reasons.includes('over-cpus'));
+});
