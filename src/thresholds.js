@@ -231,6 +231,20 @@ export const ELU_CPU_DISAGREE = 0.2;
 export const OTHER_THREAD_BUSY_PCT = 10;
 
 /**
+ * How often a process's other threads are read (ms): their figures are means over a
+ * run, not live, and a reading of a 7-thread process cost ~250 µs of CPU on the
+ * crowded 2-core VM (load 19), too much for every 250 ms interval.
+ */
+export const OTHER_THREADS_EVERY_MS = 1_000;
+
+/**
+ * CPU of the server (% of one core) below which its CPU per request is too small
+ * to scale a capacity by: at 1% the /proc tick resolution (10 ms a tick over 250 ms
+ * intervals) is already a large share of it.
+ */
+export const MIN_SERVER_CPU_PCT = 1;
+
+/**
  * Mean busy share (0..1) of a pool's workers (threads or processes) from which
  * the pool is at capacity when the cores are full too (MACHINE_CPU_LIMIT_PCT):
  * each worker has about a tenth of its time left, less than what a request's

@@ -8,11 +8,9 @@
  * Pure: figures in, figures and ids out.
  */
 import { mean } from './stats.js';
-import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT } from '../thresholds.js';
+import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT, MIN_SERVER_CPU_PCT } from '../thresholds.js';
 import { isWorkerEntry, isServerEntry } from '../process-roles.js';
 
-/** Below this share of one core (%), the server's CPU per request is too small to scale by. */
-const MIN_SERVER_CPU_PCT = 1;
 
 /**
  * @typedef {object} PoolCapacity

@@ -7,10 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat } from './proc.js';
-import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
-
-/** How often a process's other threads are read (ms): their figures are means over a run, not live. */
-const OTHER_THREADS_EVERY_MS = 1000;
+import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS } from '../thresholds.js';
 
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);
