@@ -8,8 +8,13 @@
  * by side, with whether run's size is within one of tune's and whether the
  * quota is named.
  *
- *   npm run bench:machines [-- --conditions none,taskset,1.5,1.0,0.5 --strategy fork-pool --repeat 3]
+ *   npm run bench:machines [-- --conditions none,taskset,1.5,1.0,0.5 --strategy fork-pool --repeat 3 --shares 8192]
  *
+ * `--shares N` (root): every condition also runs in a cgroup with cpu.shares N (v2:
+ * cpu.weight), a weight against the other programs of a shared machine, so that a
+ * quota, not their load, is what the runs meet (a pod's CPU request does the same).
+ * The cgroup has no quota for `none` and `taskset`, so their budget stays the host's
+ * and the affinity's. Other programs get less CPU while it runs.
  * Each spawnbench runs as its own process inside the condition (a cgroup is
  * entered before spawnbench's first instruction). Runs measure 5 s after 1 s of
  * warm-up, tune steps 2 s after 500 ms, three repeats: about a minute per
@@ -23,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { makeQuotaCgroup } from '../test/helpers/cpu-cgroup.js';
 import { cpuBudgetLabel } from '../src/labels.js';
+import { adviceParagraphs } from '../src/report/run-advice.js';
 
 const BIN = fileURLToPath(new URL('../bin/spawnbench.js', import.meta.url));
 const { values: opts } = parseArgs({
@@ -30,6 +36,7 @@ const { values: opts } = parseArgs({
     conditions: { type: 'string', default: 'none,taskset,1.5,1.0,0.5' },
     strategy: { type: 'string', default: 'fork-pool' },
     repeat: { type: 'string', default: '3' },
+    shares: { type: 'string' },
   },
 });
 const RUN = ['--strategy', opts.strategy, '--duration', '5s', '--warmup', '1s'];
@@ -48,22 +55,34 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+const shares = opts.shares === undefined ? null : Number(opts.shares);
+if (shares !== null && !(shares >= 2 && shares <= 262_144)) throw new Error(`--shares: '${opts.shares}' is not a CPU weight from 2 to 262144`);
+
 /** The conditions asked for, each `{ name, wrap }` or `{ name, skip }`. */
 function conditions() {
   return opts.conditions.split(',').map((c) => {
-    if (c === 'none') return { name: 'no limit', wrap: (argv) => argv };
+    if (c === 'none') return weighted({ name: 'no limit', wrap: (argv) => argv });
     if (c === 'taskset') {
       const found = spawnSync('taskset', ['--version']).status === 0;
-      return found ? { name: 'taskset -c 0', wrap: (argv) => ['taskset', '-c', '0', ...argv] } : { name: 'taskset -c 0', skip: 'taskset is not installed (util-linux)' };
+      return found ? weighted({ name: 'taskset -c 0', wrap: (argv) => ['taskset', '-c', '0', ...argv] }) : { name: 'taskset -c 0', skip: 'taskset is not installed (util-linux)' };
     }
     const cpus = Number(c);
     if (!(cpus > 0)) throw new Error(`--conditions: '${c}' is not none, taskset or a CPU quota like 1.5`);
     const name = `quota ${cpus.toFixed(1)} CPU`;
-    const cg = makeQuotaCgroup(cpus);
+    const cg = makeQuotaCgroup(cpus, { shares });
     if (cg.skip) return { name, skip: cg.skip };
     cgroups.push(cg);
     return { name: `${name} (cgroup v${cg.version})`, wrap: cg.wrap };
   });
+}
+
+/** With --shares, a condition without a quota runs in a cgroup of that weight and no quota. */
+function weighted(condition) {
+  if (shares === null) return condition;
+  const cg = makeQuotaCgroup(null, { shares });
+  if (cg.skip) return { name: condition.name, skip: `--shares: ${cg.skip}` };
+  cgroups.push(cg);
+  return { name: condition.name, wrap: (argv) => cg.wrap(condition.wrap(argv)) };
 }
 
 /** One spawnbench as its own process in the condition; its --json result. */
@@ -101,7 +120,7 @@ try {
 
 const pad = (text, n) => String(text).padEnd(n);
 const pct = (v) => (Number.isFinite(v) ? `${Math.round(v * 100)}%` : '–');
-console.log(`\nbench:machines · ${opts.strategy} · load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`);
+console.log(`\nbench:machines · ${opts.strategy}${shares ? ` · cpu.shares ${shares}` : ''} · load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`);
 console.log(`${pad('condition', 28)}${pad('CPU as spawnbench says it', 44)}${pad('default', 9)}${pad('run(4)→', 9)}${pad('tune→', 7)}${pad('best', 6)}${pad('within 1', 10)}${pad('throttled', 11)}quota named (run / tune)`);
 for (const row of rows) {
   if (row.skip) {
@@ -119,6 +138,11 @@ for (const row of rows) {
   const tuneNames = /CPU quota|cgroup quota/.test(tuneText);
   const named = quota ? `${runNames ? 'yes' : 'no'} / ${tuneNames ? 'yes' : 'no'}` : '–';
   console.log(`${pad(row.name, 28)}${pad(cpuBudgetLabel(row.plain.machine), 44)}${pad(row.plain.plan.target.poolSize, 9)}${pad(runSize ?? '–', 9)}${pad(tuneSize ?? '–', 7)}${pad(rec?.best?.size ?? '–', 6)}${pad(within, 10)}${pad(pct(throttled), 11)}${named}`);
+}
+console.log('\nrun --pool-size 4, its recommendation:');
+for (const row of rows.filter((r) => !r.skip)) {
+  console.log(`- ${row.name}: ${Math.round(row.four.load.rps)} req/s`);
+  for (const line of adviceParagraphs(row.four.recommendation, row.four.plan.target)) console.log(`  ${line}`);
 }
 console.log('\nrps per size (tune medians) and the limit sentence:');
 for (const row of rows.filter((r) => !r.skip)) {

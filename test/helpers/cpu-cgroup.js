@@ -13,11 +13,13 @@ import path from 'node:path';
 let counter = 0;
 
 /**
- * @param {number} cpus the quota, in CPUs (1.5, 1, 0.5)
+ * @param {number|null} cpus the quota, in CPUs (1.5, 1, 0.5); null: no quota (a cgroup for `shares` alone)
+ * @param {{ shares?: number|null }} [options] a CPU weight against the other programs of a shared machine
+ *   (v1 cpu.shares, 1024 = one task of the root cgroup; v2 cpu.weight = shares ÷ 1024 × 100)
  * @returns {{ dir: string, version: 1|2, wrap: (argv: string[]) => string[], remove: () => boolean } | { skip: string }}
  *   `wrap(argv)` → an argv that runs argv inside the cgroup; `skip`: why none could be made here
  */
-export function makeQuotaCgroup(cpus) {
+export function makeQuotaCgroup(cpus, { shares = null } = {}) {
   if (process.platform !== 'linux') return { skip: `no cgroups on ${process.platform}` };
   if (process.getuid?.() !== 0) return { skip: 'making a cgroup needs root' };
   const place = cpuControllerDir();
@@ -33,9 +35,11 @@ export function makeQuotaCgroup(cpus) {
     const period = 100_000;
     if (place.version === 1) {
       writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(period));
-      writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(Math.round(cpus * period)));
+      if (cpus !== null) writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(Math.round(cpus * period)));
+      if (shares) writeFileSync(path.join(dir, 'cpu.shares'), String(shares));
     } else {
-      writeFileSync(path.join(dir, 'cpu.max'), `${Math.round(cpus * period)} ${period}`);
+      if (cpus !== null) writeFileSync(path.join(dir, 'cpu.max'), `${Math.round(cpus * period)} ${period}`);
+      if (shares) writeFileSync(path.join(dir, 'cpu.weight'), String(Math.max(1, Math.min(10_000, Math.round((shares / 1024) * 100)))));
     }
   } catch (error) {
     remove();
