@@ -44,7 +44,7 @@ export function estimatePoolSize(input) {
   };
   if (!(x > 0)) return empty;
 
-  // A quota that throttled stops every thread of the group: that time is not work (busy-time.js).
+  // Under a quota that throttled, its stops are the deployed cost of a request, not contention to take out (busy-time.js).
   const throttled = (input.throttle?.fraction ?? 0) >= QUOTA_THROTTLED_FRACTION;
   const shares = input.workers.map((w) => busyShare(w, childCpuOf(input, w), { throttled }));
   const known = shares.filter((s) => s.busy !== null);

@@ -136,6 +136,8 @@ function advisePool(input) {
     workersMs: estimate.demands.workersMs,
     bounds: estimate.bounds,
     rps: input.rps,
+    cores: input.cores,
+    budgetSource: input.budgetSource ?? null,
   };
   const poolBound = estimate.bounds.pool;
   const sharedBound = estimate.bounds[boundKey(estimate.limit)];
@@ -224,7 +226,7 @@ function adviseNoPool(input) {
   const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
   // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
-  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind };
+  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };
   if (gain < 1 + RPS_BAND) {
     reasons.push({ id: 'no-gain-expected', figures });
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, pool, reasons), reasons, confirmWith: null, estimate: pool };

@@ -117,6 +117,14 @@ const ownLimitName = {
 
 const limitName = { cores: 'the cores', 'main-thread': 'the main thread', generator: 'the load generator' };
 
+/** The limit in words: the cores, or a narrower CPU budget by what set it ("1.0 CPU (cgroup quota)"). */
+function limitWords(f) {
+  if (f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && Number.isFinite(f.cores)) {
+    return `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${BUDGET_SOURCE_WORDS[f.budgetSource]})`;
+  }
+  return limitName[f.limit];
+}
+
 /** One sentence per reason id, from its figures. */
 const SENTENCES = {
   'not-a-strategy': () => 'Its pool, if any, is not spawnbench\'s to size; `spawnbench diagnose` says why it is slow.',
@@ -140,7 +148,7 @@ const SENTENCES = {
   'generator-limit': (f) => `The load generator is the limit (ELU ${fixed(f.generatorElu)}): at most ~${int(f.bounds.generator)} req/s were sent.`,
   'workers-limit': (f) =>
     `The workers were the limit: busy ${pct(f.workersBusy)} each${f.stretch > 1.05 ? ` once the wait for a core is taken out (ELU ${fixed(f.workersElu)})` : ''}; ` +
-    `the pool allowed ~${int(f.bounds.pool)} req/s, ${limitName[f.limit] ?? 'the rest'} ~${int(f.bounds[boundKey(f.limit)])}.`,
+    `the pool allowed ~${int(f.bounds.pool)} req/s, ${limitWords(f) ?? 'the rest'} ~${int(f.bounds[boundKey(f.limit)])}.`,
   'size-up': sizeSentence,
   'size-down': sizeSentence,
   'size-keep': sizeSentence,
@@ -156,10 +164,10 @@ const SENTENCES = {
     `The main thread was blocked in spawn ${pct(f.blocked)} of the time (ELU ${fixed(f.elu)}): every request waits for a fork on the one thread that serves them all.`,
   'main-busy': (f) => `The main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}): it is the limit.`,
   'move-to-pool': (f) =>
-    `Spawning in workers leaves the main thread ~${ms(f.mainMsAfter)} a request; ${limitName[f.limit] ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
+    `Spawning in workers leaves the main thread ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.`,
   'no-gain-expected': (f) =>
-    `Spawning in workers would leave ${limitName[f.limit] ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
+    `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
   'main-has-room': (f) =>
     `Its main thread had room (ELU ${fixed(f.elu)}, blocked in spawn ${pct(f.blocked)}; it is the limit from ELU ${fixed(f.eluLimit)} or ${pct(f.blockedLimit)} in spawn).`,
   'generator-bound': (f) => `The load generator was busy (ELU ${fixed(f.elu)}): add --generator-threads ${(f.threads ?? 1) * 2} and measure again.`,
@@ -193,10 +201,10 @@ const SENTENCES = {
   'no-knob': (f) =>
     `No size knob was found (${f.seen?.workers ? `${f.seen.workers} workers seen` : f.seen?.threads ? `${f.seen.threads} threads seen` : 'none in its arguments or environment'}). To confirm with a sweep, tell tune how your server takes its size: ${shellLine(['spawnbench', ...f.example])}, with NAME the variable it reads, or {size} in its arguments.`,
   'own-pool-would-help': (f) =>
-    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitName[f.limit] ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
+    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
   'one-process-enough': (f) =>
-    f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitName[f.limit])} ran at ${pct(f.share)} of what they allow.`,
+    f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow.`,
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 
@@ -218,7 +226,7 @@ function capitalFirst(text) {
 }
 
 function sizeSentence(f) {
-  const limit = limitName[f.limit] ?? 'the shared resources';
+  const limit = limitWords(f) ?? 'the shared resources';
   const shared = f.bounds[boundKey(f.limit)];
   return `Each request keeps a worker ${ms(f.workersMs)}; at the ~${int(shared)} req/s ${limit} allow that is ${fixed(f.knee)} workers' worth, planned at 80% busy: ${workers(f.size)}.`;
 }
