@@ -262,7 +262,9 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   const other = estimate?.otherCores ?? null;
   // Who made the loops wait: other processes of the machine, or this run's own (server, its commands, generator).
   const byOthers = (other ?? 0) >= OTHER_PROCESSES_CORES;
-  if (byOthers || waitShare >= ADVICE_CONTENDED_WAIT) doubts.push(['contended', 1, { otherCores: other, waitShare, cause: byOthers ? 'others' : 'this-run' }]);
+  // Under a quota that throttled, the run's own wait is the quota's (named above and kept in the figures), not a doubt.
+  const byThisRun = waitShare >= ADVICE_CONTENDED_WAIT && !throttledByQuota(input);
+  if (byOthers || byThisRun) doubts.push(['contended', 1, { otherCores: other, waitShare, cause: byOthers ? 'others' : 'this-run', throttled: throttledByQuota(input) }]);
   if (input.durationMs < DEFAULT_DURATION_MS) doubts.push(['short-run', 1, { durationMs: input.durationMs, solidMs: DEFAULT_DURATION_MS }]);
   if (expected) doubts.push(['not-measured', 1, {}]);
   for (const [id, , figures] of doubts) reasons.push({ id, figures });
@@ -282,12 +284,17 @@ function worstWaitShare(input) {
  */
 function budgetReasons(input) {
   const t = input.throttle;
-  if (t && t.fraction >= QUOTA_THROTTLED_FRACTION) {
+  if (throttledByQuota(input)) {
     return [{ id: 'quota-limit', figures: { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, threshold: QUOTA_THROTTLED_FRACTION } }];
   }
   // A budget narrower than the host sizes everything: say so, with the quota's throttling when it had one.
   if (!input.budgetSource || input.budgetSource === 'host') return [];
   return [{ id: 'cpu-budget', figures: { budget: input.cores, source: input.budgetSource, hostCpus: input.hostCpus, throttledFraction: t?.fraction ?? null, threshold: QUOTA_THROTTLED_FRACTION } }];
+}
+
+/** Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION). */
+function throttledByQuota(input) {
+  return (input.throttle?.fraction ?? 0) >= QUOTA_THROTTLED_FRACTION;
 }
 
 function limitFigures(input, estimate) {
@@ -306,7 +313,8 @@ function limitFigures(input, estimate) {
     mainElu: input.main?.elu ?? null,
     mainBlocked: input.main?.blocked ?? null,
     workersElu: mean(input.workers.map((w) => w.elu)),
-    workersBusy: mean(input.workers.map((w) => busyShare(w, childCpuOf(input, w)).busy)),
+    workersBusy: mean(input.workers.map((w) => busyShare(w, childCpuOf(input, w), { throttled: throttledByQuota(input) }).busy)),
+    throttled: throttledByQuota(input),
     generatorElu: input.generator.elu,
     stretch: estimate.stretch,
   };

@@ -147,7 +147,7 @@ const SENTENCES = {
     `${ms(f.mainMs)} a request, so at most ~${int(f.bounds.main)} req/s whatever the pool.`,
   'generator-limit': (f) => `The load generator is the limit (ELU ${fixed(f.generatorElu)}): at most ~${int(f.bounds.generator)} req/s were sent.`,
   'workers-limit': (f) =>
-    `The workers were the limit: busy ${pct(f.workersBusy)} each${f.stretch > 1.05 ? ` once the wait for a core is taken out (ELU ${fixed(f.workersElu)})` : ''}; ` +
+    `The workers were the limit: busy ${pct(f.workersBusy)} each${f.throttled ? ', the quota\'s stops included' : f.stretch > 1.05 ? ` once the wait for a core is taken out (ELU ${fixed(f.workersElu)})` : ''}; ` +
     `the pool allowed ~${int(f.bounds.pool)} req/s, ${limitWords(f) ?? 'the rest'} ~${int(f.bounds[boundKey(f.limit)])}.`,
   'size-up': sizeSentence,
   'size-down': sizeSentence,
@@ -188,7 +188,8 @@ const SENTENCES = {
   contended: (f) =>
     f.cause === 'this-run'
       ? `The cores were oversubscribed by this run's own processes (the server, the commands it spawns and the load generator; other processes used ${cores(f.otherCores ?? 0)}): loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`
-      : `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`,
+      : `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time` +
+        `${f.throttled ? ', the quota\'s stops included (kept in above)' : ' (taken out above)'}.`,
   'short-run': (f) => `Measured ${secs(f.durationMs)}; ${secs(f.solidMs)} or more steadies the figures.`,
   'cluster-even': (f) => `Work was spread evenly over the cluster's workers (the busiest did ${f.balance.ratio.toFixed(2)}× an even share of ${f.balance.basis === 'spawns' ? 'spawns' : 'CPU'}): ${f.env}=${f.policy} is fine.`,
   'cluster-lopsided': (f) =>
