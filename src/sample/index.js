@@ -144,7 +144,7 @@ export function startSampler({
     // fork-pool: 1.4 ms → 0.22 ms of CPU per reading, 0.09% of a core at 4 Hz).
     const forkingThreads = (pid) =>
       probedPids.has(pid) ? [pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)] : undefined;
-    const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([rootPid, ...probedPids, ...workerPids])] });
+    const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids])] });
 
     const processes = [];
     for (const [pid, usage] of reading.processes) {
