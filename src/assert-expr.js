@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * --assert expressions (CI gates, as k6's thresholds): 'p99<50ms', 'rps>=800',
  * 'errors=0', 'errors<=1%', 'blocked-in-spawn<30%', 'elu<0.9', 'rps-change>-5%'.
@@ -44,7 +45,8 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   const bad = (why) => new UsageError(`--assert '${expr}': ${why}`);
   const match = SHAPE.exec(expr.replace(/\s+/g, ''));
   if (!match) throw bad(`not an assertion; write metric, comparison and value, like ${EXAMPLES}`);
-  const [, rawMetric, op, number, rawUnit] = match;
+  const [, rawMetric, rawOp, number, rawUnit] = match;
+  const op = /** @type {Assertion['op']} */ (rawOp);
   const metric = rawMetric.toLowerCase();
   const unitText = rawUnit.toLowerCase();
   const spec = specs[metric];

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Two kinds of failure, two exit codes: a usage error (a bad flag or value: the
  * user can fix the command line) exits 2, a runtime failure (the server would not
@@ -13,6 +14,10 @@ export class UsageError extends Error {
 }
 
 export class RunError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ cause?: unknown, exitCode?: number }} [options]
+   */
   constructor(message, { cause, exitCode = 1 } = {}) {
     super(message, { cause });
     this.name = 'RunError';

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The programmatic API. Options take the CLI's names in camelCase and its values
  * (numbers or strings like '10s'); every function resolves to the same plain result
@@ -36,7 +37,7 @@ export { createRun, createTune, createCompare, createDiagnose };
  * CLI's --json prints it. The log is put in place once the engine ended; a log that could not
  * be written rejects with a RunError (after a run that itself failed, that failure is kept).
  * @param {{ output: { logFile: string|null } }} plan
- * @param {(plan: object, deps: { logger: object }) => import('./runner/engine-shell.js').Engine} createEngine
+ * @param {(plan: any, deps: { logger: any }) => { start: () => Promise<object>, stop: () => void, on: Function }} createEngine
  * @param {(name: string, payload: unknown) => void} [onEvent]
  * @param {AbortSignal} [signal] aborting stops the engine early (the result covers what was measured)
  */
@@ -78,7 +79,7 @@ export async function run({ command, ...options } = {}, { onEvent, signal } = {}
  * (`command`: its argv, as after `--`); resolves to the TuneResult with its recommendation.
  * @param {object} [options] e.g. { strategy, sizes: '1,2,4', balancePolicies: 'round-robin,p2c', repeat, search: 'adaptive' }
  *   or { command: ['node', 'server.js'], sizeEnv: 'WEB_CONCURRENCY', sizes: '1,2,4' }
- * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
+ * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
  */
 export async function tune({ command, ...options } = {}, { onEvent, signal } = {}) {
   const plan = buildTunePlan(options, command ?? null);
@@ -89,7 +90,7 @@ export async function tune({ command, ...options } = {}, { onEvent, signal } = {
  * Runs several strategies and workloads under the same load; resolves to the CompareResult (the table).
  * @param {object} [options] e.g. { strategies: 'baseline,fork-pool', workloads: 'echo,large', repeat },
  *   and the user's own servers as `command: ['mine=node server.js', …]` (--command)
- * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
+ * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
  */
 export async function compare(options = {}, { onEvent, signal } = {}) {
   const plan = buildComparePlan(options);
@@ -100,7 +101,7 @@ export async function compare(options = {}, { onEvent, signal } = {}) {
  * Starts the user's server `command` (or takes `url`), loads it, and resolves to the DiagnoseResult with its verdict.
  * @param {object} options e.g. { path: '/api', connections, duration, cpuProf: true } or { url, pid }
  * @param {string[]} [command] the server command and its arguments
- * @param {{ onEvent?: Function, signal?: AbortSignal }} [hooks]
+ * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
  */
 export async function diagnose(options = {}, command = [], { onEvent, signal } = {}) {
   const plan = buildDiagnosePlan(options, command);

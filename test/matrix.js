@@ -1,7 +1,7 @@
 /**
  * The test suite, on one Node or on the matrix of Nodes and runtimes spawnbench supports.
  *
- *   npm test                node test/matrix.js: the gate (GATE below: lint), then the
+ *   npm test                node test/matrix.js: the gate (GATE below: types, lint), then the
  *                           full suite on the Node that runs this script (the
  *                           machine's), test files in parallel
  *   npm run test:matrix     node test/matrix.js --matrix: the full suite on Node 26, the
@@ -55,6 +55,7 @@ export const PARALLEL = Number(process.env.SPAWNBENCH_TEST_PARALLEL) || 4;
  * command (exit 1) before any test runs. Binaries from node_modules/.bin.
  */
 const GATE = [
+  { name: 'types', bin: 'tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
   { name: 'lint', bin: 'eslint', args: ['.'] },
 ];
 

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * --assert evaluation: the figures a gate reads from a run, diagnose or compare
  * result, and each assertion checked against them. Pure and wordless: ids and
@@ -90,7 +91,7 @@ export function evaluateAssertions(assertions, targets) {
       const known = Number.isFinite(measured);
       const pass = known && COMPARE[a.op](measured, a.value);
       outcomes.push({
-        id: !known ? 'assert-not-measured' : pass ? 'assert-pass' : 'assert-fail',
+        id: /** @type {AssertionOutcome['id']} */ (!known ? 'assert-not-measured' : pass ? 'assert-pass' : 'assert-fail'),
         expr: a.expr,
         metric: a.metric,
         op: a.op,

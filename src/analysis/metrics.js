@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The metric table (k6's shape: a metric carries its own measure, thresholds only
  * parse and compare). Each metric says once:
@@ -44,6 +45,13 @@ export function attemptsOf(load) {
 /** A compare row's runs that measured something. */
 const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
 
+/**
+ * @param {string} id
+ * @param {string} field
+ * @param {number|null} percentile
+ * @param {(row: any, runs: any[]) => number|null} [row]
+ * @returns {Metric}
+ */
 function latency(id, field, percentile, row) {
   return {
     id,
@@ -58,13 +66,27 @@ function latency(id, field, percentile, row) {
   };
 }
 
-/** @typedef {{ id: string, kind: 'latency'|'rps'|'errors'|'fraction', unit: string, better: 'higher'|'lower',
- *   read: (result: object) => { value: number|null, of?: number|null, process?: string|null },
- *   row?: (row: object, runs: object[]) => number|null, noise?: string, compareNoise?: string, change?: boolean,
- *   needs?: string, field?: string, percentile?: number|null }} Metric */
+/**
+ * @typedef {object} Metric
+ * @property {string} id
+ * @property {'latency'|'rps'|'errors'|'fraction'} kind
+ * @property {string} unit
+ * @property {'higher'|'lower'} better
+ * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
+ * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null }} read
+ * @property {(row: any, runs: any[]) => number|null} [row] its figure in a compare row
+ * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's count is a share of
+ * @property {string} [noise] --against's noise model between two runs
+ * @property {string} [compareNoise] --against's noise model between two compare results
+ * @property {string} [compareField] the compare row's field with the repeats' spread (`compareNoise: 'spread'`)
+ * @property {boolean} [change] false: no `<id>-change`
+ * @property {string} [needs] what must be on for it to be measured ('probe')
+ * @property {string} [field] the LoadResult latency field (latency metrics)
+ * @property {number|null} [percentile] the percentile (latency metrics; null for max)
+ */
 
 /** @type {readonly Metric[]} */
-export const METRICS = Object.freeze([
+export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
   latency('p50', 'p50Ms', 50, (row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms))),
   latency('p90', 'p90Ms', 90),
   { ...latency('p99', 'p99Ms', 99, (row) => row.p99Ms?.median ?? null), compareNoise: 'spread', compareField: 'p99Ms' },
@@ -110,7 +132,7 @@ export const METRICS = Object.freeze([
     read: (result) => busiest(result, 'elu'),
     needs: 'probe',
   },
-]);
+]));
 
 /** `<id>-change` metrics: every metric --against judges, unless it says `change: false`. */
 export function changeIds(table = METRICS, noiseField = 'noise') {
@@ -141,6 +163,7 @@ const LOWER = ['>', '>='];
  * @returns {Record<string, { kind: string, ops: string[] }>}
  */
 export function assertSpecs(table = METRICS) {
+  /** @type {Record<string, { kind: string, ops: string[] }>} */
   const specs = {};
   for (const m of table) specs[m.id] = { kind: m.kind, ops: m.ops ?? (m.better === 'higher' ? LOWER : UPPER) };
   for (const m of table) {

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A contained spawn: one process started as its own process group (and, where
  * spawnbench can make one, in a cgroup of its own), registered for exit cleanup,
@@ -40,11 +41,14 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
   const tail = createStderrTail();
   // Escapees (setsid, double fork) leave the group: a cgroup holds them where one can be made,
   // and the tree and the stdio pipes find them otherwise (escapees.js).
-  const { child, containment } = spawnInCgroup(() => spawn(command, args, {
+  const spawned = spawnInCgroup(() => spawn(command, args, {
     detached: true, // its own process group: one kill reaches every process it starts
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   }));
+  const { child } = spawned;
+  /** @type {{ method: string, dir?: string, why?: string }} */
+  const containment = spawned.containment;
   const untrack = child.pid ? trackGroup(child.pid) : () => {};
   const tree = child.pid ? trackTree(child.pid) : null;
   const pipes = child.pid ? stdioLinks(child.pid) : [];

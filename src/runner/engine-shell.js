@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The shell every engine shares (run, diagnose; tune and compare through
  * step-runner.js): start/stop, the load started from a plan, the server's crash
@@ -240,7 +241,7 @@ export function resultEnvelope(kind, fields) {
  * @param {object} steps.plan a plan with `load` (buildLoad())
  * @param {import('pino').Logger} steps.logger
  * @param {string} steps.what the server, for the log ('strategy', 'server')
- * @param {(stops: Function[], onStderr: (line: string) => void) => Promise<{ proc: object, stopping: boolean }|null>} steps.boot starts the
+ * @param {(stops: Function[], onStderr: (line: string) => void) => Promise<{ proc: any, stopping: boolean, port?: number }|null>} steps.boot starts the
  *   server (null for --url), pushing each step's cleanup on `stops`, handing each stderr line of the server to `onStderr`
  * @param {(server: object|null) => object|null} steps.sample starts the sampler, or null
  * @param {(server: object|null) => string} steps.url the URL the load drives

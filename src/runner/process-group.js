@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Starts a server process spawnbench measures (a strategy, a fixture server, the
  * user's server) as a contained spawn (contained-spawn.js) and waits until it is
@@ -77,7 +78,7 @@ export async function startProcessGroup({
   const settled = new AbortController();
   const ready = control
     ? once(events, 'ready', { signal: settled.signal }).then(([message]) => ({ host: '127.0.0.1', port: message.port }))
-    : acceptsConnections(child, readiness, label, signal);
+    : acceptsConnections(child, /** @type {TcpReadiness} */ (readiness), label, signal);
   try {
     const daemonOk = readiness !== 'protocol' && Boolean(readiness.mayDaemonise);
     const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), daemonOk, signal, describeEarlyExit });
@@ -90,7 +91,13 @@ export async function startProcessGroup({
   }
 }
 
-/** Polls until the server accepts connections on the port; gives up when it exits or the start is stopped. */
+/**
+ * Polls until the server accepts connections on the port; gives up when it exits or the start is stopped.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {TcpReadiness} readiness
+ * @param {string} label
+ * @param {AbortSignal} [signal]
+ */
 function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts, mayDaemonise = false }, label, signal) {
   const ac = new AbortController();
   child.once('exit', (code) => {
