@@ -25,6 +25,7 @@ import { READY_TIMEOUT_MS } from '../thresholds.js';
  * @property {Promise<{code: number|null, signal: string|null}>} exited
  * @property {() => {id:number, pid:number, threadId:number|null, inFlight:number, completed:number, failed:number}[]} workers
  *   the strategy's last workers line (always empty for a user's server)
+ * @property {import('node:child_process').ChildProcess} child the process spawned (its exit code, once it exited)
  */
 
 /**
