@@ -9,7 +9,8 @@ import { describeLoad, describeMachine } from './describe.js';
 import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences } from './own-server.js';
 import { policyLabel } from '../labels.js';
 import { formatSpawnLine, fasterSpawnHint } from './runtimes.js';
-import { downstreamName, otherUserText } from './reasons.js';
+import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
+import { cleanText } from '../untrusted-text.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
@@ -66,6 +67,9 @@ export function formatEvidence(cells, rec, balance = null, workers = null) {
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
     if (rec.bestCell && c.size === rec.bestCell.size && c.policy === rec.bestCell.policy) marks.push('best throughput');
     if (c.failed) marks.push(`failed: ${c.failed}`);
+    // A size with errors: its most frequent error and text in the row (the recommendation says more).
+    const why = c.errors > 0 && !c.failed ? (rec.basis?.failedSizes ?? []).find((f) => f.size === c.size && f.kind) : null;
+    if (why) marks.push(`${errorLabel(why)}${why.text ? ` ${quote(cleanText(why.text, 60))}` : ''}`);
     const row = [String(c.size), policyLabel(c.policy), range(c.rps, int), range(c.p99Ms, msValue), int(c.errors)];
     if (balance) row.push(balanceCell(balance.find((b) => b.size === c.size && b.policy === c.policy)));
     if (busy) row.push(...workersCell(busy.find((b) => b.size === c.size && b.policy === c.policy)));

@@ -15,7 +15,7 @@ import { createRecorder } from './recorder.js';
 import { liveFigures } from './live-figures.js';
 import { threadBusy } from './thread-busy.js';
 import { createThrottleSampler } from './throttling.js';
-import { SAMPLE_INTERVAL_MS, STALE_INTERVALS, WIDE_SCAN_INTERVAL_MS } from '../thresholds.js';
+import { SAMPLE_INTERVAL_MS, STALE_INTERVALS, WIDE_SCAN_INTERVAL_MS, DOWNSTREAMS_KEPT } from '../thresholds.js';
 
 /** The samplers' interval when none is given (src/thresholds.js). */
 export const DEFAULT_SAMPLE_INTERVAL_MS = SAMPLE_INTERVAL_MS;
@@ -228,6 +228,9 @@ export function startSampler({
   });
 }
 
+/** Distinct downstream peers remembered over a run (count): the summary lists the DOWNSTREAMS_KEPT busiest. */
+const MAX_PEERS_TRACKED = 256;
+
 /**
  * The reads of all of /proc, once a second (WIDE_SCAN_INTERVAL_MS): the other CPU users
  * and the server's downstream connections. Their summary covers the measured phase
@@ -252,6 +255,8 @@ function createWideScan(rootPid) {
       latest = downstreams.read(pids, rootPid);
       reads++;
       for (const d of latest) {
+        // Bounded: a server that talks to ever new peers keeps the first few hundred.
+        if (!peers.has(d.peer) && peers.size >= MAX_PEERS_TRACKED) continue;
         const entry = peers.get(d.peer) ?? { ...d, connections: 0, sum: 0 };
         entry.connections = Math.max(entry.connections, d.connections);
         entry.sum += d.connections;
@@ -268,7 +273,7 @@ function createWideScan(rootPid) {
     summary() {
       others.scan();
       const list = [...peers.values()].map(({ sum, ...d }) => ({ ...d, meanConnections: Math.round((sum / Math.max(1, reads)) * 10) / 10 }));
-      return { otherUsers: others.summary(), downstreams: list.sort((a, b) => b.connections - a.connections) };
+      return { otherUsers: others.summary(), downstreams: list.sort((a, b) => b.connections - a.connections).slice(0, DOWNSTREAMS_KEPT) };
     },
   };
 }
