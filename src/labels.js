@@ -60,3 +60,18 @@ function hostLabel(cpu, join = ' ') {
 function plural(n, noun) {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/**
+ * One pool worker's death, as the summary, the dashboard and the HTML report say it:
+ * "worker 0 (pid 4242) died (SIGKILL) at 2.5 s; replaced by pid 4250" (a worker thread:
+ * "thread 3"; in the warm-up: "in the warm-up"; not replaced yet: no "replaced by").
+ * @param {import('./analysis/worker-deaths.js').WorkerDeath} d
+ * @returns {string}
+ */
+export function workerDeathLabel(d) {
+  const who = d.threadId != null ? `thread ${d.threadId}` : d.pid != null ? `pid ${d.pid}` : null;
+  const how = d.signal ? ` (${d.signal})` : d.code != null ? ` (exit code ${d.code})` : '';
+  const when = !Number.isFinite(d.atMs) ? '' : d.atMs < 0 ? ' in the warm-up' : ` at ${(d.atMs / 1000).toFixed(1)} s`;
+  const next = d.replacedByThreadId != null ? `thread ${d.replacedByThreadId}` : d.replacedBy != null ? `pid ${d.replacedBy}` : null;
+  return `worker ${d.id}${who ? ` (${who})` : ''} died${how}${when}${next ? `; replaced by ${next}` : ''}`;
+}

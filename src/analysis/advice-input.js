@@ -8,6 +8,7 @@ import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { requestOutcome } from './request-outcome.js';
+import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } from './worker-deaths.js';
 
 /**
  * @typedef {object} ThreadFigures one event loop of the strategy
@@ -46,6 +47,7 @@ import { requestOutcome } from './request-outcome.js';
  * @property {{ cpuPct: number|null, elu: number|null }} generator
  * @property {boolean} stoppedEarly
  * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
+ * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
  * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
  * @property {object[]} [errorTexts] the load's error texts by status and kind
@@ -86,7 +88,8 @@ export function adviceInput(result) {
     rps: load.rps ?? 0,
     errors: load.errors?.total ?? 0,
     main: mainProcess ? threadFigures(mainProcess, null) : null,
-    workers: workers.map((p) => threadFigures(p, workerOf(p, listed))),
+    workers: slotWorkers(workers, listed),
+    deaths: measuredDeaths(result.workerDeaths),
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     systemCpuPct: mean(cpus),
     generator: { cpuPct: generator.cpuPct ?? null, elu: generator.elu ?? null },
@@ -129,6 +132,25 @@ function threadFigures(p, worker) {
     loopCpuPct: s.loopCpuPct ?? null,
     waitPct: s.waitPct ?? null,
   };
+}
+
+/**
+ * The workers' figures, one entry per worker slot: a worker that died and its
+ * replacement (same slot, new pid) are one worker for the balance check.
+ * @param {object[]} entries the sampler's worker processes and threads
+ * @param {object[]} listed the strategy's last workers list (with each slot's `exits`)
+ */
+function slotWorkers(entries, listed) {
+  const slots = incarnationSlots(listed);
+  const groups = new Map();
+  for (const p of entries) {
+    const slot = slots.get(incarnationKey(p.pid, p.threadId ?? null));
+    const key = slot === undefined ? `entry:${p.key ?? p.pid}` : `slot:${slot}`;
+    const figures = threadFigures(p, workerOf(p, listed) ?? (slot === undefined ? null : { id: slot }));
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push({ figures, samples: p.series?.length ?? 0 });
+  }
+  return [...groups.values()].map(foldIncarnations);
 }
 
 /** The strategy's own record of a process or thread (pool id, request count). */

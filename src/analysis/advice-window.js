@@ -7,6 +7,7 @@
 import { resolveSizeKnob } from './size-knob.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { requestOutcome } from './request-outcome.js';
+import { foldIncarnations } from './worker-deaths.js';
 
 import { cpuView } from './cpu-view.js';
 import { budgetSignals } from './run-figures.js';
@@ -76,11 +77,12 @@ export function foldSample(window, sample) {
 /**
  * The window as the recommendation's input.
  * @param {AdviceWindow} window
- * @param {{ plan: object, machine: object|null, tick: object }} run the run's plan (as `start` gave it),
- *   machine, and latest LoadTick of the measured phase
+ * @param {{ plan: object, machine: object|null, tick: object, deaths?: import('./worker-deaths.js').WorkerDeath[] }} run
+ *   the run's plan (as `start` gave it), machine, latest LoadTick of the measured phase, and the pool
+ *   workers that died in it so far
  * @returns {import('./advice-input.js').AdviceInput}
  */
-export function windowInput(window, { plan, machine, tick }) {
+export function windowInput(window, { plan, machine, tick, deaths = [] }) {
   const entries = Object.values(window.processes);
   const main = entries.find((e) => e.role === 'main') ?? null;
   const durationMs = tick.elapsedMs ?? 0;
@@ -102,7 +104,8 @@ export function windowInput(window, { plan, machine, tick }) {
     rps: Number.isFinite(tick.meanRps) ? tick.meanRps : durationMs > 0 ? ((tick.requests ?? 0) * 1000) / durationMs : 0,
     errors: tick.errors?.total ?? 0,
     main: main ? figuresOf(main) : null,
-    workers: entries.filter(isWorkerEntry).map(figuresOf),
+    workers: slotFigures(entries.filter(isWorkerEntry)),
+    deaths,
     spawnedCpuPct: meanOf(window.spawned),
     systemCpuPct: meanOf(window.system),
     generator: { cpuPct: tick.generator?.cpuPct ?? null, elu: tick.generator?.elu ?? null },
@@ -111,6 +114,20 @@ export function windowInput(window, { plan, machine, tick }) {
     knob: liveKnob(plan?.target, entries),
     server: null,
   };
+}
+
+/**
+ * One entry per worker: a dead worker and its replacement carry the same label
+ * ("worker 0": the sampler names a process by its slot) and are folded into one.
+ */
+function slotFigures(entries) {
+  const groups = new Map();
+  for (const e of entries) {
+    const key = /^worker \d+$/.test(e.label ?? '') ? e.label : `key:${groups.size}:${e.label}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push({ figures: figuresOf(e), samples: e.sums.cpuPct?.n ?? 0 });
+  }
+  return [...groups.values()].map(foldIncarnations);
 }
 
 /**

@@ -103,11 +103,17 @@ function adviseTarget(input, none) {
     return {
       ...none,
       // The sweep it proposes is sized by the budget: say which.
-      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...knobReasons(input, sizes)],
+      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...deathReasons(input), ...knobReasons(input, sizes)],
       confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']),
     };
   }
   return target.pool ? advisePool(input) : adviseNoPool(input);
+}
+
+/** A pool worker that died while measured: a doubt on any advice from the run (`worker-died`). */
+function deathReasons(input) {
+  const deaths = input.deaths ?? [];
+  return deaths.length > 0 ? [{ id: 'worker-died', figures: { deaths: deaths.length, first: deaths[0] } }] : [];
 }
 
 /** On a user's server with no knob found: how to give tune one (run-advice's `no-knob`). */
@@ -160,6 +166,12 @@ function advisePolicy(input, size) {
   if (input.target.kind === 'command') return ownPolicy(input, size);
   const current = input.target.balance;
   const honoured = input.target.balancers ?? [current];
+  // A worker that died left its requests (502s) and its share of the run's figures to chance: no policy follows from them.
+  const deaths = input.deaths ?? [];
+  if (deaths.length > 0) {
+    const id = honoured.length > 1 ? 'policy-after-death' : 'policy-fixed';
+    return { policy: current, reason: { id, figures: { policy: current, deaths: deaths.length, lopsided: false, spread: null } } };
+  }
   const balance = poolBalance(input.workers, input.durationMs);
   const spread = [balance.requests, balance.inFlight].filter(Boolean).sort((a, b) => b.z - a.z)[0] ?? null;
   if (honoured.length <= 1) return { policy: current, reason: { id: 'policy-fixed', figures: { policy: current, lopsided: balance.lopsided, spread } } };
@@ -257,6 +269,7 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   const errorShare = input.requests + input.errors > 0 ? input.errors / (input.requests + input.errors) : 0;
   if (errorShare >= ERROR_RATE) doubts.push(['errors', 2, { errors: input.errors, share: errorShare }]);
   if (input.stoppedEarly) doubts.push(['stopped-early', 1, { durationMs: input.durationMs }]);
+  for (const { id, figures } of deathReasons(input)) doubts.push([id, 2, figures]);
   if (estimate?.source === 'cpu') doubts.push(['no-probe', 2, {}]);
   const waitShare = worstWaitShare(input);
   const other = estimate?.otherCores ?? null;

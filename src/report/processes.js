@@ -23,7 +23,10 @@ export function formatProcesses(samples, workers = []) {
   if (!samples?.processes?.length) return '';
   const rows = samples.processes.map((p) => {
     const worker = isWorkerEntry(p) ? workerOf(p, workers) : null;
-    return { ...p, label: worker ? `worker ${worker.id}` : p.label, requests: p.requests ?? worker?.completed ?? null };
+    // An incarnation of a worker that died: the slot's replacement is the live "worker N".
+    const dead = isWorkerEntry(p) && !worker ? deadIncarnation(p, workers) : null;
+    const label = worker ? `worker ${worker.id}` : dead ? `worker ${dead.id} (died)` : p.label;
+    return { ...p, label, requests: p.requests ?? worker?.completed ?? null };
   });
   // Process lines are padded to their own labels only (`main  ELU …`), so the usual
   // line fits 80 columns; the system and generator lines line up among themselves.
@@ -124,6 +127,11 @@ function workerTable(rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), ...body.map(line)].join('\n');
+}
+
+/** The worker slot a process or thread was an earlier incarnation of (it died and was replaced), or null. */
+function deadIncarnation(p, workers) {
+  return workers.find((w) => (w.exits ?? []).some((e) => e.pid === p.pid && (e.threadId ?? null) === (p.threadId ?? null))) ?? null;
 }
 
 /** The strategy's own record of a process or thread (its pool id and request count), if it reported one. */

@@ -115,6 +115,14 @@ const ownLimitName = {
   load: 'the load offered, not the server: nothing it runs on was saturated (more connections, or what it waits for: a database, a downstream)',
 };
 
+/** "worker 0, pid 4242, SIGKILL at 2.5 s" */
+function deathWords(d) {
+  if (!d) return 'a worker';
+  const how = d.signal ?? (d.code !== null ? `exit code ${d.code}` : 'exited');
+  const at = Number.isFinite(d.atMs) ? ` at ${secs(Math.max(0, d.atMs))}` : '';
+  return `worker ${d.id}${d.pid ? `, pid ${d.pid}` : ''}, ${how}${at}`;
+}
+
 const limitName = { cores: 'the cores', 'main-thread': 'the main thread', generator: 'the load generator' };
 
 /** The limit in words: the cores, or a narrower CPU budget by what set it ("1.0 CPU (cgroup quota)"). */
@@ -128,6 +136,10 @@ function limitWords(f) {
 /** One sentence per reason id, from its figures. */
 const SENTENCES = {
   'not-a-strategy': () => 'Its pool, if any, is not spawnbench\'s to size; `spawnbench diagnose` says why it is slow.',
+  'policy-after-death': (f) =>
+    `A worker died during the run (${f.deaths === 1 ? 'one death' : `${int(f.deaths)} deaths`}): how the requests were spread says nothing about ${f.policy}, so it is kept.`,
+  'worker-died': (f) =>
+    `${f.deaths === 1 ? 'A pool worker died' : `${int(f.deaths)} pool worker deaths`} while measured (${deathWords(f.first)}): its requests failed and its replacement started cold, so the figures are less sure.`,
   'requests-failed': (f) =>
     `${pct(f.failedShare)} of the requests failed (${int(f.failed)} of ${int(f.attempts)}; from ${pct(f.limit)} a run is not sized): ` +
     'its figures describe the failures, not the service. Fix what makes them fail (Errors above), then run again.',

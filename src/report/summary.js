@@ -9,6 +9,7 @@ import { formatRunAdvice } from './run-advice-summary.js';
 import { formatSpawnLine } from './runtimes.js';
 import { shellLine, describeSizeKnob, describeServer } from './own-server.js';
 import { succeededPart, outcomeAlarm } from './outcome.js';
+import { formatWorkerDeaths } from './worker-deaths.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { reasonLines } from './reasons.js';
 
@@ -41,6 +42,7 @@ export function formatSummary(result, { columns } = {}) {
     `Latency    ${formatLatency(load.latency)}`,
     `Errors     ${formatErrors(load)}`,
     ...reasonLines(result),
+    ...formatWorkerDeaths(result.workerDeaths),
   ];
   if (load.mode === 'open') {
     lines.push(`Schedule   ${int(load.missed)} request${load.missed === 1 ? '' : 's'} could not be sent on time (latency is timed from when each was due)`);

@@ -100,7 +100,8 @@ export class Engine extends EventEmitter {
   startLoad(plan, url, expectedBody) {
     const load = startPlanLoad(plan, url, expectedBody);
     this.#load = load;
-    load.on('phase', (p) => this.emit('phase', p));
+    // `at`: when the phase began (epoch ms), so a worker's death is placed in the measured time.
+    load.on('phase', (p) => this.emit('phase', { ...p, at: Date.now() }));
     load.on('tick', (tick) => {
       this.#lastTick = tick;
       this.emit('tick', tick);

@@ -19,6 +19,7 @@ import { bootCommand, commandTarget } from './boot-command.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
+import { workerDeaths } from '../analysis/worker-deaths.js';
 import { shapeBetween } from '../analysis/server-shape.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
@@ -39,6 +40,7 @@ async function execute(run, plan, logger) {
   logger.info({ plan: planForJson(plan), machine, runtimes }, 'run start');
   run.emit('start', { plan: planForJson(plan), machine, runtimes });
   let workers = [];
+  let measureStartedAt = null;
   const trees = { early: null, late: null };
   const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
@@ -59,6 +61,7 @@ async function execute(run, plan, logger) {
     expectedBody: plan.load.expected,
     // A user's server: its process tree when the measured phase starts and ends (who serves, its workers).
     onLoadPhase: (phase, server) => {
+      if (phase === 'measure') measureStartedAt = Date.now();
       if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
     afterLoad: (server) => {
@@ -93,6 +96,8 @@ async function execute(run, plan, logger) {
     stoppedEarly: run.stopRequested,
     // Every response an error is a run that failed too, however fast the errors came.
     outcome,
+    // Pool workers that died (and were replaced) while the run went on.
+    workerDeaths: workerDeaths(workers, measureStartedAt),
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,
   });
   if (plan.target.kind === 'command' && plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));

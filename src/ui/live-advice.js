@@ -35,10 +35,15 @@ export function adviseOnSample(advice, sample, phase) {
   return { ...advice, window: foldSample(advice.window, sample) };
 }
 
-/** Works the advice out again from the window, once a second, when enough was measured. */
-export function adviseOnTick(advice, tick) {
+/**
+ * Works the advice out again from the window, once a second, when enough was measured.
+ * @param {LiveAdvice|null} advice
+ * @param {object} tick
+ * @param {import('../analysis/worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
+ */
+export function adviseOnTick(advice, tick, deaths = []) {
   if (!advice || advice.final || tick?.phase !== 'measure' || !(tick.elapsedMs >= LIVE_ADVICE_MIN_MS) || advice.window.samples === 0) return advice;
-  return { ...advice, current: adviseRun(windowInput(advice.window, { plan: advice.plan, machine: advice.machine, tick })) };
+  return { ...advice, current: adviseRun(windowInput(advice.window, { plan: advice.plan, machine: advice.machine, tick, deaths })) };
 }
 
 /** The run's own recommendation replaces the live one at the end. */

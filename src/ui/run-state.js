@@ -1,5 +1,6 @@
 import { planView } from './plan-view.js';
 import { startAdvice, adviseOnSample, adviseOnTick, adviseOnDone } from './live-advice.js';
+import { workerDeaths, measuredDeaths } from '../analysis/worker-deaths.js';
 
 /**
  * The dashboard's view of a run, folded from engine events by a pure function so
@@ -26,6 +27,7 @@ export function initialRunState() {
     rpsHistory: [],
     sample: null,
     workers: [],
+    measureStartedAt: null,
     logs: [],
     tune: null,
     result: null,
@@ -43,7 +45,8 @@ export function initialRunState() {
  * @property {object|null} tick        latest LoadTick
  * @property {{ phase: string, rps: number }[]} rpsHistory  one entry per tick
  * @property {object|null} sample      latest sampler interval
- * @property {object[]} workers        latest merged worker list
+ * @property {object[]} workers        latest merged worker list (each with its slot's `exits` once a worker died)
+ * @property {number|null} [measureStartedAt] epoch ms the measured phase began (the `phase` event's `at`)
  * @property {{ level: string, msg: string }[]} logs  latest warnings and errors
  * @property {{ steps: object[], current: object|null }|null} tune
  * @property {object|null} result      RunResult from `done`
@@ -77,13 +80,17 @@ export function applyRunEvent(state, name, payload) {
         rpsHistory: [],
         sample: null,
         workers: [],
+        measureStartedAt: null,
         advice: startAdvice(payload),
       };
-    case 'phase':
-      return { ...state, phase: payload?.phase ?? state.phase };
+    case 'phase': {
+      // When the measured phase began (the engine's clock): a worker's death is placed in it.
+      const measureStartedAt = payload?.phase === 'measure' ? payload.at ?? null : state.measureStartedAt ?? null;
+      return { ...state, phase: payload?.phase ?? state.phase, measureStartedAt };
+    }
     case 'tick': {
       const entry = { phase: payload.phase, rps: payload.rps ?? 0 };
-      return { ...state, tick: payload, rpsHistory: [...state.rpsHistory, entry].slice(-MAX_RPS_HISTORY), advice: adviseOnTick(state.advice, payload) };
+      return { ...state, tick: payload, rpsHistory: [...state.rpsHistory, entry].slice(-MAX_RPS_HISTORY), advice: adviseOnTick(state.advice, payload, measuredDeaths(workerDeaths(state.workers, state.measureStartedAt ?? null))) };
     }
     case 'sample':
       return { ...state, sample: payload, advice: adviseOnSample(state.advice, payload, state.phase) };

@@ -9,6 +9,7 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { readConfig, report, onStop, failAndExit } from '../lib/config.js';
+import { reportWorkerExit } from '../lib/workers-line.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const config = readConfig();
@@ -28,10 +29,12 @@ function startWorker(slot) {
   worker.once('exit', (code, signal) => {
     if (stopping) return;
     if (!worker.listened) return fatal(new Error(`cluster worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? code}) before it listened`));
-    startWorker(slot); // replaced; its open connections were lost with it
+    const replacement = startWorker(slot); // replaced; its open connections were lost with it
+    reportWorkerExit({ id: slot, pid: worker.process.pid, code, signal, replacedBy: replacement.pid });
   });
   worker.once('listening', () => (worker.listened = true));
-  return new Promise((resolve) => worker.once('listening', (address) => resolve(address.port)));
+  const port = new Promise((resolve) => worker.once('listening', (address) => resolve(address.port)));
+  return Object.assign(port, { pid: worker.process.pid });
 }
 
 async function stopWorkers() {

@@ -10,6 +10,7 @@
  * It posts the string 'ready' once it can take work.
  */
 import { createBalancer } from './balancers.js';
+import { reportWorkerExit } from './workers-line.js';
 
 /** How long stop() waits for workers to exit before it stops waiting (they are killed with SIGKILL). */
 const STOP_WAIT_MS = 1_000;
@@ -29,8 +30,11 @@ const STOP_WAIT_MS = 1_000;
  * @param {(slotId: number) => any} options.start starts one worker
  * @param {(message: any, worker: object) => void} [options.onMessage] every message but 'ready'
  * @param {(error: Error) => void} options.onFatal a worker died before it was ready (bad runtime, crash at start)
+ * @param {(exit: { id: number, pid: number|null, threadId: number|null, code: number|null, signal: string|null,
+ *   replacedBy: number|null, replacedByThreadId: number|null }) => void} [options.onWorkerExit]
+ *   a worker died while serving and was replaced (default: the contract's worker-exit line)
  */
-export function createPool({ size, balance, seed, start, onMessage = () => {}, onFatal }) {
+export function createPool({ size, balance, seed, start, onMessage = () => {}, onFatal, onWorkerExit = reportWorkerExit }) {
   const pick = createBalancer(balance, { seed });
   const loads = new Array(size).fill(0);
   const requests = new Map();
@@ -57,7 +61,7 @@ export function createPool({ size, balance, seed, start, onMessage = () => {}, o
     let lastError = null;
     handle.once('exit', (code, signal) => {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      died(slot, handle, lastError ? `${how} (${lastError.message})` : how);
+      died(slot, handle, lastError ? `${how} (${lastError.message})` : how, { code, signal });
     });
     // A process that could not start has no pid and will not emit 'exit'. Any other
     // error (a send to a dying worker: EPIPE; a thread's uncaught exception) is followed
@@ -76,7 +80,7 @@ export function createPool({ size, balance, seed, start, onMessage = () => {}, o
     }
   }
 
-  function died(slot, handle, why) {
+  function died(slot, handle, why, exit = { code: null, signal: null }) {
     if (handle !== slot.handle) return; // 'error' and 'exit' of the same worker
     slot.handle = null;
     const who = slot.threadId !== null ? `thread ${slot.threadId}` : slot.pid ? `pid ${slot.pid}` : 'not started';
@@ -90,8 +94,10 @@ export function createPool({ size, balance, seed, start, onMessage = () => {}, o
     loads[slot.id] = 0;
     if (stopping) return;
     if (!slot.ready) return onFatal(new Error(`${text} before it was ready`));
+    const dead = { id: slot.id, pid: slot.pid, threadId: slot.threadId, ...exit };
     slot.restarts++;
     launch(slot);
+    onWorkerExit({ ...dead, replacedBy: slot.pid, replacedByThreadId: slot.threadId });
   }
 
   for (const slot of slots) launch(slot);

@@ -33,3 +33,15 @@ export function reportWorkers(getWorkers) {
     print();
   };
 }
+
+/**
+ * Says that a worker died while serving (not while the strategy stops): the
+ * `{"spawnbench":"worker-exit",...}` line of the contract, printed at once, so
+ * spawnbench can say which worker died, how and when, and count the slot's
+ * incarnations as one worker.
+ * @param {{ id: number, pid: number|null, threadId?: number|null, code: number|null, signal: string|null,
+ *   replacedBy?: number|null, replacedByThreadId?: number|null }} exit `replacedBy`: the process (or thread) started in its place
+ */
+export function reportWorkerExit({ id, pid, threadId = null, code, signal, replacedBy = null, replacedByThreadId = null }) {
+  report('worker-exit', { id, pid, threadId, code: code ?? null, signal: signal ?? null, at: Date.now(), replacedBy, replacedByThreadId });
+}

@@ -6,6 +6,7 @@ import { Progress } from './progress.js';
 import { Throughput } from './throughput.js';
 import { Latency } from './latency.js';
 import { Errors } from './errors.js';
+import { workerDeaths } from '../../analysis/worker-deaths.js';
 import { Generator, generatorBusy } from './generator.js';
 import { Processes, runtimesWithoutProbe } from './processes.js';
 import { Tune, tuneLines } from './tune.js';
@@ -41,7 +42,12 @@ const MIN_PROCESS_ROWS = 3;
 function calm(state, generator) {
   const errors = state.tick?.errors;
   const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
-  return !errors?.total && !hasNon2xx && !generatorBusy(generator, state.plan?.threads ?? 1);
+  return !errors?.total && !hasNon2xx && !generatorBusy(generator, state.plan?.threads ?? 1) && deathsOf(state).length === 0;
+}
+
+/** The pool workers that died so far (each worker entry carries its slot's exits). */
+function deathsOf(state) {
+  return workerDeaths(state.workers, state.measureStartedAt ?? null);
 }
 
 /**
@@ -73,7 +79,8 @@ export function frameLayout(state, { rows, sideBySide, oneLine, formatAdvice }) 
   const processExtras = 1 + (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) + 1;
   take(1); // progress
   const layout = {
-    errors: take(oneLine ? 1 : (errors?.total && hasNon2xx ? 2 : 1) + 1), // errors, and the generator on its own line unless calm
+    // errors (and a worker's death), and the generator on its own line unless calm
+    errors: take(oneLine ? 1 : (errors?.total && hasNon2xx ? 2 : 1) + (deathsOf(state).length ? 1 : 0) + 1),
     perf: take(sideBySide ? 3 : 5),
     header: take(1) ? 1 : 0,
     tune: Boolean(state.tune) && take(tuneLines(state.tune)),
@@ -114,7 +121,7 @@ export function Dashboard({ state, columns, rows, keys = false, formatAdvice = n
   const generator = state.tick?.generator ?? state.sample?.generator ?? null;
   const oneLine = calm(state, generator);
   const layout = frameLayout(state, { rows, sideBySide, oneLine, formatAdvice });
-  const errors = h(panels.Errors, { tick: state.tick });
+  const errors = h(panels.Errors, { tick: state.tick, deaths: deathsOf(state) });
   const generatorPanel = h(panels.Generator, { generator, threads: state.plan?.threads ?? 1 });
   const lastLog = state.logs.at(-1);
   const perf = sideBySide

@@ -2,6 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { formatCount } from '../format.js';
 import { useTone } from '../theme.js';
+import { workerDeathLabel } from '../../labels.js';
 import { requestOutcome, mostlyFailed } from '../../analysis/request-outcome.js';
 import { cleanText } from '../../untrusted-text.js';
 
@@ -43,11 +44,13 @@ export function failureAlarm(tick) {
 }
 
 /**
- * Errors by kind and non-2xx responses by status; red and marked "!" when any.
- * @param {{ tick: object|null }} props
+ * Errors by kind and non-2xx responses by status; red and marked "!" when any. A pool
+ * worker's death gets a line of its own under them.
+ * @param {{ tick: object|null, deaths?: import('../../analysis/worker-deaths.js').WorkerDeath[] }} props
  */
-export function Errors({ tick }) {
+export function Errors({ tick, deaths = [] }) {
   const tone = useTone();
+  const death = deaths.length ? deathLine(deaths) : null;
   const errors = tick?.errors ?? { total: 0 };
   const kinds = KINDS.filter(([key]) => errors[key] > 0).map(([key, word]) => `${word} ${formatCount(errors[key])}`);
   // The most frequent status with its most frequent first line, on the same line (the server's words, cleaned).
@@ -56,7 +59,8 @@ export function Errors({ tick }) {
   const statuses = non2xxStatuses(tick?.statuses).map(([status, count]) => `${status} ×${formatCount(count)}${status === top && topText ? ` '${cleanText(topText, 120)}'` : ''}`);
   const alarm = failureAlarm(tick);
   if (!errors.total && kinds.length === 0 && statuses.length === 0) {
-    return h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true }, 'errors '), h(Text, { color: tone('ok') }, tick ? '0' : '–'));
+    const none = h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true }, 'errors '), h(Text, { color: tone('ok') }, tick ? '0' : '–'));
+    return death ? h(Box, { flexDirection: 'column' }, none, h(Text, { wrap: 'truncate-end', color: tone('bad') }, death)) : none;
   }
   return h(
     Box,
@@ -70,5 +74,12 @@ export function Errors({ tick }) {
     statuses.length
       ? h(Text, { wrap: 'truncate-end', color: tone('bad') }, `! non-2xx ${formatCount(errors.non2xx)}: ${statuses.join(' · ')}`)
       : null,
+    death ? h(Text, { wrap: 'truncate-end', color: tone('bad') }, death) : null,
   );
+}
+
+/** "! worker 0 (pid 4242) died (SIGKILL) at 2.5 s; replaced by pid 4250", the latest, with how many more. */
+function deathLine(deaths) {
+  const more = deaths.length > 1 ? ` (${deaths.length} worker deaths)` : '';
+  return `! ${workerDeathLabel(deaths.at(-1))}${more}`;
 }

@@ -1,0 +1,107 @@
+/**
+ * The pool workers that died during a run, and which sampled processes were
+ * incarnations of one worker slot. A strategy replaces a dead worker in the same
+ * slot (same id, new pid): its requests before and after are one worker's, so the
+ * balance check must count them as one, and a death is a reason to doubt the run,
+ * never evidence for a balancing policy (issue #25: a SIGKILLed fork-pool worker
+ * made an even round-robin look lopsided, 185–811 requests, and least-requests
+ * was advised). Pure: the merged workers list (src/runner/control-lines.js, each
+ * entry with `exits`) in, deaths and groups out.
+ */
+
+/**
+ * @typedef {object} WorkerDeath
+ * @property {number} id            the worker's slot
+ * @property {number|null} pid       the process that died (a thread's process for a worker thread)
+ * @property {number|null} threadId  a worker thread's id, else null
+ * @property {number|null} code      its exit code, when it exited
+ * @property {string|null} signal    the signal that killed it ('SIGKILL'), when one did
+ * @property {number|null} atMs      when, ms from the start of the measured phase (negative: in the warm-up; null: not known)
+ * @property {number|null} replacedBy the pid that took the slot over (null: not replaced yet)
+ * @property {number|null} replacedByThreadId
+ */
+
+/**
+ * @param {Array<{ id: number, exits?: object[] }>} workers the strategy's merged workers list
+ * @param {number|null} measureStartedAt epoch ms when the measured phase began (null: not known)
+ * @returns {WorkerDeath[]} oldest first
+ */
+export function workerDeaths(workers, measureStartedAt = null) {
+  const deaths = [];
+  for (const w of workers ?? []) {
+    for (const exit of w.exits ?? []) {
+      deaths.push({
+        id: w.id,
+        pid: exit.pid ?? null,
+        threadId: exit.threadId ?? null,
+        code: exit.code ?? null,
+        signal: exit.signal ?? null,
+        atMs: Number.isFinite(measureStartedAt) && Number.isFinite(exit.at) ? exit.at - measureStartedAt : null,
+        replacedBy: exit.replacedBy ?? null,
+        replacedByThreadId: exit.replacedByThreadId ?? null,
+      });
+    }
+  }
+  return deaths.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
+}
+
+/**
+ * Deaths that matter to the measured figures: in the measured phase, or at a time not known.
+ * @param {WorkerDeath[]|undefined} deaths
+ */
+export function measuredDeaths(deaths) {
+  return (deaths ?? []).filter((d) => d.atMs === null || d.atMs >= 0);
+}
+
+/**
+ * Which worker slot each incarnation (process, or thread) belonged to: the live
+ * ones and those that died.
+ * @param {Array<{ id: number, pid: number|null, threadId?: number|null, exits?: object[] }>} workers
+ * @returns {Map<string, number>} `pid` or `pid/threadId` → slot id
+ */
+export function incarnationSlots(workers) {
+  const slots = new Map();
+  for (const w of workers ?? []) {
+    if (w.pid != null) slots.set(incarnationKey(w.pid, w.threadId ?? null), w.id);
+    for (const exit of w.exits ?? []) if (exit.pid != null) slots.set(incarnationKey(exit.pid, exit.threadId ?? null), w.id);
+  }
+  return slots;
+}
+
+/** The key of a process or thread entry in incarnationSlots(). */
+export function incarnationKey(pid, threadId) {
+  return threadId == null ? `${pid}` : `${pid}/${threadId}`;
+}
+
+/**
+ * Folds the figures of one slot's incarnations into one worker: request counts add
+ * up; shares and means are weighted by how many samples each incarnation has
+ * (each covers its own part of the run).
+ * @param {Array<{ figures: object, samples: number }>} parts one worker's incarnations, oldest first
+ * @returns {object} the figures of the slot's worker
+ */
+export function foldIncarnations(parts) {
+  if (parts.length === 1) return parts[0].figures;
+  const weight = parts.reduce((sum, p) => sum + Math.max(1, p.samples), 0);
+  const weighted = (field) => {
+    const known = parts.filter((p) => Number.isFinite(p.figures[field]));
+    if (known.length === 0) return null;
+    const w = known.reduce((sum, p) => sum + Math.max(1, p.samples), 0);
+    return known.reduce((sum, p) => sum + p.figures[field] * Math.max(1, p.samples), 0) / w;
+  };
+  const counts = parts.map((p) => p.figures.requests).filter(Number.isFinite);
+  const last = parts.at(-1).figures;
+  return {
+    ...last,
+    requests: counts.length ? counts.reduce((a, b) => a + b, 0) : null,
+    inFlight: weighted('inFlight'),
+    elu: weighted('elu'),
+    blocked: weighted('blocked'),
+    spawnsPerSec: weighted('spawnsPerSec'),
+    cpuPct: weighted('cpuPct'),
+    loopCpuPct: weighted('loopCpuPct'),
+    waitPct: weighted('waitPct'),
+    incarnations: parts.length,
+    samples: weight,
+  };
+}
