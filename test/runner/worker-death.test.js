@@ -29,19 +29,27 @@ async function runKillingOne(strategy) {
   let workers = [];
   let killed = null;
   let timer = null;
+  let measuring = false;
   const onEvent = (name, payload) => {
     if (name === 'workers') workers = payload;
+    if (name === 'phase') measuring = payload.phase === 'measure';
     if (name === 'phase' && payload.phase === 'measure') {
-      timer = setTimeout(() => {
+      // A cluster worker prints its own workers line: on a loaded machine worker 1's may come late.
+      const kill = () => {
+        if (!measuring) return; // only a worker of this run, while it runs
         const victim = workers.find((w) => w.id === 1);
-        if (!victim?.pid) return;
+        if (!victim?.pid) {
+          timer = setTimeout(kill, 100);
+          return;
+        }
         killed = victim.pid;
         process.kill(victim.pid, 'SIGKILL');
-      }, KILL_AFTER_MS);
+      };
+      timer = setTimeout(kill, KILL_AFTER_MS);
     }
   };
   try {
-    const result = await run({ strategy, poolSize: 3, duration: '4s', warmup: '500ms', connections: 6 }, { onEvent });
+    const result = await run({ strategy, poolSize: 3, duration: '5s', warmup: '500ms', connections: 6 }, { onEvent });
     return { result, killed };
   } finally {
     clearTimeout(timer);
@@ -62,7 +70,7 @@ for (const strategy of ['fork-pool', 'comm-channel', 'cluster']) {
     assert.equal(death.id, 1);
     assert.equal(death.pid, killed);
     assert.equal(death.signal, 'SIGKILL');
-    assert.ok(death.atMs >= KILL_AFTER_MS - 100 && death.atMs < 4000 + 1000, `inside the measured 4 s: ${death.atMs} ms`);
+    assert.ok(death.atMs >= KILL_AFTER_MS - 100 && death.atMs < 5000, `inside the measured 5 s: ${death.atMs} ms`);
     assert.ok(Number.isInteger(death.replacedBy) && death.replacedBy !== killed, 'replaced by a new process');
 
     // The summary says it in one line, in words.
