@@ -125,6 +125,11 @@ function deathWords(d) {
 
 const limitName = { cores: 'the cores', 'main-thread': 'the main thread', generator: 'the load generator' };
 
+/** A budget of at most one CPU named as the limit takes a singular verb ("1.0 CPU (cgroup quota) serves"). */
+function singularBudget(f) {
+  return f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && f.cores <= 1;
+}
+
 /** The limit in words: the cores, or a narrower CPU budget by what set it ("1.0 CPU (cgroup quota)"). */
 function limitWords(f) {
   if (f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && Number.isFinite(f.cores)) {
@@ -149,7 +154,7 @@ const SENTENCES = {
   'no-main-figures': () => 'The main thread was not sampled, so this run cannot say whether a pool would help.',
   'cores-limit': (f) =>
     `${f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
-    `so ${budgetWords(f)} serve at most ~${int(f.bounds.cores)} req/s.`,
+    `so ${budgetWords(f)} ${singularBudget(f) ? 'serves' : 'serve'} at most ~${int(f.bounds.cores)} req/s.`,
   'cpu-budget': (f) =>
     `Sized for ${budgetAmount({ budget: f.budget, source: f.source })} (${BUDGET_SOURCE_WORDS[f.source]}), not the host's ${f.hostCpus} CPUs` +
     `${Number.isFinite(f.throttledFraction) ? `; the quota throttled ${pct(f.throttledFraction)} of periods, under the ${pct(f.threshold)} where it is the limit` : ''}.`,
@@ -176,7 +181,7 @@ const SENTENCES = {
     `The main thread was blocked in spawn ${pct(f.blocked)} of the time (ELU ${fixed(f.elu)}): every request waits for a fork on the one thread that serves them all.`,
   'main-busy': (f) => `The main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}): it is the limit.`,
   'move-to-pool': (f) =>
-    `Spawning in workers leaves the main thread ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
+    `Spawning in workers leaves the main thread ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.`,
   'no-gain-expected': (f) =>
     `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
@@ -214,7 +219,7 @@ const SENTENCES = {
   'no-knob': (f) =>
     `No size knob was found (${f.seen?.workers ? `${f.seen.workers} workers seen` : f.seen?.threads ? `${f.seen.threads} threads seen` : 'none in its arguments or environment'}). To confirm with a sweep, tell tune how your server takes its size: ${shellLine(['spawnbench', ...f.example])}, with NAME the variable it reads, or {size} in its arguments.`,
   'own-pool-would-help': (f) =>
-    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then allow ~${int(f.expectedRps)} req/s. ` +
+    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
   'one-process-enough': (f) =>
     f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow.`,
@@ -241,7 +246,7 @@ function capitalFirst(text) {
 function sizeSentence(f) {
   const limit = limitWords(f) ?? 'the shared resources';
   const shared = f.bounds[boundKey(f.limit)];
-  return `Each request keeps a worker ${ms(f.workersMs)}; at the ~${int(shared)} req/s ${limit} allow that is ${fixed(f.knee)} workers' worth, planned at 80% busy: ${workers(f.size)}.`;
+  return `Each request keeps a worker ${ms(f.workersMs)}; at the ~${int(shared)} req/s ${limit} ${singularBudget(f) ? 'allows' : 'allow'} that is ${fixed(f.knee)} workers' worth, planned at 80% busy: ${workers(f.size)}.`;
 }
 
 function spreadText(s) {

@@ -68,7 +68,7 @@ test("run's recommendation under a throttled 1-CPU quota names the quota and siz
   assert.ok(advice.size <= 2, `sized for one CPU, not four workers: ${advice.size}`);
   const words = adviceParagraphs(advice, run.plan.target);
   assert.match(words.join('\n'), /The container's CPU quota \(1\.0 CPU\) is the limit: throttled in 87% of periods/);
-  assert.match(words.join('\n'), /so 1\.0 CPU \(cgroup quota\) serve at most ~\d+ req\/s|the pool allowed ~\d+ req\/s, 1\.0 CPU \(cgroup quota\) ~\d+/);
+  assert.match(words.join('\n'), /so 1\.0 CPU \(cgroup quota\) serves at most ~\d+ req\/s|the pool allowed ~\d+ req\/s, 1\.0 CPU \(cgroup quota\) ~\d+/);
   assert.doesNotMatch(words.join('\n'), /the cores|taken out above/);
   // The quota's stops stay in the workers' busy time: the quota is where the server will run.
   assert.match(words.join('\n'), /The workers were the limit: busy 90% each, the quota's stops included/);
