@@ -1,23 +1,67 @@
 /**
- * The shape of a result file beyond its header: the fields every formatter reads, by kind.
- * A file with spawnbench's header and another body (edited, truncated by hand, from a
- * future version) is refused in one line instead of a TypeError from deep in a formatter.
+ * The shape of a result file beyond its header, checked against the published JSON
+ * Schema (schema/result.schema.json, with ajv). A file with spawnbench's header and
+ * another body (edited, truncated by hand, from a future version) is refused in one
+ * line naming the field, instead of a TypeError from deep in a formatter.
  */
-import { openSync, readSync, closeSync } from 'node:fs';
+import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { RunError } from '../errors.js';
 import { MAX_RESULT_FILE_BYTES } from '../thresholds.js';
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** The schema of every result document (`--json`, `--out`), as published for CI users. */
+export const RESULT_SCHEMA_URL = new URL('../../schema/result.schema.json', import.meta.url);
 
-/** [path, test, what it should be] per kind; paths are dot-separated. */
-const SHAPES = {
-  run: [['plan', isObject, 'an object'], ['plan.target', isObject, 'an object'], ['plan.load', isObject, 'an object'], ['machine', isObject, 'an object'], ['load', isObject, 'an object'], ['load.requests', Number.isFinite, 'a number'], ['load.errors', isObject, 'an object'], ['notes', Array.isArray, 'a list'], ['failures', Array.isArray, 'a list']],
-  diagnose: [['plan', isObject, 'an object'], ['plan.target', isObject, 'an object'], ['plan.load', isObject, 'an object'], ['machine', isObject, 'an object'], ['load', isObject, 'an object'], ['load.requests', Number.isFinite, 'a number'], ['diagnosis', isObject, 'an object'], ['notes', Array.isArray, 'a list'], ['failures', Array.isArray, 'a list']],
-  tune: [['plan', isObject, 'an object']],
-  compare: [['plan', isObject, 'an object']],
-};
+let compiled = null;
 
-const at = (data, dotted) => dotted.split('.').reduce((v, k) => (isObject(v) ? v[k] : undefined), data);
+/** The schema, compiled once, on first use (`report` and `--against` only: no other command pays for ajv). */
+function schemaValidator() {
+  if (!compiled) {
+    const schema = JSON.parse(readFileSync(RESULT_SCHEMA_URL, 'utf8'));
+    const ajvModule = createRequire(import.meta.url)('ajv');
+    const Ajv = ajvModule.default ?? ajvModule;
+    // verbose: each error carries the schema around it, for the expected type of a missing field.
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+    compiled = { schema, validate: ajv.compile(schema) };
+  }
+  return compiled;
+}
+
+const WHAT = { object: 'an object', array: 'a list', number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false', null: 'null' };
+const describeType = (type) => [].concat(type).map((t) => WHAT[t] ?? t).join(' or ');
+
+/** '#/definitions/load' → that definition; anything else as it is. */
+function resolve(schema, part) {
+  const ref = part?.$ref;
+  return ref?.startsWith('#/definitions/') ? schema.definitions[ref.slice('#/definitions/'.length)] : part;
+}
+
+/** An ajv error as "its "load.requests" is not a number". */
+function describeError(schema, error) {
+  const path = error.instancePath.split('/').slice(1);
+  if (error.keyword === 'required') {
+    const field = [...path, error.params.missingProperty].join('.');
+    // A field a kind requires may be declared at the top, for every kind.
+    const declared = error.parentSchema?.properties?.[error.params.missingProperty] ?? (path.length === 0 ? schema.properties[error.params.missingProperty] : undefined);
+    const type = resolve(schema, declared)?.type;
+    return `its "${field}" is ${type ? `not ${describeType(type)}` : 'missing'}`;
+  }
+  const field = path.join('.') || 'document';
+  if (error.keyword === 'type') return `its "${field}" is not ${describeType(error.params.type)}`;
+  return `its "${field}" ${error.message}`;
+}
+
+/**
+ * What is wrong with a result document, by the schema: one line per problem, none when it conforms.
+ * @param {object} data
+ * @returns {string[]}
+ */
+export function resultSchemaErrors(data) {
+  const { schema, validate } = schemaValidator();
+  if (validate(data)) return [];
+  // An `if`/`then` failure is reported twice: the field inside `then`, and the `if` that chose it.
+  return validate.errors.filter((error) => error.keyword !== 'if').map((error) => describeError(schema, error));
+}
 
 /**
  * @param {string} file for the message
@@ -25,11 +69,8 @@ const at = (data, dotted) => dotted.split('.').reduce((v, k) => (isObject(v) ? v
  * @throws {RunError}
  */
 export function checkResultShape(file, data) {
-  for (const [field, ok, what] of SHAPES[data.kind] ?? []) {
-    if (!ok(at(data, field))) {
-      throw new RunError(`${file} has the header of a spawnbench ${data.kind} result but its "${field}" is not ${what}; give a file written by --out, unedited`);
-    }
-  }
+  const [problem] = resultSchemaErrors(data);
+  if (problem) throw new RunError(`${file} has the header of a spawnbench ${data.kind} result but ${problem}; give a file written by --out, unedited`);
 }
 
 /**
