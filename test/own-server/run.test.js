@@ -59,7 +59,7 @@ test('spawnbench -- <command> (the default command) on --workers 2: the knob fou
 
   // The confirm command as printed, made short: the same argv with one size, one repeat, a short step.
   const argv = [...rec.confirmWith.argv];
-  argv.splice(argv.indexOf('--'), 0, '--sizes', '1', '--repeat', '1', '-d', '500ms', '-w', '0', '--json');
+  argv.splice(argv.indexOf('--'), 0, '--sizes', '1', '--repeat', '1', '-d', '2s', '-w', '500ms', '--json');
   const tune = await spawnCli(argv, { env: env({}) });
   assert.equal(tune.code, 0, tune.err);
   const swept = JSON.parse(tune.out);
