@@ -23,6 +23,11 @@
 // from the test runtime cache, fetched on first use (test/helpers/runtimes.js). spawnApi child_process turns off
 // Node workers' posix_spawn (SPAWNBENCH_SPAWN_API, strategies/lib/posix-spawn.js) for that row.
 // Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
+// The floor (bench/floor/spawn-loop.c, built when `cc` is on PATH; --no-floor to leave it
+// out) is measured before the Go reference each round: the command spawned in a C loop
+// with nothing around it. The closing lines say, per workload, what a request costs above
+// that floor for Go and for the best Node-only row on each Node major, and where the best
+// Node 26 and Node 20 rows stand against issue 28's targets (≥ 1.2× and ≥ 0.7× Go).
 import { parseArgs } from 'node:util';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildRunPlan } from '../src/plan.js';
@@ -30,8 +35,9 @@ import { createRun } from '../src/runner/run.js';
 import { resolveRuntime } from '../src/strategies/runtimes.js';
 import { resolveWorkload } from '../src/workloads.js';
 import { buildGoReference, startGoReference, ticksToMs } from './go-reference.js';
+import { buildFloor, measureFloor } from './floor.js';
 import { RUNTIMES, fetchRuntime } from '../test/helpers/runtimes.js';
-import { summarizeCell, strategyCpu, goCpu, throughputTable, cpuTable, fmt } from './strategies-figures.js';
+import { summarizeCell, strategyCpu, goCpu, throughputTable, cpuTable, fmt, median } from './strategies-figures.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,6 +51,7 @@ const { values: args } = parseArgs({
     // (it doubles the run: ~25 min for 5 rounds of every row on the 2-core machine).
     workloads: { type: 'string', default: 'echo' },
     'no-go': { type: 'boolean', default: false },
+    'no-floor': { type: 'boolean', default: false },
     rows: { type: 'string' },
     'go-every': { type: 'string', default: '4' },
   },
@@ -205,10 +212,26 @@ if (!args['no-go']) {
   }
 }
 
+let floor = null;
+if (!args['no-floor']) {
+  floor = buildFloor();
+  if (floor.skipped) {
+    skipped.push(floor.skipped);
+    floor = null;
+  } else {
+    floor.rounds = Object.fromEntries(workloads.map((w) => [w, []]));
+  }
+}
+
 try {
   for (let round = 1; round <= rounds; round++) {
     for (const workload of workloads) {
       const tag = `[${round}/${rounds}] ${workload}`;
+      if (floor) {
+        const f = measureFloor(floor.binary, resolveWorkload({ workload }));
+        floor.rounds[workload].push(f);
+        process.stderr.write(`${tag} floor (C spawn loop): ${f.failed ? `failed: ${f.failed}` : `${fmt(f.cpu.main + f.cpu.spawned, 3)} ms CPU per spawn`}\n`);
+      }
       // The Go reference is measured before the first strategy and again after every
       // --go-every strategies; each strategy's ratio is to the mean of the Go figures
       // just before and just after it, so drift on the machine hits both sides alike.
@@ -241,9 +264,18 @@ try {
   }
 } finally {
   go?.cleanup();
+  floor?.cleanup();
 }
 
 const GO_LABEL = 'Go net/http + os/exec (reference)';
+const FLOOR_LABEL = 'floor: C posix_spawn + pipe + waitpid loop (per spawn)';
+
+/** The floor's rounds: medians of the loop's and the commands' CPU per spawn. */
+function summarizeFloor(list) {
+  const ok = list.filter((f) => !f.failed);
+  if (!ok.length) return null;
+  return { cpu: { main: median(ok.map((f) => f.cpu.main)), workers: null, spawned: median(ok.map((f) => f.cpu.spawned)), generator: null } };
+}
 console.log(`## spawnbench strategies on this machine\n`);
 console.log(`${availableParallelism()} hardware threads · Node ${process.versions.node} · pool size ${args['pool-size']} · ` +
   `${args.connections} connections · ${args.warmup} warm-up + ${args.duration} per cell · ${rounds} interleaved round${rounds > 1 ? 's' : ''} ` +
@@ -278,15 +310,19 @@ for (const workload of workloads) {
   console.log(throughputTable(cells, REF));
   console.log(`\nCPU milliseconds per request (medians over the rounds; main process = all its threads; ` +
     `spawned = the commands' CPU, reaped children; for Go, main process = the whole server):\n`);
-  console.log(cpuTable(cells));
+  const floorCell = floor ? summarizeFloor(floor.rounds[workload]) : null;
+  console.log(cpuTable(floorCell ? [...cells, { label: FLOOR_LABEL, cell: floorCell }] : cells));
   console.log('');
-  summaries.push({ workload, cells });
+  summaries.push({ workload, cells, floorCell });
 }
 
 // The questions the table answers: can a server with a Node main thread match Go
 // (and one whose Node main thread answers every request itself: in cluster and
 // reuse-port the workers answer), and how close does Node alone (Node workers too) get.
 const WORKERS_ANSWER = new Set(['cluster', 'reuse-port']);
+/** Issue 28's targets for the best Node-only row (Node main and Node workers): ratio to Go per Node major. */
+const NODE_TARGETS = [[26, 1.2], [20, 0.7]];
+const say = (c) => (c ? `${c.label} at ${fmt(c.cell.ratio, 2)}× Go (${fmt(c.cell.minRatio, 2)}–${fmt(c.cell.maxRatio, 2)})` : 'none measured');
 const best = (cells, keep) => cells.filter((c) => c.row && keep(c.row) && !c.cell.failed && c.cell.ratio !== null)
   .sort((a, b) => b.cell.ratio - a.cell.ratio)[0];
 if (go) {
@@ -295,11 +331,48 @@ if (go) {
     const nodeMain = best(cells, (r) => isNode(r.runtime));
     const mainAnswers = best(cells, (r) => isNode(r.runtime) && !WORKERS_ANSWER.has(r.strategy));
     const nodeOnly = best(cells, (r) => isNode(r.runtime) && (!r.workerRuntime || isNode(r.workerRuntime)));
-    const say = (c) => (c ? `${c.label} at ${fmt(c.cell.ratio, 2)}× Go (${fmt(c.cell.minRatio, 2)}–${fmt(c.cell.maxRatio, 2)})` : 'none measured');
     console.log(`${workload}: best with a Node main thread: ${say(nodeMain)}; ` +
       `best whose Node main thread answers every request: ${say(mainAnswers)}; best with Node workers only: ${say(nodeOnly)}.`);
   }
+  for (const { workload, cells, floorCell } of summaries) {
+    const lines = [];
+    for (const [major, target] of NODE_TARGETS) {
+      const c = best(cells, (r) => nodeMajor(r.runtime) === major && (!r.workerRuntime || nodeMajor(r.workerRuntime) === major));
+      lines.push(`Node ${major}, Node only: ${c ? `${say(c)}, target ≥ ${target}× ${c.cell.ratio >= target ? 'met' : 'NOT met'}` : 'no row measured'}`);
+    }
+    console.log(`${workload}: ${lines.join('; ')}.`);
+    if (floorCell) console.log(aboveFloor(workload, cells, floorCell));
+  }
 }
+/** Node major of a row's runtime: 'node' is the Node running this bench, 'node26' Node 26. */
+function nodeMajor(runtime) {
+  if (runtime === 'node') return Number(process.versions.node.split('.')[0]);
+  const m = /^node(\d+)$/.exec(runtime ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * What a request costs above the floor (CPU ms; server = main + workers + commands,
+ * the generator apart): for Go and the best Node-only row of each major, with the split.
+ */
+function aboveFloor(workload, cells, floorCell) {
+  const floorTotal = floorCell.cpu.main + floorCell.cpu.spawned;
+  const part = (label, cell) => {
+    const { main, workers, spawned } = cell.cpu;
+    const total = (main ?? 0) + (workers ?? 0) + (spawned ?? 0);
+    const split = [`main ${fmt(main, 3)}`, workers !== null ? `workers ${fmt(workers, 3)}` : null, `commands ${fmt(spawned, 3)}`].filter(Boolean).join(' + ');
+    return `${label} ${fmt(total, 3)} (${split}) → ${fmt(total - floorTotal, 3)} above`;
+  };
+  const out = [`${workload}, CPU ms per request: floor ${fmt(floorTotal, 3)} (loop ${fmt(floorCell.cpu.main, 3)} + command ${fmt(floorCell.cpu.spawned, 3)})`];
+  const goCell = cells.find((c) => c.label === GO_LABEL && !c.cell.failed);
+  if (goCell) out.push(part('Go', goCell.cell));
+  for (const [major] of NODE_TARGETS) {
+    const c = best(cells, (r) => nodeMajor(r.runtime) === major && (!r.workerRuntime || nodeMajor(r.workerRuntime) === major));
+    if (c) out.push(part(`best Node ${major} (${c.row.strategy})`, c.cell));
+  }
+  return `${out.join('; ')}.`;
+}
+
 const errors = summaries.flatMap(({ cells }) => cells).filter((c) => !c.cell.failed && c.cell.errors > 0);
 const failed = summaries.flatMap(({ workload, cells }) => cells.filter((c) => c.cell.failed).map((c) => `${c.label} ${workload}`));
 console.log(`Errors: ${errors.length ? errors.map((c) => `${c.label} ${c.cell.errors}`).join('; ') : '0 in every cell'}` +

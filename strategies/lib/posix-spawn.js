@@ -16,6 +16,11 @@
  * child is reaped with `waitpid(pid, WNOHANG)` once its stdout has closed (libuv's SIGCHLD
  * handler only waits for pids it started itself).
  *
+ * Per request it does no more than it must (issue 28, the worker's CPU per request): the
+ * argv of the last command is kept (a server runs the same one every time), and stdout is
+ * read into one buffer of this process (net's `onread`) and copied out at each read, so
+ * no Readable stream state, 'data' event or pooled Buffer is made per read.
+ *
  * Used only where it loads: Linux on x86-64 or arm64 (glibc and musl both clone with
  * CLONE_VM|CLONE_VFORK; the opaque structs are given more room than either needs), a Node built with
  * `node:ffi`; `SPAWNBENCH_SPAWN_API=child_process` turns it off (for side-by-side runs).
@@ -119,6 +124,13 @@ function bind(ffi) {
   const pipeEnds = new Int32Array(2);
   const pidOut = new Int32Array(1);
   const status = new Int32Array(1);
+  // Every pipe of this process reads into this one buffer: a read is copied out before the next.
+  const readBuffer = Buffer.allocUnsafe(64 * 1024);
+  // The argv of the last command (the C strings and the NULL-terminated pointer array).
+  let lastCommand = null;
+  let lastArgs = [];
+  let strings = null;
+  let argv = null;
 
   /** @type {typeof import('./spawn-command.js').runCommand} */
   return function runWithPosixSpawn(command, args, { onStdout, onExit, onError }) {
@@ -126,11 +138,15 @@ function bind(ffi) {
     // file descriptors is what fails it here, and Node words that EMFILE.
     if (c.pipe2(at(pipeEnds), O_CLOEXEC) !== 0) return onError(`spawn ${command} EMFILE`);
     const [readEnd, writeEnd] = pipeEnds;
-    const strings = [command, ...args].map((s) => Buffer.from(`${s}\0`));
-    const argv = new BigUint64Array(strings.length + 1); // NULL-terminated
-    strings.forEach((s, i) => {
-      argv[i] = at(s);
-    });
+    if (command !== lastCommand || args.length !== lastArgs.length || args.some((arg, i) => arg !== lastArgs[i])) {
+      strings = [command, ...args].map((s) => Buffer.from(`${s}\0`));
+      argv = new BigUint64Array(strings.length + 1); // NULL-terminated
+      strings.forEach((s, i) => {
+        argv[i] = at(s);
+      });
+      lastCommand = command;
+      lastArgs = [...args];
+    }
     c.posix_spawn_file_actions_init(at(actions));
     c.posix_spawn_file_actions_addopen(at(actions), 0, at(devNull), O_RDONLY, 0);
     c.posix_spawn_file_actions_adddup2(at(actions), writeEnd, 1); // dup2 clears O_CLOEXEC on 1
@@ -147,8 +163,10 @@ function bind(ffi) {
       return onError(`spawn ${command} ${ERRNO_NAMES.get(failed) ?? failed}`);
     }
     const pid = pidOut[0];
-    const stdout = new net.Socket({ fd: readEnd, readable: true, writable: false });
-    stdout.on('data', onStdout);
+    const stdout = new net.Socket({
+      fd: readEnd, readable: true, writable: false,
+      onread: { buffer: readBuffer, callback: (nread, buffer) => onStdout(Buffer.from(buffer.subarray(0, nread))) },
+    });
     stdout.on('error', () => {}); // a read error ends the stream: 'close' follows
     stdout.once('close', () => {
       let waitMs = 0;

@@ -23,6 +23,7 @@ process.on('message', (message) => {
 onParentGone();
 
 const OCTETS = { 'content-type': 'application/octet-stream' };
+const EMPTY = new Uint8Array(0);
 const failure = (text) => new Response(`${text}\n`, { status: 500, headers: { 'content-type': 'text/plain' } });
 
 // Bun and Deno: their own server with SO_REUSEPORT, and the command's stdout stream as
@@ -61,19 +62,36 @@ if (globalThis.Bun) {
 } else {
   // Node: a node:cluster worker; listen() shares the primary's socket (SCHED_NONE), and
   // this process accepts from it directly.
+  // The first stdout chunk waits for a second one or the exit: a command whose output
+  // comes in one read (echo) is answered in one write with its length, not as a chunked
+  // stream of two writes (chunk, then the last-chunk marker); from the second chunk on, it streams.
   const server = http.createServer((req, res) => {
     req.resume();
     counts.inFlight++;
-    let started = false;
+    let first = null;
+    let streaming = false;
     runCommand(command, args, {
       onStdout(chunk) {
-        if (!started) res.writeHead(200, OCTETS);
-        started = true;
-        res.write(chunk);
+        if (streaming) {
+          res.write(chunk);
+        } else if (first === null) {
+          first = chunk;
+        } else {
+          res.writeHead(200, OCTETS);
+          res.write(first);
+          res.write(chunk);
+          first = null;
+          streaming = true;
+        }
       },
       onExit() {
-        if (!started) res.writeHead(200, OCTETS);
-        res.end();
+        if (streaming) {
+          res.end();
+        } else {
+          const body = first ?? EMPTY;
+          res.writeHead(200, { ...OCTETS, 'content-length': body.length });
+          res.end(body);
+        }
         finished(false);
       },
       onError(message) {

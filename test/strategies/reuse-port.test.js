@@ -4,6 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readlinkSync } from 'node:fs';
+import http from 'node:http';
 import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
 import { waitFor } from '../helpers/harness.js';
 import { resolveRuntime, workerForkConfig } from '../../src/strategies/runtimes.js';
@@ -112,3 +113,31 @@ test('reuse-port: when stdin closes the strategy and its workers exit', async ()
   await strategy.exited;
   await waitFor(() => groupMembers(strategy.pid).length === 0, { what: 'the workers to exit' });
 });
+
+// Node workers answer an output that comes in one read in one write with its length;
+// a longer one streams (chunked) from its second read on; an empty one has length 0.
+for (const kind of ['node', 'node26']) {
+  const skip = kind === 'node26' && missingRuntime('node26');
+  test(`reuse-port: ${kind} workers answer a one-read output with its length, stream a longer one`, { skip }, async () => {
+    const runtime = kind === 'node' ? NODE : resolveRuntime(runtimePath('node26'));
+    const head = async (config, expected) => {
+      // Node workers are cluster workers of the main's own Node: the main runs on that Node.
+      const strategy = await boot('reuse-port', { ...workerForkConfig(runtime, runtime), workerRuntimeKind: 'node', ...config }, { command: runtime.path });
+      started.push(strategy);
+      const res = await new Promise((resolve, reject) => http.get({ host: '127.0.0.1', port: strategy.port }, resolve).on('error', reject));
+      const chunks = [];
+      for await (const c of res) chunks.push(c);
+      assert.equal(res.statusCode, 200);
+      assert.ok(Buffer.concat(chunks).equals(expected), 'body differs');
+      await strategy.stop();
+      return res.headers;
+    };
+    const echo = await head({ workload: 'echo' }, WORKLOADS.echo.expected);
+    assert.equal(echo['content-length'], String(WORKLOADS.echo.expected.length));
+    assert.equal(echo['transfer-encoding'], undefined);
+    const large = await head({ workload: 'large' }, WORKLOADS.large.expected);
+    assert.equal(large['transfer-encoding'], 'chunked');
+    const empty = await head({ command: 'true', args: [] }, Buffer.alloc(0));
+    assert.equal(empty['content-length'], '0');
+  });
+}

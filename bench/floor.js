@@ -1,0 +1,47 @@
+/**
+ * The machine's floor for bench:strategies: bench/floor/spawn-loop.c, built when a
+ * C compiler (`cc`) is on PATH, runs the workload's command one spawn after another
+ * (posix_spawnp, stdout on a pipe read to its end, waitpid) and reports its own CPU
+ * and the commands'. What a request costs above that is what a server adds.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = fileURLToPath(new URL('./floor/spawn-loop.c', import.meta.url));
+/** Spawns per measurement: ~1–3 s on the 2-core machine. */
+const SPAWNS = 1500;
+
+/**
+ * @returns {{ binary: string, cleanup: () => void } | { skipped: string }}
+ */
+export function buildFloor() {
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-floor-'));
+  const binary = join(dir, 'spawn-loop');
+  try {
+    execFileSync('cc', ['-O2', '-o', binary, SOURCE], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    const why = error.code === 'ENOENT' ? '`cc` is not on PATH' : (error.stderr?.toString().trim().split('\n')[0] ?? error.message);
+    return { skipped: `no floor row: ${why}` };
+  }
+  return { binary, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * One measurement: CPU milliseconds per spawn of the loop itself and of the commands.
+ * @param {string} binary
+ * @param {{ command: string, args: string[] }} workload
+ * @returns {{ cpu: { main: number, workers: null, spawned: number, generator: null } } | { failed: string }}
+ */
+export function measureFloor(binary, { command, args }) {
+  try {
+    const out = execFileSync(binary, [String(SPAWNS), command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const { spawns, selfMs, childrenMs } = JSON.parse(out);
+    return { cpu: { main: selfMs / spawns, workers: null, spawned: childrenMs / spawns, generator: null } };
+  } catch (error) {
+    return { failed: error.message.split('\n')[0] };
+  }
+}
