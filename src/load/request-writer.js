@@ -28,6 +28,7 @@ function findInternals() {
     // process.binding is deprecated (DEP0111) but still allowed for stream_wrap and
     // silent unless --pending-deprecation; with that flag, skip it rather than warn.
     if (process.execArgv.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return null;
+    // eslint-disable-next-line n/no-deprecated-api -- the one internal this module exists to use, behind the checks below
     binding = process.binding('stream_wrap');
   } catch {
     return null;
