@@ -28,7 +28,9 @@
  * @property {string|null} probeReason why not, when they do not
  * @property {{ mode: 'closed'|'open', rps: number, requests: number, attempts: number, connections: number, rate: number|null,
  *   missed: number, errors: number, errorRate: number, statuses: Record<string, number>,
- *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null }} load
+ *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null,
+ *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null }} load
+ *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
  * @property {ProcessEvidence[]} processes
  * @property {{ cores: number|null, cpus: number[] }} [machine] the CPU budget (cores) and each core's busy %

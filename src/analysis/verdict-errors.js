@@ -10,7 +10,13 @@ export { ERROR_RATE } from '../thresholds.js';
 export function failingRequests(evidence) {
   const { load } = evidence;
   if (load.requests === 0) {
-    return { id: 'no-responses', kind: 'problem', where: null, figures: { requests: 0, errors: load.errors } };
+    return {
+      id: 'no-responses',
+      kind: 'problem',
+      where: null,
+      // What the next step depends on: which errors, and whether bytes were still arriving.
+      figures: { requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null },
+    };
   }
   if (load.errorRate < ERROR_RATE) return null;
   const failedStatuses = Object.fromEntries(Object.entries(load.statuses ?? {}).filter(([status]) => !status.startsWith('2')));

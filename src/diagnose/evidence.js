@@ -62,6 +62,11 @@ export function buildEvidence(result) {
       p50Ms: load.latency?.p50Ms ?? null,
       p99Ms: load.latency?.p99Ms ?? null,
       maxMs: load.latency?.maxMs ?? null,
+      errorKinds: typeof load.errors === 'object' && load.errors ? load.errors : {},
+      bytes: load.bytes ?? 0,
+      measuredMs: load.durationMs ?? null,
+      plannedMs: result.plan?.load?.durationMs ?? null,
+      timeoutMs: result.plan?.load?.timeoutMs ?? null,
     },
     generator: {
       elu: load.generator?.elu ?? samples?.generator?.elu ?? null,

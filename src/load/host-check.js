@@ -48,16 +48,32 @@ export async function checkHostResolves(url) {
  */
 export function noResponseFailure(load, stoppedEarly, planned = {}) {
   if (stoppedEarly || load.requests > 0) return null;
-  const kinds = Object.entries(load.errors ?? {}).filter(([kind, n]) => kind !== 'total' && n > 0).sort((a, b) => b[1] - a[1]);
+  const { what, hint } = noResponseReason(load, planned);
+  return `${what}; ${hint}`;
+}
+
+/**
+ * The two halves of that failure: what happened ("no request got a response: 9 bad
+ * responses") and what to do, by the most frequent error kind; diagnose's verdict
+ * shows the second as its next step.
+ * @param {{ errors: Record<string, number>|number, bytes?: number }} load
+ * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned]
+ * @returns {{ what: string, hint: string }}
+ */
+export function noResponseReason(load, planned = {}) {
+  const kinds = Object.entries(typeof load.errors === 'object' ? load.errors ?? {} : {})
+    .filter(([kind, n]) => kind !== 'total' && n > 0)
+    .sort((a, b) => b[1] - a[1]);
   const counted = kinds.map(([kind, n]) => `${n} ${ERROR_WORDS[kind] ?? `${kind} errors`}`).join(', ');
   const window = planned.durationMs ? ` within the measured ${formatDuration(planned.durationMs)}` : '';
+  const longer = 'give a longer --duration, or measure with -n <requests>';
   if (kinds.length === 0) {
     return load.bytes > 0
-      ? `no response finished${window}: responses were still arriving when it ended (each takes longer than the run); give a longer --duration, or measure with -n <requests>`
-      : `no response arrived${window}: requests were sent and none finished; give a longer --duration, or measure with -n <requests>`;
+      ? { what: `no response finished${window}: responses were still arriving when it ended (each takes longer than the run)`, hint: longer }
+      : { what: `no response arrived${window}: requests were sent and none finished`, hint: longer };
   }
   const hint = HINTS[kinds[0][0]] ?? (() => 'is the server at that address answering HTTP?');
-  return `no request got a response: ${counted}; ${hint(planned)}`;
+  return { what: `no request got a response: ${counted}`, hint: hint(planned) };
 }
 
 /** Each error kind as a count's noun, as the summary's error table names them. */

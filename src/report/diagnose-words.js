@@ -9,6 +9,7 @@ import { pct, ms, int } from './format.js';
 import { budgetAmount } from '../labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { cleanText } from '../untrusted-text.js';
+import { noResponseReason } from '../load/host-check.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS, LONG_TAIL_RATIO, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE, GENERATOR_BUSY_ELU,
@@ -234,11 +235,15 @@ const WORDS = {
       'or run it under spawnbench: spawnbench diagnose -- <the command that starts it>',
     ],
   }),
-  'no-responses': (f) => ({
-    title: 'no request completed',
-    evidence: [`0 responses during the measured time${f.errors ? ` (${int(f.errors)} failed requests)` : ''}`],
-    next: ['check the path and method (--path, --method) and that the server answers them: curl -v the URL'],
-  }),
+  'no-responses': (f) => {
+    // The step follows the errors (a result from before errorKinds: the old advice, the only one it can give).
+    const reason = f.errorKinds ? noResponseReason({ errors: f.errorKinds, bytes: f.bytes }, { durationMs: f.plannedMs, timeoutMs: f.timeoutMs }) : null;
+    return {
+      title: 'no request completed',
+      evidence: [reason?.what ?? `0 responses during the measured time${f.errors ? ` (${int(f.errors)} failed requests)` : ''}`],
+      next: [reason?.hint ?? 'check the path and method (--path, --method) and that the server answers them: curl -v the URL'],
+    };
+  },
   errors: (f) => {
     const statuses = Object.entries(f.failedStatuses ?? {}).map(([status, n]) => `${status} ×${int(n)}`);
     return {

@@ -11,6 +11,7 @@ import { policyLabel } from '../labels.js';
 import { formatSpawnLine, fasterSpawnHint } from './runtimes.js';
 import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
 import { cleanText } from '../untrusted-text.js';
+import { failureLine } from './compare.js';
 
 /**
  * @param {object} result TuneResult (src/tune/engine.js)
@@ -34,8 +35,27 @@ export function formatTune(result) {
   lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...rec.sentences, ...policyNotTunedSentences(rec)].map((s) => `  ${s}`));
   const hint = fasterSpawnHint(result.runtimes);
   if (hint) lines.push(`  Also: ${hint}.`);
+  for (const failure of stepFailures(result.steps)) lines.push(`step failed: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
+}
+
+/**
+ * What went wrong inside measured steps (a crash, a server that daemonised mid-run, no
+ * response at all), each reason once with the sizes it hit: the table shows only their figures.
+ * @param {object[]|undefined} steps
+ * @returns {string[]}
+ */
+function stepFailures(steps) {
+  const bySize = new Map();
+  for (const step of steps ?? []) {
+    for (const failure of step.failures ?? []) {
+      const line = failureLine(failure);
+      if (!bySize.has(line)) bySize.set(line, new Set());
+      bySize.get(line).add(step.size);
+    }
+  }
+  return [...bySize].map(([line, sizes]) => `pool ${[...sizes].join(', ')}: ${line}`);
 }
 
 /** "strategy fork-pool · workload echo · closed loop, 30 connections, 3s after 1s warm-up · sizes 1,2,4 × 4 policies × 3 repeats" */
