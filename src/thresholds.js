@@ -394,6 +394,16 @@ export const LOPSIDED_RATIO = 1.3;
  */
 export const POOL_THREADS_MATTER_PCT = 10;
 
+/**
+ * The same as a share of the server's own CPU (its processes, all threads): on a
+ * machine so busy that the server gets few requests through, the pool's CPU is
+ * small in cores but not in share. Measured here at load average 36 (3 s runs,
+ * 8 connections): fixtures/servers/threadpool.js's pool (and V8's threads) used
+ * 26% of its process's CPU, fixtures/servers/spawn-per-request.js's 2%. 0.2
+ * keeps them apart.
+ */
+export const POOL_THREADS_MATTER_SHARE = 0.2;
+
 // ── What the views show ──────────────────────────────────────────────────────
 
 /**

@@ -84,7 +84,10 @@ function adviseRunAlone(input) {
   if (input.target?.kind === 'command') {
     // A user's server: the same model over its own workers, worded for its knob.
     const own = { ...input, target: ownTarget(input) };
-    return { ...adviseTarget(own, none), knob: input.knob ?? null };
+    const advice = adviseTarget(own, none);
+    // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same.
+    const confirmWith = advice.confirmWith ?? ownConfirm(own, sweepSizes(input.cores), null);
+    return { ...advice, confirmWith, knob: input.knob ?? null };
   }
   if (input.target?.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
   return adviseTarget(input, none);

@@ -29,7 +29,9 @@
  * @property {number} threads        worker threads the probe saw in the server's own process
  * @property {'cluster'|'processes'|'threads'|'single'} kind
  * @property {string|null} clusterPolicy node:cluster's scheduling policy in the server's environment (null: the default, rr on Linux)
- * @property {{ count: number, cpuTicks: number }} poolThreads libuv pool threads of the server and its workers
+ * @property {{ count: number, cpuTicks: number, cpuPct?: number|null, share?: number|null, from?: 'other-threads' }} poolThreads
+ *   libuv pool threads of the server and its workers; `cpuPct` their CPU (% of one core) over the measured
+ *   phase, `share` that of the server's own CPU, `from` where the sampler's other-threads figure was used
  */
 
 /**
@@ -117,4 +119,26 @@ export function shapeBetween(early, late, options) {
   const ticks = (last?.poolThreads.cpuTicks ?? 0) - (first?.poolThreads.cpuTicks ?? 0);
   const cpuPct = seconds > 0 ? Math.max(0, (ticks / late.ticksPerSec / seconds) * 100) : null;
   return { ...shape, poolThreads: { ...shape.poolThreads, cpuPct } };
+}
+
+/**
+ * The shape's libuv pool figure from the sampler's "other threads" of the
+ * server's processes (libuv's pool and V8's threads, read from schedstat: the
+ * pool's threads are unnamed below libuv 1.50, so /proc's comm cannot pick them
+ * out on Node 20): their count and CPU (% of one core) over the measured phase,
+ * where that is more than the tree read found.
+ * @param {ServerShape|null} shape
+ * @param {object[]} processes the sampler summary's processes
+ */
+export function withOtherThreads(shape, processes) {
+  if (!shape) return shape;
+  const mine = processes.filter((p) => p.role !== 'thread' && (p.pid === shape.pid || shape.workers.includes(p.pid)));
+  const other = mine.map((p) => p.summary?.otherThreads).filter(Boolean);
+  if (other.length === 0) return shape;
+  const count = other.reduce((sum, o) => sum + (o.count ?? 0), 0);
+  const cpuPct = other.reduce((sum, o) => sum + (Number.isFinite(o.cpuPct) ? o.cpuPct : 0), 0);
+  const serverCpuPct = mine.reduce((sum, p) => sum + (Number.isFinite(p.summary?.cpuPct) ? p.summary.cpuPct : 0), 0);
+  if (cpuPct <= (shape.poolThreads.cpuPct ?? 0)) return shape;
+  const share = serverCpuPct > 0 ? cpuPct / serverCpuPct : null;
+  return { ...shape, poolThreads: { ...shape.poolThreads, count: Math.max(count, shape.poolThreads.count), cpuPct, share, from: 'other-threads' } };
 }

@@ -7,7 +7,7 @@
  * recommendation for it. Pure: argv, environment and the server's shape in, the
  * knob and the tune command's argv out.
  */
-import { POOL_THREADS_MATTER_PCT } from '../thresholds.js';
+import { POOL_THREADS_MATTER_PCT, POOL_THREADS_MATTER_SHARE } from '../thresholds.js';
 
 /**
  * Environment variables servers commonly read their worker or thread count from,
@@ -152,7 +152,8 @@ export function givenSizeKnob({ sizeEnv, sizeArg, size, command, env }) {
  * @property {number|null} value  the knob's value this run
  * @property {number|null} size   the size this run ran at: the knob's value, else what was seen
  * @property {{ kind: string, workers: number, threads: number, poolThreads: number, poolCpuPct: number|null }|null} seen
- *   what the process tree showed: worker processes, worker threads, libuv pool threads and their CPU (% of one core)
+ *   what the process tree showed: worker processes, worker threads, libuv pool threads, their CPU (% of one core)
+ *   and its share of the server's CPU
  * @property {string[]|null} command the argv tune sizes it with (`{size}` in place of a flag's value)
  * @property {Array<{ kind: string, name?: string, flag?: string, value: number|null, why: string }>} ignored
  *   knobs found but not believed: `seen-differs` (its value is not the worker count seen),
@@ -171,7 +172,14 @@ export function givenSizeKnob({ sizeEnv, sizeArg, size, command, env }) {
  */
 export function resolveSizeKnob({ given, found, shape, command }) {
   const seen = shape
-    ? { kind: shape.kind, workers: shape.workers.length, threads: shape.threads, poolThreads: shape.poolThreads?.count ?? 0, poolCpuPct: shape.poolThreads?.cpuPct ?? null }
+    ? {
+      kind: shape.kind,
+      workers: shape.workers.length,
+      threads: shape.threads,
+      poolThreads: shape.poolThreads?.count ?? 0,
+      poolCpuPct: shape.poolThreads?.cpuPct ?? null,
+      poolShare: shape.poolThreads?.share ?? null,
+    }
     : null;
   const seenSize = seen ? (seen.workers || seen.threads || null) : null;
   const base = { source: null, kind: null, name: null, flag: null, written: null, sizeArg: false, value: null, size: seenSize, seen, command: null, ignored: [] };
@@ -206,7 +214,9 @@ export function resolveSizeKnob({ given, found, shape, command }) {
  */
 function foundDoubt(found, seen) {
   if (!seen) return null;
-  if (found.kind === 'env' && found.name === THREADPOOL_ENV) return (seen.poolCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT ? null : 'threadpool-idle';
+  if (found.kind === 'env' && found.name === THREADPOOL_ENV) {
+    return (seen.poolCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT || (seen.poolShare ?? 0) >= POOL_THREADS_MATTER_SHARE ? null : 'threadpool-idle';
+  }
   if (found.kind === 'env' && found.value !== (seen.workers || seen.threads)) return 'seen-differs';
   return null;
 }

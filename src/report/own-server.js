@@ -124,7 +124,7 @@ function seenText(seen) {
 function ignoredText(ignored, seen) {
   const what = ignored.name ? `${ignored.written} in the environment` : ignored.written;
   if (ignored.why === 'threadpool-idle') {
-    return `${what} not taken as the knob: libuv's pool threads did no work to speak of (${pct((seen?.poolCpuPct ?? 0) / 100)} of a core), so its size is not what limits the server`;
+    return `${what} not taken as the knob: libuv's pool threads did no work to speak of (${pct((seen?.poolCpuPct ?? 0) / 100)} of a core${Number.isFinite(seen?.poolShare) ? `, ${pct(seen.poolShare)} of the server's CPU` : ''}), so its size is not what limits the server`;
   }
   const count = seen?.workers || seen?.threads || 0;
   return `${what} not taken as the knob: ${count ? plural(count, 'worker') : 'no workers'} seen, not ${ignored.value}`;

@@ -20,7 +20,7 @@ import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { workerDeaths } from '../analysis/worker-deaths.js';
-import { shapeBetween } from '../analysis/server-shape.js';
+import { shapeBetween, withOtherThreads } from '../analysis/server-shape.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
 
@@ -115,7 +115,7 @@ function ownServer(target, server, trees, samples) {
   if (rootPid === null) return { server: null, sizeKnob: resolveSizeKnob({ ...target.sizeKnob, shape: null, command: target.command }) };
   const shape0 = shapeBetween(trees.early, trees.late, { rootPid });
   const threads = (samples?.processes ?? []).filter((p) => p.role === 'thread' && p.pid === shape0?.pid).length;
-  const shape = threads > 0 ? shapeBetween(trees.early, trees.late, { rootPid, threads }) : shape0;
+  const shape = withOtherThreads(threads > 0 ? shapeBetween(trees.early, trees.late, { rootPid, threads }) : shape0, samples?.processes ?? []);
   const { given, found } = target.sizeKnob;
   return { server: shape, sizeKnob: resolveSizeKnob({ given, found, shape, command: given?.command ?? found?.command ?? target.command }) };
 }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findSizeKnob, givenSizeKnob, resolveSizeKnob, scriptIndex, tuneArgs } from '../../src/analysis/size-knob.js';
-import { serverShape, shapeBetween, launcherName } from '../../src/analysis/server-shape.js';
+import { serverShape, shapeBetween, launcherName, withOtherThreads } from '../../src/analysis/server-shape.js';
 import { describeSizeKnob, describeServer, knobAction } from '../../src/report/own-server.js';
 import { POOL_THREADS_MATTER_PCT } from '../../src/thresholds.js';
 
@@ -75,6 +75,9 @@ test('the process tree: the listening process is the server, below its launchers
   assert.equal(launcherName({ comm: 'PM2 v5.4.3: God', argv: ['node', '/x/bin/pm2-runtime', 'start'] }), 'pm2-runtime');
 
   // Between two snapshots: the pool threads' CPU; a server gone by the end (a crash) keeps the first.
+  const sampled = [{ pid: 50, role: 'main', summary: { cpuPct: 8, otherThreads: { count: 10, cpuPct: 2 } } }, { pid: 99, role: 'main', summary: { cpuPct: 50, otherThreads: { count: 4, cpuPct: 40 } } }];
+  assert.deepEqual(withOtherThreads(serverShape([p(50, 1, { listens: true, poolThreads: { count: 0, cpuTicks: 0 } })], { rootPid: 50 }), sampled).poolThreads,
+    { count: 10, cpuTicks: 0, cpuPct: 2, share: 0.25, from: 'other-threads' }, "the sampler's other threads of the server's own processes only");
   const early = { tree: [p(50, 1, { listens: true, poolThreads: { count: 4, cpuTicks: 100 } })], at: 0, ticksPerSec: 100 };
   const late = { tree: [p(50, 1, { listens: true, poolThreads: { count: 4, cpuTicks: 150 } })], at: 2000, ticksPerSec: 100 };
   assert.equal(shapeBetween(early, late, { rootPid: 50 }).poolThreads.cpuPct, 25, '0.5 s of CPU in 2 s');
@@ -103,6 +106,11 @@ test('resolving the knob: a given one always, a found one where the tree agrees,
   assert.deepEqual([idlePool.source, idlePool.ignored[0].why], [null, 'threadpool-idle']);
   const busyPool = resolve({ UV_THREADPOOL_SIZE: '8' }, { ...single, poolThreads: { count: 8, cpuPct: POOL_THREADS_MATTER_PCT + 30 } });
   assert.deepEqual([busyPool.source, busyPool.size], ['environment', 8]);
+  // Few cores' worth, but a large share of what the server used: it matters (a loaded machine lets few requests through).
+  const sharePool = resolve({ UV_THREADPOOL_SIZE: '4' }, { ...single, poolThreads: { count: 10, cpuPct: 2.1, share: 0.26 } });
+  assert.equal(sharePool.source, 'environment');
+  assert.match(describeSizeKnob(resolve({ UV_THREADPOOL_SIZE: '4' }, { ...single, poolThreads: { count: 10, cpuPct: 0.14, share: 0.02 } }))[1],
+    /^UV_THREADPOOL_SIZE=4 in the environment not taken as the knob: libuv's pool threads did no work to speak of \(0% of a core, 2% of the server's CPU\)/);
 
   const flag = resolve({}, { ...cluster4, kind: 'processes', workers: [1, 2, 3] }, null, ['node', 'server.js', '--workers', '3']);
   assert.deepEqual([flag.source, flag.size, flag.command], ['command', 3, ['node', 'server.js', '--workers', '{size}']]);

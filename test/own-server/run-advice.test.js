@@ -113,6 +113,11 @@ test('a single process with room: one process is enough, and what the limit is',
   const cores = advise(busyCores).reasons.find((r) => r.id === 'one-process-enough');
   assert.equal(cores.figures.limit, 'cores', JSON.stringify(cores));
   assert.match(words(busyCores)[0], /^One process is enough: the limit is the cores/);
+  assert.equal(advise(busyCores).confirmWith, null, 'no knob: nothing to sweep');
+  // Its knob is libuv's pool (its threads did a quarter of its work): the sweep of that knob all the same.
+  const pooled = ownRun({ pool: false, rps: 300, cpus: [20, 20], spawnedCpuPct: 10, env: { UV_THREADPOOL_SIZE: '4' }, poolThreads: { count: 10, cpuPct: 12 }, main: { elu: 0.3, blocked: 0.05, cpuPct: 20, loopCpuPct: 20, waitPct: 0 } });
+  assert.equal(pooled.sizeKnob.name, 'UV_THREADPOOL_SIZE');
+  assert.deepEqual(advise(pooled).confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE', '-c', '30', '--', 'node', 'server.js']);
 });
 
 test('too short a run on a server with a knob: cannot tell, and the sweep to run instead', () => {
