@@ -61,8 +61,3 @@ export function removeOrphanedTempDirs(base = tmpdir()) {
   return removed;
 }
 
-/** The owner pid a directory name carries, or null. */
-export function ownerOf(name) {
-  const match = OWNED.exec(path.basename(name));
-  return match ? { pid: Number(match[1]), start: Number(match[2]) } : null;
-}

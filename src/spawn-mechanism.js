@@ -9,9 +9,6 @@
  */
 import { POSIX_SPAWN_LIBUV } from './thresholds.js';
 
-/** The ids this module returns. */
-export const SPAWN_MECHANISMS = ['fork', 'posix_spawn', 'vfork'];
-
 /**
  * @param {{ kind: string, libuv?: string|null }} runtime `kind`: 'node', 'bun' or 'deno';
  *   `libuv`: process.versions.uv of that Node

@@ -12,6 +12,8 @@ import { ERROR_KEYS_KEPT } from '../thresholds.js';
  * mismatch); last, so the older kinds keep their positions.
  */
 export const ERROR_KINDS = ['connect', 'reset', 'timeout', 'parse', 'mismatch', 'non2xx', 'tls'];
+const NON2XX = ERROR_KINDS.indexOf('non2xx');
+const MISMATCH = ERROR_KINDS.indexOf('mismatch');
 
 // Bytes kept of the first body seen for each non-2xx status: enough for an error
 // line such as "spawn nosuchcmd ENOENT", small enough to print in a summary.
@@ -72,8 +74,8 @@ export class IntervalStats {
     this.requests++;
     this.statusCounts[status]++;
     this.latencies.recordMs(latencyMs);
-    if (status < 200 || status > 299) this.errorCounts[5]++;
-    else if (mismatch) this.errorCounts[4]++;
+    if (status < 200 || status > 299) this.errorCounts[NON2XX]++;
+    else if (mismatch) this.errorCounts[MISMATCH]++;
   }
 
   /** @param {number} kindIndex index into ERROR_KINDS */

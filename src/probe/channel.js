@@ -10,7 +10,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeOwnedTempDir } from '../owned-temp-dir.js';
-import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, PROTOCOL_VERSION, DEFAULT_INTERVAL_MS, parseInterval } from './protocol.js';
+import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, PROTOCOL_VERSION, parseInterval } from './protocol.js';
+import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
 
 /** URL of the file injected with --import. A file URL has no spaces or quotes, so NODE_OPTIONS needs no quoting. */
 export const PROBE_URL = new URL('./preload.js', import.meta.url).href;
@@ -53,7 +54,7 @@ const MAX_LINE_BYTES = 1024 * 1024;
  *   (`{ count }` live connections). `close()` stops the server, drops the probes' connections
  *   and removes the temp directory.
  */
-export async function openProbeChannel({ intervalMs = DEFAULT_INTERVAL_MS } = {}) {
+export async function openProbeChannel({ intervalMs = SAMPLE_INTERVAL_MS } = {}) {
   const interval = parseInterval(intervalMs);
   const dir = await makeOwnedTempDir('probe');
   const socketPath = path.join(dir, 'probe.sock');

@@ -45,8 +45,6 @@ export const INTERVAL_ENV = 'SPAWNBENCH_PROBE_INTERVAL';
 /** Format version of a report line, so a stale probe is recognised rather than misread. */
 export const PROTOCOL_VERSION = 1;
 
-/** The report interval when none is given: the samplers' (src/thresholds.js); sending four a second costs the host ~0.1% of a core. */
-export const DEFAULT_INTERVAL_MS = SAMPLE_INTERVAL_MS;
 
 /** The smallest interval accepted: below 50 ms the probe's own cost stops being negligible. */
 export const MIN_INTERVAL_MS = 50;
@@ -58,6 +56,6 @@ export const MIN_INTERVAL_MS = 50;
  */
 export function parseInterval(value) {
   const ms = Number(value);
-  if (!Number.isFinite(ms) || ms <= 0) return DEFAULT_INTERVAL_MS;
+  if (!Number.isFinite(ms) || ms <= 0) return SAMPLE_INTERVAL_MS; // the samplers' interval (src/thresholds.js); four reports a second cost the host ~0.1% of a core
   return Math.max(MIN_INTERVAL_MS, ms);
 }

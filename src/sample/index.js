@@ -17,8 +17,6 @@ import { threadBusy } from './thread-busy.js';
 import { createThrottleSampler } from './throttling.js';
 import { SAMPLE_INTERVAL_MS, STALE_INTERVALS, WIDE_SCAN_INTERVAL_MS, DOWNSTREAMS_KEPT } from '../thresholds.js';
 
-/** The samplers' interval when none is given (src/thresholds.js). */
-export const DEFAULT_SAMPLE_INTERVAL_MS = SAMPLE_INTERVAL_MS;
 
 
 /** Reports kept for the next live sample of a thread; more pile up only for a process no sample lists. */
@@ -76,7 +74,7 @@ export function startSampler({
   serverPid = rootPid,
   launchers = [],
   channel = null,
-  intervalMs = DEFAULT_SAMPLE_INTERVAL_MS,
+  intervalMs = SAMPLE_INTERVAL_MS,
   runtime = 'node',
   getGeneratorStats = null,
   getWorkers = null,

@@ -43,14 +43,3 @@ export function bar(value, max, width) {
   return BAR_FULL.repeat(filled) + BAR_EMPTY.repeat(width - filled);
 }
 
-/**
- * Median of numbers (the mean of the middle two for an even count).
- * @param {number[]} values
- * @returns {number|null}
- */
-export function median(values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}

@@ -1,7 +1,8 @@
 import React from 'react';
 import { render } from 'ink';
 import { App } from './components/app.js';
-import { createRunStore, DEFAULT_REFRESH_MS } from './run-store.js';
+import { createRunStore } from './run-store.js';
+import { DASHBOARD_REFRESH_MS } from '../thresholds.js';
 import { colorEnabled, makeTone } from './theme.js';
 
 const h = React.createElement;
@@ -42,7 +43,7 @@ export function mountDashboard(run, options = {}) {
     stdin = process.stdin,
     stderr = process.stderr,
     env = process.env,
-    refreshMs = DEFAULT_REFRESH_MS,
+    refreshMs = DASHBOARD_REFRESH_MS,
   } = options;
   const formatter = options.formatSummary ?? (() => '');
 

@@ -1,9 +1,6 @@
 import { applyRunEvent, initialRunState, RUN_EVENTS } from './run-state.js';
 import { DASHBOARD_REFRESH_MS } from '../thresholds.js';
 
-/** Default refresh: DASHBOARD_REFRESH_MS (src/thresholds.js says why). */
-export const DEFAULT_REFRESH_MS = DASHBOARD_REFRESH_MS;
-
 /** Events that are shown at once rather than at the next refresh. */
 const IMMEDIATE_EVENTS = new Set(['start', 'phase', 'done', 'stop-requested']);
 
@@ -19,7 +16,7 @@ const IMMEDIATE_EVENTS = new Set(['start', 'phase', 'done', 'stop-requested']);
  *   subscribe: (listener: () => void) => () => void,
  *   markStopRequested: () => void, addLog: (entry: { level: string, msg: string }) => void, close: () => void }}
  */
-export function createRunStore(run, { refreshMs = DEFAULT_REFRESH_MS } = {}) {
+export function createRunStore(run, { refreshMs = DASHBOARD_REFRESH_MS } = {}) {
   let live = initialRunState();
   let snapshot = live;
   const listeners = new Set();

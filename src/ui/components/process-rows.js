@@ -1,4 +1,4 @@
-import { median } from '../charts.js';
+import { median } from '../../analysis/stats.js';
 import { isWorkerEntry } from '../../process-roles.js';
 
 /**

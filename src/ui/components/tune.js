@@ -1,6 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { median, sparkline } from '../charts.js';
+import { sparkline } from '../charts.js';
+import { median } from '../../analysis/stats.js';
 import { formatCompact, formatMs, DASH } from '../format.js';
 import { useTone } from '../theme.js';
 import { policyLabel } from '../../labels.js';
