@@ -77,7 +77,8 @@ export async function run({ command, ...options } = {}, { onEvent, signal } = {}
 /**
  * Sweeps pool sizes and balancing policies of a pool strategy, or of the user's own server
  * (`command`: its argv, as after `--`); resolves to the TuneResult with its recommendation.
- * @param {object} [options] e.g. { strategy, sizes: '1,2,4', balancePolicies: 'round-robin,p2c', repeat, search: 'adaptive' }
+ * @param {object} [options] e.g. { strategy, sizes: [1, 2, 4], balancePolicies: ['round-robin', 'p2c'], repeat, search: 'adaptive' }
+ *   (lists as arrays, or as the CLI's comma-separated text: sizes: '1,2,4')
  *   or { command: ['node', 'server.js'], sizeEnv: 'WEB_CONCURRENCY', sizes: '1,2,4' }
  * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
  */
@@ -88,7 +89,7 @@ export async function tune({ command, ...options } = {}, { onEvent, signal } = {
 
 /**
  * Runs several strategies and workloads under the same load; resolves to the CompareResult (the table).
- * @param {object} [options] e.g. { strategies: 'baseline,fork-pool', workloads: 'echo,large', repeat },
+ * @param {object} [options] e.g. { strategies: ['baseline', 'fork-pool'], workloads: ['echo', 'large'], repeat } (or comma-separated text)
  *   and the user's own servers as `command: ['mine=node server.js', …]` (--command)
  * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
  */

@@ -59,25 +59,28 @@ export function parsePositiveNumber(value, flag, { max = Infinity } = {}) {
   return n;
 }
 
+/** A list as the CLI gives it ('1,2,4') or as the API may ([1, 2, 4]): its items as trimmed text. */
+const listParts = (value) => (Array.isArray(value) ? value : String(value).split(',')).map((p) => String(p).trim()).filter(Boolean);
+
 /**
- * '1,2,4,8' → [1, 2, 4, 8], each a whole number ≥ 1, sorted, no repeats.
- * @param {string} value
+ * '1,2,4,8' (or [1, 2, 4, 8] from the API) → [1, 2, 4, 8], each a whole number ≥ 1, sorted, no repeats.
+ * @param {string|Array<number|string>} value
  * @param {string} flag
  */
 export function parseIntegerList(value, flag) {
-  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = listParts(value);
   if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list like 1,2,4,8`);
   return [...new Set(parts.map((p) => parseInteger(p, flag)))].sort((a, b) => a - b);
 }
 
 /**
- * A comma-separated list whose items must come from `allowed`.
- * @param {string} value
+ * A comma-separated list (or, from the API, an array) whose items must come from `allowed`.
+ * @param {string|string[]} value
  * @param {string} flag
  * @param {string[]} allowed
  */
 export function parseChoiceList(value, flag, allowed) {
-  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = listParts(value);
   if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list from: ${allowed.join(', ')}`);
   for (const p of parts) parseChoice(p, flag, allowed);
   return [...new Set(parts)];

@@ -11,6 +11,15 @@ test('default sizes: 1-2-3-4-6-8-… up to twice the hardware threads, with that
   assert.deepEqual(defaultSizes(5), [1, 2, 3, 4, 5, 6, 8, 10]);
 });
 
+test('the API takes lists and numbers as values (sizes: [1, 2, 4]), the CLI\'s text too; bad items are the same one-line errors', () => {
+  const typed = buildTunePlan({ strategy: 'fork-pool', sizes: [4, 1, 2, 2], balancePolicies: ['p2c', 'random'], repeat: 2 });
+  const text = buildTunePlan({ strategy: 'fork-pool', sizes: '4,1,2,2', balancePolicies: 'p2c,random', repeat: '2' });
+  assert.deepEqual([typed.sizes, typed.policies, typed.repeat], [[1, 2, 4], ['p2c', 'random'], 2]);
+  assert.deepEqual([text.sizes, text.policies, text.repeat], [[1, 2, 4], ['p2c', 'random'], 2]);
+  assert.throws(() => buildTunePlan({ strategy: 'fork-pool', sizes: [1, 0] }), /--sizes/);
+  assert.throws(() => buildTunePlan({ strategy: 'fork-pool', balancePolicies: ['fastest'] }), /--balance-policies 'fastest' is not one of/);
+});
+
 test('a tune plan: the base run plan, the sweep, and one run plan per step', () => {
   const plan = buildTunePlan({ strategy: 'fork-pool', sizes: '4,1,2,2', balancePolicies: 'p2c,random', repeat: '2', search: 'adaptive' });
   assert.deepEqual(plan.sizes, [1, 2, 4]);
