@@ -11,6 +11,8 @@ import { readMachine } from '../machine.js';
 import { createLogger } from '../logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
+import { spawnFailures } from '../analysis/spawn-failures.js';
+import { groupLimits } from '../runner/group-limits.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
@@ -38,6 +40,7 @@ async function execute(engine, plan, logger) {
   let measuring = false;
   let rootPid = null;
   let mainThread = null;
+  let limits = null;
   const onReport = (report) => {
     if (report.isMainThread) sched.watch(report.pid);
     if (measuring) gc.add(report);
@@ -74,9 +77,11 @@ async function execute(engine, plan, logger) {
       }
       if (phase === 'done') measuring = false;
     },
-    afterLoad: () => {
+    afterLoad: (server) => {
       measuring = false;
       mainThread = sched.take();
+      // The limits a failed spawn may have hit, read while the server still runs.
+      if (server) limits = groupLimits(server.proc.pid);
     },
   });
 
@@ -107,6 +112,7 @@ async function execute(engine, plan, logger) {
   result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);
   result.outcome = requestOutcome(load);
+  result.spawnFailures = spawnFailures(load.errorTexts, limits);
   result.exitCode = failures.length > 0 || result.outcome.id === 'none-succeeded' ? 1 : 0;
   logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');
   return finishEngine(engine, result);

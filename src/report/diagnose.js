@@ -11,6 +11,7 @@ import { wordDiagnosis } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
 import { formatRuntimeList } from './runtimes.js';
 import { reasonLines } from './reasons.js';
+import { formatSpawnFailures } from './spawn-failures.js';
 
 /**
  * @param {object} result DiagnoseResult (src/diagnose/engine.js)
@@ -29,6 +30,7 @@ export function formatDiagnose(result) {
     `Latency    ${formatLatency(load.latency)}`,
     `Errors     ${formatErrors(load)}`,
     ...reasonLines(result),
+    ...formatSpawnFailures(result.spawnFailures),
   ];
   const processes = result.samples ? formatProcesses(result.samples) : '';
   if (processes) lines.push('', processes);

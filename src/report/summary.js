@@ -10,6 +10,7 @@ import { formatSpawnLine } from './runtimes.js';
 import { shellLine, describeSizeKnob, describeServer } from './own-server.js';
 import { succeededPart, outcomeAlarm } from './outcome.js';
 import { formatWorkerDeaths } from './worker-deaths.js';
+import { formatSpawnFailures } from './spawn-failures.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { reasonLines } from './reasons.js';
 
@@ -42,6 +43,7 @@ export function formatSummary(result, { columns } = {}) {
     `Latency    ${formatLatency(load.latency)}`,
     `Errors     ${formatErrors(load)}`,
     ...reasonLines(result),
+    ...formatSpawnFailures(result.spawnFailures),
     ...formatWorkerDeaths(result.workerDeaths),
   ];
   if (load.mode === 'open') {

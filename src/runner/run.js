@@ -21,6 +21,8 @@ import { adviseRun } from '../analysis/run-advice.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { workerDeaths } from '../analysis/worker-deaths.js';
 import { shapeBetween, withOtherThreads } from '../analysis/server-shape.js';
+import { spawnFailures } from '../analysis/spawn-failures.js';
+import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
 
@@ -41,6 +43,7 @@ async function execute(run, plan, logger) {
   run.emit('start', { plan: planForJson(plan), machine, runtimes });
   let workers = [];
   let measureStartedAt = null;
+  let limits = null;
   const trees = { early: null, late: null };
   const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
@@ -65,6 +68,8 @@ async function execute(run, plan, logger) {
       if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
     afterLoad: (server) => {
+      // The limits a failed spawn may have hit, read while the server's processes still run.
+      if (server) limits = groupLimits(server.proc.pid);
       if (plan.target.sizeKnob && server) trees.late = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
     beforeStops: (server) => {
@@ -98,6 +103,8 @@ async function execute(run, plan, logger) {
     outcome,
     // Pool workers that died (and were replaced) while the run went on.
     workerDeaths: workerDeaths(workers, measureStartedAt),
+    // Requests whose command could not be started, by errno and the limit it points at.
+    spawnFailures: spawnFailures(load.errorTexts, limits),
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,
   });
   if (plan.target.kind === 'command' && plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));

@@ -248,3 +248,27 @@ export function socketInodes(pid) {
   }
   return inodes;
 }
+
+/** The /proc/<pid>/limits rows spawnbench reads, by the name it gives them. */
+const LIMIT_ROWS = { processes: 'Max processes', openFiles: 'Max open files' };
+
+/**
+ * A process's soft limits on processes (`ulimit -u`) and open files (`ulimit -n`),
+ * from /proc/<pid>/limits; `unlimited` reads as Infinity.
+ * @param {number|'self'} pid
+ * @returns {{ processes: number|null, openFiles: number|null } | null} null when the process is gone or unreadable
+ */
+export function readLimits(pid) {
+  let text;
+  try {
+    text = readFileSync(`/proc/${pid}/limits`, 'latin1');
+  } catch {
+    return null;
+  }
+  const limits = {};
+  for (const [key, row] of Object.entries(LIMIT_ROWS)) {
+    const soft = text.split('\n').find((l) => l.startsWith(row))?.slice(row.length).trim().split(/\s+/)[0];
+    limits[key] = soft === undefined ? null : soft === 'unlimited' ? Infinity : Number(soft);
+  }
+  return limits;
+}

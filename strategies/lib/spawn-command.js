@@ -46,7 +46,8 @@ function runWithNode(command, args, { onStdout, onExit, onError }) {
     failed = true;
     onError(startError(command, error));
   });
-  child.stdout.on('data', onStdout);
+  // No stdout when the start failed early (EMFILE, ENFILE: Node gives up before making the pipes).
+  child.stdout?.on('data', onStdout);
   // 'close': exited and stdout drained, so the exit comes after the last chunk.
   child.once('close', (code) => failed || onExit(code ?? -1));
 }

@@ -11,8 +11,9 @@ process.on('message', ([id, command, ...args]) => {
     failed = true;
     process.send([id, SPAWN_ERROR, error.message]);
   });
-  child.stdout.on('data', (chunk) => process.send([id, STDOUT, chunk]));
-  child.stderr.on('data', (chunk) => process.send([id, STDERR, chunk]));
+  // No pipes when the start failed early (EMFILE, ENFILE: Node gives up before making them).
+  child.stdout?.on('data', (chunk) => process.send([id, STDOUT, chunk]));
+  child.stderr?.on('data', (chunk) => process.send([id, STDERR, chunk]));
   // 'close': the process exited and its pipes are drained, so EXIT follows the last chunk.
   child.once('close', (code, signal) => {
     if (!failed) process.send([id, EXIT, code ?? signal]);

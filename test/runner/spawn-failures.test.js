@@ -1,0 +1,82 @@
+// Failed spawns (issue #25, defect 3): the requests whose command could not be started are
+// counted by errno and said with the limit they hit ("spawn echo: EAGAIN ×1,395: the process
+// limit (ulimit -u 50) was reached"). End to end: one fork-pool worker's open-files limit is
+// lowered mid-run with prlimit (util-linux; the test says so and skips where it is missing),
+// so its spawns fail with EMFILE while the other worker's succeed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { run } from '../../src/index.js';
+import { formatSummary } from '../../src/report/summary.js';
+import { spawnFailures } from '../../src/analysis/spawn-failures.js';
+import { formatSpawnFailures } from '../../src/report/spawn-failures.js';
+import { findOnPath, waitFor } from '../helpers/harness.js';
+import { processesInGroup } from '../helpers/processes.js';
+
+test('failed spawns by errno, each with the limit it points at', () => {
+  const errorTexts = [
+    { status: 500, kind: 'non2xx', count: 1420, texts: [{ text: 'spawn echo EAGAIN', count: 1395 }, { text: 'spawn echo EMFILE', count: 20 }, { text: 'out of luck', count: 5 }], other: 0 },
+    { status: 502, kind: 'non2xx', count: 3, texts: [{ text: 'worker 0 (pid 4) was killed by SIGKILL', count: 3 }], other: 0 },
+  ];
+  const found = spawnFailures(errorTexts, { processes: 50, openFiles: 1024 });
+  assert.equal(found.total, 1415);
+  assert.deepEqual(found.failures.map((f) => [f.command, f.code, f.count, f.limit, f.limitValue]), [
+    ['echo', 'EAGAIN', 1395, 'processes', 50],
+    ['echo', 'EMFILE', 20, 'openFiles', 1024],
+  ]);
+  assert.deepEqual(formatSpawnFailures(found), [
+    'Spawns     spawn echo: EAGAIN ×1,395: the process limit (ulimit -u 50) was reached',
+    '           spawn echo: EMFILE ×20: the open-files limit of the process that spawns (ulimit -n 1,024) was reached',
+  ]);
+  assert.equal(spawnFailures([{ status: 500, texts: [{ text: 'database is down', count: 9 }] }]), null, 'not a failed spawn');
+  assert.match(formatSpawnFailures(spawnFailures(errorTexts, null))[0], /the process limit \(ulimit -u, or the system's pid and thread limits\) was reached$/);
+});
+
+test('fork-pool with one worker\'s open files capped mid-run (prlimit): EMFILE counted and said with the limit; --json has it', async (t) => {
+  const prlimit = findOnPath('prlimit');
+  if (!prlimit) return t.skip('prlimit (util-linux) is not installed');
+  let workers = [];
+  let capped = null;
+  let measuring = false;
+  let timer = null;
+  const cap = () => {
+    if (!measuring) return; // only a worker of this run, while it runs
+    const victim = workers.find((w) => w.id === 1);
+    if (!victim?.pid) {
+      timer = setTimeout(cap, 100);
+      return;
+    }
+    // Below its lowest free descriptor number: every spawn needs new pipes, and gets EMFILE
+    // (the descriptors it holds stay open; a limit only stops new ones).
+    const held = new Set(readdirSync(`/proc/${victim.pid}/fd`).map(Number));
+    let open = 0;
+    while (held.has(open)) open += 1;
+    execFileSync(prlimit, ['--pid', String(victim.pid), `--nofile=${open}:${open}`]);
+    capped = { pid: victim.pid, open };
+  };
+  const onEvent = (name, payload) => {
+    if (name === 'workers') workers = payload;
+    if (name === 'phase') measuring = payload.phase === 'measure';
+    if (name === 'phase' && payload.phase === 'measure') timer = setTimeout(cap, 300);
+  };
+  let result;
+  try {
+    result = await run({ strategy: 'fork-pool', poolSize: 2, duration: '3s', warmup: '500ms', connections: 4 }, { onEvent });
+  } finally {
+    clearTimeout(timer);
+  }
+  await waitFor(() => processesInGroup(result.strategy.pid).length === 0, { what: `strategy group ${result.strategy.pid} to empty` });
+  assert.ok(capped, 'worker 1 was capped while measuring');
+  const text = formatSummary(result);
+  t.diagnostic(text.split('\n').filter((l) => /Requests|WARNING|Errors|Spawns|spawn /.test(l)).join('\n'));
+
+  const emfile = result.spawnFailures?.failures.find((f) => f.code === 'EMFILE');
+  assert.ok(emfile, `EMFILE counted: ${JSON.stringify(result.spawnFailures)}`);
+  assert.equal(emfile.command, 'echo');
+  assert.equal(emfile.limit, 'openFiles');
+  assert.equal(emfile.limitValue, capped.open, 'the lowered limit, read from the worker before it stopped');
+  assert.equal(result.load.statuses['500'] >= emfile.count, true);
+  assert.match(text, new RegExp(`^(Spawns {5}| {11})spawn echo: EMFILE ×[\\d,]+: the open-files limit of the process that spawns \\(ulimit -n ${capped.open}\\) was reached$`, 'm'));
+  assert.ok(result.outcome.failed >= emfile.count, 'the failed spawns are failed requests');
+});
