@@ -14,6 +14,11 @@ import { spawnContained, withCutNote } from './contained-spawn.js';
 import { createControlReader } from './control-lines.js';
 import { waitListening } from './wait-listening.js';
 import { READY_TIMEOUT_MS } from '../thresholds.js';
+import { processLimitReached, threadStartFailure, processLimitMessage } from './start-limits.js';
+
+/** How often, while a server starts, the process limit is checked (ms), and in how many checks in a row it must be reached. */
+const LIMIT_POLL_MS = 500;
+const LIMIT_POLLS = 2;
 
 /**
  * @typedef {object} StrategyProcess
@@ -82,7 +87,7 @@ export async function startProcessGroup({
     : acceptsConnections(child, /** @type {TcpReadiness} */ (readiness), label, signal);
   try {
     const daemonOk = readiness !== 'protocol' && Boolean(readiness.mayDaemonise);
-    const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), daemonOk, signal, describeEarlyExit });
+    const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), daemonOk, signal, describeEarlyExit, pid: child.pid });
     return Object.assign(events, { pid: child.pid, port, host, stderrTail, stop, exited, workers: control ? control.workers : () => [], child });
   } catch (error) {
     await stop();
@@ -109,7 +114,7 @@ function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts
   return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, signal: ac.signal });
 }
 
-async function waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol, daemonOk = false, signal, describeEarlyExit }) {
+async function waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol, daemonOk = false, signal, describeEarlyExit, pid }) {
   const ac = new AbortController();
   const stoppedEarly = () => Object.assign(new RunError(`stopped before ${label} ${protocol ? 'was ready' : 'accepted connections'}`), { stoppedEarly: true });
   let onAbort;
@@ -126,9 +131,23 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     if (described) throw new RunError(described);
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = stderrTail();
+    // A Node that could not make its threads aborts with a native stack: say the limit instead.
+    const limited = threadStartFailure(tail);
+    if (limited) throw new RunError(processLimitMessage(label, limited));
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });
   const broken = protocol ? once(events, 'protocol-error', { signal: ac.signal }).then(([error]) => { throw error; }) : new Promise(() => {});
+  // A Node short of threads may wait for one forever: the process limit, once reached, ends the wait.
+  let limitTimer;
+  const limited = new Promise((_, reject) => {
+    let seen = 0;
+    limitTimer = setInterval(() => {
+      const reached = pid ? processLimitReached(pid) : null;
+      seen = reached ? seen + 1 : 0;
+      if (seen >= LIMIT_POLLS) reject(new RunError(processLimitMessage(label, reached)));
+    }, LIMIT_POLL_MS);
+    limitTimer.unref?.();
+  });
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -137,14 +156,15 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     }, readyTimeoutMs);
   });
   try {
-    return await Promise.race([aborted, ready, early, timeout, broken]);
+    return await Promise.race([aborted, ready, early, timeout, broken, limited]);
   } catch (error) {
     // A wait that failed because of the stop (an aborted readiness poll) is the stop too.
     throw signal?.aborted ? stoppedEarly() : error;
   } finally {
     clearTimeout(timer);
+    clearInterval(limitTimer);
     ac.abort();
     signal?.removeEventListener('abort', onAbort);
-    for (const p of [early, aborted, ready, broken]) p.catch(() => {});
+    for (const p of [early, aborted, ready, broken, limited]) p.catch(() => {});
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * A server that cannot start because the process limit (`ulimit -u`, RLIMIT_NPROC:
+ * every process and thread of the user counts) is reached, said in one line. Node
+ * needs ~7 threads before it runs a line of JavaScript; under the limit it either
+ * waits for a thread forever (measured: a strategy under `ulimit -u 15` sat with 3
+ * threads until spawnbench's 15 s readiness timeout) or aborts with a native
+ * assertion stack (`ulimit -u 30`: WorkerThreadsTaskRunner). Both are turned into
+ * "the process limit (ulimit -u 15) was reached" with what to do. Linux /proc only;
+ * root is not held to the limit, so nothing is said for it.
+ */
+import { readFileSync } from 'node:fs';
+import { procPids, readLimits } from '../sample/proc.js';
+
+/** Signs in a dying Node's stderr that it could not create a thread. */
+const THREAD_START_FAILED = /uv_thread_create|WorkerThreadsTaskRunner|pthread_create/;
+
+/**
+ * The user's processes and threads against its process limit, when the limit is reached.
+ * @param {number|'self'} pid a process of the user, whose limit counts
+ * @returns {{ limit: number, tasks: number } | null}
+ */
+export function processLimitReached(pid) {
+  const limit = readLimits(pid)?.processes;
+  if (!Number.isFinite(limit) || ownUid() === 0) return null;
+  const tasks = userTasks(ownUid());
+  return tasks >= limit ? { limit, tasks } : null;
+}
+
+/**
+ * The process limit, when a server died at start because it could not make a thread
+ * (its stderr says so) and the limit is low enough to be why.
+ * @param {string} stderr the tail of its stderr
+ * @returns {{ limit: number, tasks: null } | null}
+ */
+export function threadStartFailure(stderr) {
+  if (!THREAD_START_FAILED.test(stderr ?? '')) return null;
+  const limit = readLimits('self')?.processes;
+  if (!Number.isFinite(limit) || ownUid() === 0) return null;
+  return { limit, tasks: null };
+}
+
+/**
+ * "strategy 'fork-pool' could not start: the process limit (ulimit -u 15) was reached …"
+ * @param {string} label
+ * @param {{ limit: number, tasks: number|null }} reached `tasks`: the user's processes and threads, null when not counted
+ */
+export function processLimitMessage(label, { limit, tasks }) {
+  const why = tasks === null ? 'a Node process could not create its threads' : `${tasks} processes and threads of this user run`;
+  return `${label} could not start: the process limit (ulimit -u ${limit}) was reached (${why}; each Node process needs ~10 threads); ` +
+    'raise it with `ulimit -u`, or run fewer workers (--pool-size)';
+}
+
+function ownUid() {
+  return process.getuid?.() ?? null;
+}
+
+/** Every thread of every process of `uid`, from /proc/<pid>/status. */
+function userTasks(uid) {
+  let tasks = 0;
+  for (const pid of procPids()) {
+    let text;
+    try {
+      text = readFileSync(`/proc/${pid}/status`, 'latin1');
+    } catch {
+      continue;
+    }
+    const real = Number(/^Uid:\s+(\d+)/m.exec(text)?.[1]);
+    if (real === uid) tasks += Number(/^Threads:\s+(\d+)/m.exec(text)?.[1] ?? 1);
+  }
+  return tasks;
+}

@@ -1,0 +1,51 @@
+// A strategy that cannot start because the process limit is reached (issue #25, defect 3):
+// one line naming the limit, exit 1, nothing left running; not a 15 s wait for a port that
+// never comes (a Node short of threads waits forever) nor Node's native assertion stack.
+// The limit is set with prlimit (util-linux); RLIMIT_NPROC does not bind root, so as root
+// the case runs as `nobody` through setpriv (util-linux too). Each tool missing: skipped, named.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { BIN, findOnPath, waitFor } from '../helpers/harness.js';
+import { processesMatching } from '../helpers/processes.js';
+
+const NOBODY = 65534;
+
+/** spawnbench run under `--nproc=limit`, as this user or (root) as nobody. */
+async function runUnderProcessLimit(t, limit) {
+  const prlimit = findOnPath('prlimit');
+  if (!prlimit) return t.skip('prlimit (util-linux) is not installed');
+  const asRoot = process.getuid() === 0;
+  const setpriv = asRoot ? findOnPath('setpriv') : null;
+  if (asRoot && !setpriv) return t.skip('setpriv (util-linux) is not installed: root is not held to a process limit, and the case needs another user');
+  const command = [prlimit, `--nproc=${limit}:${limit}`, process.execPath, BIN, 'run', '-s', 'fork-pool', '-p', '2', '-d', '1s', '-w', '200ms', '--no-dashboard'];
+  const argv = asRoot ? [setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command] : command;
+  const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, HOME: '/tmp', TMPDIR: '/tmp' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
+  const [code] = await once(child, 'exit');
+  await waitFor(() => processesMatching('/strategies/fork-pool/').filter((pid) => uidOf(pid) === (asRoot ? NOBODY : process.getuid())).length === 0, { what: 'the strategy to be gone' });
+  return { code, out };
+}
+
+function uidOf(pid) {
+  try {
+    return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1]);
+  } catch {
+    return null;
+  }
+}
+
+for (const limit of [15, 30]) {
+  test(`a strategy started under ulimit -u ${limit}: one line naming the process limit, exit 1`, async (t) => {
+    const ran = await runUnderProcessLimit(t, limit);
+    if (!ran) return;
+    t.diagnostic(ran.out);
+    assert.equal(ran.code, 1);
+    assert.match(ran.out, new RegExp(`^spawnbench: strategy 'fork-pool' could not start: the process limit \\(ulimit -u ${limit}\\) was reached \\(.*\\); raise it with \`ulimit -u\`, or run fewer workers \\(--pool-size\\)$`, 'm'));
+    assert.doesNotMatch(ran.out, /Native stack trace|did not report a listening port/);
+  });
+}
