@@ -13,6 +13,7 @@ import { spawnFailures } from '../../src/analysis/spawn-failures.js';
 import { formatSpawnFailures } from '../../src/report/spawn-failures.js';
 import { findOnPath, waitFor } from '../helpers/harness.js';
 import { processesInGroup } from '../helpers/processes.js';
+import { onPoolWorker } from '../helpers/pool-worker.js';
 
 test('failed spawns by errno, each with the limit it points at', () => {
   const errorTexts = [
@@ -36,35 +37,25 @@ test('failed spawns by errno, each with the limit it points at', () => {
 test('fork-pool with one worker\'s open files capped mid-run (prlimit): EMFILE counted and said with the limit; --json has it', async (t) => {
   const prlimit = findOnPath('prlimit');
   if (!prlimit) return t.skip('prlimit (util-linux) is not installed');
-  let workers = [];
   let capped = null;
-  let measuring = false;
-  let timer = null;
-  const cap = () => {
-    if (!measuring) return; // only a worker of this run, while it runs
-    const victim = workers.find((w) => w.id === 1);
-    if (!victim?.pid) {
-      timer = setTimeout(cap, 100);
-      return;
-    }
-    // Below its lowest free descriptor number: every spawn needs new pipes, and gets EMFILE
-    // (the descriptors it holds stay open; a limit only stops new ones).
-    const held = new Set(readdirSync(`/proc/${victim.pid}/fd`).map(Number));
-    let open = 0;
-    while (held.has(open)) open += 1;
-    execFileSync(prlimit, ['--pid', String(victim.pid), `--nofile=${open}:${open}`]);
-    capped = { pid: victim.pid, open };
-  };
-  const onEvent = (name, payload) => {
-    if (name === 'workers') workers = payload;
-    if (name === 'phase') measuring = payload.phase === 'measure';
-    if (name === 'phase' && payload.phase === 'measure') timer = setTimeout(cap, 300);
-  };
+  const cap = onPoolWorker({
+    id: 1,
+    afterMs: 300,
+    act: (worker) => {
+      // Below its lowest free descriptor number: every spawn needs new pipes, and gets EMFILE
+      // (the descriptors it holds stay open; a limit only stops new ones).
+      const held = new Set(readdirSync(`/proc/${worker.pid}/fd`).map(Number));
+      let open = 0;
+      while (held.has(open)) open += 1;
+      execFileSync(prlimit, ['--pid', String(worker.pid), `--nofile=${open}:${open}`]);
+      capped = { pid: worker.pid, open };
+    },
+  });
   let result;
   try {
-    result = await run({ strategy: 'fork-pool', poolSize: 2, duration: '3s', warmup: '500ms', connections: 4 }, { onEvent });
+    result = await run({ strategy: 'fork-pool', poolSize: 2, duration: '3s', warmup: '500ms', connections: 4 }, { onEvent: cap.onEvent });
   } finally {
-    clearTimeout(timer);
+    cap.stop();
   }
   await waitFor(() => processesInGroup(result.strategy.pid).length === 0, { what: `strategy group ${result.strategy.pid} to empty` });
   assert.ok(capped, 'worker 1 was capped while measuring');

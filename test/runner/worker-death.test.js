@@ -16,6 +16,7 @@ import { EventEmitter } from 'node:events';
 import { processesInGroup } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';
 import { frame } from '../ui/render-helpers.js';
+import { onPoolWorker } from '../helpers/pool-worker.js';
 import { makeTick } from '../ui/fixtures.js';
 
 /** A second into the measured phase: the death falls inside what is measured, on a loaded machine too. */
@@ -26,33 +27,20 @@ const KILL_AFTER_MS = 1000;
  * (its pid from the strategy's own workers line: only a process this run started).
  */
 async function runKillingOne(strategy) {
-  let workers = [];
   let killed = null;
-  let timer = null;
-  let measuring = false;
-  const onEvent = (name, payload) => {
-    if (name === 'workers') workers = payload;
-    if (name === 'phase') measuring = payload.phase === 'measure';
-    if (name === 'phase' && payload.phase === 'measure') {
-      // A cluster worker prints its own workers line: on a loaded machine worker 1's may come late.
-      const kill = () => {
-        if (!measuring) return; // only a worker of this run, while it runs
-        const victim = workers.find((w) => w.id === 1);
-        if (!victim?.pid) {
-          timer = setTimeout(kill, 100);
-          return;
-        }
-        killed = victim.pid;
-        process.kill(victim.pid, 'SIGKILL');
-      };
-      timer = setTimeout(kill, KILL_AFTER_MS);
-    }
-  };
+  const kill = onPoolWorker({
+    id: 1,
+    afterMs: KILL_AFTER_MS,
+    act: (worker) => {
+      killed = worker.pid;
+      process.kill(worker.pid, 'SIGKILL');
+    },
+  });
   try {
-    const result = await run({ strategy, poolSize: 3, duration: '5s', warmup: '500ms', connections: 6 }, { onEvent });
+    const result = await run({ strategy, poolSize: 3, duration: '5s', warmup: '500ms', connections: 6 }, { onEvent: kill.onEvent });
     return { result, killed };
   } finally {
-    clearTimeout(timer);
+    kill.stop();
   }
 }
 
