@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The CPU budget a process really has: the smallest of its affinity, its cpuset and
  * the CPU quota of its cgroup and of every ancestor (cgroup v1, v2, or both on a
@@ -74,7 +75,9 @@ export function readCpuBudget({
   const budget = Math.max(Math.min(cpus.length, quotaCpus), MIN_BUDGET);
   const cpusetCount = cpusetCpus ? intersect(cpusetCpus, online).length : Infinity;
   // The tightest names it; a quota level with the CPUs in reach is still the quota (it is what throttles).
+  /** @type {CpuBudget['source']} */
   const source = budget >= online.length ? 'host' : quotaCpus <= cpus.length ? 'quota' : cpusetCount <= affinity.length ? 'cpuset' : 'affinity';
+  /** @type {CpuBudget['unreadable']} */
   let unreadable = null;
   if (!groups.found) unreadable = { reason: 'no-cgroup-fs', detail: groups.detail };
   else if (quota.denied) unreadable = { reason: 'permission', detail: quota.denied };
@@ -265,20 +268,22 @@ function dirIn(mount, cgroupPath) {
 
 /** Every quota from the leaf up to the mount's top; the tightest wins. */
 function tightestQuota(read, quotaDirs) {
+  /** @type {CpuQuota|null} */
   let best = null;
   let denied = null;
   for (const { top, rel, version } of quotaDirs) {
     for (let at = rel; ; at = path.posix.dirname(at)) {
       const dir = path.posix.join(top, at);
       const found = version === 1 ? readV1Quota(read, dir) : readV2Quota(read, dir);
-      if (found?.denied) denied ??= found.denied;
-      else if (found && (!best || found.cpus < best.cpus)) best = { ...found, version, cgroup: at, dir: path.join(readRoot(read), dir) };
+      if (found !== null && 'denied' in found) denied ??= found.denied;
+      else if (found !== null && 'cpus' in found && (!best || found.cpus < best.cpus)) best = { ...found, version, cgroup: at, dir: path.join(readRoot(read), dir) };
       if (at === '/') break;
     }
   }
   return { quota: best, denied };
 }
 
+/** @returns {{ denied: string } | { cpus: number, quotaUs: number, periodUs: number } | null} */
 function readV1Quota(read, dir) {
   const quota = read(path.posix.join(dir, 'cpu.cfs_quota_us'));
   if (quota.code === 'EACCES' || quota.code === 'EPERM') return { denied: `cannot read ${dir}/cpu.cfs_quota_us (${quota.code})` };
@@ -287,6 +292,7 @@ function readV1Quota(read, dir) {
   return quota.text !== null && quotaUs > 0 && periodUs > 0 ? { cpus: quotaUs / periodUs, quotaUs, periodUs } : null;
 }
 
+/** @returns {{ denied: string } | { cpus: number, quotaUs: number, periodUs: number } | null} */
 function readV2Quota(read, dir) {
   const max = read(path.posix.join(dir, 'cpu.max'));
   if (max.code === 'EACCES' || max.code === 'EPERM') return { denied: `cannot read ${dir}/cpu.max (${max.code})` };
@@ -355,6 +361,10 @@ function smtOf(cpus, topology) {
 
 // ── helpers ──────────────────────────────────────────────────────────────────
 
+/**
+ * @param {{ parallelism: number, hostThreads: number, reason: 'not-linux'|'no-proc', detail: string }} options
+ * @returns {CpuBudget}
+ */
 function fallback({ parallelism, hostThreads, reason, detail }) {
   const budget = Math.max(1, parallelism);
   return {

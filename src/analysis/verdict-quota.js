@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Rule: the CPU quota of the server's cgroup (or of an ancestor: a pod, a slice)
  * throttled it in many periods. A throttled group's threads all stop until the
@@ -21,6 +22,6 @@ export function quotaThrottled(evidence) {
     id: server ? 'cpu-quota' : 'generator-quota',
     kind: server ? 'problem' : 'limit',
     where: q.cgroup ? `cgroup ${q.cgroup}` : null,
-    figures: { quotaCpus: q.quotaCpus, throttledFraction: q.throttledFraction, throttledMs: q.throttledMs, shared: server && q.roles.includes('spawnbench') },
+    figures: { quotaCpus: q.quotaCpus, throttledFraction: q.throttledFraction, throttledMs: q.throttledMs, sharedWith: server && q.roles.includes('spawnbench') ? 'spawnbench' : null },
   };
 }

@@ -260,12 +260,12 @@ const WORDS = {
     title: `the container's CPU quota (${budgetAmount({ budget: f.quotaCpus, source: 'quota' })}) is the limit: throttled in ${pct(f.throttledFraction)} of periods`,
     evidence: [
       `cpu.stat: ${pct(f.throttledFraction)} of the quota's periods ended throttled (threshold ${pct(QUOTA_THROTTLED_FRACTION)}), ` +
-        `${ms(f.throttledMs)} held back in all${f.shared ? '; spawnbench and its load generator ran under the same quota' : ''}`,
+        `${ms(f.throttledMs)} held back in all${f.sharedWith ? '; spawnbench and its load generator ran under the same quota' : ''}`,
       'a throttled group stops until the next period (up to 100 ms): loop delays and latency include those stops',
     ],
     next: [
       'more workers only split the same quota: size the pool to the quota (spawnbench tune), or raise the limit (docker --cpus, resources.limits.cpu)',
-      ...(f.shared ? ['drive the server from outside its cgroup (spawnbench diagnose --url … --pid …) so the generator does not use its quota'] : []),
+      ...(f.sharedWith ? ['drive the server from outside its cgroup (spawnbench diagnose --url … --pid …) so the generator does not use its quota'] : []),
     ],
   }),
   'generator-quota': (f) => ({

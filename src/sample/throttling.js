@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * CPU-quota throttling, sampled from cpu.stat each interval, for the cgroup whose
  * quota binds the server and for the one that binds spawnbench (the load generator
