@@ -1,14 +1,14 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useTone } from '../theme.js';
-import { Header } from './header.js';
+import { Header, headerLines } from './header.js';
 import { Progress } from './progress.js';
-import { Throughput } from './throughput.js';
-import { Latency } from './latency.js';
-import { Errors } from './errors.js';
+import { Throughput, THROUGHPUT_LINES } from './throughput.js';
+import { Latency, LATENCY_LINES } from './latency.js';
+import { Errors, errorsLines } from './errors.js';
 import { workerDeaths } from '../../analysis/worker-deaths.js';
-import { Generator, generatorBusy } from './generator.js';
-import { Processes, runtimesWithoutProbe } from './processes.js';
+import { Generator, generatorBusy, GENERATOR_LINES } from './generator.js';
+import { Processes, processesFixedLines } from './processes.js';
 import { Tune, tuneLines } from './tune.js';
 import { Advice, adviceLines } from './advice.js';
 
@@ -70,26 +70,23 @@ export function frameLayout(state, { rows, sideBySide, oneLine, formatAdvice }) 
     budget -= lines;
     return true;
   };
-  const errors = state.tick?.errors;
-  const hasNon2xx = Object.keys(state.tick?.statuses ?? {}).some((status) => !status.startsWith('2'));
-  const headerLines = state.plan ? 3 : 2;
+  // Each panel says how many lines it draws; the frame only adds them up.
+  const header = headerLines(state.plan);
   const advice = liveAdvice(state, formatAdvice);
   const adviceFull = adviceLines(advice, formatAdvice);
-  // Header, rows or "waiting…", the probe line, spawned commands and cores.
-  const processExtras = 1 + (runtimesWithoutProbe(state.sample, state.plan).length ? 1 : 0) + 1;
   take(1); // progress
   const layout = {
-    // errors (and a worker's death), and the generator on its own line unless calm
-    errors: take(oneLine ? 1 : (errors?.total && hasNon2xx ? 2 : 1) + (deathsOf(state).length ? 1 : 0) + 1),
-    perf: take(sideBySide ? 3 : 5),
+    // errors (and a worker's death), and the generator on its own line unless calm (then both on one)
+    errors: take(oneLine ? 1 : errorsLines({ tick: state.tick, deaths: deathsOf(state) }) + GENERATOR_LINES),
+    perf: take(sideBySide ? Math.max(THROUGHPUT_LINES, LATENCY_LINES) : THROUGHPUT_LINES + LATENCY_LINES),
     header: take(1) ? 1 : 0,
     tune: Boolean(state.tune) && take(tuneLines(state.tune)),
-    processes: take(processExtras + MIN_PROCESS_ROWS),
+    processes: take(processesFixedLines(state) + MIN_PROCESS_ROWS),
     advice: adviceFull && take(1) ? 1 : 0,
     log: Boolean(state.logs.length) && take(1),
     maxRows: 0,
   };
-  if (layout.header && take(headerLines - 1)) layout.header = headerLines;
+  if (layout.header && take(header - 1)) layout.header = header;
   if (layout.advice) {
     const reasons = Math.min(adviceFull - 1, budget);
     budget -= reasons;

@@ -44,6 +44,20 @@ export function failureAlarm(tick) {
 }
 
 /**
+ * The lines Errors draws for these props: the errors line, the non-2xx line when a
+ * status other than 2xx came back, a worker's death.
+ * @param {{ tick: object|null, deaths?: object[] }} props
+ */
+export function errorsLines({ tick, deaths = [] }) {
+  const errors = tick?.errors ?? { total: 0 };
+  const statuses = non2xxStatuses(tick?.statuses).length > 0;
+  const anyKind = KINDS.some(([key]) => errors[key] > 0);
+  const death = deaths.length ? 1 : 0;
+  if (!errors.total && !anyKind && !statuses) return 1 + death;
+  return 1 + (statuses ? 1 : 0) + death;
+}
+
+/**
  * Errors by kind and non-2xx responses by status; red and marked "!" when any. A pool
  * worker's death gets a line of its own under them.
  * @param {{ tick: object|null, deaths?: import('../../analysis/worker-deaths.js').WorkerDeath[] }} props

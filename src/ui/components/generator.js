@@ -25,6 +25,9 @@ export function generatorBusy(generator, threads = 1) {
  * The load generator's CPU (% of one core) and ELU, with a warning when it is busy.
  * @param {{ generator: { cpuPct?: number, elu?: number }|null, threads?: number }} props
  */
+/** The lines Generator draws. */
+export const GENERATOR_LINES = 1;
+
 export function Generator({ generator, threads = 1 }) {
   const tone = useTone();
   const cpuPct = generator?.cpuPct;

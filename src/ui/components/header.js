@@ -58,6 +58,9 @@ export function describeSpawn(runtimes) {
  * a short terminal keeps the first `lines` of them.
  * @param {{ plan: import('../plan-view.js').PlanView|null, machine: object|null, runtimes?: object[]|null, lines?: number }} props
  */
+/** The lines Header draws at most: the target, the load (once there is a plan), the machine. */
+export const headerLines = (plan) => (plan ? 3 : 2);
+
 export function Header({ plan, machine, runtimes = null, lines = 3 }) {
   const tone = useTone();
   return h(

@@ -23,6 +23,9 @@ const row = (label, values) =>
  * Latency percentiles in ms for the last second and for the whole measurement.
  * @param {{ tick: object|null, width: number }} props
  */
+/** The lines Latency draws: the column titles, the last second, overall. */
+export const LATENCY_LINES = 3;
+
 export function Latency({ tick, width }) {
   const tone = useTone();
   const cells = (stats) => COLUMNS.map(([, key]) => formatMs(stats?.[key], { unit: false }));

@@ -144,6 +144,19 @@ export function runtimesWithoutProbe(sample, plan) {
 }
 
 /**
+ * The lines Processes draws besides its rows (and the line that says rows were
+ * collapsed, which counts among maxRows): the column titles, the probe's absence,
+ * busy by CPU, and the spawned commands and cores line, kept from the start so the
+ * frame does not jump when the first sample arrives.
+ * @param {{ sample: object|null, workers: object[], plan: object|null }} props
+ */
+export function processesFixedLines({ sample, workers, plan }) {
+  const noProbe = runtimesWithoutProbe(sample, plan).length ? 1 : 0;
+  const cpuBusy = buildProcessRows(sample, workers).some((row) => row.busyFromCpu) ? 1 : 0;
+  return 1 + noProbe + cpuBusy + 1;
+}
+
+/**
  * One row per process and worker (loop delay p99/max, ELU, blocked in spawn, CPU
  * bar, RSS, in flight), collapsed to min/median/max plus the busiest worker when
  * the rows (and the line saying so) would take more than `maxRows` lines; then

@@ -15,6 +15,9 @@ const MIN_SPARK_WIDTH = 8;
  * with the current and the mean of the measured seconds.
  * @param {{ rpsHistory: { phase: string, rps: number }[], tick: object|null, width: number }} props
  */
+/** The lines Throughput draws: the figures and the sparkline. */
+export const THROUGHPUT_LINES = 2;
+
 export function Throughput({ rpsHistory, tick, width }) {
   const tone = useTone();
   const sparkWidth = Math.max(MIN_SPARK_WIDTH, width - 2);
