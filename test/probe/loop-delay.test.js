@@ -1,3 +1,5 @@
+// test: run alone (it asserts on event-loop delay: another test file's processes on the
+// same cores show up in it as blocks)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHistogram } from 'node:perf_hooks';
