@@ -60,8 +60,9 @@ test('commander values arrive in the plan through the real program', async () =>
   const program = createProgram(fakeIo());
   const run = program.commands.find((c) => c.name() === 'run');
   let seen;
-  run.action((opts) => {
-    seen = buildRunPlan(opts);
+  // run takes operands (`run -- <command>`), so commander hands them first: read the options from the command.
+  run.action(function () {
+    seen = buildRunPlan(this.opts());
   });
   await program.parseAsync(['--strategy', 'baseline', '-c', '4', '-d', '500ms', '-H', 'a: 1', '-H', 'b: 2', '--no-verify'], { from: 'user' });
   assert.equal(seen.load.connections, 4);
