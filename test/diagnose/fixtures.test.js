@@ -1,3 +1,5 @@
+// test: run alone (its verdicts read the whole machine's CPU: another test file's servers
+// would be "other CPU users" and turn a verdict into cpu-starved)
 // Each fixture server gets its verdict end to end: spawnbench diagnose starts it,
 // loads it, stops it, and names the cause. The fixtures exaggerate their fault,
 // so the cause is found on a loaded 2-core machine too: there the honest verdict

@@ -1,3 +1,5 @@
+// test: run alone (its verdicts read the whole machine's CPU: another test file's servers
+// would be "other CPU users" and turn a verdict into cpu-starved)
 // diagnose --url: a server that already runs (started here, on a free port), seen
 // from outside: with --pid its CPU from /proc, without it only the latency shape;
 // either way the report says what could not be seen without the probe.
