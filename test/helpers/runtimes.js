@@ -3,8 +3,10 @@
  * Deno). They are not devDependencies (together ~780 MB): each is fetched on demand
  * with npm into a cache directory of its own, once, and found there afterwards.
  *
- *   cache: $SPAWNBENCH_RUNTIMES, else $XDG_CACHE_HOME/spawnbench/runtimes,
- *          else ~/.cache/spawnbench/runtimes
+ *   cache: $SPAWNBENCH_RUNTIMES, else node_modules/.cache/spawnbench/runtimes (the
+ *          find-cache-dir convention). Not under the home directory: some tests run a
+ *          runtime as another user (nobody, through runuser or prlimit), who cannot
+ *          enter root's 0700 home; `npm ci` empties it, as it empties node_modules
  *   one folder per runtime and version: <cache>/node-26.10.0, <cache>/bun-1.4.5, ...
  *
  * `npm test` never fetches: a test that needs one of them skips, naming it, when it
@@ -13,7 +15,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isExecutable } from '../../src/strategies/runtimes.js';
@@ -32,10 +33,12 @@ export const RUNTIMES = {
   deno: { spec: 'deno@2.9.5', bins: ['node_modules/deno/deno', 'node_modules/@deno/linux-x64-glibc/deno'] },
 };
 
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
 /** The cache directory (not created). */
 export function runtimesDir(env = process.env) {
   if (env.SPAWNBENCH_RUNTIMES) return env.SPAWNBENCH_RUNTIMES;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'spawnbench', 'runtimes');
+  return join(REPO, 'node_modules', '.cache', 'spawnbench', 'runtimes');
 }
 
 function known(name) {
