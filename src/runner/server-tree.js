@@ -7,7 +7,7 @@
  * the shape falls back to the root process.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { pidsInGroup, readStat, fdLinks, procUnits } from '../sample/proc.js';
+import { pidsInGroup, readStat, fdLinks, procUnits, processName } from '../sample/proc.js';
 import { listeningSockets, socketInode } from './listening-ports.js';
 /** The name libuv gives its pool threads (/proc/<pid>/task/<tid>/comm). */
 const POOL_THREAD_COMM = 'libuv-worker';
@@ -25,7 +25,7 @@ export function readServerTree(pgid, port) {
     return {
       pid,
       ppid: stat?.ppid ?? 0,
-      comm: readText(`/proc/${pid}/comm`).trim(),
+      comm: processName(readText(`/proc/${pid}/comm`).trim()),
       argv: readText(`/proc/${pid}/cmdline`).split('\0').filter(Boolean),
       listens: fdLinks(pid).some((link) => inodes.has(socketInode(link))),
       clusterWorker: env.has('NODE_UNIQUE_ID'),

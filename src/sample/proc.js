@@ -43,7 +43,18 @@ function getconf(name, fallback) {
 }
 
 /**
+ * A process's name from its main thread's comm. Node 26 names its main thread
+ * 'node-MainThread' (the 15-character comm of the process, as /proc shows it);
+ * the process is still 'node' to a reader and to the runtime checks.
+ * @param {string} comm
+ */
+export function processName(comm) {
+  return comm.endsWith('-MainThread') ? comm.slice(0, -'-MainThread'.length) : comm;
+}
+
+/**
  * Reads `/proc/<pid>/stat`, or `/proc/<pid>/task/<tid>/stat` for one thread.
+ * A process's name goes through processName(); a thread's is its own comm.
  * Times are in clock ticks, rss in pages.
  * @param {number} pid
  * @param {number} [tid]
@@ -62,7 +73,7 @@ export function readStat(pid, tid) {
   const fields = text.slice(close + 2).split(' ');
   // fields[0] is field 3 of proc(5): field n is fields[n - 3].
   return {
-    name: text.slice(text.indexOf('(') + 1, close),
+    name: tid ? text.slice(text.indexOf('(') + 1, close) : processName(text.slice(text.indexOf('(') + 1, close)),
     state: fields[0],
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),
