@@ -12,7 +12,7 @@ import { UsageError } from './errors.js';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** The exit codes, as --help lists them (README: "Exit codes"). */
-const EXIT_CODES_HELP = '\nExit codes: 0 done, 1 runtime failure, 2 bad input, 3 an --assert failed,\n130/143 stopped by Ctrl-C/SIGTERM.';
+const EXIT_CODES_HELP = '\nExit codes: 0 done, 1 runtime failure or no request succeeded, 2 bad input,\n3 an --assert failed, 130/143 stopped by Ctrl-C/SIGTERM.';
 
 /** Commander's own "help shown" and "version shown" are successes. */
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -63,7 +63,7 @@ export function createProgram(io = processIo()) {
     });
   }
   if (!program.commands.some((c) => c.name() === 'help')) program.addHelpCommand(true);
-  program.addHelpText('after', '\nRun `spawnbench <command> --help` for the options of a command; `spawnbench --help` alone shows run\'s.');
+  program.addHelpText('after', '\nRun `spawnbench <command> --help` for the options of a command (`spawnbench run --help` for the default command\'s).');
   program.addHelpText('after', EXIT_CODES_HELP);
   return program;
 }
