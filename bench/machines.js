@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { makeQuotaCgroup } from '../test/helpers/cpu-cgroup.js';
 import { cpuBudgetLabel } from '../src/labels.js';
-import { adviceParagraphs } from '../src/report/run-advice.js';
+import { adviceParagraphs } from '../src/report/run-advice-text.js';
 
 const BIN = fileURLToPath(new URL('../bin/spawnbench.js', import.meta.url));
 const { values: opts } = parseArgs({

@@ -5,8 +5,8 @@
  * Pure: text in, a checked { metric, op, value, unit } out, or a UsageError that
  * names the expression and says what to write. The metrics, their kinds and the
  * comparisons they take come from the metric table (src/analysis/metrics.js);
- * evaluation is in src/analysis/assertions.js, the wording of results in
- * src/report/assertions.js.
+ * evaluation is in src/analysis/assert-evaluate.js, the wording of results in
+ * src/report/assert-text.js.
  */
 import { UsageError } from './errors.js';
 import { METRICS, assertSpecs } from './analysis/metrics.js';

@@ -1,12 +1,12 @@
 /**
  * Every command-line option, once, grouped so that commands pick the groups they
  * take (no option block pasted per command). Values are parsed and checked in
- * plan.js, where the defaults named here are applied.
+ * run-plan.js, where the defaults named here are applied.
  */
 import { Option } from 'commander';
-import { DEFAULTS, BALANCE_POLICIES, defaultPoolSize } from './plan.js';
+import { DEFAULTS, BALANCE_POLICIES, defaultPoolSize } from './run-plan.js';
 import { WORKLOAD_NAMES } from './workloads.js';
-import { defaultSizes, TUNE_DEFAULTS, SEARCH_MODES } from './tune/plan.js';
+import { defaultSizes, TUNE_DEFAULTS, SEARCH_MODES } from './tune/tune-plan.js';
 import { COMPARE_DEFAULTS } from './thresholds.js';
 import { ownCpuBudget } from './cpu-budget.js';
 import { cpuBudgetLabel } from './labels.js';

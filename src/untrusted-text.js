@@ -8,10 +8,8 @@
 import { ERROR_TEXT_BYTES, ERROR_TEXTS_KEPT } from './thresholds.js';
 
 // ESC [ … final byte (CSI), ESC ] … BEL or ESC \ (OSC), and any other ESC + one character.
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-?]*[ -/]*[@-~]|\u001b[\s\S]?/g;
 // C0 controls, DEL and C1 controls; a tab becomes a space first.
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**

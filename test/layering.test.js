@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
-/** The layers, top first: each a list of units ('commands/', 'plan.js'). */
+/** The layers, top first: each a list of units ('commands/', 'run-plan.js'). */
 export function readLayers(readme) {
   const block = /^```layers\n([\s\S]*?)^```/m.exec(readme);
   if (!block) throw new Error('src/README.md has no ```layers block');
@@ -26,7 +26,7 @@ function jsFiles(dir) {
   });
 }
 
-/** 'runner/run.js' → 'runner/'; 'plan.js' → 'plan.js'. */
+/** 'runner/run-engine.js' → 'runner/'; 'run-plan.js' → 'run-plan.js'. */
 function unitOf(file) {
   const parts = path.relative(SRC, file).split(path.sep);
   return parts.length > 1 ? `${parts[0]}/` : parts[0];
@@ -123,4 +123,14 @@ test('the checker itself catches a back edge, a side-by-side edge and a cycle', 
   assert.match(layerViolations(order, [edge('compare/', 'tune/')])[0], /side by side/);
   assert.deepEqual(findCycle([edge('a/', 'b/'), edge('b/', 'c/'), edge('c/', 'a/')]), ['a/', 'b/', 'c/', 'a/']);
   assert.deepEqual(importsOf("import x from './a.js';\nexport { y } from '../b.js';\nconst z = () => import('../c.js');\n// import q from './no.js'"), ['./a.js', '../b.js', '../c.js']);
+});
+
+test('no two files in src/ share a basename (index.js, a folder\'s entry, aside)', () => {
+  const byName = new Map();
+  for (const file of jsFiles(SRC)) {
+    const name = path.basename(file);
+    if (name === 'index.js') continue;
+    byName.set(name, [...(byName.get(name) ?? []), path.relative(SRC, file)]);
+  }
+  assert.deepEqual([...byName.values()].filter((files) => files.length > 1), [], 'rename one so the name says its role, e.g. report/<name>-text.js, report/html/<name>-html.js, ui/components/<name>-panel.js');
 });

@@ -57,7 +57,7 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  */
 
 /**
- * @param {object} result RunResult (src/runner/run.js), or a saved one (`report`)
+ * @param {object} result RunResult (src/runner/run-engine.js), or a saved one (`report`)
  * @returns {AdviceInput}
  */
 export function adviceInput(result) {

@@ -14,7 +14,7 @@
  *   (`of`: the whole a count is a share of; `process`: the busiest process's label);
  * - `row(row, runs)`: its figure in a compare row, or absent when a compare has none;
  * - `noise`: how --against judges a change between two results ('rate', 'percentile',
- *   'share', 'single-sample', or 'none': shown, never judged; src/analysis/against.js),
+ *   'share', 'single-sample', or 'none': shown, never judged; src/analysis/against-deltas.js),
  *   or absent when --against does not compare it;
  *   `compareNoise` the same between two compare results ('spread' of the repeats, 'share');
  * - `needs`: what must be on for it to be measured ('probe'), for the not-measured words.

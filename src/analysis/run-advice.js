@@ -4,7 +4,7 @@
  * without a pool, which pool strategy to move to and what it should gain. One
  * run is not a sweep: each recommendation says how sure it is and the `tune`
  * command that confirms it. Pure and wordless: figures in, ids and figures out
- * (src/report/run-advice.js words them).
+ * (src/report/run-advice-text.js words them).
  */
 import { estimatePoolSize, childCpuOf } from './pool-size.js';
 import { poolBalance } from './pool-balance.js';

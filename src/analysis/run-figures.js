@@ -53,7 +53,7 @@ import { compactErrorTexts } from './error-reasons.js';
  */
 
 /**
- * @param {object} result RunResult (src/runner/run.js)
+ * @param {object} result RunResult (src/runner/run-engine.js)
  * @returns {RunFigures}
  */
 export function runFigures(result) {

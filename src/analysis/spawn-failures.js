@@ -6,7 +6,7 @@
  * (load.errorTexts). Each errno says which limit was reached, with the limit of the
  * processes that spawned where it was read (issue #25: under `ulimit -u 50`, 85% of
  * requests were 500 and nothing named EAGAIN or the limit). Pure: figures in, ids
- * and figures out (src/report/spawn-failures.js words them).
+ * and figures out (src/report/spawn-failures-text.js words them).
  */
 
 /** `spawn <command> <ERRNO>`: how Node words a command that could not start. */

@@ -9,11 +9,11 @@ export default {
   loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     // The plan and the engine load once a comparison starts: --help and --version never pay for them (issue 28).
-    const { buildComparePlan } = await import('../compare/plan.js');
+    const { buildComparePlan } = await import('../compare/compare-plan.js');
     const plan = buildComparePlan(options);
     const extras = prepareExtras(options, 'compare');
     const [{ createCompare }, { formatCompare, formatCompareMarkdown }, { runEngineCommand }] = await Promise.all([
-      import('../compare/engine.js'), import('../report/compare.js'), import('./present.js'),
+      import('../compare/compare-engine.js'), import('../report/compare-text.js'), import('./present.js'),
     ]);
     return runEngineCommand(plan, createCompare, options.markdown ? formatCompareMarkdown : formatCompare, io, extras);
   },

@@ -21,11 +21,11 @@ export default {
     ].join('\n')),
   async action(options, io, operands) {
     // The plan and the engine load once diagnose starts: --help and --version never pay for them (issue 28).
-    const { buildDiagnosePlan } = await import('../diagnose/plan.js');
+    const { buildDiagnosePlan } = await import('../diagnose/diagnose-plan.js');
     const plan = buildDiagnosePlan(options, operands[0] ?? []);
     const extras = prepareExtras(options, 'diagnose');
     const [{ createDiagnose }, { formatDiagnose }, { runEngineCommand }] = await Promise.all([
-      import('../diagnose/engine.js'), import('../report/diagnose.js'), import('./present.js'),
+      import('../diagnose/diagnose-engine.js'), import('../report/diagnose-text.js'), import('./present.js'),
     ]);
     return runEngineCommand(plan, createDiagnose, formatDiagnose, io, extras);
   },

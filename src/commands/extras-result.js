@@ -5,10 +5,10 @@
  */
 import { fsReason, keptAsItWas, writeFileAtomic } from '../atomic-file.js';
 import { RunError } from '../errors.js';
-import { gateFigures, evaluateAssertions } from '../analysis/assertions.js';
-import { againstBaseline, againstCompareBaseline } from '../analysis/against.js';
-import { formatAssertions } from '../report/assertions.js';
-import { formatAgainst } from '../report/against.js';
+import { gateFigures, evaluateAssertions } from '../analysis/assert-evaluate.js';
+import { againstBaseline, againstCompareBaseline } from '../analysis/against-deltas.js';
+import { formatAssertions } from '../report/assert-text.js';
+import { formatAgainst } from '../report/against-text.js';
 import { renderHtml } from '../report/html/index.js';
 import { ASSERT_FAILED_EXIT_CODE } from './extras.js';
 

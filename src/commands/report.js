@@ -10,12 +10,12 @@ import { prepareExtras, hasExtras } from './extras.js';
  */
 const FORMATTERS = {
   run: async () => (await import('../report/summary.js')).formatSummary,
-  tune: async () => (await import('../report/tune.js')).formatTune,
+  tune: async () => (await import('../report/tune-text.js')).formatTune,
   compare: async ({ markdown }) => {
-    const { formatCompare, formatCompareMarkdown } = await import('../report/compare.js');
+    const { formatCompare, formatCompareMarkdown } = await import('../report/compare-text.js');
     return markdown ? formatCompareMarkdown : formatCompare;
   },
-  diagnose: async () => (await import('../report/diagnose.js')).formatDiagnose,
+  diagnose: async () => (await import('../report/diagnose-text.js')).formatDiagnose,
 };
 
 export default {

@@ -2,7 +2,7 @@
  * spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, or
  * of the user's own server given after --, and recommend one with the evidence.
  */
-import { buildTunePlan, TUNE_DEFAULTS } from '../tune/plan.js';
+import { buildTunePlan, TUNE_DEFAULTS } from '../tune/tune-plan.js';
 import { commandOperands } from './operands.js';
 import { prepareExtras } from './extras.js';
 
@@ -26,7 +26,7 @@ export default {
     const plan = buildTunePlan(options, commandOperands(operands, cmd));
     // The engine loads once a sweep starts: --help and --version never pay for it (issue 28).
     const [{ createTune }, { formatTune }, { runEngineCommand }] = await Promise.all([
-      import('../tune/engine.js'), import('../report/tune.js'), import('./present.js'),
+      import('../tune/tune-engine.js'), import('../report/tune-text.js'), import('./present.js'),
     ]);
     return runEngineCommand(plan, createTune, formatTune, io, extras);
   },

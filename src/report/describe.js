@@ -2,7 +2,7 @@
  * The lines every report starts with, in one place: how the server was loaded
  * and on what machine. Run, tune, compare and diagnose reports read these.
  */
-import { int } from './format.js';
+import { int } from './text-format.js';
 import { formatDuration } from '../units.js';
 import { cpuBudgetLabel, budgetAmount } from '../labels.js';
 

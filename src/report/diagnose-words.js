@@ -4,8 +4,8 @@
  * changes here and nowhere else; the text summary and the --json output both
  * read what this module fills in.
  */
-import { FASTER_SPAWN_SENTENCE } from './runtimes.js';
-import { pct, ms, int } from './format.js';
+import { FASTER_SPAWN_SENTENCE } from './runtimes-text.js';
+import { pct, ms, int } from './text-format.js';
 import { budgetAmount } from '../labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { cleanText } from '../untrusted-text.js';

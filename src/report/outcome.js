@@ -4,7 +4,7 @@
  * the text summary (and so `report` and the HTML report) and diagnose's report.
  * Plain figures in (src/analysis/request-outcome.js), strings out.
  */
-import { int, pct } from './format.js';
+import { int, pct } from './text-format.js';
 
 /**
  * What follows the req/s of the throughput line: '' when every request succeeded,

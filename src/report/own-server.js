@@ -4,7 +4,7 @@
  * whether its balancing was lopsided, and command lines a user can paste.
  * Plain figures and ids in, strings out.
  */
-import { int, pct } from './format.js';
+import { int, pct } from './text-format.js';
 import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
 

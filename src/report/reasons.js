@@ -6,7 +6,7 @@
  * The HTML report escapes what these return.
  */
 import { cleanText } from '../untrusted-text.js';
-import { int } from './format.js';
+import { int } from './text-format.js';
 
 const KIND_LABELS = { connect: 'connect failed', reset: 'reset', timeout: 'timeout', parse: 'bad response', mismatch: 'body mismatch', tls: 'TLS handshake', non2xx: 'non-2xx' };
 

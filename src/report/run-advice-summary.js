@@ -5,7 +5,7 @@
  */
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
-import { formatAdviceBlock, adviceParagraphs } from './run-advice.js';
+import { formatAdviceBlock, adviceParagraphs } from './run-advice-text.js';
 
 /**
  * @param {object} result RunResult, fresh or read from a file

@@ -2,15 +2,15 @@
  * The plain-text summary of a run: plain RunResult in, string out. The same string
  * ends the dashboard, is printed without a TTY, and is re-printed by `report`.
  */
-import { int, msNumber, bytes, seconds } from './format.js';
-import { formatProcesses } from './processes.js';
+import { int, msNumber, bytes, seconds } from './text-format.js';
+import { formatProcesses } from './processes-text.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { formatRunAdvice } from './run-advice-summary.js';
-import { formatSpawnLine } from './runtimes.js';
+import { formatSpawnLine } from './runtimes-text.js';
 import { shellLine, describeSizeKnob, describeServer } from './own-server.js';
 import { succeededPart, outcomeAlarm } from './outcome.js';
-import { formatWorkerDeaths } from './worker-deaths.js';
-import { formatSpawnFailures } from './spawn-failures.js';
+import { formatWorkerDeaths } from './worker-deaths-text.js';
+import { formatSpawnFailures } from './spawn-failures-text.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { reasonLines } from './reasons.js';
 

@@ -8,7 +8,7 @@ import { RPS_BAND, P99_BAND } from '../thresholds.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 import { cleanText } from '../untrusted-text.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
-import { int } from './format.js';
+import { int } from './text-format.js';
 
 const pctRound = (fraction) => `${Math.round(fraction * 100)}%`;
 

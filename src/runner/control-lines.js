@@ -108,7 +108,7 @@ export function createControlReader({ label, events, onOutput, withCutNote }) {
     if (!message) return onOutput(withCutNote(line, cut));
     const problem = lineProblem(message);
     if (problem) {
-      // The strategy's fault: said once, with the line; the run stops on it (see run.js).
+      // The strategy's fault: said once, with the line; the run stops on it (see run-engine.js).
       if (!protocolError) {
         protocolError = new RunError(protocolMessage(label, problem, line));
         events.emit('protocol-error', protocolError);

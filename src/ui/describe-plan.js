@@ -3,7 +3,7 @@
  * progress lines of a run without a TTY both show them, and the progress lines must
  * not load React or Ink (issue 28: a non-TTY run never loads them).
  */
-import { formatCount, formatElapsed } from './format.js';
+import { formatCount, formatElapsed } from './cell-format.js';
 
 /**
  * What is measured: "fork-pool on node · pool 4 p2c · workload echo".

@@ -14,7 +14,7 @@ const h = React.createElement;
 const MAX_FPS = 10;
 
 /**
- * Mounts the live dashboard for a run engine (src/runner/run.js events) on a TTY.
+ * Mounts the live dashboard for a run engine (src/runner/run-engine.js events) on a TTY.
  * Subscribes at once, so call it before `run.start()`. `q` or Ctrl-C (when stdin is
  * a TTY, read in raw mode) calls `run.stop()` once; the run then ends normally.
  * On `done` the live area is cleared, Ink unmounts, and the summary

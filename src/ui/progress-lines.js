@@ -1,6 +1,6 @@
 import { describeLoad, describeTarget, phaseWord } from './describe-plan.js';
 import { planView } from './plan-view.js';
-import { formatCount, formatElapsed, formatMs } from './format.js';
+import { formatCount, formatElapsed, formatMs } from './cell-format.js';
 import { PROGRESS_INTERVAL_MS } from '../thresholds.js';
 import { policyLabel } from '../labels.js';
 

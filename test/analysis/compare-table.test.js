@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareTable } from '../../src/analysis/compare-table.js';
-import { compareOrder } from '../../src/compare/plan.js';
-import { formatCompare, formatCompareMarkdown } from '../../src/report/compare.js';
+import { compareOrder } from '../../src/compare/compare-plan.js';
+import { formatCompare, formatCompareMarkdown } from '../../src/report/compare-text.js';
 
 const run = (strategy, repeat, rps, extra = {}) => ({ workload: 'echo', strategy, repeat, rps, p99Ms: 60000 / rps, errors: 0, partial: false, failures: [], ...extra });
 

@@ -13,7 +13,7 @@ import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
 import { wordDiagnosis } from '../../src/report/diagnose-words.js';
 import { neighbourReasons } from '../../src/analysis/run-advice.js';
-import { adviceParagraphs } from '../../src/report/run-advice.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { sweep } from './sweeps.js';

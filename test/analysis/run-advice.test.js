@@ -8,7 +8,7 @@ import { busyShare } from '../../src/analysis/busy-time.js';
 import { poolBalance } from '../../src/analysis/pool-balance.js';
 import { estimatePoolSize } from '../../src/analysis/pool-size.js';
 import { TUNE_STEP_DEFAULTS } from '../../src/analysis/confirm-command.js';
-import { TUNE_DEFAULTS } from '../../src/tune/plan.js';
+import { TUNE_DEFAULTS } from '../../src/tune/tune-plan.js';
 import { parseDuration } from '../../src/units.js';
 import { TUNE_STEP_OVERHEAD_MS } from '../../src/thresholds.js';
 import { syntheticRun, evenWorkers } from './synthetic-runs.js';

@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnMechanism, compareVersions } from '../../src/spawn-mechanism.js';
-import { formatSpawnLine, formatRuntimeList, fasterSpawnHint } from '../../src/report/runtimes.js';
+import { formatSpawnLine, formatRuntimeList, fasterSpawnHint } from '../../src/report/runtimes-text.js';
 import { readRuntimeVersions, describeTargetRuntimes } from '../../src/strategies/runtime-versions.js';
 import { resolveRuntime } from '../../src/strategies/runtimes.js';
-import { formatTune } from '../../src/report/tune.js';
+import { formatTune } from '../../src/report/tune-text.js';
 import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 
 // Node 26, Bun and Deno from the runtime cache (test/helpers/runtimes.js).

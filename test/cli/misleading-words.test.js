@@ -20,7 +20,7 @@ import { EventEmitter } from 'node:events';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { formatSummary } from '../../src/report/summary.js';
-import { failureLine } from '../../src/report/compare.js';
+import { failureLine } from '../../src/report/compare-text.js';
 import { misbehaveHandler } from '../../fixtures/servers/misbehave-responses.js';
 import { cli, fixtureServer, spawnCli, waitFor } from '../helpers/harness.js';
 import { processesMatching } from '../helpers/processes.js';
@@ -115,7 +115,7 @@ test('a server whose command exits 0 mid-run while its port still answers: said 
 });
 
 test('tune names what went wrong inside a measured step (it showed 0 req/s and nothing else)', async () => {
-  const { formatTune } = await import('../../src/report/tune.js');
+  const { formatTune } = await import('../../src/report/tune-text.js');
   const daemonised = "'node d.js' daemonised during the run: it exited with code 0 and left a process in the background serving port 4000, which spawnbench neither started nor can measure; run the server in the foreground";
   const text = formatTune({
     plan: { sizes: [1, 2], policies: ['round-robin'], repeat: 1, search: 'exhaustive', base: { target: { strategy: 'fork-pool' }, workload: { name: 'echo' }, load: { connections: 4, durationMs: 1000, warmupMs: 0 } } },

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { ownCpuBudget } from '../../src/cpu-budget.js';
 import { createProgram } from '../../src/cli.js';
 import { cli } from '../helpers/harness.js';
-import { buildRunPlan, defaultPoolSize } from '../../src/plan.js';
+import { buildRunPlan, defaultPoolSize } from '../../src/run-plan.js';
 import { fakeIo } from '../helpers/io.js';
 
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createCompare } from '../../src/compare/engine.js';
-import { formatCompare } from '../../src/report/compare.js';
+import { createCompare } from '../../src/compare/compare-engine.js';
+import { formatCompare } from '../../src/report/compare-text.js';
 import { fakeRuns, MACHINE } from '../tune/fake-run.js';
 
 const runPlan = (strategy, workload) => ({

@@ -31,7 +31,7 @@ test('a saved result from before the budget still reads "N cores"', () => {
 
 test('the quota\'s throttling over the run, in the text and HTML reports', async () => {
   const { describeThrottling } = await import('../../src/report/describe.js');
-  const { formatProcesses } = await import('../../src/report/processes.js');
+  const { formatProcesses } = await import('../../src/report/processes-text.js');
   const t = { roles: ['server', 'spawnbench'], quotaCpus: 1, cgroup: '/bench', periods: 50, fraction: 0.87, throttledMs: 4200 };
   assert.deepEqual(describeThrottling([t]), ['CPU quota 1.0 CPU (cgroup /bench; server and spawnbench): throttled in 87% of 50 periods, 4.20 s held back']);
   assert.deepEqual(describeThrottling([{ ...t, roles: ['spawnbench'], fraction: null }]), ['CPU quota 1.0 CPU (cgroup /bench; spawnbench only): no quota period ran']);

@@ -9,10 +9,10 @@ import { adviseRun } from '../../src/analysis/run-advice.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { recommend } from '../../src/analysis/recommend.js';
 import { emptyAdviceWindow, foldSample, windowInput } from '../../src/analysis/advice-window.js';
-import { adviceParagraphs } from '../../src/report/run-advice.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { wordRecommendation, wordBottleneck } from '../../src/report/tune-words.js';
-import { defaultPoolSize } from '../../src/plan.js';
-import { defaultSizes } from '../../src/tune/plan.js';
+import { defaultPoolSize } from '../../src/run-plan.js';
+import { defaultSizes } from '../../src/tune/tune-plan.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 import { sweep, CALM } from '../analysis/sweeps.js';
 

@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { processesMatching } from '../helpers/processes.js';
 import { cli, waitFor, fixtureServer } from '../helpers/harness.js';
-import { buildDiagnosePlan } from '../../src/diagnose/plan.js';
-import { createDiagnose } from '../../src/diagnose/engine.js';
+import { buildDiagnosePlan } from '../../src/diagnose/diagnose-plan.js';
+import { createDiagnose } from '../../src/diagnose/diagnose-engine.js';
 
 const server = fixtureServer;
 const QUICK = ['--duration', '1s', '--warmup', '0', '--ready-timeout', '1500ms'];

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../../src/cli.js';
-import { buildDiagnosePlan } from '../../src/diagnose/plan.js';
+import { buildDiagnosePlan } from '../../src/diagnose/diagnose-plan.js';
 import { fakeIo } from '../helpers/io.js';
 
 async function diagnose(...args) {

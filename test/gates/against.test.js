@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHistogram, recordMs, encodeHistogram, fullSummary } from '../../src/load/histogram.js';
-import { againstBaseline } from '../../src/analysis/against.js';
-import { formatAgainst } from '../../src/report/against.js';
+import { againstBaseline } from '../../src/analysis/against-deltas.js';
+import { formatAgainst } from '../../src/report/against-text.js';
 
 /** A deterministic load result: latencies spread evenly around `centerMs`, per-second counts given. */
 function load({ centerMs = 20, spreadMs = 10, count = 5000, perSecond = [500, 505, 495, 502, 498, 500, 500, 500, 500, 500], errors = 0 } = {}) {
@@ -76,7 +76,7 @@ test('the block lists every figure with before → after, change and mark', () =
 });
 
 test('compare against compare: a row changed only where the repeats no longer overlap', async () => {
-  const { againstCompareBaseline } = await import('../../src/analysis/against.js');
+  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
   const row = (strategy, rps, p99, n = 3) => ({
     workload: 'echo', strategy, errors: 0,
     rps: { median: rps[1], min: rps[0], max: rps[2], n },

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAssertions } from '../../src/assert-expr.js';
-import { gateFigures, evaluateAssertions } from '../../src/analysis/assertions.js';
-import { formatAssertions } from '../../src/report/assertions.js';
+import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
+import { formatAssertions } from '../../src/report/assert-text.js';
 
 function runResult({ p99Ms = 40, rps = 900, errors = { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0 }, requests = 9000, processes } = {}) {
   return {

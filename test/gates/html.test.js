@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { withWords } from '../../src/report/words.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { lineChart, barChart, niceTicks, esc } from '../../src/report/html/svg.js';
-import { createTune } from '../../src/tune/engine.js';
+import { createTune } from '../../src/tune/tune-engine.js';
 import { fakeRuns, MACHINE } from '../tune/fake-run.js';
 
 const fixture = (name) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));

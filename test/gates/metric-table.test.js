@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { METRICS, metricsOf, assertSpecs } from '../../src/analysis/metrics.js';
 import { parseAssertion, parseAssertions, ASSERT_METRICS } from '../../src/assert-expr.js';
-import { gateFigures, evaluateAssertions } from '../../src/analysis/assertions.js';
-import { againstBaseline } from '../../src/analysis/against.js';
-import { formatAssertions } from '../../src/report/assertions.js';
-import { formatAgainst } from '../../src/report/against.js';
+import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
+import { againstBaseline } from '../../src/analysis/against-deltas.js';
+import { formatAssertions } from '../../src/report/assert-text.js';
+import { formatAgainst } from '../../src/report/against-text.js';
 import { UsageError } from '../../src/errors.js';
 import { TABLE } from './fixtures/goodput-metric.js';
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeOptions } from '../../src/load/load-options.js';
-import { buildRunPlan } from '../../src/plan.js';
+import { buildRunPlan } from '../../src/run-plan.js';
 
 const url = 'http://127.0.0.1:9/';
 

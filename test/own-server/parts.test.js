@@ -3,13 +3,13 @@
 // the words the reports give them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTunePlan, stepPlan } from '../../src/tune/plan.js';
+import { buildTunePlan, stepPlan } from '../../src/tune/tune-plan.js';
 import { createAdaptiveSearch } from '../../src/tune/adaptive.js';
 import { findSizeKnob, tuneArgs } from '../../src/analysis/size-knob.js';
 import { workerBalance, chosenProcesses, cellBalances } from '../../src/analysis/worker-balance.js';
 import { LOPSIDED_RATIO } from '../../src/thresholds.js';
 import { formatServerProcesses, shellLine, policyNotTunedSentences, balanceCell } from '../../src/report/own-server.js';
-import { formatDiagnosis } from '../../src/report/diagnose.js';
+import { formatDiagnosis } from '../../src/report/diagnose-text.js';
 import { recommend } from '../../src/analysis/recommend.js';
 import { wordRecommendation } from '../../src/report/tune-words.js';
 import { policyLabel, OWN_POLICY_LABEL } from '../../src/labels.js';

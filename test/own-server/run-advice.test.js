@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { formatSummary } from '../../src/report/summary.js';
-import { adviceParagraphs } from '../../src/report/run-advice.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { currentOf } from '../../src/report/run-advice-summary.js';
 import { evenWorkers } from '../analysis/synthetic-runs.js';
 import { ownRun } from './own-runs.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgram, runCli } from '../../src/cli.js';
 import { COMMANDS } from '../../src/commands/index.js';
-import { buildOwnRunPlan } from '../../src/command-plan.js';
+import { buildOwnRunPlan } from '../../src/server-command-plan.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
 

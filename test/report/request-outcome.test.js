@@ -10,7 +10,7 @@ import { adviseRun } from '../../src/analysis/run-advice.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html/index.js';
-import { Errors } from '../../src/ui/components/errors.js';
+import { Errors } from '../../src/ui/components/errors-panel.js';
 import { Throughput } from '../../src/ui/components/throughput.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 import { makeTick } from '../ui/fixtures.js';

@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import { run } from '../../src/index.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { spawnFailures } from '../../src/analysis/spawn-failures.js';
-import { formatSpawnFailures } from '../../src/report/spawn-failures.js';
+import { formatSpawnFailures } from '../../src/report/spawn-failures-text.js';
 import { findOnPath, waitFor } from '../helpers/harness.js';
 import { processesInGroup } from '../helpers/processes.js';
 import { onPoolWorker } from '../helpers/pool-worker.js';

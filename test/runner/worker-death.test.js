@@ -11,7 +11,7 @@ import { formatSummary } from '../../src/report/summary.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { createControlReader } from '../../src/runner/control-lines.js';
 import { workerDeaths } from '../../src/analysis/worker-deaths.js';
-import { Errors } from '../../src/ui/components/errors.js';
+import { Errors } from '../../src/ui/components/errors-panel.js';
 import { EventEmitter } from 'node:events';
 import { processesInGroup } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';

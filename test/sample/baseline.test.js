@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { openProbeChannel } from '../../src/probe/channel.js';
 import { startSampler } from '../../src/sample/index.js';
 import { startServer, runLoad } from '../probe/helpers/servers.js';
-import { formatProcesses } from '../../src/report/processes.js';
+import { formatProcesses } from '../../src/report/processes-text.js';
 
 /** The sampler watches the middle of the load only, so both count the same steady state. */
 const LOAD_MS = 3000;

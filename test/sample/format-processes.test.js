@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatProcesses } from '../../src/report/processes.js';
+import { formatProcesses } from '../../src/report/processes-text.js';
 
 const figures = (overrides = {}) => ({
   elu: 0.97, blockedFraction: 0.31, msPerSpawn: 1.31, spawnsPerSec: 700, loopDelayP50Ms: 2, loopDelayP99Ms: 48.2,

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openProbeChannel } from '../../src/probe/channel.js';
 import { startSampler } from '../../src/sample/index.js';
-import { formatProcesses } from '../../src/report/processes.js';
+import { formatProcesses } from '../../src/report/processes-text.js';
 import { startServer, runLoad } from '../probe/helpers/servers.js';
 
 const LOAD_MS = 1800;

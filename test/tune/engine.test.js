@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTune } from '../../src/tune/engine.js';
+import { createTune } from '../../src/tune/tune-engine.js';
 import { fakeRuns, MACHINE, tuneBase } from './fake-run.js';
-import { formatTune } from '../../src/report/tune.js';
+import { formatTune } from '../../src/report/tune-text.js';
 
 const BASE = tuneBase({ connections: 4, durationMs: 1000, warmupMs: 200 });
 const POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];

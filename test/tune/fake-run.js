@@ -1,5 +1,5 @@
 /**
- * A stand-in for the run engine (src/runner/run.js) whose figures come from a
+ * A stand-in for the run engine (src/runner/run-engine.js) whose figures come from a
  * model of pool size and policy: tune's engine is tested without processes.
  */
 import { EventEmitter } from 'node:events';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultSizes, buildTunePlan, stepPlan } from '../../src/tune/plan.js';
+import { defaultSizes, buildTunePlan, stepPlan } from '../../src/tune/tune-plan.js';
 import { coarseSizes, refineSizes } from '../../src/tune/adaptive.js';
 import { interleave } from '../../src/tune/exhaustive.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cellWorkers } from '../../src/analysis/worker-balance.js';
 import { findBottleneck } from '../../src/analysis/bottleneck.js';
 import { runSignals } from '../../src/analysis/run-figures.js';
-import { formatEvidence } from '../../src/report/tune.js';
+import { formatEvidence } from '../../src/report/tune-text.js';
 import { formatServerProcesses } from '../../src/report/own-server.js';
 import { wordBottleneck } from '../../src/report/tune-words.js';
 

@@ -17,7 +17,7 @@ describe('colour', () => {
   before(async () => {
     h = (await import('react')).default.createElement;
     ({ frame } = await import('./render-helpers.js'));
-    ({ Errors } = await import('../../src/ui/components/errors.js'));
+    ({ Errors } = await import('../../src/ui/components/errors-panel.js'));
     ({ Dashboard } = await import('../../src/ui/components/dashboard.js'));
     fixtures = await import('./fixtures.js');
   });

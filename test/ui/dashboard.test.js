@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import React from 'react';
 import { Dashboard } from '../../src/ui/components/dashboard.js';
-import { Tune } from '../../src/ui/components/tune.js';
+import { Tune } from '../../src/ui/components/tune-panel.js';
 import { applyRunEvent, initialRunState } from '../../src/ui/run-state.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import React from 'react';
-import { Processes } from '../../src/ui/components/processes.js';
+import { Processes } from '../../src/ui/components/processes-panel.js';
 import { buildProcessRows } from '../../src/ui/components/process-rows.js';
 import { planView } from '../../src/ui/plan-view.js';
 import { makePlan, makeSample } from './fixtures.js';

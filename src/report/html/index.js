@@ -2,10 +2,10 @@
  * renderHtml(result): the self-contained HTML report of any result kind (run,
  * tune, compare, diagnose), as one string. Plain result in, document out.
  */
-import { renderRunHtml } from './run.js';
-import { renderTuneHtml } from './tune.js';
-import { renderCompareHtml } from './compare.js';
-import { renderDiagnoseHtml } from './diagnose.js';
+import { renderRunHtml } from './run-html.js';
+import { renderTuneHtml } from './tune-html.js';
+import { renderCompareHtml } from './compare-html.js';
+import { renderDiagnoseHtml } from './diagnose-html.js';
 import { withWords } from '../words.js';
 
 const RENDERERS = { run: renderRunHtml, tune: renderTuneHtml, compare: renderCompareHtml, diagnose: renderDiagnoseHtml };

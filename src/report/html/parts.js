@@ -7,10 +7,10 @@ import { lineChart, percentileChart, esc } from './svg.js';
 import { colorAt, table, grid, section } from './page.js';
 import { cleanText } from '../../untrusted-text.js';
 import { errorLabel } from '../reasons.js';
-import { int, ms, msNumber, bytes, pct } from '../format.js';
+import { int, ms, msNumber, bytes, pct } from '../text-format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
-import { formatChangePct, verdictOf } from '../against.js';
-import { formatGateValue } from '../assertions.js';
+import { formatChangePct, verdictOf } from '../against-text.js';
+import { formatGateValue } from '../assert-text.js';
 import { describeMachine, describeThrottling } from '../describe.js';
 
 const LATENCY_COLORS = { p50Ms: colorAt(0), p90Ms: colorAt(2), p99Ms: colorAt(1), maxMs: colorAt(6) };

@@ -5,11 +5,11 @@ import { Header, headerLines } from './header.js';
 import { Progress } from './progress.js';
 import { Throughput, THROUGHPUT_LINES } from './throughput.js';
 import { Latency, LATENCY_LINES } from './latency.js';
-import { Errors, errorsLines } from './errors.js';
+import { Errors, errorsLines } from './errors-panel.js';
 import { workerDeaths } from '../../analysis/worker-deaths.js';
 import { Generator, generatorBusy, GENERATOR_LINES } from './generator.js';
-import { Processes, processesFixedLines } from './processes.js';
-import { Tune, tuneLines } from './tune.js';
+import { Processes, processesFixedLines } from './processes-panel.js';
+import { Tune, tuneLines } from './tune-panel.js';
 import { Advice, adviceLines } from './advice.js';
 
 const h = React.createElement;

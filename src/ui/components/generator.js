@@ -1,6 +1,6 @@
 import React from 'react';
 import { Text } from 'ink';
-import { formatElu, formatPct } from '../format.js';
+import { formatElu, formatPct } from '../cell-format.js';
 import { useTone } from '../theme.js';
 
 const h = React.createElement;

@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { formatMs } from '../format.js';
+import { formatMs } from '../cell-format.js';
 import { useTone } from '../theme.js';
 
 const h = React.createElement;

@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { bar } from '../charts.js';
-import { formatCount, formatElapsed } from '../format.js';
+import { formatCount, formatElapsed } from '../cell-format.js';
 import { useTone } from '../theme.js';
 import { phaseWord } from '../describe-plan.js';
 

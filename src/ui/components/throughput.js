@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { sparkline } from '../charts.js';
-import { formatCount } from '../format.js';
+import { formatCount } from '../cell-format.js';
 import { useTone } from '../theme.js';
 import { requestOutcome } from '../../analysis/request-outcome.js';
 

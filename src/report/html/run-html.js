@@ -8,7 +8,7 @@ import { document, tiles, section, textBlock, alarm } from './page.js';
 import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, reasonsSection } from './parts.js';
 import { recommendationSection } from './recommendation.js';
 import { formatSummary } from '../summary.js';
-import { int, ms, pct } from '../format.js';
+import { int, ms, pct } from '../text-format.js';
 import { outcomeAlarm } from '../outcome.js';
 import { requestOutcome } from '../../analysis/request-outcome.js';
 

@@ -4,11 +4,11 @@
  * dashboard and progress lines show the run in progress) plus `compare-progress`
  * and `compare-step`; ends with `done` and the CompareResult. It never prints.
  */
-import { createRun as createRunEngine, planForJson } from '../runner/run.js';
+import { createRun as createRunEngine, planForJson } from '../runner/run-engine.js';
 import { readMachine } from '../machine.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
-import { compareOrder } from './plan.js';
+import { compareOrder } from './compare-plan.js';
 import { compareTable } from '../analysis/compare-table.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';

@@ -5,14 +5,14 @@
  * measured) and adds `tune-progress` and `tune-step` (shapes in src/README.md,
  * "Tune engine"). It never prints.
  */
-import { createRun as createRunEngine, planForJson } from '../runner/run.js';
+import { createRun as createRunEngine, planForJson } from '../runner/run-engine.js';
 import { readMachine } from '../machine.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { recommend } from '../analysis/recommend.js';
 import { fitUsl } from '../analysis/usl.js';
 import { isClean, groupCells } from '../analysis/cells.js';
-import { stepPlan, tunePlanForJson } from './plan.js';
+import { stepPlan, tunePlanForJson } from './tune-plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';

@@ -4,7 +4,7 @@
  * commands, system and generator CPU, then a per-worker table. Plain summary
  * object in (what `sampler.stop()` resolves to), string out.
  */
-import { int, pct } from './format.js';
+import { int, pct } from './text-format.js';
 import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION, OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { describeThrottling } from './describe.js';

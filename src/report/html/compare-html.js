@@ -5,9 +5,9 @@
  */
 import { barChart } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt } from './page.js';
-import { formatCompare, failureLine } from '../compare.js';
-import { int, ms } from '../format.js';
-import { footer } from './run.js';
+import { formatCompare, failureLine } from '../compare-text.js';
+import { int, ms } from '../text-format.js';
+import { footer } from './run-html.js';
 import { assertionsSection, againstSection, notesSection } from './parts.js';
 
 /**

@@ -5,10 +5,10 @@
  */
 import { lineChart, esc } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt } from './page.js';
-import { formatTune, formatUsl, formatNeighbours } from '../tune.js';
-import { int, ms } from '../format.js';
+import { formatTune, formatUsl, formatNeighbours } from '../tune-text.js';
+import { int, ms } from '../text-format.js';
 import { uslThroughput } from '../../analysis/usl.js';
-import { footer } from './run.js';
+import { footer } from './run-html.js';
 import { machineLine } from './parts.js';
 
 /**

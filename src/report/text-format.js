@@ -1,4 +1,4 @@
-/** Number formatting of the text reports (summary, tune, compare, diagnose); the dashboard has its own, narrower cells (src/ui/format.js). */
+/** Number formatting of the text reports (summary, tune, compare, diagnose); the dashboard has its own, narrower cells (src/ui/cell-format.js). */
 
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 

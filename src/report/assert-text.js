@@ -3,7 +3,7 @@
  * The lines printed after a summary for --assert: one per assertion (and per
  * compare row), pass or fail with the measured value. Outcomes in, strings out.
  */
-import { int, ms } from './format.js';
+import { int, ms } from './text-format.js';
 import { metricOf } from '../analysis/metrics.js';
 
 /**
@@ -23,7 +23,7 @@ export function formatGateValue(value, unit, metric) {
 }
 
 /**
- * @param {import('../analysis/assertions.js').AssertionOutcome} o
+ * @param {import('../analysis/assert-evaluate.js').AssertionOutcome} o
  * @returns {string} e.g. "assert p99<1ms  FAIL  measured 601 ms (busiest: worker 0)"
  */
 export function formatAssertionLine(o) {
@@ -38,7 +38,7 @@ export function formatAssertionLine(o) {
 
 /**
  * Every assertion's line, then a count when any failed.
- * @param {import('../analysis/assertions.js').AssertionOutcome[]} outcomes
+ * @param {import('../analysis/assert-evaluate.js').AssertionOutcome[]} outcomes
  * @returns {string}
  */
 export function formatAssertions(outcomes) {

@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { sparkline } from '../charts.js';
 import { median } from '../../analysis/stats.js';
-import { formatCompact, formatMs, DASH } from '../format.js';
+import { formatCompact, formatMs, DASH } from '../cell-format.js';
 import { useTone } from '../theme.js';
 import { policyLabel } from '../../labels.js';
 

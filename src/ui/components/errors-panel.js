@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { formatCount } from '../format.js';
+import { formatCount } from '../cell-format.js';
 import { useTone } from '../theme.js';
 import { workerDeathLabel } from '../../labels.js';
 import { requestOutcome, mostlyFailed } from '../../analysis/request-outcome.js';

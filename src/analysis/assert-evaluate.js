@@ -2,7 +2,7 @@
 /**
  * --assert evaluation: the figures a gate reads from a run, diagnose or compare
  * result, and each assertion checked against them. Pure and wordless: ids and
- * figures out; src/report/assertions.js words them.
+ * figures out; src/report/assert-text.js words them.
  */
 import { METRICS } from './metrics.js';
 

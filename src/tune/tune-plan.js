@@ -2,11 +2,11 @@
  * CLI options → the plan of a sweep: one run plan per step, pool size and policy
  * filled in per step. Every check on tune's own options lives here.
  */
-import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize, kebab } from '../plan.js';
+import { buildRunPlan, BALANCE_POLICIES, defaultPoolSize, kebab } from '../run-plan.js';
 import { listStrategies, defaultStrategyName, getStrategy } from '../strategies/registry.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, parseIntegerList, parseChoiceList, parseChoice } from '../units.js';
-import { buildCommandSweep, commandStepTarget } from './command-plan.js';
+import { buildCommandSweep, commandStepTarget } from './server-command-sweep.js';
 import { MAX_REPEAT, MAX_POOL_SIZE, TUNE_DEFAULTS, TUNE_MAX_SIZE_FACTOR } from '../thresholds.js';
 
 export { MAX_REPEAT, TUNE_DEFAULTS };
@@ -59,7 +59,7 @@ export function buildTunePlan(o, command = null) {
 
 /**
  * The sweep of a user's server command: the same sizes, repeats and search, its
- * own knobs (src/tune/command-plan.js).
+ * own knobs (src/tune/server-command-sweep.js).
  */
 function buildCommandTunePlan(o, command) {
   const { base, policies, knobs } = buildCommandSweep(withStepDefaults(o), command);

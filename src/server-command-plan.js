@@ -7,7 +7,7 @@
  * server knows what it answers.
  */
 import { UsageError } from './errors.js';
-import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, kebab } from './plan.js';
+import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, kebab } from './run-plan.js';
 import { parseDuration, parseInteger } from './units.js';
 import { MAX_POOL_SIZE } from './thresholds.js';
 import { findSizeKnob, givenSizeKnob } from './analysis/size-knob.js';

@@ -3,13 +3,13 @@
  * workload (req/s, p99, errors, ratio to the first strategy). Plain
  * CompareResult in, string out; printed after the runs and by `report`.
  */
-import { int, ms } from './format.js';
+import { int, ms } from './text-format.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { shellLine } from './own-server.js';
-import { formatRuntimeList } from './runtimes.js';
+import { formatRuntimeList } from './runtimes-text.js';
 
 /**
- * @param {object} result CompareResult (src/compare/engine.js)
+ * @param {object} result CompareResult (src/compare/compare-engine.js)
  * @returns {string}
  */
 export function formatCompare(result) {

@@ -2,13 +2,13 @@
  * CLI options → the plan of a comparison: one run plan per (workload, strategy),
  * all with the same load and warm-up, every one checked before anything starts.
  */
-import { buildRunPlan } from '../plan.js';
+import { buildRunPlan } from '../run-plan.js';
 import { listStrategies, getStrategy } from '../strategies/registry.js';
 import { WORKLOAD_NAMES } from '../workloads.js';
 import { parseChoiceList, parseInteger } from '../units.js';
 import { MAX_REPEAT, COMPARE_DEFAULTS } from '../thresholds.js';
 import { UsageError } from '../errors.js';
-import { buildCommandRunPlan, SERVER_WORKLOAD } from '../command-plan.js';
+import { buildCommandRunPlan, SERVER_WORKLOAD } from '../server-command-plan.js';
 import { parseCommandEntries } from './commands.js';
 
 export { COMPARE_DEFAULTS };

@@ -3,7 +3,7 @@
  * run and the dashboard: the advice of src/analysis/run-advice.js in words,
  * wrapped to 80 columns. Plain objects in, lines out.
  */
-import { int, ms, pct } from './format.js';
+import { int, ms, pct } from './text-format.js';
 import { shellQuote } from '../analysis/confirm-command.js';
 import { knobAction, shellLine } from './own-server.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';

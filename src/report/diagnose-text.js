@@ -3,18 +3,18 @@
  * with its evidence and next steps, other findings, what could not be seen, and
  * the CPU profile's top functions. DiagnoseResult in, string out.
  */
-import { ms, pct } from './format.js';
-import { formatProcesses } from './processes.js';
+import { ms, pct } from './text-format.js';
+import { formatProcesses } from './processes-text.js';
 import { formatLatency, formatErrors, formatRequests } from './summary.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
-import { formatRuntimeList } from './runtimes.js';
+import { formatRuntimeList } from './runtimes-text.js';
 import { reasonLines } from './reasons.js';
-import { formatSpawnFailures } from './spawn-failures.js';
+import { formatSpawnFailures } from './spawn-failures-text.js';
 
 /**
- * @param {object} result DiagnoseResult (src/diagnose/engine.js)
+ * @param {object} result DiagnoseResult (src/diagnose/diagnose-engine.js)
  * @returns {string}
  */
 export function formatDiagnose(result) {

@@ -5,11 +5,11 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, checkInsecure } from '../plan.js';
+import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, checkInsecure } from '../run-plan.js';
 import { parseInteger } from '../units.js';
 import { checkPidOwnsPort } from './pid-owns-port.js';
 import { parseTarget } from '../load/target.js';
-import { commandTarget } from '../command-plan.js';
+import { commandTarget } from '../server-command-plan.js';
 
 const EXAMPLE = 'spawnbench diagnose -- node server.js';
 

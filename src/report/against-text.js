@@ -3,7 +3,7 @@
  * The words of --against: each figure before → after, its change, and whether
  * that change is beyond the run-to-run noise. Comparison in, strings out.
  */
-import { int, msNumber } from './format.js';
+import { int, msNumber } from './text-format.js';
 
 const LABELS = { rps: 'req/s', p50: 'p50', p90: 'p90', p99: 'p99', p999: 'p99.9', max: 'max', errors: 'errors' };
 
@@ -24,7 +24,7 @@ export function formatChangePct(pct) {
 
 /**
  * What a delta's mark says: 'better', 'worse', 'within noise', or why it cannot be judged.
- * @param {import('../analysis/against.js').Delta} d
+ * @param {import('../analysis/against-deltas.js').Delta} d
  */
 export function verdictOf(d) {
   if (d.significant === null) {
@@ -58,7 +58,7 @@ function noiseText(d) {
 
 /**
  * The block printed after a summary.
- * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], summary: object }} against analysis/against.js result
+ * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], summary: object }} against analysis/against-deltas.js result
  * @param {{ file: string, createdAt?: string }} baseline
  * @returns {string}
  */

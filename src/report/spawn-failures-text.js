@@ -2,7 +2,7 @@
  * Failed spawns in words: "spawn echo: EAGAIN ×1,395: the process limit (ulimit -u 50)
  * was reached". Plain figures in (src/analysis/spawn-failures.js), lines out.
  */
-import { int } from './format.js';
+import { int } from './text-format.js';
 
 /** What each errno of a failed start means, with the limit's value where it was read. */
 const MEANING = {

@@ -7,9 +7,9 @@
 import { esc } from './svg.js';
 import { document, section, table, textBlock } from './page.js';
 import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, machineLine, reasonsSection } from './parts.js';
-import { formatDiagnose, describeDiagnoseTarget } from '../diagnose.js';
-import { headline, footer } from './run.js';
-import { ms, pct } from '../format.js';
+import { formatDiagnose, describeDiagnoseTarget } from '../diagnose-text.js';
+import { headline, footer } from './run-html.js';
+import { ms, pct } from '../text-format.js';
 
 /**
  * @param {object} result DiagnoseResult

@@ -6,8 +6,8 @@
  * is the command with the step's values filled in, started afresh.
  */
 import { UsageError } from '../errors.js';
-import { buildCommandRunPlan, parseEnvName, STRATEGY_ONLY, SIZE_PLACEHOLDER } from '../command-plan.js';
-import { kebab } from '../plan.js';
+import { buildCommandRunPlan, parseEnvName, STRATEGY_ONLY, SIZE_PLACEHOLDER } from '../server-command-plan.js';
+import { kebab } from '../run-plan.js';
 
 export { SIZE_PLACEHOLDER };
 export const POLICY_PLACEHOLDER = '{policy}';

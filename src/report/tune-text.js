@@ -3,18 +3,18 @@
  * repeats with their min–max), the USL fit, the search and the recommendation.
  * Plain TuneResult in, string out; printed after the sweep and by `report`.
  */
-import { int, ms } from './format.js';
+import { int, ms } from './text-format.js';
 import { wordRecommendation } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences } from './own-server.js';
 import { policyLabel } from '../labels.js';
-import { formatSpawnLine, fasterSpawnHint } from './runtimes.js';
+import { formatSpawnLine, fasterSpawnHint } from './runtimes-text.js';
 import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
 import { cleanText } from '../untrusted-text.js';
-import { failureLine } from './compare.js';
+import { failureLine } from './compare-text.js';
 
 /**
- * @param {object} result TuneResult (src/tune/engine.js)
+ * @param {object} result TuneResult (src/tune/tune-engine.js)
  * @returns {string}
  */
 export function formatTune(result) {
