@@ -3,13 +3,10 @@
  * parsed, so tests can drive it without a process. runCli() parses, runs, and turns
  * every failure into one line and an exit code (2: usage, 1: runtime).
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { addOptionGroups } from './options.js';
 import { UsageError } from './errors.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+import { VERSION } from './version.js';
 
 /** The exit codes, as --help lists them (README: "Exit codes"). */
 const EXIT_CODES_HELP = '\nExit codes: 0 done, 1 runtime failure or no request succeeded, 2 bad input,\n3 an --assert failed, 130/143 stopped by Ctrl-C/SIGTERM.';
@@ -32,13 +29,34 @@ export function processIo() {
 }
 
 /**
- * @param {Io} [io]
- * @returns {Command}
+ * The words that ask only for the program's version or its top-level help: for them the
+ * commands' options (src/options.js and what their defaults read) are not loaded, so
+ * `spawnbench --version` and `spawnbench --help` start in the time Node itself takes (issue 28).
  */
-export function createProgram(io = processIo()) {
+const TOP_LEVEL_ONLY = new Set(['--version', '-v', '--help', '-h', 'help']);
+
+/** The commands of the table (commander adds `help`, which takes no options). */
+const OURS = new Set(COMMANDS.map((def) => def.name));
+
+/**
+ * Whether argv asks only for the version or the top-level help (`help <command>` is a command's help).
+ * @param {string[]} argv
+ */
+export function asksTopLevelOnly(argv) {
+  return argv.length > 0 && argv.every((word) => TOP_LEVEL_ONLY.has(word));
+}
+
+/**
+ * @param {Io} [io]
+ * @param {{ commandOptions?: boolean }} [how] commandOptions false: the commands without their
+ *   options, for the top-level help and --version only
+ * @returns {Promise<Command>}
+ */
+export async function createProgram(io = processIo(), { commandOptions = true } = {}) {
+  const addOptionGroups = commandOptions ? (await import('./options.js')).addOptionGroups : null;
   const program = new Command('spawnbench')
     .description('Load-test and diagnose Node.js servers that spawn a process per request')
-    .version(pkg.version, '-v, --version')
+    .version(VERSION, '-v, --version')
     .showSuggestionAfterError(true)
     .enablePositionalOptions() // options after a command's operands belong to it (diagnose -- node server.js --port 4)
     .exitOverride()
@@ -47,13 +65,17 @@ export function createProgram(io = processIo()) {
       writeErr: (s) => io.stderr.write(s),
       // Commander's own errors (unknown option, missing value) as one line.
       outputError: (s, write) => write(`spawnbench: ${s.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim()}; see spawnbench --help\n`),
-    });
+    })
+    // Every command takes options; the top-level help says so whether or not they were loaded.
+    .configureHelp({ subcommandTerm: (cmd) => [cmd.name(), ...(OURS.has(cmd.name()) ? ['[options]'] : []), ...cmd.registeredArguments.map(argumentTerm)].join(' ') });
   for (const def of COMMANDS) {
     const command = program.command(def.name, { isDefault: Boolean(def.isDefault) }).description(def.summary);
     if (def.arguments) command.arguments(def.arguments);
     if (def.passThrough) command.passThroughOptions();
-    addOptionGroups(command, def.groups, def.loadDefaults);
-    def.options?.(command);
+    if (addOptionGroups) {
+      addOptionGroups(command, def.groups, def.loadDefaults);
+      def.options?.(command);
+    }
     command.addHelpText('after', EXIT_CODES_HELP);
     command.exitOverride().configureOutput(program.configureOutput());
     command.action(async (...args) => {
@@ -66,6 +88,12 @@ export function createProgram(io = processIo()) {
   program.addHelpText('after', '\nRun `spawnbench <command> --help` for the options of a command (`spawnbench run --help` for the default command\'s).');
   program.addHelpText('after', EXIT_CODES_HELP);
   return program;
+}
+
+/** An argument as commander's help writes it: <file>, [command...]. */
+function argumentTerm(arg) {
+  const name = `${arg.name()}${arg.variadic ? '...' : ''}`;
+  return arg.required ? `<${name}>` : `[${name}]`;
 }
 
 /** Executables a server is commonly started with: `spawnbench node server.js` meant `spawnbench -- node server.js`. */
@@ -95,7 +123,8 @@ export async function runCli(argv, io = processIo()) {
     return 2;
   }
   try {
-    await createProgram(io).parseAsync(argv, { from: 'user' });
+    const program = await createProgram(io, { commandOptions: !asksTopLevelOnly(argv) });
+    await program.parseAsync(argv, { from: 'user' });
     return io.exitCode ?? 0;
   } catch (error) {
     if (error instanceof CommanderError) return COMMANDER_SUCCESS.has(error.code) ? 0 : 2;

@@ -1,6 +1,5 @@
 /** spawnbench compare: the same load on several strategies and workloads, as the experiment's table. */
 import { COMPARE_DEFAULTS } from '../thresholds.js';
-import { prepareExtras } from './extras.js';
 
 export default {
   name: 'compare',
@@ -9,7 +8,7 @@ export default {
   loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     // The plan and the engine load once a comparison starts: --help and --version never pay for them (issue 28).
-    const { buildComparePlan } = await import('../compare/compare-plan.js');
+    const [{ buildComparePlan }, { prepareExtras }] = await Promise.all([import('../compare/compare-plan.js'), import('./extras.js')]);
     const plan = buildComparePlan(options);
     const extras = prepareExtras(options, 'compare');
     const [{ createCompare }, { formatCompare, formatCompareMarkdown }, { runEngineCommand }] = await Promise.all([

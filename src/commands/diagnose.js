@@ -2,8 +2,6 @@
  * spawnbench diagnose: start the user's server (or take --url), drive it, and say
  * why its event loop stalls: a verdict with evidence and a next step.
  */
-import { prepareExtras } from './extras.js';
-
 export default {
   name: 'diagnose',
   summary: 'start your server (after --) or take --url, load it, and say why its event loop stalls',
@@ -21,7 +19,7 @@ export default {
     ].join('\n')),
   async action(options, io, operands) {
     // The plan and the engine load once diagnose starts: --help and --version never pay for them (issue 28).
-    const { buildDiagnosePlan } = await import('../diagnose/diagnose-plan.js');
+    const [{ buildDiagnosePlan }, { prepareExtras }] = await Promise.all([import('../diagnose/diagnose-plan.js'), import('./extras.js')]);
     const plan = buildDiagnosePlan(options, operands[0] ?? []);
     const extras = prepareExtras(options, 'diagnose');
     const [{ createDiagnose }, { formatDiagnose }, { runEngineCommand }] = await Promise.all([

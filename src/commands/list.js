@@ -1,12 +1,11 @@
 /** spawnbench list: the strategies found under strategies/, with their descriptions. */
-import { listStrategies, defaultStrategyName } from '../strategies/registry.js';
-
 export default {
   name: 'list',
   summary: 'list the strategies spawnbench can boot',
   groups: [],
   options: (cmd) => cmd.option('--json', 'print the list as JSON'),
   async action(options, io) {
+    const { listStrategies, defaultStrategyName } = await import('../strategies/registry.js');
     const strategies = listStrategies();
     if (options.json) {
       io.stdout.write(`${JSON.stringify(strategies.map(({ name, description, pool, runtimes, workerRuntimes, platforms }) => ({ name, description, pool, runtimes, workerRuntimes, platforms })))}\n`);

@@ -1,8 +1,5 @@
 /** spawnbench report <file>: print a saved result (written by --out) again: summary, table, recommendation. */
-import { readResultFile } from '../report/result-file.js';
 import { RunError, UsageError } from '../errors.js';
-import { realTarget } from '../atomic-file.js';
-import { prepareExtras, hasExtras } from './extras.js';
 
 /**
  * The text formatter of each kind of result (every kind readResultFile accepts),
@@ -32,11 +29,15 @@ export default {
       .option('--assert <expr>', 'check the saved result as run --assert does; exit 3 when one fails (repeatable)', (v, prev = []) => [...prev, v])
       .option('--debug', 'show stack traces'),
   async action(options, io, [file]) {
+    // The file's reader and the checks load when a file is reported: --help never pays for them (issue 28).
+    const [{ readResultFile }, { realTarget }, { prepareExtras, hasExtras }] = await Promise.all([
+      import('../report/result-file.js'), import('../atomic-file.js'), import('./extras.js'),
+    ]);
     // The HTML over the file it is made from would lose the result.
     if (typeof options.html === 'string' && realTarget(options.html) === realTarget(file)) {
       throw new UsageError(`--html ${options.html} is the result file being read; give the report its own file, like --html report.html`);
     }
-    const saved = readSaved(file);
+    const saved = readSaved(readResultFile, file);
     const extras = prepareExtras(options, 'report', saved.kind);
     const { decorateResult, finishExtras } = await import('./extras-result.js');
     const result = hasExtras(extras) ? decorateResult(saved, extras) : saved;
@@ -62,7 +63,7 @@ export default {
  * The file to print, read and checked. A file that is missing, not a result or not of
  * this version is bad input (exit 2), as the same file given to --against is.
  */
-function readSaved(file) {
+function readSaved(readResultFile, file) {
   try {
     return readResultFile(file);
   } catch (error) {

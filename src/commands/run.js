@@ -2,9 +2,6 @@
  * spawnbench run (the default command): boot a strategy, take a URL, or start the
  * user's own server given after `--`; drive it, report, recommend.
  */
-import { commandOperands } from './operands.js';
-import { prepareExtras } from './extras.js';
-
 export default {
   name: 'run',
   summary: 'boot a strategy, take --url, or start your own server (after --); drive it with load, report, recommend (the default command)',
@@ -26,6 +23,7 @@ export default {
       'spawnbench tune command that confirms it.',
     ].join('\n')),
   async action(options, io, operands, cmd) {
+    const [{ commandOperands }, { prepareExtras }] = await Promise.all([import('./operands.js'), import('./extras.js')]);
     const command = commandOperands(operands, cmd);
     // The plan and the engine load once a run starts: --help and --version never pay for them (issue 28).
     // The knob is looked for in the environment the server inherits: spawnbench's own.

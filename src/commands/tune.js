@@ -2,9 +2,7 @@
  * spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, or
  * of the user's own server given after --, and recommend one with the evidence.
  */
-import { buildTunePlan, TUNE_DEFAULTS } from '../tune/tune-plan.js';
-import { commandOperands } from './operands.js';
-import { prepareExtras } from './extras.js';
+import { TUNE_DEFAULTS } from '../thresholds.js';
 
 export default {
   name: 'tune',
@@ -22,9 +20,12 @@ export default {
       '  spawnbench tune --size-env WORKERS --policy-env NODE_CLUSTER_SCHED_POLICY --balance-policies rr,none -- node app.js',
     ].join('\n')),
   async action(options, io, operands, cmd) {
+    // The plan, the checks and the engine load once a sweep starts: --help and --version never pay for them (issue 28).
+    const [{ buildTunePlan }, { commandOperands }, { prepareExtras }] = await Promise.all([
+      import('../tune/tune-plan.js'), import('./operands.js'), import('./extras.js'),
+    ]);
     const extras = prepareExtras(options, 'tune');
     const plan = buildTunePlan(options, commandOperands(operands, cmd));
-    // The engine loads once a sweep starts: --help and --version never pay for it (issue 28).
     const [{ createTune }, { formatTune }, { runEngineCommand }] = await Promise.all([
       import('../tune/tune-engine.js'), import('../report/tune-text.js'), import('./present.js'),
     ]);

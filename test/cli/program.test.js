@@ -57,7 +57,7 @@ test('--url drives a running server and verifies only when a workload is named',
 });
 
 test('commander values arrive in the plan through the real program', async () => {
-  const program = createProgram(fakeIo());
+  const program = await createProgram(fakeIo());
   const run = program.commands.find((c) => c.name() === 'run');
   let seen;
   // run takes operands (`run -- <command>`), so commander hands them first: read the options from the command.
@@ -129,4 +129,20 @@ test('list names every strategy with its description', async () => {
   assert.match(out, /^baseline\s+spawn\(\) in the main thread/m);
   const json = await cli('list', '--json');
   assert.ok(JSON.parse(json.out).some((s) => s.name === 'baseline' && s.description));
+});
+
+test('--version and the top-level --help load no command options, and print what the whole program prints', async () => {
+  const { asksTopLevelOnly } = await import('../../src/cli.js');
+  for (const argv of [['--version'], ['-v'], ['--help'], ['-h'], ['help']]) assert.equal(asksTopLevelOnly(argv), true, argv.join(' '));
+  for (const argv of [[], ['help', 'tune'], ['tune', '--help'], ['--help', '--url', 'x'], ['-c', '5']]) assert.equal(asksTopLevelOnly(argv), false, argv.join(' '));
+  const helpOf = async (commandOptions) => {
+    const io = fakeIo();
+    const program = await createProgram(io, { commandOptions });
+    await assert.rejects(program.parseAsync(['--help'], { from: 'user' }), { code: 'commander.helpDisplayed' });
+    return io.out();
+  };
+  const lean = await helpOf(false);
+  assert.equal(lean, await helpOf(true));
+  assert.match(lean, /^ {2}tune \[options\] \[command\.\.\.\]/m);
+  assert.match(lean, /^ {2}help \[command\]/m);
 });

@@ -18,7 +18,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** What run's action receives, without running it: the program with run's action replaced. */
 async function parsed(argv) {
   const io = fakeIo();
-  const program = createProgram(io);
+  const program = await createProgram(io);
   const run = program.commands.find((c) => c.name() === 'run');
   let seen = null;
   run.action((operands, options) => {
