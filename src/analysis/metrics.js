@@ -17,7 +17,14 @@
  *   'share', 'single-sample', or 'none': shown, never judged; src/analysis/against-deltas.js),
  *   or absent when --against does not compare it;
  *   `compareNoise` the same between two compare results ('spread' of the repeats, 'share');
- * - `needs`: what must be on for it to be measured ('probe'), for the not-measured words.
+ * - `needs`: what must be on for it to be measured ('probe'), for the not-measured words;
+ * - `format`: how its value is shown ('ms', 'rps', 'count', 'percent': a fraction as 31%,
+ *   'fraction': a fraction as 0.93, 'number'), when not what its unit implies (FORMAT_BY_UNIT).
+ *   Its label and words live in src/report/metric-text.js under its id; a metric without
+ *   words there is shown by its id and unit.
+ * Every metric is measured into a result's `metrics` block (`measureMetrics`: id, value,
+ * unit, better, format, and the busiest process or the whole a count is of where it has
+ * them), which `--json`, the text summary and the HTML report read.
  * A metric with a `noise` also has `<id>-change` for --assert (a signed % against the
  * baseline), except where `change: false`.
  *
@@ -66,6 +73,8 @@ function latency(id, field, percentile, row) {
   };
 }
 
+/** @typedef {'ms'|'rps'|'count'|'percent'|'fraction'|'number'} MetricFormat */
+
 /**
  * @typedef {object} Metric
  * @property {string} id
@@ -81,6 +90,7 @@ function latency(id, field, percentile, row) {
  * @property {string} [compareField] the compare row's field with the repeats' spread (`compareNoise: 'spread'`)
  * @property {boolean} [change] false: no `<id>-change`
  * @property {string} [needs] what must be on for it to be measured ('probe')
+ * @property {MetricFormat} [format] how a value is shown, when not FORMAT_BY_UNIT[unit]
  * @property {string} [field] the LoadResult latency field (latency metrics)
  * @property {number|null} [percentile] the percentile (latency metrics; null for max)
  */
@@ -128,6 +138,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     id: 'elu',
     kind: 'fraction',
     unit: 'fraction',
+    format: 'fraction', // ELU reads as 0.93 (its own scale), not as a share of time
     better: 'lower',
     read: (result) => busiest(result, 'elu'),
     needs: 'probe',
@@ -172,11 +183,90 @@ export function assertSpecs(table = METRICS) {
   return specs;
 }
 
-/** The order --against lists figures in: throughput, latency, errors, then any other. */
-const AGAINST_ORDER = ['rps', 'latency', 'errors'];
-const rank = (m) => (AGAINST_ORDER.includes(m.kind) ? AGAINST_ORDER.indexOf(m.kind) : AGAINST_ORDER.length);
+/** The order every view lists figures in (--against, the metrics block): throughput, latency, errors, then any other. */
+const READING_ORDER = ['rps', 'latency', 'errors'];
+const rank = (m) => (READING_ORDER.includes(m.kind) ? READING_ORDER.indexOf(m.kind) : READING_ORDER.length);
 
-/** The metrics --against compares (with `noise`, or `compareNoise` between compare results), in its order. */
+/** The table in reading order (the table's own order within each kind). */
+function readingOrder(table) {
+  return [...table].sort((a, b) => rank(a) - rank(b));
+}
+
+/** The metrics --against compares (with `noise`, or `compareNoise` between compare results), in reading order. */
 export function againstMetrics(table = METRICS, noiseField = 'noise') {
-  return table.filter((m) => m[noiseField]).sort((a, b) => rank(a) - rank(b));
+  return readingOrder(table.filter((m) => m[noiseField]));
+}
+
+/** How a value of each unit is shown when its metric does not say (a fraction: as a share, 31%). */
+const FORMAT_BY_UNIT = { ms: 'ms', rps: 'rps', count: 'count', fraction: 'percent' };
+
+/**
+ * How a metric's value is shown.
+ * @param {{ unit: string, format?: MetricFormat }} metric
+ * @returns {MetricFormat}
+ */
+export function formatOf(metric) {
+  return metric.format ?? FORMAT_BY_UNIT[metric.unit] ?? 'number';
+}
+
+/**
+ * @typedef {object} MetricFigure one metric measured in a result (its `metrics` block)
+ * @property {string} id
+ * @property {number|null} value in `unit`; null when the result does not hold it
+ * @property {string} unit
+ * @property {'higher'|'lower'} better
+ * @property {MetricFormat} format
+ * @property {string|null} [process] the process it came from (the busiest), for a metric read per process
+ * @property {number|null} [of] the whole a count is a share of (errors: the requests sent)
+ */
+
+/**
+ * A metric's figure, with what its reading carries besides the value.
+ * @param {Metric} m
+ * @param {{ value: number|null, of?: number|null, process?: string|null }} read
+ * @returns {MetricFigure}
+ */
+function figureOf(m, read) {
+  const value = Number.isFinite(read.value) ? read.value : null;
+  return {
+    id: m.id,
+    value,
+    unit: m.unit,
+    better: m.better,
+    format: formatOf(m),
+    ...('process' in read ? { process: read.process ?? null } : {}),
+    ...('of' in read ? { of: read.of ?? null } : {}),
+  };
+}
+
+/**
+ * The `metrics` block of a run or diagnose result: every metric of the table measured
+ * from it, in reading order.
+ * @param {object} result RunResult or DiagnoseResult
+ * @param {readonly Metric[]} [table]
+ * @returns {MetricFigure[]}
+ */
+export function measureMetrics(result, table = METRICS) {
+  return readingOrder(table).map((m) => figureOf(m, m.read(result)));
+}
+
+/**
+ * The `metrics` block of a compare row: the metrics with a row figure.
+ * @param {object} row a compare row
+ * @param {object[]} runs the row's runs
+ * @param {readonly Metric[]} [table]
+ * @returns {MetricFigure[]}
+ */
+export function measureRowMetrics(row, runs, table = METRICS) {
+  return readingOrder(table.filter((m) => m.row)).map((m) => figureOf(m, { value: m.row(row, runs), ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) }));
+}
+
+/**
+ * A result's metrics block: the one it carries, or, for a result saved before it had
+ * one, measured now from its figures.
+ * @param {object} result
+ * @returns {MetricFigure[]}
+ */
+export function metricsBlock(result) {
+  return Array.isArray(result.metrics) ? result.metrics : measureMetrics(result);
 }

@@ -10,6 +10,7 @@ import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { compareOrder } from './compare-plan.js';
 import { compareTable } from '../analysis/compare-table.js';
+import { measureRowMetrics } from '../analysis/metrics.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 
@@ -65,7 +66,8 @@ async function compareRuntimes(plan) {
  */
 export function compareResult(plan, { machine, runtimes = [], runs, stoppedEarly }) {
   const { strategies, workloads, repeat } = plan;
-  const rows = compareTable(runs, plan);
+  // Each row with the metrics of the table it has a figure of (src/analysis/metrics.js), as --json shows them.
+  const rows = compareTable(runs, plan).map((row) => ({ ...row, metrics: measureRowMetrics(row, runs.filter((r) => r.workload === row.workload && r.strategy === row.strategy)) }));
   const firstPlan = planForJson(plan.plans[workloads[0]][strategies[0]]);
   const workloadInfo = Object.fromEntries(workloads.map((w) => [w, planForJson(plan.plans[w][strategies[0]]).workload]));
   const failed = runs.filter((r) => r.failed || r.failures.length > 0);

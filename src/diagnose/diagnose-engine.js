@@ -12,6 +12,7 @@ import { createLogger } from '../logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
+import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from '../runner/group-limits.js';
 import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
@@ -114,6 +115,8 @@ async function execute(engine, plan, logger) {
   result.outcome = requestOutcome(load);
   result.spawnFailures = spawnFailures(load.errorTexts, limits);
   result.exitCode = failures.length > 0 || result.outcome.id === 'none-succeeded' ? 1 : 0;
+  // Every metric of the table (src/analysis/metrics.js), as --json, the summary and the HTML report show it.
+  result.metrics = measureMetrics(result);
   logger.info({ verdict: result.diagnosis.verdict.id, rps: load.rps, failures }, 'diagnose done');
   return finishEngine(engine, result);
 }

@@ -4,8 +4,7 @@
  * that change is beyond the run-to-run noise. Comparison in, strings out.
  */
 import { int, msNumber } from './text-format.js';
-
-const LABELS = { rps: 'req/s', p50: 'p50', p90: 'p90', p99: 'p99', p999: 'p99.9', max: 'max', errors: 'errors' };
+import { metricWords } from './metric-text.js';
 
 /** A value of a delta in its unit, without the unit for ms (the column says it). */
 function value(v, unit) {
@@ -77,7 +76,7 @@ export function formatAgainst(against, baseline) {
 
 function deltaLines(deltas, indent) {
   const rows = deltas.map((d) => [
-    LABELS[d.metric] ?? d.metric,
+    metricWords(d.metric).label,
     `${value(d.before, d.unit)} → ${value(d.after, d.unit)}${d.unit === 'ms' ? ' ms' : ''}`,
     formatChangePct(d.changePct),
     verdictOf(d),

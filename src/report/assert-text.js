@@ -3,21 +3,19 @@
  * The lines printed after a summary for --assert: one per assertion (and per
  * compare row), pass or fail with the measured value. Outcomes in, strings out.
  */
-import { int, ms } from './text-format.js';
-import { metricOf } from '../analysis/metrics.js';
+import { metricOf, formatOf } from '../analysis/metrics.js';
+import { formatMetricValue, busiestPart } from './metric-text.js';
 
 /**
- * A value in an assertion's unit, as the summary writes it.
+ * A value in an assertion's unit, as the summary writes it: a share or change in %, else as
+ * its metric's format says (src/report/metric-text.js).
  * @param {number|null} value
  * @param {string} unit 'ms' | 'rps' | 'count' | '%' | 'fraction'
  * @param {string} metric
  */
 export function formatGateValue(value, unit, metric) {
   if (!Number.isFinite(value)) return '–';
-  if (unit === 'ms') return ms(value);
-  if (unit === 'rps') return `${int(value)} req/s`;
-  if (unit === 'count') return int(value);
-  if (unit === 'fraction') return metric === 'elu' ? value.toFixed(2) : `${(value * 100).toFixed(value * 100 < 10 ? 1 : 0)}%`;
+  if (unit !== '%') return formatMetricValue(value, { unit, format: formatOf(metricOf(metric) ?? { unit }) });
   const digits = Math.abs(value) < 10 ? 1 : 0;
   return metric.endsWith('-change') ? `${value > 0 ? '+' : ''}${value.toFixed(digits)}%` : `${value.toFixed(digits)}%`;
 }
@@ -32,8 +30,7 @@ export function formatAssertionLine(o) {
   if (o.id === 'assert-not-measured') {
     return `assert ${o.expr}  ${status}${where}  not measured (${notMeasuredReason(o.metric)})`;
   }
-  const who = o.process ? ` (${o.metric === 'elu' ? 'busiest loop' : 'busiest process'}: ${o.process})` : '';
-  return `assert ${o.expr}  ${status}${where}  measured ${formatGateValue(o.measured, o.unit, o.metric)}${who}`;
+  return `assert ${o.expr}  ${status}${where}  measured ${formatGateValue(o.measured, o.unit, o.metric)}${busiestPart(o.metric, o.process)}`;
 }
 
 /**

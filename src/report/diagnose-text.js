@@ -5,7 +5,7 @@
  */
 import { ms, pct } from './text-format.js';
 import { formatProcesses } from './processes-text.js';
-import { formatLatency, formatErrors, formatRequests } from './summary.js';
+import { formatHeadline } from './summary.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
@@ -26,9 +26,7 @@ export function formatDiagnose(result) {
     // How the server's own runtimes spawn, as its probed processes reported them (none without the probe).
     ...[formatRuntimeList((result.samples?.processes ?? []).map((p) => p.summary?.runtime).filter(Boolean))].filter(Boolean),
     '',
-    ...formatRequests(result),
-    `Latency    ${formatLatency(load.latency)}`,
-    `Errors     ${formatErrors(load)}`,
+    ...formatHeadline(result),
     ...reasonLines(result),
     ...formatSpawnFailures(result.spawnFailures),
   ];

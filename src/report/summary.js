@@ -2,7 +2,7 @@
  * The plain-text summary of a run: plain RunResult in, string out. The same string
  * ends the dashboard, is printed without a TTY, and is re-printed by `report`.
  */
-import { int, msNumber, bytes, seconds } from './text-format.js';
+import { int, bytes, seconds } from './text-format.js';
 import { formatProcesses } from './processes-text.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { formatRunAdvice } from './run-advice-summary.js';
@@ -12,6 +12,8 @@ import { succeededPart, outcomeAlarm } from './outcome.js';
 import { formatWorkerDeaths } from './worker-deaths-text.js';
 import { formatSpawnFailures } from './spawn-failures-text.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
+import { metricsBlock } from '../analysis/metrics.js';
+import { formatLatencyFigures, formatOtherMetrics } from './metric-text.js';
 import { reasonLines } from './reasons.js';
 
 const ERROR_KINDS = [
@@ -39,9 +41,7 @@ export function formatSummary(result, { columns } = {}) {
     describeMachine(machine),
     ...spawnLines(result.runtimes),
     '',
-    ...formatRequests(result),
-    `Latency    ${formatLatency(load.latency)}`,
-    `Errors     ${formatErrors(load)}`,
+    ...formatHeadline(result),
     ...reasonLines(result),
     ...formatSpawnFailures(result.spawnFailures),
     ...formatWorkerDeaths(result.workerDeaths),
@@ -55,6 +55,23 @@ export function formatSummary(result, { columns } = {}) {
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   lines.push('', ...formatRunAdvice(result, { columns }));
   return lines.join('\n');
+}
+
+/**
+ * The figures under the header, run and diagnose alike, from the result's metrics block
+ * (the metric table's figures): the Requests, Latency and Errors lines, then a Metrics line
+ * for any metric of the table none of them shows.
+ * @param {{ load: object, outcome?: object, metrics?: object[] }} result
+ * @returns {string[]}
+ */
+export function formatHeadline(result) {
+  const figures = metricsBlock(result);
+  return [
+    ...formatRequests(result),
+    `Latency    ${formatLatencyFigures(figures, result.load.latency?.meanMs)}`,
+    `Errors     ${formatErrors(result.load)}`,
+    ...formatOtherMetrics(figures),
+  ];
 }
 
 /**
@@ -111,20 +128,6 @@ function describeWorkload(w) {
   return w.name === 'custom' ? `"${cmd}"` : `${w.name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }
 
-
-/** "p50 1.20  p90 …  max 12.3  mean 2.00 ms": the unit once, so the line fits 80 columns. */
-export function formatLatency(latency) {
-  if (!latency || !Number.isFinite(latency.p50Ms)) return 'no responses';
-  const parts = [
-    ['p50', latency.p50Ms],
-    ['p90', latency.p90Ms],
-    ['p99', latency.p99Ms],
-    ['p99.9', latency.p999Ms],
-    ['max', latency.maxMs],
-    ['mean', latency.meanMs],
-  ];
-  return `${parts.map(([label, value]) => `${label} ${msNumber(value)}`).join('  ')} ms`;
-}
 
 /** "none" or "12: timeout 2, non-2xx 10 (500 ×10)" */
 export function formatErrors(load) {

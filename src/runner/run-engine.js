@@ -22,6 +22,7 @@ import { requestOutcome } from '../analysis/request-outcome.js';
 import { workerDeaths } from '../analysis/worker-deaths.js';
 import { shapeBetween, withOtherThreads } from '../analysis/server-shape.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
+import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
@@ -109,6 +110,8 @@ async function execute(run, plan, logger) {
   });
   if (plan.target.kind === 'command' && plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));
   result.recommendation = adviseRun(adviceInput(result));
+  // Every metric of the table (src/analysis/metrics.js), as --json, the summary and the HTML report show it.
+  result.metrics = measureMetrics(result);
   logger.info({ requests: load.requests, rps: load.rps, errors: load.errors, failures }, 'run done');
   return finishEngine(run, result);
 }

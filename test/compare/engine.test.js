@@ -29,6 +29,11 @@ test('interleaved runs, one per strategy and repeat, then the table; a strategy 
   assert.deepEqual(result.rows.map((r) => [r.strategy, r.ratio && Number(r.ratio.toFixed(2)), r.failed]), [
     ['baseline', 1, null], ['fork-pool', 3.38, null], ['cluster', null, 'cluster cannot run on bun'],
   ]);
+  // Each row carries the metric table's figures it has (--json): the medians, errors, a failed row's 0 req/s.
+  for (const row of result.rows) {
+    assert.deepEqual(row.metrics.map((m) => [m.id, m.value]), [['rps', row.failed ? 0 : row.rps.median], ['p50', row.metrics[1].value], ['p99', row.p99Ms.median], ['errors', row.errors]], row.strategy);
+  }
+  assert.ok(Number.isFinite(result.rows[0].metrics[1].value), 'p50: the median of the repeats');
   assert.equal(result.exitCode, 1, 'a run that failed makes the comparison fail');
   assert.equal(result.plan.poolSize, 2);
   assert.match(formatCompare(result), /^cluster +– +– +0 +– +failed: cluster cannot run on bun$/m);

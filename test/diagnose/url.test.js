@@ -44,6 +44,12 @@ test('--url without --pid: slow responses, cause not visible, and "pass --pid" a
   const result = await diagnoseUrl('slow-downstream');
   assert.equal(result.diagnosis.verdict.id, 'slow-unexplained', JSON.stringify(result.diagnosis));
   assert.match(result.diagnosis.notSeen.join('\n'), /pass its process id with --pid/);
+  // --json carries the metric table's figures: those from the load, and none that need the probe.
+  const metrics = Object.fromEntries(result.metrics.map((m) => [m.id, m]));
+  assert.equal(metrics.rps.value, result.load.rps);
+  assert.equal(metrics.p99.value, result.load.latency.p99Ms);
+  assert.deepEqual(metrics['blocked-in-spawn'], { id: 'blocked-in-spawn', value: null, unit: 'fraction', better: 'lower', format: 'percent', process: null });
+  assert.equal(metrics.elu.value, null);
 });
 
 test('--url with --pid of an idle server: waiting on a downstream', async () => {

@@ -1,17 +1,30 @@
 // The metric table (src/analysis/metrics.js) is the one place a metric is defined:
 // every built-in metric is one entry, and a metric defined in a test fixture is
-// parsed by --assert, checked against a result, compared by --against and worded by
-// the report without any other file knowing it.
+// parsed by --assert, checked against a result, compared by --against, worded by
+// the report, measured into the result's metrics block (--json, checked by the
+// published schema) and shown by the text summary and the HTML report, without any
+// other file knowing it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { METRICS, metricsOf, assertSpecs } from '../../src/analysis/metrics.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { METRICS, metricsOf, assertSpecs, measureMetrics } from '../../src/analysis/metrics.js';
 import { parseAssertion, parseAssertions, ASSERT_METRICS } from '../../src/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { againstBaseline } from '../../src/analysis/against-deltas.js';
 import { formatAssertions } from '../../src/report/assert-text.js';
 import { formatAgainst } from '../../src/report/against-text.js';
+import { formatSummary } from '../../src/report/summary.js';
+import { formatDiagnose } from '../../src/report/diagnose-text.js';
+import { renderHtml } from '../../src/report/html/index.js';
+import { withWords } from '../../src/report/words.js';
+import { RESULT_SCHEMA_URL, resultSchemaErrors } from '../../src/report/result-shape.js';
 import { UsageError } from '../../src/errors.js';
 import { TABLE } from './fixtures/goodput-metric.js';
+
+const Ajv = createRequire(import.meta.url)('ajv');
+const validate = new Ajv().compile(JSON.parse(readFileSync(RESULT_SCHEMA_URL, 'utf8')));
+const fixture = (name) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
 
 const result = (rps, requests, errors) => ({
   kind: 'run',
@@ -64,4 +77,60 @@ test('a metric defined in a fixture is compared by --against and its change gate
   const [change] = evaluateAssertions(parseAssertions(['goodput-change>-5%'], { table: TABLE }), gateFigures({ ...after, against }, TABLE));
   assert.equal(Math.round(change.measured), -19);
   assert.equal(change.pass, false);
+});
+
+/** A saved result (real, from --out) with 9 of its requests failed: goodput = rps × (1 − 9/requests). */
+function savedWithErrors(name) {
+  const saved = fixture(name);
+  const load = { ...saved.load, errors: { ...saved.load.errors, total: 9, non2xx: 9 }, statuses: { 200: saved.load.requests - 9, 500: 9 } };
+  const { outcome, ...rest } = saved; // the outcome is made again from the load
+  return { ...rest, load };
+}
+
+test('a metric defined in a fixture is measured into the metrics block --json prints, and the schema takes it', () => {
+  const run = savedWithErrors('run');
+  const goodput = run.load.rps * (1 - 9 / run.load.requests);
+  const result = { ...run, metrics: measureMetrics(run, TABLE) };
+  // Reading order: throughput (goodput after rps, as --against lists it), latency, errors, the others.
+  assert.deepEqual(result.metrics.map((m) => m.id), ['rps', 'goodput', 'p50', 'p90', 'p99', 'p999', 'max', 'errors', 'blocked-in-spawn', 'elu']);
+  const json = JSON.parse(JSON.stringify(withWords(result))); // what --json prints and --out writes
+  assert.deepEqual(json.metrics.find((m) => m.id === 'goodput'), { id: 'goodput', value: goodput, unit: 'rps', better: 'higher', format: 'rps' });
+  assert.deepEqual(json.metrics.find((m) => m.id === 'errors'), { id: 'errors', value: 9, unit: 'count', better: 'lower', format: 'count', of: run.load.requests });
+  const busiestLoop = run.samples.processes.find((p) => p.label === 'worker 0').summary.elu;
+  assert.deepEqual(json.metrics.find((m) => m.id === 'elu'), { id: 'elu', value: busiestLoop, unit: 'fraction', better: 'lower', format: 'fraction', process: 'worker 0' });
+  assert.ok(validate(json), JSON.stringify(validate.errors));
+  assert.deepEqual(resultSchemaErrors(json), []);
+  assert.equal(validate({ ...json, metrics: [{ id: 'goodput', value: 'fast', unit: 'rps', better: 'higher', format: 'rps' }] }), false, 'the schema checks a figure');
+});
+
+test('a metric defined in a fixture is shown by the run and diagnose summaries, every other line as before', () => {
+  for (const [name, format] of [['run', formatSummary], ['diagnose', formatDiagnose]]) {
+    const saved = savedWithErrors(name);
+    const goodput = saved.load.rps * (1 - 9 / saved.load.requests);
+    const text = format({ ...saved, metrics: measureMetrics(saved, TABLE) });
+    const line = `Metrics    goodput ${Math.round(goodput).toLocaleString('en-US')} req/s`;
+    assert.ok(text.split('\n').includes(line), `${name}: ${line}\n${text}`);
+    // The built-in metrics keep their lines: the same text as a result without the fixture's metric
+    // (and as a result saved before it had a metrics block, which is measured from the table when shown).
+    assert.equal(text.split('\n').filter((l) => l !== line).join('\n'), format(saved), name);
+    assert.equal(format({ ...saved, metrics: measureMetrics(saved) }), format(saved), name);
+  }
+});
+
+test('a metric defined in a fixture gets a headline tile in the HTML report of a run and of a diagnose', () => {
+  for (const name of ['run', 'diagnose']) {
+    const saved = savedWithErrors(name);
+    const goodput = Math.round(saved.load.rps * (1 - 9 / saved.load.requests)).toLocaleString('en-US');
+    const html = renderHtml({ ...saved, metrics: measureMetrics(saved, TABLE) });
+    const tiles = [...html.matchAll(/<div class="tile( bad)?"><div class="v">([^<]*)<\/div><div class="k">([^<]*)<\/div><\/div>/g)].map((m) => [m[3], m[2], Boolean(m[1])]);
+    assert.deepEqual(tiles.map(([label]) => label), [
+      'requests per second, errors included', `succeeded per second (${Math.round(100 - (900 / saved.load.requests))}%)`, `requests in ${(saved.load.durationMs / 1000).toFixed(1)} s`,
+      'goodput', 'latency p50', 'latency p99', 'latency max', 'errors',
+    ], name);
+    assert.deepEqual(tiles.find(([label]) => label === 'goodput'), ['goodput', `${goodput} req/s`, false], name);
+    assert.deepEqual(tiles.find(([label]) => label === 'errors'), ['errors', '9', true], name);
+    // Without the fixture's metric, the same page less its tile and the summary's line.
+    const without = html.replace(`<div class="tile"><div class="v">${goodput} req/s</div><div class="k">goodput</div></div>`, '').replace(`\nMetrics    goodput ${goodput} req/s`, '');
+    assert.equal(without, renderHtml(saved), name);
+  }
 });

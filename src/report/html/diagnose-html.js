@@ -21,7 +21,7 @@ export function renderDiagnoseHtml(result, { baseline } = {}) {
   const lines = text.split('\n');
   const body = [
     diagnosisSection(result.diagnosis),
-    headline(result.load ?? {}, result.outcome),
+    headline(result),
     assertionsSection(result.assertions),
     againstSection(result.against),
     section('Load', loadOverTime(result.load)),

@@ -11,6 +11,7 @@ import { int, ms, msNumber, bytes, pct } from '../text-format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
 import { formatChangePct, verdictOf } from '../against-text.js';
 import { formatGateValue } from '../assert-text.js';
+import { metricWords } from '../metric-text.js';
 import { describeMachine, describeThrottling } from '../describe.js';
 
 const LATENCY_COLORS = { p50Ms: colorAt(0), p90Ms: colorAt(2), p99Ms: colorAt(1), maxMs: colorAt(6) };
@@ -127,14 +128,12 @@ export function processTable(samples, workers = []) {
   return table(['process', 'pid', 'requests', 'ELU', ...(threads ? ['busy'] : []), 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows) + busyNote + quotas;
 }
 
-const DELTA_LABELS = { rps: 'req/s', p999: 'p99.9' };
-
 /** One table row per delta: figure, before, after, change, mark (after `lead` cells, e.g. the compare row). */
 function deltaRows(deltas, lead = []) {
   return deltas.map((d) => {
     const v = (x) => (d.unit === 'ms' ? ms(x) : int(x));
     const cls = d.significant ? (d.better ? 'pass' : 'fail') : '';
-    return [...lead, DELTA_LABELS[d.metric] ?? d.metric, v(d.before), v(d.after), formatChangePct(d.changePct), { html: `<span class="${cls}">${esc(verdictOf(d))}</span>` }];
+    return [...lead, metricWords(d.metric).label, v(d.before), v(d.after), formatChangePct(d.changePct), { html: `<span class="${cls}">${esc(verdictOf(d))}</span>` }];
   });
 }
 

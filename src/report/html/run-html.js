@@ -8,7 +8,9 @@ import { document, tiles, section, textBlock, alarm } from './page.js';
 import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, reasonsSection } from './parts.js';
 import { recommendationSection } from './recommendation.js';
 import { formatSummary } from '../summary.js';
-import { int, ms, pct } from '../text-format.js';
+import { int, pct } from '../text-format.js';
+import { metricWords, formatMetricValue, busiestPart } from '../metric-text.js';
+import { metricsBlock } from '../../analysis/metrics.js';
 import { outcomeAlarm } from '../outcome.js';
 import { requestOutcome } from '../../analysis/request-outcome.js';
 
@@ -23,7 +25,7 @@ export function renderRunHtml(result, { baseline } = {}) {
   const [title, ...subtitle] = text.split('\n').slice(0, 3);
   const load = result.load ?? {};
   const body = [
-    headline(load, result.outcome),
+    headline(result),
     recommendationSection(result, text),
     assertionsSection(result.assertions),
     againstSection(result.against),
@@ -39,24 +41,28 @@ export function renderRunHtml(result, { baseline } = {}) {
 }
 
 /**
- * The figures a reader looks at first; above them, the line that says most requests
- * failed when they did, and beside the throughput how much of it succeeded.
- * @param {object} load
- * @param {object} [outcome] src/analysis/request-outcome.js (a saved result without one: from `load`)
+ * The figures a reader looks at first, a tile per metric of the result's metrics block (the
+ * metric table's figures; the words say which the report shows further down instead); above
+ * them, the line that says most requests failed when they did, and after the throughput how
+ * much of it succeeded and how many requests were measured.
+ * @param {{ load?: object, outcome?: object, metrics?: object[] }} result a RunResult or DiagnoseResult
  */
-export function headline(load, outcome = requestOutcome(load)) {
-  const errors = load.errors?.total ?? 0;
+export function headline(result) {
+  const load = result.load ?? {};
+  const outcome = result.outcome ?? requestOutcome(load);
   const failed = outcome.failed > 0;
   const words = outcomeAlarm(outcome)?.replace(/^(FAILED|WARNING) +/, '');
-  return alarm(words ? `${words[0].toUpperCase()}${words.slice(1)}.` : '') + tiles([
-    { label: failed ? 'requests per second, errors included' : 'requests per second', value: int(load.rps) },
+  const throughput = (label) => [
+    { label: failed ? `${label}, errors included` : label, value: int(load.rps) },
     ...(failed ? [{ label: `succeeded per second (${pct(1 - outcome.failedShare)})`, value: int(outcome.succeededRps), bad: true }] : []),
     { label: `requests in ${((load.durationMs ?? 0) / 1000).toFixed(1)} s`, value: int(load.requests) },
-    { label: 'latency p50', value: ms(load.latency?.p50Ms) },
-    { label: 'latency p99', value: ms(load.latency?.p99Ms) },
-    { label: 'latency max', value: ms(load.latency?.maxMs) },
-    { label: 'errors', value: int(errors), bad: errors > 0 },
-  ]);
+  ];
+  return alarm(words ? `${words[0].toUpperCase()}${words.slice(1)}.` : '') + tiles(metricsBlock({ ...result, load }).flatMap((f) => {
+    const { tile, bad } = metricWords(f.id);
+    if (f.id === 'rps') return throughput(tile);
+    if (tile === null) return [];
+    return [{ label: `${tile}${busiestPart(f.id, f.process)}`, value: formatMetricValue(f.value, f), bad: Number.isFinite(f.value) && bad(f.value) }];
+  }));
 }
 
 /** When and by what the result was made. */
