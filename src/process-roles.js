@@ -11,7 +11,7 @@
 /**
  * Whether a process (or thread) entry is one of the server's workers: neither the
  * server's main process nor a launcher above it.
- * @param {{ role: string }} entry
+ * @param {{ role?: string|null }} entry
  * @returns {boolean}
  */
 export function isWorkerEntry(entry) {
@@ -21,7 +21,7 @@ export function isWorkerEntry(entry) {
 /**
  * Whether a process (or thread) entry belongs to the server (its main process,
  * workers and threads), not to a launcher that started it.
- * @param {{ role: string }} entry
+ * @param {{ role?: string|null }} entry
  * @returns {boolean}
  */
 export function isServerEntry(entry) {

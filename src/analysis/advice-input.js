@@ -18,7 +18,7 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  * @property {number|null} inFlight   mean requests in flight (workers only)
  * @property {number|null} elu        event-loop utilisation, 0..1 (probe)
  * @property {number|null} blocked    share of wall time blocked inside spawn, 0..1 (probe)
- * @property {number|null} spawnsPerSec spawns per second (probe)
+ * @property {number|null} [spawnsPerSec] spawns per second (probe; the live window has none)
  * @property {number|null} cpuPct     CPU of the whole process (or thread), % of one core
  * @property {number|null} loopCpuPct its main thread on a CPU, % of wall time (schedstat)
  * @property {number|null} waitPct    its main thread runnable but waiting for a CPU, % of wall time (schedstat)
@@ -28,7 +28,7 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  * @typedef {object} AdviceInput
  * @property {object|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
  * @property {{ name: string, command: string, args: string[] }|null} workload
- * @property {{ connections: number|null, rate: number|null, threads: number }} load
+ * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null }} load
  * @property {number|null} cores          the CPU budget, CPUs (src/cpu-budget.js; an old result: its cores)
  * @property {number|null} capacity       the budget in core-equivalents (SMT siblings a share of a core)
  * @property {string|null} budgetSource   'quota' | 'cpuset' | 'affinity' | 'host'
@@ -118,6 +118,7 @@ export function serverProcesses(processes, server) {
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
 }
 
+/** @returns {ThreadFigures} */
 function threadFigures(p, worker) {
   const s = p.summary ?? {};
   return {

@@ -157,6 +157,7 @@ function windowBudget(window, entries, machine, tick) {
   return budgetSignals(cpuView({ machine, cpus, throttling, ownCpuPct: seen.length ? seen.reduce((a, b) => a + b, 0) : null }));
 }
 
+/** @returns {import('./advice-input.js').ThreadFigures} */
 function figuresOf(e) {
   const requests = isWorkerEntry(e) && e.firstRequests != null && e.lastRequests != null ? e.lastRequests - e.firstRequests : null;
   return {

@@ -13,7 +13,8 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
 /**
  * @typedef {object} Finding one limit, as an id and its figures (worded in src/report/tune-words.js)
  * @property {'cpu-quota'|'generator'|'main-thread'|'pool'|'machine'|'host'} kind
- * @property {Record<string, number|null|Record<string, number>>} figures
+ * @property {Record<string, number|string|null|string[]|object>} figures the numbers behind it; the roles a
+ *   quota binds, the budget's source, CPU per part and the other CPU users where they say which
  */
 
 /**
@@ -30,6 +31,7 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
  * @returns {{ primary: Finding|null, findings: Finding[], known: boolean }} `known`: whether any sampler figure was there
  */
 export function findBottleneck(s, { downstreams = null } = {}) {
+  /** @type {Finding[]} */
   const findings = [];
   const throttle = s.throttle ?? null;
   const quotaBound = throttle !== null && throttle.fraction >= QUOTA_THROTTLED_FRACTION;

@@ -104,9 +104,11 @@ export function noKnobReason(input, sizes) {
  * @returns {{ limit: 'cores'|'generator'|'load', share: number|null }}
  */
 export function singleProcessLimit(estimate, rps) {
-  const shares = [['cores', estimate.bounds.cores], ['generator', estimate.bounds.generator]]
+  /** @type {Array<['cores'|'generator'|'load', number|null]>} */
+  const bounds = [['cores', estimate.bounds.cores], ['generator', estimate.bounds.generator]];
+  const shares = bounds
     .filter(([, bound]) => bound > 0)
-    .map(([limit, bound]) => [limit, rps / bound]);
+    .map(([limit, bound]) => /** @type {typeof bounds[number]} */ ([limit, rps / bound]));
   const [limit, share] = shares.reduce((a, b) => (b[1] > a[1] ? b : a), ['load', null]);
   return share !== null && share >= BUSY_FRACTION ? { limit, share } : { limit: 'load', share };
 }

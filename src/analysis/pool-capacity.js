@@ -31,7 +31,7 @@ import { isWorkerEntry, isServerEntry } from '../process-roles.js';
  */
 
 /**
- * @param {{ rps: number, processes: Array<{ role?: string, busy?: number|null, busyFrom?: string|null, elu?: number|null,
+ * @param {{ rps: number, processes: Array<{ role?: string|null, busy?: number|null, busyFrom?: string|null, elu?: number|null,
  *   cpuPct?: number|null }>, cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null, busyPct?: number|null }} input
  *   `processes`: role 'main' | 'worker' (a process) | 'thread' (a worker thread, `cpuPct` its own);
  *   a process's `cpuPct` covers all its threads; `cpus`: each core's busy %
@@ -61,8 +61,9 @@ export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedC
     pool: workersBusy !== null && workersBusy >= MIN_ELU_TO_EXTRAPOLATE ? rps / workersBusy : null,
     cpu: serverPct !== null && serverPct >= MIN_SERVER_CPU_PCT && freePct !== null ? rps * Math.max(freePct, serverPct) / serverPct : null,
   };
+  /** @type {PoolCapacity['limit']} */
   let limit = null;
-  for (const id of ['cpu', 'pool', 'main']) {
+  for (const id of /** @type {const} */ (['cpu', 'pool', 'main'])) {
     if (bounds[id] !== null && (limit === null || bounds[id] < bounds[limit])) limit = id;
   }
   return {

@@ -73,7 +73,9 @@ export function estimatePoolSize(input) {
     // The busiest generator thread's ELU: at 1 it sends no faster.
     generator: input.generator.elu > 0 ? x / input.generator.elu : null,
   };
-  const shared = [['cores', bounds.cores], ['main-thread', bounds.main], ['generator', bounds.generator]].filter(([, v]) => v !== null);
+  /** @type {Array<[PoolEstimate['limit'], number|null]>} */
+  const bounded = [['cores', bounds.cores], ['main-thread', bounds.main], ['generator', bounds.generator]];
+  const shared = bounded.filter(([, v]) => v !== null);
   const [limit, xShared] = shared.length ? shared.reduce((a, b) => (b[1] < a[1] ? b : a)) : [null, null];
   const knee = dWorkers !== null && xShared !== null ? dWorkers * xShared : null;
   const max = cores ? Math.max(1, TUNE_MAX_SIZE_FACTOR * Math.ceil(cores - 1e-9)) : Infinity;

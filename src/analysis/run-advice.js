@@ -266,6 +266,7 @@ function adviseNoPool(input) {
  * on a machine nobody else was using; each doubt lowers it and is listed.
  */
 function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
+  /** @type {Array<[string, number, object]>} doubt, its weight, its figures */
   const doubts = [];
   const bottleneck = findBottleneck(signalsOf(input));
   if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads }]);

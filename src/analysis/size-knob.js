@@ -60,6 +60,8 @@ const SHELLS = ['sh', 'bash', 'dash', 'zsh'];
  * A flag inside `sh -c 'node server.js --workers 3'`: found in the line's words,
  * and `{size}` put in its place inside the line (tune fills placeholders in every
  * argument, so the line runs as the user wrote it at each size).
+ * @param {string[]} command
+ * @returns {FoundKnob|null}
  */
 function findShellFlagKnob(command) {
   const exe = String(command[0] ?? '').split('/').at(-1);
@@ -85,6 +87,10 @@ function replaceWord(line, words, index, replacement) {
   return line.slice(0, start) + replacement + line.slice(start + words[index].length);
 }
 
+/**
+ * @param {string[]} command
+ * @returns {FoundKnob|null}
+ */
 function findFlagKnob(command) {
   const script = scriptIndex(command);
   for (let i = 1; i < command.length; i++) {
@@ -104,6 +110,11 @@ function findFlagKnob(command) {
   return null;
 }
 
+/**
+ * @param {string[]} command
+ * @param {Record<string, string|undefined>} env
+ * @returns {FoundKnob|null}
+ */
 function findEnvKnob(command, env) {
   for (const name of SIZE_ENV_NAMES) {
     if (/^\d+$/.test(env[name] ?? '')) return { kind: 'env', name, value: Number(env[name]), written: `${name}=${env[name]}`, command: [...command] };
@@ -131,7 +142,7 @@ export function scriptIndex(command) {
  * The knob the user gave: `--size-env NAME` (its value from `--pool-size` or the
  * environment) and/or `{size}` in the arguments.
  * @param {{ sizeEnv: string|null, sizeArg: boolean, size: number|null, command: string[], env: Record<string, string|undefined> }} given
- * @returns {{ kind: 'env'|'placeholder', name: string|null, value: number|null, command: string[] }|null}
+ * @returns {{ kind: 'env'|'placeholder', name: string|null, sizeArg: boolean, value: number|null, command: string[] }|null}
  */
 export function givenSizeKnob({ sizeEnv, sizeArg, size, command, env }) {
   if (!sizeEnv && !sizeArg) return null;

@@ -33,7 +33,8 @@
  *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
  * @property {ProcessEvidence[]} processes
- * @property {{ cores: number|null, cpus: number[] }} [machine] the CPU budget (cores) and each core's busy %
+ * @property {{ cores: number|null, cpus: number[], busyPct?: number|null }} [machine] the CPU budget (cores), each core's busy %
+ *   and the budget's busy % (src/analysis/cpu-view.js)
  * @property {number|null} [spawnedCpuPct] CPU of the commands the server spawned, % of one core
  * @property {object[]} [errorTexts] the load's error texts by status and kind (LoadResult.errorTexts)
  * @property {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null} [stderr] the server's stderr lines
@@ -53,8 +54,9 @@
  * @property {string} id            stable name, e.g. 'spawn-blocked'
  * @property {'problem'|'limit'|'healthy'} kind
  * @property {string|null} where    which process ("main, pid 1234", "pid 1234")
- * @property {Record<string, number|string|null>} figures the numbers behind it (and, where the
- *   wording depends on it, the id of how it was measured, e.g. `busyFrom: 'schedstat'`)
+ * @property {Record<string, number|string|boolean|null|object>} figures the numbers behind it (and, where the
+ *   wording depends on it, the id of how it was measured, e.g. `busyFrom: 'schedstat'`; a list or a
+ *   record where it names several, e.g. the error statuses or the processes that took the cores)
  */
 
 /** "main, pid 1234" or "pid 1234". */

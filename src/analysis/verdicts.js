@@ -68,7 +68,8 @@ export const THRESHOLDS = Object.freeze({
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
  * @returns {{ verdict: import('./verdict-common.js').Finding, findings: import('./verdict-common.js').Finding[],
- *   unseen: { id: 'probe'|'cpu', reason?: string|null, mode?: string }[] }}
+ *   unseen: { id: 'probe'|'cpu', reason?: string|null, mode?: string }[],
+ *   capacity: import('./pool-capacity.js').PoolCapacity }}
  *   `verdict`: the first problem, or healthy; `findings`: the other problems and limits; `unseen`: what could not be measured;
  *   `capacity`: the req/s the main thread, the pool and the CPU budget each allow (src/analysis/pool-capacity.js)
  */
@@ -94,6 +95,7 @@ export function diagnoseEvidence(evidence) {
  * @returns {{ id: 'probe'|'cpu', reason?: string|null, mode?: string }[]}
  */
 export function unseen(evidence) {
+  /** @type {ReturnType<typeof unseen>} */
   const gaps = [];
   if (!evidence.probe) gaps.push({ id: 'probe', reason: evidence.probeReason ?? null });
   if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) gaps.push({ id: 'cpu', mode: evidence.mode });

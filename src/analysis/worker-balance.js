@@ -101,7 +101,7 @@ export function cellWorkers(steps) {
  * How evenly the workers (every process and thread but the main one) shared the
  * work: by spawns per second where the probe counted them (one per request in a
  * spawn-per-request server), by CPU otherwise.
- * @param {ProcessRow[]} rows
+ * @param {Array<Pick<ProcessRow, 'role'|'label'|'cpuPct'|'spawnsPerSec'>>} rows
  * @returns {{ id: 'even'|'lopsided', basis: 'spawns'|'cpu', workers: number, busiest: string, busiestShare: number,
  *   ratio: number, threshold: number } | null} null with fewer than two workers or nothing measured
  */
