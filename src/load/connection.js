@@ -102,8 +102,10 @@ export class Connection {
         port: this.ctx.port,
         onread: {
           buffer: this.ctx.readBuffer,
+          // Returning false would pause the socket (net.connect's onread); it never pauses.
           callback: (nread, buf) => {
             if (socket === this.socket) this.onRead(nread, buf);
+            return true;
           },
         },
       });
@@ -122,7 +124,7 @@ export class Connection {
       this.connected = true;
       this.ctx.onIdle(this, performance.now());
     });
-    socket.on('error', (error) => {
+    socket.on('error', (/** @type {NodeJS.ErrnoException} */ error) => {
       if (socket === this.socket) this.lastErrorCode = error.code ?? 'ERR';
     });
     socket.on('close', () => {

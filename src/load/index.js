@@ -36,7 +36,8 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
  */
 export function startLoad(options) {
   const opts = normalizeOptions(options);
-  const load = new EventEmitter();
+  // done and stop are set below, before it is returned.
+  const load = /** @type {EventEmitter & { done: Promise<object>, stop(): Promise<object> }} */ (new EventEmitter());
   const configs = threadConfigs(opts);
   // How the threads write requests: they run on this Node, so its feature check is theirs.
   const writePath = opts.writePath === 'fast' && !opts.target.tls && FAST_WRITES_AVAILABLE ? 'fast' : 'public';

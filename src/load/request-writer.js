@@ -28,6 +28,7 @@ function findInternals() {
     // process.binding is deprecated (DEP0111) but still allowed for stream_wrap and
     // silent unless --pending-deprecation; with that flag, skip it rather than warn.
     if (process.execArgv.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return null;
+    // @ts-expect-error process.binding is deprecated and undocumented, so @types/node leaves it out
     // eslint-disable-next-line n/no-deprecated-api -- the one internal this module exists to use, behind the checks below
     binding = process.binding('stream_wrap');
   } catch {
@@ -45,6 +46,7 @@ export const FAST_WRITES_AVAILABLE = internals !== null;
 /** An error like the one Node's own write path raises for a libuv error code. */
 function writeError(code) {
   const name = getSystemErrorName(code);
+  /** @type {NodeJS.ErrnoException} */
   const error = new Error(`write ${name}`);
   error.code = name;
   error.errno = code;
@@ -52,7 +54,11 @@ function writeError(code) {
   return error;
 }
 
-/** libuv finished a write that did not complete at once: a failure ends the socket as Node's path would. */
+/**
+ * libuv finished a write that did not complete at once: a failure ends the socket as Node's path would.
+ * @this {{ socket: import('node:net').Socket|null, buffer: Buffer|null }} the WriteWrap
+ * @param {number} status
+ */
 function onWriteComplete(status) {
   const socket = this.socket;
   this.socket = null;
@@ -62,7 +68,8 @@ function onWriteComplete(status) {
 
 export class RequestWriter {
   /**
-   * @param {import('node:net').Socket} socket
+   * @param {import('node:net').Socket & { _handle?: { writeBuffer?: Function } | null }} socket its `_handle`
+   *   (internal) is the stream handle the fast path writes on
    * @param {{ secure?: boolean, fast?: boolean }} [options] secure: a TLS socket (always the
    *   public path); fast: false forces the public path (tests, A/B measurements)
    */
