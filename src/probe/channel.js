@@ -82,7 +82,7 @@ export async function openProbeChannel({ intervalMs = SAMPLE_INTERVAL_MS } = {})
   try {
     await new Promise((resolve, reject) => {
       server.once('error', reject);
-      server.listen(socketPath, resolve);
+      server.listen(socketPath, () => resolve());
     });
   } catch (error) {
     await rm(dir, { recursive: true, force: true });

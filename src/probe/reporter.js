@@ -29,7 +29,8 @@ const MAX_PENDING_BYTES = 64 * 1024;
  */
 export function connectReporter(socketPath, onClose) {
   let open = true;
-  const socket = net.createConnection(socketPath);
+  // Its `_handle` (internal): the pipe's handle, whose descriptor writeDirect writes to.
+  const socket = /** @type {net.Socket & { _handle?: { fd?: number } | null }} */ (net.createConnection(socketPath));
   socket.unref();
   const finish = () => {
     if (!open) return;

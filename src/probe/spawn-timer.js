@@ -54,7 +54,7 @@ export const OWN_SPAWN_CHANNELS = {
 };
 
 /** The values of `timing`: how the asynchronous spawns were timed. */
-export const SPAWN_TIMING = { channel: 'diagnostics-channel', patch: 'patch', posixSpawn: 'posix_spawn' };
+export const SPAWN_TIMING = /** @type {const} */ ({ channel: 'diagnostics-channel', patch: 'patch', posixSpawn: 'posix_spawn' });
 
 /**
  * Starts timing child_process calls on this thread.
@@ -137,7 +137,8 @@ export function installSpawnTimer({ timing = 'auto' } = {}) {
   };
   if (mode !== SPAWN_TIMING.patch && typeof diagnosticsChannel.subscribe === 'function') subscribe();
 
-  const proto = childProcess.ChildProcess.prototype;
+  // ChildProcess.prototype.spawn is internal (spawn() calls it), so @types/node does not list it.
+  const proto = /** @type {childProcess.ChildProcess & { spawn: (options: object) => void }} */ (childProcess.ChildProcess.prototype);
   const originalSpawn = proto.spawn;
   const patchedSpawn = timed(originalSpawn);
   /** 'auto' until the first spawn: times it with the patch unless the channel spoke during it. */
