@@ -129,6 +129,7 @@ export function shapeBetween(early, late, options) {
  * where that is more than the tree read found.
  * @param {ServerShape|null} shape
  * @param {object[]} processes the sampler summary's processes
+ * @returns {ServerShape|null}
  */
 export function withOtherThreads(shape, processes) {
   if (!shape) return shape;

@@ -12,8 +12,9 @@ import { startTarget } from './command-target.js';
 
 /**
  * @param {object} options
- * @param {{ command: string[], port: number|null, readyTimeoutMs: number, env?: Record<string, string> }} options.target
- *   `env`: added to the command's environment (a size or policy knob)
+ * @param {{ command: string[], port: number|null, readyTimeoutMs: number, env?: Record<string, string>, sizeKnob?: object|null }} options.target
+ *   `env`: added to the command's environment (a size or policy knob); `sizeKnob`: set for `run -- <command>`, whose
+ *   launcher may daemonise
  * @param {{ enabled: boolean, intervalMs: number }} options.probe
  * @param {import('pino').Logger} options.logger
  * @param {Array<() => Promise<void>|void>} options.stops the engine's cleanup stack
@@ -22,9 +23,10 @@ import { startTarget } from './command-target.js';
  * @param {(line: string) => void} [options.onStderr] each line the server writes to stderr
  * @param {(channel: object|null) => Promise<{ env: Record<string, string>, cpuProfDir: string|null, madeDir?: boolean }>} [options.prepareEnv]
  *   the environment the probe (and anything else the engine adds) needs; by default the probe channel's
- * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, channel: object|null, host: string,
- *   port: number, label: string, serverPid: number, launchers: object[], url: (path: string) => string,
- *   cpuProfDir: string|null, stopping: boolean }>} `serverPid` and `launchers`: see command-target.js
+ * @returns {Promise<import('./command-target.js').StartedTarget & { treePid: number, channel: object|null,
+ *   url: (path: string) => string, cpuProfDir: string|null, stopping: boolean, containment?: object }>}
+ *   `serverPid`, `launchers` and `daemon`: see command-target.js; `treePid` the group to sample (the daemon's when the
+ *   launcher daemonised); `containment` how the group was held, once it stopped
  */
 export async function bootCommand({ target, probe, logger, stops, signal, onReport, onStderr = () => {}, prepareEnv = probeEnv }) {
   const channel = probe.enabled ? await openProbeChannel({ intervalMs: probe.intervalMs }) : null;
@@ -53,6 +55,7 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
   });
   // The process tree to sample and read: the daemon's group when the launcher daemonised.
   const treePid = started.daemon?.pgid ?? started.proc.pid;
+  /** @type {Awaited<ReturnType<typeof bootCommand>>} */
   const server = { ...started, treePid, channel, cpuProfDir, stopping: false, url: (path) => urlOf(started.host, started.port, path) };
   stops.push(async () => {
     server.stopping = true;

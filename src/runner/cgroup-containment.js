@@ -40,7 +40,7 @@ export function ownCgroupDir() {
  * @returns {{ child: T, containment: { method: 'cgroup', dir: string } | { method: 'process-group', why: string } }}
  */
 export function spawnInCgroup(spawnChild, base = ownCgroupDir()) {
-  const fallback = (why) => ({ child: spawnChild(), containment: { method: 'process-group', why } });
+  const fallback = (why) => ({ child: spawnChild(), containment: { method: /** @type {const} */ ('process-group'), why } });
   if (process.env.SPAWNBENCH_CONTAINMENT === 'process-group') return fallback('SPAWNBENCH_CONTAINMENT=process-group');
   if (!base) return fallback('no cgroup v2 here');
   const start = readStat(process.pid)?.starttime ?? 0;

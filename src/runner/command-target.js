@@ -23,6 +23,22 @@ import { STOP_GRACE_MS } from '../thresholds.js';
 const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
 
 /**
+ * @typedef {object} StartedTarget a user's server command, started and answering
+ * @property {import('./process-group.js').StrategyProcess} proc
+ * @property {string} host
+ * @property {number} port
+ * @property {string} label
+ * @property {number} serverPid the process that listens on the port (`proc.pid` unless a launcher such as npm started it)
+ * @property {Array<{ pid: number, name: string }>} launchers the resident processes above it, from `proc` down
+ *   (analysis/server-shape.js)
+ * @property {{ pid: number, start: number, pgid: number, leaderPid: number }} [daemon] when the launcher
+ *   daemonised; `proc.exited` is then the daemon's end
+ * @property {import('./process-group.js').StrategyProcess['stop']} stop SIGTERM to the group, and SIGKILL only
+ *   when the grace has passed or the group is empty (a shell that exits at once must not cut its node child's
+ *   profile write short)
+ */
+
+/**
  * @param {object} options
  * @param {string[]} options.command argv: executable and arguments (no shell)
  * @param {number|null} options.port --port, or null to choose one and pass it as PORT
@@ -32,13 +48,7 @@ const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
  * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
  * @param {boolean} [options.mayDaemonise] a launcher that exits 0 and leaves the server in the
  *   background is followed to it (run -- <command>; runner/daemon.js): `daemon` is then set
- * @returns {Promise<{ proc: import('./process-group.js').StrategyProcess, host: string, port: number, label: string,
- *   serverPid: number, launchers: Array<{ pid: number, name: string }>, stop: () => Promise<object> }>}
- *   `serverPid`: the process that listens on the port (`proc.pid` unless a launcher such as npm started it);
- *   `launchers`: the resident processes above it, from `proc` down (analysis/server-shape.js).
- *   `daemon`: `{ pid, start, pgid, leaderPid }` when the launcher daemonised; `proc.exited` is then the daemon's end.
- *   `stop()`: SIGTERM to the group, and SIGKILL only when the grace has passed
- *   or the group is empty (a shell that exits at once must not cut its node child's profile write short)
+ * @returns {Promise<StartedTarget>}
  */
 export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, signal, onOutput = () => {}, mayDaemonise = false }) {
   const label = `'${command.join(' ')}'`;
@@ -84,6 +94,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
  * the server runs in the background.
  * Its process stands in for the launcher's: its end is the crash watch's `exited`,
  * its group the tree that is read, and stop() ends it and what it started too.
+ * @returns {Promise<StartedTarget>}
  */
 async function daemonTarget({ proc, port, label, since }) {
   const daemon = findDaemon(port, since);

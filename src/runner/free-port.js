@@ -13,7 +13,8 @@ export function findFreePort() {
     server.unref();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      // Listening on a TCP port: its address is an AddressInfo (a string only for a pipe).
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });

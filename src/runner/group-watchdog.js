@@ -45,7 +45,8 @@ export function startGroupWatchdog(pgid, graceMs, cgroupDir = '') {
   child.stdin.on('error', () => {});
   // Neither the process nor its pipe keeps spawnbench's event loop alive.
   child.unref();
-  child.stdin.unref?.();
+  // stdin is a pipe, a net.Socket (typed as the Writable it also is).
+  /** @type {import('node:net').Socket} */ (child.stdin).unref?.();
   return {
     pid: child.pid,
     stop() {
