@@ -48,6 +48,7 @@ export function createDownstreams() {
         entry.inodes.add(s.inode);
         counts.set(peer, entry);
       }
+      /** @type {Downstream[]} */
       const list = [];
       for (const [peer, { remote, inodes: connected }] of counts) {
         const connections = connected.size;
@@ -110,6 +111,7 @@ function unixDownstreams(inodes, listeners, state) {
     if (!inodes.has(peerInode) || inodes.has(localInode)) continue; // not ours, or between two of the server's own processes
     counts.set(path, (counts.get(path) ?? new Set()).add(peerInode));
   }
+  /** @type {Downstream[]} */
   const list = [];
   for (const [path, connected] of counts) {
     const connections = connected.size;

@@ -42,7 +42,8 @@ export function probeSupport(runtime = 'node') {
  *   app.js: node app.js; see src/runner/find-server.js); default `rootPid`. It is the `main` process.
  * @param {Array<{ pid: number, name: string }>} [options.launchers] the resident processes above the server:
  *   sampled with role `launcher` and label `launcher <name>`, never taken for the server or a worker
- * @param {import('node:events').EventEmitter|null} [options.channel] from openProbeChannel(); null: no probe figures
+ * @param {(import('node:events').EventEmitter & { intervalMs?: number })|null} [options.channel] from openProbeChannel()
+ *   (its reports come every `intervalMs`); null: no probe figures
  * @param {number} [options.intervalMs] sampling interval (default 250)
  * @param {string} [options.runtime] runtime of the strategy's main process; on 'bun'/'deno' the
  *   summary says "probe not available on <runtime>" unless a probe (in Node workers) reported anyway
@@ -80,6 +81,11 @@ export function startSampler({
   getWorkers = null,
 }) {
   const sampler = new EventEmitter();
+  // The two readers give the same reading; only the portable one (pidusage) has history to close.
+  /**
+   * @type {{ read: (query: import('./proc-sampler.js').ProcQuery & { pids: number[] }) =>
+   *   import('./proc-sampler.js').ProcReading|Promise<import('./proc-sampler.js').ProcReading>, close?: () => void }}
+   */
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
   const throttle = createThrottleSampler({ serverPid: rootPid ?? null });

@@ -21,7 +21,7 @@ const MAX_ANCESTORS = 64;
  * @param {{ roots: () => number[], groups?: () => number[], shown?: number, minCores?: number }} options `roots`: pids whose
  *   descendants are not "other" (spawnbench, the server); `groups`: process groups likewise; `shown` and
  *   `minCores`: how many names are listed and the least CPU each needs (OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES)
- * @returns {{ scan: () => void, reset: () => void, summary: (cores: number|null) => OtherUsers }}
+ * @returns {{ scan: () => void, reset: () => void, summary: () => OtherUsers }}
  *
  * @typedef {{ elapsedMs: number, cores: number, users: Array<{ name: string, count: number, cores: number, pids: number[], parents: number[] }>,
  *   rest: { names: number, cores: number } }} OtherUsers

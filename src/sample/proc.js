@@ -111,6 +111,7 @@ export function readSchedstat(pid, tid) {
  * @returns {number[]}
  */
 export function readChildren(pid, tids) {
+  /** @type {Array<number|string>} tids, or the names of /proc/<pid>/task */
   let threads = tids;
   if (!threads) {
     try {
@@ -276,7 +277,8 @@ export function readLimits(pid) {
   } catch {
     return null;
   }
-  const limits = {};
+  // Every key of LIMIT_ROWS is set below.
+  const limits = /** @type {{ processes: number|null, openFiles: number|null }} */ ({});
   for (const [key, row] of Object.entries(LIMIT_ROWS)) {
     const soft = text.split('\n').find((l) => l.startsWith(row))?.slice(row.length).trim().split(/\s+/)[0];
     limits[key] = soft === undefined ? null : soft === 'unlimited' ? Infinity : Number(soft);
