@@ -7,6 +7,8 @@ import { int, ms } from './text-format.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { shellLine } from './own-server.js';
 import { formatRuntimeList } from './runtimes-text.js';
+import { measureRowMetrics } from '../analysis/metrics.js';
+import { metricWords, formatMetricValue, figuresOnLine } from './metric-text.js';
 
 /**
  * @param {object} result CompareResult (src/compare/compare-engine.js)
@@ -17,13 +19,14 @@ export function formatCompare(result) {
   if (result.machine) lines.push(describeMachine(result.machine));
   const runtimes = formatRuntimeList(result.runtimes);
   if (runtimes) lines.push(runtimes);
+  const extra = extraMetrics(result);
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
-    const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ratio(r), remark(r)]);
-    const header = [rowLabel(result.plan), 'req/s (min–max)', 'p99 ms (min–max)', 'errors', `vs ${first}`, ''];
+    const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ...extra.map((id) => extraCell(result, r, id)), ratio(r), remark(r)]);
+    const header = [rowLabel(result.plan), 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...extra.map((id) => metricWords(id).label), `vs ${first}`, ''];
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-    const line = (c) => c.map((v, i) => (i === 0 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
+    const line = (c) => c.map((v, i) => (i === 0 || i === header.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
     lines.push('', `workload ${describeWorkload(result.plan, workload)}`, line(header), ...cells.map(line));
   }
   lines.push(...footer(result));
@@ -37,21 +40,50 @@ export function formatCompare(result) {
  */
 export function formatCompareMarkdown(result) {
   const lines = [`## spawnbench compare`, '', `${describeComparison(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
+  const extra = extraMetrics(result);
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
     const cell = (text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
-    lines.push(`| ${rowLabel(result.plan)} | req/s | min–max | p99 | errors | vs ${first} |`, '|---|---:|---:|---:|---:|---:|');
+    lines.push(`| ${rowLabel(result.plan)} | req/s | min–max | p99 | errors | ${extra.map((id) => `${cell(metricWords(id).label)} | `).join('')}vs ${first} |`, `|---|---:|---:|---:|---:|${'---:|'.repeat(extra.length)}---:|`);
     for (const r of rows) {
       const spreadText = r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '';
       const note = remark(r);
-      lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${int(r.rps.median)} | ${spreadText} | ${ms(r.p99Ms.median)} | ${int(r.errors)} | ${ratio(r)} |`);
+      lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${int(r.rps.median)} | ${spreadText} | ${ms(r.p99Ms.median)} | ${int(r.errors)} | ${extra.map((id) => `${extraCell(result, r, id)} | `).join('')}${ratio(r)} |`);
     }
   }
   const rest = footer(result).filter(Boolean);
   if (rest.length) lines.push('', ...rest.map((l) => `- ${l}`));
   return lines.join('\n');
+}
+
+/**
+ * A row's metrics block (src/analysis/metrics.js): the one it carries, or, for a result saved
+ * before rows had one, measured now from the row and its runs.
+ * @param {object} result CompareResult
+ * @param {object} row
+ */
+export function rowFigures(result, row) {
+  return Array.isArray(row.metrics) ? row.metrics : measureRowMetrics(row, (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy));
+}
+
+/**
+ * The metrics of the table the rows have a figure of and no column shows (a metric the words
+ * give no place): a column each, after errors.
+ * @param {object} result CompareResult
+ * @returns {string[]} their ids
+ */
+export function extraMetrics(result) {
+  const ids = new Set();
+  for (const row of result.rows ?? []) for (const f of figuresOnLine(rowFigures(result, row), null)) ids.add(f.id);
+  return [...ids];
+}
+
+/** A row's figure of an extra metric, as its format says ('–' when the row has none). */
+export function extraCell(result, row, id) {
+  const figure = rowFigures(result, row).find((f) => f.id === id);
+  return figure ? formatMetricValue(figure.value, figure) : '–';
 }
 
 /** The first column's name: 'server' when only the user's own servers were compared. */

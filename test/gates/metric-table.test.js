@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { METRICS, metricsOf, assertSpecs, measureMetrics } from '../../src/analysis/metrics.js';
+import { METRICS, metricsOf, assertSpecs, measureMetrics, measureRowMetrics } from '../../src/analysis/metrics.js';
 import { parseAssertion, parseAssertions, ASSERT_METRICS } from '../../src/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { againstBaseline } from '../../src/analysis/against-deltas.js';
@@ -16,6 +16,7 @@ import { formatAssertions } from '../../src/report/assert-text.js';
 import { formatAgainst } from '../../src/report/against-text.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { formatDiagnose } from '../../src/report/diagnose-text.js';
+import { formatCompare, formatCompareMarkdown } from '../../src/report/compare-text.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { withWords } from '../../src/report/words.js';
 import { RESULT_SCHEMA_URL, resultSchemaErrors } from '../../src/report/result-shape.js';
@@ -133,4 +134,27 @@ test('a metric defined in a fixture gets a headline tile in the HTML report of a
     const without = html.replace(`<div class="tile"><div class="v">${goodput} req/s</div><div class="k">goodput</div></div>`, '').replace(`\nMetrics    goodput ${goodput} req/s`, '');
     assert.equal(without, renderHtml(saved), name);
   }
+});
+
+test('a metric defined in a fixture with a compare-row figure is in each row\'s metrics block and a column of the compare table', () => {
+  const saved = fixture('compare');
+  const runsOf = (row) => saved.runs.filter((r) => r.workload === row.workload && r.strategy === row.strategy);
+  const rows = saved.rows.map((row) => ({ ...row, metrics: measureRowMetrics(row, runsOf(row), TABLE) }));
+  const result = { ...saved, rows };
+  assert.deepEqual(rows[0].metrics.map((m) => m.id), ['rps', 'goodput', 'p50', 'p99', 'errors']);
+  const json = JSON.parse(JSON.stringify(result));
+  assert.ok(validate(json), JSON.stringify(validate.errors));
+  // No failed request in this compare: goodput is the median throughput.
+  const [baseline, forkPool] = rows.map((r) => Math.round(r.rps.median).toLocaleString('en-US'));
+  assert.deepEqual(rows.map((r) => r.metrics[1].value), rows.map((r) => r.rps.median));
+  const text = formatCompare(result);
+  assert.match(text, /^strategy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +goodput +vs baseline$/m);
+  assert.match(text, new RegExp(`^baseline .* 0 +${baseline} req/s +1\\.00×$`, 'm'));
+  assert.match(text, new RegExp(`^fork-pool .* 0 +${forkPool} req/s +0\\.85×$`, 'm'));
+  assert.match(formatCompareMarkdown(result), new RegExp(`\\| errors \\| goodput \\| vs baseline \\|\n\\|---\\|---:\\|---:\\|---:\\|---:\\|---:\\|---:\\|\n\\| baseline \\| .* \\| 0 \\| ${baseline} req/s \\| 1\\.00× \\|`));
+  const html = renderHtml(result);
+  assert.match(html, /<th>errors<\/th><th>goodput<\/th><th>vs baseline<\/th>/);
+  assert.match(html, new RegExp(`<td>0</td><td>${forkPool} req/s</td><td>0\\.85×</td>`));
+  // Without it (and for a compare saved before rows had a metrics block), the table as before.
+  assert.equal(formatCompare({ ...saved, rows: saved.rows.map((row) => ({ ...row, metrics: measureRowMetrics(row, runsOf(row)) })) }), formatCompare(saved));
 });

@@ -5,7 +5,8 @@
  */
 import { barChart } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt } from './page.js';
-import { formatCompare, failureLine } from '../compare-text.js';
+import { formatCompare, failureLine, extraMetrics, extraCell } from '../compare-text.js';
+import { metricWords } from '../metric-text.js';
 import { int, ms } from '../text-format.js';
 import { footer } from './run-html.js';
 import { assertionsSection, againstSection, notesSection } from './parts.js';
@@ -21,6 +22,7 @@ export function renderCompareHtml(result) {
   const text = formatCompare(result);
   const lines = text.split('\n');
   const workloads = result.plan?.workloads ?? [...new Set(rows.map((r) => r.workload))];
+  const extra = extraMetrics(result);
   const perWorkload = workloads.map((w) => {
     const mine = rows.filter((r) => r.workload === w);
     if (mine.length === 0) return '';
@@ -39,10 +41,10 @@ export function renderCompareHtml(result) {
       bars: mine.map((r) => ({ label: r.strategy, value: r.p99Ms.median, min: r.p99Ms.min, max: r.p99Ms.max, color: color(r.strategy) })),
     });
     const tableRows = mine.map((r) => [
-      r.strategy, int(r.rps.median), r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '', ms(r.p99Ms.median), int(r.errors),
+      r.strategy, int(r.rps.median), r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '', ms(r.p99Ms.median), int(r.errors), ...extra.map((id) => extraCell(result, r, id)),
       r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`, r.failed ? `failed: ${failureLine(r.failed)}` : r.sameAsFirst ? 'no meaningful difference' : '',
     ]);
-    return section(`Workload ${heading}`, grid([rps, p99]) + table(['strategy', 'req/s', 'min–max', 'p99', 'errors', `vs ${first}`, ''], tableRows, { textColumns: [6] }));
+    return section(`Workload ${heading}`, grid([rps, p99]) + table(['strategy', 'req/s', 'min–max', 'p99', 'errors', ...extra.map((id) => metricWords(id).label), `vs ${first}`, ''], tableRows, { textColumns: [6 + extra.length] }));
   });
   const body = [
     assertionsSection(result.assertions),
