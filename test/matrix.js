@@ -9,6 +9,8 @@
  *                           need Bun, Deno or Node 26 (they call missingRuntime())
  *                           on the machine's Node with those runtimes present
  *   node test/matrix.js --node 26,runtimes   only those runs (names below)
+ *   node test/matrix.js --time-files         each file by itself, its wall time into
+ *                                           test/durations.json (the order files start in)
  *
  * The extra Nodes, Bun and Deno are fetched on demand into a cache
  * (test/helpers/runtimes.js), not installed as devDependencies. Each run puts its
@@ -22,7 +24,7 @@
  * of all runs, which is what CI reads.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchRuntime } from './helpers/runtimes.js';
@@ -65,6 +67,24 @@ const GATE = [
 // The timeout bounds a whole file's process on Node 20: a file of several end-to-end
 // tests sharing the machine with another needs more than one test's 3 minutes.
 const TEST_ARGS = ['--test', '--test-timeout=300000', '--test-reporter=spec'];
+
+/**
+ * Each file's wall time by itself (test/durations.json, written by --time-files): the
+ * parallel files start longest first, so a long file does not start last and run on
+ * alone while the other slot is idle. A file not in the table counts as UNTIMED_S.
+ */
+const DURATIONS = JSON.parse(readFileSync(join(ROOT, 'test', 'durations.json'), 'utf8')).seconds;
+const UNTIMED_S = 10;
+
+/**
+ * Files in the order they should start: longest first, ties by name.
+ * @param {string[]} files
+ * @param {Record<string, number>} [seconds]
+ */
+export function longestFirst(files, seconds = DURATIONS) {
+  const of = (file) => seconds[file] ?? UNTIMED_S;
+  return [...files].sort((a, b) => of(b) - of(a) || (a < b ? -1 : 1));
+}
 
 /** The marker, in a file's first lines, of a file that must not share the machine with others. */
 const ALONE = /^\/\/.*\btest: run alone\b/m;
@@ -137,13 +157,13 @@ function addSummaries(summaries) {
   return total;
 }
 
-/** Runs test files on one Node, its output passed through; resolves to { code, summary }. */
-function runFiles(node, files, concurrency) {
+/** Runs test files on one Node, its output passed through (not with quiet); resolves to { code, summary }. */
+function runFiles(node, files, concurrency, { quiet = false } = {}) {
   const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
   const child = spawn(node, [...TEST_ARGS, `--test-concurrency=${concurrency}`, ...files], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let tail = '';
   child.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
+    if (!quiet) process.stdout.write(chunk);
     // The summary is the last ~10 lines; keep a bounded tail, not the whole output.
     tail = (tail + chunk.toString()).slice(-8192);
   });
@@ -163,7 +183,7 @@ function runFiles(node, files, concurrency) {
 async function runSet(node, set) {
   const files = testFiles(set);
   const alone = files.filter(runsAlone);
-  const parallel = files.filter((file) => !alone.includes(file));
+  const parallel = longestFirst(files.filter((file) => !alone.includes(file)));
   const parts = [];
   if (parallel.length > 0) parts.push(await runFiles(node, parallel, PARALLEL));
   if (alone.length > 0) parts.push(await runFiles(node, alone, 1));
@@ -204,8 +224,34 @@ async function runGate() {
   return null;
 }
 
+/**
+ * --time-files: every file of the full set run by itself on this Node, PARALLEL at a time
+ * (the alone files one at a time), its wall time written to test/durations.json.
+ */
+async function timeFiles() {
+  const files = testFiles('full');
+  const seconds = {};
+  const queue = files.filter((file) => !runsAlone(file));
+  const one = async (file) => {
+    const started = Date.now();
+    const { code } = await runFiles(process.execPath, [file], 1, { quiet: true });
+    seconds[file] = Math.round((Date.now() - started) / 100) / 10;
+    console.log(`${code === 0 ? 'ok    ' : 'FAILED'} ${seconds[file].toFixed(1).padStart(6)} s  ${file}`);
+  };
+  const slot = async () => {
+    while (queue.length > 0) await one(queue.shift());
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, slot));
+  for (const file of files.filter(runsAlone)) await one(file);
+  const sorted = Object.fromEntries(Object.keys(seconds).sort().map((file) => [file, seconds[file]]));
+  const about = JSON.parse(readFileSync(join(ROOT, 'test', 'durations.json'), 'utf8')).about;
+  writeFileSync(join(ROOT, 'test', 'durations.json'), `${JSON.stringify({ about, seconds: sorted }, null, 1)}\n`);
+  console.log(`test/durations.json: ${files.length} files, ${Math.round(Object.values(seconds).reduce((a, b) => a + b, 0))} s in all`);
+}
+
 async function main() {
   const argv = process.argv.slice(2);
+  if (argv.includes('--time-files')) return timeFiles();
   const runs = selectRuns(argv);
   const results = [];
   if (argv.length === 0) {

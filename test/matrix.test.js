@@ -37,3 +37,9 @@ test('the summary read is the last one in the output, colours or not; none witho
   assert.equal(parseSummary('✔ a\n✔ b\n'), null);
   assert.equal(parseSummary('ℹ tests 3\n'), null, 'cut off before pass and fail');
 });
+
+test('parallel files start longest first (test/durations.json), an untimed file as a 10 s one', async () => {
+  const { longestFirst } = await import('./matrix.js');
+  assert.deepEqual(longestFirst(['a', 'b', 'c', 'd'], { a: 1, b: 30, c: 12 }), ['b', 'c', 'd', 'a']);
+  assert.deepEqual(longestFirst(['y', 'x'], {}), ['x', 'y']);
+});
