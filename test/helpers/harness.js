@@ -12,6 +12,7 @@ import { runCli } from '../../src/cli.js';
 import { findFreePort } from '../../src/runner/free-port.js';
 import { accepts } from '../../src/runner/wait-listening.js';
 import { fakeIo } from './io.js';
+import { TEST_FILE_TAG } from './processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/spawnbench.js', import.meta.url));
@@ -35,7 +36,8 @@ export async function cli(...args) {
  * @returns {Promise<{ code: number|null, signal: string|null, out: string, err: string }>}
  */
 export async function spawnCli(args, { env = process.env, timeoutMs = 60_000, cwd = ROOT } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The file's tag goes with a replaced environment too (test/helpers/processes.js).
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...TEST_FILE_TAG, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });

@@ -21,14 +21,35 @@ export function descendants(rootPid) {
   return found;
 }
 
-/** Live processes whose command line contains `text`. */
+/**
+ * This test file's tag in the environment of every process it starts (spawnbench passes
+ * its environment on to the servers and strategies it starts): test files run in
+ * parallel, and one file's servers run the same fixtures as another's.
+ */
+const TAG_NAME = 'SPAWNBENCH_TEST_FILE';
+process.env[TAG_NAME] ??= String(process.pid);
+const OWN_TAG = `${TAG_NAME}=${process.env[TAG_NAME]}`;
+/** The tag as an environment entry, for a process started with an environment of its own. */
+export const TEST_FILE_TAG = Object.freeze({ [TAG_NAME]: process.env[TAG_NAME] });
+
+/** Whether a process carries another test file's tag (one with no tag, its environment cleared, is not excluded). */
+function othersProcess(pid) {
+  try {
+    const vars = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+    return vars.some((v) => v.startsWith(`${TAG_NAME}=`)) && !vars.includes(OWN_TAG);
+  } catch {
+    return false;
+  }
+}
+
+/** Live processes whose command line contains `text`, but for those another test file started. */
 export function processesMatching(text) {
   const pids = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(text)) pids.push(Number(name));
+      if (cmdline.includes(text) && !othersProcess(name)) pids.push(Number(name));
     } catch {
       // gone between readdir and read
     }
