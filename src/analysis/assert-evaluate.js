@@ -4,13 +4,13 @@
  * result, and each assertion checked against them. Pure and wordless: ids and
  * figures out; src/report/assert-text.js words them.
  */
-import { METRICS } from './metrics.js';
+import { METRICS, measureMetrics, measureRowMetrics } from './metrics.js';
 
 /**
  * @typedef {object} GateFigures what one measured target offers to --assert
  * @property {string|null} where  null for a single run; 'strategy · workload' for a compare row
  * @property {Record<string, { value: number|null, of?: number|null, process?: string|null }>} figures
- *   by metric id (src/analysis/metrics.js); a compare row holds only the metrics with a row figure
+ *   the metrics block by metric id (src/analysis/metrics.js); a compare row holds only the metrics with a row figure
  * @property {Record<string, number|null>|null} changes % change against a baseline (--against), by metric
  */
 
@@ -22,15 +22,18 @@ import { METRICS } from './metrics.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: Object.fromEntries(table.map((m) => [m.id, m.read(result)])), changes: changesOf(result.against) }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against) }];
 }
+
+/** A metrics block by metric id. */
+const byId = (figures) => Object.fromEntries(figures.map((f) => [f.id, f]));
 
 function compareFigures(result, table) {
   const againstRows = result.against?.rows ?? [];
   return (result.rows ?? []).map((row) => {
     const against = againstRows.find((r) => r.workload === row.workload && r.strategy === row.strategy);
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
-    const figures = Object.fromEntries(table.filter((m) => m.row).map((m) => [m.id, { value: m.row(row, runs), of: m.rowOf?.(row, runs) ?? null }]));
+    const figures = byId(measureRowMetrics(row, runs, table));
     return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null };
   });
 }
