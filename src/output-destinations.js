@@ -96,8 +96,11 @@ export function checkDistinct(outputs) {
  * @param {Record<string, unknown>} o commander options
  */
 export function checkOutputDestinations(o) {
-  const files = [['out', '--out'], ['logFile', '--log-file'], ['html', '--html']].filter(([key]) => typeof o[key] === 'string');
-  checkDistinct(files.map(([key, flag]) => ({ flag, file: o[key] })));
-  for (const [key, flag] of files) checkFileDestination(o[key], flag);
+  const files = [['out', '--out'], ['logFile', '--log-file'], ['html', '--html']].flatMap(([key, flag]) => {
+    const file = o[key];
+    return typeof file === 'string' ? [{ flag, file }] : [];
+  });
+  checkDistinct(files);
+  for (const { flag, file } of files) checkFileDestination(file, flag);
   if (typeof o.cpuProfDir === 'string') checkDirDestination(o.cpuProfDir, '--cpu-prof-dir');
 }

@@ -6,4 +6,19 @@ import compare from './compare.js';
 import report from './report.js';
 import diagnose from './diagnose.js';
 
+/**
+ * @typedef {object} CommandDef one command, as cli.js registers it
+ * @property {string} name
+ * @property {string} summary          its line in the top-level --help
+ * @property {boolean} [isDefault]     run when no command is named
+ * @property {string} [arguments]      its operands, as commander writes them ('[command...]', '<file>')
+ * @property {boolean} [passThrough]   options after the operands are the operands' (a server's own flags)
+ * @property {string[]} groups         the option groups of src/options.js it takes
+ * @property {{ duration?: string, warmup?: string, perStep?: boolean }} [loadDefaults] its own load defaults, for --help
+ * @property {(command: import('commander').Command) => unknown} [options] its own options and help text
+ * @property {(options: Record<string, any>, io: object, operands: any[], cmd: import('commander').Command) => Promise<number>} action
+ *   `options`: commander's parsed values; `operands`: commander's action arguments before the options; the exit code
+ */
+
+/** @type {CommandDef[]} */
 export const COMMANDS = [run, list, tune, compare, report, diagnose];

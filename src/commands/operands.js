@@ -11,6 +11,8 @@
 export function commandOperands(operands, cmd) {
   const command = operands[0] ?? [];
   if (command.length > 0) return command;
-  const raw = cmd.parent?.rawArgs ?? [];
+  // rawArgs: the argv the program parsed (commander sets it; its typings leave it out).
+  const program = /** @type {(import('commander').Command & { rawArgs?: string[] })|null} */ (cmd.parent);
+  const raw = program?.rawArgs ?? [];
   return raw.includes('--') ? [] : null;
 }

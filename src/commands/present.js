@@ -22,7 +22,8 @@ const SIGINT_EXIT_CODE = 130;
  * @param {object} io { stdout, stderr, stdin, env }
  * @param {(result: object) => string} format text summary
  * @param {import('./extras.js').Extras} [extras] --against, --assert, --html (checked already)
- * @param {{ formatAdvice?: Function }} [views] words the dashboard shows while it runs (a run's live recommendation)
+ * @param {{ formatAdvice?: import('../ui/components/advice.js').FormatAdvice }} [views] words the dashboard shows while it
+ *   runs (a run's live recommendation)
  * @returns {Promise<{ result: object|null, exitCode: number }>}
  */
 export async function presentEngine(engine, output, io, format, extras = null, views = {}) {
@@ -68,12 +69,12 @@ export async function presentEngine(engine, output, io, format, extras = null, v
 /**
  * What every measuring command does with its plan: a logger for --log-file, the
  * engine, the presentation; returns the exit code.
- * @param {{ output: object }} plan
+ * @param {{ output: object, target?: { kind: string, url?: string } }} plan
  * @param {(plan: object, deps: { logger: object }) => object} createEngine
  * @param {(result: object) => string} format
  * @param {object} io
  * @param {import('./extras.js').Extras} [extras]
- * @param {{ formatAdvice?: Function }} [views] see presentEngine()
+ * @param {{ formatAdvice?: import('../ui/components/advice.js').FormatAdvice }} [views] see presentEngine()
  */
 export async function runEngineCommand(plan, createEngine, format, io, extras = null, views = {}) {
   if (plan.target?.kind === 'url') await checkHostResolves(plan.target.url);

@@ -51,7 +51,7 @@ export function resolveRuntime(value, flag = '--runtime') {
     const local = join(PACKAGE_BIN, value);
     const path = isExecutable(local) ? realpathSync(local) : findOnPath(value);
     if (!path) throw new UsageError(`${flag} ${value}: '${value}' is not installed; run 'npm install ${value}' or put it on PATH`);
-    return { name: value, kind: value, path };
+    return { name: value, kind: /** @type {'bun'|'deno'} */ (value), path };
   }
   const path = isAbsolute(value) ? value : resolve(value);
   if (!isExecutable(path)) {

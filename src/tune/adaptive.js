@@ -55,7 +55,8 @@ export function refineSizes(sizes, measured, { best, recommended }) {
 
 /**
  * @param {{ sizes: number[], policies: string[], repeat: number }} plan
- * @returns {{ mode: 'adaptive', exhaustiveSteps: number, nextBatch: (steps: object[]) => object[] }}
+ * @returns {{ mode: 'adaptive', lead: string, exhaustiveSteps: number, nextBatch: (steps: object[]) => object[] }}
+ *   `lead`: the policy the sizes are searched with first
  */
 export function createAdaptiveSearch({ sizes, policies, repeat }) {
   const sorted = [...sizes].sort((a, b) => a - b);
