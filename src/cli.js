@@ -53,7 +53,9 @@ export function asksTopLevelOnly(argv) {
  * @returns {Promise<Command>}
  */
 export async function createProgram(io = processIo(), { commandOptions = true } = {}) {
-  const addOptionGroups = commandOptions ? (await import('./options.js')).addOptionGroups : null;
+  const [{ addOptionGroups }, { cliOptions }] = commandOptions
+    ? await Promise.all([import('./options.js'), import('./option-declarations.js')])
+    : [{ addOptionGroups: null }, { cliOptions: null }];
   const program = new Command('spawnbench')
     .description('Load-test and diagnose Node.js servers that spawn a process per request')
     .version(VERSION, '-v, --version')
@@ -73,7 +75,7 @@ export async function createProgram(io = processIo(), { commandOptions = true } 
     if (def.arguments) command.arguments(def.arguments);
     if (def.passThrough) command.passThroughOptions();
     if (addOptionGroups) {
-      addOptionGroups(command, def.groups, def.loadDefaults);
+      addOptionGroups(command, def.groups, def.name);
       def.options?.(command);
     }
     command.addHelpText('after', EXIT_CODES_HELP);
@@ -81,7 +83,8 @@ export async function createProgram(io = processIo(), { commandOptions = true } 
     command.action(async (...args) => {
       const cmd = args.at(-1);
       const operands = args.slice(0, -2);
-      io.exitCode = await def.action(cmd.opts(), io, operands, cmd);
+      // Typed values, defaults filled in, and which options were given (getOptionValueSource).
+      io.exitCode = await def.action(cliOptions ? cliOptions(cmd, def.name) : cmd.opts(), io, operands, cmd);
     });
   }
   if (!program.commands.some((c) => c.name() === 'help')) program.addHelpCommand(true);

@@ -7,13 +7,9 @@
  * server knows what it answers.
  */
 import { UsageError } from './errors.js';
-import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, kebab } from './run-plan.js';
-import { parseDuration, parseInteger } from './units.js';
-import { MAX_POOL_SIZE } from './thresholds.js';
+import { buildLoad, buildOutput } from './run-plan.js';
+import { readOptions, flagOf } from './option-declarations.js';
 import { findSizeKnob, givenSizeKnob } from './analysis/size-knob.js';
-
-/** Highest TCP port. */
-const MAX_PORT = 65535;
 
 /**
  * What each request runs on a user's server: its own code, unknown to spawnbench.
@@ -25,21 +21,19 @@ export const SERVER_WORKLOAD = Object.freeze({ name: 'server', command: null, ar
 const RESERVED_ENV = ['PORT', 'NODE_OPTIONS'];
 
 /**
- * @param {object} o commander options (load, output, --port, --path, --ready-timeout)
+ * @param {Record<string, any>} options the API's options or options read already (load, output, --port, --path, --ready-timeout)
  * @param {string[]} command argv, split without a shell
  * @param {{ env?: Record<string, string> }} [extra] `env` added to the command's environment
  * @returns {object} a run plan whose target is `{ kind: 'command', command, port, path, readyTimeoutMs, env }`
  */
-export function buildCommandRunPlan(o, command, { env = {} } = {}) {
+export function buildCommandRunPlan(options, command, { env = {} } = {}) {
+  const o = readOptions(options, 'run');
   return {
     command: 'run',
     target: { ...commandTarget(o, command), env },
     workload: SERVER_WORKLOAD,
     load: buildLoad(o, null),
-    probe: {
-      enabled: o.probe !== false,
-      intervalMs: parseSampleInterval(o.sampleInterval ?? DEFAULTS.sampleInterval),
-    },
+    probe: { enabled: o.probe !== false, intervalMs: o.sampleInterval },
     output: buildOutput(o),
   };
 }
@@ -61,26 +55,27 @@ export function parseEnvName(value, flag) {
 
 /**
  * The target of a user's server command as diagnose starts it (diagnose's plan
- * reads it from here; tune and compare on a command start it the same way):
- * --port, --path and --ready-timeout checked.
- * @param {{ port?: string, path?: string, readyTimeout?: string }} o commander options
+ * reads it from here; tune and compare on a command start it the same way).
+ * @param {import('./option-declarations.js').PlanOptions} o --port, --path and --ready-timeout, parsed
  * @param {string[]} command argv
  * @returns {{ kind: 'command', command: string[], port: number|null, path: string, readyTimeoutMs: number }}
  */
 export function commandTarget(o, command) {
-  const pathValue = o.path ?? '/';
-  if (!String(pathValue).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${pathValue}')`);
-  return {
-    kind: 'command',
-    command,
-    port: o.port !== undefined ? parseInteger(o.port, '--port', { max: MAX_PORT }) : null,
-    path: pathValue,
-    readyTimeoutMs: parseDuration(o.readyTimeout ?? DEFAULTS.readyTimeout, '--ready-timeout'),
-  };
+  return { kind: 'command', command, port: o.port ?? null, path: o.path, readyTimeoutMs: o.readyTimeout };
 }
 
 /** Options that configure a built-in strategy: they cannot reach a server spawnbench did not write. */
-export const STRATEGY_ONLY = ['runtime', 'workerRuntime', 'workload', 'workloadCmd', 'seed'];
+const STRATEGY_ONLY = ['runtime', 'workerRuntime', 'workload', 'workloadCmd', 'seed'];
+
+/**
+ * Refuses the options of a built-in strategy on the user's own server (run and tune after --).
+ * @param {import('./option-declarations.js').PlanOptions} o
+ */
+export function checkStrategyOnly(o) {
+  for (const name of STRATEGY_ONLY) {
+    if (o.given.has(name)) throw new UsageError(`${flagOf(name)} configures built-in strategies; your server after -- runs its own code: drop ${flagOf(name)}`);
+  }
+}
 
 /** `{size}` in a command's arguments: the size knob tune fills in per step (and run from --pool-size). */
 export const SIZE_PLACEHOLDER = '{size}';
@@ -97,18 +92,17 @@ const RUN_EXAMPLE = 'spawnbench run -- node server.js';
  * @param {Record<string, string|undefined>} env the environment the server inherits (spawnbench's own)
  * @returns {object} a run plan whose target is a command target with `sizeKnob: { given, found }`
  */
-export function buildOwnRunPlan(o, command, env) {
+export function buildOwnRunPlan(options, command, env) {
+  const o = readOptions(options, 'run');
   if (command.length === 0) throw new UsageError(`the command after -- is empty; give the one that starts your server, e.g. ${RUN_EXAMPLE}`);
-  if (o.url !== undefined) throw new UsageError('give either the command that starts your server (after --) or --url of one that runs, not both');
-  if (o.strategy !== undefined) throw new UsageError('--strategy boots a built-in strategy and the command after -- is your own server: run one of them, drop --strategy or the command');
-  for (const flag of STRATEGY_ONLY) {
-    if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} configures built-in strategies; your server after -- runs its own code: drop --${kebab(flag)}`);
-  }
-  if (o.balance !== undefined) throw new UsageError('--balance picks a built-in strategy\'s policy; your server balances with its own code (node:cluster reads NODE_CLUSTER_SCHED_POLICY from its environment): drop --balance');
+  if (o.given.has('url')) throw new UsageError('give either the command that starts your server (after --) or --url of one that runs, not both');
+  if (o.given.has('strategy')) throw new UsageError('--strategy boots a built-in strategy and the command after -- is your own server: run one of them, drop --strategy or the command');
+  checkStrategyOnly(o);
+  if (o.given.has('balance')) throw new UsageError('--balance picks a built-in strategy\'s policy; your server balances with its own code (node:cluster reads NODE_CLUSTER_SCHED_POLICY from its environment): drop --balance');
   if (o.insecure) throw new UsageError('--insecure applies to an https:// --url; drop it');
   const sizeEnv = o.sizeEnv !== undefined ? parseEnvName(o.sizeEnv, '--size-env') : null;
   const sizeArg = command.some((a) => a.includes(SIZE_PLACEHOLDER));
-  const size = o.poolSize !== undefined ? parseInteger(o.poolSize, '--pool-size', { max: MAX_POOL_SIZE }) : null;
+  const size = o.given.has('poolSize') ? o.poolSize : null;
   if (size !== null && !sizeEnv && !sizeArg) {
     throw new UsageError('--pool-size sets your server\'s size through its knob: name it with --size-env NAME or put {size} in its arguments (-- node server.js --workers {size})');
   }

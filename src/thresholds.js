@@ -32,6 +32,12 @@ export const DEFAULT_WARMUP_MS = 2_000;
 /** Per-request timeout (ms): ten times the slowest healthy response seen in the experiment, so only hung requests count as timeouts. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** Load generator threads when --generator-threads is not given (count): one thread drives thousands of req/s, and every further one takes a CPU from the server measured. */
+export const DEFAULT_GENERATOR_THREADS = 1;
+
+/** Seed of the random and p2c balancers when --seed is not given: a fixed seed, so two runs of one command pick the same workers. */
+export const DEFAULT_SEED = 1;
+
 /**
  * Open loop without --connections: enough connections for every request of this
  * many seconds to be in flight at once (s), so a server that answers within it
@@ -98,14 +104,14 @@ export const MAX_REPEAT = 100;
  * dozens of steps, and three repeats of 3 s tell close sizes apart better than
  * one of 10 s (drift spreads over the interleaved repeats).
  */
-export const TUNE_DEFAULTS = Object.freeze({ duration: '3s', warmup: '1s', repeat: 3, search: 'exhaustive' });
+export const TUNE_DEFAULTS = Object.freeze({ durationMs: 3_000, warmupMs: 1_000, repeat: 3, search: 'exhaustive' });
 
 /**
  * Per-run defaults of compare, shorter than run's (10 s after 2 s): every strategy
  * runs `repeat` times per workload; three interleaved repeats of 5 s show the
  * spread that one 10 s run hides.
  */
-export const COMPARE_DEFAULTS = Object.freeze({ duration: '5s', warmup: '1s', repeat: 3, workloads: 'echo' });
+export const COMPARE_DEFAULTS = Object.freeze({ durationMs: 5_000, warmupMs: 1_000, repeat: 3, workloads: Object.freeze(['echo']) });
 
 /**
  * The largest pool tune measures unless --sizes says otherwise, as a multiple of

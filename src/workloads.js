@@ -17,19 +17,19 @@ const KNOWN = {
 export const WORKLOAD_NAMES = Object.keys(KNOWN);
 
 /**
- * @param {{workload?: string, workloadCmd?: string}} options
+ * The workload a run's options name: --workload-cmd's command when given (the two
+ * exclude each other: option-declarations.js), else the named workload.
+ * @param {{workload: string, workloadCmd?: string}} options
  * @returns {Workload}
  */
 export function resolveWorkload({ workload, workloadCmd }) {
   if (workloadCmd !== undefined) {
-    if (workload !== undefined) throw new UsageError('use either --workload or --workload-cmd, not both');
     const [command, ...args] = splitCommand(workloadCmd);
     if (!command) throw new UsageError('--workload-cmd needs a command, like --workload-cmd "printf hello"');
     return { name: 'custom', command, args, expected: null };
   }
-  const name = workload ?? 'echo';
-  if (!KNOWN[name]) throw new UsageError(`--workload '${name}' is not one of: ${WORKLOAD_NAMES.join(', ')}; or give --workload-cmd "<cmd> [args]"`);
-  return KNOWN[name]();
+  if (!Object.hasOwn(KNOWN, workload)) throw new UsageError(`--workload '${workload}' is not one of: ${WORKLOAD_NAMES.join(', ')}; or give --workload-cmd "<cmd> [args]"`);
+  return KNOWN[workload]();
 }
 
 /**

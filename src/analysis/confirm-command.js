@@ -5,14 +5,6 @@
  * recommended (and the run's own), the policies in question. Pure.
  */
 import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../thresholds.js';
-import { parseDuration } from '../units.js';
-
-/** tune's per-step defaults (thresholds.js TUNE_DEFAULTS) as figures: ms and a count. */
-export const TUNE_STEP_DEFAULTS = Object.freeze({
-  durationMs: parseDuration(TUNE_DEFAULTS.duration, '--duration'),
-  warmupMs: parseDuration(TUNE_DEFAULTS.warmup, '--warmup'),
-  repeat: TUNE_DEFAULTS.repeat,
-});
 
 /**
  * @typedef {object} ConfirmWith
@@ -52,8 +44,8 @@ export function confirmCommand({ strategy, sizes, policies, target, workload, lo
  * @returns {{ steps: number, expectedMs: number }}
  */
 export function sweepCost(cells) {
-  const steps = cells * TUNE_STEP_DEFAULTS.repeat;
-  const perStep = TUNE_STEP_DEFAULTS.durationMs + TUNE_STEP_DEFAULTS.warmupMs + TUNE_STEP_OVERHEAD_MS;
+  const steps = cells * TUNE_DEFAULTS.repeat;
+  const perStep = TUNE_DEFAULTS.durationMs + TUNE_DEFAULTS.warmupMs + TUNE_STEP_OVERHEAD_MS;
   return { steps, expectedMs: steps * perStep };
 }
 

@@ -1,11 +1,9 @@
 /** spawnbench compare: the same load on several strategies and workloads, as the experiment's table. */
-import { COMPARE_DEFAULTS } from '../thresholds.js';
 
 export default {
   name: 'compare',
   summary: 'run several strategies (and workloads, and your own servers with --command) under the same load and print the table, with ratios',
   groups: ['pool', 'runtime', 'load', 'output', 'compare', 'server', 'against', 'assert', 'html'],
-  loadDefaults: { duration: COMPARE_DEFAULTS.duration, warmup: COMPARE_DEFAULTS.warmup, perStep: true },
   async action(options, io) {
     // The plan and the engine load once a comparison starts: --help and --version never pay for them (issue 28).
     const [{ buildComparePlan }, { prepareExtras }] = await Promise.all([import('../compare/compare-plan.js'), import('./extras.js')]);

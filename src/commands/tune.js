@@ -2,13 +2,11 @@
  * spawnbench tune: sweep pool sizes and balancing policies of a pool strategy, or
  * of the user's own server given after --, and recommend one with the evidence.
  */
-import { TUNE_DEFAULTS } from '../thresholds.js';
 
 export default {
   name: 'tune',
   summary: 'sweep pool sizes and balancing policies of a pool strategy or of your own server (after --), recommend one with the evidence',
   groups: ['strategy', 'workload', 'runtime', 'load', 'output', 'tune', 'knobs', 'server', 'html'],
-  loadDefaults: { duration: TUNE_DEFAULTS.duration, warmup: TUNE_DEFAULTS.warmup, perStep: true },
   arguments: '[command...]',
   passThrough: true, // tune --size-env W -- node server.js --workers 4: --workers is the server's
   options: (cmd) =>

@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { DEFAULTS, buildLoad, buildOutput, parseSampleInterval, checkInsecure } from '../run-plan.js';
-import { parseInteger } from '../units.js';
+import { buildLoad, buildOutput, checkInsecure } from '../run-plan.js';
+import { readOptions, flagOf } from '../option-declarations.js';
 import { checkPidOwnsPort } from './pid-owns-port.js';
 import { parseTarget } from '../load/target.js';
 import { commandTarget } from '../server-command-plan.js';
@@ -14,20 +14,18 @@ import { commandTarget } from '../server-command-plan.js';
 const EXAMPLE = 'spawnbench diagnose -- node server.js';
 
 /**
- * @param {object} o commander options
+ * @param {Record<string, any>} options the API's options (typed or the CLI's text), or options read already
  * @param {string[]} command operands after `--`: the server command
  * @returns {object} DiagnosePlan
  */
-export function buildDiagnosePlan(o, command = []) {
+export function buildDiagnosePlan(options, command = []) {
+  const o = readOptions(options, 'diagnose');
   const target = buildDiagnoseTarget(o, command);
   return {
     command: 'diagnose',
     target,
     load: buildLoad(o, null),
-    probe: {
-      enabled: target.kind === 'command' && o.probe !== false,
-      intervalMs: parseSampleInterval(o.sampleInterval ?? DEFAULTS.sampleInterval),
-    },
+    probe: { enabled: target.kind === 'command' && o.probe !== false, intervalMs: o.sampleInterval },
     cpuProf: {
       enabled: Boolean(o.cpuProf || o.cpuProfDir),
       dir: o.cpuProfDir ? path.resolve(o.cpuProfDir) : null,
@@ -38,17 +36,17 @@ export function buildDiagnosePlan(o, command = []) {
 
 function buildDiagnoseTarget(o, command) {
   const hasCommand = command.length > 0;
-  if (o.url !== undefined && hasCommand) {
+  if (o.given.has('url') && hasCommand) {
     throw new UsageError(`give either a command to start (after --) or --url of a server that runs, not both`);
   }
-  if (o.url === undefined && !hasCommand) {
+  if (!o.given.has('url') && !hasCommand) {
     throw new UsageError(`give the command that starts your server after --, e.g. ${EXAMPLE}, or --url http://127.0.0.1:3000/ of one that runs`);
   }
-  if (o.url !== undefined) {
-    for (const flag of ['port', 'cpuProf', 'cpuProfDir', 'readyTimeout', 'path']) {
-      if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} applies when diagnose starts the server; with --url ${flag === 'path' ? 'put the path in the URL' : 'drop it'}`);
+  if (o.given.has('url')) {
+    for (const name of ['port', 'cpuProf', 'cpuProfDir', 'readyTimeout', 'path']) {
+      if (o.given.has(name)) throw new UsageError(`${flagOf(name)} applies when diagnose starts the server; with --url ${name === 'path' ? 'put the path in the URL' : 'drop it'}`);
     }
-    const pid = o.pid !== undefined ? parseInteger(o.pid, '--pid') : null;
+    const pid = o.pid ?? null;
     if (pid !== null && !existsSync(`/proc/${pid}`) && process.platform === 'linux') {
       throw new UsageError(`--pid ${pid}: no such process; give the pid of the server behind --url`);
     }
@@ -56,10 +54,7 @@ function buildDiagnoseTarget(o, command) {
     if (pid !== null) checkPidOwnsPort(pid, url);
     return { kind: 'url', url, pid };
   }
-  if (o.pid !== undefined) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
+  if (o.given.has('pid')) throw new UsageError('--pid applies with --url; a server diagnose starts is measured from inside');
   return commandTarget(o, command);
 }
 
-function kebab(name) {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}

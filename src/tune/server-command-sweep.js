@@ -6,8 +6,7 @@
  * is the command with the step's values filled in, started afresh.
  */
 import { UsageError } from '../errors.js';
-import { buildCommandRunPlan, parseEnvName, STRATEGY_ONLY, SIZE_PLACEHOLDER } from '../server-command-plan.js';
-import { kebab } from '../run-plan.js';
+import { buildCommandRunPlan, parseEnvName, checkStrategyOnly, SIZE_PLACEHOLDER } from '../server-command-plan.js';
 
 export { SIZE_PLACEHOLDER };
 export const POLICY_PLACEHOLDER = '{policy}';
@@ -15,7 +14,7 @@ const EXAMPLE = 'spawnbench tune --size-env WEB_CONCURRENCY -- node server.js';
 
 
 /**
- * @param {object} o commander options of `spawnbench tune`, with tune's per-step load defaults applied
+ * @param {import('../option-declarations.js').PlanOptions} o the options of `spawnbench tune` (its per-step load defaults)
  * @param {string[]} command operands after `--`
  * @returns {{ base: object, policies: Array<string|null>, knobs: { sizeEnv: string|null, sizeArg: boolean,
  *   policyEnv: string|null, policyArg: boolean } }} `policies` is [null] when the server has no policy knob
@@ -24,14 +23,12 @@ export function buildCommandSweep(o, command) {
   if (command.length === 0) throw new UsageError(`the command after -- is empty; give the one that starts your server, e.g. ${EXAMPLE}`);
   const sizeArg = command.some((a) => a.includes(SIZE_PLACEHOLDER));
   const policyArg = command.some((a) => a.includes(POLICY_PLACEHOLDER));
-  if (o.strategy !== undefined) {
+  if (o.given.has('strategy')) {
     throw new UsageError(sizeArg
       ? `{size} sizes your own server, --strategy boots a built-in one: tune one of them, drop --strategy or the command after --`
       : `--strategy boots a built-in strategy and the command after -- is your own server: tune one of them, drop --strategy or the command`);
   }
-  for (const flag of STRATEGY_ONLY) {
-    if (o[flag] !== undefined) throw new UsageError(`--${kebab(flag)} configures built-in strategies; your server after -- runs its own code: drop --${kebab(flag)}`);
-  }
+  checkStrategyOnly(o);
   const sizeEnv = o.sizeEnv !== undefined ? parseEnvName(o.sizeEnv, '--size-env') : null;
   if (!sizeEnv && !sizeArg) {
     throw new UsageError('say how your server gets its size: --size-env NAME (e.g. --size-env WEB_CONCURRENCY) or {size} in its arguments (-- node server.js --workers {size})');
@@ -39,10 +36,10 @@ export function buildCommandSweep(o, command) {
   const policyEnv = o.policyEnv !== undefined ? parseEnvName(o.policyEnv, '--policy-env') : null;
   if (policyEnv !== null && policyEnv === sizeEnv) throw new UsageError(`--size-env and --policy-env both name ${sizeEnv}; give each its own variable`);
   const policyKnob = policyEnv !== null || policyArg;
-  if (policyKnob && o.balancePolicies === undefined) {
+  if (policyKnob && !o.given.has('balancePolicies')) {
     throw new UsageError(`${policyEnv ? `--policy-env ${policyEnv}` : '{policy}'} needs --balance-policies with the values your server understands, e.g. --balance-policies rr,none`);
   }
-  if (!policyKnob && o.balancePolicies !== undefined) {
+  if (!policyKnob && o.given.has('balancePolicies')) {
     throw new UsageError('--balance-policies needs a way to reach your server: --policy-env NAME or {policy} in its arguments');
   }
   return {
@@ -68,7 +65,7 @@ export function commandStepTarget(target, knobs, { size, policy }) {
 
 /** 'rr, none' → ['rr', 'none']: free values (the server interprets them), no repeats. */
 function parseValueList(value, flag) {
-  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = (Array.isArray(value) ? value : String(value).split(',')).map(String).map((p) => p.trim()).filter(Boolean);
   if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list of the values your server understands, e.g. rr,none`);
   return [...new Set(parts)];
 }

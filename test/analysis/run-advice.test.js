@@ -7,10 +7,9 @@ import { adviseRun } from '../../src/analysis/run-advice.js';
 import { busyShare } from '../../src/analysis/busy-time.js';
 import { poolBalance } from '../../src/analysis/pool-balance.js';
 import { estimatePoolSize } from '../../src/analysis/pool-size.js';
-import { TUNE_STEP_DEFAULTS } from '../../src/analysis/confirm-command.js';
-import { TUNE_DEFAULTS } from '../../src/tune/tune-plan.js';
-import { parseDuration } from '../../src/units.js';
-import { TUNE_STEP_OVERHEAD_MS } from '../../src/thresholds.js';
+import { sweepCost } from '../../src/analysis/confirm-command.js';
+import { buildTunePlan } from '../../src/tune/tune-plan.js';
+import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../../src/thresholds.js';
 import { syntheticRun, evenWorkers } from './synthetic-runs.js';
 
 const advise = (run) => adviseRun(adviceInput(run));
@@ -250,7 +249,7 @@ describe('runs without a pool, short runs, other targets', () => {
       assert.deepEqual(ids(advice), ['too-short']);
       assert.match(advice.confirmWith.command, /^spawnbench tune --strategy fork-pool --sizes 1,2,3,4 -c 30$/);
       // No --balance-policies: tune measures all four.
-      assert.equal(advice.confirmWith.steps, 4 * 4 * TUNE_STEP_DEFAULTS.repeat);
+      assert.equal(advice.confirmWith.steps, 4 * 4 * TUNE_DEFAULTS.repeat);
     }
   });
 
@@ -289,9 +288,9 @@ describe('confidence and the confirming command', () => {
     assert.match(advise(run).confirmWith.command, / --workload-cmd 'printf it'\\''s' /);
   });
 
-  test('the step times assumed are tune\'s own defaults', () => {
-    assert.equal(TUNE_STEP_DEFAULTS.durationMs, parseDuration(TUNE_DEFAULTS.duration, '--duration'));
-    assert.equal(TUNE_STEP_DEFAULTS.warmupMs, parseDuration(TUNE_DEFAULTS.warmup, '--warmup'));
-    assert.equal(TUNE_STEP_DEFAULTS.repeat, TUNE_DEFAULTS.repeat);
+  test('the step times assumed are those of the tune it suggests', () => {
+    const plan = buildTunePlan({ strategy: 'fork-pool' });
+    const { durationMs, warmupMs } = plan.base.load;
+    assert.deepEqual(sweepCost(1), { steps: plan.repeat, expectedMs: plan.repeat * (durationMs + warmupMs + TUNE_STEP_OVERHEAD_MS) });
   });
 });

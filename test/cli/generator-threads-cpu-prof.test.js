@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { cli, waitFor } from '../helpers/harness.js';
 import { startSpawnbench, waitForLog, processTree, stillAlive } from '../helpers/spawnbench-process.js';
-import { parseGeneratorThreads } from '../../src/run-plan.js';
+import { parseGeneratorThreads } from '../../src/option-declarations.js';
 import { budgetWorkers, ownCpuBudget } from '../../src/cpu-budget.js';
 
 const budget = (cpus, source = 'host') => ({ budget: cpus, source, hostThreads: 8, physicalCores: 8, cpus: [], limits: {}, smt: null, unreadable: null });

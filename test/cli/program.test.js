@@ -6,7 +6,8 @@ import { availableParallelism } from 'node:os';
 import { ownCpuBudget } from '../../src/cpu-budget.js';
 import { createProgram } from '../../src/cli.js';
 import { cli } from '../helpers/harness.js';
-import { buildRunPlan, defaultPoolSize } from '../../src/run-plan.js';
+import { buildRunPlan } from '../../src/run-plan.js';
+import { defaultPoolSize, cliOptions } from '../../src/option-declarations.js';
 import { fakeIo } from '../helpers/io.js';
 
 
@@ -62,7 +63,7 @@ test('commander values arrive in the plan through the real program', async () =>
   let seen;
   // run takes operands (`run -- <command>`), so commander hands them first: read the options from the command.
   run.action(function () {
-    seen = buildRunPlan(this.opts());
+    seen = buildRunPlan(cliOptions(this, 'run'));
   });
   await program.parseAsync(['--strategy', 'baseline', '-c', '4', '-d', '500ms', '-H', 'a: 1', '-H', 'b: 2', '--no-verify'], { from: 'user' });
   assert.equal(seen.load.connections, 4);
@@ -95,10 +96,10 @@ test('bad numbers name the flag, exit 2', async () => {
 });
 
 test('conflicting and misplaced flags, exit 2', async () => {
-  assertUsageError(await cli('--strategy', 'baseline', '--duration', '1s', '--requests', '10'), /either --duration or --requests/);
+  assertUsageError(await cli('--strategy', 'baseline', '--duration', '1s', '--requests', '10'), /option '-d, --duration <time>' cannot be used with option '-n, --requests <n>'/);
   assertUsageError(await cli('--strategy', 'baseline', '--pool-size', '2'), /--pool-size applies to pool strategies/);
   assertUsageError(await cli('--workload', 'huge', '--strategy', 'baseline'), /--workload 'huge' is not one of: echo, large/);
-  assertUsageError(await cli('--strategy', 'baseline', '--workload', 'echo', '--workload-cmd', 'ls'), /either --workload or --workload-cmd/);
+  assertUsageError(await cli('--strategy', 'baseline', '--workload', 'echo', '--workload-cmd', 'ls'), /option '--workload <name>' cannot be used with option '--workload-cmd <command>'/);
   assertUsageError(await cli('--url', 'ftp://x'), /--url/);
   assertUsageError(await cli('--url', 'http://127.0.0.1:1/', '--strategy', 'baseline'), /drop --strategy/);
   assertUsageError(await cli('--strategy', 'baseline', '--runtime', '/nonexistent/rt'), /--runtime \/nonexistent\/rt: not an executable/);

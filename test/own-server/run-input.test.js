@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgram, runCli } from '../../src/cli.js';
 import { COMMANDS } from '../../src/commands/index.js';
+import { cliOptions } from '../../src/option-declarations.js';
 import { buildOwnRunPlan } from '../../src/server-command-plan.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
@@ -21,11 +22,11 @@ async function parsed(argv) {
   const program = await createProgram(io);
   const run = program.commands.find((c) => c.name() === 'run');
   let seen = null;
-  run.action((operands, options) => {
-    // --no-* options default to true: leave them out, so each case lists what it set.
-    const { dashboard, probe, verify, ...set } = options;
-    assert.deepEqual([dashboard, probe, verify], [true, true, true]);
-    seen = { operands, options: set };
+  run.action(function (operands) {
+    // The options as run's action gets them: typed, and those given told apart from the defaults.
+    const options = cliOptions(this, 'run');
+    assert.deepEqual([options.dashboard, options.probe, options.verify], [true, true, true]);
+    seen = { operands, options: Object.fromEntries([...options.given].map((name) => [name, options[name]])) };
   });
   await program.parseAsync(argv, { from: 'user' });
   return seen;
@@ -35,9 +36,9 @@ test('commander gives run the words after --, with run named or as the default c
   assert.deepEqual(await parsed(['--', 'node', 'server.js', '--workers', '3']), { operands: ['node', 'server.js', '--workers', '3'], options: {} });
   const named = await parsed(['run', '-d', '2s', '--json', '--', 'node', 'server.js', '-d', '1', '--json']);
   assert.deepEqual(named.operands, ['node', 'server.js', '-d', '1', '--json'], "the server's own flags stay its own");
-  assert.deepEqual(named.options, { duration: '2s', json: true });
+  assert.deepEqual(named.options, { duration: 2000, json: true });
   const dflt = await parsed(['--size-env', 'WORKERS', '-c', '8', '--', 'npm', 'start']);
-  assert.deepEqual(dflt, { operands: ['npm', 'start'], options: { sizeEnv: 'WORKERS', connections: '8' } });
+  assert.deepEqual(dflt, { operands: ['npm', 'start'], options: { sizeEnv: 'WORKERS', connections: 8 } });
   assert.deepEqual((await parsed(['--strategy', 'baseline'])).operands, [], 'a strategy run has no command');
 });
 

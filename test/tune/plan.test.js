@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultSizes, buildTunePlan, stepPlan } from '../../src/tune/tune-plan.js';
+import { buildTunePlan, stepPlan } from '../../src/tune/tune-plan.js';
+import { defaultSizes } from '../../src/option-declarations.js';
 import { coarseSizes, refineSizes } from '../../src/tune/adaptive.js';
 import { interleave } from '../../src/tune/exhaustive.js';
 
