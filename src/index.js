@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The programmatic API. Options take the CLI's names in camelCase and its values
- * (numbers or strings like '10s'); every function resolves to the same plain result
+ * The programmatic API. Options take the CLI's names in camelCase, with typed values
+ * (durations in ms, counts as numbers, lists as arrays) or the CLI's text ('10s', '1,2,4');
+ * one left out takes its declared default (src/option-declarations.js); every function resolves to the same plain result
  * the CLI prints with --json, and stops every process it started before resolving.
  *
  *   import { run } from 'spawnbench';
@@ -79,7 +80,7 @@ export async function run({ command, ...options } = {}, { onEvent, signal } = {}
  * (`command`: its argv, as after `--`); resolves to the TuneResult with its recommendation.
  * @param {object} [options] e.g. { strategy, sizes: [1, 2, 4], balancePolicies: ['round-robin', 'p2c'], repeat, search: 'adaptive' }
  *   (lists as arrays, or as the CLI's comma-separated text: sizes: '1,2,4')
- *   or { command: ['node', 'server.js'], sizeEnv: 'WEB_CONCURRENCY', sizes: '1,2,4' }
+ *   or { command: ['node', 'server.js'], sizeEnv: 'WEB_CONCURRENCY', sizes: [1, 2, 4] }
  * @param {{ onEvent?: (name: string, payload: unknown) => void, signal?: AbortSignal }} [hooks]
  */
 export async function tune({ command, ...options } = {}, { onEvent, signal } = {}) {

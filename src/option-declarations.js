@@ -116,6 +116,7 @@ const perStep = (command) => command === 'tune' || command === 'compare';
  * @property {string | ((command: string) => string)} description what it does (for the command it is on)
  * @property {unknown | (() => unknown)} [default] the typed default (a function: worked out on this machine when asked)
  * @property {(value: any) => string} [shown] the default as --help shows it (default: String(value))
+ * @property {string} [defaultWords] what happens without it, for an option whose default the plan works out from others
  * @property {(value: any, previous?: any) => unknown} [parse] CLI text or API value → the typed value; throws a UsageError naming the flag
  * @property {string[]} [conflicts] options it cannot be used with
  */
@@ -128,7 +129,7 @@ export const OPTIONS = {
   },
   workloadCmd: { flags: '--workload-cmd <command>', description: 'run this command per request instead, split into argv without a shell, e.g. "printf hello"' },
   runtime: { flags: '--runtime <runtime>', description: "runtime of the strategy's main process: node, bun, deno or a path", default: 'node' },
-  workerRuntime: { flags: '--worker-runtime <runtime>', description: "runtime of forked pool workers: node, bun, deno or a path (default: the main process's runtime)" },
+  workerRuntime: { flags: '--worker-runtime <runtime>', description: 'runtime of forked pool workers: node, bun, deno or a path', defaultWords: "the main process's runtime" },
   seed: { flags: '--seed <n>', description: 'seed for the random and p2c balancers', default: DEFAULT_SEED, parse: (v) => parseInteger(v, '--seed', { min: 0 }) },
   readyTimeout: {
     flags: '--ready-timeout <time>',
@@ -194,7 +195,8 @@ export const OPTIONS = {
   },
   balancePolicies: {
     flags: '--balance-policies <list>',
-    description: `policies to measure, from ${BALANCE_POLICIES.join(', ')} (default: all that the strategy supports); for your own server, the values it understands`,
+    description: `policies to measure, from ${BALANCE_POLICIES.join(', ')}; for your own server, the values it understands`,
+    defaultWords: 'all that the strategy supports',
   },
   repeat: {
     flags: '--repeat <n>',
@@ -208,7 +210,7 @@ export const OPTIONS = {
     default: TUNE_DEFAULTS.search, parse: (v) => parseChoice(v, '--search', SEARCH_MODES),
   },
   strategies: {
-    flags: '--strategies <list>', description: 'strategies to compare, the first is the yardstick, e.g. baseline,cluster,fork-pool (default: all, see spawnbench list)',
+    flags: '--strategies <list>', description: 'strategies to compare, the first is the yardstick, e.g. baseline,cluster,fork-pool', defaultWords: 'all, see spawnbench list',
     parse: (v) => parseChoiceList(v, '--strategies', listStrategies().map((s) => s.name)),
   },
   workloads: {
@@ -222,7 +224,7 @@ export const OPTIONS = {
   },
   markdown: { flags: '--markdown', description: 'print the table as Markdown' },
   port: {
-    flags: '--port <n>', description: 'the port your server listens on when it ignores PORT (default: a free port, given to it as PORT)',
+    flags: '--port <n>', description: 'the port your server listens on when it ignores PORT', defaultWords: 'a free port, given to it as PORT',
     parse: (v) => parseInteger(v, '--port', { max: MAX_PORT }),
   },
   path: { flags: '--path <path>', description: 'request path, e.g. /api/items', default: '/', parse: parsePath },
@@ -234,7 +236,7 @@ export const OPTIONS = {
     description: 'your server reads its balancing policy from this environment variable (or put {policy} in its arguments); the values come from --balance-policies',
   },
   cpuProf: { flags: '--cpu-prof', description: 'profile the server\'s Node processes; print where the .cpuprofile is and the top 10 functions by self time' },
-  cpuProfDir: { flags: '--cpu-prof-dir <dir>', description: 'folder for the .cpuprofile files (implies --cpu-prof; default: a new folder in the temp dir)' },
+  cpuProfDir: { flags: '--cpu-prof-dir <dir>', description: 'folder for the .cpuprofile files, implies --cpu-prof', defaultWords: 'a new folder in the temp dir' },
   pid: { flags: '--pid <pid>', description: 'with --url: the server\'s process id, to read its CPU from /proc', parse: (v) => parseInteger(v, '--pid') },
 };
 

@@ -36,8 +36,9 @@ export const OPTION_GROUPS = {
  * @returns {Option}
  */
 export function commanderOption(name, command) {
-  const { flags, parse, conflicts } = OPTIONS[name];
-  const option = new Option(flags, describeOption(name, command));
+  const { flags, parse, conflicts, defaultWords } = OPTIONS[name];
+  const description = describeOption(name, command);
+  const option = new Option(flags, defaultWords ? `${description} (default: ${defaultWords})` : description);
   const value = defaultOf(name, command);
   // A --no-x flag's default (true) is commander's own, and --help says nothing of it.
   if (value !== undefined && !option.negate) option.default(value, shownDefault(name, value));

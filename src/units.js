@@ -8,18 +8,19 @@ import { MAX_DURATION_MS } from './thresholds.js';
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
- * '500ms' | '10s' | '1m' | '1.5s' | '10' (seconds) → milliseconds.
+ * '500ms' | '10s' | '1m' | '1.5s' | '10' (seconds, as the CLI reads a bare number) → milliseconds;
+ * a number (the API's typed value) is milliseconds already: 5000 and '5s' are the same.
  * @param {string|number} value
  * @param {string} flag
  * @param {{allowZero?: boolean}} [options]
  */
 export function parseDuration(value, flag, { allowZero = false } = {}) {
   const text = String(value).trim();
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
+  const match = typeof value === 'number' ? /^(\d+(?:\.\d+)?)$/.exec(text) : /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
   if (!match) {
     throw new UsageError(`${flag} '${value}' is not a duration; use a number with ms, s, m or h, like 500ms, 10s, 1m or 2h`);
   }
-  const ms = Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2] ?? 's']);
+  const ms = Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2] ?? (typeof value === 'number' ? 'ms' : 's')]);
   if (ms < 0 || (ms === 0 && !allowZero)) {
     throw new UsageError(`${flag} must be more than zero, like 10s`);
   }

@@ -13,6 +13,14 @@ test('durations accept ms, s, m and bare seconds', () => {
   assert.equal(parseDuration('0s', '--warmup', { allowZero: true }), 0);
 });
 
+test("a number is the API's typed duration: milliseconds, checked like text", () => {
+  assert.equal(parseDuration(5000, '--duration'), parseDuration('5s', '--duration'));
+  assert.equal(parseDuration(0, '--warmup', { allowZero: true }), 0);
+  assert.throws(() => parseDuration(0, '--duration'), /--duration must be more than zero/);
+  assert.throws(() => parseDuration(-5, '--duration'), /--duration '-5' is not a duration/);
+  assert.throws(() => parseDuration(Number.NaN, '--duration'), /is not a duration/);
+});
+
 test('bad durations name the flag and say what to write', () => {
   for (const bad of ['10x', 'abc', '-1s', '', '1 0s']) {
     assert.throws(() => parseDuration(bad, '--duration'), (e) => e instanceof UsageError && e.message.startsWith('--duration') && /10s/.test(e.message), bad);
