@@ -101,7 +101,7 @@ test('a declared default reaches the plan as declared, with no second table', ()
 
 /** The plan run's action would build from argv: the real program, the action replaced. */
 async function cliPlan(argv, build = buildRunPlan, command = 'run') {
-  const program = createProgram(fakeIo());
+  const program = await createProgram(fakeIo());
   let plan = null;
   program.commands.find((c) => c.name() === command).action(function () {
     plan = build(cliOptions(this, command));
