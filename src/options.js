@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The command-line options of each command, made from their declarations
  * (option-declarations.js: flags, words, typed default, parser, conflicts) and
