@@ -160,7 +160,7 @@ export function parseHeaders(list) {
 /**
  * --insecure only means something for an https target: refused elsewhere, so a
  * user who thinks the flag changed something learns that it did not.
- * @param {object} o commander options
+ * @param {{ insecure?: boolean }} o the options read (PlanOptions)
  * @param {ReturnType<typeof parseTarget>} target
  */
 export function checkInsecure(o, target) {

@@ -87,7 +87,7 @@ const RUN_EXAMPLE = 'spawnbench run -- node server.js';
  * as tune and diagnose start it, measured once, with its size knob as given
  * (--size-env NAME, `{size}` filled from --pool-size) or as found in its
  * arguments and environment.
- * @param {object} o commander options of `run`
+ * @param {Record<string, any>} options the options of `run`: the API's, or read already (cliOptions())
  * @param {string[]} command operands after `--`
  * @param {Record<string, string|undefined>} env the environment the server inherits (spawnbench's own)
  * @returns {object} a run plan whose target is a command target with `sizeKnob: { given, found }`

@@ -14,10 +14,10 @@ import diagnose from './diagnose.js';
  * @property {string} [arguments]      its operands, as commander writes them ('[command...]', '<file>')
  * @property {boolean} [passThrough]   options after the operands are the operands' (a server's own flags)
  * @property {string[]} groups         the option groups of src/options.js it takes
- * @property {{ duration?: string, warmup?: string, perStep?: boolean }} [loadDefaults] its own load defaults, for --help
  * @property {(command: import('commander').Command) => unknown} [options] its own options and help text
  * @property {(options: Record<string, any>, io: object, operands: any[], cmd: import('commander').Command) => Promise<number>} action
- *   `options`: commander's parsed values; `operands`: commander's action arguments before the options; the exit code
+ *   `options`: the options read by cliOptions() (src/option-declarations.js): typed values, defaults filled in
+ *   (the command's own, COMMAND_DEFAULTS), and `given`, the names the user set; `operands`: commander's action arguments before the options; the exit code
  */
 
 /** @type {CommandDef[]} */
