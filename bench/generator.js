@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // bench:generator: what one request costs the load generator, side by side.
 //
-// 1. Generator-bound (issue 28's table): a fast responder, the Go reference's
-//    --hello mode (bench/go-reference/, built when `go` is on PATH; else the
-//    hello-world fixture, said so) pinned to CPU 1, loaded by each tool pinned to
+// 1. Generator-bound (issue 28's table): a fast responder, bench/responder/hello.c
+//    (built when `cc` is on PATH; else the Go reference's --hello mode, built when `go`
+//    is; else the hello-world fixture; each fallback said) pinned to CPU 1, loaded by each tool pinned to
 //    CPU 0 (taskset; unpinned where there is no taskset or one CPU, said so), one
 //    tool at a time, the order rotated each round:
 //    - spawnbench's generator alone (startLoad() in a child process), and the same
@@ -39,6 +39,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildGoReference, startGoReference } from './go-reference.js';
+import { buildResponder } from './responder.js';
 import { median } from './strategies-figures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -198,8 +199,8 @@ function hasWrk() {
 }
 
 /** Starts a server process and waits for its ready line. */
-async function startServer(args, env = {}) {
-  const child = spawn(process.execPath, args, {
+async function startServer(args, env = {}, executable = process.execPath) {
+  const child = spawn(executable, args, {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
@@ -219,7 +220,7 @@ async function startServer(args, env = {}) {
         }
         await exited;
       };
-      return { url: `${args[0].includes('https') ? 'https' : 'http'}://127.0.0.1:${port}/`, stop };
+      return { url: `${args[0]?.includes('https') ? 'https' : 'http'}://127.0.0.1:${port}/`, pid: child.pid, stop };
     }
   }
   throw new Error(`server ${args.join(' ')} exited before it was ready`);
@@ -272,16 +273,30 @@ async function rounds(tools, rounds) {
   return Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, total(list)]));
 }
 
-/** The fast responder of part 1: the Go reference's --hello mode, or the hello-world fixture without Go. */
+/**
+ * The fast responder of part 1: the C responder (bench/responder/hello.c) where `cc`
+ * builds it, else the Go reference's --hello mode, else the hello-world fixture; each
+ * fallback says why.
+ */
 async function startResponder() {
+  const c = buildResponder();
+  if (!c.skipped) {
+    try {
+      const server = await startServer([], {}, c.binary);
+      return { ...server, name: 'C responder (bench/responder/hello.c, epoll)', stop: async () => { await server.stop(); c.cleanup(); } };
+    } catch (error) {
+      c.cleanup();
+      throw error;
+    }
+  }
   const built = buildGoReference();
   if (built.skipped) {
     const hello = await startServer(['fixtures/servers/hello.js']);
-    return { ...hello, name: `hello-world fixture (Node; ${built.skipped})` };
+    return { ...hello, name: `hello-world fixture (Node; ${c.skipped}; ${built.skipped})` };
   }
   try {
     const go = await startGoReference(built.binary, { command: '--hello', args: [] });
-    return { url: go.url, pid: go.pid, name: 'Go reference --hello', stop: async () => { await go.stop(); built.cleanup(); } };
+    return { url: go.url, pid: go.pid, name: `Go reference --hello (${c.skipped})`, stop: async () => { await go.stop(); built.cleanup(); } };
   } catch (error) {
     built.cleanup();
     throw error;
