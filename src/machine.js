@@ -1,12 +1,60 @@
 /**
- * Static facts about this machine and runtime, read once per run with
- * systeminformation (its calls cost tens to hundreds of ms, so never per interval).
+ * Static facts about this machine and runtime, read once per run; systeminformation's
+ * (its calls cost tens to hundreds of ms, so never per interval) once per boot.
  */
 import os from 'node:os';
+import path from 'node:path';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import si from 'systeminformation';
 import { ownCpuBudget } from './cpu-budget.js';
 
 let cached;
+
+/**
+ * systeminformation's CPU facts (manufacturer, brand, physical cores), kept for the rest
+ * of the boot in a file of the temp dir named by the user and the boot id: si.cpu()
+ * runs lscpu twice and dmidecode (~0.1 CPU-s, in every run's figures of spawnbench's
+ * own CPU), and the answer does not change until the machine restarts. Without a
+ * boot id (no /proc) or a writable temp dir, it is asked every time.
+ * @param {{ read?: () => Promise<object>, dir?: string, bootId?: string|null }} [how] (tests)
+ * @returns {Promise<{ manufacturer?: string, brand?: string, physicalCores?: number }|null>}
+ */
+export async function cpuFacts({ read = () => si.cpu(), dir = os.tmpdir(), bootId = readBootId() } = {}) {
+  const file = bootId ? path.join(dir, `spawnbench-machine-${process.getuid?.() ?? 'user'}-${bootId}.json`) : null;
+  if (file) {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      // not written yet this boot (or unreadable): ask systeminformation below
+    }
+  }
+  let cpu = null;
+  try {
+    const { manufacturer, brand, physicalCores } = await read();
+    cpu = { manufacturer, brand, physicalCores };
+  } catch {
+    return null; // systeminformation failing must not fail a run; os.cpus() is enough
+  }
+  if (file) {
+    try {
+      const temp = `${file}.${process.pid}`;
+      writeFileSync(temp, JSON.stringify(cpu));
+      renameSync(temp, file);
+    } catch {
+      // a read-only temp dir: asked again next time
+    }
+  }
+  return cpu;
+}
+
+/** This boot's id (/proc/sys/kernel/random/boot_id), or null. */
+function readBootId() {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replace(/[^\w-]/g, '') || null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * `cores` is availableParallelism() as before; `cpu` is what sizes the run: the
@@ -17,12 +65,7 @@ let cached;
  */
 export function readMachine() {
   cached ??= (async () => {
-    let cpu = null;
-    try {
-      cpu = await si.cpu();
-    } catch {
-      // systeminformation failing must not fail a run; os.cpus() below is enough.
-    }
+    const cpu = await cpuFacts();
     const cpus = os.cpus();
     const budget = ownCpuBudget();
     const physicalCores = budget.physicalCores ?? cpu?.physicalCores ?? null;
