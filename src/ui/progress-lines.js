@@ -47,11 +47,11 @@ export function attachProgressLines(run, stream, { intervalMs = PROGRESS_INTERVA
   let view = null;
   const write = (line) => stream.write(`${line}\n`);
   const handlers = {
-    start: ({ plan } = {}) => {
+    start: (/** @type {{ plan?: object }} */ { plan } = {}) => {
       view = planView(plan);
       write(`spawnbench ${[...describeTarget(view), ...describeLoad(view)].join(' · ')}`);
     },
-    phase: ({ phase } = {}) => {
+    phase: (/** @type {{ phase?: string }} */ { phase } = {}) => {
       if (phase === 'booting' || phase === 'stopping') write(`${phaseWord(phase, view)}…`);
       lastLine = -Infinity; // the first tick of a new phase is always shown
     },

@@ -34,7 +34,7 @@ export function createRunStore(run, { refreshMs = DASHBOARD_REFRESH_MS } = {}) {
       if (IMMEDIATE_EVENTS.has(name)) publish();
     };
     run.on(name, handler);
-    return [name, handler];
+    return /** @type {const} */ ([name, handler]);
   });
 
   return {

@@ -43,6 +43,7 @@ const workerMatches = (worker, proc) =>
  * @returns {ProcessRow[]} main process first, then workers by id, then launchers
  */
 export function buildProcessRows(sample, workers = []) {
+  /** @type {ProcessRow[]} */
   const rows = [];
   const used = new Set();
   for (const proc of sample?.processes ?? []) {
@@ -89,8 +90,15 @@ export function buildProcessRows(sample, workers = []) {
 
 const NUMERIC = ['cpuPct', 'rssBytes', 'elu', 'loopP99Ms', 'loopMaxMs', 'spawnBlocked', 'inFlight'];
 
+/**
+ * @param {string} label
+ * @param {ProcessRow[]} rows
+ * @param {(values: number[]) => number} pick
+ * @returns {ProcessRow}
+ */
 const statRow = (label, rows, pick) => {
-  const row = { key: `summary:${label}`, label, role: 'summary', probe: rows.some((r) => r.probe) };
+  // Its NUMERIC fields are set below.
+  const row = /** @type {ProcessRow} */ ({ key: `summary:${label}`, label, role: 'summary', probe: rows.some((r) => r.probe) });
   for (const field of NUMERIC) {
     const values = rows.map((r) => r[field]).filter(Number.isFinite);
     row[field] = values.length ? pick(values) : null;

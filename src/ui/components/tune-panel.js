@@ -45,6 +45,7 @@ export function tuneGrid(steps) {
   return { sizes, policies, cell };
 }
 
+/** @param {{ index?: number, total?: number|null }} step */
 const stepOf = ({ index, total }) => (index ? ` · step ${index}${total ? `/${total}` : ''}` : '');
 
 const policiesOf = ({ steps, current }) => {
