@@ -5,8 +5,21 @@
  * (src/atomic-file.js), so a write that fails midway leaves the previous log as it
  * was; a failed write never ends the run, it is reported when the log is closed.
  */
-import pino from 'pino';
+import { createRequire } from 'node:module';
 import { openAtomicFile, fsReason, keptAsItWas } from './atomic-file.js';
+
+/** pino (CommonJS), loaded only for a --log-file: a run without one never pays for its ~30 modules. */
+const loadPino = () => createRequire(import.meta.url)('pino');
+
+const ignore = () => {};
+/**
+ * The logger of a run without --log-file: the pino methods spawnbench calls (its levels
+ * and child), doing nothing; typed as pino's logger, whose whole surface it does not have.
+ */
+const SILENT = /** @type {import('pino').Logger} */ (/** @type {unknown} */ (Object.freeze({
+  level: 'silent', fatal: ignore, error: ignore, warn: ignore, info: ignore, debug: ignore, trace: ignore, silent: ignore,
+  child: () => SILENT, isLevelEnabled: () => false, flush: ignore,
+})));
 
 const FILE = Symbol('spawnbench log file');
 /** Loggers whose file is not in place yet. */
@@ -17,7 +30,8 @@ const open = new Set();
  * @returns {import('pino').Logger}
  */
 export function createLogger(file) {
-  if (!file) return pino({ enabled: false });
+  if (!file) return SILENT;
+  const pino = loadPino();
   const out = openAtomicFile(file);
   // Writes are synchronous: the log is small (events, strategy stderr lines) and must be
   // complete on any exit path; one that ends without closeLogger() still keeps its log.

@@ -5,7 +5,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import si from 'systeminformation';
 import { ownCpuBudget } from './cpu-budget.js';
 
 let cached;
@@ -19,7 +18,7 @@ let cached;
  * @param {{ read?: () => Promise<object>, dir?: string, bootId?: string|null }} [how] (tests)
  * @returns {Promise<{ manufacturer?: string, brand?: string, physicalCores?: number }|null>}
  */
-export async function cpuFacts({ read = () => si.cpu(), dir = os.tmpdir(), bootId = readBootId() } = {}) {
+export async function cpuFacts({ read = readWithSysteminformation, dir = os.tmpdir(), bootId = readBootId() } = {}) {
   const file = bootId ? path.join(dir, `spawnbench-machine-${process.getuid?.() ?? 'user'}-${bootId}.json`) : null;
   if (file) {
     try {
@@ -45,6 +44,12 @@ export async function cpuFacts({ read = () => si.cpu(), dir = os.tmpdir(), bootI
     }
   }
   return cpu;
+}
+
+/** systeminformation's CPU facts; the package loads only when they are not kept yet (~24 modules). */
+async function readWithSysteminformation() {
+  const { default: si } = await import('systeminformation');
+  return si.cpu();
 }
 
 /** This boot's id (/proc/sys/kernel/random/boot_id), or null. */
