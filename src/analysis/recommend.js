@@ -22,14 +22,16 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  *   errors-at-sizes, all-errors, nothing-measured, over-cpus (more workers than CPUs, none of them busy, the cores full),
  *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
  *   stopped rising past the best size and no sampled figure shows why
- * @property {{ pickedSize: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy: string, p99Best: number }|{ errorSizes: number[], failedSizes: FailedSize[] }} basis
- *   the figures the reasons are worded from
+ * @property {{ pickedSize?: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
+ *   the figures the reasons are worded from (`pickedSize`, `lowestP99Policy` and `p99Best` only when a size was picked)
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
  * @property {import('./cells.js').SizeFigures[]} sizes figures per clean size (all its policies)
  * @property {import('./cells.js').Cell|null} chosen the recommended cell
  * @property {import('./cells.js').SizeFigures|null} best the size with the highest median throughput
  * @property {import('./cells.js').Cell|null} bestCell the highest-throughput cell at that size
  * @property {{ sizes: number[], policies: string[] }} ties sizes and policies whose repeats overlap the chosen ones
+ * @property {'no-policy-knob'} [policyReason] why the policy is null: a user's server without a policy knob
+ *   (set by src/tune/tune-engine.js)
  * @property {{ primary: object|null, findings: object[], known: boolean, size: number, past: object|null }|null} bottleneck at the best size;
  *   `past`: the next larger size measured, when there is one (`{ size, rps, bestRps, fell, findings, checked }`: whether
  *   its throughput fell out of the band, what limited it there, and the figures checked at the best size)

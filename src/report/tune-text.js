@@ -75,7 +75,8 @@ function describeSweep(plan) {
 /**
  * The evidence table: one row per measured (size, policy).
  * @param {object[]} cells from the recommendation
- * @param {{ size: number|null, policy: string|null, bestCell: object|null }} rec
+ * @param {{ size: number|null, policy: string|null, bestCell: object|null,
+ *   basis?: { failedSizes?: import('../analysis/recommend.js').FailedSize[] } }} rec
  * @param {object[]|null} [balance] a user's server: how evenly its workers shared each cell's work (cellBalances)
  * @returns {string[]}
  */

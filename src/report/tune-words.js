@@ -93,11 +93,18 @@ export function failedSizeSentence(f) {
 }
 
 /**
+ * @typedef {{ primary: object|null, findings: object[], known?: boolean, text?: string, past?: object|null }} Bottleneck
+ *   from findBottleneck(), with `past` (recommend.js) where a larger size was measured; `text` once worded
+ */
+
+/**
  * The bottleneck with its words: each finding gets `text`, the whole a `text`.
- * @param {{ primary: object|null, findings: object[], known?: boolean, text?: string }} found from findBottleneck()
+ * @param {Bottleneck} found
+ * @returns {Bottleneck & { text: string }}
  */
 export function wordBottleneck(found) {
-  if (typeof found.text === 'string') return found;
+  // Worded already (read from a result file).
+  if (typeof found.text === 'string') return /** @type {Bottleneck & { text: string }} */ (found);
   const findings = found.findings.map((f) => ({ ...f, text: bottleneckFindingText(f) }));
   const past = found.past ?? null;
   let text;
@@ -148,7 +155,7 @@ function fmtMs(value) {
 /**
  * The recommendation's reasons as sentences, with their figures.
  * @param {import('../analysis/recommend.js').Recommendation} rec
- * @param {{ text: string }} bottleneck the worded bottleneck at the best size
+ * @param {{ text: string, primary?: object|null }} bottleneck the worded bottleneck at the best size
  * @returns {string[]}
  */
 export function recommendationSentences(rec, bottleneck) {

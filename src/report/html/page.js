@@ -74,7 +74,7 @@ footer { color: #777; font-size: 12px; margin-top: 30px; }
 
 /**
  * The whole document.
- * @param {{ title: string, subtitle?: string[], body: string }} page
+ * @param {{ title: string, subtitle?: string[], body: string, footer?: string }} page `footer`: a line under the body
  */
 export function document({ title, subtitle = [], body, footer }) {
   return [
