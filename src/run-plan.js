@@ -11,17 +11,27 @@ import { parseTarget } from './load/target.js';
 import { BALANCE_POLICIES, readOptions, flagOf } from './option-declarations.js';
 
 /**
- * @typedef {object} TargetPlan
- * @property {'strategy'|'url'} kind
+ * @typedef {object} TargetPlan what a run measures: a built-in strategy it boots (buildTarget), a URL it
+ *   drives (buildTarget), or a user's server command it starts (server-command-plan.js commandTarget)
+ * @property {'strategy'|'url'|'command'} kind
  * @property {string} [strategy]
  * @property {string} [entry]
  * @property {boolean} [pool]
- * @property {number} [poolSize]
- * @property {string} [balance]
+ * @property {number|null} [poolSize]
+ * @property {string|null} [balance]
+ * @property {string[]|null} [balancers] the policies the strategy honours (null: no pool)
  * @property {{name: string, kind: string, path: string}} [runtime]
  * @property {{name: string, kind: string, path: string}} [workerRuntime]
+ * @property {string} [spawnsWith] how the strategy's commands run ('child_process', or its own spawner)
  * @property {number} [seed]
+ * @property {number} [readyTimeoutMs] a strategy or command: how long it may take to answer
  * @property {string} [url]
+ * @property {string[]} [command]  a command: its argv
+ * @property {number|null} [port]  a command: --port, or null (a free port passed as PORT)
+ * @property {string} [path]       a command: the path requests go to
+ * @property {Record<string, string>} [env] a command: added to its environment (a size or policy knob)
+ * @property {{ given: object|null, found: object|null }} [sizeKnob] `run -- <command>`: its size knob as given and as
+ *   found (analysis/size-knob.js)
  */
 
 /**
@@ -160,7 +170,7 @@ export function parseHeaders(list) {
 /**
  * --insecure only means something for an https target: refused elsewhere, so a
  * user who thinks the flag changed something learns that it did not.
- * @param {{ insecure?: boolean }} o the options read (PlanOptions)
+ * @param {import('./option-declarations.js').PlanOptions} o the options read: `insecure`
  * @param {ReturnType<typeof parseTarget>} target
  */
 export function checkInsecure(o, target) {

@@ -19,7 +19,7 @@ export const WORKLOAD_NAMES = Object.keys(KNOWN);
 /**
  * The workload a run's options name: --workload-cmd's command when given (the two
  * exclude each other: option-declarations.js), else the named workload.
- * @param {{workload: string, workloadCmd?: string}} options
+ * @param {import('./option-declarations.js').PlanOptions} options the options read: `workload`, and `workloadCmd` when given
  * @returns {Workload}
  */
 export function resolveWorkload({ workload, workloadCmd }) {

@@ -25,6 +25,7 @@ export function buildComparePlan(options) {
   const commands = parseCommandEntries(given, strategies);
   checkCommandOptions(o, strategies, commands);
   const workloads = strategies.length > 0 ? o.workloads : [SERVER_WORKLOAD.name];
+  /** @type {Record<string, Record<string, object>>} */
   const plans = {};
   for (const workload of workloads) {
     plans[workload] = {};

@@ -13,8 +13,9 @@ import { BALANCE_POLICIES, readOptions, flagOf } from '../option-declarations.js
  * @param {Record<string, any>} options the API's options (typed or the CLI's text), or options read already;
  *   tune's own per-step defaults apply (option-declarations.js COMMAND_DEFAULTS)
  * @param {string[]|null} [command] the user's server command (after --), or null for a strategy
- * @returns {{ command: 'tune', base: object, sizes: number[], policies: string[], repeat: number,
- *   search: 'exhaustive'|'adaptive', output: object }}
+ * @returns {{ command: 'tune', base: object, sizes: number[], policies: Array<string|null>, repeat: number,
+ *   search: 'exhaustive'|'adaptive', output: object, knobs?: { sizeEnv: string|null, sizeArg: boolean, policyEnv: string|null,
+ *   policyArg: boolean } }} `knobs`: a user's server's (src/tune/server-command-sweep.js)
  */
 export function buildTunePlan(options, command = null) {
   const o = readOptions(options, 'tune');
@@ -40,6 +41,7 @@ export function buildTunePlan(options, command = null) {
 /**
  * The sweep of a user's server command: the same sizes, repeats and search, its
  * own knobs (src/tune/server-command-sweep.js).
+ * @returns {ReturnType<typeof buildTunePlan>}
  */
 function buildCommandTunePlan(o, command) {
   const { base, policies, knobs } = buildCommandSweep(o, command);
@@ -63,7 +65,7 @@ export function policiesOf(info) {
 
 /**
  * The run plan of one step: the base plan with this pool size and policy.
- * @param {{ base: object }} tunePlan
+ * @param {{ base: object, knobs?: { sizeEnv: string|null, policyEnv: string|null } }} tunePlan
  * @param {{ size: number, policy: string }} step
  */
 export function stepPlan(tunePlan, { size, policy }) {
