@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * --assert expressions (CI gates, as k6's thresholds): 'p99<50ms', 'rps>=800',
  * 'errors=0', 'errors<=1%', 'blocked-in-spawn<30%', 'elu<0.9', 'rps-change>-5%'.

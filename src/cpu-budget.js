@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The CPU budget a process really has: the smallest of its affinity, its cpuset and
  * the CPU quota of its cgroup and of every ancestor (cgroup v1, v2, or both on a

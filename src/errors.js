@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * Two kinds of failure, two exit codes: a usage error (a bad flag or value: the
  * user can fix the command line) exits 2, a runtime failure (the server would not

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The programmatic API. Options take the CLI's names in camelCase, with typed values
  * (durations in ms, counts as numbers, lists as arrays) or the CLI's text ('10s', '1,2,4');

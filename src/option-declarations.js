@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * Every option, declared once: its flags, what it does, its default as a typed
  * value (milliseconds, a count, a list) with the text --help shows for it, the

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The command-line options of each command, made from their declarations
  * (option-declarations.js: flags, words, typed default, parser, conflicts) and

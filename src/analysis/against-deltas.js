@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * A run against a baseline run (--against old.json): the change of throughput,
  * latency percentiles and errors, each marked as a change only when it is beyond

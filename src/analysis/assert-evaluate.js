@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * --assert evaluation: the figures a gate reads from a run, diagnose or compare
  * result, and each assertion checked against them. Pure and wordless: ids and

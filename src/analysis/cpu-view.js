@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The CPU a run had and how much of it was busy, against the CPU budget
  * (src/cpu-budget.js), not the host's cores: a run inside a 1-CPU quota on a

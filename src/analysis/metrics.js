@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The metric table (k6's shape: a metric carries its own measure, thresholds only
  * parse and compare). Each metric says once:

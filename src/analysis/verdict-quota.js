@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * Rule: the CPU quota of the server's cgroup (or of an ancestor: a pod, a slice)
  * throttled it in many periods. A throttled group's threads all stop until the

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The words of --against: each figure before → after, its change, and whether
  * that change is beyond the run-to-run noise. Comparison in, strings out.

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The lines printed after a summary for --assert: one per assertion (and per
  * compare row), pass or fail with the measured value. Outcomes in, strings out.

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The words of the metric table's metrics (src/analysis/metrics.js), by id: the label
  * a line or table gives a metric, its tile in the HTML report, the summary line that

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * Starts the user's server command (diagnose, and a tune or compare step on a
  * command): its own process group (stop() ends everything it started), PORT in

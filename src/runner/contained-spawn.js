@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * A contained spawn: one process started as its own process group (and, where
  * spawnbench can make one, in a cgroup of its own), registered for exit cleanup,

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The lines a strategy prints for spawnbench (strategies/README.md, "Output"), read
  * and checked: a bad one is the strategy's fault, said with its name and the line,

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The shell every engine shares (run, diagnose; tune and compare through
  * step-runner.js): start/stop, the load started from a plan, the server's crash

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * Starts a server process spawnbench measures (a strategy, a fixture server, the
  * user's server) as a contained spawn (contained-spawn.js) and waits until it is

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * What tune and compare share: each step is one run engine, its events forwarded
  * through the sweep's own engine (so the dashboard shows the step being

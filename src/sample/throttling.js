@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * CPU-quota throttling, sampled from cpu.stat each interval, for the cgroup whose
  * quota binds the server and for the one that binds spawnbench (the load generator

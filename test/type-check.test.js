@@ -1,0 +1,49 @@
+/**
+ * The type check of the gate (test/matrix.js runs `tsc --noEmit -p tsconfig.json`
+ * before the tests) covers every file of src/ and bin/ without opting in, and no
+ * file turns it off: errors are fixed in the JSDoc or the code, not silenced.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function jsFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return jsFiles(path);
+    return entry.name.endsWith('.js') ? [path] : [];
+  });
+}
+
+const SOURCES = [...jsFiles(join(ROOT, 'src')), ...jsFiles(join(ROOT, 'bin'))].map((file) => ({
+  file: relative(ROOT, file),
+  text: readFileSync(file, 'utf8'),
+}));
+
+test('tsconfig.json checks every JavaScript file of src/ and bin/, none left out', () => {
+  const config = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'));
+  assert.equal(config.compilerOptions.checkJs, true, 'checkJs: a file is checked without // @ts-check');
+  assert.equal(config.compilerOptions.noEmit, true);
+  assert.deepEqual([...config.include].sort(), ['bin/**/*.js', 'src/**/*.js']);
+  assert.equal(config.exclude, undefined, 'nothing under src/ or bin/ is excluded');
+  assert.equal(config.files, undefined);
+  assert.ok(SOURCES.length > 100, `found ${SOURCES.length} files`);
+});
+
+test('no file turns the check off: no @ts-nocheck, no @ts-ignore, no // @ts-check opt-out', () => {
+  const silenced = SOURCES.filter(({ text }) => /@ts-nocheck|@ts-ignore|^\/\/\s*@ts-check\s+false/m.test(text)).map((s) => s.file);
+  assert.deepEqual(silenced, []);
+});
+
+test('every @ts-expect-error says why, on its own line', () => {
+  const bare = SOURCES.flatMap(({ file, text }) =>
+    text.split('\n')
+      .map((line, i) => ({ line, at: `${file}:${i + 1}` }))
+      .filter(({ line }) => /@ts-expect-error/.test(line) && !/@ts-expect-error\s+\S.{10,}/.test(line))
+      .map(({ at }) => at));
+  assert.deepEqual(bare, []);
+});
