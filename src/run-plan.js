@@ -35,6 +35,17 @@ import { BALANCE_POLICIES, readOptions, flagOf } from './option-declarations.js'
  */
 
 /**
+ * @typedef {object} RunPlan one measured run (buildRunPlan; server-command-plan.js for a user's server command):
+ *   what the run engine (src/runner/run-engine.js) reads
+ * @property {'run'|'tune'|'compare'} command the command it is part of (a tune step's or a compare row's plan is one)
+ * @property {TargetPlan} target
+ * @property {import('./workloads.js').Workload} workload
+ * @property {ReturnType<typeof buildLoad>} load
+ * @property {{ enabled: boolean, intervalMs: number }} probe
+ * @property {ReturnType<typeof buildOutput>} output
+ */
+
+/**
  * Builds the target part of a plan: a strategy to boot, or a URL to drive.
  * @param {import('./option-declarations.js').PlanOptions} o
  * @returns {TargetPlan}
@@ -108,6 +119,7 @@ export function buildLoad(o, expected) {
 /**
  * Builds the plan for `spawnbench run` (and the per-step plans of tune and compare).
  * @param {Record<string, any>} options the API's options (typed or the CLI's text), or options read already
+ * @returns {RunPlan}
  */
 export function buildRunPlan(options) {
   const o = readOptions(options, 'run');

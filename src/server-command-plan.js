@@ -24,7 +24,7 @@ const RESERVED_ENV = ['PORT', 'NODE_OPTIONS'];
  * @param {Record<string, any>} options the API's options or options read already (load, output, --port, --path, --ready-timeout)
  * @param {string[]} command argv, split without a shell
  * @param {{ env?: Record<string, string> }} [extra] `env` added to the command's environment
- * @returns {object} a run plan whose target is `{ kind: 'command', command, port, path, readyTimeoutMs, env }`
+ * @returns {import('./run-plan.js').RunPlan} a run plan whose target is `{ kind: 'command', command, port, path, readyTimeoutMs, env }`
  */
 export function buildCommandRunPlan(options, command, { env = {} } = {}) {
   const o = readOptions(options, 'run');
@@ -90,7 +90,7 @@ const RUN_EXAMPLE = 'spawnbench run -- node server.js';
  * @param {Record<string, any>} options the options of `run`: the API's, or read already (cliOptions())
  * @param {string[]} command operands after `--`
  * @param {Record<string, string|undefined>} env the environment the server inherits (spawnbench's own)
- * @returns {object} a run plan whose target is a command target with `sizeKnob: { given, found }`
+ * @returns {import('./run-plan.js').RunPlan} a run plan whose target is a command target with `sizeKnob: { given, found }`
  */
 export function buildOwnRunPlan(options, command, env) {
   const o = readOptions(options, 'run');

@@ -28,7 +28,7 @@ import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
 
 /**
- * @param {object} plan from buildRunPlan()
+ * @param {import('../run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
  * @param {{ logger?: import('pino').Logger }} [options]
  * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
@@ -36,6 +36,7 @@ export function createRun(plan, { logger = createLogger(null) } = {}) {
   return createEngine((run) => execute(run, plan, logger), logger);
 }
 
+/** @param {import('../run-plan.js').RunPlan} plan */
 async function execute(run, plan, logger) {
   const machine = await readMachine();
   // The runtimes that run the strategy, and so how they spawn: not spawnbench's own Node.
