@@ -13,7 +13,8 @@ import { findDaemon, ticksNow } from '../../src/runner/daemon.js';
 import { readStat } from '../../src/sample/proc.js';
 import { assertNothingLeft } from './helpers.js';
 
-const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6'];
+/** What is checked is whom run follows, measures and ends, not how much the server can serve: an open loop at a low rate. */
+const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6', '-r', '20'];
 const daemonise = fixtureServer('daemonise');
 const server = fixtureServer('workers-flag');
 
@@ -40,7 +41,7 @@ for (const linger of ['0', '1500']) {
   test(`run follows a server that puts itself in the background (its parent exits 0 ${linger === '0' ? 'at once' : 'after 1.5 s'}), and ends it`, async () => {
     const file = fixtureServer('daemonises');
     const env = { ...process.env, CI: 'true', DAEMON_PARENT_LINGER_MS: linger };
-    const { code, out, err } = await spawnCli(['run', '-d', '3s', '-w', '0s', '-c', '1', '--', process.execPath, file], { env });
+    const { code, out, err } = await spawnCli(['run', '-d', '3s', '-w', '0s', '-c', '1', '-r', '20', '--', process.execPath, file], { env });
     assert.equal(code, 0, err);
     assert.match(out, /^the command daemonised: its server runs in the background, outside its process group; measured pid \d+ \(one process\), which serves the port, and ended it at the end$/m);
     assert.doesNotMatch(`${out}${err}`, /FAILED|exited with code 0/);

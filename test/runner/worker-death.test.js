@@ -21,6 +21,12 @@ import { makeTick } from '../ui/fixtures.js';
 
 /** A second into the measured phase: the death falls inside what is measured, on a loaded machine too. */
 const KILL_AFTER_MS = 1000;
+/**
+ * An open loop: 300 measured requests, over the advice's minimum (ADVICE_MIN_REQUESTS), so
+ * the advice weighs the death and the balance as it does after any run, without the CPU of
+ * a saturated pool. req/s
+ */
+const LOAD_RPS = 60;
 
 /**
  * Runs `strategy` with 3 workers and SIGKILLs worker 1 a second into the measured phase
@@ -37,7 +43,7 @@ async function runKillingOne(strategy) {
     },
   });
   try {
-    const result = await run({ strategy, poolSize: 3, duration: '5s', warmup: '500ms', connections: 6 }, { onEvent: kill.onEvent });
+    const result = await run({ strategy, poolSize: 3, duration: '5s', warmup: '500ms', rate: LOAD_RPS }, { onEvent: kill.onEvent });
     return { result, killed };
   } finally {
     kill.stop();

@@ -19,6 +19,8 @@ const TRACER = fileURLToPath(new URL('../helpers/module-trace.js', import.meta.u
 /** A bound for a short run on a busy shared machine, not a speed check. ms */
 const LIMIT_MS = 90_000;
 const UI_PACKAGES = /\/node_modules\/(ink|react|react-reconciler)\//;
+/** The modules a run loads do not depend on how hard it drives the server (src/load/worker.js imports both loops): an open loop at a low rate. */
+const LIGHT_LOAD = ['--rate', '20'];
 
 let dir;
 let server;
@@ -72,7 +74,7 @@ describe('ink and react load only for the dashboard', () => {
 
   it('a run without a TTY (text, saved with --out), --json, then report and list', async () => {
     const out = path.join(dir, 'run.json');
-    const load = ['--url', server.url, '--duration', '1s', '--warmup', '0s', '--connections', '2'];
+    const load = ['--url', server.url, '--duration', '1s', '--warmup', '0s', ...LIGHT_LOAD];
     assertNoUi(await traced([BIN, 'run', ...load, '--out', out]), 'run (text, no TTY)');
     assert.ok(existsSync(out), 'run --out wrote no file');
     assertNoUi(await traced([BIN, 'run', ...load, '--json']), 'run --json');
@@ -82,6 +84,6 @@ describe('ink and react load only for the dashboard', () => {
   });
 
   it('a strategy run without a TTY', async () => {
-    assertNoUi(await traced([BIN, '--strategy', 'baseline', '--duration', '1s', '--warmup', '0s']), 'run --strategy baseline');
+    assertNoUi(await traced([BIN, '--strategy', 'baseline', '--duration', '1s', '--warmup', '0s', ...LIGHT_LOAD]), 'run --strategy baseline');
   });
 });
