@@ -7,7 +7,8 @@ import { waitFor } from './helpers/harness.js';
 
 test('run() resolves to the same result the CLI prints with --json, and leaves nothing behind', async () => {
   const events = new Set();
-  const result = await run({ strategy: 'baseline', duration: '1s', warmup: '200ms', connections: 2 }, { onEvent: (name) => events.add(name) });
+  // An open loop at a low rate: the result and the events are checked, not a saturated server's figures.
+  const result = await run({ strategy: 'baseline', duration: '1s', warmup: '200ms', connections: 2, rate: 20 }, { onEvent: (name) => events.add(name) });
   assert.equal(result.kind, 'run');
   assert.ok(result.load.requests > 0);
   assert.equal(result.load.errors.total, 0);

@@ -28,7 +28,8 @@ for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 }
 
 test('a normal end leaves nothing behind', async () => {
-  const run = startSpawnbench(['--strategy', 'baseline', '--duration', '1s', '--warmup', '0s', '--connections', '2', '--no-dashboard']);
+  // An open loop at a low rate: the normal end is the exit path checked here; the signal tests above stop it under load.
+  const run = startSpawnbench(['--strategy', 'baseline', '--duration', '1s', '--warmup', '0s', '--connections', '2', '--rate', '20', '--no-dashboard']);
   const { code, out, err } = await run.exited;
   assert.equal(code, 0, err);
   assert.match(out, /Errors\s+none/);
