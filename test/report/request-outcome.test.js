@@ -84,11 +84,12 @@ test('dashboard: the errors line opens with "! 85% FAILED" (inverse) and the thr
 test('run --url on a server that answers 500 to everything: FAILED above the figures, exit 1; --json says none succeeded', async () => {
   const server = await startMisbehaving('status-500');
   try {
-    const text = await cli('run', '--url', server.url, '-d', '1s', '-w', '200ms', '-c', '4', '--no-dashboard');
+    // An open loop at a low rate: every request fails whatever the rate.
+    const text = await cli('run', '--url', server.url, '-d', '1s', '-w', '200ms', '-c', '4', '-r', '20', '--no-dashboard');
     assert.equal(text.code, 1, text.err);
     assert.match(text.out, /^FAILED {5}no request succeeded: all [\d,]+ failed \(see Errors\)/m);
     assert.match(text.out, /req\/s \(0 req\/s succeeded\)/);
-    const json = await cli('run', '--url', server.url, '-d', '1s', '-w', '200ms', '-c', '4', '--json');
+    const json = await cli('run', '--url', server.url, '-d', '1s', '-w', '200ms', '-c', '4', '-r', '20', '--json');
     assert.equal(json.code, 1, json.err);
     const result = JSON.parse(json.out);
     assert.equal(result.outcome.id, 'none-succeeded');
