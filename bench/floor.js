@@ -15,20 +15,28 @@ const SOURCE = fileURLToPath(new URL('./floor/spawn-loop.c', import.meta.url));
 const SPAWNS = 1500;
 
 /**
+ * Builds a C source of bench/ with `cc -O2` into a temp dir; `skipped` (with `what`
+ * and why) where there is no compiler or the build fails.
+ * @param {string} source
+ * @param {string} name the binary's name
+ * @param {string} what what is left out without it, e.g. 'no floor row'
  * @returns {{ binary: string, cleanup: () => void } | { skipped: string }}
  */
-export function buildFloor() {
-  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-floor-'));
-  const binary = join(dir, 'spawn-loop');
+export function buildC(source, name, what) {
+  const dir = mkdtempSync(join(tmpdir(), `spawnbench-${name}-`));
+  const binary = join(dir, name);
   try {
-    execFileSync('cc', ['-O2', '-o', binary, SOURCE], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('cc', ['-O2', '-o', binary, source], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const why = error.code === 'ENOENT' ? '`cc` is not on PATH' : (error.stderr?.toString().trim().split('\n')[0] ?? error.message);
-    return { skipped: `no floor row: ${why}` };
+    return { skipped: `${what}: ${why}` };
   }
   return { binary, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** @returns {{ binary: string, cleanup: () => void } | { skipped: string }} */
+export const buildFloor = () => buildC(SOURCE, 'spawn-loop', 'no floor row');
 
 /**
  * One measurement: CPU milliseconds per spawn of the loop itself and of the commands.
