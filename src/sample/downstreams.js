@@ -14,8 +14,7 @@
  * a second old. Where `ss` is missing, Unix downstreams are not seen.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { procPids, readStat, readTcpTables, socketInodes, TCP_ESTABLISHED, TCP_LISTEN } from './proc.js';
+import { procPids, readProcText, readStat, readTcpTables, socketInodes, TCP_ESTABLISHED, TCP_LISTEN } from './proc.js';
 import { DOWNSTREAMS_KEPT } from '../thresholds.js';
 
 const ANY_ADDRESSES = new Set(['0.0.0.0', '::']);
@@ -129,12 +128,8 @@ function unixDownstreams(inodes, listeners, state) {
 
 /** /proc/net/unix: `Num RefCount Protocol Flags Type St Inode Path`. */
 function readUnixTable() {
-  let text;
-  try {
-    text = readFileSync('/proc/net/unix', 'latin1');
-  } catch {
-    return [];
-  }
+  const text = readProcText('/proc/net/unix');
+  if (text === null) return [];
   const sockets = [];
   for (const line of text.split('\n').slice(1)) {
     const f = line.trim().split(/\s+/);

@@ -134,16 +134,26 @@ export function readChildren(pid, tids) {
 }
 
 /**
+ * A /proc file's text, or null when it cannot be read (gone, no /proc, no permission):
+ * every reader here gives up the same way.
+ * @param {string} file
+ * @returns {string|null}
+ */
+export function readProcText(file) {
+  try {
+    return readFileSync(file, 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+/**
  * CPU time per core from /proc/stat, in clock ticks.
  * @returns {Array<{ busy: number, total: number }>}
  */
 export function readCpuTimes() {
-  let text;
-  try {
-    text = readFileSync('/proc/stat', 'latin1');
-  } catch {
-    return [];
-  }
+  const text = readProcText('/proc/stat');
+  if (text === null) return [];
   const cores = [];
   for (const line of text.split('\n')) {
     if (!/^cpu\d/.test(line)) continue;
@@ -219,12 +229,8 @@ export const TCP_ESTABLISHED = '01';
 export function readTcpTables(dir = '/proc/net') {
   const sockets = [];
   for (const name of ['tcp', 'tcp6']) {
-    let text;
-    try {
-      text = readFileSync(`${dir}/${name}`, 'latin1');
-    } catch {
-      continue;
-    }
+    const text = readProcText(`${dir}/${name}`);
+    if (text === null) continue;
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
@@ -271,12 +277,8 @@ const LIMIT_ROWS = { processes: 'Max processes', openFiles: 'Max open files' };
  * @returns {{ processes: number|null, openFiles: number|null } | null} null when the process is gone or unreadable
  */
 export function readLimits(pid) {
-  let text;
-  try {
-    text = readFileSync(`/proc/${pid}/limits`, 'latin1');
-  } catch {
-    return null;
-  }
+  const text = readProcText(`/proc/${pid}/limits`);
+  if (text === null) return null;
   // Every key of LIMIT_ROWS is set below.
   const limits = /** @type {{ processes: number|null, openFiles: number|null }} */ ({});
   for (const [key, row] of Object.entries(LIMIT_ROWS)) {
