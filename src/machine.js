@@ -4,8 +4,9 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ownCpuBudget } from './cpu-budget.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 let cached;
 
@@ -20,13 +21,8 @@ let cached;
  */
 export async function cpuFacts({ read = readWithSysteminformation, dir = os.tmpdir(), bootId = readBootId() } = {}) {
   const file = bootId ? path.join(dir, `spawnbench-machine-${process.getuid?.() ?? 'user'}-${bootId}.json`) : null;
-  if (file) {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      // not written yet this boot (or unreadable): ask systeminformation below
-    }
-  }
+  const kept = file ? readKept(file) : null;
+  if (kept) return kept;
   let cpu = null;
   try {
     const { manufacturer, brand, physicalCores } = await read();
@@ -36,14 +32,29 @@ export async function cpuFacts({ read = readWithSysteminformation, dir = os.tmpd
   }
   if (file) {
     try {
-      const temp = `${file}.${process.pid}`;
-      writeFileSync(temp, JSON.stringify(cpu));
-      renameSync(temp, file);
+      writeFileAtomic(file, JSON.stringify(cpu));
     } catch {
       // a read-only temp dir: asked again next time
     }
   }
   return cpu;
+}
+
+/**
+ * The kept facts, or null: not written yet this boot, unreadable, not this user's (the
+ * temp dir is shared: another user could leave a file under this name) or not their shape.
+ * @param {string} file
+ */
+function readKept(file) {
+  try {
+    if (process.getuid && statSync(file).uid !== process.getuid()) return null;
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    const text = (v) => v === undefined || v === null || typeof v === 'string';
+    const count = (v) => v === undefined || v === null || (Number.isInteger(v) && v > 0);
+    return kept && typeof kept === 'object' && text(kept.manufacturer) && text(kept.brand) && count(kept.physicalCores) ? kept : null;
+  } catch {
+    return null;
+  }
 }
 
 /** systeminformation's CPU facts; the package loads only when they are not kept yet (~24 modules). */

@@ -29,3 +29,27 @@ test('the machine line has its facts', async () => {
   assert.ok(machine.cpuModel.length > 0);
   assert.ok(machine.cores >= 1 && machine.cpu.budget > 0);
 });
+
+test('a kept file of the wrong shape is not believed: systeminformation is asked again and the file replaced', async (t) => {
+  const { writeFileSync, readFileSync } = await import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-machine-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, `spawnbench-machine-${process.getuid()}-boot-x.json`);
+  writeFileSync(file, JSON.stringify({ brand: { html: '<script>' }, physicalCores: -3 }));
+  const read = async () => ({ manufacturer: 'Acme', brand: 'Core', physicalCores: 2 });
+  assert.deepEqual(await cpuFacts({ read, dir, bootId: 'boot-x' }), { manufacturer: 'Acme', brand: 'Core', physicalCores: 2 });
+  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { manufacturer: 'Acme', brand: 'Core', physicalCores: 2 });
+});
+
+test('a kept file another user owns is not believed', { skip: process.getuid?.() !== 0 ? 'giving a file to another user needs root' : false }, async (t) => {
+  const { writeFileSync, chownSync } = await import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-machine-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, `spawnbench-machine-${process.getuid()}-boot-y.json`);
+  writeFileSync(file, JSON.stringify({ manufacturer: 'Planted', brand: 'Fake', physicalCores: 64 }));
+  chownSync(file, 65534, 65534);
+  let asked = 0;
+  const read = async () => ({ manufacturer: 'Acme', brand: `Core ${++asked}`, physicalCores: 2 });
+  assert.equal((await cpuFacts({ read, dir, bootId: 'boot-y' })).brand, 'Core 1');
+  assert.equal(asked, 1);
+});
