@@ -81,7 +81,7 @@ const ROWS = [
   ['reuse-port', 'node', null],
   ['reuse-port', 'node', 'bun'],
   ['reuse-port', 'node', 'deno'],
-  // Node workers on a Node with node:ffi spawn with posix_spawn (strategies/lib/posix-spawn.js).
+  // Node workers spawn with posix_spawn where node:ffi or koffi loads (strategies/lib/posix-spawn.js).
   ['fork-pool', 'node26', null],
   ['comm-channel', 'node26', null],
   ['reuse-port', 'node26', null],

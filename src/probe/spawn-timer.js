@@ -30,7 +30,7 @@
  *
  * Spawns made without child_process are counted too, where the code that makes them
  * publishes `spawnbench:spawn:start` / `:end` around its native call (spawnbench's
- * own Node workers on a Node with node:ffi spawn with posix_spawn:
+ * own Node workers spawn with posix_spawn where an FFI loads (node:ffi, koffi):
  * strategies/lib/posix-spawn.js); their timing is 'posix_spawn'.
  */
 import childProcess from 'node:child_process';

@@ -126,7 +126,7 @@ export function createRecorder() {
                 : { count: entry.other.count, busy: entry.other.busy.value(), cpuPct: entry.other.cpu.value(), maxCpuPct: entry.other.max.value() },
               spawnTiming: probe?.spawnTiming ?? null,
               // A process whose spawns were all made with posix_spawn (spawnbench's Node workers on
-              // a Node with node:ffi) spawned that way, whatever its libuv would have done.
+              // a Node where node:ffi or koffi loads) spawned that way, whatever its libuv would have done.
               runtime: probe?.runtime
                 ? { ...probe.runtime, spawnMechanism: probe.spawnTiming === 'posix_spawn' ? 'posix_spawn' : spawnMechanism(probe.runtime) }
                 : null,

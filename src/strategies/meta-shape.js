@@ -7,7 +7,7 @@ import { RunError } from '../errors.js';
 const LISTS = ['runtimes', 'workerRuntimes', 'platforms', 'balancers'];
 /**
  * How a strategy runs each request's command: 'spawn-command' through strategies/lib/spawn-command.js
- * (a Node with node:ffi spawns with posix_spawn there), 'child_process' through Node's own (the default).
+ * (a Node where node:ffi or koffi loads spawns with posix_spawn there), 'child_process' through Node's own (the default).
  */
 export const SPAWNS_WITH = ['spawn-command', 'child_process'];
 

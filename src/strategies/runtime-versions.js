@@ -43,7 +43,7 @@ export async function describeTargetRuntimes(target) {
   const main = { role: 'main', ...(await readRuntimeVersions(target.runtime)) };
   const workers = target.pool ? target.workerRuntime : null;
   const runtimes = !workers?.path || workers.path === target.runtime.path ? [main] : [main, { role: 'workers', ...(await readRuntimeVersions(workers)) }];
-  // A Node that runs the commands through strategies/lib/spawn-command.js spawns with posix_spawn where it has node:ffi,
+  // A Node that runs the commands through strategies/lib/spawn-command.js spawns with posix_spawn where an FFI loads (node:ffi or koffi),
   // whatever its libuv does: the runtime that runs them (the workers', or the only one) says so.
   if (target.spawnsWith !== 'spawn-command') return runtimes;
   const spawner = runtimes.at(-1);
@@ -53,20 +53,17 @@ export async function describeTargetRuntimes(target) {
   return target.pool ? [main, { ...posix, role: 'workers' }] : [{ ...posix, role: 'main' }];
 }
 
-/** node:ffi, which strategies/lib/posix-spawn.js needs, is in Node from 26.1. */
-const FFI_NODE = [26, 1];
 const SPAWN_COMMAND_URL = new URL('../../strategies/lib/spawn-command.js', import.meta.url).href;
 
 /**
  * How strategies/lib/spawn-command.js runs a command on this Node: its SPAWN_API ('posix_spawn'
  * or 'child_process'), asked of the executable with the environment the strategy gets
- * (SPAWNBENCH_SPAWN_API=child_process turns posix_spawn off). A Node before 26.1 is not asked.
- * @param {{ path: string, version: string|null }} runtime
+ * (SPAWNBENCH_SPAWN_API=child_process turns posix_spawn off): it depends on whether node:ffi or
+ * koffi loads in that Node, not on its version alone.
+ * @param {{ path: string }} runtime
  * @returns {Promise<string|null>}
  */
-async function spawnCommandApi({ path, version }) {
-  const [major = 0, minor = 0] = String(version ?? '').split('.').map(Number);
-  if (major < FFI_NODE[0] || (major === FFI_NODE[0] && minor < FFI_NODE[1])) return 'child_process';
+async function spawnCommandApi({ path }) {
   const key = `spawn-api\0${path}\0${process.env.SPAWNBENCH_SPAWN_API ?? ''}`;
   if (!cache.has(key)) {
     const script = `const m = await import(${JSON.stringify(SPAWN_COMMAND_URL)}); console.log(m.SPAWN_API)`;

@@ -1,5 +1,7 @@
 /**
- * posix_spawn for Node workers, through Node's own FFI (`node:ffi`, Node ≥ 26.1).
+ * posix_spawn for Node workers, through Node's own FFI (`node:ffi`, Node ≥ 26.1) or, on the
+ * Nodes without it (20–26.0), through koffi (an FFI library with prebuilt binaries, an
+ * optional dependency of spawnbench).
  *
  * Node's `child_process.spawn` goes through libuv's `uv_spawn`, which up to libuv 1.52
  * (every Node release so far) calls `fork()`: the kernel copies the worker's page
@@ -8,6 +10,8 @@
  * instead: nothing is copied (what Go, Bun and Deno do, and what libuv 1.53 will do).
  * Measured on the project's 2-core machine, Node 26.10, 400 × `echo hi`, 4 at a time:
  * the spawning process's CPU per spawn 0.84 → 0.27 ms, each command's own 1.09 → 0.79 ms.
+ * On Node 20.20 through koffi (bench:strategies, echo, 3 rounds side by side): comm-channel
+ * from 0.49× to 0.94× the Go reference, the commands' CPU per request 1.81 → 1.22 ms.
  *
  * What it does, as `child_process.spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] })`
  * does: PATH lookup (`posix_spawnp`), stdin and stderr on /dev/null, stdout on a pipe
@@ -22,9 +26,9 @@
  * no Readable stream state, 'data' event or pooled Buffer is made per read.
  *
  * Used only where it loads: Linux on x86-64 or arm64 (glibc and musl both clone with
- * CLONE_VM|CLONE_VFORK; the opaque structs are given more room than either needs), a Node built with
- * `node:ffi`; `SPAWNBENCH_SPAWN_API=child_process` turns it off (for side-by-side runs).
- * `node:ffi` is experimental; its one warning per process is not printed.
+ * CLONE_VM|CLONE_VFORK; the opaque structs are given more room than either needs), a Node with
+ * `node:ffi` or where koffi loads; `SPAWNBENCH_SPAWN_API=child_process` turns it off (for
+ * side-by-side runs). `node:ffi` is experimental; its one warning per process is not printed.
  */
 import net from 'node:net';
 import diagnosticsChannel from 'node:diagnostics_channel';
@@ -70,13 +74,45 @@ const SIGNATURES = {
 /** errno number → name ('ENOENT'), for the error Node itself would give. */
 const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, number]) => [number, name]));
 
+/** How the two FFIs are loaded (a test hands in its own, to see the fallbacks). */
+const IMPORTS = { nodeFfi: () => import('node:ffi'), koffi: () => import('koffi') };
+
 /**
- * Loads posix_spawn, or says why not.
- * @returns {Promise<{ run: typeof import('./spawn-command.js').runCommand } | { unavailable: string }>}
+ * Loads posix_spawn through node:ffi, else koffi, or says why not.
+ * @param {Record<string, string|undefined>} [env]
+ * @param {typeof IMPORTS} [imports]
+ * @returns {Promise<{ run: typeof import('./spawn-command.js').runCommand, ffi: string } | { unavailable: string }>}
  */
-export async function loadPosixSpawn(env = process.env) {
+export async function loadPosixSpawn(env = process.env, imports = IMPORTS) {
   if (env.SPAWNBENCH_SPAWN_API === 'child_process') return { unavailable: 'SPAWNBENCH_SPAWN_API=child_process' };
   if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) return { unavailable: `${process.platform}/${process.arch}` };
+  const builtIn = await nodeFfi(imports.nodeFfi);
+  const native = builtIn.native ?? (await koffiFfi(imports.koffi)).native;
+  if (!native) return { unavailable: `${builtIn.unavailable}, and koffi does not load` };
+  try {
+    return { run: bind(native), ffi: native.name };
+  } catch (error) {
+    return { unavailable: `${native.name}: ${error.message}` };
+  }
+}
+
+/**
+ * What bind() needs of an FFI: the C functions of SIGNATURES, a pointer to pass for a
+ * buffer, a buffer's address to store in argv, and the current value of `environ`.
+ * @typedef {object} Native
+ * @property {string} name 'node:ffi' or 'koffi'
+ * @property {Record<keyof typeof SIGNATURES, (...args: any[]) => number>} c
+ * @property {(buffer: ArrayBufferView) => any} at what to pass for a pointer argument
+ * @property {(buffer: Buffer) => bigint} addressOf a buffer's address, to store in memory
+ * @property {() => any} environ the process's environment as it is now (char **)
+ */
+
+/**
+ * Node's own FFI (Node ≥ 26.1).
+ * @param {() => Promise<any>} load
+ * @returns {Promise<{ native: Native } | { native?: undefined, unavailable: string }>}
+ */
+async function nodeFfi(load) {
   let ffi;
   // Node warns once that node:ffi is experimental; the strategy's stderr is for its errors.
   const emitWarning = process.emitWarning;
@@ -84,23 +120,51 @@ export async function loadPosixSpawn(env = process.env) {
     if (!/\bFFI\b.*experimental/.test(String(warning?.message ?? warning))) emitWarning.call(process, warning, ...rest);
   };
   try {
-    ffi = (await import('node:ffi')).default;
+    ffi = (await load()).default;
   } catch {
     return { unavailable: `node:ffi is not in Node ${process.version}` };
   } finally {
     process.emitWarning = emitWarning;
   }
   try {
-    return { run: bind(ffi) };
+    const { lib, functions: c } = ffi.dlopen(null, SIGNATURES);
+    const environAddress = lib.getSymbol('environ');
+    const at = (buffer) => ffi.getRawPointer(buffer);
+    return { native: { name: 'node:ffi', c, at, addressOf: at, environ: () => ffi.getUint64(environAddress, 0) } };
   } catch (error) {
     return { unavailable: `node:ffi: ${error.message}` };
   }
 }
 
-function bind(ffi) {
-  const { lib, functions: c } = ffi.dlopen(null, SIGNATURES);
-  const environAddress = lib.getSymbol('environ');
-  const at = (buffer) => ffi.getRawPointer(buffer);
+/** koffi's C types for SIGNATURES' kinds. */
+const KOFFI_TYPES = { pointer: 'void *', i32: 'int', i16: 'short', u32: 'unsigned int' };
+
+/**
+ * koffi (an optional dependency: an FFI for every Node from 16, with prebuilt binaries),
+ * for the Nodes without node:ffi.
+ * @param {() => Promise<any>} load
+ * @returns {Promise<{ native?: Native }>}
+ */
+async function koffiFfi(load) {
+  let koffi;
+  try {
+    koffi = (await load()).default;
+  } catch {
+    return {};
+  }
+  try {
+    const lib = koffi.load(null);
+    const c = Object.fromEntries(Object.entries(SIGNATURES).map(([name, { arguments: args, return: result }]) =>
+      [name, lib.func(name, KOFFI_TYPES[result], args.map((type) => KOFFI_TYPES[type]))]));
+    const environSymbol = lib.symbol('environ');
+    return { native: { name: 'koffi', c, at: (buffer) => buffer, addressOf: (buffer) => koffi.address(buffer), environ: () => koffi.decode(environSymbol, 'void *') } };
+  } catch {
+    return {};
+  }
+}
+
+/** @param {Native} native */
+function bind({ c, at, addressOf, environ }) {
 
   // One attribute set for every spawn: every signal to its default, none blocked.
   const attr = Buffer.alloc(ATTR_BYTES);
@@ -142,7 +206,7 @@ function bind(ffi) {
       strings = [command, ...args].map((s) => Buffer.from(`${s}\0`));
       argv = new BigUint64Array(strings.length + 1); // NULL-terminated
       strings.forEach((s, i) => {
-        argv[i] = at(s);
+        argv[i] = addressOf(s);
       });
       lastCommand = command;
       lastArgs = [...args];
@@ -154,7 +218,7 @@ function bind(ffi) {
     const observed = spawnStart.hasSubscribers;
     if (observed) spawnStart.publish({ command, args });
     // `environ` read now: process.env changes reach it (setenv/unsetenv).
-    const failed = c.posix_spawnp(at(pidOut), at(strings[0]), at(actions), at(attr), at(argv), ffi.getUint64(environAddress, 0));
+    const failed = c.posix_spawnp(at(pidOut), at(strings[0]), at(actions), at(attr), at(argv), environ());
     if (observed) spawnEnd.publish({ command, args, error: failed });
     c.posix_spawn_file_actions_destroy(at(actions));
     c.close(writeEnd);

@@ -8,9 +8,10 @@
  * node:child_process, 0.18 ms through Bun.spawn; Deno 0.58–0.60 ms vs 0.37 ms
  * through Deno.Command; Node 0.70–0.78 ms. The commands' own CPU was the same
  * (~1.06 ms each on Bun and Deno, which spawn without copying the process).
- * On a Node with `node:ffi` (≥ 26.1), Node spawns with glibc's posix_spawn instead of
- * libuv's fork (posix-spawn.js): 0.84 → 0.27 ms per spawn, and 1.09 → 0.79 ms for
- * each command, whose start no longer tears down a copy of the worker's memory.
+ * Where an FFI loads (`node:ffi` on Node ≥ 26.1, else the koffi package), Node spawns with
+ * glibc's posix_spawn instead of libuv's fork (posix-spawn.js): 0.84 → 0.27 ms per spawn,
+ * and 1.09 → 0.79 ms for each command, whose start no longer tears down a copy of the
+ * worker's memory.
  *
  * stderr is not read: the body is stdout only, as in baseline, so a pipe for
  * stderr would be one more file descriptor and stream per request for nothing.
@@ -28,7 +29,7 @@ import { loadPosixSpawn } from './posix-spawn.js';
 
 const posixSpawn = globalThis.Bun || globalThis.Deno ? null : await loadPosixSpawn();
 
-/** How this runtime spawns here: 'Bun.spawn', 'Deno.Command', 'posix_spawn' (Node with node:ffi) or 'child_process'. */
+/** How this runtime spawns here: 'Bun.spawn', 'Deno.Command', 'posix_spawn' (Node with node:ffi or koffi) or 'child_process'. */
 export const SPAWN_API = globalThis.Bun ? 'Bun.spawn' : globalThis.Deno ? 'Deno.Command' : posixSpawn?.run ? 'posix_spawn' : 'child_process';
 
 /** @type {(command: string, args: string[], handlers: CommandHandlers) => void} */

@@ -96,10 +96,9 @@ test('a Node 26 pool that runs its commands through spawn-command.js: its worker
   } finally {
     delete process.env.SPAWNBENCH_SPAWN_API;
   }
-  // The Node running this test: one without node:ffi (before 26.1) is not asked and forks; the matrix runs
-  // this file on Node 26 too, whose workers spawn by posix_spawn.
-  const [major, minor] = process.versions.node.split('.').map(Number);
-  const hasFfi = major > 26 || (major === 26 && minor >= 1);
+  // The Node running this test: its workers spawn by posix_spawn where node:ffi or koffi loads in it
+  // (posix-spawn.test.js says where that must be), else they fork.
+  const hasFfi = (await import('../../strategies/lib/spawn-command.js')).SPAWN_API === 'posix_spawn';
   const own = spawnMechanism({ kind: 'node', libuv: process.versions.uv });
   assert.deepEqual((await describeTargetRuntimes({ ...pool, runtime: resolveRuntime('node'), workerRuntime: resolveRuntime('node') })).map((r) => r.spawnMechanism), hasFfi ? [own, 'posix_spawn'] : [own]);
 });

@@ -73,7 +73,7 @@ test('spawns made without child_process are counted where their maker publishes 
   const timer = installSpawnTimer();
   t.after(() => timer.uninstall());
   if (posix.run) {
-    // A Node with node:ffi: five real spawns through posix_spawn.
+    // node:ffi or koffi loads: five real spawns through posix_spawn.
     for (let i = 0; i < 5; i++) {
       await new Promise((resolve, reject) => posix.run('true', [], { onStdout() {}, onExit: resolve, onError: reject }));
     }

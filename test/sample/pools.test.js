@@ -29,7 +29,8 @@ async function measurePool(name) {
   }
 }
 
-const HAS_FFI = await import('node:ffi').then(() => true, () => false);
+/** Whether the workers spawn with posix_spawn here (node:ffi or koffi loads; posix-spawn.test.js says where it must). */
+const POSIX_SPAWN = (await import('../../strategies/lib/spawn-command.js')).SPAWN_API === 'posix_spawn';
 
 test('fork-pool --pool-size 3: three worker processes, each with requests, ELU and CPU', async (t) => {
   const { summary, workers, load } = await measurePool('fork-pool');
@@ -43,8 +44,8 @@ test('fork-pool --pool-size 3: three worker processes, each with requests, ELU a
     assert.ok(worker.summary.elu > 0 && worker.summary.elu <= 1, `${worker.label} ELU ${worker.summary.elu}`);
     assert.ok(worker.summary.cpuPct > 0, `${worker.label} CPU ${worker.summary.cpuPct}`);
     assert.ok(worker.summary.spawnsPerSec > 0, 'the worker does the spawning');
-    // On a Node with node:ffi the workers spawn with posix_spawn (strategies/lib/posix-spawn.js), and say so.
-    if (HAS_FFI) {
+    // Where node:ffi or koffi loads, the workers spawn with posix_spawn (strategies/lib/posix-spawn.js), and say so.
+    if (POSIX_SPAWN) {
       assert.equal(worker.summary.spawnTiming, 'posix_spawn');
       assert.equal(worker.summary.runtime?.spawnMechanism, 'posix_spawn');
     } else {

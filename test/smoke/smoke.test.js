@@ -59,8 +59,8 @@ async function assertNothingLeft(pid) {
   assert.equal(trackedGroupCount(), 0);
 }
 
-/** Whether this Node has node:ffi (26.1+), through which strategies/lib/spawn-command.js spawns with posix_spawn. */
-const HAS_FFI = (([major, minor]) => major > 26 || (major === 26 && minor >= 1))(process.versions.node.split('.').map(Number));
+/** Whether strategies/lib/spawn-command.js spawns with posix_spawn on this Node (node:ffi or koffi loads; posix-spawn.test.js says where it must). */
+const POSIX_SPAWN = (await import('../../strategies/lib/spawn-command.js')).SPAWN_API === 'posix_spawn';
 
 /** The strategies and whether each has a pool, from `spawnbench list --json`. */
 async function strategies() {
@@ -81,10 +81,10 @@ test(`every strategy runs on Node ${process.versions.node}: responses checked, n
     assert.ok(result.load.requests > 0, `${name}: no requests`);
     assert.equal(result.load.errors.total, 0, `${name}: ${JSON.stringify(result.load.errors)}`);
     assert.deepEqual(result.failures, [], name);
-    // One runtime, or on a Node with node:ffi (26.1+) the workers of a strategy that runs its commands
-    // through strategies/lib/spawn-command.js as a second row: the same Node, spawning by posix_spawn.
+    // One runtime, or where posix_spawn loads (node:ffi or koffi) the workers of a strategy that runs its
+    // commands through strategies/lib/spawn-command.js as a second row: the same Node, spawning by posix_spawn.
     const [runtime, ...workers] = result.runtimes;
-    if (HAS_FFI && workers.length === 1) {
+    if (POSIX_SPAWN && workers.length === 1) {
       assert.deepEqual([workers[0].role, workers[0].version, workers[0].spawnMechanism], ['workers', process.versions.node, 'posix_spawn'], name);
     } else {
       assert.equal(result.runtimes.length, 1, name);

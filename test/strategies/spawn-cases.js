@@ -1,6 +1,6 @@
 // Runs a set of commands through strategies/lib/spawn-command.js's runCommand and prints
 // what each gave (stdout, exit code or start error) as one JSON line, with the spawn API
-// used. posix-spawn.test.js runs it on Node 26 both ways and compares.
+// used. posix-spawn.test.js runs it both ways on this Node and on Node 26, and compares.
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
