@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { signalGroup, trackGroup } from './cleanup.js';
 import { startGroupWatchdog } from './group-watchdog.js';
 import { readBoundedLines, createStderrTail } from './output-lines.js';
-import { spawnInCgroup, killCgroup, removeCgroup } from './cgroup-containment.js';
-import { trackTree, stdioLinks, pipeHolders, endProcesses } from './escapees.js';
+import { spawnInCgroup, killCgroup, removeCgroup, cgroupPids } from './cgroup-containment.js';
+import { trackTree, stdioLinks, pipeHolders, endProcesses, outsideGroup } from './escapees.js';
 import { STOP_GRACE_MS } from '../thresholds.js';
 
 /**
@@ -49,8 +49,10 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
   /** @type {{ method: string, dir?: string, why?: string }} */
   const containment = spawned.containment;
   const untrack = child.pid ? trackGroup(child.pid) : () => {};
-  const tree = child.pid ? trackTree(child.pid) : null;
-  const pipes = child.pid ? stdioLinks(child.pid) : [];
+  // In a cgroup every process it starts stays in reach, wherever it goes: no tree to remember
+  // (a scan of every process in /proc 4 times a second) and no pipes to look for at stop.
+  const tree = child.pid && !containment.dir ? trackTree(child.pid) : null;
+  const pipes = tree ? stdioLinks(child.pid) : [];
   // Stops the group even when spawnbench is SIGKILLed (no exit handler of ours runs then).
   const watchdog = child.pid ? startGroupWatchdog(child.pid, STOP_GRACE_MS, containment.dir) : null;
   const exited = new Promise((resolve) => {
@@ -66,13 +68,16 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
   });
   readBoundedLines(child.stdout, onStdout);
 
-  /** Ends what left the group: the whole cgroup, the remembered tree, whoever holds our pipes. */
+  /** Ends what left the group: the cgroup's members outside it, then the whole cgroup; or the remembered tree and whoever holds our pipes. */
   function endEscapees() {
-    tree.stop();
-    const found = new Map();
-    for (const p of [...tree.alive(), ...pipeHolders(pipes)]) found.set(p.pid, p);
-    if (containment.dir) killCgroup(containment.dir);
+    tree?.stop();
+    const candidates = containment.dir
+      ? outsideGroup(cgroupPids(containment.dir), child.pid)
+      : [...(tree?.alive() ?? []), ...pipeHolders(pipes)];
+    const found = new Map(candidates.map((p) => [p.pid, p]));
     const { ended, failed } = endProcesses([...found.values()]);
+    // Whatever the cgroup still holds (one forked since the listing): cgroup.kill reaches it.
+    if (containment.dir) killCgroup(containment.dir);
     return { found: found.size, ended: ended.length, notEnded: failed };
   }
 
@@ -81,7 +86,7 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
     stopping ??= (async () => {
       let escapees = null;
       if (child.pid) {
-        tree.scan(); // the latest children, before the group goes
+        tree?.scan(); // the latest children, before the group goes
         if (child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
         // Give the whole group the grace period, not just the leader: a shell leader exits at
         // once while the server under it is still flushing (a CPU profile, a log).

@@ -1,7 +1,7 @@
 /**
  * Escapees: processes a target started that left its process group (setsid, setpgid) or
- * lost their parent (a double fork), so a signal to the group misses them. Two ways to
- * find them without a cgroup:
+ * lost their parent (a double fork), so a signal to the group misses them. In a cgroup they
+ * are its members outside the group (outsideGroup). Two ways to find them without a cgroup:
  * - the tree: every process seen in the group or as a child of a group member is
  *   remembered by pid and start time while the target runs; at stop, those still alive
  *   (same pid, same start time: not a reused pid) outside the group are ended.
@@ -106,6 +106,18 @@ export function pipeHolders(links) {
     if (id && id.state !== 'Z') holders.push({ pid: id.pid, start: id.start });
   }
   return holders;
+}
+
+/**
+ * The live processes among `pids` outside the process group `pgid`: a cgroup's escapees.
+ * @param {number[]} pids
+ * @param {number} pgid
+ * @returns {Array<{pid: number, start: number}>}
+ */
+export function outsideGroup(pids, pgid) {
+  return pids.map(readIdentity)
+    .filter((id) => id && id.state !== 'Z' && id.pgrp !== pgid)
+    .map(({ pid, start }) => ({ pid, start }));
 }
 
 /**
