@@ -12,6 +12,7 @@ import { startGroupWatchdog } from './group-watchdog.js';
 import { readBoundedLines, createStderrTail } from './output-lines.js';
 import { spawnInCgroup, killCgroup, removeCgroup, cgroupPids } from './cgroup-containment.js';
 import { trackTree, stdioLinks, pipeHolders, endProcesses, outsideGroup } from './escapees.js';
+import { pidsInGroup, readStat } from '../sample/proc.js';
 import { STOP_GRACE_MS } from '../thresholds.js';
 
 /**
@@ -92,7 +93,7 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
         // once while the server under it is still flushing (a CPU profile, a log).
         const graceOver = AbortSignal.timeout(STOP_GRACE_MS);
         await Promise.race([exited, new Promise((resolve) => graceOver.addEventListener('abort', resolve, { once: true }))]);
-        await waitGroupEmpty(child.pid, graceOver);
+        await waitGroupEmpty(child.pid, graceOver, containment.dir);
         // Whatever is left (a stuck worker, an orphaned spawned command) is killed now.
         signalGroup(child.pid, 'SIGKILL');
         escapees = endEscapees();
@@ -116,7 +117,25 @@ const GROUP_POLL_MS = 25;
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves once no process is left in the group (kill(-pgid, 0) fails with ESRCH), or when `signal` aborts. */
-async function waitGroupEmpty(pgid, signal) {
-  while (!signal.aborted && signalGroup(pgid, 0)) await delay(GROUP_POLL_MS);
+/**
+ * Resolves once no live process is left in the group, or when `signal` aborts. A zombie is
+ * not waited for: it has ended, and reaping it is up to whoever inherited it. An init that
+ * reaps late (this project's test machine: ~2 s; a container whose PID 1 never reaps: never)
+ * otherwise held every stop of a server whose leader exits before its workers (node:cluster,
+ * `sh -c`) for up to the whole grace period.
+ * @param {number} pgid
+ * @param {AbortSignal} signal
+ * @param {string} [cgroupDir] the group's cgroup: its members are read there, not in all of /proc
+ */
+async function waitGroupEmpty(pgid, signal, cgroupDir) {
+  const live = () => signalGroup(pgid, 0) && (cgroupDir ? liveInGroup(cgroupPids(cgroupDir), pgid) : pidsInGroup(pgid).length > 0);
+  while (!signal.aborted && live()) await delay(GROUP_POLL_MS);
+}
+
+/** Whether one of `pids` is a live (not zombie) member of the group. */
+function liveInGroup(pids, pgid) {
+  return pids.some((pid) => {
+    const stat = readStat(pid);
+    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z';
+  });
 }
