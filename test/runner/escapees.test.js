@@ -14,6 +14,9 @@ import { waitFor } from '../helpers/harness.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { spawnInCgroup, removeCgroup } from '../../src/runner/cgroup-containment.js';
 import { trackTree } from '../../src/runner/escapees.js';
+import { spawnContained } from '../../src/runner/contained-spawn.js';
+import { procPids, readStat } from '../../src/sample/proc.js';
+import { STOP_GRACE_MS } from '../../src/thresholds.js';
 
 const HEALTHY = fileURLToPath(new URL('../../fixtures/servers/healthy.js', import.meta.url));
 const EXIT_AFTER_SUMMARY_MS = 2_000;
@@ -83,3 +86,34 @@ test('the remembered tree forgets processes that ended, and keeps the ones still
   assert.equal(ended, true, `seen ${tree.seen()} (at most ${most})`);
   assert.ok(most >= 2, `the short commands were seen while they ran (at most ${most})`);
 });
+
+/** Whether the group holds a zombie (a process that ended and was not reaped yet). */
+const holdsZombie = (pgid) => procPids().some((pid) => {
+  const stat = readStat(pid);
+  return stat?.pgrp === pgid && stat.state === 'Z';
+});
+
+// A zombie in the group whose parent left the group and never reaps it (an init that reaps
+// late leaves zombies the same way): kill(-pgid, 0) still succeeds, but nothing in the group
+// runs. The stop does not wait the grace period for it, and ends the parent, an escapee.
+for (const method of ['process-group', 'cgroup']) {
+  test(`a stop does not wait for a zombie left in the group (${method} containment)`, async (t) => {
+    if (method === 'cgroup' && !cgroups) return; // not root and no delegated subtree: nothing to test here
+    const saved = process.env.SPAWNBENCH_CONTAINMENT;
+    if (method === 'process-group') process.env.SPAWNBENCH_CONTAINMENT = 'process-group';
+    // The inner shell starts `sleep 0.1` and becomes `sleep 1009` in a session of its own (it is
+    // not its group's leader, so setsid needs no fork); the outer one becomes `sleep 1010`.
+    const proc = spawnContained({ command: 'sh', args: ['-c', 'sh -c "sleep 0.1 & exec setsid sleep 1009" & exec sleep 1010'], onStdout: () => {}, onStderr: () => {} });
+    if (saved === undefined) delete process.env.SPAWNBENCH_CONTAINMENT;
+    else process.env.SPAWNBENCH_CONTAINMENT = saved;
+    t.after(() => { for (const pid of [...processesMatching('sleep 1009'), ...processesMatching('sleep 1010')]) process.kill(pid, 'SIGKILL'); });
+    await waitFor(() => holdsZombie(proc.pid), { what: () => `a zombie in group ${proc.pid}` });
+    const started = Date.now();
+    const { containment } = await proc.stop();
+    const took = Date.now() - started;
+    assert.ok(took < STOP_GRACE_MS, `the stop took ${took} ms: it waited out the ${STOP_GRACE_MS} ms grace for the zombie`);
+    assert.equal(containment.method, method);
+    assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
+    await waitFor(() => processesMatching('sleep 1009').length === 0 && processesMatching('sleep 1010').length === 0, { timeoutMs: 2000, what: 'sleep 1009 and 1010 to end' });
+  });
+}
