@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = fileURLToPath(new URL('./floor/spawn-loop.c', import.meta.url));
+const NODE_LOOP = fileURLToPath(new URL('./floor/node-spawn-loop.js', import.meta.url));
+/** Commands in flight at once in the Node loop, as in a worker with requests queued. */
+const NODE_CONCURRENCY = 4;
 /** Spawns per measurement: ~1–3 s on the 2-core machine. */
 const SPAWNS = 1500;
 
@@ -49,6 +52,24 @@ export function measureFloor(binary, { command, args }) {
     const out = execFileSync(binary, [String(SPAWNS), command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const { spawns, selfMs, childrenMs } = JSON.parse(out);
     return { cpu: { main: selfMs / spawns, workers: null, spawned: childrenMs / spawns, generator: null } };
+  } catch (error) {
+    return { failed: error.message.split('\n')[0] };
+  }
+}
+
+/**
+ * The Node floor: the strategies' own spawn path (strategies/lib/spawn-command.js) in a
+ * loop on the given Node, no HTTP around it (bench/floor/node-spawn-loop.js). CPU
+ * milliseconds per spawn of the loop and of the commands, and the spawn API it used.
+ * @param {string} node the Node executable
+ * @param {{ command: string, args: string[] }} workload
+ * @returns {{ cpu: { main: number, workers: null, spawned: number, generator: null }, api: string } | { failed: string }}
+ */
+export function measureNodeFloor(node, { command, args }) {
+  try {
+    const out = execFileSync(node, ['--no-warnings', NODE_LOOP, String(SPAWNS), String(NODE_CONCURRENCY), command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const { spawns, selfMs, childrenMs, api } = JSON.parse(out);
+    return { cpu: { main: selfMs / spawns, workers: null, spawned: childrenMs / spawns, generator: null }, api };
   } catch (error) {
     return { failed: error.message.split('\n')[0] };
   }

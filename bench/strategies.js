@@ -25,7 +25,8 @@
 // Fewer and shorter rounds for a quick look: --rounds 1 --duration 2s --warmup 500ms.
 // The floor (bench/floor/spawn-loop.c, built when `cc` is on PATH; --no-floor to leave it
 // out) is measured before the Go reference each round: the command spawned in a C loop
-// with nothing around it. The closing lines say, per workload, what a request costs above
+// with nothing around it; so is the Node floor of each Node among the rows
+// (bench/floor/node-spawn-loop.js: the strategies' own spawn path in a loop, no HTTP). The closing lines say, per workload, what a request costs above
 // that floor for Go and for the best Node-only row on each Node major, and where the best
 // Node 26 and Node 20 rows stand against issue 28's targets (≥ 1.2× and ≥ 0.7× Go).
 import { parseArgs } from 'node:util';
@@ -35,7 +36,7 @@ import { createRun } from '../src/runner/run-engine.js';
 import { resolveRuntime } from '../src/strategies/runtimes.js';
 import { resolveWorkload } from '../src/workloads.js';
 import { buildGoReference, startGoReference, ticksToMs } from './go-reference.js';
-import { buildFloor, measureFloor } from './floor.js';
+import { buildFloor, measureFloor, measureNodeFloor } from './floor.js';
 import { RUNTIMES, fetchRuntime } from '../test/helpers/runtimes.js';
 import { summarizeCell, strategyCpu, goCpu, throughputTable, cpuTable, fmt, median } from './strategies-figures.js';
 
@@ -223,6 +224,13 @@ if (!args['no-floor']) {
   }
 }
 
+/** The Node floors: one per Node runtime among the rows (they spawn on that Node's own path). */
+const nodeFloors = args['no-floor']
+  ? []
+  : [...new Set(rows.map((r) => r.runtime).filter((r) => nodeMajor(r) !== null))].map((runtime) => ({
+      runtime, path: resolveRuntime(runtimeOption(runtime)).path, rounds: Object.fromEntries(workloads.map((w) => [w, []])),
+    }));
+
 try {
   for (let round = 1; round <= rounds; round++) {
     for (const workload of workloads) {
@@ -231,6 +239,11 @@ try {
         const f = measureFloor(floor.binary, resolveWorkload({ workload }));
         floor.rounds[workload].push(f);
         process.stderr.write(`${tag} floor (C spawn loop): ${f.failed ? `failed: ${f.failed}` : `${fmt(f.cpu.main + f.cpu.spawned, 3)} ms CPU per spawn`}\n`);
+      }
+      for (const nodeFloor of nodeFloors) {
+        const f = measureNodeFloor(nodeFloor.path, resolveWorkload({ workload }));
+        nodeFloor.rounds[workload].push(f);
+        process.stderr.write(`${tag} Node floor (${nodeFloor.runtime} spawn loop): ${f.failed ? `failed: ${f.failed}` : `${fmt(f.cpu.main + f.cpu.spawned, 3)} ms CPU per spawn (${f.api})`}\n`);
       }
       // The Go reference is measured before the first strategy and again after every
       // --go-every strategies; each strategy's ratio is to the mean of the Go figures
@@ -270,12 +283,13 @@ try {
 const GO_LABEL = 'Go net/http + os/exec (reference)';
 const FLOOR_LABEL = 'floor: C posix_spawn + pipe + waitpid loop (per spawn)';
 
-/** The floor's rounds: medians of the loop's and the commands' CPU per spawn. */
+/** A floor's rounds: medians of the loop's and the commands' CPU per spawn. */
 function summarizeFloor(list) {
   const ok = list.filter((f) => !f.failed);
   if (!ok.length) return null;
-  return { cpu: { main: median(ok.map((f) => f.cpu.main)), workers: null, spawned: median(ok.map((f) => f.cpu.spawned)), generator: null } };
+  return { cpu: { main: median(ok.map((f) => f.cpu.main)), workers: null, spawned: median(ok.map((f) => f.cpu.spawned)), generator: null }, api: ok[0].api ?? null };
 }
+const nodeFloorLabel = (runtime, cell) => `Node floor: ${runtime} spawn-command.js loop, no HTTP (${cell.api}, per spawn)`;
 console.log(`## spawnbench strategies on this machine\n`);
 console.log(`${availableParallelism()} hardware threads · Node ${process.versions.node} · pool size ${args['pool-size']} · ` +
   `${args.connections} connections · ${args.warmup} warm-up + ${args.duration} per cell · ${rounds} interleaved round${rounds > 1 ? 's' : ''} ` +
@@ -311,9 +325,14 @@ for (const workload of workloads) {
   console.log(`\nCPU milliseconds per request (medians over the rounds; main process = all its threads; ` +
     `spawned = the commands' CPU, reaped children; for Go, main process = the whole server):\n`);
   const floorCell = floor ? summarizeFloor(floor.rounds[workload]) : null;
-  console.log(cpuTable(floorCell ? [...cells, { label: FLOOR_LABEL, cell: floorCell }] : cells));
+  const nodeFloorCells = nodeFloors.map((f) => ({ runtime: f.runtime, cell: summarizeFloor(f.rounds[workload]) })).filter((f) => f.cell);
+  console.log(cpuTable([
+    ...cells,
+    ...(floorCell ? [{ label: FLOOR_LABEL, cell: floorCell }] : []),
+    ...nodeFloorCells.map((f) => ({ label: nodeFloorLabel(f.runtime, f.cell), cell: f.cell })),
+  ]));
   console.log('');
-  summaries.push({ workload, cells, floorCell });
+  summaries.push({ workload, cells, floorCell, nodeFloorCells });
 }
 
 // The questions the table answers: can a server with a Node main thread match Go
@@ -334,7 +353,7 @@ if (go) {
     console.log(`${workload}: best with a Node main thread: ${say(nodeMain)}; ` +
       `best whose Node main thread answers every request: ${say(mainAnswers)}; best with Node workers only: ${say(nodeOnly)}.`);
   }
-  for (const { workload, cells, floorCell } of summaries) {
+  for (const { workload, cells, floorCell, nodeFloorCells } of summaries) {
     const lines = [];
     for (const [major, target] of NODE_TARGETS) {
       const c = best(cells, (r) => nodeMajor(r.runtime) === major && (!r.workerRuntime || nodeMajor(r.workerRuntime) === major));
@@ -342,7 +361,29 @@ if (go) {
     }
     console.log(`${workload}: ${lines.join('; ')}.`);
     if (floorCell) console.log(aboveFloor(workload, cells, floorCell));
+    const ceilings = nodeCeilings(cells, nodeFloorCells);
+    if (ceilings) console.log(`${workload}: ${ceilings}.`);
   }
+}
+
+/**
+ * How far a Node server could get with HTTP and everything but its spawns costing nothing:
+ * Go's CPU per request (server, commands, generator) over the Node floor's (loop and
+ * commands) plus the same generator, i.e. the ratio to Go at the CPU Go used per second.
+ * Above it, no work on a Node server's request path reaches a target: only cheaper spawns.
+ */
+function nodeCeilings(cells, nodeFloorCells) {
+  const goCell = cells.find((c) => c.label === GO_LABEL && !c.cell.failed)?.cell;
+  if (!goCell?.cpu || !nodeFloorCells.length) return null;
+  const generator = goCell.cpu.generator ?? 0;
+  const goTotal = goCell.cpu.main + goCell.cpu.spawned + generator;
+  return nodeFloorCells.map(({ runtime, cell }) => {
+    const nodeTotal = cell.cpu.main + cell.cpu.spawned + generator;
+    const target = NODE_TARGETS.find(([major]) => major === nodeMajor(runtime))?.[1];
+    return `${runtime} ceiling with everything but the spawn free: ≈ ${fmt(goTotal / nodeTotal, 2)}× Go ` +
+      `(Go ${fmt(goTotal, 3)} ms CPU per request with the generator, Node floor ${fmt(nodeTotal, 3)} = loop ${fmt(cell.cpu.main, 3)} + commands ${fmt(cell.cpu.spawned, 3)} + generator ${fmt(generator, 3)})` +
+      `${target ? `; target ${target}×` : ''}`;
+  }).join('; ');
 }
 /** Node major of a row's runtime: 'node' is the Node running this bench, 'node26' Node 26. */
 function nodeMajor(runtime) {
