@@ -87,8 +87,9 @@ export async function loadPosixSpawn(env = process.env, imports = IMPORTS) {
   if (env.SPAWNBENCH_SPAWN_API === 'child_process') return { unavailable: 'SPAWNBENCH_SPAWN_API=child_process' };
   if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) return { unavailable: `${process.platform}/${process.arch}` };
   const builtIn = await nodeFfi(imports.nodeFfi);
-  const native = builtIn.native ?? (await koffiFfi(imports.koffi)).native;
-  if (!native) return { unavailable: `${builtIn.unavailable}, and koffi does not load` };
+  const loaded = builtIn.native ? builtIn : await koffiFfi(imports.koffi);
+  const native = loaded.native;
+  if (!native) return { unavailable: `${builtIn.unavailable}, and ${loaded.unavailable}` };
   try {
     return { run: bind(native), ffi: native.name };
   } catch (error) {
@@ -143,14 +144,14 @@ const KOFFI_TYPES = { pointer: 'void *', i32: 'int', i16: 'short', u32: 'unsigne
  * koffi (an optional dependency: an FFI for every Node from 16, with prebuilt binaries),
  * for the Nodes without node:ffi.
  * @param {() => Promise<any>} load
- * @returns {Promise<{ native?: Native }>}
+ * @returns {Promise<{ native: Native } | { native?: undefined, unavailable: string }>}
  */
 async function koffiFfi(load) {
   let koffi;
   try {
     koffi = (await load()).default;
   } catch {
-    return {};
+    return { unavailable: 'koffi is not installed' };
   }
   try {
     const lib = koffi.load(null);
@@ -158,14 +159,13 @@ async function koffiFfi(load) {
       [name, lib.func(name, KOFFI_TYPES[result], args.map((type) => KOFFI_TYPES[type]))]));
     const environSymbol = lib.symbol('environ');
     return { native: { name: 'koffi', c, at: (buffer) => buffer, addressOf: (buffer) => koffi.address(buffer), environ: () => koffi.decode(environSymbol, 'void *') } };
-  } catch {
-    return {};
+  } catch (error) {
+    return { unavailable: `koffi: ${error.message}` };
   }
 }
 
 /** @param {Native} native */
 function bind({ c, at, addressOf, environ }) {
-
   // One attribute set for every spawn: every signal to its default, none blocked.
   const attr = Buffer.alloc(ATTR_BYTES);
   const allSignals = Buffer.alloc(SIGSET_BYTES);

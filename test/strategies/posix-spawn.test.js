@@ -55,7 +55,10 @@ const missing = () => Promise.reject(new Error('not here'));
 
 test('turned off, or neither FFI loads: child_process, saying why', async () => {
   assert.deepEqual(await loadPosixSpawn({ SPAWNBENCH_SPAWN_API: 'child_process' }), { unavailable: 'SPAWNBENCH_SPAWN_API=child_process' });
-  assert.deepEqual(await loadPosixSpawn({}, { nodeFfi: missing, koffi: missing }), { unavailable: `node:ffi is not in Node ${process.version}, and koffi does not load` });
+  // koffi there but broken: its own words.
+  const broken = async () => ({ default: { load: () => { throw new Error('libc.so.6: cannot open'); } } });
+  assert.deepEqual(await loadPosixSpawn({}, { nodeFfi: missing, koffi: broken }), { unavailable: `node:ffi is not in Node ${process.version}, and koffi: libc.so.6: cannot open` });
+  assert.deepEqual(await loadPosixSpawn({}, { nodeFfi: missing, koffi: missing }), { unavailable: `node:ffi is not in Node ${process.version}, and koffi is not installed` });
 });
 
 test('without node:ffi (Node before 26.1), koffi: a real spawn through it, whatever this Node is', { skip: !SUPPORTED && `koffi's posix_spawn path is for Linux x64/arm64, not ${process.platform}/${process.arch}` }, async () => {
