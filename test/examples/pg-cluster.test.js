@@ -47,11 +47,13 @@ after(() => {
 
 const load = ['-d', '2s', '-w', '1s', '-c', '60', '--json'];
 
-test('tune on the database example: a size that works, why the larger failed, no call for larger pools', { skip }, async () => {
+test('tune on the database example: a size that works, why the larger failed, no call for larger pools', { skip }, async (t) => {
   const { code, out, err } = await spawnCli(['tune', '--sizes', '1,2,3', '--repeat', '1', ...load, '--size-env', 'WORKERS', '--', 'node', API], { env, timeoutMs: 240_000 });
   assert.equal(code, 0, err.slice(-2000));
   const result = JSON.parse(out);
   const rec = result.recommendation;
+  const postgresCores = (x) => x.users.find((u) => u.name === 'postgres')?.cores ?? 0;
+  t.diagnostic(`size ${rec.size}; ${result.steps.map((s) => `${s.size}: ${Math.round(s.rps)} rps, ${s.errors} errors`).join('; ')}; postgres ${result.otherUsersBySize.map((x) => `${postgresCores(x)}`).join('/')} cores`);
   const dump = JSON.stringify({ sentences: rec.sentences, steps: result.steps.map((s) => ({ size: s.size, errors: s.errors, errorTexts: s.errorTexts, downstreams: s.downstreams })) }, null, 1);
   assert.ok([1, 2].includes(rec.size), dump);
   assert.ok(!rec.reasons.includes('still-rising'), dump);
