@@ -553,6 +553,18 @@ export const POOL_MAIN_MS_PER_REQUEST = 0.16;
  */
 export const EXEC_WAIT_SHARE_OF_CHILD_CPU = 0.34;
 
+/**
+ * The same share for a loop that spawns with posix_spawn (spawnbench's Node workers where
+ * node:ffi or koffi loads: strategies/lib/posix-spawn.js), 0..1. glibc clones with
+ * CLONE_VM|CLONE_VFORK: nothing to drop, and the parent sleeps until the child's exec
+ * switches memory, a larger part of a cheaper child. Measured the same way (single-worker
+ * runs, stretch 2.4–2.6, `echo`, Node 20.20 with koffi, 5 s): 0.52 for fork-pool, 0.55 for
+ * comm-channel. With 0.34 the knee of runs at 1, 2 and 3 workers came out 0.75–0.81, and
+ * the advice said 1 worker where 1, 2 and 3 workers served 653–741, 941–1,015 and
+ * 861–869 req/s; with 0.53 it comes out 0.83–1.00, and the advice says 2.
+ */
+export const EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN = 0.53;
+
 // ── How a runtime spawns ───────────────────────────────────────────────────────
 
 /**

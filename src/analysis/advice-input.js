@@ -22,6 +22,7 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  * @property {number|null} cpuPct     CPU of the whole process (or thread), % of one core
  * @property {number|null} loopCpuPct its main thread on a CPU, % of wall time (schedstat)
  * @property {number|null} waitPct    its main thread runnable but waiting for a CPU, % of wall time (schedstat)
+ * @property {string|null} [spawnTiming] how its spawns were timed (probe): 'posix_spawn' when it spawned that way
  */
 
 /**
@@ -132,6 +133,7 @@ function threadFigures(p, worker) {
     cpuPct: s.cpuPct ?? null,
     loopCpuPct: s.loopCpuPct ?? null,
     waitPct: s.waitPct ?? null,
+    spawnTiming: s.spawnTiming ?? null,
   };
 }
 

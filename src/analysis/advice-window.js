@@ -54,6 +54,7 @@ export function foldSample(window, sample) {
       label: p.label,
       firstRequests: before.firstRequests ?? p.requests ?? null,
       lastRequests: p.requests ?? before.lastRequests ?? null,
+      spawnTiming: p.probe?.spawn?.timing ?? before.spawnTiming ?? null,
       sums,
     };
   }
@@ -170,6 +171,7 @@ function figuresOf(e) {
     cpuPct: meanOf(e.sums.cpuPct),
     loopCpuPct: meanOf(e.sums.loopCpuPct),
     waitPct: meanOf(e.sums.waitPct),
+    spawnTiming: e.spawnTiming ?? null,
   };
 }
 

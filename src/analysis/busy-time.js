@@ -5,7 +5,7 @@
  * while the command it forked waited for a core to exec on. Pure: figures in,
  * a share of wall time out.
  */
-import { EXEC_WAIT_SHARE_OF_CHILD_CPU } from '../thresholds.js';
+import { EXEC_WAIT_SHARE_OF_CHILD_CPU, EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN } from '../thresholds.js';
 
 /**
  * @typedef {object} BusyShare
@@ -20,7 +20,8 @@ import { EXEC_WAIT_SHARE_OF_CHILD_CPU } from '../thresholds.js';
  * (schedstat) comes off; the time it slept inside its busy periods (waiting for a
  * forked child to exec, which needs a core too) is shrunk by the same stretch
  * its own CPU time suffered, but not below the share of its children's CPU that
- * comes before exec (EXEC_WAIT_SHARE_OF_CHILD_CPU): at a large stretch the
+ * comes before exec (EXEC_WAIT_SHARE_OF_CHILD_CPU, or its posix_spawn twin for a loop
+ * that spawns that way): at a large stretch the
  * division alone would leave almost nothing of a wait every spawn has.
  * @param {import('./advice-input.js').ThreadFigures} t
  * @param {number|null} [childCpu] CPU of the commands this loop spawned, as a share of wall time (1 = one core)
@@ -39,7 +40,8 @@ export function busyShare(t, childCpu = null, { throttled = false } = {}) {
     // the pool at 2 where tune measured 305, 344, 359 req/s at 2, 3, 4 workers; ELU sizes it at 4.
     if (on === null || wait === null || throttled) return { busy: t.elu, measured: t.elu, stretch, source: 'elu' };
     const asleepWhileBusy = Math.max(0, t.elu - on - wait);
-    const floor = Number.isFinite(childCpu) ? Math.min(asleepWhileBusy, EXEC_WAIT_SHARE_OF_CHILD_CPU * childCpu) : 0;
+    const share = t.spawnTiming === 'posix_spawn' ? EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN : EXEC_WAIT_SHARE_OF_CHILD_CPU;
+    const floor = Number.isFinite(childCpu) ? Math.min(asleepWhileBusy, share * childCpu) : 0;
     const asleep = Math.max(asleepWhileBusy / stretch, floor);
     return { busy: Math.min(t.elu, on + asleep), measured: t.elu, stretch, source: 'elu' };
   }

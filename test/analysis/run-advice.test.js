@@ -115,6 +115,17 @@ describe('pool size', () => {
     assert.ok(Math.abs(busyShare({ elu: 0.9, loopCpuPct: 5, waitPct: 80 }, 0.1).busy - (0.05 + 0.034)) < 1e-9);
   });
 
+  test('a worker that spawns with posix_spawn sleeps through more of each command before its exec', () => {
+    // ELU 0.97, on a CPU 19%, waiting 30% → stretch 2.58, asleep 0.48, / 2.58 = 0.186. The floor is a share
+    // of the commands' CPU (0.89 of a core): fork 0.34 × 0.89 = 0.303 → busy 0.19 + 0.303 = 0.493;
+    // posix_spawn 0.53 × 0.89 = 0.472 → busy 0.19 + 0.472 = 0.662 (a single fork-pool worker of Node 20
+    // with koffi, where 2 workers served 37% more than 1).
+    const worker = { elu: 0.97, loopCpuPct: 19, waitPct: 30 };
+    assert.ok(Math.abs(busyShare(worker, 0.89).busy - 0.4926) < 1e-3);
+    assert.ok(Math.abs(busyShare({ ...worker, spawnTiming: 'patch' }, 0.89).busy - 0.4926) < 1e-3);
+    assert.ok(Math.abs(busyShare({ ...worker, spawnTiming: 'posix_spawn' }, 0.89).busy - 0.6617) < 1e-3);
+  });
+
   test('without the probe, worker CPU stands in for busy time, and says the size may be low', () => {
     const workers = evenWorkers(2, { rps: 600, cpuPct: 30 }).map((w) => ({ ...w, elu: null, blocked: null, loopCpuPct: null, waitPct: null }));
     const advice = advise(syntheticRun({ rps: 600, workers }));
