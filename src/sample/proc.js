@@ -9,7 +9,7 @@
  * `cutime`/`cstime` (the CPU of reaped children) which pidusage does not.
  */
 import { readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 
 /** True where /proc has what the samplers read. */
 export const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
@@ -20,21 +20,49 @@ const FALLBACK_PAGE_BYTES = 4096;
 
 let units = null;
 
+/** The auxiliary vector's keys for the two units (linux/auxvec.h). */
+const AT_PAGESZ = 6n;
+const AT_CLKTCK = 17n;
+
 /**
  * Clock ticks per second (the unit of utime/stime) and bytes per page (the unit of rss).
- * Asked once from getconf, then cached.
+ * Read once from what the kernel handed this process at exec (/proc/self/auxv: AT_CLKTCK,
+ * AT_PAGESZ, what getconf itself reads), else asked of getconf, then cached.
  * @returns {{ ticksPerSec: number, pageBytes: number }}
  */
 export function procUnits() {
-  units ??= {
-    ticksPerSec: getconf('CLK_TCK', FALLBACK_CLOCK_TICKS),
-    pageBytes: getconf('PAGESIZE', FALLBACK_PAGE_BYTES),
+  if (units) return units;
+  const aux = auxValues();
+  units = {
+    ticksPerSec: aux.get(AT_CLKTCK) ?? getconf('CLK_TCK', FALLBACK_CLOCK_TICKS),
+    pageBytes: aux.get(AT_PAGESZ) ?? getconf('PAGESIZE', FALLBACK_PAGE_BYTES),
   };
   return units;
 }
 
+/**
+ * This process's auxiliary vector: 64-bit key/value pairs up to AT_NULL (a 64-bit kernel).
+ * @returns {Map<bigint, number>} empty where it cannot be read
+ */
+export function auxValues() {
+  const values = new Map();
+  try {
+    const bytes = readFileSync('/proc/self/auxv');
+    for (let at = 0; at + 16 <= bytes.length; at += 16) {
+      const key = bytes.readBigUInt64LE(at);
+      if (key === 0n) break;
+      const value = Number(bytes.readBigUInt64LE(at + 8));
+      if (value > 0) values.set(key, value);
+    }
+  } catch {
+    // no /proc, or not readable: getconf answers
+  }
+  return values;
+}
+
 function getconf(name, fallback) {
   try {
+    const { execFileSync } = createRequire(import.meta.url)('node:child_process');
     const value = Number(execFileSync('getconf', [name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
     return value > 0 ? value : fallback;
   } catch {
