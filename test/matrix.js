@@ -47,14 +47,14 @@ const MATRIX_RUNS = ['26', '22', '24', 'runtimes'];
 
 /**
  * Test files at a time (SPAWNBENCH_TEST_PARALLEL overrides it). End-to-end files wait on
- * servers more than they compute (the suite's CPU time is ~1.3 cores of its wall time at 2
- * files), so 3 on 2 cores keeps both busy: 5.4 min against 6.4 at 2, all green, on this
- * machine with other work at nice 15; on the quiet machine 5.1 min at 3 and 4.7 at 4 (both
- * green once; 3 kept, which passed under load too). Files that must not share the machine say so
+ * servers more than they compute (at 3 files the suite's CPU time is ~1.5 cores of its wall
+ * time), so 4 on 2 cores keeps both busier: `npm test` on the quiet machine 4:39 and 4:50 at 4
+ * (both green), 5:05 at 3; with other work at nice 15, 5.4 min at 3 and 6.4 at 2. Files that
+ * must not share the machine say so
  * (`test: run alone`); files that look for their own processes see only those they
  * started (test/helpers/processes.js tags them).
  */
-export const PARALLEL = Number(process.env.SPAWNBENCH_TEST_PARALLEL) || 3;
+export const PARALLEL = Number(process.env.SPAWNBENCH_TEST_PARALLEL) || 4;
 
 /**
  * What `npm test` checks before the tests (both at once; a failure is named in this
