@@ -72,13 +72,22 @@ function allStats() {
   return stats;
 }
 
-/** Whether `pid` is still a live process (signal 0 only checks). */
+/**
+ * Whether `pid` is still a live process: it exists and is not a zombie. A zombie has ended;
+ * one whose parent ended waits for the init to reap it, which here takes ~2 s (and in a
+ * container whose PID 1 does not reap, forever), so signal 0 alone would wait on the init.
+ */
 export function isAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return process.platform !== 'linux'; // gone between the two reads (no /proc elsewhere: signal 0 is all there is)
   }
 }
 
