@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 
 // hdr-histogram-js (CommonJS, ~45 modules with pako) is required on first use:
 // --help and --version reach this module through the command table and never decode.
+// Only its encoding part (src/load/histogram.js says why not its index).
 const require = createRequire(import.meta.url);
 
 // The percentiles of the distribution plot: evenly spaced on the "number of
@@ -17,7 +18,7 @@ const PLOT_MAX_NINES = 5;
 function decode(base64) {
   if (typeof base64 !== 'string' || base64 === '') return null;
   try {
-    return require('hdr-histogram-js').decodeFromCompressedBase64(base64, 32, false);
+    return require('hdr-histogram-js/dist/encoding.js').decodeFromCompressedBase64(base64, 32, false);
   } catch {
     return null; // a hand-edited or truncated file: the plot is left out, nothing else fails
   }

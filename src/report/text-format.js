@@ -1,10 +1,9 @@
 /** Number formatting of the text reports (summary, tune, compare, diagnose); the dashboard has its own, narrower cells (src/ui/cell-format.js). */
-
-const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+import { formatInteger } from '../units.js';
 
 /** 12345.6 → '12,346' */
 export function int(n) {
-  return Number.isFinite(n) ? intFormat.format(n) : '–';
+  return Number.isFinite(n) ? formatInteger(n) : '–';
 }
 
 /** Milliseconds with a precision that fits their size: 0.84 ms, 12.3 ms, 1,204 ms. */

@@ -121,7 +121,7 @@ export function wordBottleneck(found) {
  * checked and where to look next. Never "no limit reached": something limited it.
  */
 function pastText(p) {
-  const r = (v) => Math.round(v).toLocaleString('en-US');
+  const r = int;
   const what = p.fell ? `throughput fell past it (${r(p.bestRps)} → ${r(p.rps)} req/s at ${workers(p.size)})` : `throughput stopped rising past it (${r(p.rps)} req/s at ${workers(p.size)})`;
   if (p.findings.length > 0) return `${what}: at ${workers(p.size)}, ${p.findings.map(bottleneckFindingText).join('; ')}`;
   const c = p.checked;
@@ -139,11 +139,11 @@ function pastText(p) {
 
 const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
 const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
-const rps = (x) => `${Math.round(x.rps.median).toLocaleString('en-US')} req/s`;
+const rps = (x) => `${int(x.rps.median)} req/s`;
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
 
 function fmtRps({ median, min, max, n }) {
-  const r = (v) => Math.round(v).toLocaleString('en-US');
+  const r = int;
   return n > 1 ? `${r(median)} req/s (${r(min)}–${r(max)} over ${n} repeats)` : `${r(median)} req/s`;
 }
 

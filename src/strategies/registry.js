@@ -53,7 +53,7 @@ export function listStrategies(dirs = strategyDirs()) {
       }
     }
   }
-  return [...byName.values()].sort((a, b) => (a.name === 'baseline' ? -1 : b.name === 'baseline' ? 1 : a.name.localeCompare(b.name)));
+  return [...byName.values()].sort((a, b) => (a.name === 'baseline' ? -1 : b.name === 'baseline' ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function loadStrategy(dir, name) {

@@ -3,6 +3,7 @@
  * Every function takes a possibly-missing value and returns a short string; a
  * missing value is shown as DASH so a column never collapses.
  */
+import { formatInteger } from '../units.js';
 
 /** Shown where a value is not known (yet, or not measurable on this runtime). */
 export const DASH = '–';
@@ -34,9 +35,7 @@ export function formatMs(ms, { unit = true } = {}) {
 export function formatCount(n) {
   if (!isNumber(n)) return DASH;
   // Not toLocaleString: Intl formatting was the dashboard's costliest helper per frame.
-  const digits = String(Math.abs(Math.round(n)));
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return n < 0 && grouped !== '0' ? `-${grouped}` : grouped;
+  return formatInteger(n);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDuration, parseInteger, parsePositiveNumber, parseIntegerList, formatDuration } from '../../src/units.js';
+import { parseDuration, parseInteger, parsePositiveNumber, parseIntegerList, formatDuration, formatInteger } from '../../src/units.js';
 import { splitCommand } from '../../src/workloads.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -58,4 +58,13 @@ test('workload commands split into argv without a shell', () => {
   assert.deepEqual(splitCommand('ls ""'), ['ls', '']);
   assert.deepEqual(splitCommand('echo $HOME | wc'), ['echo', '$HOME', '|', 'wc']);
   assert.throws(() => splitCommand('echo "open'), /unclosed " quote/);
+});
+
+test('formatInteger writes what Intl en-US writes with no fraction digits, without making one', () => {
+  const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  const values = [0, 1, -1, 999, 1000, -1000, 12345.6, 2.5, -2.5, 0.5, 10.5, 999_999.5, 1_234_567.49, 1e15];
+  for (let i = 0; i < 2000; i++) values.push((i % 2 ? -1 : 1) * (i * 7919.37) ** 1.3);
+  for (const n of values) assert.equal(formatInteger(n), intl.format(n), String(n));
+  // Intl writes "-0" for a negative that rounds to zero; a report says 0.
+  assert.equal(formatInteger(-0.4), '0');
 });
