@@ -9,7 +9,7 @@
  *
  * Usage: node node-spawn-loop.js <count> <concurrency> <command> [args...]
  */
-import { readFileSync } from 'node:fs';
+import { readStat } from '../../src/sample/proc.js';
 import { runCommand, SPAWN_API } from '../../strategies/lib/spawn-command.js';
 import { ticksToMs } from '../go-reference.js';
 
@@ -24,8 +24,8 @@ if (!(count > 0) || !(concurrency > 0) || !command) {
 
 /** CPU ms of this process's reaped children (cutime + cstime). */
 function childrenMs() {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return ticksToMs(Number(fields[13]) + Number(fields[14]));
+  const { cutime, cstime } = readStat(process.pid);
+  return ticksToMs(cutime + cstime);
 }
 
 let started = 0;

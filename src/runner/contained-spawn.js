@@ -12,7 +12,7 @@ import { startGroupWatchdog } from './group-watchdog.js';
 import { readBoundedLines, createStderrTail } from './output-lines.js';
 import { spawnInCgroup, killCgroup, removeCgroup, cgroupPids } from './cgroup-containment.js';
 import { trackTree, stdioLinks, pipeHolders, endProcesses, outsideGroup } from './escapees.js';
-import { pidsInGroup, readStat } from '../sample/proc.js';
+import { pidsInGroup } from '../sample/proc.js';
 import { STOP_GRACE_MS } from '../thresholds.js';
 
 /**
@@ -128,14 +128,6 @@ const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param {string} [cgroupDir] the group's cgroup: its members are read there, not in all of /proc
  */
 async function waitGroupEmpty(pgid, signal, cgroupDir) {
-  const live = () => signalGroup(pgid, 0) && (cgroupDir ? liveInGroup(cgroupPids(cgroupDir), pgid) : pidsInGroup(pgid).length > 0);
+  const live = () => signalGroup(pgid, 0) && pidsInGroup(pgid, cgroupDir ? cgroupPids(cgroupDir) : undefined).length > 0;
   while (!signal.aborted && live()) await delay(GROUP_POLL_MS);
-}
-
-/** Whether one of `pids` is a live (not zombie) member of the group. */
-function liveInGroup(pids, pgid) {
-  return pids.some((pid) => {
-    const stat = readStat(pid);
-    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z';
-  });
 }

@@ -196,10 +196,11 @@ export function readCpuTimes() {
  * Live (not zombie) processes of a process group, from /proc: what is left of a
  * strategy or server spawnbench started in a group of its own.
  * @param {number} pgid
+ * @param {number[]} [candidates] where to look (a cgroup's members); default every process in /proc
  * @returns {number[]}
  */
-export function pidsInGroup(pgid) {
-  return procPids().filter((pid) => {
+export function pidsInGroup(pgid, candidates = procPids()) {
+  return candidates.filter((pid) => {
     const stat = readStat(pid);
     return stat !== null && stat.pgrp === pgid && stat.state !== 'Z';
   });
