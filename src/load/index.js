@@ -31,7 +31,7 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
  * busiest thread's; `generator.cpuPct` adds the threads up (200 = two cores).
  * @param {object} options see src/README.md ("Load generator")
  * @returns {EventEmitter & { done: Promise<object>, stop(): Promise<object> }}
- *   emits 'phase' ({ phase }) and 'tick' (LoadTick); `done` resolves to the LoadResult
+ *   emits 'phase' ({ phase, at }: at, epoch ms it began) and 'tick' (LoadTick); `done` resolves to the LoadResult
  * @throws {import('../errors.js').UsageError} for a bad option (before anything starts)
  */
 export function startLoad(options) {
@@ -57,7 +57,8 @@ export function startLoad(options) {
   const setPhase = (next) => {
     if (phase === next) return;
     phase = next;
-    load.emit('phase', { phase: next });
+    // `at`: when the phase began (epoch ms), stamped here once, before any listener's work.
+    load.emit('phase', { phase: next, at: Date.now() });
   };
 
   const emitTick = (merged) => {

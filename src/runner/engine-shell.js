@@ -99,8 +99,8 @@ export class Engine extends EventEmitter {
   startLoad(plan, url, expectedBody) {
     const load = startPlanLoad(plan, url, expectedBody);
     this.#load = load;
-    // `at`: when the phase began (epoch ms), so a worker's death is placed in the measured time.
-    load.on('phase', (p) => this.emit('phase', { ...p, at: Date.now() }));
+    // `at`: when the phase began (epoch ms, the load's stamp), so a worker's death is placed in the measured time.
+    load.on('phase', (p) => this.emit('phase', { ...p, at: p.at ?? Date.now() }));
     load.on('tick', (tick) => {
       this.#lastTick = tick;
       this.emit('tick', tick);
@@ -246,7 +246,7 @@ export function resultEnvelope(kind, fields) {
  * @param {(server: object|null) => object|null} steps.sample starts the sampler, or null
  * @param {(server: object|null) => string} steps.url the URL the load drives
  * @param {Buffer|null} [steps.expectedBody]
- * @param {(phase: string, server: object|null) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'
+ * @param {(phase: string, server: object|null, at: number) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'; `at`: when the phase began (epoch ms), taken before the reset, which can take a while on a loaded machine
  * @param {(server: object|null) => void} [steps.afterLoad] right after the measured load, before anything stops
  * @param {(server: object|null) => void} [steps.beforeStops] after the sampler's summary, before the server stops
  * @returns {Promise<{ server: object|null, load: object, samples: object|null, crash: object|null,
@@ -274,12 +274,12 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
     const loadRun = engine.startLoad(plan, target, expectedBody);
     logger.info({ url: target }, 'load start');
     // Samples summarise the measured phase only, like the load figures.
-    loadRun.on('phase', ({ phase }) => {
+    loadRun.on('phase', ({ phase, at }) => {
       if (phase === 'measure') {
         sampler?.reset();
         stderrLines.start();
       }
-      onLoadPhase?.(phase, server);
+      onLoadPhase?.(phase, server, at);
     });
     const load = await loadRun.done;
     stderrLines.stop();

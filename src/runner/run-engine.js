@@ -65,8 +65,8 @@ async function execute(run, plan, logger) {
     url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
     expectedBody: plan.load.expected,
     // A user's server: its process tree when the measured phase starts and ends (who serves, its workers).
-    onLoadPhase: (phase, server) => {
-      if (phase === 'measure') measureStartedAt = Date.now();
+    onLoadPhase: (phase, server, at) => {
+      if (phase === 'measure') measureStartedAt = at;
       if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
     afterLoad: (server) => {
