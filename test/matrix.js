@@ -17,11 +17,14 @@
  * Node's directory first in PATH, so anything a test starts by name runs on the same
  * Node as the test (spawnbench itself starts strategies with process.execPath).
  *
- * Test files run PARALLEL at a time (one process each, node's --test-concurrency);
- * a file whose first lines hold the marker `test: run alone` runs after them, by
- * itself. A failure, a missing runtime or a run that executed no test makes the
- * command fail. The output ends with node's test runner summary lines for the totals
- * of all runs, which is what CI reads.
+ * Each test file runs in a process of its own (`node --test-reporter=spec <file>`,
+ * node's test runner inside the file), several at once, the longest first, as many
+ * as their measured CPU use fits in CORE_BUDGET (test/durations.json, below); its
+ * output is printed whole when it ends. A file whose first lines hold the marker
+ * `test: run alone` runs after them, by itself. A failure, a file that exits
+ * non-zero or is stopped after FILE_TIMEOUT_MS, a missing runtime or a run that
+ * executed no test makes the command fail. The output ends with node's test runner
+ * summary lines for the totals of all runs, which is what CI reads.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -46,15 +49,22 @@ const DEFAULT_RUNS = ['this'];
 const MATRIX_RUNS = ['26', '22', '24', 'runtimes'];
 
 /**
- * Test files at a time (SPAWNBENCH_TEST_PARALLEL overrides it). End-to-end files wait on
- * servers more than they compute (at 3 files the suite's CPU time is ~1.5 cores of its wall
- * time), so 4 on 2 cores keeps both busier: `npm test` on the quiet machine 4:39 and 4:50 at 4
- * (both green), 5:05 at 3; with other work at nice 15, 5.4 min at 3 and 6.4 at 2. Files that
- * must not share the machine say so
- * (`test: run alone`); files that look for their own processes see only those they
- * started (test/helpers/processes.js tags them).
+ * How many test files run at once. A file's load is its CPU-seconds over its wall
+ * seconds when it ran by itself (test/durations.json): 0.2–0.4 for a file that mostly
+ * waits on servers, grace periods and timers, 1–1.5 for one that loads a pool. Files
+ * start, longest first, while the loads of the running ones add up to at most
+ * CORE_BUDGET (SPAWNBENCH_TEST_CORES overrides it) and fewer than MAX_FILES run
+ * (SPAWNBENCH_TEST_PARALLEL overrides it); a file that does not fit lets a lighter one
+ * further down the list start. The budget is above the 2 cores because a file's
+ * figure was measured beside another one (some of its time is the other's) and because
+ * the waits of files that share the cores overlap: with a fixed 4 files at a time
+ * (before this scheduler), the suite kept ~1.6 of the 2 cores busy, 4:05–4:28 in all.
+ * Files that must not share the machine say so (`test: run alone`); files that look
+ * for their own processes see only those they started (test/helpers/processes.js
+ * tags them).
  */
-export const PARALLEL = Number(process.env.SPAWNBENCH_TEST_PARALLEL) || 4;
+export const CORE_BUDGET = Number(process.env.SPAWNBENCH_TEST_CORES) || 3;
+export const MAX_FILES = Number(process.env.SPAWNBENCH_TEST_PARALLEL) || 6;
 
 /**
  * What `npm test` checks before the tests (both at once; a failure is named in this
@@ -65,18 +75,28 @@ const GATE = [
   { name: 'lint', bin: 'eslint', args: ['.'] },
 ];
 
-/** The test runner's options, the same for every Node (20 accepts them all). */
-// The timeout bounds a whole file's process on Node 20: a file of several end-to-end
-// tests sharing the machine with another needs more than one test's 3 minutes.
-const TEST_ARGS = ['--test', '--test-timeout=300000', '--test-reporter=spec'];
+/**
+ * How each file runs: node's test runner inside the file, the spec reporter. A file
+ * runs directly rather than under `node --test`, whose runner is one more process and
+ * starts files only a fixed number at a time; a direct run has no --test-timeout, so a
+ * file that has not ended after FILE_TIMEOUT_MS is stopped (SIGTERM, then SIGKILL) and
+ * fails: the same bound `--test-timeout=300000` put on each test.
+ */
+const FILE_ARGS = ['--test-reporter=spec'];
+const FILE_TIMEOUT_MS = 300_000;
+const KILL_AFTER_MS = 5_000;
 
 /**
- * Each file's wall time by itself (test/durations.json, written by --time-files): the
- * parallel files start longest first, so a long file does not start last and run on
- * alone while the other slot is idle. A file not in the table counts as UNTIMED_S.
+ * Each file's wall seconds and CPU-seconds by itself (test/durations.json, written by
+ * --time-files): the longest start first, so that a long file does not start last and
+ * run on alone while a core is idle; their ratio is the file's load. A file not in the
+ * table counts as UNTIMED_S seconds at a load of UNTIMED_LOAD.
  */
-const DURATIONS = JSON.parse(readFileSync(join(ROOT, 'test', 'durations.json'), 'utf8')).seconds;
+const TIMES = JSON.parse(readFileSync(join(ROOT, 'test', 'durations.json'), 'utf8'));
+const DURATIONS = TIMES.seconds;
+const CPU_SECONDS = TIMES.cpu ?? {};
 const UNTIMED_S = 10;
+const UNTIMED_LOAD = 1;
 
 /**
  * Files in the order they should start: longest first, ties by name.
@@ -86,6 +106,31 @@ const UNTIMED_S = 10;
 export function longestFirst(files, seconds = DURATIONS) {
   const of = (file) => seconds[file] ?? UNTIMED_S;
   return [...files].sort((a, b) => of(b) - of(a) || (a < b ? -1 : 1));
+}
+
+/**
+ * A file's load: the cores it kept busy by itself (CPU-seconds over wall seconds).
+ * @param {string} file
+ * @param {{ seconds?: Record<string, number>, cpu?: Record<string, number> }} [times]
+ */
+export function loadOf(file, { seconds = DURATIONS, cpu = CPU_SECONDS } = {}) {
+  if (!(file in seconds) || !(file in cpu) || !(seconds[file] > 0)) return UNTIMED_LOAD;
+  return cpu[file] / seconds[file];
+}
+
+/**
+ * The next file to start from a queue in start order, given the loads of those
+ * running: the first that fits in the budget; with none running, the first.
+ * @param {string[]} queue
+ * @param {number[]} running loads of the files running
+ * @param {{ budget: number, maxFiles: number, load?: (file: string) => number }} limits
+ * @returns {string|null}
+ */
+export function nextToStart(queue, running, { budget, maxFiles, load = loadOf }) {
+  if (queue.length === 0 || running.length >= maxFiles) return null;
+  if (running.length === 0) return queue[0];
+  const used = running.reduce((sum, x) => sum + x, 0);
+  return queue.find((file) => used + load(file) <= budget) ?? null;
 }
 
 /** The marker, in a file's first lines, of a file that must not share the machine with others. */
@@ -159,38 +204,134 @@ function addSummaries(summaries) {
   return total;
 }
 
-/** Runs test files on one Node, its output passed through (not with quiet); resolves to { code, summary }. */
-function runFiles(node, files, concurrency, { quiet = false } = {}) {
-  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
-  const child = spawn(node, [...TEST_ARGS, `--test-concurrency=${concurrency}`, ...files], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let tail = '';
-  child.stdout.on('data', (chunk) => {
-    if (!quiet) process.stdout.write(chunk);
-    // The summary is the last ~10 lines; keep a bounded tail, not the whole output.
-    tail = (tail + chunk.toString()).slice(-8192);
-  });
-  // Ctrl-C reaches the whole foreground group; SIGTERM to this script is passed on.
-  const forward = () => child.kill('SIGTERM');
-  process.once('SIGTERM', forward);
+/**
+ * Runs one test file in its own process on a Node; resolves to { code, summary, output,
+ * seconds, cpuSeconds }: its whole output (stdout then stderr), the summary read from
+ * it, its wall time and, with `cpu`, the CPU time of the file and of the processes it
+ * waited for (bash's `times` after it; only --time-files asks).
+ * @param {string} node
+ * @param {string} file
+ * @param {{ cpu?: boolean }} [options]
+ */
+function runFile(node, file, { cpu = false } = {}) {
+  const env = testEnv(node);
+  const args = [...FILE_ARGS, file];
+  const child = cpu
+    ? spawn('bash', ['-c', '"$0" "$@"; code=$?; times >&3; exit $code', node, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+    : spawn(node, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const started = Date.now();
+  let stdout = '';
+  let stderr = '';
+  let times = '';
+  child.stdout?.on('data', (chunk) => { stdout += chunk; });
+  child.stderr?.on('data', (chunk) => { stderr += chunk; });
+  child.stdio[3]?.on('data', (chunk) => { times += chunk; });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS).unref();
+  }, FILE_TIMEOUT_MS);
   return new Promise((resolve) => {
-    child.on('error', (error) => resolve({ code: 1, summary: null, error: error.message }));
+    const done = (code, note) => {
+      clearTimeout(timer);
+      running.delete(child);
+      const output = `${stdout}${stderr}${note ? `${note}\n` : ''}`;
+      resolve({ code, summary: parseSummary(stdout), output, seconds: (Date.now() - started) / 1000, cpuSeconds: cpu ? childrenCpu(times) : null });
+    };
+    child.on('error', (error) => done(1, `${file}: ${error.message}`));
     child.on('close', (code, signal) => {
-      process.off('SIGTERM', forward);
-      resolve({ code: code ?? (signal ? 1 : 0), summary: parseSummary(tail) });
+      if (timedOut) done(1, `✖ ${file}: stopped after ${FILE_TIMEOUT_MS / 1000} s (the test files' time limit)`);
+      else done(code ?? (signal ? 1 : 0), signal ? `✖ ${file}: ended by ${signal}` : null);
     });
   });
 }
 
-/** One set on one Node: the parallel files, then the ones that run alone. */
+/**
+ * The environment of a test file: this script's, with the Node's directory first in PATH
+ * and without NODE_EXTRA_CA_CERTS. With that variable set, Node 20 reads and parses the
+ * CA bundle it names as every process starts, before any JavaScript runs: `node -e 0`
+ * takes 113 ms instead of 41 on the 2-core machine, whose environment sets it to the
+ * system bundle (hyperfine, 40 runs). A test file starts several Node processes (its
+ * servers, spawnbench, pool workers), ~700 in all, and talks only to loopback servers
+ * (https tests trust their own certificate), so the suite runs without it: 3:39 instead
+ * of 3:59–4:17, ~50 CPU-s less.
+ * @param {string} node
+ */
+function testEnv(node) {
+  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+/** The file processes running, stopped if this script gets SIGTERM (Ctrl-C reaches them with the foreground group). */
+const running = new Set();
+let stopping = false;
+process.on('SIGTERM', () => {
+  stopping = true;
+  for (const child of running) child.kill('SIGTERM');
+});
+
+/** The children's user + system seconds from bash's `times` (its second line: "0m1.250s 0m0.310s"). */
+function childrenCpu(text) {
+  const line = text.trim().split('\n')[1] ?? '';
+  const seconds = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return seconds.length === 2 ? seconds[0] + seconds[1] : null;
+}
+
+/**
+ * Runs files on one Node, as many at once as nextToStart() lets, each one's output
+ * printed whole when it ends; resolves to { code, summary } for them all. A file that
+ * ends non-zero without a failing test in its summary (it crashed, was stopped, or
+ * printed none) counts as one failed test.
+ * @param {string} node
+ * @param {string[]} files in start order
+ * @param {{ budget: number, maxFiles: number }} limits
+ */
+async function runFiles(node, files, limits) {
+  const queue = [...files];
+  const loads = new Map();
+  const results = [];
+  let wake = () => {};
+  while (queue.length > 0 || loads.size > 0) {
+    if (stopping) queue.length = 0;
+    let file;
+    while ((file = nextToStart(queue, [...loads.values()], limits)) !== null) {
+      queue.splice(queue.indexOf(file), 1);
+      const started = runFile(node, file);
+      loads.set(started, loadOf(file));
+      started.then((result) => {
+        loads.delete(started);
+        process.stdout.write(`\n── ${file} (${result.seconds.toFixed(1)} s) ──\n${result.output}`);
+        results.push({ file, ...result });
+        wake();
+      });
+    }
+    await new Promise((resolve) => { wake = resolve; });
+  }
+  const summary = addSummaries(results.map((result) => fileSummary(result)));
+  const failed = results.filter((result) => result.code !== 0);
+  return { code: failed.length > 0 ? 1 : 0, summary };
+}
+
+/** A file's summary, with one failed test more when it failed without one (crash, stop, no summary). */
+export function fileSummary({ code, summary }) {
+  const counted = summary ?? Object.fromEntries([...COUNTERS, 'duration_ms'].map((key) => [key, 0]));
+  if (code === 0 || counted.fail > 0) return counted;
+  return { ...counted, tests: counted.tests + 1, fail: counted.fail + 1 };
+}
+
+/** One set on one Node: the files that may share the machine, then the ones that run alone. */
 async function runSet(node, set) {
   const files = testFiles(set);
   const alone = files.filter(runsAlone);
-  const parallel = longestFirst(files.filter((file) => !alone.includes(file)));
+  const shared = longestFirst(files.filter((file) => !alone.includes(file)));
   const parts = [];
-  if (parallel.length > 0) parts.push(await runFiles(node, parallel, PARALLEL));
-  if (alone.length > 0) parts.push(await runFiles(node, alone, 1));
+  if (shared.length > 0) parts.push(await runFiles(node, shared, { budget: CORE_BUDGET, maxFiles: MAX_FILES }));
+  if (alone.length > 0) parts.push(await runFiles(node, alone, { budget: 0, maxFiles: 1 }));
   const failedPart = parts.find((part) => part.code !== 0 || !part.summary);
-  return { code: failedPart ? (failedPart.code || 1) : 0, summary: addSummaries(parts.map((part) => part.summary)), error: failedPart?.error };
+  return { code: failedPart ? 1 : 0, summary: addSummaries(parts.map((part) => part.summary)) };
 }
 
 /** `--node this,26` → the runs named; `--matrix` → the matrix; neither → the machine's Node. */
@@ -234,27 +375,29 @@ async function runGate() {
 
 /**
  * --time-files: every file of the full set run by itself on this Node, two at a time
- * (the alone files one at a time), its wall time written to test/durations.json.
+ * (the alone files one at a time), its wall seconds and CPU-seconds written to
+ * test/durations.json.
  */
 async function timeFiles() {
   const files = testFiles('full');
   const seconds = {};
+  const cpu = {};
   const queue = files.filter((file) => !runsAlone(file));
   const one = async (file) => {
-    const started = Date.now();
-    const { code } = await runFiles(process.execPath, [file], 1, { quiet: true });
-    seconds[file] = Math.round((Date.now() - started) / 100) / 10;
-    console.log(`${code === 0 ? 'ok    ' : 'FAILED'} ${seconds[file].toFixed(1).padStart(6)} s  ${file}`);
+    const result = await runFile(process.execPath, file, { cpu: true });
+    seconds[file] = Math.round(result.seconds * 10) / 10;
+    cpu[file] = Math.round((result.cpuSeconds ?? 0) * 10) / 10;
+    console.log(`${result.code === 0 ? 'ok    ' : 'FAILED'} ${seconds[file].toFixed(1).padStart(6)} s ${cpu[file].toFixed(1).padStart(6)} CPU-s  ${file}`);
   };
   const slot = async () => {
-    while (queue.length > 0) await one(queue.shift());
+    while (queue.length > 0) await one(/** @type {string} */ (queue.shift()));
   };
   await Promise.all(Array.from({ length: 2 }, slot));
   for (const file of files.filter(runsAlone)) await one(file);
-  const sorted = Object.fromEntries(Object.keys(seconds).sort().map((file) => [file, seconds[file]]));
-  const about = JSON.parse(readFileSync(join(ROOT, 'test', 'durations.json'), 'utf8')).about;
-  writeFileSync(join(ROOT, 'test', 'durations.json'), `${JSON.stringify({ about, seconds: sorted }, null, 1)}\n`);
-  console.log(`test/durations.json: ${files.length} files, ${Math.round(Object.values(seconds).reduce((a, b) => a + b, 0))} s in all`);
+  const sorted = (table) => Object.fromEntries(Object.keys(table).sort().map((file) => [file, table[file]]));
+  writeFileSync(join(ROOT, 'test', 'durations.json'), `${JSON.stringify({ about: TIMES.about, seconds: sorted(seconds), cpu: sorted(cpu) }, null, 1)}\n`);
+  const total = (table) => Math.round(Object.values(table).reduce((a, b) => a + b, 0));
+  console.log(`test/durations.json: ${files.length} files, ${total(seconds)} s and ${total(cpu)} CPU-s in all`);
 }
 
 async function main() {
@@ -306,7 +449,7 @@ async function main() {
   total.fail += silent;
   for (const key of COUNTERS) console.log(`ℹ ${key} ${total[key]}`);
   console.log(`ℹ duration_ms ${results.reduce((sum, r) => sum + (r.summary?.duration_ms ?? 0), 0).toFixed(3)}`);
-  process.exitCode = failed.length > 0 ? 1 : 0;
+  process.exitCode = stopping ? 143 : failed.length > 0 ? 1 : 0;
 }
 
 function nodeVersion(node) {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { testFiles, parseSummary, nodePath, runsAlone } from './matrix.js';
+import { testFiles, parseSummary, nodePath, runsAlone, loadOf, nextToStart, fileSummary } from './matrix.js';
 import { RUNTIMES, runtimesDir } from './helpers/runtimes.js';
 
 test('the full set is every test file; smoke is test/smoke; runtimes is every file that uses the runtime cache', () => {
@@ -42,4 +42,33 @@ test('parallel files start longest first (test/durations.json), an untimed file 
   const { longestFirst } = await import('./matrix.js');
   assert.deepEqual(longestFirst(['a', 'b', 'c', 'd'], { a: 1, b: 30, c: 12 }), ['b', 'c', 'd', 'a']);
   assert.deepEqual(longestFirst(['y', 'x'], {}), ['x', 'y']);
+});
+
+test("a file's load is its CPU-seconds over its wall seconds; an untimed one counts as one core", () => {
+  const times = { seconds: { a: 10, b: 4 }, cpu: { a: 3, b: 6 } };
+  assert.equal(loadOf('a', times), 0.3);
+  assert.equal(loadOf('b', times), 1.5);
+  assert.equal(loadOf('c', times), 1, 'not measured');
+  assert.equal(loadOf('a', { seconds: { a: 10 }, cpu: {} }), 1, 'wall time only');
+});
+
+test('files start in order while their loads fit in the budget; a lighter one further down fills the room', () => {
+  const loads = { heavy: 1.5, mid: 1, light: 0.3 };
+  const limits = { budget: 3, maxFiles: 4, load: (file) => loads[file] };
+  assert.equal(nextToStart(['heavy', 'mid', 'light'], [], limits), 'heavy', 'nothing running: the first, whatever its load');
+  assert.equal(nextToStart(['heavy', 'mid', 'light'], [1.5, 1], limits), 'light', 'heavy and mid do not fit in the 0.5 left');
+  assert.equal(nextToStart(['heavy', 'mid'], [1.5, 1], limits), null, 'nothing fits');
+  assert.equal(nextToStart(['light'], [0.3, 0.3, 0.3, 0.3], limits), null, 'maxFiles reached');
+  assert.equal(nextToStart([], [], limits), null);
+  assert.equal(nextToStart(['heavy', 'mid'], [], { budget: 0, maxFiles: 1, load: (file) => loads[file] }), 'heavy', 'the alone files: one at a time');
+  assert.equal(nextToStart(['mid'], [1.5], { budget: 0, maxFiles: 1, load: (file) => loads[file] }), null);
+});
+
+test('a file that ends non-zero without a failed test in its summary counts as one failure; a clean one as it is', () => {
+  const summary = { tests: 3, suites: 0, pass: 3, fail: 0, cancelled: 0, skipped: 0, todo: 0, duration_ms: 5 };
+  assert.deepEqual(fileSummary({ code: 0, summary }), summary);
+  assert.deepEqual(fileSummary({ code: 1, summary: { ...summary, pass: 2, fail: 1 } }), { ...summary, pass: 2, fail: 1 });
+  assert.equal(fileSummary({ code: 1, summary }).fail, 1, 'crashed after its tests passed');
+  assert.equal(fileSummary({ code: 1, summary }).tests, 4);
+  assert.deepEqual(fileSummary({ code: 1, summary: null }), { tests: 1, suites: 0, pass: 0, fail: 1, cancelled: 0, skipped: 0, todo: 0, duration_ms: 0 }, 'no summary at all');
 });
