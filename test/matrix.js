@@ -294,20 +294,21 @@ async function runFiles(node, files, limits) {
   const loads = new Map();
   const results = [];
   let wake = () => {};
+  const start = (file) => {
+    queue.splice(queue.indexOf(file), 1);
+    const started = runFile(node, file);
+    loads.set(started, loadOf(file));
+    started.then((result) => {
+      loads.delete(started);
+      process.stdout.write(`\n── ${file} (${result.seconds.toFixed(1)} s) ──\n${result.output}`);
+      results.push({ file, ...result });
+      wake();
+    });
+  };
   while (queue.length > 0 || loads.size > 0) {
     if (stopping) queue.length = 0;
     let file;
-    while ((file = nextToStart(queue, [...loads.values()], limits)) !== null) {
-      queue.splice(queue.indexOf(file), 1);
-      const started = runFile(node, file);
-      loads.set(started, loadOf(file));
-      started.then((result) => {
-        loads.delete(started);
-        process.stdout.write(`\n── ${file} (${result.seconds.toFixed(1)} s) ──\n${result.output}`);
-        results.push({ file, ...result });
-        wake();
-      });
-    }
+    while ((file = nextToStart(queue, [...loads.values()], limits)) !== null) start(file);
     await new Promise((resolve) => { wake = resolve; });
   }
   const summary = addSummaries(results.map((result) => fileSummary(result)));

@@ -109,13 +109,14 @@ test('connections to a Unix socket are grouped by its path with the listener\'s 
     const socket = net.connect(path, () => resolve(socket));
   })));
   try {
-    // `ss` runs in the background: a read uses the output of the one before.
+    // `ss` runs in the background: a read uses the output of the one before, which on a
+    // loaded machine may predate the listener's accept of the second connection: wait for both.
     const downstreams = createDownstreams();
     let list = [];
     const peer = await waitFor(() => {
       list = downstreams.read([process.pid], process.pid);
-      return list.find((d) => d.peer === `unix:${path}`);
-    }, { timeoutMs: 20_000, intervalMs: 100, what: () => `unix:${path} among ${JSON.stringify(list)}` });
+      return list.find((d) => d.peer === `unix:${path}` && d.connections === 2);
+    }, { timeoutMs: 20_000, intervalMs: 100, what: () => `unix:${path} with 2 connections among ${JSON.stringify(list)}` });
     assert.equal(peer.transport, 'unix');
     assert.equal(peer.connections, 2);
     assert.equal(peer.name, 'node');
