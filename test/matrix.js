@@ -254,7 +254,7 @@ function runFile(node, file, { cpu = false } = {}) {
  * CA bundle it names as every process starts, before any JavaScript runs: `node -e 0`
  * takes 113 ms instead of 41 on the 2-core machine, whose environment sets it to the
  * system bundle (hyperfine, 40 runs). A test file starts several Node processes (its
- * servers, spawnbench, pool workers), ~700 in all, and talks only to loopback servers
+ * servers, spawnbench, pool workers: over 400 in a run of the suite), and talks only to loopback servers
  * (https tests trust their own certificate), so the suite runs without it: 3:39 instead
  * of 3:59–4:17, ~50 CPU-s less.
  * @param {string} node
