@@ -54,7 +54,12 @@ export function serverShape(tree, { rootPid, threads = 0 }) {
     if (at.pid === rootPid) break;
   }
   const below = server ? descendants(tree, server.pid) : [];
-  const workers = below.filter((p) => p.ipc || p.clusterWorker);
+  const withChannel = below.filter((p) => p.ipc || p.clusterWorker);
+  const channelPids = new Set(withChannel.map((p) => p.pid));
+  // A worker's child caught between fork and exec (the worker spawning a command) still
+  // shows the worker's environment, channel variables included, and its command line: it
+  // is not a worker of its own (seen: 3 workers for --workers 2 on a loaded machine).
+  const workers = withChannel.filter((p) => !(channelPids.has(p.ppid) && sameArgv(p, byPid.get(p.ppid))));
   const pool = [server, ...workers].filter(Boolean).reduce((sum, p) => ({ count: sum.count + (p.poolThreads?.count ?? 0), cpuTicks: sum.cpuTicks + (p.poolThreads?.cpuTicks ?? 0) }), { count: 0, cpuTicks: 0 });
   const kind = workers.some((p) => p.clusterWorker) ? 'cluster' : workers.length ? 'processes' : threads > 0 ? 'threads' : 'single';
   return {
@@ -142,4 +147,9 @@ export function withOtherThreads(shape, processes) {
   if (cpuPct <= (shape.poolThreads.cpuPct ?? 0)) return shape;
   const share = serverCpuPct > 0 ? cpuPct / serverCpuPct : null;
   return { ...shape, poolThreads: { ...shape.poolThreads, count: Math.max(count, shape.poolThreads.count), cpuPct, share, from: 'other-threads' } };
+}
+
+/** Whether two processes have the same command line (a fork child before its exec). */
+function sameArgv(a, b) {
+  return Boolean(a && b && a.argv && b.argv) && a.argv.length === b.argv.length && a.argv.every((arg, i) => arg === b.argv[i]);
 }

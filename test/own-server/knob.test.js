@@ -66,6 +66,16 @@ test('the process tree: the listening process is the server, below its launchers
 
   const forked = serverShape([p(20, 1, { listens: true }), p(21, 20, { ipc: true }), p(22, 20, { ipc: true }), p(23, 21, { comm: 'echo' })], { rootPid: 20 });
   assert.deepEqual([forked.kind, forked.workers, forked.launchers], ['processes', [21, 22], []]);
+  // A worker caught spawning its command: the child, between fork and exec, still has the
+  // worker's environment (the channel variables) and command line. Not a third worker.
+  const worker = ['node', 'workers-flag.js'];
+  const spawning = serverShape([
+    p(24, 1, { listens: true, argv: ['node', 'workers-flag.js', '--workers', '2'] }),
+    p(25, 24, { ipc: true, argv: worker }), p(26, 24, { ipc: true, argv: worker }), p(27, 25, { ipc: true, argv: worker }),
+  ], { rootPid: 24 });
+  assert.deepEqual(spawning.workers, [25, 26]);
+  const clusterSpawning = serverShape([p(28, 1, { listens: true }), p(29, 28, { clusterWorker: true, ipc: true }), p(30, 29, { clusterWorker: true, ipc: true })], { rootPid: 28 });
+  assert.deepEqual(clusterSpawning.workers, [29], 'a cluster worker caught spawning, the same');
   const threaded = serverShape([p(30, 1, { listens: true })], { rootPid: 30, threads: 4 });
   assert.deepEqual([threaded.kind, threaded.threads], ['threads', 4]);
   // A launcher script that execs the server: one process, the same pid as the script was.
