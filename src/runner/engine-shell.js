@@ -219,7 +219,10 @@ export function watchCrash(proc, { isStopping, onCrash, logger, what, port = nul
     logger.error(crash, `${what} exited mid-run`);
     onCrash();
   });
-  return { crash: () => crash };
+  // The stderr tail as it is when the crash is described (after the stops): the exit can be
+  // seen before the server's last lines are read from its pipe (seen: a cluster primary's
+  // "worker N exited (SIGKILL)" missing from the crash line on a loaded machine).
+  return { crash: () => (crash ? { ...crash, stderr: proc.stderrTail() || crash.stderr } : null) };
 }
 
 /**
