@@ -74,6 +74,11 @@ test('the process tree: the listening process is the server, below its launchers
     p(25, 24, { ipc: true, argv: worker }), p(26, 24, { ipc: true, argv: worker }), p(27, 25, { ipc: true, argv: worker }),
   ], { rootPid: 24 });
   assert.deepEqual(spawning.workers, [25, 26]);
+  const nested = serverShape([
+    p(24, 1, { listens: true, argv: ['node', 'workers-flag.js', '--workers', '2'] }),
+    p(25, 24, { ipc: true, argv: worker }), p(27, 25, { ipc: true, argv: ['node', 'sub-worker.js'] }),
+  ], { rootPid: 24 });
+  assert.deepEqual(nested.workers, [25, 27], 'a worker forked by a worker, running its own script, still counts');
   const clusterSpawning = serverShape([p(28, 1, { listens: true }), p(29, 28, { clusterWorker: true, ipc: true }), p(30, 29, { clusterWorker: true, ipc: true })], { rootPid: 28 });
   assert.deepEqual(clusterSpawning.workers, [29], 'a cluster worker caught spawning, the same');
   const threaded = serverShape([p(30, 1, { listens: true })], { rootPid: 30, threads: 4 });
