@@ -27,10 +27,12 @@
  * summary lines for the totals of all runs, which is what CI reads.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchRuntime } from './helpers/runtimes.js';
+import { COUNTERS } from './helpers/totals-reporter.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -74,21 +76,29 @@ const MATRIX_LIMITS = { budget: Math.min(CORE_BUDGET, 2.5), maxFiles: Math.min(M
 
 /**
  * What `npm test` checks before the tests (both at once; a failure is named in this
- * order); one that fails ends the command (exit 1) before any test runs. Binaries from node_modules/.bin.
+ * order): package.json's `typecheck` and `lint` scripts, which a contributor runs by
+ * themselves as `npm run typecheck` and `npm run lint`. One that fails ends the command
+ * (exit 1) before any test runs. Run as the scripts' commands with node_modules/.bin
+ * first in PATH, as npm runs them, without npm's own start (~0.3 s each).
  */
-const GATE = [
-  { name: 'types', bin: 'tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
-  { name: 'lint', bin: 'eslint', args: ['.'] },
-];
+const SCRIPTS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
+const GATE = ['typecheck', 'lint'].map((name) => ({ name, command: SCRIPTS[name] }));
 
 /**
- * How each file runs: node's test runner inside the file, the spec reporter. A file
+ * How each file runs: node's test runner inside the file, with two reporters: the spec
+ * reporter on stdout, for people, and test/helpers/totals-reporter.js into a file of
+ * its own, one JSON line of the file's totals counted from the runner's events, which
+ * this script adds up (no reading of the spec reporter's text). A file
  * runs directly rather than under `node --test`, whose runner is one more process and
  * starts files only a fixed number at a time; a direct run has no --test-timeout, so a
  * file that has not ended after FILE_TIMEOUT_MS is stopped (SIGTERM, then SIGKILL) and
  * fails: the same bound `--test-timeout=300000` put on each test.
  */
-const FILE_ARGS = ['--test-reporter=spec'];
+const TOTALS_REPORTER = join(ROOT, 'test', 'helpers', 'totals-reporter.js');
+const fileArgs = (totalsFile) => [
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  `--test-reporter=${TOTALS_REPORTER}`, `--test-reporter-destination=${totalsFile}`,
+];
 const FILE_TIMEOUT_MS = 300_000;
 const KILL_AFTER_MS = 5_000;
 
@@ -142,9 +152,6 @@ export function nextToStart(queue, running, { budget, maxFiles, load = loadOf })
 /** The marker, in a file's first lines, of a file that must not share the machine with others. */
 const ALONE = /^\/\/.*\btest: run alone\b/m;
 
-/** Counters of the spec reporter's closing summary, in its order. */
-const COUNTERS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
-
 /**
  * Test files of a set, relative to the repository, sorted: 'full' every file,
  * 'smoke' test/smoke, 'runtimes' the files with tests that skip without the runtime
@@ -186,19 +193,18 @@ export function nodePath(name) {
 }
 
 /**
- * Reads the counters of the last closing summary in a spec reporter's output
- * ("ℹ tests 12" ... "ℹ duration_ms 345.6"); null when there is none.
- * @param {string} text
+ * The totals a file's run wrote (totals-reporter.js: one JSON line when the runner
+ * ends); null when there are none: the file crashed, was stopped or ran no runner.
+ * @param {string} text the reporter's file
  */
-export function parseSummary(text) {
-  const found = {};
-  for (const line of text.split('\n')) {
-    const match = /^ℹ (\w+) ([\d.]+)\s*$/.exec(line.replace(/\x1b\[[\d;]*m/g, ''));
-    if (!match) continue;
-    if (match[1] === 'tests') for (const key of Object.keys(found)) delete found[key];
-    found[match[1]] = Number(match[2]);
+export function parseTotals(text) {
+  const line = text.trim().split('\n').pop() ?? '';
+  try {
+    const totals = JSON.parse(line);
+    return COUNTERS.every((key) => Number.isInteger(totals[key])) ? totals : null;
+  } catch {
+    return null;
   }
-  return 'tests' in found && 'pass' in found && 'fail' in found ? found : null;
 }
 
 /** Adds summaries counter by counter (null when none of them is there). */
@@ -221,7 +227,9 @@ function addSummaries(summaries) {
  */
 function runFile(node, file, { cpu = false } = {}) {
   const env = testEnv(node);
-  const args = [...FILE_ARGS, file];
+  const totalsDir = mkdtempSync(join(tmpdir(), 'spawnbench-test-totals-'));
+  const totalsFile = join(totalsDir, 'totals.jsonl');
+  const args = [...fileArgs(totalsFile), file];
   const child = cpu
     ? spawn('bash', ['-c', '"$0" "$@"; code=$?; times >&3; exit $code', node, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
     : spawn(node, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -244,7 +252,10 @@ function runFile(node, file, { cpu = false } = {}) {
       clearTimeout(timer);
       running.delete(child);
       const output = `${stdout}${stderr}${note ? `${note}\n` : ''}`;
-      resolve({ code, summary: parseSummary(stdout), output, seconds: (Date.now() - started) / 1000, cpuSeconds: cpu ? childrenCpu(times) : null });
+      let totals = '';
+      try { totals = readFileSync(totalsFile, 'utf8'); } catch {}
+      rmSync(totalsDir, { recursive: true, force: true });
+      resolve({ code, summary: parseTotals(totals), output, seconds: (Date.now() - started) / 1000, cpuSeconds: cpu ? childrenCpu(times) : null });
     };
     child.on('error', (error) => done(1, `${file}: ${error.message}`));
     child.on('close', (code, signal) => {
@@ -367,17 +378,18 @@ function selectRuns(argv) {
  */
 async function runGate() {
   const started = Date.now();
+  const env = { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` };
   const runs = GATE.map((step) => new Promise((resolve) => {
-    const child = spawn(join(ROOT, 'node_modules', '.bin', step.bin), step.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', step.command], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => { output += chunk; });
     child.stderr.on('data', (chunk) => { output += chunk; });
-    child.on('error', (error) => resolve({ step, code: 1, output: `${step.bin}: ${error.message} (run 'npm ci')\n`, seconds: 0 }));
+    child.on('error', (error) => resolve({ step, code: 1, output: `${step.command}: ${error.message} (run 'npm ci')\n`, seconds: 0 }));
     child.on('close', (exit, signal) => resolve({ step, code: exit ?? (signal ? 1 : 0), output, seconds: (Date.now() - started) / 1000 }));
   }));
   let failed = null;
   for (const { step, code, output, seconds } of await Promise.all(runs)) {
-    console.log(`\n═══ ${step.name}: ${step.bin} ${step.args.join(' ')} ═══\n`);
+    console.log(`\n═══ ${step.name}: ${step.command} ═══\n`);
     if (output) process.stdout.write(output);
     console.log(`${step.name}: ${code === 0 ? 'ok' : 'FAILED'} in ${Math.round(seconds)} s`);
     if (code !== 0) failed ??= step.name;

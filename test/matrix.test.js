@@ -3,8 +3,12 @@
 // the totals it prints last).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testFiles, parseSummary, nodePath, runsAlone, loadOf, nextToStart, fileSummary } from './matrix.js';
+import { fileURLToPath } from 'node:url';
+import { testFiles, parseTotals, nodePath, runsAlone, loadOf, nextToStart, fileSummary } from './matrix.js';
 import { RUNTIMES, runtimesDir } from './helpers/runtimes.js';
 
 test('the full set is every test file; smoke is test/smoke; runtimes is every file that uses the runtime cache', () => {
@@ -30,12 +34,40 @@ test('runtimes are pinned, and cached in $SPAWNBENCH_RUNTIMES, else node_modules
   assert.equal(runtimesDir({}), join(process.cwd(), 'node_modules', '.cache', 'spawnbench', 'runtimes'));
 });
 
-test('the summary read is the last one in the output, colours or not; none without one', () => {
-  const summary = (tests, fail) => `ℹ tests ${tests}\nℹ suites 0\nℹ pass ${tests - fail}\nℹ fail ${fail}\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 12.5\n`;
-  const text = `✔ a\nℹ some diagnostic 3\n${summary(4, 1)}✖ failing tests:\n\x1b[34mℹ tests 9\x1b[39m\n${summary(9, 0).split('\n').slice(1).join('\n')}`;
-  assert.deepEqual(parseSummary(text), { tests: 9, suites: 0, pass: 9, fail: 0, cancelled: 0, skipped: 0, todo: 0, duration_ms: 12.5 });
-  assert.equal(parseSummary('✔ a\n✔ b\n'), null);
-  assert.equal(parseSummary('ℹ tests 3\n'), null, 'cut off before pass and fail');
+test("a file's totals are counted from the runner's events as node's own summary counts them", () => {
+  // Every kind of outcome node's summary tells apart: a suite, a pass, a skip, a todo, a subtest
+  // cancelled by its parent's timeout, that timeout itself, a failure.
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-totals-test-'));
+  try {
+    const file = join(dir, 'kinds.test.mjs');
+    writeFileSync(file, [
+      "import { test, describe } from 'node:test';",
+      "describe('s', () => { test('a', () => {}); test('b', { skip: true }, () => {}); test('c', { todo: true }, () => { throw new Error('x'); }); });",
+      "test('d', async (t) => { await t.test('e', () => {}); });",
+      "test('f', { timeout: 100 }, async (t) => { t.test('g', () => new Promise((r) => setTimeout(r, 2000))); await new Promise((r) => setTimeout(r, 2000)); });",
+      "test('h', () => { throw new Error('boom'); });",
+    ].join('\n'));
+    const totalsFile = join(dir, 'totals.jsonl');
+    const run = spawnSync(process.execPath, [
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      `--test-reporter=${fileURLToPath(new URL('./helpers/totals-reporter.js', import.meta.url))}`,
+      `--test-reporter-destination=${totalsFile}`, file,
+    ], { encoding: 'utf8' });
+    const spec = Object.fromEntries([...run.stdout.matchAll(/^ℹ (\w+) ([\d.]+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    const totals = parseTotals(readFileSync(totalsFile, 'utf8'));
+    assert.ok(totals, `no totals line; stdout:\n${run.stdout}`);
+    for (const key of ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo']) assert.equal(totals[key], spec[key], key);
+    assert.deepEqual([totals.tests, totals.suites, totals.pass, totals.fail, totals.cancelled, totals.skipped, totals.todo], [8, 1, 3, 1, 2, 1, 1]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('no totals from a file that wrote none or a cut-off line', () => {
+  assert.equal(parseTotals(''), null);
+  assert.equal(parseTotals('{"tests":3,"pass":3'), null);
+  assert.equal(parseTotals('{"tests":3,"pass":3,"fail":0}'), null, 'counters missing');
+  assert.deepEqual(parseTotals('{"tests":1,"suites":0,"pass":1,"fail":0,"cancelled":0,"skipped":0,"todo":0,"duration_ms":4}\n').pass, 1);
 });
 
 test('parallel files start longest first (test/durations.json), an untimed file as a 10 s one', async () => {
