@@ -3,7 +3,7 @@
 // input is one line, exit 2, nothing started.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgram, runCli } from '../../src/cli.js';
@@ -12,6 +12,7 @@ import { cliOptions } from '../../src/option-declarations.js';
 import { buildOwnRunPlan } from '../../src/server-command-plan.js';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { fakeIo } from '../helpers/io.js';
+import { allDocs, docPage, readme } from '../helpers/docs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-own-run-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,9 +102,9 @@ test('run --help documents the -- form', async () => {
   assert.match(help, /--size-env <name>/);
   assert.match(help, /--port <n>/);
   assert.ok(COMMANDS.find((c) => c.name === 'run').isDefault);
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const quickStart = /^## Quick start$([\s\S]*?)^## /m.exec(readme)[1];
-  assert.match(quickStart, /^npm install && npx spawnbench -- node server\.js$/m, "the quick start's first command is the user's own server");
-  assert.match(readme, /^## Your own server: `spawnbench -- <command>`$/m);
-  for (const flag of ['--size-env', '--pool-size', '--port', '--path', '-- <command>']) assert.ok(readme.includes(`\`${flag}`), `README documents ${flag}`);
+  const quickStart = /^## Quick start$([\s\S]*?)^## /m.exec(readme())[1];
+  assert.match(quickStart, /^npx spawnbench -- node server\.js$/m, "the quick start's first command is the user's own server");
+  const ownServer = docPage('own-server.md');
+  assert.match(ownServer, /^## Your own server: `spawnbench -- <command>`$/m);
+  for (const flag of ['--size-env', '--pool-size', '--port', '--path', '-- <command>']) assert.ok(allDocs().includes(`\`${flag}`), `the docs document ${flag}`);
 });
