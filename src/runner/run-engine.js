@@ -148,6 +148,7 @@ async function bootStrategy(plan, logger, run, stops, onStderr) {
   // killed before it can remove its own files, and this removes them anyway.
   const tempDir = await makeOwnedTempDir('run');
   stops.push(trackDir(tempDir));
+  /** @type {import('../../strategies/lib/config.js').StrategyConfig} the contract's one type, both sides */
   const config = {
     host: '127.0.0.1',
     port: 0,

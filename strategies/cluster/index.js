@@ -26,13 +26,14 @@ const fatal = failAndExit(() => stopWorkers());
 /** Forks the worker for one slot; the slot number is its id in the workers line. */
 function startWorker(slot) {
   const worker = cluster.fork({ SPAWNBENCH_CLUSTER_SLOT: String(slot) });
+  let listened = false;
   worker.once('exit', (code, signal) => {
     if (stopping) return;
-    if (!worker.listened) return fatal(new Error(`cluster worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? code}) before it listened`));
+    if (!listened) return fatal(new Error(`cluster worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? code}) before it listened`));
     const replacement = startWorker(slot); // replaced; its open connections were lost with it
     reportWorkerExit({ id: slot, pid: worker.process.pid, code, signal, replacedBy: replacement.pid });
   });
-  worker.once('listening', () => (worker.listened = true));
+  worker.once('listening', () => { listened = true; });
   const port = new Promise((resolve) => worker.once('listening', (address) => resolve(address.port)));
   return Object.assign(port, { pid: worker.process.pid });
 }

@@ -77,6 +77,7 @@ export function exitData(code) {
  * @returns {(chunk: Buffer) => void}
  */
 export function createFrameReader(onFrame) {
+  /** @type {Buffer} */
   let pending = Buffer.alloc(0);
   return (chunk) => {
     pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;

@@ -29,7 +29,7 @@ const listeners = new Set();
 let refusals = 0;
 
 // A frame from a worker's channel: stdout chunks go straight into the response.
-const onFrame = (...frame) => relay(...frame);
+const onFrame = (id, type, data) => relay(id, type, data);
 
 /** Listens on a fresh channel for one worker, then forks it with the address to connect to. */
 function startWorker(slotId) {

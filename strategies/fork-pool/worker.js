@@ -12,7 +12,7 @@ process.on('message', async ([id, command, ...args]) => {
   const result = await collectOutput(command, args, MAX_OUTPUT_BYTES);
   // Like baseline, a command that ran answers its stdout whatever its exit code;
   // latin1 keeps every byte through JSON IPC.
-  if (result.error) process.send([id, 'error', result.error]);
+  if ('error' in result) process.send([id, 'error', result.error]);
   else process.send([id, 'ok', Buffer.from(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length).toString('latin1')]);
 });
 onParentGone();

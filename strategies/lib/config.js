@@ -5,11 +5,26 @@
 import { availableParallelism } from 'node:os';
 
 /**
+ * The config spawnbench hands a strategy in SPAWNBENCH_STRATEGY_CONFIG (JSON): the one
+ * contract both sides use (src/runner/run-engine.js builds it with this type).
+ * @typedef {object} StrategyConfig
+ * @property {string} host address to listen on
+ * @property {number} port port to listen on (0: any free one, reported in the ready line)
+ * @property {string} command the command run per request
+ * @property {string[]} args its arguments
+ * @property {number} poolSize workers, for pool strategies
+ * @property {'random'|'round-robin'|'least-requests'|'p2c'} balance the balancing policy
+ * @property {string} workerRuntime path of the runtime forked workers run on
+ * @property {string} [workerRuntimeKind] node|bun|deno; absent: lib/fork.js derives it from the file name
+ * @property {string[]|null} workerExecArgv the workers' runtime flags; null: lib/fork.js derives them
+ * @property {number} seed seed of the random and p2c balancers
+ * @property {string} [tempDir] a directory of the run's own, removed by spawnbench (comm-channel's socket files)
+ */
+
+/**
  * Reads SPAWNBENCH_STRATEGY_CONFIG. Strategies started by hand (for reading and
  * experimenting) fall back to echo hi on a free port.
- * `workerRuntimeKind` (node|bun|deno) and `workerExecArgv` may be absent: lib/fork.js
- * then derives them from the worker runtime's file name.
- * @returns {{host: string, port: number, command: string, args: string[], poolSize: number, balance: string, workerRuntime: string, workerRuntimeKind?: string, workerExecArgv: string[]|null, seed: number}}
+ * @returns {StrategyConfig}
  */
 export function readConfig() {
   const raw = process.env.SPAWNBENCH_STRATEGY_CONFIG;
@@ -36,7 +51,8 @@ export function report(type, fields) {
 /**
  * Says the server is listening, and arranges to stop on SIGTERM, SIGINT, or when
  * stdin closes (the parent is gone: no orphan keeps serving).
- * @param {import('node:net').Server} server
+ * @param {{ address: () => unknown, close: () => unknown, closeAllConnections?: () => void }} server a net or
+ *   http server, or a stand-in that reports a port it does not own (reuse-port)
  * @param {() => (void|Promise<void>)} [stopExtra] stops what the strategy started (workers)
  */
 export function announceReady(server, stopExtra = () => {}) {
@@ -46,7 +62,7 @@ export function announceReady(server, stopExtra = () => {}) {
     server.closeAllConnections?.();
     await stopExtra();
   });
-  report('ready', { port: server.address().port });
+  report('ready', { port: /** @type {import('node:net').AddressInfo} */ (server.address()).port });
 }
 
 /**

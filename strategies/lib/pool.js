@@ -25,7 +25,7 @@ const STOP_WAIT_MS = 1_000;
 /**
  * @param {object} options
  * @param {number} options.size
- * @param {string} options.balance random | round-robin | least-requests | p2c
+ * @param {import('./config.js').StrategyConfig['balance']} options.balance random | round-robin | least-requests | p2c
  * @param {number} [options.seed]
  * @param {(slotId: number) => any} options.start starts one worker
  * @param {(message: any, worker: object) => void} [options.onMessage] every message but 'ready'

@@ -43,7 +43,7 @@ const POSIX_SPAWN_SETSIGDEF = 0x04;
 const POSIX_SPAWN_SETSIGMASK = 0x08;
 const O_RDONLY = 0;
 const O_WRONLY = 1;
-const O_CLOEXEC = constants.O_CLOEXEC ?? 0o2000000;
+const O_CLOEXEC = /** @type {{ O_CLOEXEC?: number }} */ (constants).O_CLOEXEC ?? 0o2000000;
 const WNOHANG = 1;
 /**
  * Published around each posix_spawnp call, so spawnbench's probe counts these spawns and
@@ -75,7 +75,9 @@ const SIGNATURES = {
 const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, number]) => [number, name]));
 
 /** How the two FFIs are loaded (a test hands in its own, to see the fallbacks). */
-const IMPORTS = { nodeFfi: () => import('node:ffi'), koffi: () => import('koffi') };
+/** node:ffi by a name in a variable: Node 26.1+ has it, and @types/node for Node 20 does not declare it. */
+const NODE_FFI = 'node:ffi';
+const IMPORTS = { nodeFfi: () => import(NODE_FFI), koffi: () => import('koffi') };
 
 /**
  * Loads posix_spawn through node:ffi, else koffi, or says why not.
@@ -89,7 +91,7 @@ export async function loadPosixSpawn(env = process.env, imports = IMPORTS) {
   const builtIn = await nodeFfi(imports.nodeFfi);
   const loaded = builtIn.native ? builtIn : await koffiFfi(imports.koffi);
   const native = loaded.native;
-  if (!native) return { unavailable: `${builtIn.unavailable}, and ${loaded.unavailable}` };
+  if (!native) return { unavailable: `${'unavailable' in builtIn ? builtIn.unavailable : ''}, and ${'unavailable' in loaded ? loaded.unavailable : ''}` };
   try {
     return { run: bind(native), ffi: native.name };
   } catch (error) {
@@ -155,8 +157,8 @@ async function koffiFfi(load) {
   }
   try {
     const lib = koffi.load(null);
-    const c = Object.fromEntries(Object.entries(SIGNATURES).map(([name, { arguments: args, return: result }]) =>
-      [name, lib.func(name, KOFFI_TYPES[result], args.map((type) => KOFFI_TYPES[type]))]));
+    const c = /** @type {Native['c']} */ (Object.fromEntries(Object.entries(SIGNATURES).map(([name, { arguments: args, return: result }]) =>
+      [name, lib.func(name, KOFFI_TYPES[result], args.map((type) => KOFFI_TYPES[type]))])));
     const environSymbol = lib.symbol('environ');
     return { native: { name: 'koffi', c, at: (buffer) => buffer, addressOf: (buffer) => koffi.address(buffer), environ: () => koffi.decode(environSymbol, 'void *') } };
   } catch (error) {
@@ -227,10 +229,11 @@ function bind({ c, at, addressOf, environ }) {
       return onError(`spawn ${command} ${ERRNO_NAMES.get(failed) ?? failed}`);
     }
     const pid = pidOut[0];
-    const stdout = new net.Socket({
+    // `onread` is a documented option of net.Socket (it reads into one buffer of ours), missing from @types/node's SocketConstructorOpts.
+    const stdout = new net.Socket(/** @type {import('node:net').SocketConstructorOpts} */ ({
       fd: readEnd, readable: true, writable: false,
       onread: { buffer: readBuffer, callback: (nread, buffer) => onStdout(Buffer.from(buffer.subarray(0, nread))) },
-    });
+    }));
     stdout.on('error', () => {}); // a read error ends the stream: 'close' follows
     stdout.once('close', () => {
       let waitMs = 0;

@@ -9,7 +9,7 @@ import { reportWorkers } from './workers-line.js';
 
 /**
  * @param {object} options
- * @param {ReturnType<typeof import('./config.js').readConfig>} options.config
+ * @param {import('./config.js').StrategyConfig} options.config
  * @param {ReturnType<typeof import('./pool.js').createPool>} options.pool
  * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void} options.onRequest
  * @param {() => (void|Promise<void>)} [options.stopExtra] after the pool stopped (e.g. remove socket files)
@@ -21,7 +21,7 @@ export async function servePool({ config, pool, onRequest, stopExtra = () => {} 
     onRequest(req, res);
   });
   await pool.ready;
-  await new Promise((resolve) => server.listen(config.port, config.host, resolve));
+  await new Promise((resolve) => server.listen(config.port, config.host, () => resolve(undefined)));
   let stopReporting = () => {};
   announceReady(server, async () => {
     stopReporting();

@@ -20,6 +20,9 @@ import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
 import { loadPosixSpawn } from './posix-spawn.js';
 
+/** Bun's and Deno's own APIs, where this runs on them (undefined on Node, whose types know neither). */
+const { Bun, Deno } = /** @type {{ Bun?: any, Deno?: any }} */ (globalThis);
+
 /**
  * @typedef {object} CommandHandlers
  * @property {(chunk: Uint8Array) => void} onStdout each chunk of stdout, in order
@@ -27,13 +30,14 @@ import { loadPosixSpawn } from './posix-spawn.js';
  * @property {(message: string) => void} onError the command could not start ("spawn <command> ENOENT", as Node words it)
  */
 
-const posixSpawn = globalThis.Bun || globalThis.Deno ? null : await loadPosixSpawn();
+const loaded = Bun || Deno ? null : await loadPosixSpawn();
+const posixSpawn = loaded && 'run' in loaded ? loaded : null;
 
 /** How this runtime spawns here: 'Bun.spawn', 'Deno.Command', 'posix_spawn' (Node with node:ffi or koffi) or 'child_process'. */
-export const SPAWN_API = globalThis.Bun ? 'Bun.spawn' : globalThis.Deno ? 'Deno.Command' : posixSpawn?.run ? 'posix_spawn' : 'child_process';
+export const SPAWN_API = Bun ? 'Bun.spawn' : Deno ? 'Deno.Command' : posixSpawn ? 'posix_spawn' : 'child_process';
 
 /** @type {(command: string, args: string[], handlers: CommandHandlers) => void} */
-export const runCommand = globalThis.Bun ? runWithBun : globalThis.Deno ? runWithDeno : posixSpawn.run ?? runWithNode;
+export const runCommand = Bun ? runWithBun : Deno ? runWithDeno : posixSpawn?.run ?? runWithNode;
 
 /** Node words a failed start `spawn <command> <code>`; the other runtimes are made to say the same. */
 const startError = (command, error) => `spawn ${command} ${error.code ?? CODES[error.name] ?? error.message}`;
@@ -97,7 +101,7 @@ async function drain(stream, onChunk, exited) {
  */
 export async function collectOutput(command, args, maxBytes) {
   let result;
-  if (globalThis.Deno) {
+  if (Deno) {
     let output;
     try {
       output = await new Deno.Command(command, { args, stdin: 'null', stdout: 'piped', stderr: 'null' }).output();

@@ -112,7 +112,7 @@ function freePort(host) {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, host, () => {
-      const { port: free } = server.address();
+      const { port: free } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(free));
     });
   });

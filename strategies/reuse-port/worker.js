@@ -8,6 +8,8 @@ import { onParentGone } from '../lib/fork.js';
 import { sendError } from '../lib/http.js';
 import { runCommand } from '../lib/spawn-command.js';
 
+/** Bun's and Deno's own APIs, where this runs on them (undefined on Node, whose types know neither). */
+const { Bun, Deno } = /** @type {{ Bun?: any, Deno?: any }} */ (globalThis);
 const port = Number(process.argv[2]);
 const { host, command, args } = readConfig();
 const counts = { inFlight: 0, completed: 0, failed: 0 };
@@ -28,7 +30,7 @@ const failure = (text) => new Response(`${text}\n`, { status: 500, headers: { 'c
 
 // Bun and Deno: their own server with SO_REUSEPORT, and the command's stdout stream as
 // the response body, so the runtime moves the bytes from pipe to socket itself.
-if (globalThis.Bun) {
+if (Bun) {
   Bun.serve({
     hostname: host, port, reusePort: true,
     fetch() {
@@ -45,7 +47,7 @@ if (globalThis.Bun) {
     },
   });
   process.send('ready');
-} else if (globalThis.Deno) {
+} else if (Deno) {
   const CODES = { NotFound: 'ENOENT', PermissionDenied: 'EACCES' };
   Deno.serve({ hostname: host, port, reusePort: true, onListen: () => process.send('ready') }, () => {
     counts.inFlight++;
