@@ -141,7 +141,11 @@ export function startSampler({
     const fresh = [...probed].filter(([, p]) => now - p.latestAt <= staleMs);
     const probedPids = new Set(fresh.filter(([, p]) => p.isMainThread).map(([, p]) => p.pid));
     const workerPids = new Set(workers.filter((w) => w.threadId == null).map((w) => w.pid));
-    const isTracked = (pid) => probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid);
+    // The server's own process is tracked whether or not its probe reported lately: a
+    // main thread blocked in spawn on a loaded machine can miss the stale window, and
+    // without the probe it never reports; taken for a spawned command it was left out
+    // of the samples (a server behind `npm start` or `sh -c` then had no main process).
+    const isTracked = (pid) => pid === serverPid || probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid);
     const threads = fresh.filter(([, p]) => !p.isMainThread).map(([key, p]) => ({ key, pid: p.pid, tid: p.tid }));
     // A probed Node process forks only from its JS threads: reading their children
     // is enough, and skips ~10 libuv/V8 threads per process (measured on a 5-process

@@ -100,3 +100,16 @@ test('tune -- npm start: the limit is the server\'s main thread, not "no limit r
   assert.deepEqual(rows.filter((r) => r.role === 'launcher').map((r) => r.label), ['launcher npm', 'launcher sh']);
   assert.ok(rows.find((r) => r.role === 'main').blockedFraction >= 0.25, JSON.stringify(rows));
 });
+
+test('diagnose --no-probe -- sh -c "node server.js": the server is sampled as main without its probe, not taken for a spawned command', async () => {
+  // The sampler walked the tree from the launcher and kept only processes whose probe had
+  // reported lately: without the probe (and, on a loaded machine, with a server whose reports
+  // came late) the server itself was left out, and no process was `main` (Node 26 CI, once).
+  const result = await inPackage(['diagnose', '--no-probe', ...DIAGNOSE, '--', 'sh', '-c', 'node server.js']);
+  const { target } = result;
+  await assertNothingLeft({ pids: [target.leaderPid], seen: new Set([target.pid, target.leaderPid]) });
+  assert.notEqual(target.pid, target.leaderPid);
+  const main = result.samples.processes.filter((p) => p.role === 'main');
+  assert.deepEqual(main.map((p) => p.pid), [target.pid], JSON.stringify(result.samples.processes.map((p) => [p.role, p.pid])));
+  assert.ok(main[0].summary.cpuPct > 0, 'its CPU was read');
+});
