@@ -1,0 +1,65 @@
+/**
+ * The strict part of `npm run typecheck`: the whole program (tsconfig.json's files) checked
+ * again with `noImplicitAny` and `strictNullChecks`, its errors counted in the folders that
+ * have opted in (STRICT_FOLDERS) and nowhere else. TypeScript takes these options per
+ * program, not per folder, and a folder's files import others: a second program over
+ * everything, filtered by folder, is what holds a folder strict while its neighbours are
+ * not yet. A folder opts in by its line below; none opts out (test/type-check.test.js
+ * holds src/analysis/ and src/report/ here).
+ *
+ *   node scripts/typecheck-strict.js            errors of the strict folders; exit 1 if any
+ *   node scripts/typecheck-strict.js --count    errors per top folder if every folder were strict
+ */
+import ts from 'typescript';
+import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The folders held to noImplicitAny and strictNullChecks, relative to the repository. */
+export const STRICT_FOLDERS = [
+  'src/analysis/',
+  'src/report/',
+];
+
+/** The options added to tsconfig.json's for the strict program. */
+export const STRICT_OPTIONS = { noImplicitAny: true, strictNullChecks: true };
+
+/**
+ * The strict program's errors, each with the file it is in (relative to the repository).
+ * @returns {Array<{ file: string|null, text: string }>}
+ */
+export function strictDiagnostics() {
+  const configPath = ts.findConfigFile(ROOT, ts.sys.fileExists, 'tsconfig.json');
+  if (!configPath) throw new Error('tsconfig.json not found');
+  const { config } = ts.readConfigFile(configPath, ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, ROOT);
+  const program = ts.createProgram(parsed.fileNames, { ...parsed.options, ...STRICT_OPTIONS });
+  const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+  return ts.getPreEmitDiagnostics(program).map((d) => ({
+    file: d.file ? relative(ROOT, d.file.fileName) : null,
+    text: ts.formatDiagnostic(d, host).trimEnd(),
+  }));
+}
+
+/** Whether a file is in a strict folder. */
+export const isStrict = (file, folders = STRICT_FOLDERS) => file !== null && folders.some((folder) => file.startsWith(folder));
+
+function main() {
+  const all = strictDiagnostics();
+  if (process.argv.includes('--count')) {
+    const counts = {};
+    for (const { file } of all) {
+      const top = file ? file.split('/').slice(0, file.startsWith('src/') ? 2 : 1).join('/') : '(global)';
+      counts[top] = (counts[top] ?? 0) + 1;
+    }
+    for (const [folder, count] of Object.entries(counts).sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(6)}  ${folder}`);
+    return;
+  }
+  const errors = all.filter((d) => isStrict(d.file));
+  for (const { text } of errors) console.log(text);
+  console.log(`strict (noImplicitAny, strictNullChecks) in ${STRICT_FOLDERS.join(', ')}: ${errors.length} error${errors.length === 1 ? '' : 's'}`);
+  process.exitCode = errors.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
