@@ -693,10 +693,13 @@ export const DOWNSTREAM_JUMP_CONNECTIONS = 2;
 export const OFF_LOOP_SHARE = 0.5;
 
 /**
- * CPU of a server's threads outside its event loops (cores) from which they are not
- * off-CPU, so requests that are slow while the loop is idle are not waiting on I/O or
- * a downstream but on those threads: one pool thread hashing uses a whole core, and
- * a server waiting on a database or a timer uses ~0.01 (fixtures/servers/slow-downstream.js).
- * A pool thread waiting on a slow disk is off-CPU and stays below it: that is I/O.
+ * Time a server's threads outside its event loops were runnable (on a CPU or waiting
+ * for one; cores' worth) from which they are not off-CPU, so requests that are slow
+ * while the loop is idle are not waiting on I/O or a downstream but on those threads:
+ * one pool thread hashing is runnable a whole core's worth, even when a crowded machine
+ * gives it a third of a core (measured: 0.31 cores on a CPU, 0.91 per thread runnable,
+ * load 18); a server waiting on a database or a timer ~0.01
+ * (fixtures/servers/slow-downstream.js). A pool thread waiting on a slow disk is
+ * off-CPU and stays below it: that is I/O.
  */
 export const OFF_LOOP_BUSY_CORES = 0.5;

@@ -65,15 +65,19 @@ export function threadKnobSizes(series, reason) {
 }
 
 /**
- * The reasons with the thread knob's: where its pool was the limit, a single
- * process's "nothing was saturated" gives way to it (one rule, one sentence).
+ * The reasons with the thread knob's, and a single process's limit agreeing with it
+ * (one rule, one sentence): "nothing was saturated" gives way where the pool was full
+ * (the pool is the limit, and the headline says to raise it), and becomes the cores
+ * where they were full.
  * @param {Array<{ id: string, figures: object }>} reasons
  * @param {ReturnType<typeof threadKnobReason>} reason
  */
 export function withThreadKnob(reasons, reason) {
   if (!reason) return reasons;
-  const kept = reason.figures.limit === 'threadpool'
-    ? reasons.filter((r) => !(r.id === 'one-process-enough' && /** @type {{ limit?: string }} */ (r.figures).limit === 'load'))
-    : reasons;
+  const { limit, coresBusyPct } = reason.figures;
+  const saysLoad = (r) => r.id === 'one-process-enough' && /** @type {{ limit?: string }} */ (r.figures).limit === 'load';
+  const kept = reasons
+    .filter((r) => !(limit === 'threadpool' && saysLoad(r)))
+    .map((r) => (limit === 'cores' && saysLoad(r) ? { ...r, figures: { ...r.figures, limit: 'cores', share: coresBusyPct / 100 } } : r));
   return [...kept, reason];
 }

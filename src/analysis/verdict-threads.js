@@ -11,8 +11,8 @@
  *   UV_THREADPOOL_SIZE (set at start: libuv reads it once) uses it.
  */
 import { num } from './verdict-common.js';
-import { OFF_LOOP_SHARE, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
-export { OFF_LOOP_SHARE } from '../thresholds.js';
+import { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
+export { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES } from '../thresholds.js';
 
 /** Kinds whose CPU is the server's work beside the loop (Node's signal thread is not). */
 const WORKING_KINDS = ['threadpool', 'v8', 'libvips', 'native'];
@@ -21,9 +21,10 @@ const WORKING_KINDS = ['threadpool', 'v8', 'libvips', 'native'];
  * The server's threads outside its event loops, summed over its processes:
  * cores used per kind, and libuv's pool (threads seen, working, runnable share).
  * @param {import('./verdict-common.js').Evidence} evidence
- * @returns {{ cores: number, byKind: Record<string, number>, serverCores: number|null,
+ * @returns {{ cores: number, runnableCores: number, byKind: Record<string, number>, serverCores: number|null,
  *   pool: { threads: number, size: number|null, busy: number, cpuPct: number, runnable: number|null } } | null}
- *   null when no thread of the server was read
+ *   null when no thread of the server was read; `runnableCores`: on a CPU or waiting for one (a thread off-CPU
+ *   is neither: it sleeps, on I/O or for work), the same as `cores` where the wait was not read
  */
 export function offLoopThreads(evidence) {
   const server = evidence.processes.filter((p) => p.role !== 'thread');
@@ -33,6 +34,7 @@ export function offLoopThreads(evidence) {
   const byKind = {};
   const pool = { threads: 0, size: null, busy: 0, cpuPct: 0, waitPct: 0 };
   let cores = 0;
+  let waiting = 0;
   for (const p of read) {
     const kinds = p.otherThreads.kinds ?? null;
     if (!kinds) {
@@ -45,6 +47,7 @@ export function offLoopThreads(evidence) {
       if (!k || num(k.cpuPct) === null) continue;
       byKind[kind] = (byKind[kind] ?? 0) + k.cpuPct / 100;
       cores += k.cpuPct / 100;
+      waiting += (num(k.waitPct) ?? 0) / 100;
     }
     const t = kinds.threadpool;
     if (t) {
@@ -58,6 +61,7 @@ export function offLoopThreads(evidence) {
   const serverPct = server.reduce((sum, p) => sum + (num(p.cpuPct) ?? 0), 0);
   return {
     cores,
+    runnableCores: cores + waiting,
     byKind,
     serverCores: serverPct > 0 ? serverPct / 100 : null,
     pool: {
@@ -97,10 +101,13 @@ export function threadsLimited(evidence) {
     poolCores: t.pool.cpuPct / 100,
     poolRunnable: t.pool.runnable,
     inFlight: evidence.load.mode === 'closed' ? evidence.load.connections : null,
+    runnableCores: t.runnableCores,
     threshold: OFF_LOOP_SHARE,
     coresThreshold: MACHINE_CPU_LIMIT_PCT,
   };
-  if (share < OFF_LOOP_SHARE) return null;
+  // Most of little is not work: an idle server's V8 threads can be most of its CPU. Below
+  // OFF_LOOP_BUSY_CORES runnable, the threads are off-CPU (verdict-downstream.js reads the same).
+  if (share < OFF_LOOP_SHARE || t.runnableCores < OFF_LOOP_BUSY_CORES) return null;
   if (coresFull) return { id: 'threads-cores-full', kind: 'problem', where: null, figures };
   const poolFull = t.pool.threads > 0 && t.pool.busy >= t.pool.threads && (t.pool.runnable ?? 0) >= POOL_BUSY_FRACTION;
   const queued = figures.inFlight === null || figures.inFlight > t.pool.threads;

@@ -104,7 +104,7 @@ function poolText(f) {
 /** What a downstream wait rests on: its connections, or the server's threads off-CPU. */
 function waitText(f) {
   if (f.waitFrom === 'downstreams') return `the server held ${int(f.downstreamConnections)} outbound connection${f.downstreamConnections === 1 ? '' : 's'}`;
-  if (f.waitFrom === 'threads-off-cpu') return `its threads outside the loop (libuv threadpool, V8) used ${(f.threadsCores ?? 0).toFixed(2)} cores (threshold < ${f.threadsThreshold}): the time goes waiting, not working`;
+  if (f.waitFrom === 'threads-off-cpu') return `its threads outside the loop (libuv threadpool, V8) were on a CPU or waiting for one ${(f.threadsCores ?? 0).toFixed(2)} cores' worth (threshold < ${f.threadsThreshold}): the time goes waiting, not working`;
   if (f.waitFrom === 'process-off-cpu') return `the whole process used ${cores(f.processCores ?? 0)} cores: the time goes waiting, not working`;
   return null;
 }

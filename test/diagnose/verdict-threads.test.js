@@ -64,6 +64,13 @@ test('borderline: the threads\' share of the server\'s CPU at and under OFF_LOOP
   assert.equal(threadsLimited(under), null);
 });
 
+test('borderline: an idle server\'s threads, most of its little CPU on a full machine, are no verdict; runnable at OFF_LOOP_BUSY_CORES they are', () => {
+  // Measured: V8's threads 0.07 cores of the server's 0.12, the cores full of other programs.
+  assert.equal(threadsLimited(evidence({ poolPct: 0, v8Pct: 7, processPct: 12 })), null);
+  assert.equal(threadsLimited(evidence({ poolPct: 40, v8Pct: 0, processPct: 60, poolWaitPct: 100 * OFF_LOOP_BUSY_CORES - 40 }))?.id, 'threads-cores-full');
+  assert.equal(threadsLimited(evidence({ poolPct: 40, v8Pct: 0, processPct: 60, poolWaitPct: 100 * OFF_LOOP_BUSY_CORES - 41 })), null);
+});
+
 test('borderline: the cores at MACHINE_CPU_LIMIT_PCT are full; just under, a full pool is "threadpool-full"', () => {
   const one = { pool: 1, poolPct: 95, poolWaitPct: 0 };
   assert.equal(threadsLimited(evidence({ ...one, busyPct: MACHINE_CPU_LIMIT_PCT }))?.id, 'threads-cores-full');
@@ -89,14 +96,16 @@ test('borderline: a pool thread runnable at POOL_BUSY_FRACTION is busy, just und
 
 test('a downstream wait needs its evidence: threads off-CPU, or outbound connections', () => {
   const idle = (cores, extra = {}) => evidence({ poolPct: cores * 100, v8Pct: 0, processPct: 10, busyPct: 20, ...extra });
-  // Below OFF_LOOP_BUSY_CORES the threads are mostly off-CPU: the requests wait.
-  const off = waitingOnDownstream(idle(OFF_LOOP_BUSY_CORES - 0.01));
+  // Runnable below OFF_LOOP_BUSY_CORES the threads are mostly off-CPU: the requests wait.
+  const off = waitingOnDownstream(idle(OFF_LOOP_BUSY_CORES - 0.01, { poolWaitPct: 0 }));
   assert.equal(off?.id, 'downstream-wait');
   assert.equal(off.figures.waitFrom, 'threads-off-cpu');
-  assert.match(wordFinding(off).evidence.join('\n'), /threads outside the loop .* used 0\.49 cores \(threshold < 0\.5\)/);
-  assert.equal(waitingOnDownstream(idle(OFF_LOOP_BUSY_CORES)), null, 'threads at work are not a wait');
+  assert.match(wordFinding(off).evidence.join('\n'), /threads outside the loop .* on a CPU or waiting for one 0\.49 cores' worth \(threshold < 0\.5\)/);
+  assert.equal(waitingOnDownstream(idle(OFF_LOOP_BUSY_CORES, { poolWaitPct: 0 })), null, 'threads at work are not a wait');
+  // A pool starved of CPU: little time on one, the rest waiting for one. Runnable, not off-CPU.
+  assert.equal(waitingOnDownstream(idle(0.3, { poolWaitPct: 60 })), null, 'a starved pool is not a wait');
   // Outbound connections are a downstream, whatever the threads do.
-  const db = waitingOnDownstream(idle(OFF_LOOP_BUSY_CORES, { downstreams: [{ peer: '127.0.0.1:5432', name: 'postgres', connections: 10 }] }));
+  const db = waitingOnDownstream(idle(OFF_LOOP_BUSY_CORES, { poolWaitPct: 0, downstreams: [{ peer: '127.0.0.1:5432', name: 'postgres', connections: 10 }] }));
   assert.equal(db?.figures.waitFrom, 'downstreams');
   assert.match(wordFinding(db).evidence.join('\n'), /held 10 outbound connections/);
   // Without thread figures, the whole process's CPU decides.

@@ -40,6 +40,17 @@ test('the pool fills the cores, UV_THREADPOOL_SIZE not set: the knob at its defa
   assert.match(text, /UV_THREADPOOL_SIZE was 4 \(not set: the default\); libuv's threadpool used 1\.9 of the 2 cores with 4 threads/);
   assert.match(text, /more threads or more processes only share them/);
   assert.doesNotMatch(text, /No size knob was found/);
+  assert.doesNotMatch(text, /nothing it runs on was saturated|the cores .* had room/i);
+});
+
+test('the cores full while one process\'s own figures left them room (other programs took them): its limit reads the cores, once', () => {
+  // The process used 0.3 cores; the cores were full all the same.
+  const run = ownRun({ pool: false, rps: 20, cpus: [99, 99], spawnedCpuPct: 0, poolThreads: { count: 4, cpuPct: 25 }, main: { ...main, cpuPct: 30 } });
+  const advice = advise(run);
+  assert.equal(advice.reasons.find((r) => r.id === 'thread-knob').figures.limit, 'cores');
+  const text = words(run).join('\n');
+  assert.match(text, /^One process is enough: the limit is the cores/);
+  assert.doesNotMatch(text, /load offered|nothing it runs on was saturated/i);
 });
 
 test('UV_THREADPOOL_SIZE=1 with a core to spare: set it to 2 at start, and the tune sweeps 1 and 2', () => {
