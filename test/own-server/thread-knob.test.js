@@ -66,6 +66,9 @@ test('UV_THREADPOOL_SIZE=1 with a core to spare: set it to 2 at start, and the t
   const [headline, ...rest] = words(run);
   assert.equal(headline, 'Set UV_THREADPOOL_SIZE=2 at start (this run: 1): its threads were all busy and the cores had room.');
   assert.match(rest.join('\n'), /try UV_THREADPOOL_SIZE=2 \(read once when the pool starts: set it in the server's environment at start\)/);
+  // libuv's threads are threads, never workers.
+  const sentence = rest.find((line) => line.includes('UV_THREADPOOL_SIZE'));
+  assert.doesNotMatch(`${headline}\n${sentence}`, /worker/i);
 });
 
 test('an idle pool is no knob, set or not; a pool that works is one whichever way it is set', () => {

@@ -26,6 +26,14 @@ test('Node 20, every thread unnamed: V8 platform and Node\'s signal thread first
   assert.equal(threadKinds(sameTick, { processComm: 'node' }).get(102), 'v8');
 });
 
+test('Node 22 names some: the pool and the scheduler by name, the unnamed V8 workers and signal thread by order', () => {
+  // As /proc showed them on Node 22.23.3 (libuv 1.51.0) after a pbkdf2.
+  const comms = ['DelayedTaskSche', 'node', 'node', 'node', 'node', 'node', 'libuv-worker', 'libuv-worker', 'libuv-worker', 'libuv-worker'];
+  const threads = comms.map((comm, i) => ({ tid: 301 + i, comm, startTime: 700 + i }));
+  const kinds = threadKinds(threads, { processComm: 'node' });
+  assert.deepEqual(threads.map((t) => kinds.get(t.tid)), ['v8', 'v8', 'v8', 'v8', 'v8', 'node', 'threadpool', 'threadpool', 'threadpool', 'threadpool']);
+});
+
 test('Node 26 names its threads: the names decide, whatever the order', () => {
   const threads = [
     ['DelayedTaskSche', 'v8'], ['node-V8Worker', 'v8'], ['SignalInspector', 'node'], ['libuv-worker', 'threadpool'], ['vips-worker', 'libvips'], ['my-addon', 'native'],
