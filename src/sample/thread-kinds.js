@@ -5,14 +5,15 @@
  * and inspector thread), libvips's (sharp), or another native thread (an addon's
  * own). Pure: the threads' names and start times in, a kind per thread out.
  *
- * Where a thread is named, its name says it. Node 26 (libuv 1.51) names them
- * `libuv-worker`, `node-V8Worker`, `DelayedTaskSche`, `SignalInspector`. Node 20
+ * Where a thread is named, its name says it. Node 26 (libuv 1.52.1) names them
+ * `libuv-worker`, `node-V8Worker`, `DelayedTaskSche`, `SignalInspector` (Node 24: `V8Worker`;
+ * Node 22.23: only the pool and the scheduler, its V8 workers stay `node`). Node 20
  * names every thread `node`, so there the kind comes from when the thread started:
  * Node starts its V8 platform (the scheduler, `--v8-pool-size` workers, default 4)
  * and then its signal thread before any JavaScript runs, and libuv starts its pool
  * later, all UV_THREADPOOL_SIZE threads at once, on the first request that needs it
  * (an ESM entry's loader already does, before the server listens). Threads started
- * after those are an addon's. Measured on Node 20.20.2 and 26.10.0 (main + 6 at
+ * after those are an addon's. Measured on Node 20.20.2, 22.23.3, 24.21.0 and 26.10.0 (main + 6 at
  * start, then 4 pool threads on the first crypto.pbkdf2).
  */
 

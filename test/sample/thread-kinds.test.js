@@ -40,6 +40,9 @@ test('Node 26 names its threads: the names decide, whatever the order', () => {
   ].map(([comm], i) => ({ tid: 200 - i, comm, startTime: 1000 - i }));
   const kinds = threadKinds(threads, { processComm: 'node-MainThread' });
   assert.deepEqual([...threads].map((t) => kinds.get(t.tid)), ['v8', 'v8', 'node', 'threadpool', 'libvips', 'native']);
+  // Node 24.21.0 drops the prefix: MainThread, V8Worker.
+  assert.equal(kindByName('V8Worker', 'MainThread'), 'v8');
+  assert.equal(kindByName('libuv-worker', 'MainThread'), 'threadpool');
   assert.equal(kindByName('node', 'node'), null);
   assert.equal(kindByName('api-server', 'api-server'), null, 'a thread named as its process (process.title) says nothing');
   assert.equal(threadpoolSize(undefined), 4);
