@@ -7,7 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat, readProcText } from './proc.js';
-import { threadKinds, threadpoolSize, THREAD_KINDS } from './thread-kinds.js';
+import { threadKinds, threadpoolSize, mapsLibvips, THREAD_KINDS } from './thread-kinds.js';
 import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS } from '../thresholds.js';
 
 /**
@@ -204,7 +204,8 @@ function readOtherThreads(pid, known, previous, elapsedMs, kindsOf) {
 
 /**
  * The kinds of a process's threads, classified again only when a thread appeared
- * (libuv's pool starts on first use); the pool size from its environment, read once.
+ * (libuv's pool starts on first use); the pool size from its environment, read once;
+ * libvips (sharp) from its mapped libraries, where more threads than Node's own appeared.
  */
 function kindsFor(pid, tids, kindsOf) {
   let entry = kindsOf.get(pid);
@@ -220,7 +221,10 @@ function kindsFor(pid, tids, kindsOf) {
     const stat = readStat(pid, tid);
     return { tid, comm: stat?.name ?? '', startTime: stat?.starttime ?? Infinity };
   });
-  entry.kinds = threadKinds(threads, { processComm, poolSize: entry.poolSize });
+  // Read only when a thread appeared that is not the pool's or V8's: a few hundred kB for a Node process.
+  const unexplained = threads.length > 6 + entry.poolSize;
+  const libvips = unexplained && mapsLibvips(readProcText(`/proc/${pid}/maps`));
+  entry.kinds = threadKinds(threads, { processComm, poolSize: entry.poolSize, libvips });
   return entry;
 }
 

@@ -13,7 +13,8 @@
  * and then its signal thread before any JavaScript runs, and libuv starts its pool
  * later, all UV_THREADPOOL_SIZE threads at once, on the first request that needs it
  * (an ESM entry's loader already does, before the server listens). Threads started
- * after those are an addon's. Measured on Node 20.20.2, 22.23.3, 24.21.0 and 26.10.0 (main + 6 at
+ * after those are an addon's: libvips's where the process has libvips loaded (sharp), as
+ * libvips names its threads after its own tasks, if at all. Measured on Node 20.20.2, 22.23.3, 24.21.0 and 26.10.0 (main + 6 at
  * start, then 4 pool threads on the first crypto.pbkdf2).
  */
 
@@ -53,11 +54,12 @@ export function kindByName(comm, processComm) {
 /**
  * @param {Array<{ tid: number, comm: string, startTime: number }>} threads the other threads of one process
  *   (`startTime`: /proc's starttime, clock ticks since boot)
- * @param {{ processComm: string, poolSize?: number|null, v8PoolSize?: number|null }} options
- *   `poolSize`: UV_THREADPOOL_SIZE as the process has it (null: libuv's default)
+ * @param {{ processComm: string, poolSize?: number|null, v8PoolSize?: number|null, libvips?: boolean }} options
+ *   `poolSize`: UV_THREADPOOL_SIZE as the process has it (null: libuv's default); `libvips`: the process has
+ *   libvips mapped (/proc/<pid>/maps), so its other native threads are libvips's
  * @returns {Map<number, string>} tid → kind
  */
-export function threadKinds(threads, { processComm, poolSize = null, v8PoolSize = null }) {
+export function threadKinds(threads, { processComm, poolSize = null, v8PoolSize = null, libvips = false }) {
   const kinds = new Map();
   const unnamed = [];
   for (const t of threads) {
@@ -79,6 +81,7 @@ export function threadKinds(threads, { processComm, poolSize = null, v8PoolSize 
     const kind = i < v8Left ? 'v8' : i < v8Left + nodeLeft ? 'node' : i < v8Left + nodeLeft + poolLeft ? 'threadpool' : 'native';
     kinds.set(t.tid, kind);
   });
+  if (libvips) for (const [tid, kind] of kinds) if (kind === 'native') kinds.set(tid, 'libvips');
   return kinds;
 }
 
@@ -90,4 +93,13 @@ export function threadKinds(threads, { processComm, poolSize = null, v8PoolSize 
 export function threadpoolSize(value) {
   const n = Number.parseInt(String(value ?? ''), 10);
   return Number.isFinite(n) && n >= 1 ? Math.min(n, 1024) : DEFAULT_THREADPOOL_SIZE;
+}
+
+/**
+ * Whether a process has libvips loaded (sharp's libvips-cpp.so and libvips.so), from
+ * the text of its /proc/<pid>/maps.
+ * @param {string|null} maps
+ */
+export function mapsLibvips(maps) {
+  return typeof maps === 'string' && /\/libvips[-.]/.test(maps);
 }

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { threadKinds, kindByName, threadpoolSize } from '../../src/sample/thread-kinds.js';
+import { threadKinds, kindByName, threadpoolSize, mapsLibvips } from '../../src/sample/thread-kinds.js';
 import { startSampler } from '../../src/sample/index.js';
 import { startFixtureServer } from '../helpers/harness.js';
 
@@ -17,6 +17,10 @@ test('Node 20, every thread unnamed: V8 platform and Node\'s signal thread first
   assert.deepEqual(kindsOf(threadKinds(node20(), { processComm: 'node' })), { v8: 5, node: 1, threadpool: 4 });
   assert.deepEqual(kindsOf(threadKinds(node20(1), { processComm: 'node', poolSize: 1 })), { v8: 5, node: 1, threadpool: 1 });
   assert.deepEqual(kindsOf(threadKinds(node20(4, 2), { processComm: 'node', poolSize: 4 })), { v8: 5, node: 1, threadpool: 4, native: 2 });
+  // With libvips loaded (sharp), those are libvips's.
+  assert.deepEqual(kindsOf(threadKinds(node20(4, 2), { processComm: 'node', poolSize: 4, libvips: true })), { v8: 5, node: 1, threadpool: 4, libvips: 2 });
+  assert.equal(mapsLibvips('7f00-7f01 r-xp 0 08:01 12 /app/node_modules/@img/sharp-libvips-linux-x64/lib/libvips-cpp.so.42\n'), true);
+  assert.equal(mapsLibvips('7f00-7f01 r-xp 0 08:01 12 /usr/lib/x86_64-linux-gnu/libc.so.6\n'), false);
   // Before the pool starts (a CommonJS server that has not used it yet): no thread is taken for it.
   const beforePool = threadKinds(node20(0), { processComm: 'node' });
   assert.deepEqual(kindsOf(beforePool), { v8: 5, node: 1 });
