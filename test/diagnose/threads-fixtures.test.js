@@ -90,3 +90,21 @@ test('run -- pbkdf2 with UV_THREADPOOL_SIZE not set: the knob at its default 4, 
   assert.deepEqual(argv.slice(argv.indexOf('--size-env'), argv.indexOf('--size-env') + 2), ['--size-env', 'UV_THREADPOOL_SIZE']);
   assert.ok(argv.includes(String(reason.figures.trySize)) || argv[argv.indexOf('--sizes') + 1].split(',').includes(String(reason.figures.trySize)));
 });
+
+test('run -- pbkdf2 with UV_THREADPOOL_SIZE=1: the knob at 1, a larger pool to try where a core was idle, and its tune', async (t) => {
+  const { code, out, err } = await withEnv({ ITERATIONS: '5000', UV_THREADPOOL_SIZE: '1' }, () => cli('run', ...SHORT, '--', process.execPath, server('pbkdf2')));
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  await assertGroupGone(result.target.pid);
+  const reason = result.recommendation.reasons.find((r) => r.id === 'thread-knob');
+  t.diagnostic(JSON.stringify(reason));
+  assert.equal(result.sizeKnob.name, 'UV_THREADPOOL_SIZE');
+  assert.equal(result.sizeKnob.value, 1);
+  assert.ok(reason, JSON.stringify(result.recommendation.reasons));
+  // With a core idle the pool is the limit and 2 is the size to try; on a machine others fill, the cores are, and 1 stays.
+  assert.ok(['threadpool', 'cores'].includes(reason.figures.limit), JSON.stringify(reason));
+  assert.equal(reason.figures.trySize, reason.figures.limit === 'threadpool' ? 2 : 1);
+  const argv = result.recommendation.confirmWith.argv;
+  assert.ok(argv[argv.indexOf('--sizes') + 1].split(',').includes('2'), argv.join(' '));
+  assert.equal(argv[argv.indexOf('--size-env') + 1], 'UV_THREADPOOL_SIZE');
+});
