@@ -75,3 +75,15 @@ export function workerDeathLabel(d) {
   const next = d.replacedByThreadId != null ? `thread ${d.replacedByThreadId}` : d.replacedBy != null ? `pid ${d.replacedBy}` : null;
   return `worker ${d.id}${who ? ` (${who})` : ''} died${how}${when}${next ? `; replaced by ${next}` : ''}`;
 }
+
+/**
+ * The kinds of a Node process's other threads (src/sample/thread-kinds.js), as views name them:
+ * libuv's threads are a threadpool's threads, never "workers" (a worker is a process or a Worker thread).
+ */
+export const THREAD_KIND_WORDS = Object.freeze({
+  threadpool: 'libuv threadpool',
+  v8: 'V8 platform (GC, compiler)',
+  node: 'Node signal/inspector',
+  libvips: 'libvips (sharp)',
+  native: 'other native',
+});

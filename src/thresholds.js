@@ -680,3 +680,26 @@ export const DOWNSTREAMS_KEPT = 8;
  * worth (pg's default is 10) is.
  */
 export const DOWNSTREAM_JUMP_CONNECTIONS = 2;
+
+// ── Threads outside the event loop (libuv's pool, V8's, an addon's) ─────────
+
+/**
+ * Share of the server's CPU (0..1, all its threads) from which the threads outside
+ * its event loops (libuv's pool, V8's platform, an addon's native threads) are where
+ * its work runs: a pbkdf2 or bcrypt server's pool threads take 90–99% of its CPU
+ * (fixtures/servers/pbkdf2.js: 109% of 110%), a JavaScript-bound server's V8 threads
+ * a few percent (GC and compiler work beside the loop). Half keeps them far apart.
+ */
+export const OFF_LOOP_SHARE = 0.5;
+
+/**
+ * Time a server's threads outside its event loops were runnable (on a CPU or waiting
+ * for one; cores' worth) from which they are not off-CPU, so requests that are slow
+ * while the loop is idle are not waiting on I/O or a downstream but on those threads:
+ * one pool thread hashing is runnable a whole core's worth, even when a crowded machine
+ * gives it a third of a core (measured: 0.31 cores on a CPU, 0.91 per thread runnable,
+ * load 18); a server waiting on a database or a timer ~0.01
+ * (fixtures/servers/slow-downstream.js). A pool thread waiting on a slow disk is
+ * off-CPU and stays below it: that is I/O.
+ */
+export const OFF_LOOP_BUSY_CORES = 0.5;

@@ -15,6 +15,7 @@ import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
+import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
 import {
   MAIN_ELU_LIMIT,
   SPAWN_BLOCKED_LIMIT_FRACTION,
@@ -85,9 +86,11 @@ function adviseRunAlone(input) {
     // A user's server: the same model over its own workers, worded for its knob.
     const own = { ...input, target: ownTarget(input) };
     const advice = adviseTarget(own, none);
-    // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same.
-    const confirmWith = advice.confirmWith ?? ownConfirm(own, sweepSizes(input.cores), null);
-    return { ...advice, confirmWith, knob: input.knob ?? null };
+    // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same,
+    // and its value today and the value to try (thread-knob-advice.js).
+    const threads = threadKnobReason(input);
+    const confirmWith = advice.confirmWith ?? ownConfirm(own, threadKnobSizes(sweepSizes(input.cores), threads), null);
+    return { ...advice, reasons: withThreadKnob(advice.reasons, threads), confirmWith, knob: input.knob ?? null };
   }
   if (input.target?.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
   return adviseTarget(input, none);

@@ -29,9 +29,11 @@
  * @property {number} threads        worker threads the probe saw in the server's own process
  * @property {'cluster'|'processes'|'threads'|'single'} kind
  * @property {string|null} clusterPolicy node:cluster's scheduling policy in the server's environment (null: the default, rr on Linux)
- * @property {{ count: number, cpuTicks: number, cpuPct?: number|null, share?: number|null, from?: 'other-threads' }} poolThreads
+ * @property {{ count: number, cpuTicks: number, cpuPct?: number|null, share?: number|null, from?: 'other-threads', size?: number }} poolThreads
  *   libuv pool threads of the server and its workers; `cpuPct` their CPU (% of one core) over the measured
- *   phase, `share` that of the server's own CPU, `from` where the sampler's other-threads figure was used
+ *   phase, `share` that of the server's own CPU, `from` where the sampler's other-threads figure was used,
+ *   `size` UV_THREADPOOL_SIZE as the server's process has it (libuv's default 4 when unset)
+ * @property {{ count: number, cpuPct: number }} [vipsThreads] libvips's threads (sharp), where seen
  */
 
 /**
@@ -128,10 +130,12 @@ export function shapeBetween(early, late, options) {
 
 /**
  * The shape's libuv pool figure from the sampler's "other threads" of the
- * server's processes (libuv's pool and V8's threads, read from schedstat: the
- * pool's threads are unnamed below libuv 1.50, so /proc's comm cannot pick them
- * out on Node 20): their count and CPU (% of one core) over the measured phase,
- * where that is more than the tree read found.
+ * server's processes (read from schedstat, each named for its kind by
+ * src/sample/thread-kinds.js: the pool's threads are unnamed below libuv 1.50, so
+ * /proc's comm alone cannot pick them out on Node 20): their count and CPU (% of
+ * one core) over the measured phase, where that is more than the tree read found,
+ * and the pool size the processes started with. libvips's threads (sharp) are
+ * counted beside it. A result from before the kinds counts every other thread.
  * @param {ServerShape|null} shape
  * @param {object[]} processes the sampler summary's processes
  * @returns {ServerShape|null}
@@ -141,12 +145,21 @@ export function withOtherThreads(shape, processes) {
   const mine = processes.filter((p) => p.role !== 'thread' && (p.pid === shape.pid || shape.workers.includes(p.pid)));
   const other = mine.map((p) => p.summary?.otherThreads).filter(Boolean);
   if (other.length === 0) return shape;
-  const count = other.reduce((sum, o) => sum + (o.count ?? 0), 0);
-  const cpuPct = other.reduce((sum, o) => sum + (Number.isFinite(o.cpuPct) ? o.cpuPct : 0), 0);
+  const kind = (o, name) => o.kinds?.[name] ?? null;
+  const pool = (o) => (o.kinds ? kind(o, 'threadpool') : o);
+  const count = other.reduce((sum, o) => sum + (pool(o)?.count ?? 0), 0);
+  const cpuPct = other.reduce((sum, o) => sum + (Number.isFinite(pool(o)?.cpuPct) ? pool(o).cpuPct : 0), 0);
+  const sizes = other.map((o) => o.poolSize).filter(Number.isFinite);
+  const vips = other.map((o) => kind(o, 'libvips')).filter(Boolean);
+  const vipsThreads = vips.length
+    ? { count: vips.reduce((sum, k) => sum + k.count, 0), cpuPct: vips.reduce((sum, k) => sum + (Number.isFinite(k.cpuPct) ? k.cpuPct : 0), 0) }
+    : null;
   const serverCpuPct = mine.reduce((sum, p) => sum + (Number.isFinite(p.summary?.cpuPct) ? p.summary.cpuPct : 0), 0);
-  if (cpuPct <= (shape.poolThreads.cpuPct ?? 0)) return shape;
+  const withVips = vipsThreads ? { ...shape, vipsThreads } : shape;
+  if (cpuPct <= (shape.poolThreads.cpuPct ?? 0)) return withVips;
   const share = serverCpuPct > 0 ? cpuPct / serverCpuPct : null;
-  return { ...shape, poolThreads: { ...shape.poolThreads, count: Math.max(count, shape.poolThreads.count), cpuPct, share, from: 'other-threads' } };
+  const size = sizes.length ? { size: sizes[0] } : {};
+  return { ...withVips, poolThreads: { ...shape.poolThreads, count: Math.max(count, shape.poolThreads.count), cpuPct, share, from: 'other-threads', ...size } };
 }
 
 /** Whether two processes have the same command line (a fork child before its exec). */

@@ -14,10 +14,20 @@ import { POOL_THREADS_MATTER_PCT, POOL_THREADS_MATTER_SHARE } from '../threshold
  * most specific first: WEB_CONCURRENCY (Heroku's and many Node cluster apps'),
  * WORKERS and its variants, UV_THREADPOOL_SIZE (libuv's pool, read by Node itself).
  */
-export const SIZE_ENV_NAMES = ['WEB_CONCURRENCY', 'WORKERS', 'NUM_WORKERS', 'WORKER_COUNT', 'CLUSTER_WORKERS', 'CONCURRENCY', 'UV_THREADPOOL_SIZE'];
+export const SIZE_ENV_NAMES = ['WEB_CONCURRENCY', 'WORKERS', 'NUM_WORKERS', 'WORKER_COUNT', 'CLUSTER_WORKERS', 'CONCURRENCY', 'UV_THREADPOOL_SIZE', 'VIPS_CONCURRENCY'];
 
-/** libuv's pool size: a knob only where the server's pool threads were seen to work. */
+/**
+ * libuv's pool size: a knob wherever the server's pool threads were seen to work,
+ * set or not (libuv's default is 4). libuv reads it once, when the pool starts, so
+ * it is set in the server's environment at start.
+ */
 export const THREADPOOL_ENV = 'UV_THREADPOOL_SIZE';
+
+/** libuv's pool size when UV_THREADPOOL_SIZE is not set. */
+export const THREADPOOL_DEFAULT = 4;
+
+/** libvips's threads per image (sharp reads it at load): a knob when set, or where libvips's threads were seen to work. */
+export const VIPS_ENV = 'VIPS_CONCURRENCY';
 
 /** Flags that set a worker or thread count, as `--flag N` or `--flag=N`. */
 export const SIZE_FLAGS = ['--workers', '--num-workers', '--worker-count', '--concurrency', '--processes', '--instances', '--threads', '--pool-size', '--cluster'];
@@ -162,10 +172,12 @@ export function givenSizeKnob({ sizeEnv, sizeArg, size, command, env }) {
  * @property {boolean} sizeArg    `{size}` in the arguments (given)
  * @property {number|null} value  the knob's value this run
  * @property {number|null} size   the size this run ran at: the knob's value, else what was seen
- * @property {{ kind: string, workers: number, threads: number, poolThreads: number, poolCpuPct: number|null }|null} seen
+ * @property {{ kind: string, workers: number, threads: number, poolThreads: number, poolCpuPct: number|null, poolShare?: number|null,
+ *   poolSize?: number|null, vipsThreads?: number, vipsCpuPct?: number|null }|null} seen
  *   what the process tree showed: worker processes, worker threads, libuv pool threads, their CPU (% of one core)
- *   and its share of the server's CPU
+ *   and its share of the server's CPU, the pool size the server started with, libvips's threads and their CPU
  * @property {string[]|null} command the argv tune sizes it with (`{size}` in place of a flag's value)
+ * @property {boolean} [unset]   the variable is not set: `value` is the runtime's default (UV_THREADPOOL_SIZE: libuv's 4)
  * @property {Array<{ kind: string, name?: string, flag?: string, value: number|null, why: string }>} ignored
  *   knobs found but not believed: `seen-differs` (its value is not the worker count seen),
  *   `threadpool-idle` (UV_THREADPOOL_SIZE, but the pool's threads did no work)
@@ -190,6 +202,9 @@ export function resolveSizeKnob({ given, found, shape, command }) {
       poolThreads: shape.poolThreads?.count ?? 0,
       poolCpuPct: shape.poolThreads?.cpuPct ?? null,
       poolShare: shape.poolThreads?.share ?? null,
+      poolSize: shape.poolThreads?.size ?? null,
+      vipsThreads: shape.vipsThreads?.count ?? 0,
+      vipsCpuPct: shape.vipsThreads?.cpuPct ?? null,
     }
     : null;
   const seenSize = seen ? (seen.workers || seen.threads || null) : null;
@@ -215,7 +230,36 @@ export function resolveSizeKnob({ given, found, shape, command }) {
     }
     base.ignored.push({ kind: found.kind, ...(found.name ? { name: found.name } : { flag: found.flag }), written: found.written, value: found.value, why });
   }
+  const unset = seenSize ? null : unsetThreadKnob(seen, command);
+  if (unset) return { ...base, ...unset };
   return { ...base, source: seenSize ? 'seen' : null, command: seenSize ? [...command] : null };
+}
+
+/** Whether libuv's pool did work enough to be what limits the server (POOL_THREADS_MATTER_*). */
+function poolWorks(seen) {
+  return (seen?.poolCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT || (seen?.poolShare ?? 0) >= POOL_THREADS_MATTER_SHARE;
+}
+
+/**
+ * A single process whose libuv pool (or libvips's threads) worked, with no knob
+ * set: the variable is its knob all the same, at its default (libuv's 4; libvips's,
+ * the threads seen). Null when those threads did no work to speak of.
+ */
+function unsetThreadKnob(seen, command) {
+  const env = poolWorks(seen)
+    ? { name: THREADPOOL_ENV, value: seen.poolSize ?? THREADPOOL_DEFAULT }
+    : (seen?.vipsCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT && seen.vipsThreads > 0 ? { name: VIPS_ENV, value: seen.vipsThreads } : null;
+  if (!env) return null;
+  return {
+    source: /** @type {const} */ ('environment'),
+    kind: /** @type {const} */ ('env'),
+    name: env.name,
+    written: `${env.name} not set (${env.value})`,
+    value: env.value,
+    size: env.value,
+    unset: true,
+    command: [...command],
+  };
 }
 
 /**
@@ -225,9 +269,9 @@ export function resolveSizeKnob({ given, found, shape, command }) {
  */
 function foundDoubt(found, seen) {
   if (!seen) return null;
-  if (found.kind === 'env' && found.name === THREADPOOL_ENV) {
-    return (seen.poolCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT || (seen.poolShare ?? 0) >= POOL_THREADS_MATTER_SHARE ? null : 'threadpool-idle';
-  }
+  if (found.kind === 'env' && found.name === THREADPOOL_ENV) return poolWorks(seen) ? null : 'threadpool-idle';
+  // Set by the user for sharp: its threads are not workers, and are counted apart when seen at all.
+  if (found.kind === 'env' && found.name === VIPS_ENV) return null;
   if (found.kind === 'env' && found.value !== (seen.workers || seen.threads)) return 'seen-differs';
   return null;
 }

@@ -21,6 +21,9 @@
  * @property {number|null} msPerSpawn
  * @property {number|null} gcFraction       share of wall time in GC pauses, 0..1 (probe)
  * @property {number|null} gcPeakMsPerSec   most GC pause time in any one-second window, ms (probe)
+ * @property {{ count: number, cpuPct: number|null, poolSize?: number|null,
+ *   kinds?: Record<string, { count: number, busy: number|null, cpuPct: number|null, waitPct: number|null }> }|null} [otherThreads]
+ *   its threads outside the event loops, in all and by kind (libuv's pool, V8's, an addon's: src/sample/thread-kinds.js), /proc
  *
  * @typedef {object} Evidence everything the rules read, plain numbers (see src/diagnose/evidence.js)
  * @property {'command'|'url'} mode

@@ -1,9 +1,14 @@
 /**
  * Rule: requests are slow while the server is idle: it is waiting on something
- * outside its own thread (a database, an HTTP downstream, a disk, a lock).
+ * outside its own thread (a database, an HTTP downstream, a disk, a lock). An idle
+ * loop is not enough: the work may run on threads beside it (libuv's pool hashing
+ * passwords), so it needs evidence of the wait: outbound connections, or the
+ * server's threads outside its loops mostly off-CPU: neither on a CPU nor waiting
+ * for one, which a starved pool does (verdict-threads.js reads them).
  */
 import { where, worst, num, outsideBusy } from './verdict-common.js';
-import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../thresholds.js';
+import { offLoopThreads } from './verdict-threads.js';
+import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES } from '../thresholds.js';
 export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../thresholds.js';
 
 /**
@@ -27,10 +32,32 @@ export function waitingOnDownstream(evidence) {
     busy = seen.figures;
     place = seen.where;
   }
+  const waits = waitEvidence(evidence);
+  if (!waits) return null;
   return {
     id: 'downstream-wait',
     kind: 'problem',
     where: place,
-    figures: { p50Ms: load.p50Ms, p99Ms: num(load.p99Ms), ...busy },
+    figures: { p50Ms: load.p50Ms, p99Ms: num(load.p99Ms), ...busy, ...waits },
   };
+}
+
+/**
+ * What shows the server waits rather than works: its outbound connections, else
+ * its threads outside the loop runnable (on a CPU or waiting for one) below
+ * OFF_LOOP_BUSY_CORES, else (those threads not
+ * read) the whole process's CPU below IDLE_BUSY_MAX of a core; null when none does.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ */
+function waitEvidence(evidence) {
+  const connections = (evidence.downstreams ?? []).reduce((sum, d) => sum + (num(d.connections) ?? 0), 0);
+  const threads = offLoopThreads(evidence);
+  const threadsCores = threads ? threads.runnableCores : null;
+  const base = { downstreamConnections: connections, threadsCores, threadsThreshold: OFF_LOOP_BUSY_CORES };
+  if (connections > 0) return { ...base, waitFrom: 'downstreams' };
+  if (threads) return threads.runnableCores < OFF_LOOP_BUSY_CORES ? { ...base, waitFrom: 'threads-off-cpu' } : null;
+  const cpu = evidence.processes.filter((p) => p.role !== 'thread').map((p) => num(p.cpuPct)).filter((x) => x !== null);
+  if (cpu.length === 0) return null;
+  const cores = cpu.reduce((a, b) => a + b, 0) / 100;
+  return cores <= IDLE_BUSY_MAX ? { ...base, processCores: cores, waitFrom: 'process-off-cpu' } : null;
 }

@@ -9,7 +9,8 @@
  * a downstream that refused it (its own words say why requests failed, whatever
  * else the machine did), then a CPU quota that throttled it (every stall and delay
  * is partly the quota's), then a machine so short of CPU that every time-based
- * figure is mostly its doing.
+ * figure is mostly its doing. Threads outside the event loop that are the limit
+ * (verdict-threads.js) come before that machine: they are what took its cores.
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
 import { serverExited } from './verdict-exited.js';
@@ -25,16 +26,18 @@ import { waitingForCpu, cpuStarved } from './verdict-starved.js';
 import { healthy } from './verdict-healthy.js';
 import { poolLimited, capacityOf } from './verdict-pool.js';
 import { quotaThrottled } from './verdict-quota.js';
+import { threadsLimited } from './verdict-threads.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   JS_SHARE_FOR_TAIL, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE,
   GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU, POOL_BUSY_FRACTION, MAIN_ELU_LIMIT,
   ELU_CPU_DISAGREE, MACHINE_CPU_LIMIT_PCT, QUOTA_THROTTLED_FRACTION,
+  OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES,
 } from '../thresholds.js';
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, downstreamRefuses, quotaThrottled, poolLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, generatorLimited,
 ];
 
@@ -63,6 +66,8 @@ export const THRESHOLDS = Object.freeze({
   ELU_CPU_DISAGREE,
   MACHINE_CPU_LIMIT_PCT,
   QUOTA_THROTTLED_FRACTION,
+  OFF_LOOP_SHARE,
+  OFF_LOOP_BUSY_CORES,
 });
 
 /**

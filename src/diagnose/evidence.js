@@ -42,6 +42,7 @@ export function buildEvidence(result) {
       spawnMechanism: s.runtime?.spawnMechanism ?? null,
       gcFraction: gc[p.key]?.gcFraction ?? null,
       gcPeakMsPerSec: gc[p.key]?.gcPeakMsPerSec ?? null,
+      otherThreads: s.otherThreads ?? null,
     };
   });
   return {

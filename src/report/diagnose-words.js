@@ -6,7 +6,7 @@
  */
 import { FASTER_SPAWN_SENTENCE } from './runtimes-text.js';
 import { pct, ms, int } from './text-format.js';
-import { budgetAmount } from '../labels.js';
+import { budgetAmount, THREAD_KIND_WORDS } from '../labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { cleanText } from '../untrusted-text.js';
 import { noResponseReason } from '../load/host-check.js';
@@ -85,8 +85,59 @@ function busyFromText(f) {
   return ' (ELU)';
 }
 
+/** "libuv threadpool 1.8, V8 platform (GC, compiler) 0.1": the cores each kind of thread used, busiest first. */
+function kindCores(byKind) {
+  return Object.entries(byKind ?? {})
+    .filter(([, n]) => n >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${THREAD_KIND_WORDS[kind] ?? kind} ${cores(n)}`)
+    .join(', ');
+}
+
+/** "4 libuv threadpool threads (UV_THREADPOOL_SIZE 4), 4 of them working": the pool as seen. */
+function poolText(f) {
+  if (!(f.poolThreads > 0)) return null;
+  return `${f.poolThreads} libuv threadpool thread${f.poolThreads === 1 ? '' : 's'} (UV_THREADPOOL_SIZE ${f.poolSize ?? f.poolThreads}), ` +
+    `${Math.round(f.poolBusy ?? 0)} working, ${cores(f.poolCores ?? 0)} cores`;
+}
+
+/** What a downstream wait rests on: its connections, or the server's threads off-CPU. */
+function waitText(f) {
+  if (f.waitFrom === 'downstreams') return `the server held ${int(f.downstreamConnections)} outbound connection${f.downstreamConnections === 1 ? '' : 's'}`;
+  if (f.waitFrom === 'threads-off-cpu') return `its threads outside the loop (libuv threadpool, V8) were on a CPU or waiting for one ${(f.threadsCores ?? 0).toFixed(2)} cores' worth (threshold < ${f.threadsThreshold}): the time goes waiting, not working`;
+  if (f.waitFrom === 'process-off-cpu') return `the whole process used ${cores(f.processCores ?? 0)} cores: the time goes waiting, not working`;
+  return null;
+}
+
 /** id → (figures, finding) → { title, evidence, next } */
 const WORDS = {
+  'threads-cores-full': (f) => ({
+    title: `the cores are full and the server's work runs on threads outside its event loop: ${kindCores(f.byKind)} of ${f.cores ?? '?'} cores` +
+      `${f.otherCores >= 0.1 ? `, other programs ${cores(f.otherCores)}` : ''}`,
+    evidence: [
+      `${pct(f.share)} of the server's CPU ran outside its event loop (threshold ${pct(f.threshold)}): ${kindCores(f.byKind)} cores`,
+      `cores ${pct((f.coresBusyPct ?? 0) / 100)} busy (threshold ${pct(f.coresThreshold / 100)}): the server used ${cores(f.serverCores)} of ${f.cores ?? '?'}` +
+        `${f.otherCores >= 0.1 ? `, other programs (the load generator included) ${cores(f.otherCores)}` : ''}`,
+      ...[poolText(f)].filter(Boolean),
+      'the event loop is idle because its work waits for these threads, not for I/O',
+    ],
+    next: [
+      'more threads will not help: a larger UV_THREADPOOL_SIZE or more processes share the same cores',
+      'more cores will; or cheaper work per request (a lower bcrypt cost, smaller images); or fewer connections (a shorter queue, lower latency)',
+    ],
+  }),
+  'threadpool-full': (f) => ({
+    title: `libuv's threadpool is full: ${f.poolThreads} of ${f.poolThreads} threads busy while ${cores(f.idleCores ?? 0)} cores are idle`,
+    evidence: [
+      `${poolText(f)}, each runnable ${pct(f.poolRunnable ?? 0)} of the time (threshold ${pct(f.busyThreshold)})`,
+      ...(Number.isFinite(f.inFlight) ? [`${int(f.inFlight)} requests in flight for ${f.poolThreads} thread${f.poolThreads === 1 ? '' : 's'}: the rest queue for the pool`] : []),
+      `cores ${pct((f.coresBusyPct ?? 0) / 100)} busy (threshold ${pct(f.coresThreshold / 100)}): there is room for more threads`,
+    ],
+    next: [
+      `raise UV_THREADPOOL_SIZE to ${f.trySize} (libuv reads it once, when the pool starts: set it in the server's environment at start)`,
+      `confirm: spawnbench tune --size-env UV_THREADPOOL_SIZE --sizes ${[...new Set([f.poolSize ?? f.poolThreads, f.trySize, f.trySize + 1])].join(',')} -- <command>`,
+    ],
+  }),
   'server-exited': (f) => ({
     title: `the server ${f.signal ? `was killed by ${f.signal}` : `exited with code ${f.code}`} during the run`,
     evidence: [f.stderrLastLine ? `its stderr ends: ${f.stderrLastLine}` : 'it wrote nothing to stderr', 'the figures cover the time until then'],
@@ -221,6 +272,7 @@ const WORDS = {
       f.busyFrom === 'elu'
         ? `while the loop is busy only ${pct(f.elu)} of the time (ELU, threshold ≤ ${pct(IDLE_ELU_MAX)})`
         : `while ${outsideText(f)} (threshold ≤ ${pct(IDLE_BUSY_MAX)})`,
+      ...[waitText(f)].filter(Boolean),
     ],
     next: [
       'time the calls each request waits on (database, HTTP, file system) and check their pools and timeouts',

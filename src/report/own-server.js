@@ -105,6 +105,8 @@ export function describeSizeKnob(knob) {
     lines.push(`size ${knob.size ?? '?'} from ${via}${knob.sizeArg && knob.kind === 'env' ? ' and {size} in its arguments' : ''}${seen ? `; ${seen}` : ''}`);
   } else if (knob.source === 'command') {
     lines.push(`size ${value} from ${knob.written} in its arguments${seen ? `; ${seen}` : ''}`);
+  } else if (knob.source === 'environment' && knob.unset) {
+    lines.push(`size ${value} from ${knob.name}, not set (the default)${seen ? `; ${seen}` : ''}`);
   } else if (knob.source === 'environment') {
     lines.push(`size ${value} from ${knob.written} in the environment${seen ? `; ${seen}` : ''}`);
   } else {

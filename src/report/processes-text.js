@@ -8,6 +8,7 @@ import { int, pct } from './text-format.js';
 import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION, OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { describeThrottling } from './describe.js';
+import { THREAD_KIND_WORDS } from '../labels.js';
 
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
@@ -82,14 +83,19 @@ function fitLine(prefix, parts, separator = '  ') {
 }
 
 /**
- * `  other threads  2 of 10 working  CPU 160%  busiest 85%`: the process's threads that are neither its
- * main thread nor a Worker (libuv's pool, V8's), shown when together they used as much as one working
- * thread (OTHER_THREAD_BUSY_PCT): an idle Node process's V8 and libuv threads use 1–4%.
+ * `  other threads: libuv threadpool 4 of 4 working 180%, V8 platform 1 of 5 working 12%  (busiest 48%)`: the
+ * process's threads that are neither its main thread nor a Worker, by kind (src/sample/thread-kinds.js), shown
+ * when together they used as much as one working thread (OTHER_THREAD_BUSY_PCT): an idle Node process's V8 and
+ * libuv threads use 1–4%. A result from before the kinds keeps the one line it had.
  */
 function otherThreadsLine(s, width) {
   const o = s.otherThreads;
   if (!(o?.cpuPct >= OTHER_THREAD_BUSY_PCT)) return [];
-  return [`${' '.repeat(width + 2)}other threads (libuv pool, V8): ${Math.round(o.busy ?? 0)} of ${o.count} working  CPU ${cpu(o.cpuPct)}  busiest ${cpu(o.maxCpuPct)}`];
+  const pad = ' '.repeat(width + 2);
+  const kinds = Object.entries(o.kinds ?? {}).filter(([, k]) => k.cpuPct >= 1);
+  if (kinds.length === 0) return [`${pad}other threads (libuv pool, V8): ${Math.round(o.busy ?? 0)} of ${o.count} working  CPU ${cpu(o.cpuPct)}  busiest ${cpu(o.maxCpuPct)}`];
+  const parts = kinds.map(([kind, k]) => `${THREAD_KIND_WORDS[kind] ?? kind} ${Math.round(k.busy ?? 0)} of ${k.count} working ${cpu(k.cpuPct)}`);
+  return [`${pad}other threads: ${parts.join(', ')}  (busiest ${cpu(o.maxCpuPct)})`];
 }
 
 /** Said once under the process lines when a thread's busy figure is its CPU time. */

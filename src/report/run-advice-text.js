@@ -90,6 +90,8 @@ function ownHeadline(a) {
     const pool = help.poolKind === 'processes' ? `${workers(a.size)} in processes (node:cluster, or child_process.fork workers that spawn)` : `${workers(a.size)} (node:cluster, or worker threads for its JavaScript)`;
     return `A pool would help: ${pool}, up to ~${int(help.expectedRps)} req/s, ${gain(help.gain)} this run's ${int(help.rps)}.`;
   }
+  const threads = has('thread-knob');
+  if (threads?.limit === 'threadpool') return `Set ${threads.name}=${threads.trySize} at start (this run: ${threads.value}${threads.unset ? ', not set' : ''}): its threads were all busy and the cores had room.`;
   const enough = has('one-process-enough');
   if (enough || has('no-gain-expected')) {
     const limit = enough?.limit ?? has('no-gain-expected').limit;
@@ -223,6 +225,7 @@ const SENTENCES = {
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
   'one-process-enough': (f) =>
     f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow.`,
+  'thread-knob': (f) => threadKnobSentence(f),
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 
@@ -330,4 +333,18 @@ function wrapCommand(argv, columns, indent) {
   }
   lines.push(line);
   return lines;
+}
+
+/** What the server's thread knob (UV_THREADPOOL_SIZE, VIPS_CONCURRENCY) did this run and the value to try. */
+function threadKnobSentence(f) {
+  const whose = f.name === 'VIPS_CONCURRENCY' ? 'libvips\'s threads (sharp)' : 'libuv\'s threadpool';
+  const now = `${f.name} was ${f.value}${f.unset ? ' (not set: the default)' : ''}`;
+  const used = `${whose} used ${fixed(f.threadsCores, 1)} of the ${f.cores ?? '?'} cores with ${f.threads} thread${f.threads === 1 ? '' : 's'}`;
+  const start = 'read once when the pool starts: set it in the server\'s environment at start';
+  if (f.limit === 'threadpool') return `${now}; ${used}, all busy, and ${fixed(f.idleCores ?? 0, 1)} of them stayed idle: try ${f.name}=${f.trySize} (${start}).`;
+  if (f.limit === 'cores') {
+    return `${now}; ${used}, and the cores were ${pct((f.coresBusyPct ?? 0) / 100)} busy: more threads or more processes only share them. ` +
+      `${f.trySize < f.value ? `${f.name}=${f.trySize} does the same work with fewer threads; ` : ''}more cores, cheaper work per request (a lower bcrypt cost) or fewer connections help.`;
+  }
+  return `${now}; ${used}: neither they nor the cores were full, so ${f.name} is not what limits it.`;
 }

@@ -6,7 +6,8 @@
  * reaped children) of the long-lived processes.
  */
 import { readdirSync } from 'node:fs';
-import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat } from './proc.js';
+import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat, readProcText } from './proc.js';
+import { threadKinds, threadpoolSize, mapsLibvips, THREAD_KINDS } from './thread-kinds.js';
 import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS } from '../thresholds.js';
 
 /**
@@ -26,8 +27,12 @@ const MAX_TREE_DEPTH = 16;
  *   threads of a process that may fork (undefined: all of them)
  * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number, loopCpuPct: number|null, waitPct: number|null }>,
  *   threads: Map<string, number|null>, threadSched: Map<string, { loopCpuPct: number|null, waitPct: number|null }>,
- *   otherThreads: Map<number, { count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null }>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
+ *   otherThreads: Map<number, OtherThreads>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
  *   system: { cpus: number[] } }} ProcReading
+ * @typedef {{ count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null,
+ *   kinds: Record<string, { count: number, busy: number|null, cpuPct: number|null, waitPct: number|null }>, poolSize: number }} OtherThreads
+ *   `kinds`: the same per kind of thread (src/sample/thread-kinds.js), with the time its threads were
+ *   runnable but waiting for a CPU (% of wall time, summed); `poolSize`: UV_THREADPOOL_SIZE as the process has it
  */
 export function createProcSampler({ rootPid }) {
   const { ticksPerSec, pageBytes } = procUnits();
@@ -39,8 +44,10 @@ export function createProcSampler({ rootPid }) {
   const previousThreads = new Map();
   /** thread key → its schedstat at the previous reading */
   const previousThreadSched = new Map();
-  /** pid → (tid → on-CPU ns) of its other threads at the previous reading */
+  /** pid → (tid → { cpuNs, waitNs }) of its other threads at the previous reading */
   const previousOther = new Map();
+  /** pid → (tid → kind), and the pid's pool size: a thread's kind does not change */
+  const kindsOf = new Map();
   let otherAt = -Infinity;
   let otherThreads = new Map();
   let previousCores = readCpuTimes();
@@ -111,9 +118,10 @@ export function createProcSampler({ rootPid }) {
         for (const pid of pids ?? []) {
           if (!tracked.has(pid)) continue;
           const known = new Set([pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)]);
-          otherThreads.set(pid, readOtherThreads(pid, known, previousOther, otherMs));
+          otherThreads.set(pid, readOtherThreads(pid, known, previousOther, otherMs, kindsOf));
         }
         for (const pid of previousOther.keys()) if (!tracked.has(pid)) previousOther.delete(pid);
+        for (const pid of kindsOf.keys()) if (!tracked.has(pid)) kindsOf.delete(pid);
       }
 
       const cores = readCpuTimes();
@@ -140,43 +148,84 @@ export function createProcSampler({ rootPid }) {
 /**
  * The threads of a Node process that are neither its main thread nor a Worker:
  * libuv's pool (`UV_THREADPOOL_SIZE`: fs, dns, crypto.pbkdf2, zlib), V8's platform
- * threads (GC, compiler), the inspector. Node 20 calls them all `node`, so they are
- * counted, not named: how many used at least OTHER_THREAD_BUSY_PCT of a core, their
- * CPU together and the busiest's. schedstat, not stat: nanoseconds, where a 250 ms
- * interval holds 25 ticks. A reading of a 7-thread process cost ~250 µs of CPU on a
- * crowded 2-core VM (load 19), so it is taken once a second, not every interval.
+ * threads (GC, compiler), Node's signal thread, an addon's (libvips). Each is named
+ * for its kind (src/sample/thread-kinds.js: its name, else when it started), and
+ * counted: how many used at least OTHER_THREAD_BUSY_PCT of a core, their CPU together
+ * and the busiest's, in all and per kind. schedstat, not stat: nanoseconds, where a
+ * 250 ms interval holds 25 ticks. A reading of a 7-thread process cost ~250 µs of CPU
+ * on a crowded 2-core VM (load 19), so it is taken once a second, not every interval;
+ * a thread's name and start time are read once, when it is first seen.
  * @param {number} pid
  * @param {Set<number>} known the main thread and the Worker threads, read on their own
- * @param {Map<number, Map<number, number>>} previous pid → (tid → on-CPU ns); updated
+ * @param {Map<number, Map<number, { cpuNs: number, waitNs: number }>>} previous pid → (tid → schedstat); updated
  * @param {number} elapsedMs
- * @returns {{ count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null }}
- *   figures null at the first reading
+ * @param {Map<number, { kinds: Map<number, string>, poolSize: number }>} kindsOf pid → its threads' kinds; updated
+ * @returns {OtherThreads} figures null at the first reading
  */
-function readOtherThreads(pid, known, previous, elapsedMs) {
+function readOtherThreads(pid, known, previous, elapsedMs, kindsOf) {
   let tids;
   try {
     tids = readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => !known.has(tid));
   } catch {
-    return { count: 0, busy: null, cpuPct: null, maxCpuPct: null };
+    return { count: 0, busy: null, cpuPct: null, maxCpuPct: null, kinds: {}, poolSize: null };
   }
+  const kinds = kindsFor(pid, tids, kindsOf);
   const before = previous.get(pid);
   const now = new Map();
   let total = 0;
   let max = 0;
   let busy = 0;
+  const perKind = {};
   for (const tid of tids) {
     const sched = readSchedstat(pid, tid);
     if (!sched) continue;
-    now.set(tid, sched.cpuNs);
+    now.set(tid, sched);
+    const kind = kinds.kinds.get(tid) ?? 'native';
+    const k = (perKind[kind] ??= { count: 0, busy: before ? 0 : null, cpuPct: before ? 0 : null, waitPct: before ? 0 : null });
+    k.count += 1;
     const was = before?.get(tid);
     if (was === undefined || !(elapsedMs > 0)) continue;
-    const pct = ((sched.cpuNs - was) / (elapsedMs * 1e6)) * 100;
+    const pct = ((sched.cpuNs - was.cpuNs) / (elapsedMs * 1e6)) * 100;
     total += pct;
     max = Math.max(max, pct);
-    if (pct >= OTHER_THREAD_BUSY_PCT) busy += 1;
+    k.cpuPct += pct;
+    k.waitPct += ((sched.waitNs - was.waitNs) / (elapsedMs * 1e6)) * 100;
+    if (pct >= OTHER_THREAD_BUSY_PCT) {
+      busy += 1;
+      k.busy += 1;
+    }
   }
   previous.set(pid, now);
-  return before ? { count: now.size, busy, cpuPct: total, maxCpuPct: max } : { count: now.size, busy: null, cpuPct: null, maxCpuPct: null };
+  const ordered = Object.fromEntries(THREAD_KINDS.filter((kind) => perKind[kind]).map((kind) => [kind, perKind[kind]]));
+  return before
+    ? { count: now.size, busy, cpuPct: total, maxCpuPct: max, kinds: ordered, poolSize: kinds.poolSize }
+    : { count: now.size, busy: null, cpuPct: null, maxCpuPct: null, kinds: ordered, poolSize: kinds.poolSize };
+}
+
+/**
+ * The kinds of a process's threads, classified again only when a thread appeared
+ * (libuv's pool starts on first use); the pool size from its environment, read once;
+ * libvips (sharp) from its mapped libraries, where more threads than Node's own appeared.
+ */
+function kindsFor(pid, tids, kindsOf) {
+  let entry = kindsOf.get(pid);
+  if (!entry) {
+    const environ = readProcText(`/proc/${pid}/environ`) ?? '';
+    const line = environ.split('\0').find((e) => e.startsWith('UV_THREADPOOL_SIZE='));
+    entry = { kinds: new Map(), poolSize: threadpoolSize(line?.slice('UV_THREADPOOL_SIZE='.length)) };
+    kindsOf.set(pid, entry);
+  }
+  if (tids.every((tid) => entry.kinds.has(tid))) return entry;
+  const processComm = (readProcText(`/proc/${pid}/comm`) ?? '').trim();
+  const threads = tids.map((tid) => {
+    const stat = readStat(pid, tid);
+    return { tid, comm: stat?.name ?? '', startTime: stat?.starttime ?? Infinity };
+  });
+  // Read only when a thread appeared that is not the pool's or V8's: a few hundred kB for a Node process.
+  const unexplained = threads.length > 6 + entry.poolSize;
+  const libvips = unexplained && mapsLibvips(readProcText(`/proc/${pid}/maps`));
+  entry.kinds = threadKinds(threads, { processComm, poolSize: entry.poolSize, libvips });
+  return entry;
 }
 
 /**

@@ -45,7 +45,7 @@ export function createRecorder() {
           loopCpu: mean(),
           wait: mean(),
           inFlight: mean(),
-          other: { count: 0, busy: mean(), cpu: mean(), max: mean() },
+          other: { count: 0, busy: mean(), cpu: mean(), max: mean(), kinds: {}, poolSize: null },
           rssPeak: null,
           firstRequests: proc.requests,
           series: [],
@@ -61,6 +61,14 @@ export function createRecorder() {
           entry.other.busy.add(proc.otherThreads.busy);
           entry.other.cpu.add(proc.otherThreads.cpuPct);
           entry.other.max.add(proc.otherThreads.maxCpuPct);
+          entry.other.poolSize = proc.otherThreads.poolSize ?? entry.other.poolSize;
+          for (const [kind, k] of Object.entries(proc.otherThreads.kinds ?? {})) {
+            const into = (entry.other.kinds[kind] ??= { count: 0, busy: mean(), cpu: mean(), wait: mean() });
+            into.count = Math.max(into.count, k.count);
+            into.busy.add(k.busy);
+            into.cpu.add(k.cpuPct);
+            into.wait.add(k.waitPct);
+          }
         }
         if (proc.rssBytes != null) entry.rssPeak = Math.max(entry.rssPeak ?? 0, proc.rssBytes);
         entry.series.push({
@@ -123,7 +131,7 @@ export function createRecorder() {
               // libuv's pool and V8's threads: how many worked (mean per interval), their CPU, the busiest's.
               otherThreads: entry.other.cpu.value() === null
                 ? null
-                : { count: entry.other.count, busy: entry.other.busy.value(), cpuPct: entry.other.cpu.value(), maxCpuPct: entry.other.max.value() },
+                : { count: entry.other.count, busy: entry.other.busy.value(), cpuPct: entry.other.cpu.value(), maxCpuPct: entry.other.max.value(), ...otherKinds(entry.other) },
               spawnTiming: probe?.spawnTiming ?? null,
               // A process whose spawns were all made with posix_spawn (spawnbench's Node workers on
               // a Node where node:ffi or koffi loads) spawned that way, whatever its libuv would have done.
@@ -171,4 +179,14 @@ export function runSpawnTiming(processes) {
   const ways = new Set(processes.map((p) => p.summary.spawnTiming).filter(Boolean));
   if (ways.size === 0) return null;
   return ways.size === 1 ? [...ways][0] : 'mixed';
+}
+
+/**
+ * The other threads per kind (src/sample/thread-kinds.js) over the run: the most seen at
+ * once, how many worked and their CPU and wait for a CPU (means of the readings, % of one
+ * core), and the pool size the process started with.
+ */
+function otherKinds(other) {
+  const kinds = Object.fromEntries(Object.entries(other.kinds).map(([kind, k]) => [kind, { count: k.count, busy: k.busy.value(), cpuPct: k.cpu.value(), waitPct: k.wait.value() }]));
+  return { kinds, poolSize: other.poolSize };
 }

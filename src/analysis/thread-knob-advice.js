@@ -1,0 +1,83 @@
+/**
+ * The advice of `run -- <command>` on a server whose work runs on threads beside
+ * its event loop, sized by an environment variable: libuv's threadpool
+ * (UV_THREADPOOL_SIZE, default 4: crypto.pbkdf2, bcrypt, zlib, fs) or libvips's
+ * (VIPS_CONCURRENCY, sharp). It names the knob, its value this run and the value to
+ * try: more threads where the pool was full and the cores had room; as many as the
+ * cores where the cores were full (more threads, or more processes, only share
+ * them: the measured login API served 23 req/s at pool sizes 2, 3 and 4 and with 2
+ * cluster workers, 9 at 1). Pure: ids and figures out.
+ */
+import { THREADPOOL_ENV, VIPS_ENV } from './size-knob.js';
+import { MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
+
+/**
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @returns {{ id: 'thread-knob', figures: { name: string, value: number, unset: boolean, trySize: number,
+ *   limit: 'threadpool'|'cores'|'neither', threadsCores: number|null, threads: number, cores: number|null,
+ *   coresBusyPct: number|null, idleCores: number|null, busyThreshold: number, coresThreshold: number } } | null}
+ */
+export function threadKnobReason(input) {
+  const knob = input.knob;
+  if (!knob || knob.kind !== 'env' || ![THREADPOOL_ENV, VIPS_ENV].includes(knob.name) || !Number.isFinite(knob.value)) return null;
+  const seen = knob.seen ?? { kind: 'single', workers: 0, threads: 0, poolThreads: 0, poolCpuPct: null };
+  const vips = knob.name === VIPS_ENV;
+  const threadsPct = vips ? seen.vipsCpuPct : seen.poolCpuPct;
+  const threads = (vips ? seen.vipsThreads : seen.poolThreads) || knob.value;
+  const cores = input.capacity ?? input.cores ?? null;
+  const busyPct = Number.isFinite(input.systemCpuPct) ? input.systemCpuPct : null;
+  const idleCores = cores !== null && busyPct !== null ? Math.max(0, cores * (1 - busyPct / 100)) : null;
+  const coresFull = busyPct !== null && busyPct >= MACHINE_CPU_LIMIT_PCT;
+  const poolFull = Number.isFinite(threadsPct) && threadsPct / 100 >= POOL_BUSY_FRACTION * Math.min(knob.value, threads);
+  const limit = coresFull ? 'cores' : poolFull ? 'threadpool' : 'neither';
+  const whole = cores !== null ? Math.max(1, Math.ceil(cores - 1e-9)) : knob.value;
+  const trySize = limit === 'threadpool'
+    ? Math.max(knob.value + 1, Math.ceil(knob.value + (idleCores ?? 1) - 1e-9))
+    : limit === 'cores' ? Math.min(knob.value, whole) : knob.value;
+  return {
+    id: 'thread-knob',
+    figures: {
+      name: knob.name,
+      value: knob.value,
+      unset: Boolean(knob.unset),
+      trySize,
+      limit,
+      threadsCores: Number.isFinite(threadsPct) ? threadsPct / 100 : null,
+      threads,
+      cores,
+      coresBusyPct: busyPct,
+      idleCores,
+      busyThreshold: POOL_BUSY_FRACTION,
+      coresThreshold: MACHINE_CPU_LIMIT_PCT,
+    },
+  };
+}
+
+/**
+ * The sizes the confirming tune sweeps: the default series up to twice the cores,
+ * with the knob's value and the value to try among them.
+ * @param {number[]} series
+ * @param {ReturnType<typeof threadKnobReason>} reason
+ */
+export function threadKnobSizes(series, reason) {
+  if (!reason) return series;
+  return [...new Set([...series, reason.figures.value, reason.figures.trySize])].sort((a, b) => a - b);
+}
+
+/**
+ * The reasons with the thread knob's, and a single process's limit agreeing with it
+ * (one rule, one sentence): "nothing was saturated" gives way where the pool was full
+ * (the pool is the limit, and the headline says to raise it), and becomes the cores
+ * where they were full.
+ * @param {Array<{ id: string, figures: object }>} reasons
+ * @param {ReturnType<typeof threadKnobReason>} reason
+ */
+export function withThreadKnob(reasons, reason) {
+  if (!reason) return reasons;
+  const { limit, coresBusyPct } = reason.figures;
+  const saysLoad = (r) => r.id === 'one-process-enough' && /** @type {{ limit?: string }} */ (r.figures).limit === 'load';
+  const kept = reasons
+    .filter((r) => !(limit === 'threadpool' && saysLoad(r)))
+    .map((r) => (limit === 'cores' && saysLoad(r) ? { ...r, figures: { ...r.figures, limit: 'cores', share: coresBusyPct / 100 } } : r));
+  return [...kept, reason];
+}

@@ -1,0 +1,110 @@
+// test: run alone (its verdicts read the whole machine's CPU: another test file's servers
+// would be other CPU users, and fill the cores a full threadpool leaves idle)
+// Work on libuv's threadpool end to end (fixtures/servers/pbkdf2.js: crypto.pbkdf2 per
+// request, the event loop nearly idle): diagnose names the threads and the cores they used,
+// never "wait on I/O or a downstream", and `run --` offers UV_THREADPOOL_SIZE, set or not,
+// with the tune that confirms it. The opposite case, a real wait on a downstream, stays
+// "downstream-wait" (test/diagnose/fixtures.test.js). Every server's group is proven gone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { trackedGroupCount } from '../../src/runner/cleanup.js';
+import { processesInGroup } from '../helpers/processes.js';
+import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
+import { faultOf, figuresOf } from './fault.js';
+
+const SHORT = ['--duration', '2s', '--warmup', '500ms', '--connections', '16', '--json'];
+
+/** Runs `command` with the fixture's variables in the environment the server inherits. */
+async function withEnv(env, fn) {
+  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+async function assertGroupGone(pgid) {
+  await waitFor(() => processesInGroup(pgid).length === 0, { what: () => `group ${pgid} to empty: left ${processesInGroup(pgid)}` });
+  assert.equal(trackedGroupCount(), 0);
+}
+
+async function diagnosePbkdf2(t, env) {
+  // 20,000 iterations: ~17 ms of hashing per request on the pool, far more than the loop's share.
+  const { code, out, err } = await withEnv({ ITERATIONS: '20000', ...env }, () => cli('diagnose', ...SHORT, '--', process.execPath, server('pbkdf2')));
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  await assertGroupGone(result.target.pid);
+  t.diagnostic(figuresOf(result));
+  return result;
+}
+
+const saysDownstream = (f) => /downstream|wait on I\/O/.test([f.title, ...f.evidence, ...f.next].join('\n'));
+
+test('pbkdf2 on the default pool of 4: the threads fill both cores, named with the cores they used', async (t) => {
+  const result = await diagnosePbkdf2(t, {});
+  const verdict = faultOf(result);
+  assert.equal(verdict.id, 'threads-cores-full', figuresOf(result));
+  assert.equal(verdict.figures.poolThreads, 4);
+  // Its share of the server's CPU, not its cores: how many cores it gets is the machine's load.
+  assert.ok(verdict.figures.byKind.threadpool > 0 && verdict.figures.share >= 0.5, figuresOf(result));
+  assert.match(verdict.title, /libuv threadpool \d\.\d of 2 cores/);
+  assert.match(verdict.next.join('\n'), /more threads will not help/);
+  assert.ok(![result.diagnosis.verdict, ...result.diagnosis.findings].some((f) => f.id === 'downstream-wait' || saysDownstream(f)), figuresOf(result));
+  const main = result.samples.processes.find((p) => p.role === 'main');
+  assert.equal(main.summary.otherThreads.kinds.threadpool.count, 4);
+});
+
+test('pbkdf2 with UV_THREADPOOL_SIZE=1: its one pool thread is the limit; with a core idle, raise it', async (t) => {
+  const result = await diagnosePbkdf2(t, { UV_THREADPOOL_SIZE: '1' });
+  const verdict = faultOf(result);
+  // With the machine to itself the second core stays idle and the pool is the limit; on a machine that
+  // others fill, the cores are: both are threads verdicts that name the one pool thread, neither a downstream.
+  assert.ok(['threadpool-full', 'threads-cores-full'].includes(verdict.id), figuresOf(result));
+  assert.equal(verdict.figures.poolThreads, 1);
+  assert.equal(verdict.figures.poolSize, 1);
+  if (verdict.id === 'threadpool-full') {
+    assert.equal(verdict.figures.trySize, 2, figuresOf(result));
+    assert.match(verdict.next.join('\n'), /raise UV_THREADPOOL_SIZE to 2/);
+  }
+  assert.ok(![result.diagnosis.verdict, ...result.diagnosis.findings].some((f) => f.id === 'downstream-wait' || saysDownstream(f)), figuresOf(result));
+});
+
+test('run -- pbkdf2 with UV_THREADPOOL_SIZE not set: the knob at its default 4, and the tune --size-env that confirms it', async (t) => {
+  const { code, out, err } = await withEnv({ ITERATIONS: '5000' }, () => cli('run', ...SHORT, '--', process.execPath, server('pbkdf2')));
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  await assertGroupGone(result.target.pid);
+  t.diagnostic(`${JSON.stringify(result.sizeKnob)} · ${result.recommendation.reasons.map((r) => r.id).join(', ')}`);
+  assert.equal(result.sizeKnob.name, 'UV_THREADPOOL_SIZE');
+  assert.equal(result.sizeKnob.value, 4);
+  assert.equal(result.sizeKnob.unset, true);
+  const reason = result.recommendation.reasons.find((r) => r.id === 'thread-knob');
+  assert.ok(reason, JSON.stringify(result.recommendation.reasons));
+  assert.equal(reason.figures.value, 4);
+  const argv = result.recommendation.confirmWith.argv;
+  assert.deepEqual(argv.slice(argv.indexOf('--size-env'), argv.indexOf('--size-env') + 2), ['--size-env', 'UV_THREADPOOL_SIZE']);
+  assert.ok(argv.includes(String(reason.figures.trySize)) || argv[argv.indexOf('--sizes') + 1].split(',').includes(String(reason.figures.trySize)));
+});
+
+test('run -- pbkdf2 with UV_THREADPOOL_SIZE=1: the knob at 1, a larger pool to try where a core was idle, and its tune', async (t) => {
+  const { code, out, err } = await withEnv({ ITERATIONS: '5000', UV_THREADPOOL_SIZE: '1' }, () => cli('run', ...SHORT, '--', process.execPath, server('pbkdf2')));
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  await assertGroupGone(result.target.pid);
+  const reason = result.recommendation.reasons.find((r) => r.id === 'thread-knob');
+  t.diagnostic(JSON.stringify(reason));
+  assert.equal(result.sizeKnob.name, 'UV_THREADPOOL_SIZE');
+  assert.equal(result.sizeKnob.value, 1);
+  assert.ok(reason, JSON.stringify(result.recommendation.reasons));
+  // With a core idle the pool is the limit and 2 is the size to try; on a machine others fill, the cores are, and 1 stays.
+  assert.ok(['threadpool', 'cores'].includes(reason.figures.limit), JSON.stringify(reason));
+  assert.equal(reason.figures.trySize, reason.figures.limit === 'threadpool' ? 2 : 1);
+  const argv = result.recommendation.confirmWith.argv;
+  assert.ok(argv[argv.indexOf('--sizes') + 1].split(',').includes('2'), argv.join(' '));
+  assert.equal(argv[argv.indexOf('--size-env') + 1], 'UV_THREADPOOL_SIZE');
+});
