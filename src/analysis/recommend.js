@@ -18,12 +18,13 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  * @property {number|null} size
  * @property {string|null} policy
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
- *   policies-tie, sizes-tie, still-rising (not when the CPU budget was used up at the best size), single-repeat,
+ *   policies-tie, sizes-tie, tie-smaller (a smaller size than the first in the band tied with it: the smaller is kept), still-rising (not when the CPU budget was used up at the best size), single-repeat,
  *   errors-at-sizes, all-errors, nothing-measured, over-cpus (more workers than CPUs, none of them busy, the cores full),
  *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
  *   stopped rising past the best size and no sampled figure shows why
- * @property {{ pickedSize?: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
- *   the figures the reasons are worded from (`pickedSize`, `lowestP99Policy` and `p99Best` only when a size was picked)
+ * @property {{ pickedSize?: number, bandSize?: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
+ *   the figures the reasons are worded from (`pickedSize`, `bandSize`, `lowestP99Policy` and `p99Best` only when a size was picked;
+ *   `bandSize`: the smallest size within the bands, which `pickedSize` is or ties with)
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
  * @property {import('./cells.js').SizeFigures[]} sizes figures per clean size (all its policies)
  * @property {import('./cells.js').Cell|null} chosen the recommended cell
@@ -78,7 +79,15 @@ export function recommend(steps) {
     p99Best = Math.min(...sizes.filter(inRpsBand).map((x) => x.p99Ms.median));
     reasons.push('p99-relaxed');
   }
-  const picked = sizes.find(inBand);
+  const bandPick = sizes.find(inBand);
+  // One rule, one sentence: a smaller size whose repeats overlap the pick's throughput, with
+  // its p99 in the band, is "no meaningful difference", so the smaller pool is the one kept.
+  let picked = bandPick;
+  for (let smaller = smallerTie(picked); smaller; smaller = smallerTie(picked)) picked = smaller;
+  function smallerTie(of) {
+    return sizes.find((x) => x.size < of.size && overlaps(x.rps, of.rps) && x.p99Ms.median <= p99Best * (1 + P99_BAND));
+  }
+  if (picked !== bandPick) reasons.push('tie-smaller');
 
   const atSize = cells.filter((c) => c.size === picked.size && isClean(c));
   const byP99 = atSize.reduce((a, b) => (b.p99Ms.median < a.p99Ms.median ? b : a));
@@ -117,7 +126,7 @@ export function recommend(steps) {
     size: picked.size,
     policy: chosen.policy,
     reasons,
-    basis: { pickedSize: picked.size, errorSizes, failedSizes, lowestP99Policy: byP99.policy, p99Best },
+    basis: { pickedSize: picked.size, bandSize: bandPick.size, errorSizes, failedSizes, lowestP99Policy: byP99.policy, p99Best },
     cells,
     sizes,
     chosen,

@@ -171,7 +171,14 @@ export function recommendationSentences(rec, bottleneck) {
   const relaxed = reasons.includes('p99-relaxed');
   // A null policy: a user's server balanced by its own code, with no policy knob to sweep.
   const sentences = [`Use ${workers(rec.size)}${rec.policy === null ? '' : ` with ${rec.policy}`}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
-  if (picked.size === best.size) {
+  if (reasons.includes('tie-smaller')) {
+    const band = rec.sizes.find((x) => x.size === basis.bandSize);
+    const bandWords = band.size === best.size ? 'the best size' : `the smallest size within ${RPS_BAND * 100}% of the best (${workers(best.size)}: ${rps(best)})`;
+    sentences.push(
+      `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within the spread of the repeats of ${workers(band.size)} (${rps(band)}), ` +
+        `${bandWords}, and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}): no meaningful difference, with fewer workers.`,
+    );
+  } else if (picked.size === best.size) {
     sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
   } else if (picked.size < best.size) {
     sentences.push(
@@ -189,8 +196,18 @@ export function recommendationSentences(rec, bottleneck) {
     sentences.push(`At ${workers(rec.size)}, ${rec.policy} had the lowest p99 and no other policy had clearly higher throughput.`);
   }
   if (reasons.includes('sizes-tie')) {
-    const list = rec.ties.sizes;
-    sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${list.length > 1 ? 's' : ''} ${list.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+    // Larger sizes that tie: the smaller pool is kept. Smaller ones that tie were kept out by their p99.
+    const larger = rec.ties.sizes.filter((size) => size > rec.size);
+    const smaller = rec.ties.sizes.filter((size) => size < rec.size);
+    if (larger.length > 0) {
+      sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${larger.length > 1 ? 's' : ''} ${larger.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+    }
+    if (smaller.length > 0) {
+      sentences.push(
+        `Pool size${smaller.length > 1 ? 's' : ''} ${smaller.join(', ')} had throughput within noise of ${workers(rec.size)}, ` +
+          `but a p99 more than ${P99_BAND * 100}% above the best (${fmtMs(basis.p99Best)}), so ${workers(rec.size)} ${rec.size === 1 ? 'is' : 'are'} kept.`,
+      );
+    }
   }
   if (reasons.includes('still-rising')) {
     sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
