@@ -379,6 +379,14 @@ export const P99_BAND = 0.1;
 export const CLEAR_RPS_GAIN = 0.05;
 
 /**
+ * How far (fraction) the USL fit's curve must move between two measured sizes, against
+ * a measured move beyond RPS_BAND the other way, to contradict the measured curve
+ * (#36: a fit with σ 2.075 predicted falling from 1 worker on while the data rose to 4).
+ * 1%: below it the fit is flat there, which any noisy plateau allows.
+ */
+export const USL_DIRECTION_MIN = 0.01;
+
+/**
  * How much more of the work the busiest worker of a user's server may do than
  * the mean worker before its balancing counts as lopsided, as a ratio of shares
  * (1 = perfectly even). 1.3 is a 65/35 split between two workers. Measured on

@@ -28,7 +28,7 @@ export function formatTune(result) {
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   const neighbours = formatNeighbours(result, rec);
   if (neighbours.length) lines.push(...neighbours, '');
-  if (result.usl) lines.push(formatUsl(result.usl));
+  if (result.usl && result.usl.shown !== false) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search, result.steps ?? []));
   const serverProcesses = formatServerProcesses(result.processes);
   if (serverProcesses.length) lines.push('', ...serverProcesses);

@@ -10,7 +10,7 @@ import { readMachine } from '../machine.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { recommend } from '../analysis/recommend.js';
-import { fitUsl } from '../analysis/usl.js';
+import { fitUsl, uslDisagreement } from '../analysis/usl.js';
 import { isClean, groupCells } from '../analysis/cells.js';
 import { stepPlan, tunePlanForJson } from './tune-plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
@@ -128,13 +128,20 @@ function neighboursBySize(steps) {
   return { downstreamsBySize, otherUsersBySize };
 }
 
-/** The USL fit of the policy measured at the most sizes, on its clean cells' medians. */
+/**
+ * The USL fit of the policy measured at the most sizes, on its clean cells' medians;
+ * `shown: false` and `notShown` (why) where it disagrees with them (usl.js uslDisagreement).
+ */
 function uslOf(steps) {
   const cells = groupCells(steps).filter(isClean);
   const counts = new Map();
   for (const c of cells) counts.set(c.policy, (counts.get(c.policy) ?? 0) + 1);
   const policy = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (!policy) return null;
-  const fit = fitUsl(cells.filter((c) => c.policy === policy).map((c) => ({ n: c.size, x: c.rps.median })));
-  return fit ? { policy, ...fit } : null;
+  const points = cells.filter((c) => c.policy === policy).map((c) => ({ n: c.size, x: c.rps.median }));
+  const fit = fitUsl(points);
+  if (!fit) return null;
+  // A fit that disagrees with the measured curve stays in the result, marked, and is not shown.
+  const notShown = uslDisagreement(fit, points);
+  return { policy, ...fit, shown: notShown === null, notShown };
 }

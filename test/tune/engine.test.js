@@ -80,3 +80,18 @@ test('errors everywhere: no recommendation and exit code 1; a USL fit over three
   assert.equal(fitted.usl.policy, 'round-robin');
   assert.ok(fitted.usl.peak > 3 && fitted.usl.peak < 8, `peak ${fitted.usl.peak}`);
 });
+
+test('a USL fit that peaks below the sizes measured is kept in the result, marked, and not printed', async () => {
+  // The curve seen on a 16-core machine: its fit is σ 2.08, κ 0.0111, "peak ≈ 0.0 workers".
+  const x = { 1: 11040, 2: 7881, 3: 5912, 4: 6530, 6: 5222, 8: 5916, 12: 4818, 16: 5478, 24: 4437, 32: 4990 };
+  const sizes = Object.keys(x).map(Number);
+  const result = await createTune(plan({ sizes }), deps(fakeRuns((size) => ({ rps: x[size] })).createRun)).start();
+  assert.equal(result.usl.peak, 0);
+  assert.equal(result.usl.shown, false);
+  assert.equal(result.usl.notShown, 'peak-below-sizes');
+  assert.doesNotMatch(formatTune(result), /USL fit/);
+  const good = await createTune(plan({ sizes: [1, 2, 3, 4, 6, 8] }), deps(fakeRuns(peakAt4).createRun)).start();
+  assert.equal(good.usl.shown, true);
+  assert.equal(good.usl.notShown, null);
+  assert.match(formatTune(good), /^USL fit \(round-robin\): .*peak ≈ [\d.]+ workers/m);
+});
