@@ -153,7 +153,8 @@ function pastBest(sizes, best) {
     rps: next.rps.median,
     bestRps: best.rps.median,
     fell: next.rps.median < best.rps.median * (1 - RPS_BAND),
-    findings: findBottleneck(next.signals ?? {}).findings,
+    // The connection count bounds a size with room; past the best, it does not say why throughput fell.
+    findings: findBottleneck(next.signals ?? {}).findings.filter((f) => f.kind !== 'connections'),
     checked: {
       mainElu: finite(s.mainElu),
       mainBlocked: finite(s.mainBlocked),

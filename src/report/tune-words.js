@@ -33,6 +33,7 @@ export function bottleneckFindingText({ kind, figures: f }) {
     if (Number.isFinite(f.mainBlocked)) parts.push(`blocked in spawn ${pctRound(f.mainBlocked)}`);
     return `the main thread is the limit (${parts.join(', ')}): more workers will not help`;
   }
+  if (kind === 'connections') return connectionsText(f);
   if (kind === 'pool') {
     const noun = f.workerKind === 'thread' ? 'thread' : f.workerKind === 'process' ? 'worker process' : 'worker';
     const plural = f.workers === 1 ? '' : noun === 'worker process' ? 'es' : 's';
@@ -60,6 +61,26 @@ function quotaText(f) {
   }
   const shared = f.roles.includes('spawnbench') ? ' (spawnbench and its load generator share it)' : '';
   return `the container's CPU quota (${quota}) is the limit: ${periods}${shared}; more workers only split the same quota`;
+}
+
+/**
+ * Little's law: "30 connections / 2.40 ms (median latency) ≈ 12,500 req/s, the throughput measured".
+ * @param {import('../analysis/little-law.js').LittleLaw} f
+ */
+export function littleLawText(f) {
+  const latency = `${fmtMs(f.latencyMs)} (${f.latencyFrom === 'mean' ? 'mean' : 'median'} latency)`;
+  return `${int(f.connections)} connections / ${latency} ≈ ${int(f.predictedRps)} req/s, the throughput measured (${int(f.rps)} req/s)`;
+}
+
+/** The connection count as the limit, with the figures that show the server had room. */
+function connectionsText(f) {
+  const room = [
+    f.busyPct !== null && `cores ${Math.round(f.busyPct)}% busy`,
+    f.mainElu !== null && `main thread ${pctRound(f.mainElu)}`,
+    f.workersBusy !== null && `workers ${pctRound(f.workersBusy)}`,
+  ].filter(Boolean);
+  return `the connection count is the limit, not the server: ${littleLawText(f)}, while the server had room${room.length ? ` (${room.join(', ')})` : ''}; ` +
+    `measure with more connections, e.g. --connections ${f.connections * 2}, to find the server's own limit`;
 }
 
 /** Who else took the cores, when one program took a large share; the usual words otherwise. */
