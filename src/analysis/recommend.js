@@ -19,10 +19,11 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  * @property {string|null} policy
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
  *   policies-tie, sizes-tie, tie-smaller (a smaller size than the first in the band tied with it: the smaller is kept), still-rising (not when the CPU budget was used up at the best size), single-repeat,
- *   errors-at-sizes, all-errors, nothing-measured, over-cpus (more workers than CPUs, none of them busy, the cores full),
+ *   errors-at-sizes, all-errors, nothing-measured, too-few-responses (no step had enough responses to rank:
+ *   no recommendation), too-few-at-sizes (some steps had too few and were not ranked), over-cpus (more workers than CPUs, none of them busy, the cores full),
  *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
  *   stopped rising past the best size and no sampled figure shows why
- * @property {{ pickedSize?: number, bandSize?: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
+ * @property {{ pickedSize?: number, bandSize?: number, tooFewSizes?: Array<{ size: number, steps: number, requests: number, durationMs: number }>, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
  *   the figures the reasons are worded from (`pickedSize`, `bandSize`, `lowestP99Policy` and `p99Best` only when a size was picked;
  *   `bandSize`: the smallest size within the bands, which `pickedSize` is or ties with)
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
@@ -60,7 +61,10 @@ export function recommend(steps) {
   const cells = groupCells(steps);
   const sizes = groupSizes(steps, cells);
   const empty = { size: null, policy: null, cells, sizes, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null };
+  const tooFewSizes = tooFew(steps);
   if (cells.length === 0) {
+    // Steps ran to the end but none had enough responses to rank: say that, not "nothing measured".
+    if (tooFewSizes.length > 0) return { ...empty, reasons: ['too-few-responses'], basis: { errorSizes: [], failedSizes: [], tooFewSizes } };
     return { ...empty, reasons: ['nothing-measured'], basis: { errorSizes: [], failedSizes: [] } };
   }
   const errorSizes = [...new Set(cells.filter((c) => !isClean(c)).map((c) => c.size))];
@@ -111,6 +115,7 @@ export function recommend(steps) {
   if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0 && !largerFailed && !cpuBound) reasons.push('still-rising');
   if (cells.every((c) => c.repeats < 2)) reasons.push('single-repeat');
   if (errorSizes.length > 0) reasons.push('errors-at-sizes');
+  if (tooFewSizes.length > 0) reasons.push('too-few-at-sizes');
   // More workers than CPUs, none of them busy, the cores full: the extra workers only shared the cores.
   const s = picked.signals ?? {};
   if (cpuBound && s.cores && picked.size > s.cores && (s.workers ?? 0) > 0 && Number.isFinite(s.workersBusy) && s.workersBusy < POOL_BUSY_FRACTION) {
@@ -126,7 +131,7 @@ export function recommend(steps) {
     size: picked.size,
     policy: chosen.policy,
     reasons,
-    basis: { pickedSize: picked.size, bandSize: bandPick.size, errorSizes, failedSizes, lowestP99Policy: byP99.policy, p99Best },
+    basis: { pickedSize: picked.size, bandSize: bandPick.size, errorSizes, failedSizes, lowestP99Policy: byP99.policy, p99Best, tooFewSizes },
     cells,
     sizes,
     chosen,
@@ -168,6 +173,22 @@ function pastBest(sizes, best) {
 
 function finite(value) {
   return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The sizes with steps that ended without enough responses to rank (`tooFew`): per size, how many
+ * such steps, the most responses one of them got and in how long.
+ * @returns {Array<{ size: number, steps: number, requests: number, durationMs: number }>}
+ */
+function tooFew(steps) {
+  const bySize = new Map();
+  for (const s of steps.filter((x) => x.tooFew && !x.partial)) {
+    const seen = bySize.get(s.size) ?? { size: s.size, steps: 0, requests: 0, durationMs: 0 };
+    seen.steps += 1;
+    if (s.requests >= seen.requests) Object.assign(seen, { requests: s.requests, durationMs: s.durationMs });
+    bySize.set(s.size, seen);
+  }
+  return [...bySize.values()].sort((a, b) => a.size - b.size);
 }
 
 /** The last non-partial step's `field` at a size (its downstreams, its error texts), or null. */

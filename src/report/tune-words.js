@@ -4,7 +4,7 @@
  * src/analysis/bottleneck.js return. The recommendation's wording changes here
  * and nowhere else; the text summary and `--json` (`sentences`, `text`) read it.
  */
-import { RPS_BAND, P99_BAND } from '../thresholds.js';
+import { RPS_BAND, P99_BAND, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE } from '../thresholds.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 import { cleanText } from '../untrusted-text.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
@@ -159,6 +159,11 @@ function pastText(p) {
 }
 
 const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
+
+/** "1 worker: 45 responses in 60.0 s; 2 workers (2 steps): 150 in 60.0 s" */
+function tooFewList(sizes = []) {
+  return sizes.map((x) => `${workers(x.size)}${x.steps > 1 ? ` (${x.steps} steps)` : ''}: at most ${int(x.requests)} responses in ${(x.durationMs / 1000).toFixed(1)} s`).join('; ');
+}
 const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
 const rps = (x) => `${int(x.rps.median)} req/s`;
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
@@ -182,6 +187,9 @@ function fmtMs(value) {
 export function recommendationSentences(rec, bottleneck) {
   const { chosen, best, reasons, basis } = rec;
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
+  if (reasons.includes('too-few-responses')) {
+    return [`No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes)}. Measure longer steps (-d) or with more connections.`];
+  }
   if (reasons.includes('all-errors')) {
     return [
       `Every pool size measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`,
@@ -242,6 +250,9 @@ export function recommendationSentences(rec, bottleneck) {
   if (basis.errorSizes.length > 0) {
     sentences.push(`Pool sizes ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
     sentences.push(...(basis.failedSizes ?? []).map(failedSizeSentence));
+  }
+  if (reasons.includes('too-few-at-sizes')) {
+    sentences.push(`Some steps had too few responses to rank (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × their p99) and were not considered: ${tooFewList(basis.tooFewSizes)}.`);
   }
   sentences.push(`At the best size (${workers(best.size)})${bottleneck.primary ? ',' : ':'} ${bottleneck.text}.`);
   return sentences;

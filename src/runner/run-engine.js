@@ -26,6 +26,7 @@ import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
+import { endLoadWhenEnough } from './enough-watch.js';
 
 /**
  * @param {import('../run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
@@ -47,6 +48,7 @@ async function execute(run, plan, logger) {
   let measureStartedAt = null;
   let limits = null;
   const trees = { early: null, late: null };
+  const unwatch = endLoadWhenEnough(run, plan.load);
   const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
     logger,
@@ -77,7 +79,7 @@ async function execute(run, plan, logger) {
     beforeStops: (server) => {
       workers = server?.proc.workers() ?? [];
     },
-  });
+  }).finally(unwatch);
 
   const notes = [...(load.notes ?? [])];
   const failures = [];

@@ -19,6 +19,8 @@ import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-she
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 import { chosenProcesses, cellBalances, cellWorkers } from '../analysis/worker-balance.js';
 import { RunError } from '../errors.js';
+import { hasEnoughResponses } from '../analysis/step-enough.js';
+import { STEP_TICK_SLACK_MS } from '../thresholds.js';
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -43,7 +45,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }) {
       tune.emit('tune-progress', { ...item, index, total: search.mode === 'exhaustive' ? search.exhaustiveSteps : null });
       const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, steps, plan.base.target.kind === 'command');
       if (!step) break;
-      steps.push({ index, ...step });
+      steps.push({ index, ...step, ...enoughMarks(step, plan.base.load) });
       logger.info({ step: steps.at(-1) }, 'tune step');
       tune.emit('tune-step', steps.at(-1));
     }
@@ -72,6 +74,20 @@ async function measureStep(tune, run, item, steps, ownServer) {
     if (!steps.some((s) => !s.failed) && !ownServer) throw error;
     return { ...item, ...failedStepFigures(error.message) };
   }
+}
+
+/**
+ * A measured step's length against its -d: `extended` when it ran past -d to get enough
+ * responses (up to the plan's cap), `tooFew` when it ended without them (it is not ranked).
+ * A failed or stopped step is neither: it is not ranked for its own reason.
+ * @returns {{ tooFew: boolean, extended: boolean }}
+ */
+export function enoughMarks(step, load) {
+  if (step.failed || step.partial || load.extendToMs == null) return { tooFew: false, extended: false };
+  return {
+    tooFew: !hasEnoughResponses(step),
+    extended: step.durationMs > load.durationMs + STEP_TICK_SLACK_MS * 2,
+  };
 }
 
 /**
