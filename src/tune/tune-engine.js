@@ -99,7 +99,9 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
   // A server without a policy knob ran its own balancing at every step: the policy was not tuned.
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
   const notes = [];
-  if (stoppedEarly) notes.push(`stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}: the recommendation covers what was measured until then`);
+  const after = `stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
+  // The note agrees with the recommendation: with none, it claims no coverage.
+  if (stoppedEarly) notes.push(recommendation.size === null ? `${after}: no recommendation from what was measured until then` : `${after}: the recommendation covers what was measured until then`);
   return resultEnvelope('tune', {
     plan: tunePlanForJson(plan, planForJson),
     machine,

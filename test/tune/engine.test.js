@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTune } from '../../src/tune/tune-engine.js';
+import { createTune, tuneResult } from '../../src/tune/tune-engine.js';
 import { fakeRuns, MACHINE, tuneBase } from './fake-run.js';
 import { formatTune } from '../../src/report/tune-text.js';
 
@@ -94,4 +94,15 @@ test('a USL fit that peaks below the sizes measured is kept in the result, marke
   assert.equal(good.usl.shown, true);
   assert.equal(good.usl.notShown, null);
   assert.match(formatTune(good), /^USL fit \(round-robin\): .*peak ≈ [\d.]+ workers/m);
+});
+
+test('stopped early: the note and the sentences agree, with a recommendation and without one', () => {
+  const search = { mode: 'exhaustive', exhaustiveSteps: 3 };
+  const step = (size, partial) => ({ index: size, size, policy: 'round-robin', repeat: 1, rps: 300 * size, p50Ms: 1, p99Ms: 5, errors: 0, requests: 3000, durationMs: 1000, partial, failures: [], signals: {} });
+  const none = tuneResult(plan(), { machine: MACHINE, steps: [step(1, true)], search, stoppedEarly: true });
+  assert.equal(none.recommendation.size, null);
+  assert.match(none.notes[0], /^stopped early after 1 step: no recommendation from what was measured until then$/);
+  const some = tuneResult(plan(), { machine: MACHINE, steps: [step(1, false), step(2, true)], search, stoppedEarly: true });
+  assert.equal(some.recommendation.size, 1);
+  assert.match(some.notes[0], /^stopped early after 2 steps: the recommendation covers what was measured until then$/);
 });
