@@ -5,9 +5,9 @@
  * quotas of 1.5, 1.0 and 0.5 CPU (where this process can make a cgroup: root on
  * Linux; it says which it skipped and why): the default pool, run's recommendation
  * from `--pool-size 4`, and tune's recommendation and best size over 1,2,3,4, side
- * by side, with whether run's size is within one of tune's best and of its
- * recommendation, and whether the
- * quota is named.
+ * by side, with whether tune's throughput at run's size is within 5% of tune's best
+ * (src/analysis/run-vs-tune.js: on a large machine "within one size" means nothing),
+ * and whether the quota is named.
  *
  *   npm run bench:machines [-- --conditions none,taskset,1.5,1.0,0.5 --strategy fork-pool --repeat 3 --shares 8192]
  *
@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { makeQuotaCgroup } from '../test/helpers/cpu-cgroup.js';
 import { cpuBudgetLabel } from '../src/labels.js';
 import { adviceParagraphs } from '../src/report/run-advice-text.js';
+import { runAgainstTune } from '../src/analysis/run-vs-tune.js';
 
 const BIN = fileURLToPath(new URL('../bin/spawnbench.js', import.meta.url));
 const { values: opts } = parseArgs({
@@ -122,7 +123,7 @@ try {
 const pad = (text, n) => String(text).padEnd(n);
 const pct = (v) => (Number.isFinite(v) ? `${Math.round(v * 100)}%` : '–');
 console.log(`\nbench:machines · ${opts.strategy}${shares ? ` · cpu.shares ${shares}` : ''} · load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`);
-console.log(`${pad('condition', 28)}${pad('CPU as spawnbench says it', 44)}${pad('default', 9)}${pad('run(4)→', 9)}${pad('tune→', 7)}${pad('best', 6)}${pad('within 1 (best/rec)', 21)}${pad('throttled', 11)}quota named (run / tune)`);
+console.log(`${pad('condition', 28)}${pad('CPU as spawnbench says it', 44)}${pad('default', 9)}${pad('run(4)→', 9)}${pad('tune→', 7)}${pad('best', 6)}${pad('rps at run\'s size', 21)}${pad('throttled', 11)}quota named (run / tune)`);
 for (const row of rows) {
   if (row.skip) {
     console.log(`${pad(row.name, 28)}skipped: ${row.skip}`);
@@ -131,8 +132,8 @@ for (const row of rows) {
   const runSize = row.four.recommendation?.size ?? null;
   const rec = row.tune.recommendation;
   const tuneSize = rec?.size ?? null;
-  const near = (size) => (runSize !== null && size !== null ? (Math.abs(runSize - size) <= 1 ? 'yes' : 'no') : '–');
-  const within = `${near(rec?.best?.size ?? null)} / ${near(tuneSize)}`;
+  const check = runAgainstTune(runSize, rec?.sizes ?? []);
+  const within = check?.within == null ? '–' : `${check.within ? 'yes' : 'no'} (${pct(check.share)} of best)`;
   const throttled = row.four.samples?.throttling?.[0]?.fraction;
   const quota = row.plain.machine.cpu?.source === 'quota';
   const runNames = row.four.recommendation?.reasons.some((r) => r.id === 'quota-limit' || (r.id === 'cpu-budget' && r.figures.source === 'quota'));

@@ -21,6 +21,7 @@ import {
   DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_WARMUP_MS, DEFAULT_TIMEOUT_MS, DEFAULT_GENERATOR_THREADS, DEFAULT_SEED,
   SAMPLE_INTERVAL_MS, SAMPLE_INTERVAL_RANGE_MS, READY_TIMEOUT_MS, MAX_POOL_SIZE, MAX_RATE, MAX_REPEAT,
   TUNE_DEFAULTS, COMPARE_DEFAULTS, TUNE_MAX_SIZE_FACTOR,
+  TUNE_STEP_MAX_MS, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE,
 } from './thresholds.js';
 
 export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
@@ -109,6 +110,8 @@ const showList = (list) => list.join(',');
 
 /** The commands whose runs are shorter than run's, so their --duration and --warmup say "of each run". */
 const perStep = (command) => command === 'tune' || command === 'compare';
+/** What tune does with a step's -d (src/runner/enough-watch.js). */
+const STEP_EXTENSION_WORDS = `; at least: a step runs on, up to ${formatDuration(TUNE_STEP_MAX_MS)}, until it has ${TUNE_MIN_RESPONSES} responses over ${TUNE_P99_MULTIPLE} × its p99 (one that has not is not ranked)`;
 
 /**
  * @typedef {object} OptionDeclaration
@@ -152,7 +155,7 @@ export const OPTIONS = {
     parse: (v) => parseInteger(v, '--connections', { max: MAX_CONNECTIONS }),
   },
   duration: {
-    flags: '-d, --duration <time>', description: (command) => `measured time${perStep(command) ? ' of each run' : ''}, e.g. 500ms, 10s, 1m`,
+    flags: '-d, --duration <time>', description: (command) => `measured time${perStep(command) ? ' of each run' : ''}, e.g. 500ms, 10s, 1m${command === 'tune' ? STEP_EXTENSION_WORDS : ''}`,
     default: DEFAULT_DURATION_MS, shown: formatDuration, parse: (v) => parseDuration(v, '--duration'), conflicts: ['requests'],
   },
   requests: { flags: '-n, --requests <n>', description: 'measure this many requests instead of a duration', parse: (v) => parseInteger(v, '--requests') },

@@ -107,6 +107,36 @@ export const MAX_REPEAT = 100;
 export const TUNE_DEFAULTS = Object.freeze({ durationMs: 3_000, warmupMs: 1_000, repeat: 3, search: 'exhaustive' });
 
 /**
+ * Responses a tune step needs before its figures rank sizes (count). On a 1–2 s endpoint
+ * (a login API hashing with bcrypt) a 3 s step at 30 connections got 0–45 responses and
+ * measured 18 req/s where wrk measured 23 (#37): a p99 and a median over fewer than a
+ * couple of hundred responses move by more than the 5% band sizes are told apart by.
+ */
+export const TUNE_MIN_RESPONSES = 200;
+
+/**
+ * A tune step measures at least this many times its own p99 (wall time): a step shorter
+ * than a few of its slowest responses counts the requests that happened to finish in it,
+ * and a closed loop's first round of responses all land at once.
+ */
+export const TUNE_P99_MULTIPLE = 5;
+
+/**
+ * Longest a tune step's measured phase is extended to, past its -d, while it has fewer
+ * than TUNE_MIN_RESPONSES responses or measured less than TUNE_P99_MULTIPLE × its p99 (ms).
+ * A minute covers 200 responses at 3.4 req/s; a step that has not got them by then is
+ * marked too few and not ranked, rather than a sweep taking hours. A longer -d is kept.
+ */
+export const TUNE_STEP_MAX_MS = 60_000;
+
+/**
+ * Slack when a step's measured phase is checked on its once-a-second ticks (ms): a tick is
+ * stamped when every generator thread has reported, a few ms either side of the second,
+ * so a tick this close to the step's -d counts as having reached it.
+ */
+export const STEP_TICK_SLACK_MS = 200;
+
+/**
  * Per-run defaults of compare, shorter than run's (10 s after 2 s): every strategy
  * runs `repeat` times per workload; three interleaved repeats of 5 s show the
  * spread that one 10 s run hides.
@@ -377,6 +407,23 @@ export const P99_BAND = 0.1;
  * which sizes are already treated as equal.
  */
 export const CLEAR_RPS_GAIN = 0.05;
+
+/**
+ * How far (fraction) the USL fit's curve must move between two measured sizes, against
+ * a measured move beyond RPS_BAND the other way, to contradict the measured curve
+ * (#36: a fit with σ 2.075 predicted falling from 1 worker on while the data rose to 4).
+ * 1%: below it the fit is flat there, which any noisy plateau allows.
+ */
+export const USL_DIRECTION_MIN = 0.01;
+
+/**
+ * How far (fraction) connections / latency may be from the measured throughput for
+ * Little's law to say every connection was waiting on the server (src/analysis/little-law.js).
+ * On a closed loop the two agree up to the generator's own time between requests; 20%
+ * leaves room for a median standing in for the mean (a right-skewed latency's median is
+ * below its mean). Seen: 30 connections / 2.4 ms p50 = 12,500 req/s against 12,498 measured.
+ */
+export const LITTLE_LAW_TOLERANCE = 0.2;
 
 /**
  * How much more of the work the busiest worker of a user's server may do than

@@ -3,6 +3,7 @@
  * finished RunResult. The live dashboard builds the same shape from sample
  * events (advice-window.js), so one set of rules serves both.
  */
+import { stepMsFor } from './step-enough.js';
 import { mean } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
@@ -29,7 +30,8 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  * @typedef {object} AdviceInput
  * @property {object|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
  * @property {{ name: string, command: string, args: string[] }|null} workload
- * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null }} load
+ * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null, stepMs?: number }} load
+ *   `stepMs`: the measured time a tune step needs at the latency and throughput seen (src/analysis/step-enough.js)
  * @property {number|null} cores          the CPU budget, CPUs (src/cpu-budget.js; an old result: its cores)
  * @property {number|null} capacity       the budget in core-equivalents (SMT siblings a share of a core)
  * @property {string|null} budgetSource   'quota' | 'cpuset' | 'affinity' | 'host'
@@ -81,6 +83,8 @@ export function adviceInput(result) {
       method: plan.load?.method ?? 'GET',
       headers: plan.load?.headers ?? {},
       body: plan.load?.body ?? null,
+      // The tune step that fits the latency seen: the confirming tune carries it as -d.
+      stepMs: stepMsFor({ rps: load.rps ?? null, p99Ms: load.latency?.p99Ms ?? null }),
     },
     ...budgetSignals(cpuView({ machine: result.machine ?? null, cpus, throttling: samples?.throttling, ownCpuPct: ownCpuPct(samples, generator) })),
     budget: result.machine?.cpu?.budget ?? null,

@@ -3,6 +3,7 @@
  * Pure: signals in, findings out, so each verdict is tested on made-up figures.
  */
 import { bigOtherUsers } from './error-reasons.js';
+import { littleLaw } from './little-law.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION,
@@ -12,7 +13,7 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
 
 /**
  * @typedef {object} Finding one limit, as an id and its figures (worded in src/report/tune-words.js)
- * @property {'cpu-quota'|'generator'|'main-thread'|'pool'|'machine'|'host'} kind
+ * @property {'cpu-quota'|'generator'|'main-thread'|'pool'|'machine'|'host'|'connections'} kind
  * @property {Record<string, number|string|null|string[]|object>} figures the numbers behind it; the roles a
  *   quota binds, the budget's source, CPU per part and the other CPU users where they say which
  */
@@ -25,6 +26,8 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
  * a busy pool (its workers' busy share, a thread's CPU time where ELU counted its
  * waiting) is the size's own limit; a saturated budget of CPUs is the last word
  * (left out when the quota already names it: inside a quota the budget is the quota).
+ * With none of these and the samplers there to say so, a closed loop whose throughput is
+ * connections / latency (Little's law) was bounded by its connection count, not the server.
  * @param {import('./run-figures.js').RunSignals} s
  * @param {{ downstreams?: Array<{ peer: string, name: string|null }>|null }} [context] the server's downstreams, to
  *   say when a process that took the cores is one of them
@@ -96,6 +99,13 @@ export function findBottleneck(s, { downstreams = null } = {}) {
     }
   }
   const known = [s.mainElu, s.systemCpuPct, s.generatorCpuPct, s.generatorElu, throttle?.fraction].some(Number.isFinite);
+  const little = known && findings.length === 0 ? littleLaw({ mode: s.loadMode ?? null, connections: s.connections, rps: s.loadRps, meanMs: s.meanMs, p50Ms: s.p50Ms }) : null;
+  if (little?.holds) {
+    findings.push({
+      kind: 'connections',
+      figures: { ...little, busyPct: finite(s.budgetBusyPct ?? s.systemCpuPct), mainElu: finite(s.mainElu), workersBusy: finite(s.workersBusy) },
+    });
+  }
   return { primary: findings[0] ?? null, findings, known };
 }
 

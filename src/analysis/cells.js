@@ -1,7 +1,8 @@
 /**
  * Groups the measured steps of a sweep into cells, one per (pool size, policy):
  * the median of the repeats and their min–max spread. Partial steps (stopped
- * early) are kept out: they cover less time than the others.
+ * early) are kept out: they cover less time than the others; so are steps with too
+ * few responses to rank (`tooFew`, src/analysis/step-enough.js).
  */
 import { spread, median } from './stats.js';
 
@@ -14,6 +15,7 @@ import { spread, median } from './stats.js';
  * @property {number|null} p99Ms
  * @property {number} errors
  * @property {boolean} [partial]   stopped early
+ * @property {boolean} [tooFew]    ended without enough responses to rank (step-enough.js)
  * @property {string|null} [failed] why the step could not run (boot failure)
  * @property {import('./run-figures.js').RunSignals} [signals]
  */
@@ -38,7 +40,7 @@ export function groupCells(steps) {
   const groups = new Map();
   const policyOrder = [];
   for (const step of steps) {
-    if (step.partial) continue;
+    if (step.partial || step.tooFew) continue;
     if (!policyOrder.includes(step.policy)) policyOrder.push(step.policy);
     const id = `${step.size}\u0000${step.policy}`;
     if (!groups.has(id)) groups.set(id, []);
@@ -81,7 +83,7 @@ export function groupSizes(steps, cells) {
   const clean = new Set(cells.filter(isClean).map((c) => `${c.size}\u0000${c.policy}`));
   const bySize = new Map();
   for (const step of steps) {
-    if (step.partial || !clean.has(`${step.size}\u0000${step.policy}`)) continue;
+    if (step.partial || step.tooFew || !clean.has(`${step.size}\u0000${step.policy}`)) continue;
     if (!bySize.has(step.size)) bySize.set(step.size, []);
     bySize.get(step.size).push(step);
   }

@@ -5,6 +5,7 @@
  * recommended (and the run's own), the policies in question. Pure.
  */
 import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../thresholds.js';
+import { formatDuration } from '../units.js';
 
 /**
  * @typedef {object} ConfirmWith
@@ -16,7 +17,7 @@ import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../thresholds.js';
 
 /**
  * @param {{ strategy: string, sizes: number[], policies: string[]|null,
- *   target: object, workload: object|null, load: { connections: number|null, rate: number|null, threads: number } }} what
+ *   target: object, workload: object|null, load: { connections: number|null, rate: number|null, threads: number, stepMs?: number|null } }} what
  *   policies null: every policy the strategy honours (the target's `balancers`)
  * @returns {ConfirmWith}
  */
@@ -29,23 +30,35 @@ export function confirmCommand({ strategy, sizes, policies, target, workload, lo
   if (load.rate) argv.push('--rate', String(load.rate));
   if (load.connections) argv.push('-c', String(load.connections));
   if (load.threads > 1) argv.push('--generator-threads', String(load.threads));
+  argv.push(...durationArgs(load));
   const runtime = target?.runtime?.name ?? 'node';
   if (runtime !== 'node') argv.push('--runtime', runtime);
   const workerRuntime = target?.workerRuntime?.name ?? runtime;
   if (workerRuntime !== runtime) argv.push('--worker-runtime', workerRuntime);
 
   const policyCount = policies?.length ?? target?.balancers?.length ?? 1;
-  return { command: commandLine(argv), argv, ...sweepCost(sizes.length * policyCount) };
+  return { command: commandLine(argv), argv, ...sweepCost(sizes.length * policyCount, load.stepMs) };
 }
 
 /**
- * A tune's steps and expected duration at its per-step defaults, and the line to paste.
+ * `-d` for the confirming tune where the latency seen needs longer steps than tune's
+ * default (src/analysis/step-enough.js stepMsFor: 200 responses, 5 × p99); none otherwise.
+ * @param {{ stepMs?: number|null }} load
+ * @returns {string[]}
+ */
+export function durationArgs(load) {
+  return load.stepMs > TUNE_DEFAULTS.durationMs ? ['-d', formatDuration(load.stepMs)] : [];
+}
+
+/**
+ * A tune's steps and expected duration at its per-step defaults (or the step length given), and the line to paste.
  * @param {number} cells sizes × policies
+ * @param {number|null} [stepMs] the measured time per step, where it is longer than the default
  * @returns {{ steps: number, expectedMs: number }}
  */
-export function sweepCost(cells) {
+export function sweepCost(cells, stepMs = null) {
   const steps = cells * TUNE_DEFAULTS.repeat;
-  const perStep = TUNE_DEFAULTS.durationMs + TUNE_DEFAULTS.warmupMs + TUNE_STEP_OVERHEAD_MS;
+  const perStep = Math.max(TUNE_DEFAULTS.durationMs, stepMs ?? 0) + TUNE_DEFAULTS.warmupMs + TUNE_STEP_OVERHEAD_MS;
   return { steps, expectedMs: steps * perStep };
 }
 

@@ -78,7 +78,7 @@ export function ownConfirm(input, sizes, policies) {
     rate: input.load.rate,
     threads: input.load.threads,
   });
-  return { command: commandLine(argv), argv, ...sweepCost(sizes.length * (comparing?.length ?? 1)) };
+  return { command: commandLine(argv), argv, ...sweepCost(sizes.length * (comparing?.length ?? 1), input.load.stepMs) };
 }
 
 /**

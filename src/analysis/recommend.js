@@ -18,12 +18,14 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  * @property {number|null} size
  * @property {string|null} policy
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
- *   policies-tie, sizes-tie, still-rising (not when the CPU budget was used up at the best size), single-repeat,
- *   errors-at-sizes, all-errors, nothing-measured, over-cpus (more workers than CPUs, none of them busy, the cores full),
+ *   policies-tie, sizes-tie, tie-smaller (a smaller size than the first in the band tied with it: the smaller is kept), still-rising (not when the CPU budget was used up at the best size), single-repeat,
+ *   errors-at-sizes, all-errors, nothing-measured, too-few-responses (no step had enough responses to rank:
+ *   no recommendation), too-few-at-sizes (some steps had too few and were not ranked), over-cpus (more workers than CPUs, none of them busy, the cores full),
  *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
  *   stopped rising past the best size and no sampled figure shows why
- * @property {{ pickedSize?: number, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
- *   the figures the reasons are worded from (`pickedSize`, `lowestP99Policy` and `p99Best` only when a size was picked)
+ * @property {{ pickedSize?: number, bandSize?: number, tooFewSizes?: Array<{ size: number, steps: number, requests: number, durationMs: number }>, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
+ *   the figures the reasons are worded from (`pickedSize`, `bandSize`, `lowestP99Policy` and `p99Best` only when a size was picked;
+ *   `bandSize`: the smallest size within the bands, which `pickedSize` is or ties with)
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)
  * @property {import('./cells.js').SizeFigures[]} sizes figures per clean size (all its policies)
  * @property {import('./cells.js').Cell|null} chosen the recommended cell
@@ -59,7 +61,10 @@ export function recommend(steps) {
   const cells = groupCells(steps);
   const sizes = groupSizes(steps, cells);
   const empty = { size: null, policy: null, cells, sizes, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null };
+  const tooFewSizes = tooFew(steps);
   if (cells.length === 0) {
+    // Steps ran to the end but none had enough responses to rank: say that, not "nothing measured".
+    if (tooFewSizes.length > 0) return { ...empty, reasons: ['too-few-responses'], basis: { errorSizes: [], failedSizes: [], tooFewSizes } };
     return { ...empty, reasons: ['nothing-measured'], basis: { errorSizes: [], failedSizes: [] } };
   }
   const errorSizes = [...new Set(cells.filter((c) => !isClean(c)).map((c) => c.size))];
@@ -78,7 +83,15 @@ export function recommend(steps) {
     p99Best = Math.min(...sizes.filter(inRpsBand).map((x) => x.p99Ms.median));
     reasons.push('p99-relaxed');
   }
-  const picked = sizes.find(inBand);
+  const bandPick = sizes.find(inBand);
+  // One rule, one sentence: a smaller size whose repeats overlap the pick's throughput, with
+  // its p99 in the band, is "no meaningful difference", so the smaller pool is the one kept.
+  let picked = bandPick;
+  for (let smaller = smallerTie(picked); smaller; smaller = smallerTie(picked)) picked = smaller;
+  function smallerTie(of) {
+    return sizes.find((x) => x.size < of.size && overlaps(x.rps, of.rps) && x.p99Ms.median <= p99Best * (1 + P99_BAND));
+  }
+  if (picked !== bandPick) reasons.push('tie-smaller');
 
   const atSize = cells.filter((c) => c.size === picked.size && isClean(c));
   const byP99 = atSize.reduce((a, b) => (b.p99Ms.median < a.p99Ms.median ? b : a));
@@ -102,6 +115,7 @@ export function recommend(steps) {
   if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0 && !largerFailed && !cpuBound) reasons.push('still-rising');
   if (cells.every((c) => c.repeats < 2)) reasons.push('single-repeat');
   if (errorSizes.length > 0) reasons.push('errors-at-sizes');
+  if (tooFewSizes.length > 0) reasons.push('too-few-at-sizes');
   // More workers than CPUs, none of them busy, the cores full: the extra workers only shared the cores.
   const s = picked.signals ?? {};
   if (cpuBound && s.cores && picked.size > s.cores && (s.workers ?? 0) > 0 && Number.isFinite(s.workersBusy) && s.workersBusy < POOL_BUSY_FRACTION) {
@@ -117,7 +131,7 @@ export function recommend(steps) {
     size: picked.size,
     policy: chosen.policy,
     reasons,
-    basis: { pickedSize: picked.size, errorSizes, failedSizes, lowestP99Policy: byP99.policy, p99Best },
+    basis: { pickedSize: picked.size, bandSize: bandPick.size, errorSizes, failedSizes, lowestP99Policy: byP99.policy, p99Best, tooFewSizes },
     cells,
     sizes,
     chosen,
@@ -144,7 +158,8 @@ function pastBest(sizes, best) {
     rps: next.rps.median,
     bestRps: best.rps.median,
     fell: next.rps.median < best.rps.median * (1 - RPS_BAND),
-    findings: findBottleneck(next.signals ?? {}).findings,
+    // The connection count bounds a size with room; past the best, it does not say why throughput fell.
+    findings: findBottleneck(next.signals ?? {}).findings.filter((f) => f.kind !== 'connections'),
     checked: {
       mainElu: finite(s.mainElu),
       mainBlocked: finite(s.mainBlocked),
@@ -158,6 +173,22 @@ function pastBest(sizes, best) {
 
 function finite(value) {
   return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The sizes with steps that ended without enough responses to rank (`tooFew`): per size, how many
+ * such steps, the most responses one of them got and in how long.
+ * @returns {Array<{ size: number, steps: number, requests: number, durationMs: number }>}
+ */
+function tooFew(steps) {
+  const bySize = new Map();
+  for (const s of steps.filter((x) => x.tooFew && !x.partial)) {
+    const seen = bySize.get(s.size) ?? { size: s.size, steps: 0, requests: 0, durationMs: 0 };
+    seen.steps += 1;
+    if (s.requests >= seen.requests) Object.assign(seen, { requests: s.requests, durationMs: s.durationMs });
+    bySize.set(s.size, seen);
+  }
+  return [...bySize.values()].sort((a, b) => a.size - b.size);
 }
 
 /** The last non-partial step's `field` at a size (its downstreams, its error texts), or null. */

@@ -33,6 +33,11 @@ import { compactErrorTexts } from './error-reasons.js';
  * @property {import('./cpu-view.js').CpuView['throttle']} [throttle] the CPU quota's throttling
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] processes outside the run
  *   that used CPU, by name, busiest first (src/sample/other-users.js)
+ * @property {'closed'|'open'|null} [loadMode] the load's loop, for Little's law (src/analysis/little-law.js)
+ * @property {number|null} [connections]    the load's connections
+ * @property {number|null} [loadRps]        the throughput measured
+ * @property {number|null} [meanMs]         the mean latency
+ * @property {number|null} [p50Ms]          the median latency
  */
 
 /**
@@ -109,6 +114,11 @@ export function runSignals(result) {
     generatorThreads: result.plan?.load?.threads ?? 1,
     ...budgetSignals(cpuView({ machine: result.machine ?? null, cpus, throttling: samples?.throttling, ownCpuPct: ownCpuPct(samples, generator) })),
     otherUsers: samples?.otherUsers?.users ?? null,
+    loadMode: result.load?.mode ?? null,
+    connections: result.load?.connections ?? result.plan?.load?.connections ?? null,
+    loadRps: result.load?.rps ?? null,
+    meanMs: result.load?.latency?.meanMs ?? null,
+    p50Ms: result.load?.latency?.p50Ms ?? null,
   };
 }
 

@@ -7,6 +7,7 @@
  * recommendation for it. Pure: argv, environment and the server's shape in, the
  * knob and the tune command's argv out.
  */
+import { durationArgs } from './confirm-command.js';
 import { POOL_THREADS_MATTER_PCT, POOL_THREADS_MATTER_SHARE } from '../thresholds.js';
 
 /**
@@ -281,7 +282,8 @@ function foundDoubt(found, seen) {
  * and the target options it ran with, so the sweep loads it the same way.
  * @param {{ kind: string, name?: string|null, command: string[] }} knob a found knob, or a resolved one
  * @param {{ port: number|null, path: string }} target the command target
- * @param {{ method: string, headers: Record<string, string>, body: string|null }} load
+ * @param {{ method: string, headers: Record<string, string>, body: string|null, stepMs?: number|null }} load
+ *   `stepMs`: a step length that fits the latency seen (-d, confirm-command.js)
  * @param {{ sizes?: number[], policyEnv?: string|null, policies?: string[]|null, connections?: number|null, rate?: number|null, threads?: number }} [sweep]
  * @returns {string[]}
  */
@@ -293,6 +295,7 @@ export function tuneArgs(knob, target, load, sweep = {}) {
   if (sweep.rate) args.push('--rate', String(sweep.rate));
   if (sweep.connections) args.push('-c', String(sweep.connections));
   if (sweep.threads > 1) args.push('--generator-threads', String(sweep.threads));
+  args.push(...durationArgs(load));
   if (target.port !== null) args.push('--port', String(target.port));
   if (target.path !== '/') args.push('--path', target.path);
   if (load.method && load.method !== 'GET') args.push('--method', load.method);

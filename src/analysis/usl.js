@@ -7,7 +7,12 @@
  * Fitted by weighted linear least squares on N/X = a + b(N−1) + cN(N−1)
  * (a = 1/λ, b = σ/λ, c = κ/λ), weighted by 1/(N/X)² so that every point counts
  * by its relative error, like a fit on X itself would, with no iteration.
+ *
+ * A fit is only shown where it agrees with the curve it was fitted to
+ * (`uslDisagreement`): a peak below the sizes measured, far from the measured best,
+ * or a curve that falls where the data rise is a bad fit, not a finding.
  */
+import { RPS_BAND, USL_DIRECTION_MIN } from '../thresholds.js';
 
 /**
  * Throughput the law predicts.
@@ -100,4 +105,34 @@ function rSquared(points, model) {
     total += (p.x - meanX) ** 2;
   }
   return total > 0 ? 1 - residual / total : 1;
+}
+
+/**
+ * Why a fit is not a finding about the curve it was fitted to, or null when it agrees:
+ * - `peak-below-sizes`: its peak lies below the smallest size measured (σ ≥ 1 puts it at 0);
+ * - `contradicts-curve`: between two neighbouring sizes the data moved beyond RPS_BAND one way
+ *   and the fit moves the other (more than USL_DIRECTION_MIN), e.g. falling where the data rise;
+ * - `peak-far-from-best`: its peak lies outside the measured best, taken as the sizes within
+ *   RPS_BAND of the best median widened by one measured size on each side (to infinity when
+ *   the largest size is among them).
+ * @param {{ lambda: number, sigma: number, kappa: number, peak: number }} fit
+ * @param {{ n: number, x: number }[]} points one per size (the medians the fit was made from)
+ * @returns {'peak-below-sizes'|'contradicts-curve'|'peak-far-from-best'|null}
+ */
+export function uslDisagreement(fit, points) {
+  const sorted = [...points].filter((p) => p.x > 0 && Number.isFinite(p.x)).sort((a, b) => a.n - b.n);
+  if (sorted.length === 0) return null;
+  if (fit.peak < sorted[0].n) return 'peak-below-sizes';
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1], sorted[i]];
+    const measured = b.x / a.x - 1;
+    const model = uslThroughput(fit, b.n) / uslThroughput(fit, a.n) - 1;
+    if ((measured > RPS_BAND && model < -USL_DIRECTION_MIN) || (measured < -RPS_BAND && model > USL_DIRECTION_MIN)) return 'contradicts-curve';
+  }
+  const best = Math.max(...sorted.map((p) => p.x));
+  const band = sorted.map((p, i) => ({ ...p, i })).filter((p) => p.x >= best * (1 - RPS_BAND));
+  const low = sorted[Math.max(0, band[0].i - 1)].n;
+  const high = band.at(-1).i === sorted.length - 1 ? Infinity : sorted[band.at(-1).i + 1].n;
+  if (fit.peak < low || fit.peak > high) return 'peak-far-from-best';
+  return null;
 }

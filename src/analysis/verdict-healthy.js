@@ -7,6 +7,7 @@
  */
 import { where, worst, num } from './verdict-common.js';
 import { capacityOf } from './verdict-pool.js';
+import { littleLaw } from './little-law.js';
 import { SATURATED_ELU } from '../thresholds.js';
 export { SATURATED_ELU } from '../thresholds.js';
 
@@ -39,6 +40,8 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
   }
   // More connections find the limit only where the main thread, the pool and the cores all had room.
   const roomLeft = load.mode === 'closed' && capacityFrom === 'extrapolated';
+  // Little's law: with room left and throughput = connections / latency, the connection count bounded it.
+  const little = roomLeft ? littleLaw(load) : null;
   return {
     id: 'healthy',
     kind: 'healthy',
@@ -61,6 +64,7 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
       serverCores: c.serverCores,
       otherCores: c.otherCores,
       next: roomLeft ? 'raise-connections' : 'nothing-to-fix',
+      connectionBound: little?.holds ? little : null,
     },
   };
 }

@@ -21,6 +21,8 @@ export default {
       '  spawnbench run --port 3000 --path /api -- npm start       a server on a fixed port, behind a launcher',
       'The summary says which knob it found and where, and ends in a recommendation for it with the',
       'spawnbench tune command that confirms it.',
+      'That recommendation comes from one run\'s model. It is checked by throughput, not by size: tune\'s',
+      'throughput at the recommended size must be within 5% of tune\'s best (sizes tune cannot tell apart).',
     ].join('\n')),
   async action(options, io, operands, cmd) {
     const [{ commandOperands }, { prepareExtras }] = await Promise.all([import('./operands.js'), import('./extras.js')]);

@@ -18,13 +18,15 @@ export function describeMachine(m) {
 /**
  * "closed loop, 30 connections, 10s after 2s warm-up" or "open loop at 500 req/s
  * over up to 250 connections, 2 generator threads, 10,000 requests after 2s warm-up per step".
- * @param {{ rate: number|null, connections: number, threads: number, requests: number|null, durationMs: number|null, warmupMs: number }} l
- *   a plan's load
+ * @param {{ rate: number|null, connections: number, threads: number, requests: number|null, durationMs: number|null, warmupMs: number, extendToMs?: number|null }} l
+ *   a plan's load (`extendToMs`: a tune step's cap, src/tune/tune-plan.js)
  * @param {{ connections?: number, per?: 'run'|'step' }} [options] the connections the generator
  *   opened (open loop sizes its own pool), and what each warm-up precedes in a sweep
  */
 export function describeLoad(l, { connections = l.connections, per } = {}) {
-  const amount = l.requests ? `${int(l.requests)} requests` : formatDuration(l.durationMs);
+  // A tune step's -d is a minimum, extended up to a cap until it has enough responses to rank.
+  const upTo = l.extendToMs > l.durationMs ? ` (up to ${formatDuration(l.extendToMs)} for enough responses)` : '';
+  const amount = l.requests ? `${int(l.requests)} requests` : `${formatDuration(l.durationMs)}${upTo}`;
   const loop = l.rate ? `open loop at ${int(l.rate)} req/s over up to ${connections} connections` : `closed loop, ${connections} connections`;
   const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
   return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up${per ? ` per ${per}` : ''}`;

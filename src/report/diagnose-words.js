@@ -9,6 +9,7 @@ import { pct, ms, int } from './text-format.js';
 import { budgetAmount, THREAD_KIND_WORDS } from '../labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { cleanText } from '../untrusted-text.js';
+import { littleLawText } from './tune-words.js';
 import { noResponseReason } from '../load/host-check.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
@@ -341,7 +342,9 @@ const WORDS = {
       `capacity seen: ${capacityText(f)}`,
     ],
     next: f.next === 'raise-connections'
-      ? ['the server had idle time: raise --connections to find its limit']
+      ? [f.connectionBound
+        ? `the connection count, not the server, bounded the throughput (${littleLawText(f.connectionBound)}) while the server had idle time: raise --connections (e.g. ${f.connectionBound.connections * 2}) to find its limit`
+        : 'the server had idle time: raise --connections to find its limit']
       : ['nothing to fix at this load; diagnose again with the load you expect in production (--rate)'],
   }),
 };

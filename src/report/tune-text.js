@@ -28,7 +28,7 @@ export function formatTune(result) {
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   const neighbours = formatNeighbours(result, rec);
   if (neighbours.length) lines.push(...neighbours, '');
-  if (result.usl) lines.push(formatUsl(result.usl));
+  if (result.usl && result.usl.shown !== false) lines.push(formatUsl(result.usl));
   lines.push(formatSearch(result.search, result.steps ?? []));
   const serverProcesses = formatServerProcesses(result.processes);
   if (serverProcesses.length) lines.push('', ...serverProcesses);
@@ -178,7 +178,13 @@ export function formatUsl(usl) {
 
 function formatSearch(search, steps) {
   const partial = steps.filter((s) => s.partial).length;
-  const stopped = partial ? `; ${partial} stopped early, not used` : '';
+  const few = steps.filter((s) => s.tooFew).length;
+  const extended = steps.filter((s) => s.extended).length;
+  const stopped = [
+    partial ? `; ${partial} stopped early, not used` : '',
+    extended ? `; ${extended} measured past -d to get enough responses (longest ${(Math.max(...steps.filter((s) => s.extended).map((s) => s.durationMs)) / 1000).toFixed(1)} s)` : '',
+    few ? `; ${few} with too few responses to rank, not used` : '',
+  ].join('');
   if (search.mode !== 'adaptive') return `Search: exhaustive, ${search.measuredSteps} of ${search.exhaustiveSteps} steps measured${stopped}`;
   const share = search.exhaustiveSteps > 0 ? Math.round((search.savedSteps / search.exhaustiveSteps) * 100) : 0;
   return `Search: adaptive, ${search.measuredSteps} steps measured instead of ${search.exhaustiveSteps} (${search.savedSteps} saved, ${share}%)${stopped}`;

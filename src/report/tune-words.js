@@ -4,7 +4,7 @@
  * src/analysis/bottleneck.js return. The recommendation's wording changes here
  * and nowhere else; the text summary and `--json` (`sentences`, `text`) read it.
  */
-import { RPS_BAND, P99_BAND } from '../thresholds.js';
+import { RPS_BAND, P99_BAND, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE } from '../thresholds.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 import { cleanText } from '../untrusted-text.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
@@ -33,6 +33,7 @@ export function bottleneckFindingText({ kind, figures: f }) {
     if (Number.isFinite(f.mainBlocked)) parts.push(`blocked in spawn ${pctRound(f.mainBlocked)}`);
     return `the main thread is the limit (${parts.join(', ')}): more workers will not help`;
   }
+  if (kind === 'connections') return connectionsText(f);
   if (kind === 'pool') {
     const noun = f.workerKind === 'thread' ? 'thread' : f.workerKind === 'process' ? 'worker process' : 'worker';
     const plural = f.workers === 1 ? '' : noun === 'worker process' ? 'es' : 's';
@@ -60,6 +61,26 @@ function quotaText(f) {
   }
   const shared = f.roles.includes('spawnbench') ? ' (spawnbench and its load generator share it)' : '';
   return `the container's CPU quota (${quota}) is the limit: ${periods}${shared}; more workers only split the same quota`;
+}
+
+/**
+ * Little's law: "30 connections / 2.40 ms (median latency) ≈ 12,500 req/s, the throughput measured".
+ * @param {import('../analysis/little-law.js').LittleLaw} f
+ */
+export function littleLawText(f) {
+  const latency = `${fmtMs(f.latencyMs)} (${f.latencyFrom === 'mean' ? 'mean' : 'median'} latency)`;
+  return `${int(f.connections)} connections / ${latency} ≈ ${int(f.predictedRps)} req/s, the throughput measured (${int(f.rps)} req/s)`;
+}
+
+/** The connection count as the limit, with the figures that show the server had room. */
+function connectionsText(f) {
+  const room = [
+    f.busyPct !== null && `cores ${Math.round(f.busyPct)}% busy`,
+    f.mainElu !== null && `main thread ${pctRound(f.mainElu)}`,
+    f.workersBusy !== null && `workers ${pctRound(f.workersBusy)}`,
+  ].filter(Boolean);
+  return `the connection count is the limit, not the server: ${littleLawText(f)}, while the server had room${room.length ? ` (${room.join(', ')})` : ''}; ` +
+    `measure with more connections, e.g. --connections ${f.connections * 2}, to find the server's own limit`;
 }
 
 /** Who else took the cores, when one program took a large share; the usual words otherwise. */
@@ -138,6 +159,11 @@ function pastText(p) {
 }
 
 const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
+
+/** "1 worker: 45 responses in 60.0 s; 2 workers (2 steps): 150 in 60.0 s" */
+function tooFewList(sizes = []) {
+  return sizes.map((x) => `${workers(x.size)}${x.steps > 1 ? ` (${x.steps} steps)` : ''}: at most ${int(x.requests)} responses in ${(x.durationMs / 1000).toFixed(1)} s`).join('; ');
+}
 const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
 const rps = (x) => `${int(x.rps.median)} req/s`;
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
@@ -161,6 +187,9 @@ function fmtMs(value) {
 export function recommendationSentences(rec, bottleneck) {
   const { chosen, best, reasons, basis } = rec;
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
+  if (reasons.includes('too-few-responses')) {
+    return [`No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes)}. Measure longer steps (-d) or with more connections.`];
+  }
   if (reasons.includes('all-errors')) {
     return [
       `Every pool size measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`,
@@ -171,7 +200,14 @@ export function recommendationSentences(rec, bottleneck) {
   const relaxed = reasons.includes('p99-relaxed');
   // A null policy: a user's server balanced by its own code, with no policy knob to sweep.
   const sentences = [`Use ${workers(rec.size)}${rec.policy === null ? '' : ` with ${rec.policy}`}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
-  if (picked.size === best.size) {
+  if (reasons.includes('tie-smaller')) {
+    const band = rec.sizes.find((x) => x.size === basis.bandSize);
+    const bandWords = band.size === best.size ? 'the best size' : `the smallest size within ${RPS_BAND * 100}% of the best (${workers(best.size)}: ${rps(best)})`;
+    sentences.push(
+      `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within the spread of the repeats of ${workers(band.size)} (${rps(band)}), ` +
+        `${bandWords}, and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}): no meaningful difference, with fewer workers.`,
+    );
+  } else if (picked.size === best.size) {
     sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
   } else if (picked.size < best.size) {
     sentences.push(
@@ -189,8 +225,18 @@ export function recommendationSentences(rec, bottleneck) {
     sentences.push(`At ${workers(rec.size)}, ${rec.policy} had the lowest p99 and no other policy had clearly higher throughput.`);
   }
   if (reasons.includes('sizes-tie')) {
-    const list = rec.ties.sizes;
-    sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${list.length > 1 ? 's' : ''} ${list.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+    // Larger sizes that tie: the smaller pool is kept. Smaller ones that tie were kept out by their p99.
+    const larger = rec.ties.sizes.filter((size) => size > rec.size);
+    const smaller = rec.ties.sizes.filter((size) => size < rec.size);
+    if (larger.length > 0) {
+      sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${larger.length > 1 ? 's' : ''} ${larger.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+    }
+    if (smaller.length > 0) {
+      sentences.push(
+        `Pool size${smaller.length > 1 ? 's' : ''} ${smaller.join(', ')} had throughput within noise of ${workers(rec.size)}, ` +
+          `but a p99 more than ${P99_BAND * 100}% above the best (${fmtMs(basis.p99Best)}), so ${workers(rec.size)} ${rec.size === 1 ? 'is' : 'are'} kept.`,
+      );
+    }
   }
   if (reasons.includes('still-rising')) {
     sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
@@ -204,6 +250,9 @@ export function recommendationSentences(rec, bottleneck) {
   if (basis.errorSizes.length > 0) {
     sentences.push(`Pool sizes ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
     sentences.push(...(basis.failedSizes ?? []).map(failedSizeSentence));
+  }
+  if (reasons.includes('too-few-at-sizes')) {
+    sentences.push(`Some steps had too few responses to rank (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × their p99) and were not considered: ${tooFewList(basis.tooFewSizes)}.`);
   }
   sentences.push(`At the best size (${workers(best.size)})${bottleneck.primary ? ',' : ':'} ${bottleneck.text}.`);
   return sentences;

@@ -101,7 +101,10 @@ export class Engine extends EventEmitter {
     this.#load = load;
     // `at`: when the phase began (epoch ms, the load's stamp), so a worker's death is placed in the measured time.
     load.on('phase', (p) => this.emit('phase', { ...p, at: p.at ?? Date.now() }));
-    load.on('tick', (tick) => {
+    // An extended tune step plans its -d, not the cap: past -d, the time so far (enough-watch.js).
+    const extended = plan.load.extendToMs != null;
+    load.on('tick', (raw) => {
+      const tick = extended && raw.phase === 'measure' ? { ...raw, plannedMs: Math.max(plan.load.durationMs, raw.elapsedMs) } : raw;
       this.#lastTick = tick;
       this.emit('tick', tick);
     });
@@ -172,7 +175,8 @@ function startPlanLoad(plan, url, expectedBody) {
     headers: l.headers,
     body: l.body,
     connections: l.connections,
-    durationMs: l.durationMs,
+    // A tune step's -d is a minimum: the load runs up to its cap, ended once it has enough (enough-watch.js).
+    durationMs: l.extendToMs ?? l.durationMs,
     requests: l.requests,
     warmupMs: l.warmupMs,
     rate: l.rate,

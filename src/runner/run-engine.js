@@ -26,6 +26,7 @@ import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
+import { endLoadWhenEnough } from './enough-watch.js';
 
 /**
  * @param {import('../run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
@@ -47,6 +48,9 @@ async function execute(run, plan, logger) {
   let measureStartedAt = null;
   let limits = null;
   const trees = { early: null, late: null };
+  // A stop that comes once the measured phase is over (while the server stops) leaves it complete.
+  let measuredToEnd = false;
+  const unwatch = endLoadWhenEnough(run, plan.load);
   const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
     logger,
@@ -70,6 +74,7 @@ async function execute(run, plan, logger) {
       if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
     afterLoad: (server) => {
+      measuredToEnd = !run.stopRequested;
       // The limits a failed spawn may have hit, read while the server's processes still run.
       if (server) limits = groupLimits(server.proc.pid);
       if (plan.target.sizeKnob && server) trees.late = snapshotTree(server.treePid ?? server.proc.pid, server.port);
@@ -77,16 +82,17 @@ async function execute(run, plan, logger) {
     beforeStops: (server) => {
       workers = server?.proc.workers() ?? [];
     },
-  });
+  }).finally(unwatch);
 
   const notes = [...(load.notes ?? [])];
   const failures = [];
   if (server?.brokeProtocol) failures.push(server.brokeProtocol);
   if (crash) failures.push(describeCrash(server.label ?? `strategy '${plan.target.strategy}'`, crash));
   if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
-  const silent = noResponseFailure(load, run.stopRequested, plan.load);
+  const stoppedEarly = run.stopRequested && !measuredToEnd;
+  const silent = noResponseFailure(load, stoppedEarly, plan.load);
   if (silent && failures.length === 0) failures.push(silent);
-  if (run.stopRequested) notes.push(STOPPED_EARLY_NOTE);
+  if (stoppedEarly) notes.push(STOPPED_EARLY_NOTE);
 
   const outcome = requestOutcome(load);
   const result = resultEnvelope('run', {
@@ -100,7 +106,7 @@ async function execute(run, plan, logger) {
     serverStderr: stderr,
     notes,
     failures,
-    stoppedEarly: run.stopRequested,
+    stoppedEarly,
     // Every response an error is a run that failed too, however fast the errors came.
     outcome,
     // Pool workers that died (and were replaced) while the run went on.

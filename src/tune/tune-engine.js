@@ -10,7 +10,7 @@ import { readMachine } from '../machine.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { recommend } from '../analysis/recommend.js';
-import { fitUsl } from '../analysis/usl.js';
+import { fitUsl, uslDisagreement } from '../analysis/usl.js';
 import { isClean, groupCells } from '../analysis/cells.js';
 import { stepPlan, tunePlanForJson } from './tune-plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
@@ -19,6 +19,8 @@ import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-she
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 import { chosenProcesses, cellBalances, cellWorkers } from '../analysis/worker-balance.js';
 import { RunError } from '../errors.js';
+import { hasEnoughResponses } from '../analysis/step-enough.js';
+import { STEP_TICK_SLACK_MS } from '../thresholds.js';
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -43,7 +45,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }) {
       tune.emit('tune-progress', { ...item, index, total: search.mode === 'exhaustive' ? search.exhaustiveSteps : null });
       const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, steps, plan.base.target.kind === 'command');
       if (!step) break;
-      steps.push({ index, ...step });
+      steps.push({ index, ...step, ...enoughMarks(step, plan.base.load) });
       logger.info({ step: steps.at(-1) }, 'tune step');
       tune.emit('tune-step', steps.at(-1));
     }
@@ -75,6 +77,20 @@ async function measureStep(tune, run, item, steps, ownServer) {
 }
 
 /**
+ * A measured step's length against its -d: `extended` when it ran past -d to get enough
+ * responses (up to the plan's cap), `tooFew` when it ended without them (it is not ranked).
+ * A failed or stopped step is neither: it is not ranked for its own reason.
+ * @returns {{ tooFew: boolean, extended: boolean }}
+ */
+export function enoughMarks(step, load) {
+  if (step.failed || step.partial || load.extendToMs == null) return { tooFew: false, extended: false };
+  return {
+    tooFew: !hasEnoughResponses(step),
+    extended: step.durationMs > load.durationMs + STEP_TICK_SLACK_MS * 2,
+  };
+}
+
+/**
  * The TuneResult: plain JSON, written by --out and read back by `report`.
  * @returns {object}
  */
@@ -83,7 +99,9 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
   // A server without a policy knob ran its own balancing at every step: the policy was not tuned.
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
   const notes = [];
-  if (stoppedEarly) notes.push(`stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}: the recommendation covers what was measured until then`);
+  const after = `stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
+  // The note agrees with the recommendation: with none, it claims no coverage.
+  if (stoppedEarly) notes.push(recommendation.size === null ? `${after}: no recommendation from what was measured until then` : `${after}: the recommendation covers what was measured until then`);
   return resultEnvelope('tune', {
     plan: tunePlanForJson(plan, planForJson),
     machine,
@@ -128,13 +146,20 @@ function neighboursBySize(steps) {
   return { downstreamsBySize, otherUsersBySize };
 }
 
-/** The USL fit of the policy measured at the most sizes, on its clean cells' medians. */
+/**
+ * The USL fit of the policy measured at the most sizes, on its clean cells' medians;
+ * `shown: false` and `notShown` (why) where it disagrees with them (usl.js uslDisagreement).
+ */
 function uslOf(steps) {
   const cells = groupCells(steps).filter(isClean);
   const counts = new Map();
   for (const c of cells) counts.set(c.policy, (counts.get(c.policy) ?? 0) + 1);
   const policy = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (!policy) return null;
-  const fit = fitUsl(cells.filter((c) => c.policy === policy).map((c) => ({ n: c.size, x: c.rps.median })));
-  return fit ? { policy, ...fit } : null;
+  const points = cells.filter((c) => c.policy === policy).map((c) => ({ n: c.size, x: c.rps.median }));
+  const fit = fitUsl(points);
+  if (!fit) return null;
+  // A fit that disagrees with the measured curve stays in the result, marked, and is not shown.
+  const notShown = uslDisagreement(fit, points);
+  return { policy, ...fit, shown: notShown === null, notShown };
 }

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { parseChoiceList } from '../units.js';
 import { buildCommandSweep, commandStepTarget } from './server-command-sweep.js';
 import { BALANCE_POLICIES, readOptions, flagOf } from '../option-declarations.js';
+import { TUNE_STEP_MAX_MS } from '../thresholds.js';
 
 /**
  * @param {Record<string, any>} options the API's options (typed or the CLI's text), or options read already;
@@ -35,7 +36,7 @@ export function buildTunePlan(options, command = null) {
   if (inapplicable.length > 0) {
     throw new UsageError(`--balance-policies: strategy '${strategy}' balances with ${applicable.join(', ')} only, not ${inapplicable.join(', ')}; drop ${inapplicable.length > 1 ? 'them' : 'it'}`);
   }
-  return { command: 'tune', base: { ...base, command: 'tune' }, policies, ...sweep(o), output: base.output };
+  return { command: 'tune', base: { ...extendable(base), command: 'tune' }, policies, ...sweep(o), output: base.output };
 }
 
 /**
@@ -45,7 +46,16 @@ export function buildTunePlan(options, command = null) {
  */
 function buildCommandTunePlan(o, command) {
   const { base, policies, knobs } = buildCommandSweep(o, command);
-  return { command: 'tune', base: { ...base, command: 'tune' }, policies, ...sweep(o), knobs, output: base.output };
+  return { command: 'tune', base: { ...extendable(base), command: 'tune' }, policies, ...sweep(o), knobs, output: base.output };
+}
+
+/**
+ * A step's -d is a minimum: its load may run up to TUNE_STEP_MAX_MS (a longer -d is kept)
+ * until it has enough responses to rank (src/runner/enough-watch.js); not with --requests.
+ */
+function extendable(base) {
+  if (base.load.requests != null || !Number.isFinite(base.load.durationMs)) return base;
+  return { ...base, load: { ...base.load, extendToMs: Math.max(base.load.durationMs, TUNE_STEP_MAX_MS) } };
 }
 
 /** --sizes, --repeat and --search, the same for strategies and commands. */

@@ -253,12 +253,13 @@ describe('runs without a pool, short runs, other targets', () => {
   });
 
   test('too-short run: cannot tell, and names the sweep that can', () => {
-    for (const run of [syntheticRun({ durationMs: 1500, workers: evenWorkers(2, { durationMs: 1500 }) }), syntheticRun({ rps: 10, workers: evenWorkers(2, { rps: 10 }) })]) {
+    // At 10 req/s, a tune step needs 20 s for its 200 responses: the command says so.
+    for (const [run, duration] of [[syntheticRun({ durationMs: 1500, workers: evenWorkers(2, { durationMs: 1500 }) }), ''], [syntheticRun({ rps: 10, workers: evenWorkers(2, { rps: 10 }) }), ' -d 20s']]) {
       const advice = advise(run);
       assertShape(advice);
       assert.deepEqual([advice.size, advice.policy, advice.confidence, advice.basis], [null, null, null, null]);
       assert.deepEqual(ids(advice), ['too-short']);
-      assert.match(advice.confirmWith.command, /^spawnbench tune --strategy fork-pool --sizes 1,2,3,4 -c 30$/);
+      assert.equal(advice.confirmWith.command, `spawnbench tune --strategy fork-pool --sizes 1,2,3,4 -c 30${duration}`);
       // No --balance-policies: tune measures all four.
       assert.equal(advice.confirmWith.steps, 4 * 4 * TUNE_DEFAULTS.repeat);
     }

@@ -55,7 +55,7 @@ test('tune -- … --balance {policy} with --balance-policies: a policy is chosen
   assert.equal(code, 0, err);
   assert.match(err, /tune pool 2 round-robin: [\d,]+ rps/);
   assert.match(err, /tune pool 2 first-free: [\d,]+ rps/);
-  assert.match(text, /^spawnbench tune · command '.*workers-flag\.js --workers \{size\} --balance \{policy\}' · size via \{size\} · policy via \{policy\} · closed loop, 4 connections, 1s after 300ms warm-up per step · sizes 2 × 2 policies × 1 repeat, exhaustive/);
+  assert.match(text, /^spawnbench tune · command '.*workers-flag\.js --workers \{size\} --balance \{policy\}' · size via \{size\} · policy via \{policy\} · closed loop, 4 connections, 1s \(up to 1m for enough responses\) after 300ms warm-up per step · sizes 2 × 2 policies × 1 repeat, exhaustive/);
   // Per size: the balance, then how many workers were seen and how busy, and the main thread's busy share.
   assert.match(text, /\npool +policy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +busiest +workers busy +main\n +2 +round-robin +[\d,]+ +[\d.,]+ +0 +\d\.\d\d× +2 × \d+% +\d+%/);
   assert.match(text, /Recommendation\n {2}Use 2 workers with (round-robin|first-free): [\d,]+ req\/s/);

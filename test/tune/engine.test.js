@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTune } from '../../src/tune/tune-engine.js';
+import { createTune, tuneResult } from '../../src/tune/tune-engine.js';
 import { fakeRuns, MACHINE, tuneBase } from './fake-run.js';
 import { formatTune } from '../../src/report/tune-text.js';
 
@@ -79,4 +79,30 @@ test('errors everywhere: no recommendation and exit code 1; a USL fit over three
   const fitted = await createTune(plan({ sizes: [1, 2, 3, 4, 6, 8] }), deps(fakeRuns(peakAt4).createRun)).start();
   assert.equal(fitted.usl.policy, 'round-robin');
   assert.ok(fitted.usl.peak > 3 && fitted.usl.peak < 8, `peak ${fitted.usl.peak}`);
+});
+
+test('a USL fit that peaks below the sizes measured is kept in the result, marked, and not printed', async () => {
+  // The curve seen on a 16-core machine: its fit is σ 2.08, κ 0.0111, "peak ≈ 0.0 workers".
+  const x = { 1: 11040, 2: 7881, 3: 5912, 4: 6530, 6: 5222, 8: 5916, 12: 4818, 16: 5478, 24: 4437, 32: 4990 };
+  const sizes = Object.keys(x).map(Number);
+  const result = await createTune(plan({ sizes }), deps(fakeRuns((size) => ({ rps: x[size] })).createRun)).start();
+  assert.equal(result.usl.peak, 0);
+  assert.equal(result.usl.shown, false);
+  assert.equal(result.usl.notShown, 'peak-below-sizes');
+  assert.doesNotMatch(formatTune(result), /USL fit/);
+  const good = await createTune(plan({ sizes: [1, 2, 3, 4, 6, 8] }), deps(fakeRuns(peakAt4).createRun)).start();
+  assert.equal(good.usl.shown, true);
+  assert.equal(good.usl.notShown, null);
+  assert.match(formatTune(good), /^USL fit \(round-robin\): .*peak ≈ [\d.]+ workers/m);
+});
+
+test('stopped early: the note and the sentences agree, with a recommendation and without one', () => {
+  const search = { mode: 'exhaustive', exhaustiveSteps: 3 };
+  const step = (size, partial) => ({ index: size, size, policy: 'round-robin', repeat: 1, rps: 300 * size, p50Ms: 1, p99Ms: 5, errors: 0, requests: 3000, durationMs: 1000, partial, failures: [], signals: {} });
+  const none = tuneResult(plan(), { machine: MACHINE, steps: [step(1, true)], search, stoppedEarly: true });
+  assert.equal(none.recommendation.size, null);
+  assert.match(none.notes[0], /^stopped early after 1 step: no recommendation from what was measured until then$/);
+  const some = tuneResult(plan(), { machine: MACHINE, steps: [step(1, false), step(2, true)], search, stoppedEarly: true });
+  assert.equal(some.recommendation.size, 1);
+  assert.match(some.notes[0], /^stopped early after 2 steps: the recommendation covers what was measured until then$/);
 });

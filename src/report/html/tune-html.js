@@ -32,7 +32,8 @@ export function renderTuneHtml(result) {
   })).filter((b) => b.points.length > 1);
   const chosen = cells.find((c) => c.size === rec.size && c.policy === rec.policy);
   const marker = (field, format) => (chosen ? [{ x: chosen.size, y: chosen[field].median, label: `recommended: ${chosen.size} × ${chosen.policy}, ${format(chosen[field].median)}` }] : []);
-  const usl = result.usl ? uslLine(result.usl, cells) : [];
+  const shownUsl = result.usl && result.usl.shown !== false ? result.usl : null;
+  const usl = shownUsl ? uslLine(shownUsl, cells) : [];
   const sizes = [...new Set(cells.map((c) => c.size))].sort((a, b) => a - b);
   const xTicks = sizes.length <= 12 ? sizes : undefined;
   const charts = grid([
@@ -47,7 +48,7 @@ export function renderTuneHtml(result) {
   const [title] = text.split('\n');
   const body = [
     section(rec.size === null ? 'No recommendation' : 'Recommendation', words),
-    section('Pool size sweep', `${charts}${result.usl ? `<p>${esc(formatUsl(result.usl))}; dashed: the fitted curve.</p>` : ''}<p>Lines: median of the repeats; bands: their min–max.</p>`),
+    section('Pool size sweep', `${charts}${shownUsl ? `<p>${esc(formatUsl(shownUsl))}; dashed: the fitted curve.</p>` : ''}<p>Lines: median of the repeats; bands: their min–max.</p>`),
     section('Downstreams and other CPU users', neighboursBlock(result, rec)),
     section('Every step', table(['pool', 'policy', 'req/s', 'min–max', 'p99', 'min–max', 'errors', ''], rows, { textColumns: [1, 7] })),
     section('Summary as text', textBlock('the summary spawnbench printed', text)),
