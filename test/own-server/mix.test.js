@@ -24,7 +24,7 @@ const env = { ...process.env, CI: 'true' };
 test('run --mix: 4 endpoints with the weighted shares over 2,400 requests, each with its own percentiles; errors{POST /convert}=0 passes', async () => {
   const out = join(dir, 'mix.json');
   const { code, out: text, err } = await spawnCli(
-    ['run', '--mix', MIX, '-n', '2400', '-w', '0', '-c', '4', '--out', out, '--assert', 'errors{POST /convert}=0', ...SERVER],
+    ['run', '--mix', MIX, '-n', '2400', '-w', '0', '-c', '4', '--out', out, '--html', join(dir, 'mix.html'), '--assert', 'errors{POST /convert}=0', ...SERVER],
     { env, timeoutMs: 120_000 },
   );
   assert.equal(code, 0, err);
@@ -47,6 +47,13 @@ test('run --mix: 4 endpoints with the weighted shares over 2,400 requests, each 
   assert.match(text, /^ +GET \/report +\d+\.\d% \(10\.0%\)/m);
   assert.match(text, /^spawnbench run · command/m);
   assert.match(text, /a mix of 4 endpoints, drawn by weight \(seed 1\)/);
+  // report <file> shows them again, the HTML report as a table.
+  const again = await cli('report', out);
+  assert.equal(again.code, 0, again.err);
+  assert.match(again.out, /^ +POST \/convert +\d+\.\d% \(5\.0%\)/m);
+  const html = readFileSync(join(dir, 'mix.html'), 'utf8');
+  assert.match(html, /<h2>Endpoints<\/h2><table><thead><tr><th class="text">endpoint<\/th>/);
+  assert.match(html, /<td class="text">GET \/items\/:id<\/td>/);
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('multi-route') });
 });
 
