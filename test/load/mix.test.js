@@ -11,6 +11,7 @@ import { checkMix, mixTable, drawFrom } from '../../src/load/mix.js';
 import { buildRunPlan } from '../../src/run-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { startHttpServer } from './helpers.js';
+import { cli } from '../helpers/harness.js';
 
 const servers = [];
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-mix-test-'));
@@ -147,4 +148,15 @@ for (const [what, text, words] of BAD_FILES) {
 test('an unreadable mix file: one line', () => {
   assert.throws(() => readMixFile(join(dir, 'nope.json')), /--mix nope.json: cannot read it \(ENOENT\)/);
   assert.throws(() => checkMix([]), /has no entries/);
+});
+
+test('run --url with --path given twice: an equal-weight mix of the two, each path its own endpoint', async () => {
+  const { server, seen } = await routes();
+  const { code, out, err } = await cli('run', '--url', server.url, '--path', '/a', '--path', '/b', '-n', '400', '-w', '0', '-c', '2', '--json', '--no-dashboard');
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.deepEqual(result.load.endpoints.map((e) => [e.name, e.weight]), [['GET /a', 1], ['GET /b', 1]]);
+  assert.equal(result.load.endpoints[0].requests + result.load.endpoints[1].requests, 400);
+  assert.ok(seen.includes('GET /a') && seen.includes('GET /b'));
+  for (const e of result.load.endpoints) assert.ok(Math.abs(e.share - 0.5) < 0.1, `${e.name}: ${e.share}`);
 });
