@@ -680,3 +680,10 @@ export const DOWNSTREAMS_KEPT = 8;
  * worth (pg's default is 10) is.
  */
 export const DOWNSTREAM_JUMP_CONNECTIONS = 2;
+
+/**
+ * Most endpoints a --mix may hold (count): each is counted on its own in every generator
+ * thread, with latency counts and a histogram of ~0.2 MB each (23,221 buckets of 8 bytes),
+ * so 200 cost ~80 MB per thread; a browser capture with more is mostly static files to drop.
+ */
+export const MIX_MAX_ENTRIES = 200;

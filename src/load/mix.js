@@ -5,6 +5,7 @@
  * the draw is a cumulative table and one seeded random number (worker.js).
  */
 import { UsageError } from '../errors.js';
+import { MIX_MAX_ENTRIES } from '../thresholds.js';
 
 /**
  * @typedef {object} MixEntry one endpoint of a mix
@@ -29,6 +30,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function checkMix(list, source = '--mix') {
   if (!Array.isArray(list)) throw new UsageError(`${source}: must be a JSON array of { "method", "path", "weight"? } entries`);
   if (list.length === 0) throw new UsageError(`${source}: has no entries; give at least one { "method", "path" }`);
+  if (list.length > MIX_MAX_ENTRIES) throw new UsageError(`${source}: has ${list.length} endpoints, more than ${MIX_MAX_ENTRIES}; keep the API's routes and drop the rest (static files, other hosts)`);
   const entries = list.map((item, i) => checkEntry(item, `${source}: entry ${i + 1}`));
   const total = entries.reduce((sum, e) => sum + e.weight, 0);
   if (!(total > 0)) throw new UsageError(`${source}: every weight is 0; give at least one entry a weight above 0`);

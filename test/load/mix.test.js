@@ -148,6 +148,7 @@ for (const [what, text, words] of BAD_FILES) {
 test('an unreadable mix file: one line', () => {
   assert.throws(() => readMixFile(join(dir, 'nope.json')), /--mix nope.json: cannot read it \(ENOENT\)/);
   assert.throws(() => checkMix([]), /has no entries/);
+  assert.throws(() => checkMix(Array.from({ length: 201 }, (_, i) => ({ path: `/r${i}` }))), /has 201 endpoints, more than 200/);
 });
 
 test('run --url with --path given twice: an equal-weight mix of the two, each path its own endpoint', async () => {
