@@ -1,7 +1,8 @@
 // startLoad()'s defaults are the CLI's: one value each, from src/thresholds.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLoad, normalizeOptions } from '../../src/load/load-options.js';
+import { checkLoad, normalizeOptions, LOAD_DEFAULTS } from '../../src/load/load-options.js';
+import { defaultOf } from '../../src/option-declarations.js';
 import { startLoad } from '../../src/load/index.js';
 import { buildRunPlan } from '../../src/run-plan.js';
 import { cli } from '../helpers/harness.js';
@@ -33,6 +34,15 @@ test('warm-up: startLoad() waits the CLI\'s 2 s too, unless told otherwise', () 
   assert.equal(normalizeOptions({ url }).warmupMs, 2000);
   assert.equal(buildRunPlan({ url }).load.warmupMs, 2000);
   assert.equal(normalizeOptions({ url, warmupMs: 0 }).warmupMs, 0);
+});
+
+test('every default startLoad() fills in is the one --help declares', () => {
+  const declared = { method: 'method', durationMs: 'duration', warmupMs: 'warmup', timeoutMs: 'timeout', threads: 'generatorThreads', seed: 'seed' };
+  for (const [key, name] of Object.entries(declared)) assert.equal(LOAD_DEFAULTS[key], defaultOf(name), `${key} and --${name}`);
+  assert.deepEqual(Object.keys(declared).sort(), Object.keys(LOAD_DEFAULTS).sort());
+  const plan = buildRunPlan({ url }).load;
+  const started = normalizeOptions({ url });
+  for (const key of Object.keys(declared)) assert.equal(started[key], plan[key], key);
 });
 
 test('a plan\'s load is startLoad()\'s input: checked again, it is the same', () => {
