@@ -77,7 +77,7 @@ async function runChild(tool, url, conns, seconds) {
   if (tool === 'spawnbench') {
     const { startLoad } = await import('../src/load/index.js');
     const result = await startLoad({
-      url, connections: conns, durationMs: seconds * 1000, expectedBody: 'hi\n', insecure: url.startsWith('https:'), writePath: args['write-path'],
+      url, connections: conns, durationMs: seconds * 1000, warmupMs: 0, expectedBody: 'hi\n', insecure: url.startsWith('https:'), writePath: args['write-path'],
     }).done;
     requests = result.requests;
     errors = result.errors.total;

@@ -28,6 +28,7 @@ const SHAPE = /^([a-z0-9-]+)\s*(<=|>=|<|>|=)\s*([+-]?\d+(?:\.\d+)?)\s*([a-zµ%/]
  * @property {'<'|'<='|'>'|'>='|'='} op
  * @property {number} value  in `unit`
  * @property {'ms'|'rps'|'count'|'%'|'fraction'} unit ms for latency, % for error shares and changes
+ * @property {string} [endpoint] k6's tag filter: the mix endpoint it reads (`p99{GET /report}<50ms`: an entry's name or METHOD path)
  */
 
 /**
@@ -42,7 +43,10 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   const specs = table ? assertSpecs(table) : ASSERT_METRICS;
   const expr = String(text).trim();
   const bad = (why) => new UsageError(`--assert '${expr}': ${why}`);
-  const match = SHAPE.exec(expr.replace(/\s+/g, ''));
+  // metric{endpoint}: the filter keeps its spaces ('GET /report'), the rest is read as without one.
+  const filter = /^([a-z0-9-]+)\s*\{([^{}]*)\}(.*)$/i.exec(expr);
+  const endpoint = filter ? filter[2].trim().replace(/\s+/g, ' ') : null;
+  const match = SHAPE.exec((filter ? `${filter[1]}${filter[3]}` : expr).replace(/\s+/g, ''));
   if (!match) throw bad(`not an assertion; write metric, comparison and value, like ${EXAMPLES}`);
   const [, rawMetric, rawOp, number, rawUnit] = match;
   const op = /** @type {Assertion['op']} */ (rawOp);
@@ -51,6 +55,17 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   const spec = specs[metric];
   if (!spec) throw bad(`unknown metric '${rawMetric}'; use one of ${Object.keys(specs).join(', ')}`);
   if (metrics && !metrics.includes(metric)) throw bad(`${command ?? 'this command'} does not measure ${metric}; it can assert ${metrics.join(', ')}`);
+  if (endpoint !== null) {
+    const perEndpoint = (table ?? METRICS).filter((m) => m.endpoint).map((m) => m.id);
+    if (!perEndpoint.includes(metric)) throw bad(`${metric} has no figure per endpoint; filter one of ${perEndpoint.join(', ')}, like p99{GET /report}<50ms`);
+    if (endpoint === '') throw bad('name the endpoint in the braces: its name in the mix, or METHOD path, like p99{GET /report}<50ms');
+    const bare = `${metric}${op}${number}${rawUnit}`;
+    try {
+      return { ...parseAssertion(bare, { table }), expr, endpoint };
+    } catch (error) {
+      throw bad(error.message.replace(`--assert '${bare}': `, ''));
+    }
+  }
   if (!spec.ops.includes(op)) throw bad(`${metric} takes ${spec.ops.join(' or ')} (e.g. ${example(metric, spec)})`);
   const n = Number(number);
   if (spec.kind !== 'change' && n < 0) throw bad(`${metric} cannot be negative`);

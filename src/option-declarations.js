@@ -13,22 +13,20 @@ import { UsageError } from './errors.js';
 import { ownCpuBudget, budgetWorkers } from './cpu-budget.js';
 import { cpuBudgetLabel } from './labels.js';
 import {
-  parseDuration, parseInteger, parsePositiveNumber, parseChoice, parseChoiceList, parseIntegerList, formatDuration,
+  parseDuration, parseInteger, parseChoice, parseChoiceList, parseIntegerList, formatDuration,
 } from './units.js';
 import { WORKLOAD_NAMES } from './workloads.js';
+import { LOAD_PARSERS } from './load/load-options.js';
 import { listStrategies, defaultStrategyName } from './strategies/registry.js';
 import {
   DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_WARMUP_MS, DEFAULT_TIMEOUT_MS, DEFAULT_GENERATOR_THREADS, DEFAULT_SEED,
-  SAMPLE_INTERVAL_MS, SAMPLE_INTERVAL_RANGE_MS, READY_TIMEOUT_MS, MAX_POOL_SIZE, MAX_RATE, MAX_REPEAT,
+  SAMPLE_INTERVAL_MS, SAMPLE_INTERVAL_RANGE_MS, READY_TIMEOUT_MS, MAX_POOL_SIZE, MAX_REPEAT,
   TUNE_DEFAULTS, COMPARE_DEFAULTS, TUNE_MAX_SIZE_FACTOR,
   TUNE_STEP_MAX_MS, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE,
 } from './thresholds.js';
 
 export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
 export const SEARCH_MODES = ['exhaustive', 'adaptive'];
-
-/** Most keep-alive connections a run opens (count): past this a machine runs out of ephemeral ports. */
-const MAX_CONNECTIONS = 10_000;
 
 /** Highest TCP port. */
 const MAX_PORT = 65535;
@@ -69,7 +67,7 @@ export function defaultSizes(parallelism = defaultPoolSize()) {
  * @throws {UsageError}
  */
 export function parseGeneratorThreads(value, cpu = ownCpuBudget()) {
-  const threads = parseInteger(value, '--generator-threads', { max: 64 });
+  const threads = LOAD_PARSERS.threads(value);
   const most = budgetWorkers(cpu);
   if (threads > most) {
     throw new UsageError(`--generator-threads ${threads} is more than the CPUs spawnbench may use here (${cpuBudgetLabel({ cpu })}); give at most ${most}`);
@@ -85,15 +83,18 @@ export function parseSampleInterval(value) {
   return ms;
 }
 
-function parseMethod(value) {
-  const method = String(value).toUpperCase();
-  if (!/^[A-Z]+$/.test(method)) throw new UsageError(`--method '${value}' is not an HTTP method; use GET, POST, …`);
-  return method;
-}
-
 function parsePath(value) {
   if (!String(value).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${value}')`);
   return String(value);
+}
+
+/**
+ * --path, repeatable: each given path (the API: one or a list); several make an equal-weight mix.
+ * The declared default '/' is commander's `previous` at the first one, and is dropped.
+ */
+function parsePaths(value, previous) {
+  const before = Array.isArray(previous) ? previous : [];
+  return [...before, ...(Array.isArray(value) ? value : [value]).map(parsePath)];
 }
 
 function parseSizes(value) {
@@ -133,7 +134,7 @@ export const OPTIONS = {
   workloadCmd: { flags: '--workload-cmd <command>', description: 'run this command per request instead, split into argv without a shell, e.g. "printf hello"' },
   runtime: { flags: '--runtime <runtime>', description: "runtime of the strategy's main process: node, bun, deno or a path", default: 'node' },
   workerRuntime: { flags: '--worker-runtime <runtime>', description: 'runtime of forked pool workers: node, bun, deno or a path', defaultWords: "the main process's runtime" },
-  seed: { flags: '--seed <n>', description: 'seed for the random and p2c balancers', default: DEFAULT_SEED, parse: (v) => parseInteger(v, '--seed', { min: 0 }) },
+  seed: { flags: '--seed <n>', description: 'seed for the random and p2c balancers, and for the draw of --mix', default: DEFAULT_SEED, parse: LOAD_PARSERS.seed },
   readyTimeout: {
     flags: '--ready-timeout <time>',
     description: (command) => `how long the server may take to ${command === 'diagnose' ? 'accept connections' : 'start listening'}`,
@@ -152,25 +153,30 @@ export const OPTIONS = {
   insecure: { flags: '--insecure', description: 'with an https --url: accept a certificate that does not verify (self-signed)' },
   connections: {
     flags: '-c, --connections <n>', description: 'keep-alive connections', default: DEFAULT_CONNECTIONS,
-    parse: (v) => parseInteger(v, '--connections', { max: MAX_CONNECTIONS }),
+    parse: LOAD_PARSERS.connections,
   },
   duration: {
     flags: '-d, --duration <time>', description: (command) => `measured time${perStep(command) ? ' of each run' : ''}, e.g. 500ms, 10s, 1m${command === 'tune' ? STEP_EXTENSION_WORDS : ''}`,
-    default: DEFAULT_DURATION_MS, shown: formatDuration, parse: (v) => parseDuration(v, '--duration'), conflicts: ['requests'],
+    default: DEFAULT_DURATION_MS, shown: formatDuration, parse: LOAD_PARSERS.durationMs, conflicts: ['requests'],
   },
-  requests: { flags: '-n, --requests <n>', description: 'measure this many requests instead of a duration', parse: (v) => parseInteger(v, '--requests') },
+  requests: { flags: '-n, --requests <n>', description: 'measure this many requests instead of a duration', parse: LOAD_PARSERS.requests },
   warmup: {
     flags: '-w, --warmup <time>', description: (command) => `warm-up before measuring${perStep(command) ? ', before each run' : ''}, not counted`,
-    default: DEFAULT_WARMUP_MS, shown: formatDuration, parse: (v) => parseDuration(v, '--warmup', { allowZero: true }),
+    default: DEFAULT_WARMUP_MS, shown: formatDuration, parse: LOAD_PARSERS.warmupMs,
   },
   rate: {
     flags: '-r, --rate <rps>', description: 'open loop: send at this constant rate, latency timed from when each request was due (at most 1000000)',
-    parse: (v) => parsePositiveNumber(v, '--rate', { max: MAX_RATE }),
+    parse: LOAD_PARSERS.rate,
   },
-  timeout: { flags: '--timeout <time>', description: 'per-request timeout', default: DEFAULT_TIMEOUT_MS, shown: formatDuration, parse: (v) => parseDuration(v, '--timeout') },
-  method: { flags: '--method <method>', description: 'HTTP method', default: 'GET', parse: parseMethod },
+  timeout: { flags: '--timeout <time>', description: 'per-request timeout', default: DEFAULT_TIMEOUT_MS, shown: formatDuration, parse: LOAD_PARSERS.timeoutMs },
+  method: { flags: '--method <method>', description: 'HTTP method', default: 'GET', parse: LOAD_PARSERS.method },
   header: { flags: '-H, --header <name:value>', description: 'request header, repeatable', parse: collect },
   body: { flags: '--body <text>', description: 'request body' },
+  mix: {
+    flags: '--mix <file>',
+    description: 'a mix of requests, each drawn by weight (--seed): a JSON array of { name?, method, path, headers?, body?, weight? }, or a .har capture; figures per endpoint',
+    conflicts: ['method', 'path', 'body'],
+  },
   verify: { flags: '--no-verify', description: 'do not compare response bodies with the workload\'s expected bytes', default: true },
   generatorThreads: {
     flags: '--generator-threads <n>', description: 'load generator worker threads, at most one per CPU of the budget',
@@ -187,7 +193,7 @@ export const OPTIONS = {
   debug: { flags: '--debug', description: 'show stack traces' },
   assert: {
     flags: '--assert <expr>',
-    description: "fail (exit 3) unless it holds: p50|p90|p99|p999|max<50ms, rps>=800, errors=0, errors<=1%, blocked-in-spawn<30%, elu<0.9, rps-change>-5% (with --against); repeatable",
+    description: "fail (exit 3) unless it holds: p50|p90|p99|p999|max<50ms, rps>=800, errors=0, errors<=1%, blocked-in-spawn<30%, elu<0.9, rps-change>-5% (with --against), p99{GET /report}<50ms (one endpoint of --mix, by its name or METHOD path); repeatable",
     parse: collect,
   },
   against: { flags: '--against <old.json>', description: 'compare with a result saved by --out: rps, percentiles and errors, each marked as a change only beyond the noise' },
@@ -230,7 +236,7 @@ export const OPTIONS = {
     flags: '--port <n>', description: 'the port your server listens on when it ignores PORT', defaultWords: 'a free port, given to it as PORT',
     parse: (v) => parseInteger(v, '--port', { max: MAX_PORT }),
   },
-  path: { flags: '--path <path>', description: 'request path, e.g. /api/items', default: '/', parse: parsePath },
+  path: { flags: '--path <path>', description: 'request path, e.g. /api/items; repeated: an equal-weight mix of them', default: '/', parse: parsePaths },
   sizeEnv: {
     flags: '--size-env <name>', description: 'your server reads its size from this environment variable, e.g. WEB_CONCURRENCY, WORKERS, UV_THREADPOOL_SIZE (or put {size} in its arguments)',
   },

@@ -15,7 +15,7 @@ export const OPTION_GROUPS = {
   runtime: ['runtime', 'workerRuntime', 'seed', 'readyTimeout'],
   pool: ['poolSize', 'balance'],
   url: ['url', 'insecure'],
-  load: ['connections', 'duration', 'requests', 'warmup', 'rate', 'timeout', 'method', 'header', 'body', 'verify', 'generatorThreads'],
+  load: ['connections', 'duration', 'requests', 'warmup', 'rate', 'timeout', 'method', 'header', 'body', 'mix', 'verify', 'generatorThreads'],
   output: ['json', 'dashboard', 'out', 'logFile', 'probe', 'sampleInterval', 'debug'],
   assert: ['assert'],
   against: ['against'],

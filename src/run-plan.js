@@ -8,6 +8,8 @@ import { resolveWorkload } from './workloads.js';
 import { getStrategy } from './strategies/registry.js';
 import { checkRuntimeSupport } from './strategies/runtimes.js';
 import { parseTarget } from './load/target.js';
+import { checkLoad } from './load/load-options.js';
+import { readMixFile } from './load/mix-file.js';
 import { BALANCE_POLICIES, readOptions, flagOf } from './option-declarations.js';
 
 /**
@@ -40,7 +42,7 @@ import { BALANCE_POLICIES, readOptions, flagOf } from './option-declarations.js'
  * @property {'run'|'tune'|'compare'} command the command it is part of (a tune step's or a compare row's plan is one)
  * @property {TargetPlan} target
  * @property {import('./workloads.js').Workload} workload
- * @property {ReturnType<typeof buildLoad>} load
+ * @property {import('./load/load-options.js').CheckedLoad} load startLoad()'s input, but for the URL
  * @property {{ enabled: boolean, intervalMs: number }} probe
  * @property {ReturnType<typeof buildOutput>} output
  */
@@ -87,33 +89,62 @@ export function buildTarget(o) {
 }
 
 /**
- * Builds the load part of a plan: --duration and --requests exclude each other
- * (commander's .conflicts(), readOptions() for the API); an open loop (--rate)
- * without --connections given sizes its own pool.
+ * Builds the load part of a plan: startLoad()'s input but for the URL, with its
+ * defaults and checks from load/load-options.js (checkLoad), the ones the API's
+ * startLoad() applies. --duration and --requests exclude each other (commander's
+ * .conflicts(), readOptions() for the API); an open loop (--rate) without
+ * --connections given sizes its own pool (connections null). --mix (a file, or the
+ * API's array of entries) or a repeated --path gives the requests' mix.
  * @param {import('./option-declarations.js').PlanOptions} o
  * @param {Buffer|null} expected the body every 2xx response must have (null: not checked)
  */
 export function buildLoad(o, expected) {
-  const rate = o.rate ?? null;
-  // Open loop without --connections: the generator sizes its pool from the rate (rate × 0.5 s, 10 to 1,000).
-  const connections = rate !== null && !o.given.has('connections') ? null : o.connections;
-  const threads = o.generatorThreads;
-  if (connections !== null && threads > connections) throw new UsageError(`--generator-threads (${threads}) cannot exceed --connections (${connections})`);
-  return {
-    connections,
+  const mix = requestMix(o);
+  return checkLoad({
+    // Open loop without --connections: the generator sizes its pool from the rate (rate × 0.5 s, 10 to 1,000).
+    connections: o.rate != null && !o.given.has('connections') ? null : o.connections,
     durationMs: o.given.has('requests') ? null : o.duration,
     requests: o.requests ?? null,
     warmupMs: o.warmup,
-    rate,
+    rate: o.rate ?? null,
     timeoutMs: o.timeout,
     method: o.method,
     headers: parseHeaders(o.header ?? []),
     body: o.body ?? null,
     verify: o.verify !== false,
-    expected: o.verify === false ? null : expected,
-    threads,
+    expected: mix ? null : expected,
+    threads: o.generatorThreads,
     insecure: Boolean(o.insecure),
-  };
+    mix,
+    seed: o.seed,
+  });
+}
+
+/**
+ * The mix of a run: --mix (a file; the API may give the entries), or --path given more
+ * than once (an equal-weight mix of those paths, each with --method and --body); null: one request.
+ * @param {import('./option-declarations.js').PlanOptions} o
+ */
+function requestMix(o) {
+  if (o.given.has('mix')) {
+    for (const name of ['method', 'path', 'body']) {
+      if (o.given.has(name)) throw new UsageError(`--mix gives each request its method, path and body: drop ${flagOf(name)}`);
+    }
+    return Array.isArray(o.mix) ? o.mix : readMixFile(o.mix);
+  }
+  const paths = requestPaths(o);
+  if (paths.length < 2) return null;
+  return paths.map((path) => ({ method: o.method, path, body: o.body ?? null }));
+}
+
+/**
+ * The --path values given, in order ('/' when none was): the first is the path of a one-request run.
+ * @param {import('./option-declarations.js').PlanOptions} o
+ * @returns {string[]}
+ */
+export function requestPaths(o) {
+  const paths = [o.path ?? '/'].flat();
+  return paths.length > 0 ? paths : ['/'];
 }
 
 /**
@@ -130,11 +161,15 @@ export function buildRunPlan(options) {
   }
   const workload = resolveWorkload(o);
   const expected = target.kind === 'url' && !workloadGiven ? null : workload.expected;
+  const load = buildLoad(o, expected);
+  if (load.mix && target.kind === 'strategy') {
+    throw new UsageError(`${o.given.has('mix') ? '--mix' : 'a repeated --path'} drives your own server (-- <command>) or a --url; a strategy answers its one workload`);
+  }
   return {
     command: 'run',
     target,
     workload,
-    load: buildLoad(o, expected),
+    load,
     probe: { enabled: o.probe !== false, intervalMs: o.sampleInterval },
     output: buildOutput(o),
   };
@@ -165,6 +200,7 @@ function checkBalance(policy, info) {
  * @param {string[]} list
  */
 export function parseHeaders(list) {
+  /** @type {Record<string, string>} */
   const headers = {};
   for (const item of list) {
     const at = item.indexOf(':');

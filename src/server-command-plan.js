@@ -7,7 +7,7 @@
  * server knows what it answers.
  */
 import { UsageError } from './errors.js';
-import { buildLoad, buildOutput } from './run-plan.js';
+import { buildLoad, buildOutput, requestPaths } from './run-plan.js';
 import { readOptions, flagOf } from './option-declarations.js';
 import { findSizeKnob, givenSizeKnob } from './analysis/size-knob.js';
 
@@ -61,7 +61,7 @@ export function parseEnvName(value, flag) {
  * @returns {{ kind: 'command', command: string[], port: number|null, path: string, readyTimeoutMs: number }}
  */
 export function commandTarget(o, command) {
-  return { kind: 'command', command, port: o.port ?? null, path: o.path, readyTimeoutMs: o.readyTimeout };
+  return { kind: 'command', command, port: o.port ?? null, path: requestPaths(o)[0], readyTimeoutMs: o.readyTimeout };
 }
 
 /** Options that configure a built-in strategy: they cannot reach a server spawnbench did not write. */
@@ -73,6 +73,8 @@ const STRATEGY_ONLY = ['runtime', 'workerRuntime', 'workload', 'workloadCmd', 's
  */
 export function checkStrategyOnly(o) {
   for (const name of STRATEGY_ONLY) {
+    // --seed also seeds the draw of a mix, which reaches any server.
+    if (name === 'seed' && o.given.has('mix')) continue;
     if (o.given.has(name)) throw new UsageError(`${flagOf(name)} configures built-in strategies; your server after -- runs its own code: drop ${flagOf(name)}`);
   }
 }

@@ -750,3 +750,9 @@ export const OFF_LOOP_SHARE = 0.5;
  * off-CPU and stays below it: that is I/O.
  */
 export const OFF_LOOP_BUSY_CORES = 0.5;
+/**
+ * Most endpoints a --mix may hold (count): each is counted on its own in every generator
+ * thread, with latency counts and a histogram of ~0.2 MB each (23,221 buckets of 8 bytes),
+ * so 200 cost ~80 MB per thread; a browser capture with more is mostly static files to drop.
+ */
+export const MIX_MAX_ENTRIES = 200;

@@ -13,6 +13,9 @@
  * - max: one request; no interval can be had, so its change is shown, never marked;
  *   so is a metric whose noise model is 'none'.
  *
+ * Each endpoint of a mix found in both results (by name) gets the same deltas from its
+ * own figures and histogram; its rate is shown, not judged (no per-second counts are kept per endpoint).
+ *
  * Between two compare results (repeats of each row), the repeats' own spread is
  * the noise: a row's rps or p99 changed when the min–max of its repeats now and
  * before do not overlap (two repeats at least on each side, else not judged).
@@ -60,11 +63,33 @@ function unjudged(m, before, after, reason) {
 export function againstBaseline(current, baseline, table = METRICS) {
   const deltas = againstMetrics(table).map((m) => NOISE[m.noise](m, baseline, current));
   const marked = deltas.filter((d) => d.significant);
+  const endpoints = endpointDeltas(current, baseline, table);
   return {
     id: 'against',
     deltas,
     summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length },
+    ...(endpoints.length > 0 ? { endpoints } : {}),
   };
+}
+
+/**
+ * The endpoints of a mix in both results, matched by name, each judged against its own noise.
+ * @returns {Array<{ name: string, deltas: Delta[], summary: { changes: number, better: number, worse: number } }>}
+ */
+function endpointDeltas(current, baseline, table) {
+  const before = new Map((baseline.load?.endpoints ?? []).map((e) => [e.name, e]));
+  const list = [];
+  for (const e of current.load?.endpoints ?? []) {
+    const old = before.get(e.name);
+    if (!old) continue;
+    const deltas = againstMetrics(table).filter((m) => m.endpoint).map((m) => {
+      const judge = m.noise === 'rate' ? NOISE.none : NOISE[m.noise];
+      return judge({ ...m, read: (r) => m.endpoint(r.load) }, { load: old }, { load: e });
+    });
+    const marked = deltas.filter((d) => d.significant);
+    list.push({ name: e.name, deltas, summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length } });
+  }
+  return list;
 }
 
 function delta(metric, unit, before, after, higherIsBetter, significant, noise) {

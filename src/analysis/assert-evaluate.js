@@ -3,7 +3,7 @@
  * result, and each assertion checked against them. Pure and wordless: ids and
  * figures out; src/report/assert-text.js words them.
  */
-import { METRICS, measureMetrics, measureRowMetrics } from './metrics.js';
+import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } from './metrics.js';
 
 /**
  * @typedef {object} GateFigures what one measured target offers to --assert
@@ -11,6 +11,8 @@ import { METRICS, measureMetrics, measureRowMetrics } from './metrics.js';
  * @property {Record<string, { value: number|null, of?: number|null, process?: string|null }>} figures
  *   the metrics block by metric id (src/analysis/metrics.js); a compare row holds only the metrics with a row figure
  * @property {Record<string, number|null>|null} changes % change against a baseline (--against), by metric
+ * @property {Record<string, Record<string, object>>} [endpoints] a mix's endpoints' figures by metric id, under the
+ *   entry's name and under `METHOD path` (with and without its query)
  */
 
 /**
@@ -21,7 +23,18 @@ import { METRICS, measureMetrics, measureRowMetrics } from './metrics.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against) }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table) }];
+}
+
+/** Each endpoint's figures by the names a filter may give it: its name, `METHOD path`, `METHOD path` without the query. */
+function endpointFigures(result, table) {
+  /** @type {Record<string, Record<string, object>>} */
+  const byName = {};
+  for (const e of result.load?.endpoints ?? []) {
+    const figures = byId(measureEndpointMetrics(e, table));
+    for (const name of [`${e.method} ${e.path}`, `${e.method} ${String(e.path).split('?')[0]}`, e.name]) byName[name] = figures;
+  }
+  return byName;
 }
 
 /** A metrics block by metric id. */
@@ -50,7 +63,7 @@ function changesOf(against) {
  * @returns {{ measured: number|null, process: string|null }}
  */
 export function measuredFor(a, f) {
-  const figure = f.figures[a.metric];
+  const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null };
   const { value, of = null, process = null } = figure;
   if (a.unit !== '%' || !Number.isFinite(value)) return { measured: value ?? null, process };
@@ -77,6 +90,7 @@ const COMPARE = {
  * @property {string|null} where    the compare row, or null
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
+ * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
  */
 
 /**
@@ -103,6 +117,7 @@ export function evaluateAssertions(assertions, targets) {
         where: f.where,
         process,
         pass,
+        ...(a.endpoint ? { endpoint: a.endpoint } : {}),
       });
     }
   }

@@ -66,6 +66,7 @@ function latency(id, field, percentile, row) {
     better: 'lower',
     field,
     read: (result) => ({ value: result.load?.latency?.[field] ?? null }),
+    endpoint: (e) => ({ value: e.latency?.[field] ?? null }),
     ...(row ? { row } : {}),
     noise: percentile === null ? 'single-sample' : 'percentile',
     percentile,
@@ -83,6 +84,8 @@ function latency(id, field, percentile, row) {
  * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
  * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null }} read
  * @property {(row: any, runs: any[]) => number|null} [row] its figure in a compare row
+ * @property {(endpoint: any) => { value: number|null, of?: number|null }} [endpoint] its figure in one endpoint of a
+ *   mix (load.endpoints), for `--assert 'p99{GET /report}<50ms'`; absent when it has none per endpoint
  * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's count is a share of
  * @property {string} [noise] --against's noise model between two runs
  * @property {string} [compareNoise] --against's noise model between two compare results
@@ -107,6 +110,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     unit: 'rps',
     better: 'higher',
     read: (result) => ({ value: result.load?.rps ?? null }),
+    endpoint: (e) => ({ value: e.rps ?? null }),
     row: (row) => (row.failed ? 0 : row.rps?.median ?? null),
     noise: 'rate',
     compareNoise: 'spread',
@@ -118,6 +122,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     unit: 'count',
     better: 'lower',
     read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null }),
+    endpoint: (e) => ({ value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
     row: (row, runs) => row.errors,
     rowOf: (row, runs) => measuredRuns(runs).reduce((sum, r) => sum + (r.requests ?? 0), 0) + row.errors,
     ops: ['=', '<='], // a count or share of failures: at most, or exactly (errors=0)
@@ -247,6 +252,16 @@ function figureOf(m, read) {
  */
 export function measureMetrics(result, table = METRICS) {
   return readingOrder(table).map((m) => figureOf(m, m.read(result)));
+}
+
+/**
+ * One endpoint's figures (an entry of load.endpoints): the metrics with an `endpoint` reader.
+ * @param {object} endpoint
+ * @param {readonly Metric[]} [table]
+ * @returns {MetricFigure[]}
+ */
+export function measureEndpointMetrics(endpoint, table = METRICS) {
+  return readingOrder(table.filter((m) => m.endpoint)).map((m) => figureOf(m, m.endpoint(endpoint)));
 }
 
 /**

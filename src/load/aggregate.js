@@ -45,6 +45,8 @@ export class Aggregator {
     this.codes = new Set();
     // Per thread, event-loop active and idle ms over the measured phase.
     this.measureElu = Array.from({ length: threads }, () => ({ active: 0, idle: 0 }));
+    /** A mix's entries over the measured phase, each with its own histogram (null: no mix). */
+    this.endpoints = null;
   }
 
   /**
@@ -57,6 +59,7 @@ export class Aggregator {
     for (const [status, text] of Object.entries(report.bodySamples)) this.bodySamples[status] ??= text;
     if (report.phase === 'measure' && report.errorTexts.length > 0) this.errorTexts.add(report.errorTexts);
     for (const code of report.notes) this.codes.add(code);
+    if (report.phase === 'measure' && report.endpoints) this.addEndpoints(report.endpoints);
 
     let merged = this.pending.get(report.index);
     if (!merged) {
@@ -85,6 +88,19 @@ export class Aggregator {
     merged.intervalMs = Math.max(merged.intervalMs, report.intervalMs);
     merged.phaseElapsedMs = Math.max(merged.phaseElapsedMs, report.phaseElapsedMs);
     return this.drain();
+  }
+
+  /** Adds one report's per-entry counters to the measured phase's. */
+  addEndpoints(list) {
+    this.endpoints ??= list.map(() => ({ requests: 0, errors: emptyErrors(), statuses: {}, histogram: createHistogram(), errorTexts: createErrorTexts() }));
+    list.forEach((e, i) => {
+      const into = this.endpoints[i];
+      into.requests += e.requests;
+      addCounts(into.errors, e.errors);
+      addCounts(into.statuses, e.statuses);
+      if (e.histogram) addEncoded(into.histogram, e.histogram);
+      if (e.errorTexts.length > 0) into.errorTexts.add(e.errorTexts);
+    });
   }
 
   /** Marks a thread as gone without a final report (it crashed or was terminated). */
@@ -183,6 +199,14 @@ export class Aggregator {
       bodySamples: { ...this.bodySamples },
       errorTexts: this.errorTexts.list(),
       codes: [...this.codes],
+      endpoints: this.endpoints?.map((e) => ({
+        requests: e.requests,
+        errors: { ...e.errors },
+        statuses: { ...e.statuses },
+        latency: fullSummary(e.histogram),
+        histogram: encodeHistogram(e.histogram),
+        errorTexts: e.errorTexts.list(),
+      })) ?? null,
     };
   }
 }

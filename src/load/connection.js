@@ -36,10 +36,11 @@ const SMALL_COMPARE_BYTES = 64;
  * @property {number} port
  * @property {{ servername?: string, rejectUnauthorized: boolean, session: Buffer|null }|null} tls
  *   https targets: the handshake options and the last session ticket, offered on every reconnect
- * @property {Buffer} requestBytes
+ * @property {Buffer[]} requestBytes each mix entry's request (one without --mix)
+ * @property {boolean[]} noBody per entry: its method is HEAD
+ * @property {() => number} draw the entry the next request sends (0 without a mix)
  * @property {boolean} fastWrites write through the handle (request-writer.js) where this Node allows it
  * @property {Buffer} readBuffer reused by every socket of the thread
- * @property {boolean} noBody the method is HEAD
  * @property {Buffer|null} expectedBody
  * @property {import('./counters.js').IntervalStats} stats current interval's counters
  * @property {number} generation the phase requests are counted in (changes at each phase)
@@ -57,7 +58,9 @@ export class Connection {
   constructor(ctx) {
     this.ctx = ctx;
     this.parser = new ResponseParser(this);
-    this.parser.noBody = ctx.noBody;
+    this.parser.noBody = ctx.noBody[0];
+    /** The mix entry of the request in flight. */
+    this.entry = 0;
     this.socket = null;
     /** @type {RequestWriter|null} the socket's writer (request-writer.js) */
     this.writer = null;
@@ -170,7 +173,10 @@ export class Connection {
     this.generation = generation;
     this.status = 0;
     this.sampling = false;
-    this.writer.write(this.ctx.requestBytes);
+    const entry = this.ctx.draw();
+    this.entry = entry;
+    this.parser.noBody = this.ctx.noBody[entry];
+    this.writer.write(this.ctx.requestBytes[entry]);
   }
 
   /** Parser callback: a final response head arrived. */
@@ -260,7 +266,7 @@ export class Connection {
     const measured = this.generation === ctx.generation && ctx.counting;
     if (measured) {
       const mismatch = this.verify && (this.mismatch || this.bodyOffset !== ctx.expectedBody.length);
-      ctx.stats.response(this.status, now - this.startedAt, mismatch);
+      ctx.stats.response(this.status, now - this.startedAt, mismatch, this.entry);
       if (this.sampling) this.keepSample();
     }
     const keepAlive = this.parser.keepAlive;
@@ -273,15 +279,15 @@ export class Connection {
   keepSample() {
     const ctx = this.ctx;
     this.sampling = false;
-    ctx.stats.errorText(this.status, 'non2xx', firstLine(this.sample, this.sampleLength));
+    ctx.stats.errorText(this.status, 'non2xx', firstLine(this.sample, this.sampleLength), this.entry);
     if (ctx.sampledStatuses.has(this.status)) return;
     ctx.sampledStatuses.add(this.status);
     ctx.stats.bodySamples[this.status] = this.sample.toString('utf8', 0, this.sampleLength);
   }
 
   /** A failed request's errno (ECONNREFUSED, ECONNRESET, …) as its text, where there is one. */
-  keepErrorCode(kind) {
-    if (this.lastErrorCode) this.ctx.stats.errorText(0, ERROR_KINDS[kind], cleanText(this.lastErrorCode));
+  keepErrorCode(kind, entry = -1) {
+    if (this.lastErrorCode) this.ctx.stats.errorText(0, ERROR_KINDS[kind], cleanText(this.lastErrorCode), entry);
   }
 
   /** Counts a failure of the request in flight (if any), then reconnects. */
@@ -291,8 +297,8 @@ export class Connection {
       this.inFlight = false;
       const measured = this.generation === ctx.generation && ctx.counting;
       if (measured) {
-        ctx.stats.error(kind);
-        this.keepErrorCode(kind);
+        ctx.stats.error(kind, this.entry);
+        this.keepErrorCode(kind, this.entry);
       }
       ctx.onOutcome(measured);
     } else if (kind === PARSE && ctx.counting) {

@@ -49,6 +49,16 @@ export class IntervalStats {
     /** status or kind → { status, kind, count, counter }: error texts, filled on the error paths only */
     this.errorTexts = new Map();
     this.notes = new Set();
+    /** A mix's entries, each counted on its own as well (null: one request, the totals say it all). */
+    this.endpoints = null;
+  }
+
+  /**
+   * Counts each of `count` mix entries on its own too (its requests, latencies, errors, statuses, error texts).
+   * @param {number} count
+   */
+  trackEndpoints(count) {
+    this.endpoints = Array.from({ length: count }, () => new EndpointStats());
   }
 
   /**
@@ -58,29 +68,28 @@ export class IntervalStats {
    * @param {string} kind 'non2xx' or an ERROR_KINDS name
    * @param {string} text
    */
-  errorText(status, kind, text) {
-    const key = status || kind;
-    let entry = this.errorTexts.get(key);
-    if (!entry) {
-      if (this.errorTexts.size >= ERROR_KEYS_KEPT) return;
-      entry = { status: status || null, kind, counter: createTextCounter() };
-      this.errorTexts.set(key, entry);
-    }
-    entry.counter.add(text, 1, false);
+  errorText(status, kind, text, entry = -1) {
+    countText(this.errorTexts, status, kind, text);
+    if (entry >= 0 && this.endpoints !== null) countText(this.endpoints[entry].errorTexts, status, kind, text);
   }
 
-  /** A completed response (any status), latency in ms. */
-  response(status, latencyMs, mismatch) {
+  /** A completed response (any status), latency in ms; `entry`: the mix entry it answered. */
+  response(status, latencyMs, mismatch, entry = 0) {
     this.requests++;
     this.statusCounts[status]++;
     this.latencies.recordMs(latencyMs);
     if (status < 200 || status > 299) this.errorCounts[NON2XX]++;
     else if (mismatch) this.errorCounts[MISMATCH]++;
+    if (this.endpoints !== null) this.endpoints[entry].response(status, latencyMs, mismatch);
   }
 
-  /** @param {number} kindIndex index into ERROR_KINDS */
-  error(kindIndex) {
+  /**
+   * @param {number} kindIndex index into ERROR_KINDS
+   * @param {number} [entry] the mix entry of the request that failed (-1: none was in flight)
+   */
+  error(kindIndex, entry = -1) {
     this.errorCounts[kindIndex]++;
+    if (entry >= 0 && this.endpoints !== null) this.endpoints[entry].errorCounts[kindIndex]++;
   }
 
   /** Plain snapshot for postMessage; resets the counters for the next interval. */
@@ -103,6 +112,7 @@ export class IntervalStats {
       bodySamples: this.bodySamples,
       errorTexts: [...this.errorTexts.values()].map(({ status, kind, counter }) => ({ status, kind, ...counter.snapshot() })),
       notes: [...this.notes],
+      endpoints: this.endpoints === null ? null : this.endpoints.map((e) => e.take()),
     };
     this.histogram.reset();
     this.statusCounts.fill(0);
@@ -113,6 +123,70 @@ export class IntervalStats {
     this.bodySamples = {};
     this.errorTexts.clear();
     this.notes.clear();
+    return snapshot;
+  }
+}
+
+/** One text more for a status or kind, at most ERROR_KEYS_KEPT of them. */
+function countText(texts, status, kind, text) {
+  const key = status || kind;
+  let entry = texts.get(key);
+  if (!entry) {
+    if (texts.size >= ERROR_KEYS_KEPT) return;
+    entry = { status: status || null, kind, counter: createTextCounter() };
+    texts.set(key, entry);
+  }
+  entry.counter.add(text, 1, false);
+}
+
+function errorsOf(counts) {
+  const errors = emptyErrors();
+  for (let i = 0; i < ERROR_KINDS.length; i++) {
+    errors[ERROR_KINDS[i]] = counts[i];
+    errors.total += counts[i];
+  }
+  return errors;
+}
+
+function statusesOf(counts) {
+  const statuses = {};
+  for (let s = 100; s < 600; s++) if (counts[s] > 0) statuses[s] = counts[s];
+  return statuses;
+}
+
+/** One mix entry's counters between two reports (worker side, hot path). */
+class EndpointStats {
+  constructor() {
+    this.histogram = createHistogram();
+    this.latencies = new LatencyCounts();
+    this.statusCounts = new Float64Array(600);
+    this.errorCounts = new Float64Array(ERROR_KINDS.length);
+    this.requests = 0;
+    this.errorTexts = new Map();
+  }
+
+  response(status, latencyMs, mismatch) {
+    this.requests++;
+    this.statusCounts[status]++;
+    this.latencies.recordMs(latencyMs);
+    if (status < 200 || status > 299) this.errorCounts[NON2XX]++;
+    else if (mismatch) this.errorCounts[MISMATCH]++;
+  }
+
+  take() {
+    this.latencies.foldInto(this.histogram);
+    const snapshot = {
+      requests: this.requests,
+      errors: errorsOf(this.errorCounts),
+      statuses: statusesOf(this.statusCounts),
+      histogram: this.histogram.totalCount > 0 ? encodeHistogram(this.histogram) : null,
+      errorTexts: [...this.errorTexts.values()].map(({ status, kind, counter }) => ({ status, kind, ...counter.snapshot() })),
+    };
+    this.histogram.reset();
+    this.statusCounts.fill(0);
+    this.errorCounts.fill(0);
+    this.requests = 0;
+    this.errorTexts.clear();
     return snapshot;
   }
 }

@@ -29,7 +29,14 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
  * `statuses`, `missed` and `overall` cover the current phase so far (the warm-up
  * in warm-up ticks, the measured window in measure ticks). `generator.elu` is the
  * busiest thread's; `generator.cpuPct` adds the threads up (200 = two cores).
- * @param {object} options see src/README.md ("Load generator")
+ * Every option may be left out and takes the CLI's default (load-options.js
+ * LOAD_DEFAULTS): GET, 30 connections (open loop: rate × 0.5 s, 10 to 1,000),
+ * 10 s measured after a 2 s warm-up, a 10 s timeout, one generator thread, seed 1;
+ * a bad one throws the UsageError the CLI prints for its flag. A run plan's `load`
+ * (run-plan.js buildLoad) is this input without `url`.
+ * With `mix`, each request is drawn by weight from its entries (seeded by `seed`) and
+ * the result adds `endpoints`, one per entry with its own figures.
+ * @param {import('./load-options.js').LoadOptions} options
  * @returns {EventEmitter & { done: Promise<object>, stop(): Promise<object> }}
  *   emits 'phase' ({ phase, at }: at, epoch ms it began) and 'tick' (LoadTick); `done` resolves to the LoadResult
  * @throws {import('../errors.js').UsageError} for a bad option (before anything starts)
@@ -133,6 +140,7 @@ export function startLoad(options) {
         writePath,
       },
       notes,
+      ...(opts.mix ? { endpoints: endpointFigures(opts.mix, m, seconds) } : {}),
     };
   };
 
@@ -183,6 +191,40 @@ export function startLoad(options) {
     return load.done;
   };
   return load;
+}
+
+/**
+ * Each mix entry's own figures over the measured phase (load.endpoints).
+ * @param {import('./mix.js').MixEntry[]} mix
+ * @param {ReturnType<Aggregator['measured']>} m
+ * @param {number} seconds
+ */
+function endpointFigures(mix, m, seconds) {
+  const total = mix.reduce((sum, e) => sum + e.weight, 0);
+  return mix.map((entry, i) => {
+    const e = m.endpoints?.[i] ?? null;
+    const requests = e?.requests ?? 0;
+    const latency = e?.latency ?? { minMs: 0, meanMs: 0, p50Ms: 0, p75Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
+    return {
+      name: entry.name,
+      method: entry.method,
+      path: entry.path,
+      weight: entry.weight,
+      weightShare: round3(entry.weight / total),
+      requests,
+      share: round3(m.requests > 0 ? requests / m.requests : 0),
+      rps: round1(seconds > 0 ? requests / seconds : 0),
+      errors: e?.errors ?? { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 },
+      statuses: e?.statuses ?? {},
+      p50Ms: latency.p50Ms,
+      p90Ms: latency.p90Ms,
+      p99Ms: latency.p99Ms,
+      maxMs: latency.maxMs,
+      latency,
+      histogram: e?.histogram ?? null,
+      errorTexts: e?.errorTexts ?? [],
+    };
+  });
 }
 
 function round1(n) {

@@ -13,6 +13,7 @@ import { Connection } from './connection.js';
 import { OpenLoop } from './open-loop.js';
 import { IntervalStats } from './counters.js';
 import { createThreadCpuReader } from './thread-cpu.js';
+import { drawFrom, seededRandom } from './mix.js';
 
 // One report per second: the dashboard's tick and the result's series resolution.
 const REPORT_MS = 1000;
@@ -40,12 +41,19 @@ const readCpuMs = createThreadCpuReader();
 const toBuffer = (u8) => (u8 ? Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength) : null);
 
 const stats = new IntervalStats();
+const requestBytes = config.requestBytes.map(toBuffer);
+if (config.endpoints) stats.trackEndpoints(requestBytes.length);
+// The draw: one seeded random number against the precomputed cumulative table (mix.js).
+const random = seededRandom(config.seed);
+const table = config.cumulative;
+const draw = requestBytes.length === 1 ? () => 0 : () => drawFrom(table, random());
 const timers = new Set();
 const ctx = {
   host: config.host,
   port: config.port,
   tls: config.tls ? { servername: config.servername, rejectUnauthorized: !config.insecure, session: null } : null,
-  requestBytes: toBuffer(config.requestBytes),
+  requestBytes,
+  draw,
   fastWrites: config.writePath !== 'public',
   readBuffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
   noBody: config.noBody,

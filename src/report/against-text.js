@@ -4,6 +4,7 @@
  */
 import { int, msNumber } from './text-format.js';
 import { metricWords } from './metric-text.js';
+import { cleanText } from '../untrusted-text.js';
 
 /** A value of a delta in its unit, without the unit for ms (the column says it). */
 function value(v, unit) {
@@ -56,7 +57,7 @@ function noiseText(d) {
 
 /**
  * The block printed after a summary.
- * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], summary: object }} against analysis/against-deltas.js result
+ * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], endpoints?: Array<{ name: string, deltas: object[], summary: any }>, summary: object }} against analysis/against-deltas.js result
  * @param {{ file: string, createdAt?: string }} baseline
  * @returns {string}
  */
@@ -65,7 +66,11 @@ export function formatAgainst(against, baseline) {
   const s = against.summary;
   const tally = s.changes === 0 ? 'no change beyond the noise' : `${s.changes} change${s.changes === 1 ? '' : 's'} beyond the noise: ${s.better} better, ${s.worse} worse`;
   const head = `Against ${baseline.file}${when}: ${tally}`;
-  if (!against.rows) return [head, ...deltaLines(against.deltas, '  ')].join('\n');
+  if (!against.rows) {
+    // A mix: each endpoint's own changes under the totals'.
+    const endpoints = (against.endpoints ?? []).flatMap((e) => [`  ${cleanText(e.name, 200)}: ${e.summary.changes === 0 ? 'no change beyond its noise' : `${e.summary.changes} beyond its noise (${e.summary.better} better, ${e.summary.worse} worse)`}`, ...deltaLines(e.deltas, '    ')]);
+    return [head, ...deltaLines(against.deltas, '  '), ...endpoints].join('\n');
+  }
   // A compare: one block per row, the repeats' spread as the noise.
   const lines = [head];
   for (const row of against.rows) lines.push(`  ${row.strategy} · ${row.workload}`, ...deltaLines(row.deltas, '    '));

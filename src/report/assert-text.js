@@ -4,6 +4,7 @@
  */
 import { metricOf, formatOf } from '../analysis/metrics.js';
 import { formatMetricValue, busiestPart } from './metric-text.js';
+import { cleanText } from '../untrusted-text.js';
 
 /**
  * A value in an assertion's unit, as the summary writes it: a share or change in %, else as
@@ -27,7 +28,8 @@ export function formatAssertionLine(o) {
   const status = o.pass ? 'pass' : 'FAIL';
   const where = o.where ? `  ${o.where}:` : '';
   if (o.id === 'assert-not-measured') {
-    return `assert ${o.expr}  ${status}${where}  not measured (${notMeasuredReason(o.metric)})`;
+    const why = o.endpoint ? `no endpoint '${cleanText(o.endpoint, 200)}' in the result's mix; name one by its name or METHOD path` : notMeasuredReason(o.metric);
+    return `assert ${o.expr}  ${status}${where}  not measured (${why})`;
   }
   return `assert ${o.expr}  ${status}${where}  measured ${formatGateValue(o.measured, o.unit, o.metric)}${busiestPart(o.metric, o.process)}`;
 }

@@ -6,6 +6,7 @@
 import { ms, pct } from './text-format.js';
 import { formatProcesses } from './processes-text.js';
 import { formatHeadline } from './summary.js';
+import { formatEndpoints } from './endpoints-text.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
@@ -21,12 +22,13 @@ export function formatDiagnose(result) {
   const { plan, machine, load } = result;
   const lines = [
     `spawnbench diagnose · ${describeDiagnoseTarget(result)}`,
-    `${plan.load.method} ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
+    `${plan.load.mix ? `a mix of ${plan.load.mix.length} endpoints,` : plan.load.method} ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
     describeMachine(machine),
     // How the server's own runtimes spawn, as its probed processes reported them (none without the probe).
     ...[formatRuntimeList((result.samples?.processes ?? []).map((p) => p.summary?.runtime).filter(Boolean))].filter(Boolean),
     '',
     ...formatHeadline(result),
+    ...formatEndpoints(load),
     ...reasonLines(result),
     ...formatSpawnFailures(result.spawnFailures),
   ];

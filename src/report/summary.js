@@ -15,6 +15,7 @@ import { requestOutcome } from '../analysis/request-outcome.js';
 import { metricsBlock } from '../analysis/metrics.js';
 import { formatLatencyFigures, formatOtherMetrics } from './metric-text.js';
 import { reasonLines } from './reasons.js';
+import { formatEndpoints } from './endpoints-text.js';
 
 const ERROR_KINDS = [
   ['connect', 'connect failed'],
@@ -42,6 +43,7 @@ export function formatSummary(result, { columns } = {}) {
     ...spawnLines(result.runtimes),
     '',
     ...formatHeadline(result),
+    ...formatEndpoints(load),
     ...reasonLines(result),
     ...formatSpawnFailures(result.spawnFailures),
     ...formatWorkerDeaths(result.workerDeaths),
@@ -117,6 +119,7 @@ export function describeTarget(plan) {
 
 /** What each request does: the workload a strategy runs, or, with --url, the request sent. */
 function describeRequests(plan) {
+  if (plan.load.mix) return `a mix of ${plan.load.mix.length} endpoint${plan.load.mix.length === 1 ? '' : 's'}, drawn by weight (seed ${plan.load.seed})`;
   if (plan.target.kind === 'command') return `${plan.load.method} requests, its own responses (bodies not checked)`;
   if (plan.target.kind !== 'url') return `workload ${describeWorkload(plan.workload)}`;
   const checked = plan.load.expectedBytes != null ? `, bodies checked against ${plan.workload.name}` : '';

@@ -94,10 +94,11 @@ export class Engine extends EventEmitter {
    * when the engine is stopped.
    * @param {object} plan a plan with `load` from buildLoad()
    * @param {string} url
-   * @param {Buffer|null} expectedBody
    */
-  startLoad(plan, url, expectedBody) {
-    const load = startPlanLoad(plan, url, expectedBody);
+  startLoad(plan, url) {
+    // The plan's load is startLoad()'s input as it is (load-options.js LoadOptions); the URL is known now.
+    // A tune step's -d is a minimum: its load runs up to the cap, ended once it has enough (enough-watch.js).
+    const load = startLoad({ ...plan.load, url, ...(plan.load.extendToMs != null ? { durationMs: plan.load.extendToMs } : {}) });
     this.#load = load;
     // `at`: when the phase began (epoch ms, the load's stamp), so a worker's death is placed in the measured time.
     load.on('phase', (p) => this.emit('phase', { ...p, at: p.at ?? Date.now() }));
@@ -159,32 +160,6 @@ export function createEngine(execute, logger, name = 'run') {
  */
 export function checkLoadTarget(plan, url) {
   return checkTls(url, { insecure: plan.load.insecure, timeoutMs: plan.load.timeoutMs });
-}
-
-/**
- * Starts the plan's load on `url`.
- * @param {object} plan a plan with `load` from buildLoad()
- * @param {string} url
- * @param {Buffer|null} expectedBody
- */
-function startPlanLoad(plan, url, expectedBody) {
-  const l = plan.load;
-  return startLoad({
-    url,
-    method: l.method,
-    headers: l.headers,
-    body: l.body,
-    connections: l.connections,
-    // A tune step's -d is a minimum: the load runs up to its cap, ended once it has enough (enough-watch.js).
-    durationMs: l.extendToMs ?? l.durationMs,
-    requests: l.requests,
-    warmupMs: l.warmupMs,
-    rate: l.rate,
-    timeoutMs: l.timeoutMs,
-    expectedBody,
-    threads: l.threads,
-    insecure: l.insecure,
-  });
 }
 
 /** Runs cleanup steps in reverse order of starting (sampler, then server, then probe channel), logging failures. */
@@ -252,7 +227,6 @@ export function resultEnvelope(kind, fields) {
  *   server (null for --url), pushing each step's cleanup on `stops`, handing each stderr line of the server to `onStderr`
  * @param {(server: object|null) => object|null} steps.sample starts the sampler, or null
  * @param {(server: object|null) => string} steps.url the URL the load drives
- * @param {Buffer|null} [steps.expectedBody]
  * @param {(phase: string, server: object|null, at: number) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'; `at`: when the phase began (epoch ms), taken before the reset, which can take a while on a loaded machine
  * @param {(server: object|null) => void} [steps.afterLoad] right after the measured load, before anything stops
  * @param {(server: object|null) => void} [steps.beforeStops] after the sampler's summary, before the server stops
@@ -260,7 +234,7 @@ export function resultEnvelope(kind, fields) {
  *   stderr: { lines: Array<{ text: string, count: number }>, other: number, total: number }|null }>}
  *   `stderr`: the server's stderr lines of the measured phase, most frequent first (null for --url)
  */
-export async function measureServer(engine, { plan, logger, what, boot, sample, url, expectedBody = null, onLoadPhase, afterLoad, beforeStops }) {
+export async function measureServer(engine, { plan, logger, what, boot, sample, url, onLoadPhase, afterLoad, beforeStops }) {
   engine.emit('phase', { phase: 'booting' });
   const stops = [];
   let server = null;
@@ -278,7 +252,7 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
 
     const target = url(server);
     await checkLoadTarget(plan, target);
-    const loadRun = engine.startLoad(plan, target, expectedBody);
+    const loadRun = engine.startLoad(plan, target);
     logger.info({ url: target }, 'load start');
     // Samples summarise the measured phase only, like the load figures.
     loadRun.on('phase', ({ phase, at }) => {

@@ -67,7 +67,6 @@ async function execute(run, plan, logger) {
       getWorkers: () => server.proc.workers(),
     }),
     url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
-    expectedBody: plan.load.expected,
     // A user's server: its process tree when the measured phase starts and ends (who serves, its workers).
     onLoadPhase: (phase, server, at) => {
       if (phase === 'measure') measureStartedAt = at;

@@ -62,7 +62,7 @@ test('closed loop: keep-alive reuse, phases, ticks and the result shape', async 
 
 test('requests mode stops after exactly N measured requests', async () => {
   const server = await hello();
-  const result = await startLoad({ url: server.url, connections: 4, requests: 500, threads: 2 }).done;
+  const result = await startLoad({ warmupMs: 0, url: server.url, connections: 4, requests: 500, threads: 2 }).done;
   assert.equal(result.requests, 500);
   assert.equal(result.threads, 2);
   assert.equal(result.errors.total, 0);
@@ -71,7 +71,7 @@ test('requests mode stops after exactly N measured requests', async () => {
 
 test('stop() ends early and resolves with the result so far', async () => {
   const server = await hello();
-  const load = startLoad({ url: server.url, connections: 2, durationMs: 60_000 });
+  const load = startLoad({ warmupMs: 0, url: server.url, connections: 2, durationMs: 60_000 });
   await new Promise((resolve) => setTimeout(resolve, 700));
   const startedStop = Date.now();
   const result = await load.stop();
@@ -93,6 +93,7 @@ test('method, headers and body reach the server', async () => {
   });
   servers.push(server);
   const result = await startLoad({
+    warmupMs: 0,
     url: server.url, method: 'POST', headers: { 'x-run': 'one' }, body: '{"a":1}', connections: 1, requests: 20,
   }).done;
   assert.equal(result.requests, 20);
@@ -103,7 +104,7 @@ for (const mode of ['chunked-odd', 'split-head', 'close-after-each', 'until-clos
   test(`valid but awkward responses are read without error: ${mode}`, async () => {
     const server = await startMisbehaving(mode);
     servers.push(server);
-    const result = await startLoad({ url: server.url, connections: 2, durationMs: 400, expectedBody: 'hi\n' }).done;
+    const result = await startLoad({ warmupMs: 0, url: server.url, connections: 2, durationMs: 400, expectedBody: 'hi\n' }).done;
     assert.ok(result.requests > 0, 'some responses');
     assert.deepEqual(result.errors, { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 });
     assert.deepEqual(result.statuses, { 200: result.requests });
@@ -112,7 +113,7 @@ for (const mode of ['chunked-odd', 'split-head', 'close-after-each', 'until-clos
 
 test('two threads split the connections and merge their histograms', async () => {
   const server = await hello();
-  const result = await startLoad({ url: server.url, connections: 4, durationMs: 800, threads: 2 }).done;
+  const result = await startLoad({ warmupMs: 0, url: server.url, connections: 4, durationMs: 800, threads: 2 }).done;
   assert.equal(server.connections, 4);
   assert.equal(result.threads, 2);
   assert.equal(decodeHistogram(result.histogram).totalCount, result.requests);

@@ -14,7 +14,7 @@ async function misbehaving(mode) {
 
 /** A short run; every error test must still end with a full result. */
 async function run(url, extra = {}) {
-  const result = await startLoad({ url, connections: 2, durationMs: 500, timeoutMs: 150, expectedBody: 'hi\n', ...extra })
+  const result = await startLoad({ warmupMs: 0, url, connections: 2, durationMs: 500, timeoutMs: 150, expectedBody: 'hi\n', ...extra })
     .done;
   assert.equal(result.mode, 'closed');
   assert.equal(typeof result.latency.p99Ms, 'number');

@@ -22,6 +22,7 @@ async function run(mode) {
   servers.push(server);
   const startedAt = Date.now();
   const result = await startLoad({
+    warmupMs: 0,
     url: server.url,
     connections: 3,
     durationMs: DURATION_MS,

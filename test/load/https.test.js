@@ -65,7 +65,7 @@ function reset() {
 
 test('with insecure, every request over keep-alive TLS is counted and checked, none fails', async () => {
   reset();
-  const result = await startLoad({ url, insecure: true, requests: 400, connections: 4, expectedBody: 'hi\n' }).done;
+  const result = await startLoad({ warmupMs: 0, url, insecure: true, requests: 400, connections: 4, expectedBody: 'hi\n' }).done;
   assert.equal(result.requests, 400);
   assert.equal(result.errors.total, 0);
   assert.equal(result.errors.tls, 0);
@@ -75,7 +75,7 @@ test('with insecure, every request over keep-alive TLS is counted and checked, n
 
 test('a server that closes each connection: reconnects offer the last session ticket and resume', async () => {
   reset();
-  const result = await startLoad({ url: `${url}?close`, insecure: true, requests: 60, connections: 2 }).done;
+  const result = await startLoad({ warmupMs: 0, url: `${url}?close`, insecure: true, requests: 60, connections: 2 }).done;
   assert.equal(result.requests, 60);
   assert.equal(result.errors.total, 0);
   assert.ok(stats.connections >= 60, `a handshake per request (${stats.connections})`);
@@ -84,7 +84,7 @@ test('a server that closes each connection: reconnects offer the last session ti
 
 test('without insecure, the self-signed certificate fails every handshake: counted as TLS errors, not refused connects', async () => {
   reset();
-  const result = await startLoad({ url, durationMs: 300, connections: 2 }).done;
+  const result = await startLoad({ warmupMs: 0, url, durationMs: 300, connections: 2 }).done;
   assert.equal(result.requests, 0);
   assert.ok(result.errors.tls > 0);
   assert.equal(result.errors.connect, 0);

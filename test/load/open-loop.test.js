@@ -34,8 +34,8 @@ test('open loop sees a 1 s stall in its tail; closed loop sees one slow request 
   fixtures.push(openServer, closedServer);
   const CONNECTIONS = 4;
   const [open, closed] = await Promise.all([
-    startLoad({ url: openServer.url, rate: 50, durationMs: 4000, expectedBody: 'hi\n' }).done,
-    startLoad({ url: closedServer.url, connections: CONNECTIONS, durationMs: 4000, expectedBody: 'hi\n' }).done,
+    startLoad({ warmupMs: 0, url: openServer.url, rate: 50, durationMs: 4000, expectedBody: 'hi\n' }).done,
+    startLoad({ warmupMs: 0, url: closedServer.url, connections: CONNECTIONS, durationMs: 4000, expectedBody: 'hi\n' }).done,
   ]);
 
   assert.equal(open.mode, 'open');
@@ -56,7 +56,7 @@ test('open loop in requests mode sends exactly N at the rate', async () => {
   const server = await startHttpServer((req, res) => res.end('hi\n'));
   servers.push(server);
   const startedAt = Date.now();
-  const result = await startLoad({ url: server.url, rate: 400, requests: 200, threads: 2, expectedBody: 'hi\n' }).done;
+  const result = await startLoad({ warmupMs: 0, url: server.url, rate: 400, requests: 200, threads: 2, expectedBody: 'hi\n' }).done;
   const tookMs = Date.now() - startedAt;
   assert.equal(result.mode, 'open');
   assert.equal(result.requests, 200);
@@ -67,7 +67,7 @@ test('open loop in requests mode sends exactly N at the rate', async () => {
 test('open loop with too few connections counts missed requests and says so', async () => {
   const server = await startHttpServer((req, res) => setTimeout(() => res.end('hi\n'), 100));
   servers.push(server);
-  const result = await startLoad({ url: server.url, rate: 50, connections: 1, durationMs: 1000 }).done;
+  const result = await startLoad({ warmupMs: 0, url: server.url, rate: 50, connections: 1, durationMs: 1000 }).done;
   // One connection answers 10 requests a second; 50 fall due.
   assert.ok(result.missed >= 20, `missed ${result.missed}`);
   assert.ok(result.latency.maxMs >= 500, 'the wait for a connection is part of the latency');

@@ -182,7 +182,7 @@ describe('request writer', () => {
 
     for (const writePath of ['fast', 'public']) {
       it(`writePath ${writePath}: every response checked, no error, the path in the result`, async () => {
-        const result = await startLoad({ url: server.url, connections: 4, requests: 2000, expectedBody: 'hi\n', writePath }).done;
+        const result = await startLoad({ warmupMs: 0, url: server.url, connections: 4, requests: 2000, expectedBody: 'hi\n', writePath }).done;
         assert.equal(result.requests, 2000);
         assert.equal(result.errors.total, 0);
         assert.equal(result.generator.writePath, writePath === 'fast' && FAST_WRITES_AVAILABLE ? 'fast' : 'public');
@@ -190,7 +190,7 @@ describe('request writer', () => {
     }
 
     it('rejects an unknown writePath', () => {
-      assert.throws(() => startLoad({ url: server.url, writePath: 'quick' }), /writePath must be 'fast' or 'public'/);
+      assert.throws(() => startLoad({ warmupMs: 0, url: server.url, writePath: 'quick' }), /writePath must be 'fast' or 'public'/);
     });
   });
 });

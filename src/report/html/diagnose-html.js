@@ -8,7 +8,7 @@ import { esc } from './svg.js';
 import { document, section, table, textBlock } from './page.js';
 import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, machineLine, reasonsSection } from './parts.js';
 import { formatDiagnose, describeDiagnoseTarget } from '../diagnose-text.js';
-import { headline, footer } from './run-html.js';
+import { headline, footer, endpointsTable } from './run-html.js';
 import { ms, pct } from '../text-format.js';
 
 /**
@@ -24,6 +24,7 @@ export function renderDiagnoseHtml(result, { baseline } = {}) {
     headline(result),
     assertionsSection(result.assertions),
     againstSection(result.against),
+    section('Endpoints', endpointsTable(result.load ?? {})),
     section('Load', loadOverTime(result.load)),
     section('Latency distribution', latencyPlot(result.load, baseline)),
     section('Processes over time', processesOverTime(result.samples)),

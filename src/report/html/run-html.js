@@ -4,7 +4,7 @@
  * spawn and CPU over time, the process table, the recommendation, and the
  * --against and --assert blocks when the result has them.
  */
-import { document, tiles, section, textBlock, alarm } from './page.js';
+import { document, tiles, section, textBlock, alarm, table } from './page.js';
 import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, reasonsSection } from './parts.js';
 import { recommendationSection } from './recommendation.js';
 import { formatSummary } from '../summary.js';
@@ -13,6 +13,7 @@ import { metricWords, formatMetricValue, busiestPart } from '../metric-text.js';
 import { metricsBlock } from '../../analysis/metrics.js';
 import { outcomeAlarm } from '../outcome.js';
 import { requestOutcome } from '../../analysis/request-outcome.js';
+import { endpointRows } from '../endpoints-text.js';
 
 /**
  * @param {object} result RunResult
@@ -29,6 +30,7 @@ export function renderRunHtml(result, { baseline } = {}) {
     recommendationSection(result, text),
     assertionsSection(result.assertions),
     againstSection(result.against),
+    section('Endpoints', endpointsTable(load)),
     section('Load', loadOverTime(load)),
     section('Latency distribution', latencyPlot(load, baseline)),
     section('Processes over time', processesOverTime(result.samples)),
@@ -63,6 +65,20 @@ export function headline(result) {
     if (tile === null) return [];
     return [{ label: `${tile}${busiestPart(f.id, f.process)}`, value: formatMetricValue(f.value, f), bad: Number.isFinite(f.value) && bad(f.value) }];
   }));
+}
+
+/**
+ * A mix's endpoints, one row each (empty without a mix).
+ * @param {{ endpoints?: Array<object>|null }} load
+ */
+export function endpointsTable(load) {
+  const rows = endpointRows(load.endpoints);
+  if (rows.length === 0) return '';
+  return table(
+    ['endpoint', 'share', 'weight', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'errors', 'first lines of its error bodies'],
+    rows.map((r) => [r.name, r.share, r.weight, r.rps, r.p50, r.p90, r.p99, r.max, r.errors, r.texts.join(' · ')]),
+    { textColumns: [0, 8, 9] },
+  );
 }
 
 /** When and by what the result was made. */

@@ -1,0 +1,75 @@
+// --against per endpoint of a mix: each endpoint found in both results is judged against
+// its own noise (its own histogram and error share), so one route that got slower is
+// flagged while the others, and the totals' words, stay as they were.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { againstBaseline } from '../../src/analysis/against-deltas.js';
+import { formatAgainst } from '../../src/report/against-text.js';
+import { createHistogram, recordMs, encodeHistogram, fullSummary } from '../../src/load/histogram.js';
+import { parseAssertion } from '../../src/assert-expr.js';
+import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
+import { formatAssertionLine } from '../../src/report/assert-text.js';
+
+/** An endpoint of `requests` responses spread evenly over [lowMs, highMs], `errors` of them 500s. */
+function endpoint(name, { requests = 2000, lowMs, highMs, errors = 0 }) {
+  const h = createHistogram();
+  for (let i = 0; i < requests; i++) recordMs(h, lowMs + ((highMs - lowMs) * i) / requests);
+  const latency = fullSummary(h);
+  const [method, path] = name.split(' ');
+  return {
+    name, method, path, weight: 1, requests, share: 0.5, rps: requests / 10,
+    errors: { total: errors, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: errors, tls: 0 },
+    statuses: { 200: requests - errors, ...(errors ? { 500: errors } : {}) },
+    p50Ms: latency.p50Ms, p90Ms: latency.p90Ms, p99Ms: latency.p99Ms, maxMs: latency.maxMs, latency, histogram: encodeHistogram(h), errorTexts: [],
+  };
+}
+
+function run(endpoints) {
+  const h = createHistogram();
+  for (let i = 0; i < 4000; i++) recordMs(h, 5 + (i % 10));
+  return {
+    kind: 'run',
+    load: {
+      requests: 4000, rps: 400, durationMs: 10_000, latency: fullSummary(h), histogram: encodeHistogram(h),
+      errors: { total: 0, non2xx: 0, mismatch: 0 }, series: Array.from({ length: 10 }, (_, i) => ({ second: i + 1, requests: 400 })), endpoints,
+    },
+  };
+}
+
+const baseline = run([endpoint('GET /health', { lowMs: 1, highMs: 2 }), endpoint('GET /report', { lowMs: 15, highMs: 17 })]);
+const current = run([endpoint('GET /health', { lowMs: 1, highMs: 2 }), endpoint('GET /report', { lowMs: 30, highMs: 34, errors: 40 })]);
+
+test('the endpoint that got slower and failed is flagged on its own; the one that did not is within its noise', () => {
+  const against = againstBaseline(current, baseline);
+  assert.deepEqual(against.endpoints.map((e) => e.name), ['GET /health', 'GET /report']);
+  const [health, report] = against.endpoints;
+  assert.equal(health.summary.changes, 0);
+  const by = Object.fromEntries(report.deltas.map((d) => [d.metric, d]));
+  assert.equal(by.p99.significant, true);
+  assert.equal(by.p99.better, false);
+  assert.equal(by.errors.significant, true);
+  assert.equal(by.rps.significant, null, 'a rate per endpoint is shown, not judged');
+  assert.equal(against.summary.changes, 0, 'the totals are as they were');
+  const text = formatAgainst(against, { file: 'old.json' });
+  assert.match(text, /^ {2}GET \/health: no change beyond its noise$/m);
+  assert.match(text, /^ {2}GET \/report: \d+ beyond its noise \(0 better, \d+ worse\)$/m);
+  assert.match(text, /^ {4}p99 +\d+\.\d+ → \d+\.\d+ ms +\+\d+% +worse/m);
+});
+
+test('without a mix on both sides, --against has no endpoints', () => {
+  assert.equal('endpoints' in againstBaseline(run(undefined), baseline), false);
+});
+
+test('gates read the endpoint named by its name or METHOD path; an unknown one is not measured and fails', () => {
+  const asserts = ['p99{GET /report}<20ms', 'errors{GET /report}=0', 'errors{GET /report}<=5%', 'p99{GET /health}<20ms', 'rps{GET /nope}>=1'].map((t) => parseAssertion(t));
+  const outcomes = evaluateAssertions(asserts, gateFigures(current));
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.id, o.endpoint]), [
+    ['p99{GET /report}<20ms', 'assert-fail', 'GET /report'],
+    ['errors{GET /report}=0', 'assert-fail', 'GET /report'],
+    ['errors{GET /report}<=5%', 'assert-pass', 'GET /report'],
+    ['p99{GET /health}<20ms', 'assert-pass', 'GET /health'],
+    ['rps{GET /nope}>=1', 'assert-not-measured', 'GET /nope'],
+  ]);
+  assert.equal(outcomes[2].measured, 2);
+  assert.match(formatAssertionLine(outcomes[4]), /not measured \(no endpoint 'GET \/nope' in the result's mix/);
+});

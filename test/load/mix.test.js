@@ -1,0 +1,163 @@
+// --mix: each request drawn by weight from the mix (seeded), counted per entry with its own
+// histogram; a bad mix is one line naming the entry and the field. In-process servers only.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLoad } from '../../src/load/index.js';
+import { readMixFile, pathTemplate } from '../../src/load/mix-file.js';
+import { checkMix, mixTable, drawFrom } from '../../src/load/mix.js';
+import { buildRunPlan } from '../../src/run-plan.js';
+import { UsageError } from '../../src/errors.js';
+import { startHttpServer } from './helpers.js';
+import { cli } from '../helpers/harness.js';
+
+const servers = [];
+const dir = mkdtempSync(join(tmpdir(), 'spawnbench-mix-test-'));
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A server that answers /slow after 20 ms, /fail with a 500 and its line, the rest at once; it notes each request line. */
+async function routes() {
+  const seen = [];
+  const server = await startHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      seen.push(`${req.method} ${req.url}${body ? ` ${body}` : ''}`);
+      if (req.url === '/slow') setTimeout(() => res.end('slow\n'), 20);
+      else if (req.url === '/fail') {
+        res.statusCode = 500;
+        res.end('report failed: no data\nsecond line\n');
+      } else res.end('ok\n');
+    });
+  });
+  servers.push(server);
+  return { server, seen };
+}
+
+const MIX = [
+  { method: 'GET', path: '/health', weight: 60 },
+  { name: 'items', method: 'GET', path: '/items/7?x=1', weight: 25 },
+  { method: 'GET', path: '/slow', weight: 10 },
+  { method: 'POST', path: '/convert', body: 'hello', weight: 5 },
+];
+
+test('shares follow the weights within ±2 points over 2,400 requests, each entry counted on its own', async () => {
+  const { server, seen } = await routes();
+  const result = await startLoad({ url: server.url, mix: MIX, connections: 4, requests: 2400, warmupMs: 0 }).done;
+  assert.equal(result.requests, 2400);
+  assert.equal(result.endpoints.length, 4);
+  assert.deepEqual(result.endpoints.map((e) => e.name), ['GET /health', 'items', 'GET /slow', 'POST /convert']);
+  const total = result.endpoints.reduce((sum, e) => sum + e.requests, 0);
+  assert.equal(total, 2400);
+  for (const [i, e] of result.endpoints.entries()) {
+    assert.ok(Math.abs(e.share * 100 - MIX[i].weight) <= 2, `${e.name}: ${e.share} of the requests for a weight of ${MIX[i].weight}%`);
+    assert.equal(e.weight, MIX[i].weight);
+    assert.equal(typeof e.histogram, 'string');
+    assert.ok(e.rps > 0);
+  }
+  // What the server saw is what the generator counted, entry by entry.
+  const count = (line) => seen.filter((s) => s === line).length;
+  assert.equal(count('GET /health'), result.endpoints[0].requests);
+  assert.equal(count('GET /items/7?x=1'), result.endpoints[1].requests);
+  assert.equal(count('POST /convert hello'), result.endpoints[3].requests);
+  // Each entry's percentiles are its own: only /slow waits 20 ms.
+  const slow = result.endpoints[2];
+  assert.ok(slow.p50Ms >= 19, `GET /slow p50 ${slow.p50Ms} ms`);
+  assert.ok(result.endpoints[0].p50Ms < slow.p50Ms, `GET /health p50 ${result.endpoints[0].p50Ms} ms`);
+  assert.ok(slow.p99Ms >= slow.p50Ms && slow.maxMs >= slow.p99Ms);
+});
+
+test('errors are counted on the entry that had them, with the first line of its bodies', async () => {
+  const { server } = await routes();
+  const mix = [{ method: 'GET', path: '/health', weight: 3 }, { method: 'GET', path: '/fail', weight: 1 }];
+  const result = await startLoad({ url: server.url, mix, connections: 2, requests: 400, warmupMs: 0 }).done;
+  const [health, fail] = result.endpoints;
+  assert.equal(health.errors.total, 0);
+  assert.equal(fail.errors.non2xx, fail.requests);
+  assert.deepEqual(fail.statuses, { 500: fail.requests });
+  assert.equal(fail.errorTexts[0].status, 500);
+  assert.equal(fail.errorTexts[0].texts[0].text, 'report failed: no data');
+  assert.equal(result.errors.total, fail.requests, 'the totals are as they were');
+});
+
+test('--seed: the same seed draws the same sequence, another seed another', async () => {
+  const sequence = async (seed) => {
+    const { server, seen } = await routes();
+    await startLoad({ url: server.url, mix: MIX.slice(0, 2), connections: 1, requests: 200, warmupMs: 0, seed }).done;
+    return seen.join('|');
+  };
+  const [a, b, c] = [await sequence(7), await sequence(7), await sequence(8)];
+  assert.equal(a, b);
+  assert.notEqual(a, c);
+});
+
+test('the draw: a cumulative table and one number', () => {
+  const table = mixTable([{ weight: 60 }, { weight: 25 }, { weight: 10 }, { weight: 5 }]);
+  assert.deepEqual([...table].map((x) => Math.round(x * 100)), [60, 85, 95, 100]);
+  assert.deepEqual([0, 0.59, 0.6, 0.849, 0.85, 0.96, 0.99999].map((r) => drawFrom(table, r)), [0, 0, 1, 1, 2, 3, 3]);
+  assert.equal(drawFrom(mixTable([{ weight: 0 }, { weight: 1 }]), 0), 1, 'a weight of 0 is never drawn');
+});
+
+test('a repeated --path is an equal-weight mix; --mix on a strategy is refused', () => {
+  const plan = buildRunPlan({ url: 'http://127.0.0.1:9/', path: ['/a', '/b'] });
+  assert.deepEqual(plan.load.mix.map((e) => [e.name, e.weight]), [['GET /a', 1], ['GET /b', 1]]);
+  assert.equal(buildRunPlan({ url: 'http://127.0.0.1:9/', path: '/a' }).load.mix, null);
+  assert.throws(() => buildRunPlan({ mix: MIX }), /--mix drives your own server/);
+});
+
+test('HAR: ids, query strings and the capture\'s host folded away; hop-by-hop, host and pseudo-headers dropped', () => {
+  assert.equal(pathTemplate('/items/7?x=1'), '/items/:id');
+  assert.equal(pathTemplate('/u/3f9a2b7c-1d4e-4a5b-9c8d-0e1f2a3b4c5d/files/a3f9b27c1d4e4a5b9c8d'), '/u/:id/files/:id');
+  assert.equal(pathTemplate('/v1/report'), '/v1/report');
+  const mix = readMixFile(new URL('../../fixtures/mix/api.har', import.meta.url).pathname);
+  const byName = Object.fromEntries(mix.map((e) => [e.name, e]));
+  assert.deepEqual(Object.keys(byName).sort(), ['GET /health', 'GET /items/:id', 'GET /report', 'POST /convert']);
+  assert.deepEqual([12, 5, 2, 1], ['GET /health', 'GET /items/:id', 'GET /report', 'POST /convert'].map((n) => byName[n].weight));
+  const convert = byName['POST /convert'];
+  assert.equal(convert.body, 'hello');
+  assert.equal(convert.headers['content-type'], 'text/plain');
+  assert.equal(convert.headers.cookie, 'session=3f2a9c1d; theme=dark');
+  for (const e of mix) {
+    for (const name of Object.keys(e.headers)) assert.ok(!name.startsWith(':') && !['host', 'connection', 'content-length'].includes(name), `${e.name}: ${name}`);
+  }
+  assert.match(byName['GET /report'].path, /^\/report\?from=/);
+});
+
+const BAD_FILES = [
+  ['a missing path', '[{"method":"GET","path":"/"},{"method":"GET"}]', /entry 2: "path" is missing/],
+  ['a method that is not a token', '[{"method":"GE T","path":"/"}]', /entry 1: "method" "GE T" is not an HTTP method/],
+  ['a negative weight', '[{"path":"/a"},{"path":"/b","weight":-1}]', /entry 2: "weight" -1 must be a number ≥ 0/],
+  ['truncated JSON', '[{"method":"GET","path":"/a"},{"meth', /is not JSON .*is it complete\?/],
+  ['a HAR without entries', '{"log":{"version":"1.2","entries":[]}}', /a HAR without entries/],
+  ['not an array', '{"method":"GET"}', /must be a JSON array/],
+];
+
+for (const [what, text, words] of BAD_FILES) {
+  test(`a mix file with ${what}: one line naming the entry and the field`, () => {
+    const file = join(dir, `${what.replaceAll(' ', '-')}.json`);
+    writeFileSync(file, text);
+    assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && words.test(error.message) && !error.message.includes('\n'));
+  });
+}
+
+test('an unreadable mix file: one line', () => {
+  assert.throws(() => readMixFile(join(dir, 'nope.json')), /--mix nope.json: cannot read it \(ENOENT\)/);
+  assert.throws(() => checkMix([]), /has no entries/);
+  assert.throws(() => checkMix(Array.from({ length: 201 }, (_, i) => ({ path: `/r${i}` }))), /has 201 endpoints, more than 200/);
+});
+
+test('run --url with --path given twice: an equal-weight mix of the two, each path its own endpoint', async () => {
+  const { server, seen } = await routes();
+  const { code, out, err } = await cli('run', '--url', server.url, '--path', '/a', '--path', '/b', '-n', '400', '-w', '0', '-c', '2', '--json', '--no-dashboard');
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.deepEqual(result.load.endpoints.map((e) => [e.name, e.weight]), [['GET /a', 1], ['GET /b', 1]]);
+  assert.equal(result.load.endpoints[0].requests + result.load.endpoints[1].requests, 400);
+  assert.ok(seen.includes('GET /a') && seen.includes('GET /b'));
+  for (const e of result.load.endpoints) assert.ok(Math.abs(e.share - 0.5) < 0.1, `${e.name}: ${e.share}`);
+});
