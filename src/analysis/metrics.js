@@ -31,6 +31,7 @@
  * as an argument, defaulting to METRICS, so a test can add one without touching them.
  */
 import { median } from './stats.js';
+import { requestOutcome } from './request-outcome.js';
 
 /** The process with the highest summary[field] (null when no process reported it: no probe). */
 function busiest(result, field) {
@@ -46,6 +47,29 @@ function busiest(result, field) {
 export function attemptsOf(load) {
   const e = load?.errors ?? {};
   return (load?.requests ?? 0) + (e.total ?? 0) - (e.non2xx ?? 0) - (e.mismatch ?? 0);
+}
+
+/**
+ * What the gates read of a run's load: only successful responses count (a run of 500s
+ * served nothing). `why` says why a figure is null or 0: no request succeeded
+ * ('no-successes'), or no response was measured at all ('no-responses': a run of a
+ * few ms, one stopped in its warm-up).
+ * @param {object} result
+ * @returns {{ rps: number|null, latency: Record<string, number|null>|null, why: 'no-successes'|'no-responses'|null }}
+ */
+export function succeededFigures(result) {
+  const load = result.load ?? null;
+  if (!load) return { rps: null, latency: null, why: null };
+  const outcome = result.outcome ?? requestOutcome(load);
+  const why = outcome.attempts === 0 ? 'no-responses' : outcome.succeeded === 0 ? 'no-successes' : null;
+  // A result saved before succeededLatency has only every response's latency: the best it holds.
+  const latency = why ? null : load.succeededLatency ?? load.latency ?? null;
+  return { rps: outcome.attempts === 0 ? null : outcome.succeededRps, latency, why };
+}
+
+/** A figure read from succeededFigures(), with `why` where it has no data. */
+function succeeded(value, why) {
+  return { value: Number.isFinite(value) ? value : null, ...(why ? { why } : {}) };
 }
 
 /** A compare row's runs that measured something. */
@@ -65,7 +89,10 @@ function latency(id, field, percentile, row) {
     unit: 'ms',
     better: 'lower',
     field,
-    read: (result) => ({ value: result.load?.latency?.[field] ?? null }),
+    read: (result) => {
+      const { latency, why } = succeededFigures(result);
+      return succeeded(latency?.[field], why);
+    },
     ...(row ? { row } : {}),
     noise: percentile === null ? 'single-sample' : 'percentile',
     percentile,
@@ -81,7 +108,7 @@ function latency(id, field, percentile, row) {
  * @property {string} unit
  * @property {'higher'|'lower'} better
  * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
- * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null }} read
+ * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string }} read
  * @property {(row: any, runs: any[]) => number|null} [row] its figure in a compare row
  * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's count is a share of
  * @property {string} [noise] --against's noise model between two runs
@@ -106,7 +133,11 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     kind: 'rps',
     unit: 'rps',
     better: 'higher',
-    read: (result) => ({ value: result.load?.rps ?? null }),
+    // Successful responses a second: a 500 served nothing (the Requests line shows every response's rate).
+    read: (result) => {
+      const { rps, why } = succeededFigures(result);
+      return succeeded(rps, why);
+    },
     row: (row) => (row.failed ? 0 : row.rps?.median ?? null),
     noise: 'rate',
     compareNoise: 'spread',
@@ -217,12 +248,13 @@ export function formatOf(metric) {
  * @property {MetricFormat} format
  * @property {string|null} [process] the process it came from (the busiest), for a metric read per process
  * @property {number|null} [of] the whole a count is a share of (errors: the requests sent)
+ * @property {string} [why] 'no-successes' or 'no-responses': why the value is null (rps: null or 0), no request succeeded or none was measured
  */
 
 /**
  * A metric's figure, with what its reading carries besides the value.
  * @param {Metric} m
- * @param {{ value: number|null, of?: number|null, process?: string|null }} read
+ * @param {{ value: number|null, of?: number|null, process?: string|null, why?: string }} read
  * @returns {MetricFigure}
  */
 function figureOf(m, read) {
@@ -235,6 +267,7 @@ function figureOf(m, read) {
     format: formatOf(m),
     ...('process' in read ? { process: read.process ?? null } : {}),
     ...('of' in read ? { of: read.of ?? null } : {}),
+    ...(read.why ? { why: read.why } : {}),
   };
 }
 

@@ -19,8 +19,8 @@ import { MOSTLY_FAILED_SHARE } from '../thresholds.js';
  */
 
 /**
- * @param {{ requests?: number, errors?: Record<string, number>, durationMs?: number, elapsedMs?: number }|null} load
- *   a LoadResult (`durationMs`) or a LoadTick (`elapsedMs`)
+ * @param {{ requests?: number, errors?: Record<string, number>, durationMs?: number, elapsedMs?: number, rps?: number|null, meanRps?: number }|null} load
+ *   a LoadResult (`durationMs`, `rps`) or a LoadTick (`elapsedMs`, `meanRps`)
  * @returns {RequestOutcome}
  */
 export function requestOutcome(load) {
@@ -33,15 +33,24 @@ export function requestOutcome(load) {
   const failed = attempts - succeeded;
   const failedShare = attempts > 0 ? failed / attempts : 0;
   const ms = load?.durationMs ?? load?.elapsedMs ?? null;
+  // The rate the throughput line shows beside it (a LoadResult's rps, a tick's mean), scaled to the
+  // successes: a rate of its own, from the rounded duration, once read 14,030 succeeded of 14,029 req/s.
+  const total = load && 'meanRps' in load ? load.meanRps : load?.rps;
+  const succeededRps = Number.isFinite(total) && responses > 0 ? share(total, succeeded, responses) : ms > 0 ? (succeeded * 1000) / ms : null;
   return {
     id: outcomeId(attempts, succeeded, failedShare),
     attempts,
     succeeded,
     failed,
     failedShare,
-    succeededRps: ms > 0 ? (succeeded * 1000) / ms : null,
+    succeededRps,
     mostlyFailedShare: MOSTLY_FAILED_SHARE,
   };
+}
+
+/** total × part ÷ whole, exactly total when the part is the whole (× then ÷ can be 1 ulp off). */
+function share(total, part, whole) {
+  return part === whole ? total : (total * part) / whole;
 }
 
 function outcomeId(attempts, succeeded, failedShare) {

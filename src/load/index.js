@@ -120,6 +120,8 @@ export function startLoad(options) {
       rps: round1(seconds > 0 ? m.requests / seconds : 0),
       bytes: m.bytes,
       latency: m.latency,
+      // The successful responses' latency (2xx, body matched): what the latency gates read.
+      succeededLatency: m.succeededLatency,
       histogram: m.histogram,
       errors: m.errors,
       statuses: m.statuses,

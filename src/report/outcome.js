@@ -27,10 +27,10 @@ export function succeededPart(outcome) {
 export function outcomeAlarm(outcome) {
   if (!outcome) return null;
   if (outcome.id === 'none-succeeded') {
-    return `FAILED     no request succeeded: all ${int(outcome.attempts)} failed (see Errors); the throughput and latency are those of the errors`;
+    return `FAILED     no request succeeded: all ${int(outcome.attempts)} failed (see Errors); the throughput is that of the errors`;
   }
   if (outcome.id === 'mostly-failed') {
-    return `WARNING    ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}, see Errors); the throughput and latency count them`;
+    return `WARNING    ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}, see Errors); the throughput counts them, the latency does not`;
   }
   return null;
 }
