@@ -173,6 +173,17 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     read: (result) => busiest(result, 'elu'),
     needs: 'probe',
   },
+  {
+    // The busiest thread's share of time at work: its ELU, or, for a worker thread whose ELU
+    // counted waiting for work (piscina's idle threads in Atomics.wait read ELU 1), its CPU time
+    // (src/sample/thread-busy.js). `elu` fails such a pool at rest; `busy` does not.
+    id: 'busy',
+    kind: 'fraction',
+    unit: 'fraction',
+    better: 'lower',
+    read: (result) => busiest(result, 'busy'),
+    needs: 'probe',
+  },
 ]));
 
 /** `<id>-change` metrics: every metric --against judges, unless it says `change: false`. */

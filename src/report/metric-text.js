@@ -30,6 +30,7 @@ const WORDS = {
   errors: { tile: 'errors', line: 'errors', bad: (value) => value > 0 },
   'blocked-in-spawn': { tile: null, line: 'processes' },
   elu: { label: 'ELU', tile: null, line: 'processes', busiest: 'busiest loop' },
+  busy: { tile: null, line: 'processes', busiest: 'busiest thread' },
 };
 
 const NEVER_BAD = () => false;
