@@ -68,3 +68,28 @@ function outcomeId(attempts, succeeded, failedShare) {
 export function mostlyFailed(outcome) {
   return outcome?.id === 'mostly-failed' || outcome?.id === 'none-succeeded';
 }
+
+/**
+ * How many requests of several runs failed: a tune cell's repeats, a compare row's.
+ * Runs that could not start are left out (they say so themselves).
+ * @param {Array<{ requests?: number, errors?: number, attempts?: number, succeeded?: number, failed?: unknown }>} runs
+ *   RunFigures (src/analysis/run-figures.js); one saved before `attempts` counts its errors among them
+ * @returns {{ attempts: number, failed: number, failedShare: number, mostlyFailed: boolean, noneSucceeded: boolean }}
+ */
+export function runsOutcome(runs) {
+  let attempts = 0;
+  let failed = 0;
+  for (const run of runs) {
+    if (run.failed) continue;
+    if (Number.isFinite(run.attempts) && Number.isFinite(run.succeeded)) {
+      attempts += run.attempts;
+      failed += run.attempts - run.succeeded;
+    } else {
+      // Without the split, a 500 counts in requests and errors alike: errors of requests + errors is a floor.
+      attempts += (run.requests ?? 0) + (run.errors ?? 0);
+      failed += run.errors ?? 0;
+    }
+  }
+  const failedShare = attempts > 0 ? failed / attempts : 0;
+  return { attempts, failed, failedShare, mostlyFailed: attempts > 0 && failedShare >= MOSTLY_FAILED_SHARE, noneSucceeded: attempts > 0 && failed === attempts };
+}
