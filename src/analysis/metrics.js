@@ -31,7 +31,7 @@
  * as an argument, defaulting to METRICS, so a test can add one without touching them.
  */
 import { median } from './stats.js';
-import { requestOutcome } from './request-outcome.js';
+import { requestOutcome, runsOutcome } from './request-outcome.js';
 
 /** The process with the highest summary[field] (null when no process reported it: no probe). */
 function busiest(result, field) {
@@ -75,11 +75,36 @@ function succeeded(value, why) {
 /** A compare row's runs that measured something. */
 const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
 
+/** 'no-successes' when a compare row's runs got responses and none succeeded: its rps and latency gates fail. */
+function rowWhy(runs) {
+  return runsOutcome(measuredRuns(runs)).noneSucceeded ? 'no-successes' : null;
+}
+
+/** A compare row's latency figure: null, and why, when none of its requests succeeded. */
+function rowLatency(figure) {
+  return (row, runs) => {
+    const why = rowWhy(runs);
+    return why ? { value: null, why } : figure(row, runs);
+  };
+}
+
+/**
+ * A compare row's successful responses a second: the median of its runs' rates scaled to
+ * their successes (runs saved before `succeeded` count every response).
+ */
+function rowSucceededRps(row, runs) {
+  if (row.failed) return 0;
+  const why = rowWhy(runs);
+  if (why) return { value: 0, why };
+  const rates = measuredRuns(runs).filter((r) => Number.isFinite(r.rps)).map((r) => (Number.isFinite(r.succeeded) && r.requests > 0 && r.succeeded !== r.requests ? (r.rps * r.succeeded) / r.requests : r.rps));
+  return rates.length ? median(rates) : row.rps?.median ?? null;
+}
+
 /**
  * @param {string} id
  * @param {string} field
  * @param {number|null} percentile
- * @param {(row: any, runs: any[]) => number|null} [row]
+ * @param {RowFigure} [row]
  * @returns {Metric}
  */
 function latency(id, field, percentile, row) {
@@ -100,6 +125,7 @@ function latency(id, field, percentile, row) {
 }
 
 /** @typedef {'ms'|'rps'|'count'|'percent'|'fraction'|'number'} MetricFormat */
+/** @typedef {(row: any, runs: any[]) => number|null|{ value: number|null, why?: string }} RowFigure a compare row's figure, with why where it has no data */
 
 /**
  * @typedef {object} Metric
@@ -109,7 +135,7 @@ function latency(id, field, percentile, row) {
  * @property {'higher'|'lower'} better
  * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
  * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string }} read
- * @property {(row: any, runs: any[]) => number|null} [row] its figure in a compare row
+ * @property {RowFigure} [row] its figure in a compare row
  * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's count is a share of
  * @property {string} [noise] --against's noise model between two runs
  * @property {string} [compareNoise] --against's noise model between two compare results
@@ -123,9 +149,9 @@ function latency(id, field, percentile, row) {
 
 /** @type {readonly Metric[]} */
 export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
-  latency('p50', 'p50Ms', 50, (row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms))),
+  latency('p50', 'p50Ms', 50, rowLatency((row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms)))),
   latency('p90', 'p90Ms', 90),
-  { ...latency('p99', 'p99Ms', 99, (row) => row.p99Ms?.median ?? null), compareNoise: 'spread', compareField: 'p99Ms' },
+  { ...latency('p99', 'p99Ms', 99, rowLatency((row) => row.p99Ms?.median ?? null)), compareNoise: 'spread', compareField: 'p99Ms' },
   latency('p999', 'p999Ms', 99.9),
   latency('max', 'maxMs', null),
   {
@@ -138,7 +164,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
       const { rps, why } = succeededFigures(result);
       return succeeded(rps, why);
     },
-    row: (row) => (row.failed ? 0 : row.rps?.median ?? null),
+    row: rowSucceededRps,
     noise: 'rate',
     compareNoise: 'spread',
     compareField: 'rps',
@@ -301,7 +327,11 @@ export function measureMetrics(result, table = METRICS) {
  * @returns {MetricFigure[]}
  */
 export function measureRowMetrics(row, runs, table = METRICS) {
-  return readingOrder(table.filter((m) => m.row)).map((m) => figureOf(m, { value: m.row(row, runs), ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) }));
+  return readingOrder(table.filter((m) => m.row)).map((m) => {
+    const figure = m.row(row, runs);
+    const read = figure !== null && typeof figure === 'object' ? figure : { value: figure };
+    return figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) });
+  });
 }
 
 /**

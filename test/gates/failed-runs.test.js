@@ -16,6 +16,7 @@ import { formatAssertions } from '../../src/report/assert-text.js';
 import { formatHeadline } from '../../src/report/summary.js';
 import { RESULT_SCHEMA_URL } from '../../src/report/result-shape.js';
 import { cli } from '../helpers/harness.js';
+import { compareTable } from '../../src/analysis/compare-table.js';
 import { startMisbehaving } from '../load/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-failed-gates-'));
@@ -112,4 +113,21 @@ test('run --url on a server that answers 500: the gates fail beside FAILED, exit
   } finally {
     await server.close();
   }
+});
+
+test('compare rows: rps counts the successes; a row where none succeeded fails its rps and p99 gates, saying why', () => {
+  const run = (strategy, repeat, rps, requests, succeeded) => ({ workload: 'echo', strategy, repeat, rps, p50Ms: 1, p99Ms: 2, errors: requests - succeeded, requests, attempts: requests, succeeded, failures: [] });
+  const result = {
+    kind: 'compare',
+    plan: { strategies: ['baseline', 'fork-pool'], workloads: ['echo'], repeat: 2 },
+    runs: [run('baseline', 1, 1000, 10000, 5000), run('fork-pool', 1, 3000, 30000, 0), run('baseline', 2, 1000, 10000, 10000), run('fork-pool', 2, 3000, 30000, 0)],
+  };
+  result.rows = compareTable(result.runs, result.plan);
+  const out = check(['rps>=800', 'p99<100ms'], result);
+  assert.deepEqual(out.map((o) => [o.where, o.expr, o.pass, o.measured, o.why ?? null]), [
+    ['baseline · echo', 'rps>=800', false, 750, null],
+    ['fork-pool · echo', 'rps>=800', false, 0, 'no-successes'],
+    ['baseline · echo', 'p99<100ms', true, 2, null],
+    ['fork-pool · echo', 'p99<100ms', false, null, 'no-successes'],
+  ]);
 });
