@@ -72,6 +72,11 @@ test('a run with no response measured: every latency null in load and metrics; p
   assert.equal(rps.pass, false, 'rps>=0 does not pass on nothing');
   assert.equal(formatAssertions([p99]), 'assert p99<1ms  FAIL  not measured (no response was measured: the measured phase was empty)\n1 of 1 assertion failed (exit 3)');
   assert.ok(validate({ ...all500(), load: run.load, metrics }), JSON.stringify(validate.errors));
+  // As an older version saved it: zeros for no data, and no succeededLatency.
+  const zeros = { minMs: 0, meanMs: 0, p50Ms: 0, p75Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
+  const { succeededLatency, ...oldLoad } = run.load;
+  const [old] = check(['p99<1ms'], { kind: 'run', load: { ...oldLoad, latency: zeros } });
+  assert.deepEqual([old.pass, old.measured, old.why], [false, null, 'no-responses']);
 });
 
 test('some failed: rps counts only the successes, the latency gates read the successes\' latency', () => {
