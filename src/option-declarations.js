@@ -193,7 +193,7 @@ export const OPTIONS = {
   debug: { flags: '--debug', description: 'show stack traces' },
   assert: {
     flags: '--assert <expr>',
-    description: "fail (exit 3) unless it holds: p50|p90|p99|p999|max<50ms, rps>=800, errors=0, errors<=1%, blocked-in-spawn<30%, elu<0.9, rps-change>-5% (with --against), p99{GET /report}<50ms (one endpoint of --mix, by its name or METHOD path); repeatable",
+    description: "fail (exit 3) unless it holds: p50|p90|p99|p999|max<50ms, rps>=800 (successful responses only), errors=0, errors<=1%, blocked-in-spawn<30%, elu<0.9, busy<0.9 (threads waiting for work count idle), rps-change>-5% (with --against), p99{GET /report}<50ms (one endpoint of --mix, by its name or METHOD path); repeatable",
     parse: collect,
   },
   against: { flags: '--against <old.json>', description: 'compare with a result saved by --out: rps, percentiles and errors, each marked as a change only beyond the noise' },

@@ -58,7 +58,8 @@
  * @property {number} requests measured requests (warm-up not counted)
  * @property {number|null} rps requests per second over the measured phase
  * @property {number} [bytes] bytes received
- * @property {Latency} latency
+ * @property {Latency} latency every response's latency (failures included)
+ * @property {Latency} [succeededLatency] the successful responses' latency: what the gates read
  * @property {string} [histogram] the latency histogram, encoded (hdr-histogram-js)
  * @property {LoadErrors} errors
  * @property {Record<string, number>} [statuses] responses by status code
@@ -68,6 +69,29 @@
  * @property {LoadSecond[]} [series]
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
  * @property {string[]} [notes]
+ * @property {Endpoint[]} [endpoints] with --mix (or a repeated --path): one per entry of the mix
+ */
+
+/**
+ * One entry of a mix, measured on its own (src/load/): `load.endpoints`.
+ * @typedef {object} Endpoint
+ * @property {string} name the entry's name, or METHOD path
+ * @property {string} method
+ * @property {string} path with its query, as sent
+ * @property {number} weight
+ * @property {number} [weightShare]
+ * @property {number} requests measured responses of this entry
+ * @property {number} [share] its share of the measured responses, 0..1
+ * @property {number} [rps]
+ * @property {LoadErrors} errors
+ * @property {Record<string, number>} [statuses]
+ * @property {number|null} p50Ms
+ * @property {number|null} [p90Ms]
+ * @property {number|null} p99Ms
+ * @property {number|null} [maxMs]
+ * @property {Latency} [latency]
+ * @property {string|null} histogram
+ * @property {object[]} [errorTexts]
  */
 
 /**
@@ -80,6 +104,7 @@
  * @property {'ms'|'rps'|'count'|'percent'|'fraction'|'number'} format
  * @property {string|null} [process] the process the figure came from
  * @property {number|null} [of] the whole a count is a share of
+ * @property {'no-successes'|'no-responses'} [why] why `value` has no data (its gates fail)
  */
 
 /**
@@ -94,6 +119,8 @@
  * @property {number|null} measured
  * @property {string|null} [where]
  * @property {string|null} [process]
+ * @property {'no-successes'|'no-responses'} [why] why nothing was measured
+ * @property {string} [endpoint] the endpoint of a mix it filtered on
  * @property {boolean} pass
  */
 
@@ -104,6 +131,7 @@
  * @property {string} [file]
  * @property {object[]} [deltas]
  * @property {object[]} [rows]
+ * @property {object[]} [endpoints] each endpoint found in both results, judged on its own
  * @property {object} summary
  */
 

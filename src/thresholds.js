@@ -85,6 +85,14 @@ export const WRONG_PORT_GRACE_MS = 1_000;
 export const LATE_SLACK_MS = 10;
 
 /**
+ * Open loop: when less than this share of the rate asked was answered, the rate is far
+ * beyond what the server (or the connections) gave (--rate 1000000 against a server
+ * answering 11,000 req/s), and the note says so and to lower --rate first: more
+ * connections help only a server with room. 0..1
+ */
+export const OPEN_LOOP_BEYOND_SHARE = 0.5;
+
+/**
  * Sampling interval of the samplers and the probe (ms): four samples a second
  * show a stall of half a second and cost the probed server well under 1%.
  */

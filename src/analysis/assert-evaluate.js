@@ -8,7 +8,7 @@ import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } fr
 /**
  * @typedef {object} GateFigures what one measured target offers to --assert
  * @property {string|null} where  null for a single run; 'strategy · workload' for a compare row
- * @property {Record<string, { value: number|null, of?: number|null, process?: string|null }>} figures
+ * @property {Record<string, { value: number|null, of?: number|null, process?: string|null, why?: string }>} figures
  *   the metrics block by metric id (src/analysis/metrics.js); a compare row holds only the metrics with a row figure
  * @property {Record<string, number|null>|null} changes % change against a baseline (--against), by metric
  * @property {Record<string, Record<string, object>>} [endpoints] a mix's endpoints' figures by metric id, under the
@@ -60,14 +60,14 @@ function changesOf(against) {
  * figure, a count as a share of its whole (`errors<=1%`), or a change against the baseline.
  * @param {import('../assert-expr.js').Assertion} a
  * @param {GateFigures} f
- * @returns {{ measured: number|null, process: string|null }}
+ * @returns {{ measured: number|null, process: string|null, why: string|null }}
  */
 export function measuredFor(a, f) {
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
-  if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null };
-  const { value, of = null, process = null } = figure;
-  if (a.unit !== '%' || !Number.isFinite(value)) return { measured: value ?? null, process };
-  return { measured: of > 0 ? (value * 100) / of : value > 0 ? 100 : 0, process };
+  if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
+  const { value, of = null, process = null, why = null } = figure;
+  if (a.unit !== '%' || !Number.isFinite(value)) return { measured: value ?? null, process, why };
+  return { measured: of > 0 ? (value * 100) / of : value > 0 ? 100 : 0, process, why };
 }
 
 const COMPARE = {
@@ -89,6 +89,7 @@ const COMPARE = {
  * @property {number|null} measured in `unit` (null: the result does not hold this figure)
  * @property {string|null} where    the compare row, or null
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
+ * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; the gate fails
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
  */
@@ -103,9 +104,10 @@ export function evaluateAssertions(assertions, targets) {
   const outcomes = [];
   for (const a of assertions) {
     for (const f of targets) {
-      const { measured, process } = measuredFor(a, f);
+      const { measured, process, why } = measuredFor(a, f);
       const known = Number.isFinite(measured);
-      const pass = known && COMPARE[a.op](measured, a.value);
+      // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
+      const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({
         id: /** @type {AssertionOutcome['id']} */ (!known ? 'assert-not-measured' : pass ? 'assert-pass' : 'assert-fail'),
         expr: a.expr,
@@ -116,6 +118,7 @@ export function evaluateAssertions(assertions, targets) {
         measured: known ? measured : null,
         where: f.where,
         process,
+        ...(why ? { why } : {}),
         pass,
         ...(a.endpoint ? { endpoint: a.endpoint } : {}),
       });

@@ -31,6 +31,7 @@
  * as an argument, defaulting to METRICS, so a test can add one without touching them.
  */
 import { median } from './stats.js';
+import { requestOutcome, runsOutcome } from './request-outcome.js';
 
 /** The process with the highest summary[field] (null when no process reported it: no probe). */
 function busiest(result, field) {
@@ -48,14 +49,76 @@ export function attemptsOf(load) {
   return (load?.requests ?? 0) + (e.total ?? 0) - (e.non2xx ?? 0) - (e.mismatch ?? 0);
 }
 
+/**
+ * What the gates read of a run's load: only successful responses count (a run of 500s
+ * served nothing). `why` says why a figure is null or 0: no request succeeded
+ * ('no-successes'), or no response was measured at all ('no-responses': a run of a
+ * few ms, one stopped in its warm-up).
+ * @param {object} result
+ * @returns {{ rps: number|null, latency: Record<string, number|null>|null, why: 'no-successes'|'no-responses'|null }}
+ */
+export function succeededFigures(result) {
+  const load = result.load ?? null;
+  if (!load) return { rps: null, latency: null, why: null };
+  const outcome = result.outcome ?? requestOutcome(load);
+  const why = outcome.attempts === 0 ? 'no-responses' : outcome.succeeded === 0 ? 'no-successes' : null;
+  // A result saved before succeededLatency has only every response's latency: the best it holds.
+  const latency = why ? null : load.succeededLatency ?? load.latency ?? null;
+  return { rps: outcome.attempts === 0 ? null : outcome.succeededRps, latency, why };
+}
+
+/** A figure read from succeededFigures(), with `why` where it has no data. */
+function succeeded(value, why) {
+  return { value: Number.isFinite(value) ? value : null, ...(why ? { why } : {}) };
+}
+
+/**
+ * An endpoint's figure as its gates read it: only successes count, as for the whole run. An
+ * endpoint none of whose requests succeeded has no figure (why: 'no-successes'). Its rate is
+ * scaled by its success share; its latencies are its own histogram's, which counts every
+ * response of the endpoint (failures included) where some succeeded.
+ * @param {any} e one of load.endpoints
+ * @param {number|null|undefined} value
+ */
+function endpointSucceeded(e, value) {
+  const attempts = attemptsOf(e);
+  const why = attempts === 0 ? 'no-responses' : (e.errors?.total ?? 0) >= attempts ? 'no-successes' : null;
+  return succeeded(why ? null : value, why);
+}
+
 /** A compare row's runs that measured something. */
 const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
+
+/** 'no-successes' when a compare row's runs got responses and none succeeded: its rps and latency gates fail. */
+function rowWhy(runs) {
+  return runsOutcome(measuredRuns(runs)).noneSucceeded ? 'no-successes' : null;
+}
+
+/** A compare row's latency figure: null, and why, when none of its requests succeeded. */
+function rowLatency(figure) {
+  return (row, runs) => {
+    const why = rowWhy(runs);
+    return why ? { value: null, why } : figure(row, runs);
+  };
+}
+
+/**
+ * A compare row's successful responses a second: the median of its runs' rates scaled to
+ * their successes (runs saved before `succeeded` count every response).
+ */
+function rowSucceededRps(row, runs) {
+  if (row.failed) return 0;
+  const why = rowWhy(runs);
+  if (why) return { value: 0, why };
+  const rates = measuredRuns(runs).filter((r) => Number.isFinite(r.rps)).map((r) => (Number.isFinite(r.succeeded) && r.requests > 0 && r.succeeded !== r.requests ? (r.rps * r.succeeded) / r.requests : r.rps));
+  return rates.length ? median(rates) : row.rps?.median ?? null;
+}
 
 /**
  * @param {string} id
  * @param {string} field
  * @param {number|null} percentile
- * @param {(row: any, runs: any[]) => number|null} [row]
+ * @param {RowFigure} [row]
  * @returns {Metric}
  */
 function latency(id, field, percentile, row) {
@@ -65,8 +128,11 @@ function latency(id, field, percentile, row) {
     unit: 'ms',
     better: 'lower',
     field,
-    read: (result) => ({ value: result.load?.latency?.[field] ?? null }),
-    endpoint: (e) => ({ value: e.latency?.[field] ?? null }),
+    read: (result) => {
+      const { latency, why } = succeededFigures(result);
+      return succeeded(latency?.[field], why);
+    },
+    endpoint: (e) => endpointSucceeded(e, e.latency?.[field]),
     ...(row ? { row } : {}),
     noise: percentile === null ? 'single-sample' : 'percentile',
     percentile,
@@ -74,6 +140,7 @@ function latency(id, field, percentile, row) {
 }
 
 /** @typedef {'ms'|'rps'|'count'|'percent'|'fraction'|'number'} MetricFormat */
+/** @typedef {(row: any, runs: any[]) => number|null|{ value: number|null, why?: string }} RowFigure a compare row's figure, with why where it has no data */
 
 /**
  * @typedef {object} Metric
@@ -82,10 +149,10 @@ function latency(id, field, percentile, row) {
  * @property {string} unit
  * @property {'higher'|'lower'} better
  * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
- * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null }} read
- * @property {(row: any, runs: any[]) => number|null} [row] its figure in a compare row
- * @property {(endpoint: any) => { value: number|null, of?: number|null }} [endpoint] its figure in one endpoint of a
- *   mix (load.endpoints), for `--assert 'p99{GET /report}<50ms'`; absent when it has none per endpoint
+ * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string }} read
+ * @property {RowFigure} [row] its figure in a compare row
+ * @property {(endpoint: any) => { value: number|null, of?: number|null, why?: string }} [endpoint] its figure in one
+ *   endpoint of a mix (load.endpoints), for `--assert 'p99{GET /report}<50ms'`; absent when it has none per endpoint
  * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's count is a share of
  * @property {string} [noise] --against's noise model between two runs
  * @property {string} [compareNoise] --against's noise model between two compare results
@@ -99,9 +166,9 @@ function latency(id, field, percentile, row) {
 
 /** @type {readonly Metric[]} */
 export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
-  latency('p50', 'p50Ms', 50, (row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms))),
+  latency('p50', 'p50Ms', 50, rowLatency((row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms)))),
   latency('p90', 'p90Ms', 90),
-  { ...latency('p99', 'p99Ms', 99, (row) => row.p99Ms?.median ?? null), compareNoise: 'spread', compareField: 'p99Ms' },
+  { ...latency('p99', 'p99Ms', 99, rowLatency((row) => row.p99Ms?.median ?? null)), compareNoise: 'spread', compareField: 'p99Ms' },
   latency('p999', 'p999Ms', 99.9),
   latency('max', 'maxMs', null),
   {
@@ -109,9 +176,13 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     kind: 'rps',
     unit: 'rps',
     better: 'higher',
-    read: (result) => ({ value: result.load?.rps ?? null }),
-    endpoint: (e) => ({ value: e.rps ?? null }),
-    row: (row) => (row.failed ? 0 : row.rps?.median ?? null),
+    // Successful responses a second: a 500 served nothing (the Requests line shows every response's rate).
+    read: (result) => {
+      const { rps, why } = succeededFigures(result);
+      return succeeded(rps, why);
+    },
+    endpoint: (e) => endpointSucceeded(e, Number.isFinite(e.rps) && e.requests > 0 ? e.rps * (1 - (e.errors?.total ?? 0) / attemptsOf(e)) : null),
+    row: rowSucceededRps,
     noise: 'rate',
     compareNoise: 'spread',
     compareField: 'rps',
@@ -145,6 +216,17 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     format: 'fraction', // ELU reads as 0.93 (its own scale), not as a share of time
     better: 'lower',
     read: (result) => busiest(result, 'elu'),
+    needs: 'probe',
+  },
+  {
+    // The busiest thread's share of time at work: its ELU, or, for a worker thread whose ELU
+    // counted waiting for work (piscina's idle threads in Atomics.wait read ELU 1), its CPU time
+    // (src/sample/thread-busy.js). `elu` fails such a pool at rest; `busy` does not.
+    id: 'busy',
+    kind: 'fraction',
+    unit: 'fraction',
+    better: 'lower',
+    read: (result) => busiest(result, 'busy'),
     needs: 'probe',
   },
 ]));
@@ -222,12 +304,13 @@ export function formatOf(metric) {
  * @property {MetricFormat} format
  * @property {string|null} [process] the process it came from (the busiest), for a metric read per process
  * @property {number|null} [of] the whole a count is a share of (errors: the requests sent)
+ * @property {string} [why] 'no-successes' or 'no-responses': why the value is null (rps: null or 0), no request succeeded or none was measured
  */
 
 /**
  * A metric's figure, with what its reading carries besides the value.
  * @param {Metric} m
- * @param {{ value: number|null, of?: number|null, process?: string|null }} read
+ * @param {{ value: number|null, of?: number|null, process?: string|null, why?: string }} read
  * @returns {MetricFigure}
  */
 function figureOf(m, read) {
@@ -240,6 +323,7 @@ function figureOf(m, read) {
     format: formatOf(m),
     ...('process' in read ? { process: read.process ?? null } : {}),
     ...('of' in read ? { of: read.of ?? null } : {}),
+    ...(read.why ? { why: read.why } : {}),
   };
 }
 
@@ -272,7 +356,11 @@ export function measureEndpointMetrics(endpoint, table = METRICS) {
  * @returns {MetricFigure[]}
  */
 export function measureRowMetrics(row, runs, table = METRICS) {
-  return readingOrder(table.filter((m) => m.row)).map((m) => figureOf(m, { value: m.row(row, runs), ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) }));
+  return readingOrder(table.filter((m) => m.row)).map((m) => {
+    const figure = m.row(row, runs);
+    const read = figure !== null && typeof figure === 'object' ? figure : { value: figure };
+    return figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) });
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import { mean } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { compactErrorTexts } from './error-reasons.js';
+import { requestOutcome } from './request-outcome.js';
 
 /**
  * @typedef {object} RunSignals
@@ -47,6 +48,8 @@ import { compactErrorTexts } from './error-reasons.js';
  * @property {number|null} p99Ms
  * @property {number} errors     every failed request (connect, reset, timeout, bad body, non-2xx)
  * @property {number} requests
+ * @property {number} attempts   requests that ended, with a response or an error (src/analysis/request-outcome.js)
+ * @property {number} succeeded  2xx responses whose body matched
  * @property {number} durationMs measured time
  * @property {boolean} partial   stopped early: not used to recommend
  * @property {string[]} failures
@@ -63,12 +66,16 @@ import { compactErrorTexts } from './error-reasons.js';
  */
 export function runFigures(result) {
   const load = result.load ?? {};
+  const outcome = result.outcome ?? requestOutcome(load);
   return {
     rps: load.rps ?? 0,
     p50Ms: load.latency?.p50Ms ?? null,
     p99Ms: load.latency?.p99Ms ?? null,
     errors: load.errors?.total ?? 0,
     requests: load.requests ?? 0,
+    // Requests that ended (with a response or an error) and those that succeeded: a row of mostly failures is said.
+    attempts: outcome.attempts,
+    succeeded: outcome.succeeded,
     durationMs: load.durationMs ?? 0,
     partial: Boolean(result.stoppedEarly),
     failures: result.failures ?? [],

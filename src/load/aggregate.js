@@ -4,7 +4,7 @@
  * result). Reports of one index are merged only once every thread has sent it or
  * has finished, so a tick always covers all threads.
  */
-import { addEncoded, createHistogram, encodeHistogram, fullSummary, shortSummary } from './histogram.js';
+import { addEncoded, createHistogram, encodeHistogram, fullSummary, shortSummary, succeededSummary } from './histogram.js';
 import { addCounts, createErrorTexts, emptyErrors } from './counters.js';
 
 // Intervals shorter than this (the sliver between the last full second and the
@@ -20,6 +20,8 @@ function emptyTotals() {
     errors: emptyErrors(),
     statuses: {},
     histogram: createHistogram(),
+    // The failed responses' latencies (non-2xx, mismatch), also in `histogram`.
+    failedHistogram: createHistogram(),
     cpuMs: 0,
     cpuKnown: true,
     elapsedMs: 0,
@@ -75,6 +77,7 @@ export class Aggregator {
     addCounts(merged.errors, report.errors);
     addCounts(merged.statuses, report.statuses);
     if (report.histogram) addEncoded(merged.histogram, report.histogram);
+    if (report.failedHistogram) addEncoded(merged.failedHistogram, report.failedHistogram);
     if (report.cpuMs === null) merged.cpuKnown = false;
     else merged.cpuMs += report.cpuMs;
     const eluTotal = report.eluActiveMs + report.eluIdleMs;
@@ -141,6 +144,7 @@ export class Aggregator {
     addCounts(totals.errors, merged.errors);
     addCounts(totals.statuses, merged.statuses);
     totals.histogram.add(merged.histogram);
+    totals.failedHistogram.add(merged.failedHistogram);
     if (!merged.cpuKnown) totals.cpuKnown = false;
     totals.cpuMs += merged.cpuMs;
     totals.elapsedMs = Math.max(totals.elapsedMs, merged.phaseElapsedMs);
@@ -158,6 +162,7 @@ export class Aggregator {
       }
     }
     merged.histogram.destroy();
+    merged.failedHistogram.destroy();
     return {
       index: merged.index,
       phase: merged.phase,
@@ -191,6 +196,7 @@ export class Aggregator {
       errors: { ...m.errors },
       statuses: { ...m.statuses },
       latency: fullSummary(m.histogram),
+      succeededLatency: succeededSummary(m.histogram, m.failedHistogram),
       histogram: encodeHistogram(m.histogram),
       elapsedMs: m.elapsedMs,
       cpuMs: m.cpuKnown ? m.cpuMs : null,

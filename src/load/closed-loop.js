@@ -35,6 +35,9 @@ export class ClosedLoop {
     }
   }
 
+  /** Drops queued requests due before `t` (none queue in a closed loop). */
+  dropDueBefore() {}
+
   /** Requests due but never sent (none in a closed loop). */
   unsent() {
     return 0;

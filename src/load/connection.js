@@ -222,7 +222,8 @@ export class Connection {
 
   onRead(nread, buf) {
     const ctx = this.ctx;
-    if (ctx.counting) ctx.stats.bytes += nread;
+    // The bytes of the responses counted: a warm-up request answered in the measured phase is neither.
+    if (ctx.counting && this.generation === ctx.generation) ctx.stats.bytes += nread;
     if (!this.inFlight) {
       // Bytes nobody asked for: the stream can no longer be trusted.
       this.fail(PARSE);

@@ -2,7 +2,7 @@
  * What a generator thread counts between two reports, and how the main thread
  * adds reports up. Plain objects so they cross postMessage as they are.
  */
-import { createHistogram, encodeHistogram, LatencyCounts } from './histogram.js';
+import { createHistogram, encodeHistogram, LatencyCounts, recordMs } from './histogram.js';
 import { createTextCounter } from '../untrusted-text.js';
 import { ERROR_KEYS_KEPT } from '../thresholds.js';
 
@@ -38,6 +38,9 @@ export class IntervalStats {
     this.histogram = createHistogram();
     /** This interval's latencies, folded into `histogram` at take(). */
     this.latencies = new LatencyCounts();
+    /** This interval's failed responses' latencies (non-2xx, body mismatch), also in `latencies`: the
+     * successes' latency is the difference (recorded on the error path only, so a success costs nothing more). */
+    this.failedHistogram = createHistogram();
     // Status codes are 100..599 (the parser rejects others): a flat array is the
     // cheapest counter on the hot path.
     this.statusCounts = new Float64Array(600);
@@ -78,9 +81,15 @@ export class IntervalStats {
     this.requests++;
     this.statusCounts[status]++;
     this.latencies.recordMs(latencyMs);
-    if (status < 200 || status > 299) this.errorCounts[NON2XX]++;
-    else if (mismatch) this.errorCounts[MISMATCH]++;
+    if (status < 200 || status > 299) this.failedResponse(NON2XX, latencyMs);
+    else if (mismatch) this.failedResponse(MISMATCH, latencyMs);
     if (this.endpoints !== null) this.endpoints[entry].response(status, latencyMs, mismatch);
+  }
+
+  /** A response that came but failed (non-2xx, body mismatch): counted, and its latency kept apart. */
+  failedResponse(kindIndex, latencyMs) {
+    this.errorCounts[kindIndex]++;
+    recordMs(this.failedHistogram, latencyMs);
   }
 
   /**
@@ -109,12 +118,14 @@ export class IntervalStats {
       errors,
       statuses,
       histogram: this.histogram.totalCount > 0 ? encodeHistogram(this.histogram) : null,
+      failedHistogram: this.failedHistogram.totalCount > 0 ? encodeHistogram(this.failedHistogram) : null,
       bodySamples: this.bodySamples,
       errorTexts: [...this.errorTexts.values()].map(({ status, kind, counter }) => ({ status, kind, ...counter.snapshot() })),
       notes: [...this.notes],
       endpoints: this.endpoints === null ? null : this.endpoints.map((e) => e.take()),
     };
     this.histogram.reset();
+    this.failedHistogram.reset();
     this.statusCounts.fill(0);
     this.errorCounts.fill(0);
     this.requests = 0;

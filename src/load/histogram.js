@@ -136,10 +136,13 @@ export function shortSummary(histogram) {
   };
 }
 
-/** The LoadResult latency block in ms, zeros when empty. */
+/**
+ * The LoadResult latency block in ms; every figure null when empty (no response was
+ * measured: a 0 would read as a latency, and pass a gate such as p99<1ms).
+ */
 export function fullSummary(histogram) {
   if (histogram.totalCount === 0) {
-    return { minMs: 0, meanMs: 0, p50Ms: 0, p75Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
+    return { minMs: null, meanMs: null, p50Ms: null, p75Ms: null, p90Ms: null, p99Ms: null, p999Ms: null, maxMs: null };
   }
   return {
     minMs: usToMs(histogram.minNonZeroValue),
@@ -151,4 +154,20 @@ export function fullSummary(histogram) {
     p999Ms: usToMs(histogram.getValueAtPercentile(99.9)),
     maxMs: usToMs(histogram.maxValue),
   };
+}
+
+/**
+ * The latency block of the successful responses: every response's histogram less the
+ * failed ones' (null figures when none succeeded).
+ * @param {object} all every response's latencies
+ * @param {object} failed the failed responses' latencies (a subset of `all`)
+ */
+export function succeededSummary(all, failed) {
+  if (failed.totalCount === 0) return fullSummary(all);
+  const succeeded = createHistogram();
+  succeeded.add(all);
+  succeeded.subtract(failed);
+  const summary = fullSummary(succeeded);
+  succeeded.destroy();
+  return summary;
 }

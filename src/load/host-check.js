@@ -41,7 +41,7 @@ export async function checkHostResolves(url) {
  * sent and none finished in the measured time (responses longer than the run, or a run
  * of a few milliseconds); with bad responses something that is not an HTTP/1.1 server
  * answered; and so on, by the most frequent kind.
- * @param {{ requests: number, errors: Record<string, number>, bytes?: number, durationMs?: number }} load
+ * @param {{ requests: number, errors: Record<string, number>, bytes?: number, durationMs?: number, mode?: string, rate?: number|null, missed?: number }} load
  * @param {boolean} stoppedEarly
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned] the plan's --duration and --timeout
  * @returns {string|null}
@@ -56,7 +56,7 @@ export function noResponseFailure(load, stoppedEarly, planned = {}) {
  * The two halves of that failure: what happened ("no request got a response: 9 bad
  * responses") and what to do, by the most frequent error kind; diagnose's verdict
  * shows the second as its next step.
- * @param {{ errors: Record<string, number>|number, bytes?: number }} load
+ * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number }} load
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned]
  * @returns {{ what: string, hint: string }}
  */
@@ -68,9 +68,13 @@ export function noResponseReason(load, planned = {}) {
   const window = planned.durationMs ? ` within the measured ${formatDuration(planned.durationMs)}` : '';
   const longer = 'give a longer --duration, or measure with -n <requests>';
   if (kinds.length === 0) {
+    if (load.mode === 'open' && load.missed > 0) {
+      return { what: `no response finished${window}: an open loop at ${load.rate} req/s is far beyond what the server answers`, hint: 'lower --rate' };
+    }
+    // The bytes are the counted requests' own (a warm-up request answered in the measured phase is not one).
     return load.bytes > 0
-      ? { what: `no response finished${window}: responses were still arriving when it ended (each takes longer than the run)`, hint: longer }
-      : { what: `no response arrived${window}: requests were sent and none finished`, hint: longer };
+      ? { what: `no response finished${window}: responses were still arriving when it ended (each takes longer than the measured phase)`, hint: longer }
+      : { what: `no response arrived${window}: requests were sent and none finished in it (the measured phase was too short for them)`, hint: longer };
   }
   const hint = HINTS[kinds[0][0]] ?? (() => 'is the server at that address answering HTTP?');
   return { what: `no request got a response: ${counted}`, hint: hint(planned) };

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
-import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS } from '../thresholds.js';
+import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../thresholds.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
 import { FAST_WRITES_AVAILABLE } from './request-writer.js';
 
@@ -107,7 +107,12 @@ export function startLoad(options) {
     if (m.requests === 0 && m.errors.connect > 0) {
       notes.push(`could not connect to ${opts.url}: is the server running and listening on that port?`);
     }
-    if (m.missed > 0) {
+    const answeredRps = seconds > 0 ? m.requests / seconds : 0;
+    if (m.missed > 0 && opts.rate !== null && answeredRps < opts.rate * OPEN_LOOP_BEYOND_SHARE) {
+      notes.push(
+        `the open loop at ${opts.rate} req/s is far beyond what was answered (${Math.round(answeredRps)} req/s): ${m.missed} requests could not be sent on time on the ${opts.connections} connections, and the latency is mostly their wait; lower --rate, or raise --connections if the server has room`,
+      );
+    } else if (m.missed > 0) {
       notes.push(
         `${m.missed} requests could not be sent on time: all ${opts.connections} connections were busy; raise --connections`,
       );
@@ -127,6 +132,8 @@ export function startLoad(options) {
       rps: round1(seconds > 0 ? m.requests / seconds : 0),
       bytes: m.bytes,
       latency: m.latency,
+      // The successful responses' latency (2xx, body matched): what the latency gates read.
+      succeededLatency: m.succeededLatency,
       histogram: m.histogram,
       errors: m.errors,
       statuses: m.statuses,

@@ -164,9 +164,13 @@ function onReportTimer(dueAt) {
   }
 }
 
-function enterMeasure(t) {
+function enterMeasure(dueAt) {
+  // From when it truly begins: a timer that fired late (a busy thread) once ended a
+  // 10 ms phase before it began, and counted the lateness as measured time.
+  const t = Math.max(dueAt, now());
   phase = MEASURE;
   ctx.generation = MEASURE;
+  loop.dropDueBefore(warmEndAt);
   phaseStartAt = t;
   intervalStartAt = Math.max(intervalStartAt, t);
   phaseEndAt = config.durationMs == null ? Infinity : t + config.durationMs;

@@ -28,10 +28,11 @@ export function formatAssertionLine(o) {
   const status = o.pass ? 'pass' : 'FAIL';
   const where = o.where ? `  ${o.where}:` : '';
   if (o.id === 'assert-not-measured') {
-    const why = o.endpoint ? `no endpoint '${cleanText(o.endpoint, 200)}' in the result's mix; name one by its name or METHOD path` : notMeasuredReason(o.metric);
+    const why = o.endpoint && !o.why ? `no endpoint '${cleanText(o.endpoint, 200)}' in the result's mix; name one by its name or METHOD path` : WHY[o.why] ?? notMeasuredReason(o.metric);
     return `assert ${o.expr}  ${status}${where}  not measured (${why})`;
   }
-  return `assert ${o.expr}  ${status}${where}  measured ${formatGateValue(o.measured, o.unit, o.metric)}${busiestPart(o.metric, o.process)}`;
+  const why = o.why ? ` (${WHY[o.why]})` : '';
+  return `assert ${o.expr}  ${status}${where}  measured ${formatGateValue(o.measured, o.unit, o.metric)}${busiestPart(o.metric, o.process)}${why}`;
 }
 
 /**
@@ -45,6 +46,12 @@ export function formatAssertions(outcomes) {
   if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (exit 3)`);
   return lines.join('\n');
 }
+
+/** Why a gate on throughput or latency had no figure to read (src/analysis/metrics.js: succeededFigures). */
+export const WHY = {
+  'no-successes': 'no successful responses were measured: only successes count',
+  'no-responses': 'no response was measured: the measured phase was empty',
+};
 
 function notMeasuredReason(metric) {
   if (metricOf(metric)?.needs === 'probe') return 'needs the in-process probe: drop --no-probe, and the server must run on Node, Bun or Deno';

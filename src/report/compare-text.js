@@ -9,6 +9,8 @@ import { shellLine } from './own-server.js';
 import { formatRuntimeList } from './runtimes-text.js';
 import { measureRowMetrics } from '../analysis/metrics.js';
 import { metricWords, formatMetricValue, figuresOnLine } from './metric-text.js';
+import { runsOutcome } from '../analysis/request-outcome.js';
+import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 
 /**
  * @param {object} result CompareResult (src/compare/compare-engine.js)
@@ -28,6 +30,7 @@ export function formatCompare(result) {
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
     const line = (c) => c.map((v, i) => (i === 0 || i === header.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
     lines.push('', `workload ${describeWorkload(result.plan, workload)}`, line(header), ...cells.map(line));
+    lines.push(...rowWarnings(result, rows).map((w) => `${WARNING_PREFIX}${w}`));
   }
   lines.push(...footer(result));
   return lines.join('\n');
@@ -52,6 +55,8 @@ export function formatCompareMarkdown(result) {
       const note = remark(r);
       lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${int(r.rps.median)} | ${spreadText} | ${ms(r.p99Ms.median)} | ${int(r.errors)} | ${extra.map((id) => `${extraCell(result, r, id)} | `).join('')}${ratio(r)} |`);
     }
+    const warnings = rowWarnings(result, rows);
+    if (warnings.length) lines.push('', ...warnings.map((w) => `> **Warning** ${cell(w)}`));
   }
   const rest = footer(result).filter(Boolean);
   if (rest.length) lines.push('', ...rest.map((l) => `- ${l}`));
@@ -84,6 +89,20 @@ export function extraMetrics(result) {
 export function extraCell(result, row, id) {
   const figure = rowFigures(result, row).find((f) => f.id === id);
   return figure ? formatMetricValue(figure.value, figure) : '–';
+}
+
+/**
+ * A warning per row whose requests mostly failed (MOSTLY_FAILED_SHARE): its figures describe
+ * the failures more than the strategy. The HTML report shows the same.
+ * @param {object} result CompareResult
+ * @param {object[]} rows the rows of one workload
+ * @returns {string[]}
+ */
+export function rowWarnings(result, rows) {
+  return rows.flatMap((row) => {
+    const outcome = runsOutcome((result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy));
+    return outcome.mostlyFailed ? [rowFailureWarning(row.strategy, outcome)] : [];
+  });
 }
 
 /** The first column's name: 'server' when only the user's own servers were compared. */

@@ -30,6 +30,7 @@ const WORDS = {
   errors: { tile: 'errors', line: 'errors', bad: (value) => value > 0 },
   'blocked-in-spawn': { tile: null, line: 'processes' },
   elu: { label: 'ELU', tile: null, line: 'processes', busiest: 'busiest loop' },
+  busy: { tile: null, line: 'processes', busiest: 'busiest thread' },
 };
 
 const NEVER_BAD = () => false;
@@ -98,13 +99,15 @@ export function figuresOnLine(figures, line) {
 
 /**
  * The Latency line's figures: "p50 1.20  p90 …  max 12.3  mean 2.00 ms", the unit once so the
- * line fits 80 columns; 'no responses' when none was measured.
+ * line fits 80 columns (the successful responses', as the gates read them); 'no responses' when
+ * none was measured, 'no successful response' when every one failed.
  * @param {import('../analysis/metrics.js').MetricFigure[]} figures the metrics block
- * @param {number|null|undefined} meanMs the load's mean latency (a figure of the line, not a metric)
+ * @param {number|null|undefined} meanMs the successes' mean latency (a figure of the line, not a metric)
  */
 export function formatLatencyFigures(figures, meanMs) {
-  const parts = figuresOnLine(figures, 'latency').map((f) => [metricWords(f.id).label, f.value]);
-  if (!parts.some(([, value]) => Number.isFinite(value))) return 'no responses';
+  const onLine = figuresOnLine(figures, 'latency');
+  const parts = onLine.map((f) => [metricWords(f.id).label, f.value]);
+  if (!parts.some(([, value]) => Number.isFinite(value))) return onLine.some((f) => f.why === 'no-successes') ? 'no successful response' : 'no responses';
   return `${[...parts, ['mean', meanMs]].map(([label, value]) => `${label} ${msNumber(value)}`).join('  ')} ms`;
 }
 

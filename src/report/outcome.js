@@ -27,10 +27,25 @@ export function succeededPart(outcome) {
 export function outcomeAlarm(outcome) {
   if (!outcome) return null;
   if (outcome.id === 'none-succeeded') {
-    return `FAILED     no request succeeded: all ${int(outcome.attempts)} failed (see Errors); the throughput and latency are those of the errors`;
+    return `FAILED     no request succeeded: all ${int(outcome.attempts)} failed (see Errors); the throughput is that of the errors`;
   }
   if (outcome.id === 'mostly-failed') {
-    return `WARNING    ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}, see Errors); the throughput and latency count them`;
+    return `WARNING    ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}, see Errors); the throughput counts them, the latency does not`;
   }
   return null;
 }
+
+/**
+ * The warning under a tune or compare table for a row whose requests mostly failed:
+ * "WARNING    fork-pool: 85% of requests failed (5,950 of 7,000); its req/s and p99 count them".
+ * @param {string} label the row: a strategy, or a pool size and policy
+ * @param {ReturnType<typeof import('../analysis/request-outcome.js').runsOutcome>} outcome
+ * @returns {string} without the WARNING prefix (the HTML report shows it as an alarm)
+ */
+export function rowFailureWarning(label, outcome) {
+  if (outcome.noneSucceeded) return `${label}: no request succeeded, all ${int(outcome.attempts)} failed; its req/s and p99 are those of the errors`;
+  return `${label}: ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}); its req/s and p99 count them`;
+}
+
+/** The prefix of a warning line in the text views, as outcomeAlarm() writes it. */
+export const WARNING_PREFIX = 'WARNING    ';

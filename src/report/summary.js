@@ -70,7 +70,7 @@ export function formatHeadline(result) {
   const figures = metricsBlock(result);
   return [
     ...formatRequests(result),
-    `Latency    ${formatLatencyFigures(figures, result.load.latency?.meanMs)}`,
+    `Latency    ${formatLatencyFigures(figures, (result.load.succeededLatency ?? result.load.latency)?.meanMs)}`,
     `Errors     ${formatErrors(result.load)}`,
     ...formatOtherMetrics(figures),
   ];

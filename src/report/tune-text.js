@@ -12,6 +12,8 @@ import { formatSpawnLine, fasterSpawnHint } from './runtimes-text.js';
 import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
 import { cleanText } from '../untrusted-text.js';
 import { failureLine } from './compare-text.js';
+import { runsOutcome } from '../analysis/request-outcome.js';
+import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 
 /**
  * @param {object} result TuneResult (src/tune/tune-engine.js)
@@ -24,7 +26,8 @@ export function formatTune(result) {
   if (machine) lines.push(describeMachine(machine));
   const spawnLine = formatSpawnLine(result.runtimes);
   if (spawnLine) lines.push(spawnLine);
-  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null), '');
+  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null));
+  lines.push(...cellWarnings(result).map((w) => `${WARNING_PREFIX}${w}`), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   const neighbours = formatNeighbours(result, rec);
   if (neighbours.length) lines.push(...neighbours, '');
@@ -70,6 +73,19 @@ function describeSweep(plan) {
     describeLoad(base.load, { per: 'step' }),
     `sizes ${plan.sizes.join(',')} × ${plan.policies.length === 1 ? policyLabel(plan.policies[0]) : `${plan.policies.length} policies`} × ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}, ${plan.search}`,
   ].join(' · ');
+}
+
+/**
+ * A warning per measured (size, policy) whose requests mostly failed (MOSTLY_FAILED_SHARE):
+ * its figures describe the failures more than the pool. The HTML report shows the same.
+ * @param {object} result TuneResult
+ * @returns {string[]}
+ */
+export function cellWarnings(result) {
+  return (result.recommendation?.cells ?? []).flatMap((c) => {
+    const outcome = runsOutcome((result.steps ?? []).filter((s) => s.size === c.size && s.policy === c.policy));
+    return outcome.mostlyFailed ? [rowFailureWarning(`pool ${c.size} ${policyLabel(c.policy)}`, outcome)] : [];
+  });
 }
 
 /**

@@ -35,7 +35,7 @@ const result = (rps, requests, errors) => ({
 
 test('every metric declares its kind, unit, direction and how it is read; ids are unique', () => {
   const ids = METRICS.map((m) => m.id);
-  assert.deepEqual(ids, ['p50', 'p90', 'p99', 'p999', 'max', 'rps', 'errors', 'blocked-in-spawn', 'elu']);
+  assert.deepEqual(ids, ['p50', 'p90', 'p99', 'p999', 'max', 'rps', 'errors', 'blocked-in-spawn', 'elu', 'busy']);
   for (const m of METRICS) {
     assert.ok(['latency', 'rps', 'errors', 'fraction'].includes(m.kind), m.id);
     assert.ok(['higher', 'lower'].includes(m.better), m.id);
@@ -93,7 +93,7 @@ test('a metric defined in a fixture is measured into the metrics block --json pr
   const goodput = run.load.rps * (1 - 9 / run.load.requests);
   const result = { ...run, metrics: measureMetrics(run, TABLE) };
   // Reading order: throughput (goodput after rps, as --against lists it), latency, errors, the others.
-  assert.deepEqual(result.metrics.map((m) => m.id), ['rps', 'goodput', 'p50', 'p90', 'p99', 'p999', 'max', 'errors', 'blocked-in-spawn', 'elu']);
+  assert.deepEqual(result.metrics.map((m) => m.id), ['rps', 'goodput', 'p50', 'p90', 'p99', 'p999', 'max', 'errors', 'blocked-in-spawn', 'elu', 'busy']);
   const json = JSON.parse(JSON.stringify(withWords(result))); // what --json prints and --out writes
   assert.deepEqual(json.metrics.find((m) => m.id === 'goodput'), { id: 'goodput', value: goodput, unit: 'rps', better: 'higher', format: 'rps' });
   assert.deepEqual(json.metrics.find((m) => m.id === 'errors'), { id: 'errors', value: 9, unit: 'count', better: 'lower', format: 'count', of: run.load.requests });

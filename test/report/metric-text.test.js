@@ -28,7 +28,7 @@ test('a value as its format says; a plain number with its unit; – when not mea
 
 test('the format follows the unit unless the metric says otherwise (elu: 0.93, not 93%)', () => {
   assert.deepEqual(METRICS.map((m) => [m.id, formatOf(m)]), [
-    ['p50', 'ms'], ['p90', 'ms'], ['p99', 'ms'], ['p999', 'ms'], ['max', 'ms'], ['rps', 'rps'], ['errors', 'count'], ['blocked-in-spawn', 'percent'], ['elu', 'fraction'],
+    ['p50', 'ms'], ['p90', 'ms'], ['p99', 'ms'], ['p999', 'ms'], ['max', 'ms'], ['rps', 'rps'], ['errors', 'count'], ['blocked-in-spawn', 'percent'], ['elu', 'fraction'], ['busy', 'percent'],
   ]);
   assert.equal(formatOf({ unit: 'MB' }), 'number');
 });

@@ -8,7 +8,7 @@ import React from 'react';
 import { requestOutcome } from '../../src/analysis/request-outcome.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
-import { formatSummary } from '../../src/report/summary.js';
+import { formatSummary, formatHeadline } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { Errors } from '../../src/ui/components/errors-panel.js';
 import { Throughput } from '../../src/ui/components/throughput.js';
@@ -57,7 +57,7 @@ test('summary: the headline says how much succeeded; mostly failed is a WARNING 
   const lines = text.split('\n');
   const warning = lines.findIndex((l) => l.startsWith('WARNING'));
   assert.ok(warning > 0 && lines[warning + 1].startsWith('Requests'), 'the warning stands right above the figures it qualifies');
-  assert.match(lines[warning], /^WARNING {4}85% of requests failed \(5,950 of 7,000, see Errors\); the throughput and latency count them$/);
+  assert.match(lines[warning], /^WARNING {4}85% of requests failed \(5,950 of 7,000, see Errors\); the throughput counts them, the latency does not$/);
   assert.match(text, /700 req\/s \(105 req\/s succeeded, 15%\)/);
   assert.equal(mostly.recommendation.size, null, 'no pool size from failed requests');
   assert.deepEqual(mostly.recommendation.reasons.map((r) => r.id), ['requests-failed']);
@@ -66,7 +66,7 @@ test('summary: the headline says how much succeeded; mostly failed is a WARNING 
 
 test('HTML report: the alarm above the headline figures, and the succeeded rate beside the throughput', () => {
   const html = renderHtml(runWithErrors(5950));
-  assert.match(html, /<p class="alarm" role="alert">85% of requests failed \(5,950 of 7,000, see Errors\); the throughput and latency count them\.<\/p><div class="tiles">/);
+  assert.match(html, /<p class="alarm" role="alert">85% of requests failed \(5,950 of 7,000, see Errors\); the throughput counts them, the latency does not\.<\/p><div class="tiles">/);
   assert.match(html, /<div class="tile bad"><div class="v">105<\/div><div class="k">succeeded per second \(15%\)<\/div>/);
   assert.doesNotMatch(renderHtml(runWithErrors(0)), /class="alarm"/);
 });
@@ -78,7 +78,8 @@ test('dashboard: the errors line opens with "! 85% FAILED" (inverse) and the thr
   const all = { ...tick, errors: { ...tick.errors, total: 1000, non2xx: 1000 }, statuses: { 500: 1000 } };
   assert.match(frame(h(Errors, { tick: all }), 80, { color: false }), /^! ALL FAILED · errors 1,000$/m);
   assert.match(frame(h(Errors, { tick: makeTick({ errors: true }) }), 80, { color: false }), /^! errors 12: /m, 'a few errors keep the usual line');
-  assert.match(frame(h(Throughput, { rpsHistory: [], tick, width: 80 }), 80, { color: false }), /succeeded 38\/s/);
+  // 15% of the mean shown beside it (672), not a rate of its own that could exceed it.
+  assert.match(frame(h(Throughput, { rpsHistory: [], tick, width: 80 }), 80, { color: false }), /mean 672 {2}succeeded 101\/s/);
 });
 
 test('run --url on a server that answers 500 to everything: FAILED above the figures, exit 1; --json says none succeeded', async () => {
@@ -98,4 +99,16 @@ test('run --url on a server that answers 500 to everything: FAILED above the fig
   } finally {
     await server.close();
   }
+});
+
+test('the succeeded rate never exceeds the rate beside it: both from the same figure (issue 36: "14,029 req/s (14,030 req/s succeeded)")', () => {
+  // 70,148 responses over 5,000.4 ms: rps 14,028.7; the duration is stored rounded to 5,000 ms.
+  const load = { requests: 70148, rps: 14028.7, durationMs: 5000, bytes: 0, errors: { total: 3, connect: 0, reset: 3, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 } };
+  const outcome = requestOutcome(load);
+  assert.ok(outcome.succeededRps <= load.rps, `${outcome.succeededRps} > ${load.rps}`);
+  const [line] = formatHeadline({ load: { ...load, latency: {} }, outcome, metrics: [] });
+  assert.match(line, /^Requests {3}70,148 in 5\.0 s {3}14,029 req\/s \(14,029 req\/s succeeded, 100%\)/);
+  // A tick: the phase's mean beside it.
+  const tick = { requests: 1000, meanRps: 672, rps: 700, elapsedMs: 1000, errors: { total: 1, connect: 0, reset: 1, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 } };
+  assert.equal(requestOutcome(tick).succeededRps, 672);
 });

@@ -17,7 +17,7 @@ test('a real run --json document conforms to the schema (ajv, strict mode, as a 
   assert.ok(validate(result), JSON.stringify(validate.errors));
   assert.deepEqual(resultSchemaErrors(result), []);
   // Every metric of the table, measured by the engine (src/analysis/metrics.js).
-  assert.deepEqual(result.metrics.map((m) => m.id), ['rps', 'p50', 'p90', 'p99', 'p999', 'max', 'errors', 'blocked-in-spawn', 'elu']);
+  assert.deepEqual(result.metrics.map((m) => m.id), ['rps', 'p50', 'p90', 'p99', 'p999', 'max', 'errors', 'blocked-in-spawn', 'elu', 'busy']);
   assert.deepEqual(result.metrics[0], { id: 'rps', value: result.load.rps, unit: 'rps', better: 'higher', format: 'rps' });
 });
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import React from 'react';
 import { Processes } from '../../src/ui/components/processes-panel.js';
-import { buildProcessRows } from '../../src/ui/components/process-rows.js';
+import { buildProcessRows, collapseRows } from '../../src/ui/components/process-rows.js';
 import { planView } from '../../src/ui/plan-view.js';
 import { makePlan, makeSample } from './fixtures.js';
 import { assertFits, frame } from './render-helpers.js';
@@ -30,4 +30,19 @@ test('a thread whose ELU counted waiting: its busy share from CPU is said under 
     assertFits(assert, text, columns);
     assert.match(text, /^busy by CPU \(ELU counts waiting for work\): t1 44% t2 2%/m);
   }
+  // The ELU column shows the busy share of a thread whose ELU 1.00 was waiting, not the 1.00 (issue 36).
+  const text = frame(h(Processes, { sample: sampleWithThreads(), workers: [], plan: planView(makePlan()), columns: 80, maxRows: 10 }), 80, { color: false });
+  assert.match(text, /^t1 +– 0\.44 /m);
+  assert.match(text, /^t2 +– 0\.02 /m);
+  assert.match(text, /^t3 +– 1\.00 /m, 'a thread whose ELU is its own keeps it');
+});
+
+test('collapsed rows: the min / median / max of the ELU column are of the figures it shows', () => {
+  const sample = makeSample();
+  for (let i = 1; i <= 6; i++) {
+    sample.processes.push({ key: `4242/${i}`, pid: 4242, threadId: i, role: 'thread', label: `thread ${i}`, cpuPct: 9 * i, rssBytes: null, probe: { elu: 1, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null }, busy: 0.1 * i, busyFrom: 'cpu' });
+  }
+  const { rows } = collapseRows(buildProcessRows(sample, []), 6);
+  const max = rows.find((r) => r.label === 'max');
+  assert.ok(Math.abs(max.elu - 0.6) < 1e-9, `max ${max.elu}`);
 });

@@ -4,8 +4,8 @@
  * strategy; the table and the text.
  */
 import { barChart } from './svg.js';
-import { document, section, grid, table, textBlock, colorAt } from './page.js';
-import { formatCompare, failureLine, extraMetrics, extraCell } from '../compare-text.js';
+import { document, section, grid, table, textBlock, colorAt, alarm } from './page.js';
+import { formatCompare, failureLine, extraMetrics, extraCell, rowWarnings } from '../compare-text.js';
 import { metricWords } from '../metric-text.js';
 import { int, ms } from '../text-format.js';
 import { footer } from './run-html.js';
@@ -44,7 +44,8 @@ export function renderCompareHtml(result) {
       r.strategy, int(r.rps.median), r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '', ms(r.p99Ms.median), int(r.errors), ...extra.map((id) => extraCell(result, r, id)),
       r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`, r.failed ? `failed: ${failureLine(r.failed)}` : r.sameAsFirst ? 'no meaningful difference' : '',
     ]);
-    return section(`Workload ${heading}`, grid([rps, p99]) + table(['strategy', 'req/s', 'min–max', 'p99', 'errors', ...extra.map((id) => metricWords(id).label), `vs ${first}`, ''], tableRows, { textColumns: [6 + extra.length] }));
+    const warnings = rowWarnings(result, mine).map((w) => alarm(`${w}.`)).join('');
+    return section(`Workload ${heading}`, warnings + grid([rps, p99]) + table(['strategy', 'req/s', 'min–max', 'p99', 'errors', ...extra.map((id) => metricWords(id).label), `vs ${first}`, ''], tableRows, { textColumns: [6 + extra.length] }));
   });
   const body = [
     assertionsSection(result.assertions),

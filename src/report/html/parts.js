@@ -10,7 +10,7 @@ import { errorLabel } from '../reasons.js';
 import { int, ms, msNumber, bytes, pct } from '../text-format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
 import { formatChangePct, verdictOf } from '../against-text.js';
-import { formatGateValue } from '../assert-text.js';
+import { formatGateValue, WHY as GATE_WHY } from '../assert-text.js';
 import { metricWords } from '../metric-text.js';
 import { describeMachine, describeThrottling } from '../describe.js';
 
@@ -155,7 +155,7 @@ export function assertionsSection(outcomes) {
     o.expr,
     o.where ?? '',
     { html: `<span class="${o.pass ? 'pass' : 'fail'}">${o.pass ? 'pass' : 'FAIL'}</span>` },
-    o.measured === null ? 'not measured' : formatGateValue(o.measured, o.unit, o.metric),
+    `${o.measured === null ? 'not measured' : formatGateValue(o.measured, o.unit, o.metric)}${o.why ? ` (${GATE_WHY[o.why]})` : ''}`,
     o.process ?? '',
   ]);
   return section('Assertions', table(['assertion', 'where', 'result', 'measured', 'busiest'], rows, { textColumns: [0, 1, 2, 4] }));

@@ -4,8 +4,8 @@
  * recommended point marked; the evidence table and the recommendation's words.
  */
 import { lineChart, esc } from './svg.js';
-import { document, section, grid, table, textBlock, colorAt } from './page.js';
-import { formatTune, formatUsl, formatNeighbours } from '../tune-text.js';
+import { document, section, grid, table, textBlock, colorAt, alarm } from './page.js';
+import { formatTune, formatUsl, formatNeighbours, cellWarnings } from '../tune-text.js';
 import { int, ms } from '../text-format.js';
 import { uslThroughput } from '../../analysis/usl.js';
 import { footer } from './run-html.js';
@@ -50,7 +50,7 @@ export function renderTuneHtml(result) {
     section(rec.size === null ? 'No recommendation' : 'Recommendation', words),
     section('Pool size sweep', `${charts}${shownUsl ? `<p>${esc(formatUsl(shownUsl))}; dashed: the fitted curve.</p>` : ''}<p>Lines: median of the repeats; bands: their min–max.</p>`),
     section('Downstreams and other CPU users', neighboursBlock(result, rec)),
-    section('Every step', table(['pool', 'policy', 'req/s', 'min–max', 'p99', 'min–max', 'errors', ''], rows, { textColumns: [1, 7] })),
+    section('Every step', cellWarnings(result).map((w) => alarm(`${w}.`)).join('') + table(['pool', 'policy', 'req/s', 'min–max', 'p99', 'min–max', 'errors', ''], rows, { textColumns: [1, 7] })),
     section('Summary as text', textBlock('the summary spawnbench printed', text)),
   ];
   return document({ title: title.replace(/ · .*/, ''), subtitle: [title.replace(/^[^·]*· /, ''), machineLine(result.machine)].filter(Boolean), body: body.join('\n'), footer: footer(result) });

@@ -100,7 +100,8 @@ const statRow = (label, rows, pick) => {
   // Its NUMERIC fields are set below.
   const row = /** @type {ProcessRow} */ ({ key: `summary:${label}`, label, role: 'summary', probe: rows.some((r) => r.probe) });
   for (const field of NUMERIC) {
-    const values = rows.map((r) => r[field]).filter(Number.isFinite);
+    // A thread whose ELU counted waiting for work shows its busy share there (processes-panel.js).
+    const values = rows.map((r) => (field === 'elu' && r.busyFromCpu ? r.busy : r[field])).filter(Number.isFinite);
     row[field] = values.length ? pick(values) : null;
   }
   return row;

@@ -59,7 +59,8 @@ const cellText = (row, key) => {
       if (row.loopP99Ms == null) return DASH;
       return `${formatMs(row.loopP99Ms, { unit: false })}/${formatMs(row.loopMaxMs, { unit: false })}`;
     case 'elu':
-      return formatElu(row.elu);
+      // A thread waiting in Atomics.wait reads ELU 1.00 at rest: its busy share (CPU time) is its figure, dimmed.
+      return formatElu(row.busyFromCpu ? row.busy : row.elu);
     case 'spawn':
       return formatFraction(row.spawnBlocked);
     case 'cpu':
@@ -111,7 +112,8 @@ function rowRuns(row, layout, tone) {
       push(bar(row.cpuPct, 100, layout.barWidth) + ' ', tone(cellHot(row, 'cpu') ? 'warn' : 'accent'));
     }
     const hot = cellHot(row, column.key);
-    const color = hot ? tone('warn') : row.role === 'summary' && column.key === 'label' ? tone('dim') : undefined;
+    const dim = (row.role === 'summary' && column.key === 'label') || (row.busyFromCpu && column.key === 'elu');
+    const color = hot ? tone('warn') : dim ? tone('dim') : undefined;
     push(pad(cellText(row, column.key), column) + ' ', color, hot);
   }
   return runs;
@@ -187,7 +189,7 @@ export function Processes({ sample, workers, plan, columns, maxRows }) {
     collapsed ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, rows.length > 3 ? `(${collapsed} workers summarised: min / median / max, busiest)` : `(${collapsed} workers, busiest shown)`) : null,
     noProbe.length ? h(Text, { wrap: 'truncate-end', color: tone('warn') }, `probe not available on ${noProbe.join(', ')}`) : null,
     cpuBusy.length
-      ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, `busy by CPU (ELU counts waiting for work): ${cpuBusy.map((row) => `${row.label} ${formatPct((row.busy ?? 0) * 100)}`).join(' ')}`)
+      ? h(Text, { wrap: 'truncate-end', color: tone('dim') }, `busy by CPU (ELU counts waiting for work): ${cpuBusy.map((row) => `${row.label} ${formatPct((row.busy ?? 0) * 100)}`).join(' ')}, in the ELU column`)
       : null,
     spawned || cores.length
       ? h(

@@ -1,0 +1,138 @@
+// Gates on runs where nothing succeeded or nothing was measured (issue 36, high 3): only
+// successful responses count towards the throughput and latency gates; a figure with no
+// data is null and fails its gate, saying why; the schema takes null there and refuses a
+// negative latency; and a run in which every request failed still writes its --out file.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { parseAssertions } from '../../src/assert-expr.js';
+import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
+import { measureMetrics } from '../../src/analysis/metrics.js';
+import { requestOutcome } from '../../src/analysis/request-outcome.js';
+import { formatAssertions } from '../../src/report/assert-text.js';
+import { formatHeadline } from '../../src/report/summary.js';
+import { RESULT_SCHEMA_URL } from '../../src/report/result-shape.js';
+import { cli } from '../helpers/harness.js';
+import { compareTable } from '../../src/analysis/compare-table.js';
+import { startMisbehaving } from '../load/helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spawnbench-failed-gates-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const Ajv = createRequire(import.meta.url)('ajv');
+const validate = new Ajv().compile(JSON.parse(readFileSync(RESULT_SCHEMA_URL, 'utf8')));
+const ALL_500 = new URL('./fixtures/all-500.json', import.meta.url);
+const all500 = () => JSON.parse(readFileSync(ALL_500, 'utf8'));
+const check = (exprs, result) => evaluateAssertions(parseAssertions(exprs), gateFigures(result));
+const NULL_LATENCY = { minMs: null, meanMs: null, p50Ms: null, p75Ms: null, p90Ms: null, p99Ms: null, p999Ms: null, maxMs: null };
+
+/** A measured phase in which no response came (a run of -d 10ms, or stopped in its warm-up). */
+function emptyRun() {
+  const load = { requests: 0, rps: 0, durationMs: 10, bytes: 9300, latency: NULL_LATENCY, succeededLatency: NULL_LATENCY, errors: { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 } };
+  return { kind: 'run', load, outcome: requestOutcome(load) };
+}
+
+test('report all-500.json: rps and p99 gates fail and say no request succeeded (exit 3), a file from before the successes\' latency too', async () => {
+  const file = join(dir, 'all-500.json');
+  writeFileSync(file, readFileSync(ALL_500));
+  const r = await cli('report', file, '--assert', 'rps>=1000', '--assert', 'p99<100ms');
+  assert.equal(r.code, 3, r.err);
+  assert.match(r.out, /\nassert rps>=1000 {2}FAIL {2}measured 0 req\/s \(no successful responses were measured: only successes count\)\n/);
+  assert.match(r.out, /\nassert p99<100ms {2}FAIL {2}not measured \(no successful responses were measured: only successes count\)\n/);
+  assert.match(r.out, /^Latency {4}no successful response$/m);
+  // As an older version wrote it: every response's latency only, and a metrics block of the errors' figures.
+  const old = all500();
+  delete old.load.succeededLatency;
+  delete old.metrics;
+  delete old.outcome;
+  const oldFile = join(dir, 'all-500-old.json');
+  writeFileSync(oldFile, JSON.stringify(old));
+  assert.ok(old.load.latency.p99Ms > 0, 'the errors have a latency');
+  const again = await cli('report', oldFile, '--assert', 'rps>=1', '--assert', 'p99<100ms', '--json');
+  assert.equal(again.code, 3, again.err);
+  const outcomes = JSON.parse(again.out).assertions;
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.measured, o.why]), [
+    ['rps>=1', false, 0, 'no-successes'],
+    ['p99<100ms', false, null, 'no-successes'],
+  ]);
+  assert.ok(validate(JSON.parse(again.out)), JSON.stringify(validate.errors));
+});
+
+test('a run with no response measured: every latency null in load and metrics; p99<1ms fails, saying the phase was empty', () => {
+  const run = emptyRun();
+  const metrics = measureMetrics(run);
+  const byId = Object.fromEntries(metrics.map((m) => [m.id, m]));
+  for (const id of ['rps', 'p50', 'p99', 'max']) assert.equal(byId[id].value, null, id);
+  assert.equal(byId.p99.why, 'no-responses');
+  const [p99, rps] = check(['p99<1ms', 'rps>=0'], run);
+  assert.equal(p99.pass, false);
+  assert.equal(rps.pass, false, 'rps>=0 does not pass on nothing');
+  assert.equal(formatAssertions([p99]), 'assert p99<1ms  FAIL  not measured (no response was measured: the measured phase was empty)\n1 of 1 assertion failed (exit 3)');
+  assert.ok(validate({ ...all500(), load: run.load, metrics }), JSON.stringify(validate.errors));
+  // As an older version saved it: zeros for no data, and no succeededLatency.
+  const zeros = { minMs: 0, meanMs: 0, p50Ms: 0, p75Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
+  const { succeededLatency, ...oldLoad } = run.load;
+  const [old] = check(['p99<1ms'], { kind: 'run', load: { ...oldLoad, latency: zeros } });
+  assert.deepEqual([old.pass, old.measured, old.why], [false, null, 'no-responses']);
+});
+
+test('some failed: rps counts only the successes, the latency gates read the successes\' latency', () => {
+  const load = {
+    requests: 1000, rps: 100, durationMs: 10000,
+    latency: { p50Ms: 1, p90Ms: 2, p99Ms: 3, p999Ms: 4, maxMs: 5, meanMs: 1 },
+    succeededLatency: { p50Ms: 40, p90Ms: 60, p99Ms: 80, p999Ms: 90, maxMs: 95, meanMs: 45 },
+    errors: { total: 600, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 600, tls: 0 },
+  };
+  const run = { kind: 'run', load, outcome: requestOutcome(load) };
+  const out = check(['rps>=50', 'p99<10ms', 'p50<50ms'], run);
+  assert.deepEqual(out.map((o) => [o.expr, o.pass, o.measured]), [['rps>=50', false, 40], ['p99<10ms', false, 80], ['p50<50ms', true, 40]]);
+  assert.match(formatHeadline({ ...run, metrics: measureMetrics(run) }).join('\n'), /^Latency {4}p50 40\.0 {2}p90 60\.0 {2}p99 80\.0 {2}p99\.9 90\.0 {2}max 95\.0 {2}mean 45\.0 ms$/m);
+});
+
+test('the schema takes null latencies and refuses a negative one', () => {
+  const result = all500();
+  assert.ok(validate(result), JSON.stringify(validate.errors));
+  assert.equal(result.load.succeededLatency.p99Ms, null);
+  assert.equal(validate({ ...result, load: { ...result.load, latency: { ...result.load.latency, p99Ms: -1 } } }), false);
+  assert.equal(validate({ ...result, load: { ...result.load, succeededLatency: { ...NULL_LATENCY, minMs: -0.5 } } }), false);
+});
+
+test('run --url on a server that answers 500: the gates fail beside FAILED, exit 1 kept, and --out is written with the failure', async () => {
+  const server = await startMisbehaving('status-500');
+  try {
+    const out = join(dir, 'live.json');
+    const r = await cli('run', '--url', server.url, '-d', '1s', '-w', '0', '-c', '2', '-r', '50', '--no-dashboard', '--assert', 'rps>=1', '--assert', 'p99<100ms', '--out', out);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^FAILED {5}no request succeeded/m);
+    assert.match(r.out, /\nassert rps>=1 {2}FAIL {2}measured 0 req\/s \(no successful responses were measured: only successes count\)\nassert p99<100ms {2}FAIL {2}not measured \(no successful/);
+    const saved = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(saved.exitCode, 1);
+    assert.equal(saved.outcome.id, 'none-succeeded');
+    assert.deepEqual(saved.assertions.map((o) => o.pass), [false, false]);
+    assert.ok(saved.load.latency.p99Ms > 0, 'every response\'s latency is kept');
+    assert.equal(saved.load.succeededLatency.p99Ms, null);
+    assert.ok(validate(saved), JSON.stringify(validate.errors));
+  } finally {
+    await server.close();
+  }
+});
+
+test('compare rows: rps counts the successes; a row where none succeeded fails its rps and p99 gates, saying why', () => {
+  const run = (strategy, repeat, rps, requests, succeeded) => ({ workload: 'echo', strategy, repeat, rps, p50Ms: 1, p99Ms: 2, errors: requests - succeeded, requests, attempts: requests, succeeded, failures: [] });
+  const result = {
+    kind: 'compare',
+    plan: { strategies: ['baseline', 'fork-pool'], workloads: ['echo'], repeat: 2 },
+    runs: [run('baseline', 1, 1000, 10000, 5000), run('fork-pool', 1, 3000, 30000, 0), run('baseline', 2, 1000, 10000, 10000), run('fork-pool', 2, 3000, 30000, 0)],
+  };
+  result.rows = compareTable(result.runs, result.plan);
+  const out = check(['rps>=800', 'p99<100ms'], result);
+  assert.deepEqual(out.map((o) => [o.where, o.expr, o.pass, o.measured, o.why ?? null]), [
+    ['baseline · echo', 'rps>=800', false, 750, null],
+    ['fork-pool · echo', 'rps>=800', false, 0, 'no-successes'],
+    ['baseline · echo', 'p99<100ms', true, 2, null],
+    ['fork-pool · echo', 'p99<100ms', false, null, 'no-successes'],
+  ]);
+});

@@ -1,0 +1,62 @@
+// Tune and compare rows whose requests mostly failed (issue 36): a WARNING line under the
+// table in the text and an alarm in the HTML report, as a run's summary has; rows with a
+// few errors get none.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatTune } from '../../src/report/tune-text.js';
+import { formatCompare, formatCompareMarkdown } from '../../src/report/compare-text.js';
+import { renderHtml } from '../../src/report/html/index.js';
+import { createTune } from '../../src/tune/tune-engine.js';
+import { compareTable } from '../../src/analysis/compare-table.js';
+import { runsOutcome } from '../../src/analysis/request-outcome.js';
+import { withWords } from '../../src/report/words.js';
+import { fakeRuns, MACHINE, tuneBase } from '../tune/fake-run.js';
+
+const BASE = tuneBase({ connections: 30, durationMs: 3000, warmupMs: 1000 });
+
+async function tuneWithFailures() {
+  const rps = { 1: 600, 2: 1150, 4: 1500 };
+  // Size 4: 3 errors (a refused connect, a reset) for every response; size 2: 1 in 100.
+  const model = (size) => ({ rps: rps[size], errors: size === 4 ? rps[size] * 3 : size === 2 ? rps[size] / 100 : 0 });
+  const plan = { command: 'tune', base: BASE, sizes: [1, 2, 4], policies: ['round-robin'], repeat: 1, search: 'exhaustive', output: BASE.output };
+  return withWords(await createTune(plan, { createRun: fakeRuns(model).createRun, readMachine: async () => MACHINE }).start());
+}
+
+test('tune: a size whose requests mostly failed gets a WARNING line under the table and an alarm in the HTML', async () => {
+  const result = await tuneWithFailures();
+  const text = formatTune(result);
+  assert.match(text, /\nWARNING {4}pool 4 round-robin: 75% of requests failed \(4,500 of 6,000\); its req\/s and p99 count them\n/);
+  assert.doesNotMatch(text, /WARNING {4}pool [12] /, 'a few errors are not a warning');
+  const html = renderHtml(result);
+  assert.match(html, /<p class="alarm" role="alert">pool 4 round-robin: 75% of requests failed \(4,500 of 6,000\); its req\/s and p99 count them\.<\/p>/);
+});
+
+function compareWithFailures() {
+  const compare = {
+    tool: 'spawnbench', format: 1, kind: 'compare', machine: MACHINE, notes: [],
+    plan: { strategies: ['baseline', 'fork-pool'], workloads: ['echo'], repeat: 2, load: { connections: 30, durationMs: 5000, warmupMs: 1000, threads: 1 }, workloadInfo: { echo: { command: 'echo', args: ['hi'] } } },
+    runs: [
+      { workload: 'echo', strategy: 'baseline', repeat: 1, rps: 651, p99Ms: 45, errors: 3, requests: 3255, attempts: 3255, succeeded: 3252, failures: [] },
+      { workload: 'echo', strategy: 'fork-pool', repeat: 1, rps: 2209, p99Ms: 1, errors: 9000, requests: 11045, attempts: 11045, succeeded: 2045, failures: [] },
+      { workload: 'echo', strategy: 'baseline', repeat: 2, rps: 640, p99Ms: 46, errors: 0, requests: 3200, attempts: 3200, succeeded: 3200, failures: [] },
+      { workload: 'echo', strategy: 'fork-pool', repeat: 2, rps: 2300, p99Ms: 1, errors: 11500, requests: 11500, attempts: 11500, succeeded: 0, failures: [] },
+    ],
+  };
+  compare.rows = compareTable(compare.runs, compare.plan);
+  return compare;
+}
+
+test('compare: a row whose requests mostly failed gets a WARNING line (text, Markdown) and an alarm (HTML)', () => {
+  const result = compareWithFailures();
+  const text = formatCompare(result);
+  assert.match(text, /\nWARNING {4}fork-pool: 91% of requests failed \(20,500 of 22,545\); its req\/s and p99 count them(\n|$)/);
+  assert.doesNotMatch(text, /WARNING {4}baseline/);
+  assert.match(formatCompareMarkdown(result), /\n> \*\*Warning\*\* fork-pool: 91% of requests failed/);
+  assert.match(renderHtml(result), /<p class="alarm" role="alert">fork-pool: 91% of requests failed \(20,500 of 22,545\); its req\/s and p99 count them\.<\/p>/);
+});
+
+test('runsOutcome: every request failed is said so; a result saved before attempts counts errors among requests + errors', () => {
+  assert.deepEqual(runsOutcome([{ requests: 100, errors: 100, attempts: 100, succeeded: 0 }]), { attempts: 100, failed: 100, failedShare: 1, mostlyFailed: true, noneSucceeded: true });
+  assert.equal(runsOutcome([{ requests: 10, errors: 30 }]).failedShare, 0.75);
+  assert.equal(runsOutcome([{ failed: 'could not start', requests: 0, errors: 0 }]).mostlyFailed, false);
+});
