@@ -55,6 +55,8 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  * @property {object|null} [stderr] the server's stderr lines of the run
  * @property {object[]|null} [downstreams] its downstream connections by peer
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
+ * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another that
+ *   listens, in the measured phase (nodemon restarting it: src/sample/index.js)
  */
 
 /**
@@ -102,6 +104,7 @@ export function adviceInput(result) {
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers?.users ?? null,
+    restarts: samples?.serverRestarts ?? [],
   };
 }
 

@@ -25,7 +25,7 @@ import { spawnFailures } from '../analysis/spawn-failures.js';
 import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
-import { snapshotTree } from './server-tree.js';
+import { snapshotTree, listeningServer } from './server-tree.js';
 
 /**
  * @param {import('../run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
@@ -61,6 +61,8 @@ async function execute(run, plan, logger) {
       runtime: plan.target.runtime?.kind ?? 'node',
       getGeneratorStats: () => run.lastTick?.generator ?? null,
       getWorkers: () => server.proc.workers(),
+      // A user's server that a launcher restarts (nodemon) is followed to the process that listens.
+      findServer: plan.target.kind === 'command' ? () => listeningServer(server.treePid ?? server.proc.pid, server.port) : null,
     }),
     url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
     expectedBody: plan.load.expected,
