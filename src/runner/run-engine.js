@@ -53,7 +53,8 @@ async function execute(run, plan, logger) {
     what: plan.target.kind === 'command' ? 'server' : 'strategy',
     boot: (stops, onStderr) => bootServer(plan, logger, run, stops, onStderr),
     sample: (server) => server && startSampler({
-      rootPid: server.treePid ?? server.proc.pid,
+      // A daemon is sampled from its own process: its group's leader (the double fork's first child) is gone.
+      rootPid: server.daemon?.pid ?? server.treePid ?? server.proc.pid,
       serverPid: server.serverPid ?? server.proc.pid,
       launchers: server.launchers ?? [],
       channel: server.channel,
