@@ -19,7 +19,7 @@ import { bootCommand, commandTarget } from './boot-command.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
-import { workerDeaths } from '../analysis/worker-deaths.js';
+import { workerDeaths, treeWorkerDeaths } from '../analysis/worker-deaths.js';
 import { shapeBetween, withOtherThreads } from '../analysis/server-shape.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
 import { measureMetrics } from '../analysis/metrics.js';
@@ -106,8 +106,9 @@ async function execute(run, plan, logger) {
     stoppedEarly: run.stopRequested,
     // Every response an error is a run that failed too, however fast the errors came.
     outcome,
-    // Pool workers that died (and were replaced) while the run went on.
-    workerDeaths: workerDeaths(workers, measureStartedAt),
+    // Pool workers that died (and were replaced) while the run went on: a strategy's say so in its
+    // control lines; a user's server's (node:cluster, a fork pool) are seen in its process tree.
+    workerDeaths: plan.target.kind === 'command' ? treeWorkerDeaths(samples?.processes, measureStartedAt) : workerDeaths(workers, measureStartedAt),
     // Requests whose command could not be started, by errno and the limit it points at.
     spawnFailures: spawnFailures(load.errorTexts, limits),
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,
