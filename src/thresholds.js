@@ -87,6 +87,16 @@ export const WRONG_PORT_GRACE_MS = 1_000;
 export const DAEMON_LISTEN_GRACE_MS = 5_000;
 
 /**
+ * Room under the process limit (`ulimit -u`: the user's processes and threads), tasks,
+ * below which a server that died at start is said to have hit the limit: three Node
+ * processes' worth (~10 threads each before a line of JavaScript runs), a cluster
+ * primary and two workers. Measured: under `ulimit -u 40` a node:cluster worker
+ * aborted (SIGABRT) with no message, its primary exited 1 with its sibling's EPIPE
+ * stack, and 12 tasks of the user were left running: a room of 28.
+ */
+export const PROCESS_LIMIT_ROOM_TASKS = 30;
+
+/**
  * Open loop: a request sent this much after it was due counts as missed (ms).
  * Timers in a busy event loop fire 1-4 ms late; 10 ms is well above that jitter
  * and below any latency worth measuring at a fixed rate.

@@ -14,7 +14,7 @@ import { createControlReader } from './control-lines.js';
 import { waitListening } from './wait-listening.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { READY_TIMEOUT_MS, DAEMON_LISTEN_GRACE_MS } from '../thresholds.js';
-import { processLimitReached, threadStartFailure, processLimitMessage } from './start-limits.js';
+import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage } from './start-limits.js';
 
 /** How often, while a server starts, the process limit is checked (ms), and in how many checks in a row it must be reached. */
 const LIMIT_POLL_MS = 500;
@@ -140,7 +140,9 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = stderrTail();
     // A Node that could not make its threads aborts with a native stack: say the limit instead.
-    const limited = threadStartFailure(tail);
+    // Or one of its workers aborted short of threads, and the process limit leaves no room for them.
+    const close = code !== 0 || signal ? processLimitClose('self') : null;
+    const limited = threadStartFailure(tail) ?? (close && { limit: close.limit, tasks: null });
     if (limited) throw new RunError(processLimitMessage(label, limited));
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });
