@@ -83,7 +83,8 @@ async function execute(engine, plan, logger) {
     },
     afterLoad: (server) => {
       measuring = false;
-      mainThread = sched.take();
+      // The server's main thread, not a launcher's above it (npm, nodemon).
+      mainThread = sched.take(new Set((server?.launchers ?? []).map((l) => l.pid)));
       // The limits a failed spawn may have hit, read while the server still runs.
       if (server) limits = groupLimits(server.proc.pid);
     },

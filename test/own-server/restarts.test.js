@@ -36,6 +36,7 @@ test('diagnose: a server that restarts itself refuses the connects; the restarts
   assert.deepEqual(main.map((p) => p.pid), [restarts.at(-1).to]);
   assert.ok(!result.samples.processes.some((p) => p.role === 'worker'), JSON.stringify(result.samples.processes.map((p) => [p.pid, p.role])));
   assert.ok(result.samples.processes.some((p) => p.role === 'replaced' && p.pid === restarts.at(-1).from));
+  assert.ok(!result.target.launchers.some((l) => l.pid === result.mainThread?.pid), `the main thread measured is the server's, not its launcher's: ${result.mainThread?.pid}`);
   await assertNothingLeft({ pids: [result.target.leaderPid], marker: server, seen: new Set(chain(restarts)) });
 });
 
