@@ -13,6 +13,7 @@ import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { findFreePort } from '../../src/runner/free-port.js';
 import { syntheticResult } from './synthetic.js';
 import { cli } from '../helpers/harness.js';
+import { ownCpuPct } from '../../src/analysis/run-figures.js';
 
 const refusedConnects = (count) => [{ status: null, kind: 'connect', count, texts: [{ text: 'ECONNREFUSED', count }], other: 0 }];
 
@@ -60,4 +61,10 @@ test('diagnose --url on a closed port: the target refuses, not a downstream', as
   assert.equal(verdict.id, 'target-refuses');
   assert.match(verdict.evidence.join('\n'), new RegExp(`nothing listened on port ${port} the whole run`));
   assert.match(verdict.next.join('\n'), new RegExp(`listens on port ${port} \\(the address given to --url\\)`));
+});
+
+test('a process that lived part of the run (a server a restart replaced) adds its CPU for that part only', () => {
+  const proc = (role, cpuPct, samples) => ({ role, summary: { cpuPct }, series: Array.from({ length: samples }, (_, i) => ({ t: i })) });
+  const samples = { processes: [proc('main', 40, 20), proc('replaced', 80, 5), proc('replaced', 60, 10)], spawned: { cpuPct: 0 } };
+  assert.equal(ownCpuPct(samples, { cpuPct: 10 }), 40 + 80 * 0.25 + 60 * 0.5 + 10);
 });
