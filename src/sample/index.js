@@ -243,9 +243,12 @@ export function startSampler({
         channel?.off('report', onReport);
         while (busy) await new Promise((resolve) => setTimeout(resolve, 5));
         reader.close?.();
+        // A server replaced in the last interval: its successor is the main process of the summary too.
+        const stat = serverPid ? readStat(serverPid) : null;
+        followServer(new Set(stat && stat.state !== 'Z' ? [serverPid] : []), Date.now());
         throttle.read();
         const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary(), serverRestarts: restarts });
-        return { ...withReplaced(summary, replaced), ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };
+        return { ...withReplaced(summary, replaced, serverPid), ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };
       })();
       return stopping;
     },
@@ -306,11 +309,13 @@ function createWideScan(rootPid) {
  * A server process that a restart replaced was `main` while it served: in the summary it is
  * `replaced`, after the server, so no reader takes it for the server or for a worker of it.
  */
-function withReplaced(summary, replaced) {
+function withReplaced(summary, replaced, serverPid) {
   if (replaced.size === 0) return summary;
-  const processes = summary.processes.map((p) => (p.threadId === null && replaced.has(p.pid) ? { ...p, role: 'replaced', label: `pid ${p.pid} (replaced)` } : p));
+  const roleOf = (p) => (p.threadId !== null ? p : replaced.has(p.pid) ? { ...p, role: 'replaced', label: `pid ${p.pid} (replaced)` } : p.pid === serverPid ? { ...p, role: 'main', label: 'main' } : p);
+  const processes = summary.processes.map(roleOf);
   const late = processes.filter((p) => p.role === 'replaced');
-  return { ...summary, processes: [...processes.filter((p) => p.role !== 'replaced'), ...late] };
+  const main = processes.filter((p) => p.role === 'main');
+  return { ...summary, processes: [...main, ...processes.filter((p) => p.role !== 'replaced' && p.role !== 'main'), ...late] };
 }
 
 function workerOf(pid, threadId, workers) {
