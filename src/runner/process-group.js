@@ -141,8 +141,7 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     const tail = stderrTail();
     // A Node that could not make its threads aborts with a native stack: say the limit instead.
     // Or one of its workers aborted short of threads, and the process limit leaves no room for them.
-    const close = code !== 0 || signal ? processLimitClose('self') : null;
-    const limited = threadStartFailure(tail) ?? (close && { limit: close.limit, tasks: null });
+    const limited = threadStartFailure(tail) ?? (code !== 0 || signal ? processLimitClose('self') : null);
     if (limited) throw new RunError(processLimitMessage(label, limited));
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });

@@ -47,13 +47,13 @@ export function threadStartFailure(stderr) {
  * all start: a node:cluster worker short of threads aborts, often without a word, and
  * its primary exits with another worker's stack.
  * @param {number|'self'} pid a process of the user, whose limit counts
- * @returns {{ limit: number, tasks: number } | null}
+ * @returns {{ limit: number, tasks: number, room: number } | null}
  */
 export function processLimitClose(pid) {
   const limit = readLimits(pid)?.processes;
   if (!Number.isFinite(limit) || ownUid() === 0) return null;
   const tasks = userTasks(ownUid());
-  return limit - tasks < PROCESS_LIMIT_ROOM_TASKS ? { limit, tasks } : null;
+  return limit - tasks < PROCESS_LIMIT_ROOM_TASKS ? { limit, tasks, room: Math.max(0, limit - tasks) } : null;
 }
 
 /**
@@ -72,9 +72,14 @@ export function ownStartFailure(what, error) {
 /**
  * "strategy 'fork-pool' could not start: the process limit (ulimit -u 15) was reached …"
  * @param {string} label
- * @param {{ limit: number, tasks: number|null }} reached `tasks`: the user's processes and threads, null when not counted
+ * @param {{ limit: number, tasks: number|null, room?: number|null }} reached `tasks`: the user's processes and threads, null when
+ *   not counted; `room`: how many more fit, when the limit was not reached but left too little room (processLimitClose)
  */
-export function processLimitMessage(label, { limit, tasks }) {
+export function processLimitMessage(label, { limit, tasks, room = null }) {
+  if (room !== null) {
+    return `${label} could not start: the process limit (ulimit -u ${limit}) leaves room for only ${room} more processes and threads, ` +
+      'and each Node process needs ~10 before it runs (a worker that cannot make them aborts); raise it with `ulimit -u`, or run fewer workers';
+  }
   const why = tasks === null ? 'a Node process could not create its threads' : `${tasks} processes and threads of this user run`;
   return `${label} could not start: the process limit (ulimit -u ${limit}) was reached (${why}; each Node process needs ~10 threads); ` +
     'raise it with `ulimit -u`, or run fewer workers (--pool-size)';
