@@ -78,6 +78,26 @@ export const GENERATOR_STOP_GRACE_MS = 2_000;
 export const WRONG_PORT_GRACE_MS = 1_000;
 
 /**
+ * How long `run -- <command>` waits for the port after the command exited 0 before it
+ * was ready, ms: a launcher that daemonises (pm2 start, a double fork) leaves a server
+ * that listens soon after (a Node server boots in ~0.1–0.3 s here, a few seconds on a
+ * loaded machine); a command that simply ended (`run -- true`) is then said to have
+ * exited with code 0, not left to the ready timeout and blamed on the port.
+ */
+export const DAEMON_LISTEN_GRACE_MS = 5_000;
+
+/**
+ * Room under the process limit (`ulimit -u`: the user's processes and threads), tasks,
+ * below which a server that died at start is said to have been stopped by the limit:
+ * five Node processes' worth (~10 threads each before a line of JavaScript runs), a
+ * cluster primary, its workers and the load generator's threads. Measured: under
+ * `ulimit -u 40` and `45` a node:cluster worker aborted (SIGABRT) with no message, its
+ * primary exited 1 (once with its sibling's EPIPE stack), and 12–19 tasks of the user
+ * were left running: a room of 21–33.
+ */
+export const PROCESS_LIMIT_ROOM_TASKS = 50;
+
+/**
  * Open loop: a request sent this much after it was due counts as missed (ms).
  * Timers in a busy event loop fire 1-4 ms late; 10 ms is well above that jitter
  * and below any latency worth measuring at a fixed rate.

@@ -9,7 +9,7 @@ import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { requestOutcome } from './request-outcome.js';
-import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } from './worker-deaths.js';
+import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, deathSlots } from './worker-deaths.js';
 
 /**
  * @typedef {object} ThreadFigures one event loop of the strategy
@@ -57,6 +57,8 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  * @property {object|null} [stderr] the server's stderr lines of the run
  * @property {object[]|null} [downstreams] its downstream connections by peer
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
+ * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another that
+ *   listens, in the measured phase (nodemon restarting it: src/sample/index.js)
  */
 
 /**
@@ -71,7 +73,8 @@ export function adviceInput(result) {
   const listed = result.strategy?.workers ?? [];
   const cpus = samples?.system?.cpus ?? [];
   const server = result.server ?? null;
-  const { main: mainProcess, workers } = server ? serverProcesses(processes, server) : { main: processes.find((p) => p.role === 'main') ?? null, workers: processes.filter(isWorkerEntry) };
+  const deaths = result.workerDeaths ?? [];
+  const { main: mainProcess, workers } = server ? serverProcesses(processes, server, deaths) : { main: processes.find((p) => p.role === 'main') ?? null, workers: processes.filter(isWorkerEntry) };
   const generator = load.generator ?? samples?.generator ?? {};
   return {
     target: plan.target ?? null,
@@ -93,7 +96,7 @@ export function adviceInput(result) {
     rps: load.rps ?? 0,
     errors: load.errors?.total ?? 0,
     main: mainProcess ? threadFigures(mainProcess, null) : null,
-    workers: slotWorkers(workers, listed),
+    workers: slotWorkers(workers, listed, deaths),
     deaths: measuredDeaths(result.workerDeaths),
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     systemCpuPct: mean(cpus),
@@ -106,6 +109,7 @@ export function adviceInput(result) {
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers?.users ?? null,
+    restarts: samples?.serverRestarts ?? [],
   };
 }
 
@@ -113,12 +117,15 @@ export function adviceInput(result) {
  * A user's server's main process and workers as its shape names them: the
  * process that serves (not npm or a shell in front of it), and its worker
  * processes, or else the worker threads the probe saw in it.
+ * A worker that died while measured is one too (its slot's earlier incarnation).
  * @param {object[]} processes the sampler's processes
  * @param {import('./server-shape.js').ServerShape} server
+ * @param {import('./worker-deaths.js').WorkerDeath[]} [deaths] the run's worker deaths
  */
-export function serverProcesses(processes, server) {
+export function serverProcesses(processes, server, deaths = []) {
   const main = processes.find((p) => p.pid === server.pid && p.role !== 'thread') ?? null;
-  const workerProcesses = processes.filter((p) => p.role !== 'thread' && server.workers.includes(p.pid));
+  const incarnations = new Set(deaths.flatMap((d) => [d.pid, d.replacedBy]).filter((pid) => pid != null));
+  const workerProcesses = processes.filter((p) => p.role !== 'thread' && (server.workers.includes(p.pid) || (p.role === 'worker' && incarnations.has(p.pid))));
   const threads = processes.filter((p) => p.role === 'thread' && p.pid === server.pid);
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
 }
@@ -146,9 +153,10 @@ function threadFigures(p, worker) {
  * replacement (same slot, new pid) are one worker for the balance check.
  * @param {object[]} entries the sampler's worker processes and threads
  * @param {object[]} listed the strategy's last workers list (with each slot's `exits`)
+ * @param {import('./worker-deaths.js').WorkerDeath[]} [deaths] the run's worker deaths (a user's server's, from its tree)
  */
-function slotWorkers(entries, listed) {
-  const slots = incarnationSlots(listed);
+function slotWorkers(entries, listed, deaths = []) {
+  const slots = listed.length > 0 ? incarnationSlots(listed) : deathSlots(deaths);
   const groups = new Map();
   for (const p of entries) {
     const slot = slots.get(incarnationKey(p.pid, p.threadId ?? null));

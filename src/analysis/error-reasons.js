@@ -38,8 +38,22 @@ export function topError(load, stderr = null) {
 }
 
 /**
+ * The kinds of error that are the load generator's own socket to the server under test
+ * (its connect refused, reset, timed out, its TLS handshake failed): whatever their
+ * text, they are the target's, never a downstream's. Only an error that came back in a
+ * response, or the server's stderr beside such errors or beside its own outbound
+ * connections, tells of a downstream.
+ */
+const OWN_SOCKET_KINDS = new Set(['connect', 'reset', 'timeout', 'tls']);
+
+/** Whether an error-texts entry is a failed request of the generator's own (no response came). */
+const ownSocket = (entry) => entry.status == null && OWN_SOCKET_KINDS.has(entry.kind);
+
+/**
  * The texts of a run's errors that read as a downstream turning the server away, with
  * the downstream they name or, failing that, the one with the most connections.
+ * The generator's own refused connects (ECONNREFUSED from the server under test) are
+ * not: see targetRefusal().
  * @param {{ errorTexts?: object[] }|null} load
  * @param {{ lines: Array<{ text: string, count: number }> }|null} stderr
  * @param {Array<{ peer: string, name: string|null, connections: number }>|null} downstreams
@@ -50,14 +64,30 @@ export function downstreamRefusal(load, stderr, downstreams) {
   const peers = downstreams ?? [];
   const named = (text) => peers.find((d) => d.name && text.toLowerCase().includes(d.name.toLowerCase()));
   const refuses = (text) => REFUSALS.some((re) => re.test(text)) || Boolean(named(text));
-  for (const entry of load?.errorTexts ?? []) {
+  const answered = (load?.errorTexts ?? []).filter((entry) => !ownSocket(entry));
+  for (const entry of answered) {
     const hit = entry.texts?.find((t) => refuses(t.text));
     if (hit) return refusal(hit.text, 'body', entry, peers, named);
   }
-  const top = load?.errorTexts?.[0];
+  // The server's stderr speaks of a downstream when requests got error responses, or when it held outbound connections.
+  const top = answered[0] ?? (peers.length > 0 ? load?.errorTexts?.[0] : null);
   const line = (stderr?.lines ?? []).find((l) => refuses(l.text));
   if (top && line) return refusal(line.text, 'stderr', top, peers, named);
   return null;
+}
+
+/**
+ * The generator's own connects that the server under test refused (ECONNREFUSED):
+ * nothing listened on its port at those moments (it restarted, crashed, or never
+ * listened there).
+ * @param {{ errorTexts?: object[] }|null} load
+ * @returns {{ count: number, text: string }|null} `count`: the connects refused
+ */
+export function targetRefusal(load) {
+  const entry = (load?.errorTexts ?? []).find((e) => e.status == null && e.kind === 'connect');
+  const refused = (entry?.texts ?? []).filter((t) => /ECONNREFUSED/.test(t.text));
+  if (refused.length === 0) return null;
+  return { count: refused.reduce((sum, t) => sum + t.count, 0), text: refused[0].text };
 }
 
 function refusal(text, source, entry, peers, named) {

@@ -48,8 +48,12 @@ export function ownTarget(input) {
  */
 export function ownPolicy(input, size) {
   const current = input.target.balance;
-  const balance = workerBalance(input.workers.map((w) => ({ role: 'worker', label: w.label, cpuPct: w.cpuPct, spawnsPerSec: w.spawnsPerSec ?? null })));
+  // A worker that died (a cluster worker that threw) left its share of the work to chance: its connections
+  // went to the others while its replacement started, so how the work was spread says nothing of the balancing.
+  const deaths = (input.deaths ?? []).length;
+  const balance = deaths > 0 ? null : workerBalance(input.workers.map((w) => ({ role: 'worker', label: w.label, cpuPct: w.cpuPct, spawnsPerSec: w.spawnsPerSec ?? null })));
   if (current === null) return { policy: null, reason: { id: 'own-balancing', figures: { balance } } };
+  if (deaths > 0 && input.workers.length >= 2) return { policy: current, reason: { id: 'policy-after-death', figures: { policy: current, deaths, lopsided: false, spread: null } } };
   if (input.workers.length < 2 || size === 1) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
   if (!balance) return { policy: current, reason: { id: 'no-worker-counts', figures: { policy: current } } };
   if (balance.id === 'lopsided' && current === 'none') return { policy: 'rr', reason: { id: 'cluster-lopsided', figures: { policy: 'rr', from: current, balance, env: CLUSTER_POLICY_ENV } } };

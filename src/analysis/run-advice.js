@@ -10,7 +10,7 @@ import { estimatePoolSize, childCpuOf } from './pool-size.js';
 import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
-import { bigOtherUsers, downstreamRefusal, topError } from './error-reasons.js';
+import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
 import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
@@ -74,7 +74,19 @@ export function neighbourReasons(input) {
   const reasons = [];
   const load = { errorTexts: input.errorTexts ?? [] };
   const top = input.errors > 0 ? topError(load, input.stderr ?? null) : null;
-  if (top) reasons.push({ id: 'errors-why', figures: { ...top, refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null) } });
+  // The generator's refused connects are the server's refusal (it restarted, or did not listen), never a downstream's.
+  const restarts = input.restarts ?? [];
+  const target = targetRefusal(load);
+  if (top) {
+    reasons.push({
+      id: 'errors-why',
+      figures: {
+        ...top,
+        refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null),
+        targetRefusal: target && { ...target, restarts: restarts.length, pids: restarts.length > 0 ? [restarts[0].from, ...restarts.map((r) => r.to)] : [] },
+      },
+    });
+  }
   const users = bigOtherUsers(input.otherUsers ?? null, input.cores, input.downstreams ?? null);
   if (users.length > 0) reasons.push({ id: 'other-users', figures: { users, cores: input.cores } });
   return reasons;

@@ -154,7 +154,12 @@ export function budgetSignals(view) {
 
 /** CPU of everything spawnbench saw a run use (server processes, commands, generator), % of one CPU; null when none was read. */
 export function ownCpuPct(samples, generator) {
-  const processes = (samples?.processes ?? []).filter((p) => p.role !== 'thread').map((p) => p.summary?.cpuPct);
+  const list = (samples?.processes ?? []).filter((p) => p.role !== 'thread');
+  // A process that lived part of the run (a server a restart replaced, a worker that died) used its
+  // mean CPU only while it lived: weighted by its share of the samples, the sum stays the run's.
+  const samplesOf = (p) => p.series?.length ?? 0;
+  const most = Math.max(0, ...list.map(samplesOf));
+  const processes = list.map((p) => (most > 0 && samplesOf(p) > 0 ? p.summary?.cpuPct * (samplesOf(p) / most) : p.summary?.cpuPct));
   const all = [...processes, samples?.spawned?.cpuPct, generator?.cpuPct].filter(Number.isFinite);
   return all.length ? all.reduce((a, b) => a + b, 0) : null;
 }

@@ -111,7 +111,7 @@ export function launcherName(p) {
 /**
  * The server's shape from two snapshots of its tree (the measured phase's start
  * and end): the later one's processes, unless the server was gone by then (it
- * crashed), and the CPU its libuv pool threads used in between (% of one core).
+ * crashed; a process that listens there in its place replaced it: a restart), and the CPU its libuv pool threads used in between (% of one core).
  * @param {{ tree: TreeProcess[], at: number, ticksPerSec: number }|null} early
  * @param {{ tree: TreeProcess[], at: number, ticksPerSec: number }|null} late
  * @param {{ rootPid: number, threads?: number }} options
@@ -120,7 +120,9 @@ export function launcherName(p) {
 export function shapeBetween(early, late, options) {
   const first = early ? serverShape(early.tree, options) : null;
   const last = late ? serverShape(late.tree, options) : null;
-  const shape = last?.pid && last.kind !== 'single' ? last : first?.pid ? first : last;
+  // A server that a launcher restarted (nodemon) is the process that listens at the end.
+  const replaced = last?.pid && last.pid !== first?.pid && late.tree.some((p) => p.listens && p.pid === last.pid);
+  const shape = last?.pid && (last.kind !== 'single' || replaced) ? last : first?.pid ? first : last;
   if (!shape) return null;
   const seconds = first && last ? (late.at - early.at) / 1000 : 0;
   const ticks = (last?.poolThreads.cpuTicks ?? 0) - (first?.poolThreads.cpuTicks ?? 0);

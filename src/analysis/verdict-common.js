@@ -49,6 +49,9 @@
  *   waiting in the run queue, and the two together
  * @property {{ code: number|null, signal: string|null, stderr: string }|null} serverExit the server exited mid-run
  * @property {number|null} pid         --pid given in url mode
+ * @property {number|null} [port]      the port the target serves
+ * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another
+ *   that listens, in the measured phase (a launcher such as nodemon restarted it; src/sample/index.js)
  * @property {{ quotaCpus: number, throttledFraction: number, throttledMs: number, roles: string[], cgroup: string|null }|null} [quota]
  *   the most throttled CPU quota binding the server or spawnbench over the measured phase (cpu.stat)
  *

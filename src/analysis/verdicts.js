@@ -6,7 +6,8 @@
  * general one (JavaScript), which would otherwise claim their busy time too,
  * and causes of stalls before failed requests (which the stall may explain).
  * A server that exited mid-run comes first (its other figures are cut short), then
- * a downstream that refused it (its own words say why requests failed, whatever
+ * a server that refused the generator's connects (it restarted, or did not listen),
+ * then a downstream that refused it (its own words say why requests failed, whatever
  * else the machine did), then a CPU quota that throttled it (every stall and delay
  * is partly the quota's), then a machine so short of CPU that every time-based
  * figure is mostly its doing. Threads outside the event loop that are the limit
@@ -21,6 +22,7 @@ import { cpuBoundFromOutside, slowUnexplained } from './verdict-outside.js';
 import { waitingOnDownstream } from './verdict-downstream.js';
 import { failingRequests } from './verdict-errors.js';
 import { downstreamRefuses } from './verdict-downstream-refuses.js';
+import { targetRefuses } from './verdict-target-refuses.js';
 import { generatorLimited } from './verdict-generator.js';
 import { waitingForCpu, cpuStarved } from './verdict-starved.js';
 import { healthy } from './verdict-healthy.js';
@@ -37,7 +39,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, generatorLimited,
 ];
 

@@ -105,3 +105,69 @@ export function foldIncarnations(parts) {
     samples: weight,
   };
 }
+
+/**
+ * The worker processes of a user's server that died while measured, from what the
+ * sampler saw of its process tree (node:cluster, a hand-made fork pool: no control
+ * lines name their workers): a worker process that was gone before the last sample,
+ * and the one that appeared after it took its place (a primary forking a replacement).
+ * The workers of the first sample hold the slots; a process that appears while no slot
+ * is free (a short-lived child) is neither a worker death nor a replacement.
+ * @param {Array<{ pid: number, threadId?: number|null, role?: string, series?: Array<{ t: number }> }>|null} processes
+ *   the sampler summary's processes (the measured phase)
+ * @param {number|null} measureStartedAt epoch ms when the measured phase began
+ * @returns {WorkerDeath[]} oldest first; `id` the slot (1, 2, … in the order the first sample lists them)
+ */
+export function treeWorkerDeaths(processes, measureStartedAt = null) {
+  const all = (processes ?? []).filter((p) => (p.series ?? []).length > 0);
+  const end = Math.max(...all.map((p) => p.series.at(-1).t));
+  const start = Math.min(...all.map((p) => p.series[0].t));
+  const lives = all
+    .filter((p) => p.role === 'worker' && (p.threadId ?? null) === null)
+    .map((p) => ({ pid: p.pid, first: p.series[0].t, last: p.series.at(-1).t }))
+    .sort((a, b) => a.first - b.first);
+  /** slot → the process holding it; a dead holder's slot waits for the next process to appear */
+  const holders = lives.filter((l) => l.first === start);
+  const open = [];
+  const deaths = [];
+  const slotOf = new Map(holders.map((l, i) => [l.pid, i + 1]));
+  const events = [...lives].sort((a, b) => a.first - b.first);
+  for (const life of events) {
+    // Deaths before this process appeared free their slots first.
+    for (const [pid, slot] of slotOf) {
+      const held = lives.find((l) => l.pid === pid);
+      if (held.last < end && held.last <= life.first && !deaths.some((d) => d.pid === pid)) {
+        deaths.push({ id: slot, pid, threadId: null, code: null, signal: null, atMs: Number.isFinite(measureStartedAt) ? held.last - measureStartedAt : null, replacedBy: null, replacedByThreadId: null });
+        open.push(slot);
+      }
+    }
+    if (slotOf.has(life.pid) || open.length === 0) continue;
+    const slot = open.shift();
+    slotOf.set(life.pid, slot);
+    const death = deaths.find((d) => d.id === slot && d.replacedBy === null);
+    if (death) death.replacedBy = life.pid;
+  }
+  // Holders gone before the end with no process after them: dead, not replaced.
+  for (const [pid, slot] of slotOf) {
+    const held = lives.find((l) => l.pid === pid);
+    if (held.last < end && !deaths.some((d) => d.pid === pid)) {
+      deaths.push({ id: slot, pid, threadId: null, code: null, signal: null, atMs: Number.isFinite(measureStartedAt) ? held.last - measureStartedAt : null, replacedBy: null, replacedByThreadId: null });
+    }
+  }
+  return deaths.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
+}
+
+/**
+ * Which worker slot each incarnation of a death list belonged to (the process that died
+ * and the one that replaced it): for deaths found in the tree, where no strategy lists slots.
+ * @param {WorkerDeath[]|undefined} deaths
+ * @returns {Map<string, number>} as incarnationSlots()
+ */
+export function deathSlots(deaths) {
+  const slots = new Map();
+  for (const d of deaths ?? []) {
+    if (d.pid != null) slots.set(incarnationKey(d.pid, d.threadId ?? null), d.id);
+    if (d.replacedBy != null) slots.set(incarnationKey(d.replacedBy, d.replacedByThreadId ?? null), d.id);
+  }
+  return slots;
+}

@@ -18,6 +18,7 @@ import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
 import { bootCommand, commandTarget } from '../runner/boot-command.js';
+import { listeningServer } from '../runner/server-tree.js';
 import { findSizeKnob, tuneArgs } from '../analysis/size-knob.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
@@ -66,6 +67,8 @@ async function execute(engine, plan, logger) {
         intervalMs: plan.probe.intervalMs,
         runtime: 'node',
         getGeneratorStats: () => engine.lastTick?.generator ?? null,
+        // A server that a launcher restarts (nodemon) is followed to the process that listens.
+        findServer: server ? () => listeningServer(server.treePid ?? server.proc.pid, server.port) : null,
       });
     },
     url: urlOf,
@@ -80,7 +83,8 @@ async function execute(engine, plan, logger) {
     },
     afterLoad: (server) => {
       measuring = false;
-      mainThread = sched.take();
+      // The server's main thread, not a launcher's above it (npm, nodemon).
+      mainThread = sched.take(new Set((server?.launchers ?? []).map((l) => l.pid)));
       // The limits a failed spawn may have hit, read while the server still runs.
       if (server) limits = groupLimits(server.proc.pid);
     },

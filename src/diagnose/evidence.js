@@ -91,8 +91,21 @@ export function buildEvidence(result) {
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
     pid: result.target?.pid ?? null,
+    port: portOf(result.target),
+    restarts: samples?.serverRestarts ?? [],
     quota: quotaOf(samples?.throttling),
   };
+}
+
+/** The port the target serves (a command's, or --url's). */
+function portOf(target) {
+  if (Number.isFinite(target?.port)) return target.port;
+  try {
+    const url = new URL(target?.url ?? '');
+    return Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  } catch {
+    return null;
+  }
 }
 
 /** The most throttled quota of the measured phase (src/sample/throttling.js), or null. */

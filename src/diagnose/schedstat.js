@@ -39,9 +39,10 @@ export function startSchedMeter(pid) {
 /**
  * Meters for several processes (the root and every probed Node process, which
  * may be children of a shell or npm); `take()` returns the busiest main thread,
- * which is the server's, not the idle wrapper's.
+ * which is the server's, not the idle wrapper's; the launchers given to it are left out (on a
+ * machine short of CPU a launcher's wait for a core can outweigh the server's work).
  * @returns {{ watch: (pid: number) => void, restart: () => void,
- *   take: () => ({ pid: number, onCpu: number, waitingForCpu: number, runnable: number } | null) }}
+ *   take: (skip?: Set<number>) => ({ pid: number, onCpu: number, waitingForCpu: number, runnable: number } | null) }}
  */
 export function createSchedMeters() {
   const meters = new Map();
@@ -52,9 +53,10 @@ export function createSchedMeters() {
     restart() {
       for (const meter of meters.values()) meter.restart();
     },
-    take() {
+    take(skip = new Set()) {
       let busiest = null;
-      for (const meter of meters.values()) {
+      for (const [pid, meter] of meters) {
+        if (skip.has(pid)) continue;
         const taken = meter.take();
         if (taken && (!busiest || taken.runnable > busiest.runnable)) busiest = taken;
       }

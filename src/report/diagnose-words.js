@@ -201,6 +201,31 @@ const WORDS = {
         : ['diagnose on a quieter machine, or drive the server from another one (spawnbench diagnose --url … --pid …)'],
     };
   },
+  'target-refuses': (f) => {
+    const port = f.port != null ? `port ${f.port}` : 'its port';
+    const restarts = f.restarts > 0 ? `the server restarted ${int(f.restarts)} time${f.restarts === 1 ? '' : 's'}: pid ${f.pids.join(' → ')}` : null;
+    return {
+      title: `the server refuses connections: ${pct(f.errorRate)} of requests failed with ${quote(f.text)}${restarts ? `; ${restarts}` : ''}`,
+      evidence: [
+        `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)}); spawnbench's own connects to ${port} were refused ×${int(f.refused)}: nothing listened there at those moments`,
+        restarts
+          ? 'each pid replaced the one before it (its launcher ended it and started another, as nodemon does): a restart, not a second worker; between two, nothing listens'
+          : f.none
+            ? `no request got a response: nothing listened on ${port} the whole run`
+            : f.mode === 'url'
+              ? `the server at ${port} was not running, or not listening, for part of the run`
+            : 'no restart was seen in its process tree: the process that listens closed its socket, or stopped accepting',
+      ],
+      next: restarts
+        ? [
+            'measure the server without what restarts it: run it as node app.js, not under nodemon or another file watcher, or keep the watcher from seeing changes during the run',
+            'if it restarts because it crashes, its stderr (above, or --log-file) says why',
+          ]
+        : f.mode === 'url'
+          ? [`check that the server runs and listens on ${port} (the address given to --url), then diagnose again`]
+          : ['look at the server\'s log for why it stopped listening: a crash its launcher recovered from, a server.close(), a backlog that overflowed'],
+    };
+  },
   'downstream-refuses': (f) => {
     const who = f.downstream ? downstreamName(f.downstream) : 'a downstream';
     return {

@@ -199,6 +199,11 @@ const SENTENCES = {
       const who = r.downstream ? `${downstreamName(r.downstream)}, ${int(r.downstream.connections)} connections at once` : 'a downstream';
       return `The errors are a downstream refusing the server (${who}): ${said}${stderr}. Fewer workers, or smaller pools per worker, keep the connections under its limit.`;
     }
+    const t = f.targetRefusal;
+    if (t && !f.status && f.kind === 'connect') {
+      const restarted = t.restarts > 0 ? ` The server restarted ${int(t.restarts)} time${t.restarts === 1 ? '' : 's'}: pid ${t.pids.join(' → ')}; measure it without what restarts it (node app.js, not nodemon).` : '';
+      return `The errors are the server refusing spawnbench's connects (${said}): nothing listened on its port at those moments.${restarted}`;
+    }
     return `Why requests failed: ${said}${stderr}.`;
   },
   'other-users': (f) => `Other processes took a large share of the CPUs: ${othersClause(f.users, f.cores)}.`,

@@ -10,6 +10,7 @@ import { checkTls } from '../load/tls-check.js';
 import { RESULT_FORMAT } from '../result-format.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
 import { createStderrLines } from './stderr-lines.js';
+import { ownStartFailure } from './start-limits.js';
 
 /** The note of a result measured until stop() (Ctrl-C, q, an aborted API call). */
 export const STOPPED_EARLY_NOTE = 'stopped early: the figures cover the time measured until then';
@@ -96,9 +97,15 @@ export class Engine extends EventEmitter {
    * @param {string} url
    */
   startLoad(plan, url) {
-    // The plan's load is startLoad()'s input as it is (load-options.js LoadOptions); the URL is known now.
-    // A tune step's -d is a minimum: its load runs up to the cap, ended once it has enough (enough-watch.js).
-    const load = startLoad({ ...plan.load, url, ...(plan.load.extendToMs != null ? { durationMs: plan.load.extendToMs } : {}) });
+    let load;
+    try {
+      // The plan's load is startLoad()'s input as it is (load-options.js LoadOptions); the URL is known now.
+      // A tune step's -d is a minimum: its load runs up to the cap, ended once it has enough (enough-watch.js).
+      load = startLoad({ ...plan.load, url, ...(plan.load.extendToMs != null ? { durationMs: plan.load.extendToMs } : {}) });
+    } catch (error) {
+      // Its threads could not start under the process limit (EAGAIN): one line, not a stack.
+      throw ownStartFailure('the load generator', error);
+    }
     this.#load = load;
     // `at`: when the phase began (epoch ms, the load's stamp), so a worker's death is placed in the measured time.
     load.on('phase', (p) => this.emit('phase', { ...p, at: p.at ?? Date.now() }));

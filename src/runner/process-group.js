@@ -12,8 +12,9 @@ import { RunError } from '../errors.js';
 import { spawnContained, withCutNote } from './contained-spawn.js';
 import { createControlReader } from './control-lines.js';
 import { waitListening } from './wait-listening.js';
-import { READY_TIMEOUT_MS } from '../thresholds.js';
-import { processLimitReached, threadStartFailure, processLimitMessage } from './start-limits.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { READY_TIMEOUT_MS, DAEMON_LISTEN_GRACE_MS } from '../thresholds.js';
+import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage } from './start-limits.js';
 
 /** How often, while a server starts, the process limit is checked (ms), and in how many checks in a row it must be reached. */
 const LIMIT_POLL_MS = 500;
@@ -83,7 +84,7 @@ export async function startProcessGroup({
   const settled = new AbortController();
   const ready = control
     ? once(events, 'ready', { signal: settled.signal }).then(([message]) => ({ host: '127.0.0.1', port: message.port }))
-    : acceptsConnections(child, /** @type {TcpReadiness} */ (readiness), label, signal);
+    : acceptsConnections(child, /** @type {TcpReadiness} */ (readiness), label, signal, settled.signal);
   try {
     const daemonOk = readiness !== 'protocol' && Boolean(readiness.mayDaemonise);
     const { host, port } = await waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol: Boolean(control), daemonOk, signal, describeEarlyExit, pid: child.pid });
@@ -102,14 +103,17 @@ export async function startProcessGroup({
  * @param {TcpReadiness} readiness
  * @param {string} label
  * @param {AbortSignal} [signal]
+ * @param {AbortSignal} [settled] aborted once the start succeeded or failed
  */
-function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts, mayDaemonise = false }, label, signal) {
+function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts, mayDaemonise = false }, label, signal, settled) {
   const ac = new AbortController();
   child.once('exit', (code) => {
     if (!(mayDaemonise && code === 0)) ac.abort();
   });
   child.once('error', () => ac.abort()); // could not start (ENOENT, EACCES): no 'exit' comes, stop polling now
   signal?.addEventListener('abort', () => ac.abort(), { once: true });
+  // The start settled another way (an exit, the process limit): the poll ends with it.
+  settled?.addEventListener('abort', () => ac.abort(), { once: true });
   return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, signal: ac.signal });
 }
 
@@ -125,13 +129,19 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
   const early = exited.then(({ code, signal, error }) => {
     if (error) throw new RunError(`${label} could not be started: ${error.message}`);
     // A launcher that exits 0 may have left the server in the background: the port decides.
-    if (daemonOk && code === 0 && !signal) return new Promise(() => {});
+    // It has DAEMON_LISTEN_GRACE_MS for the port to answer; then it simply exited.
+    if (daemonOk && code === 0 && !signal) {
+      return sleep(DAEMON_LISTEN_GRACE_MS, null, { signal: ac.signal }).then(() => {
+        throw new RunError(`${label} exited with code 0 before it was ready, and nothing listened on its port ${DAEMON_LISTEN_GRACE_MS / 1000}s later: a server keeps running (or, if it puts itself in the background, leaves a process that listens)`);
+      });
+    }
     const described = describeEarlyExit({ code, signal });
     if (described) throw new RunError(described);
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = stderrTail();
     // A Node that could not make its threads aborts with a native stack: say the limit instead.
-    const limited = threadStartFailure(tail);
+    // Or one of its workers aborted short of threads, and the process limit leaves no room for them.
+    const limited = threadStartFailure(tail) ?? (code !== 0 || signal ? processLimitClose('self') : null);
     if (limited) throw new RunError(processLimitMessage(label, limited));
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });

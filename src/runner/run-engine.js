@@ -19,13 +19,13 @@ import { bootCommand, commandTarget } from './boot-command.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
-import { workerDeaths } from '../analysis/worker-deaths.js';
+import { workerDeaths, treeWorkerDeaths } from '../analysis/worker-deaths.js';
 import { shapeBetween, withOtherThreads } from '../analysis/server-shape.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
 import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
-import { snapshotTree } from './server-tree.js';
+import { snapshotTree, listeningServer } from './server-tree.js';
 import { endLoadWhenEnough } from './enough-watch.js';
 
 /**
@@ -57,7 +57,8 @@ async function execute(run, plan, logger) {
     what: plan.target.kind === 'command' ? 'server' : 'strategy',
     boot: (stops, onStderr) => bootServer(plan, logger, run, stops, onStderr),
     sample: (server) => server && startSampler({
-      rootPid: server.treePid ?? server.proc.pid,
+      // A daemon is sampled from its own process: its group's leader (the double fork's first child) is gone.
+      rootPid: server.daemon?.pid ?? server.treePid ?? server.proc.pid,
       serverPid: server.serverPid ?? server.proc.pid,
       launchers: server.launchers ?? [],
       channel: server.channel,
@@ -65,6 +66,8 @@ async function execute(run, plan, logger) {
       runtime: plan.target.runtime?.kind ?? 'node',
       getGeneratorStats: () => run.lastTick?.generator ?? null,
       getWorkers: () => server.proc.workers(),
+      // A user's server that a launcher restarts (nodemon) is followed to the process that listens.
+      findServer: plan.target.kind === 'command' ? () => listeningServer(server.treePid ?? server.proc.pid, server.port) : null,
     }),
     url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
     // A user's server: its process tree when the measured phase starts and ends (who serves, its workers).
@@ -108,8 +111,9 @@ async function execute(run, plan, logger) {
     stoppedEarly,
     // Every response an error is a run that failed too, however fast the errors came.
     outcome,
-    // Pool workers that died (and were replaced) while the run went on.
-    workerDeaths: workerDeaths(workers, measureStartedAt),
+    // Pool workers that died (and were replaced) while the run went on: a strategy's say so in its
+    // control lines; a user's server's (node:cluster, a fork pool) are seen in its process tree.
+    workerDeaths: plan.target.kind === 'command' ? treeWorkerDeaths(samples?.processes, measureStartedAt) : workerDeaths(workers, measureStartedAt),
     // Requests whose command could not be started, by errno and the limit it points at.
     spawnFailures: spawnFailures(load.errorTexts, limits),
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,

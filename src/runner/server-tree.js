@@ -9,6 +9,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { pidsInGroup, readStat, fdLinks, procUnits, processName } from '../sample/proc.js';
 import { listeningSockets, socketInode } from './listening-ports.js';
+import { serverShape } from '../analysis/server-shape.js';
 /** The name libuv gives its pool threads (/proc/<pid>/task/<tid>/comm). */
 const POOL_THREAD_COMM = 'libuv-worker';
 
@@ -44,6 +45,19 @@ export function readServerTree(pgid, port) {
  */
 export function snapshotTree(pgid, port) {
   return { tree: readServerTree(pgid, port), at: Date.now(), ticksPerSec: procUnits().ticksPerSec };
+}
+
+/**
+ * The process of the group that listens on the port now (the topmost, below its
+ * launchers), or null while none does: a server a launcher restarted (nodemon)
+ * is this process once its new child listens.
+ * @param {number} pgid
+ * @param {number} port
+ * @returns {number|null}
+ */
+export function listeningServer(pgid, port) {
+  const tree = readServerTree(pgid, port);
+  return tree.some((p) => p.listens) ? serverShape(tree, { rootPid: pgid }).pid : null;
 }
 
 /** The variables of a process's environment (its own, same user), as a Map; empty when unreadable. */

@@ -9,7 +9,9 @@
  * root is not held to the limit, so nothing is said for it.
  */
 import { readFileSync } from 'node:fs';
+import { RunError } from '../errors.js';
 import { procPids, readLimits } from '../sample/proc.js';
+import { PROCESS_LIMIT_ROOM_TASKS } from '../thresholds.js';
 
 /** Signs in a dying Node's stderr that it could not create a thread. */
 const THREAD_START_FAILED = /uv_thread_create|WorkerThreadsTaskRunner|pthread_create/;
@@ -40,11 +42,44 @@ export function threadStartFailure(stderr) {
 }
 
 /**
+ * The process limit, when a server died at start with so little room left under it
+ * (fewer than PROCESS_LIMIT_ROOM_TASKS) that a Node process and its workers could not
+ * all start: a node:cluster worker short of threads aborts, often without a word, and
+ * its primary exits with another worker's stack.
+ * @param {number|'self'} pid a process of the user, whose limit counts
+ * @returns {{ limit: number, tasks: number, room: number } | null}
+ */
+export function processLimitClose(pid) {
+  const limit = readLimits(pid)?.processes;
+  if (!Number.isFinite(limit) || ownUid() === 0) return null;
+  const tasks = userTasks(ownUid());
+  return limit - tasks < PROCESS_LIMIT_ROOM_TASKS ? { limit, tasks, room: Math.max(0, limit - tasks) } : null;
+}
+
+/**
+ * The error of a thread or process that spawnbench itself could not start (a load
+ * generator thread: `new Worker` throws EAGAIN) under the process limit, said in one line.
+ * @param {string} what 'the load generator'
+ * @param {Error & { code?: string }} error
+ * @returns {Error} the one-line RunError, or `error` when it is not the limit's
+ */
+export function ownStartFailure(what, error) {
+  const limit = error?.code === 'EAGAIN' || /^EAGAIN\b/.test(error?.message ?? '') ? readLimits('self')?.processes : null;
+  if (!Number.isFinite(limit) || ownUid() === 0) return error;
+  return new RunError(processLimitMessage(what, { limit, tasks: userTasks(ownUid()) }));
+}
+
+/**
  * "strategy 'fork-pool' could not start: the process limit (ulimit -u 15) was reached …"
  * @param {string} label
- * @param {{ limit: number, tasks: number|null }} reached `tasks`: the user's processes and threads, null when not counted
+ * @param {{ limit: number, tasks: number|null, room?: number|null }} reached `tasks`: the user's processes and threads, null when
+ *   not counted; `room`: how many more fit, when the limit was not reached but left too little room (processLimitClose)
  */
-export function processLimitMessage(label, { limit, tasks }) {
+export function processLimitMessage(label, { limit, tasks, room = null }) {
+  if (room !== null) {
+    return `${label} could not start: the process limit (ulimit -u ${limit}) leaves room for only ${room} more processes and threads, ` +
+      'and each Node process needs ~10 before it runs (a worker that cannot make them aborts); raise it with `ulimit -u`, or run fewer workers';
+  }
   const why = tasks === null ? 'a Node process could not create its threads' : `${tasks} processes and threads of this user run`;
   return `${label} could not start: the process limit (ulimit -u ${limit}) was reached (${why}; each Node process needs ~10 threads); ` +
     'raise it with `ulimit -u`, or run fewer workers (--pool-size)';

@@ -8,6 +8,7 @@ import net from 'node:net';
 import { RunError } from '../errors.js';
 import { listeningPorts } from './listening-ports.js';
 import { WRONG_PORT_GRACE_MS } from '../thresholds.js';
+import { ownCpuBudget, processCpuBudget } from '../cpu-budget.js';
 
 /** Time between connection attempts, ms: readiness is seen within a tenth of a second. */
 const POLL_MS = 100;
@@ -58,7 +59,7 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
     if (elsewhereSince !== null && Date.now() - elsewhereSince >= WRONG_PORT_GRACE_MS) {
       throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others[0]}`);
     }
-    if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts() });
+    if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid) });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new RunError(`stopped before ${label} accepted connections`);
@@ -68,7 +69,7 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
  * The timeout message. A port its output mentions that answers is the hint
  * ("it seems to listen on 4000"); one that does not answer is still named.
  */
-async function notListening({ label, port, portSource, readyTimeoutMs, mentioned }) {
+async function notListening({ label, port, portSource, readyTimeoutMs, mentioned, quota }) {
   const others = mentioned.filter((p) => p !== port);
   let hint = portSource === 'PORT' ? '; if it listens on a fixed port, pass --port N' : '';
   if (others.length > 0) hint = `; its output mentions port ${others[0]}: if it listens there, pass --port ${others[0]}`;
@@ -80,7 +81,24 @@ async function notListening({ label, port, portSource, readyTimeoutMs, mentioned
       }
     }
   }
-  return new RunError(`${label} did not accept connections on port ${port}${given(portSource)} within ${readyTimeoutMs / 1000}s${hint}`);
+  // A quota of a fraction of a CPU makes a start slow: say so, whatever else the port says.
+  const slow = quota ? `; it runs under a CPU quota of ${quota.cpus} CPUs (cgroup ${quota.cgroup}), which may be what made its start this slow: raise the quota, or give it a longer --ready-timeout` : '';
+  return new RunError(`${label} did not accept connections on port ${port}${given(portSource)} within ${readyTimeoutMs / 1000}s${slow}${hint}`);
+}
+
+/**
+ * The CPU quota that binds the server's group, when it is less than one CPU: its own cgroup's
+ * (read while it runs), else spawnbench's, which a server it started is under.
+ * @returns {{ cpus: number, cgroup: string }|null}
+ */
+function quotaOf(pgid) {
+  let quota = null;
+  try {
+    quota = processCpuBudget(pgid).limits.quota ?? ownCpuBudget().limits.quota;
+  } catch {
+    quota = ownCpuBudget().limits.quota;
+  }
+  return quota && quota.cpus < 1 ? { cpus: quota.cpus, cgroup: quota.cgroup } : null;
 }
 
 function given(portSource) {

@@ -48,6 +48,9 @@ export function probeSupport(runtime = 'node') {
  * @param {string} [options.runtime] runtime of the strategy's main process; on 'bun'/'deno' the
  *   summary says "probe not available on <runtime>" unless a probe (in Node workers) reported anyway
  * @param {() => ({ elu: number, cpuPct: number } | null)} [options.getGeneratorStats] the load generator's own load
+ * @param {() => number|null} [options.findServer] the process that listens on the server's port now (a user's
+ *   server: src/runner/server-tree.js); asked when the server process is gone, so a server that a launcher
+ *   restarts (nodemon) is followed to its new process, and the summary's `serverRestarts` lists each change
  * @param {() => Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [options.getWorkers]
  *   the strategy's latest merged `workers` list: names workers and gives their request counts
  * @returns {EventEmitter & { stop: () => Promise<object>, reset: () => void }}
@@ -65,7 +68,9 @@ export function probeSupport(runtime = 'node') {
  *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak), loopCpuPct, waitPct, inFlight, spawnTiming,
  *   runtime: { kind, version, libuv, spawnMechanism }|null } }], spawnTiming, spawned: { seen, spawns, cpuPct, rssBytes },
  *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [],
- *   throttling: [Throttling over the measured phase, src/sample/throttling.js] }`; each sample carries `throttling`
+ *   throttling: [Throttling over the measured phase, src/sample/throttling.js],
+ *   serverRestarts: [{ from, to, t }] (the server process replaced by another that listens, in the measured phase;
+ *   a replaced one's entry has role `replaced`) }`; each sample carries `throttling`
  *   for its own interval (one entry per CPU quota that binds the server or spawnbench; [] without a quota).
  *   `spawnTiming` ('diagnostics-channel', 'patch', 'mixed' run-wide, or null): how blocked-in-spawn was timed.
  *   `requests` there is the count completed while sampling, and null figures were not measured.
@@ -79,6 +84,7 @@ export function startSampler({
   runtime = 'node',
   getGeneratorStats = null,
   getWorkers = null,
+  findServer = null,
 }) {
   const sampler = new EventEmitter();
   // The two readers give the same reading; only the portable one (pidusage) has history to close.
@@ -93,7 +99,19 @@ export function startSampler({
   /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const launcherPids = new Map(launchers.map((l) => [l.pid, l.name]));
-  const roleOf = (pid) => (pid === serverPid ? 'main' : launcherPids.has(pid) ? 'launcher' : 'worker');
+  /** The server processes a restart replaced (nodemon ends its child and starts another), and each change. */
+  const replaced = new Set();
+  let restarts = [];
+  const roleOf = (pid) => (pid === serverPid ? 'main' : launcherPids.has(pid) ? 'launcher' : replaced.has(pid) ? 'replaced' : 'worker');
+  // The server process is gone while its group lives on: the process that listens now is the server.
+  const followServer = (alive, now) => {
+    if (!findServer || alive.has(serverPid)) return;
+    const next = findServer();
+    if (!next || next === serverPid) return;
+    replaced.add(serverPid);
+    restarts.push({ from: serverPid, to: next, t: now });
+    serverPid = next;
+  };
   const staleMs = (channel?.intervalMs ?? intervalMs) * STALE_INTERVALS;
 
   const onReport = (report) => {
@@ -153,6 +171,7 @@ export function startSampler({
     const forkingThreads = (pid) =>
       probedPids.has(pid) ? [pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)] : undefined;
     const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids])] });
+    followServer(reading.processes, now);
 
     const processes = [];
     for (const [pid, usage] of reading.processes) {
@@ -218,6 +237,7 @@ export function startSampler({
   return Object.assign(sampler, {
     reset() {
       recorder.reset();
+      restarts = [];
       throttle.reset();
       wide?.reset();
     },
@@ -227,9 +247,12 @@ export function startSampler({
         channel?.off('report', onReport);
         while (busy) await new Promise((resolve) => setTimeout(resolve, 5));
         reader.close?.();
+        // A server replaced in the last interval: its successor is the main process of the summary too.
+        const stat = serverPid ? readStat(serverPid) : null;
+        followServer(new Set(stat && stat.state !== 'Z' ? [serverPid] : []), Date.now());
         throttle.read();
-        const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary() });
-        return { ...summary, ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };
+        const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary(), serverRestarts: restarts });
+        return { ...withReplaced(summary, replaced, serverPid), ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };
       })();
       return stopping;
     },
@@ -286,12 +309,26 @@ function createWideScan(rootPid) {
   };
 }
 
+/**
+ * A server process that a restart replaced was `main` while it served: in the summary it is
+ * `replaced`, after the server, so no reader takes it for the server or for a worker of it.
+ */
+function withReplaced(summary, replaced, serverPid) {
+  if (replaced.size === 0) return summary;
+  const roleOf = (p) => (p.threadId !== null ? p : replaced.has(p.pid) ? { ...p, role: 'replaced', label: `pid ${p.pid} (replaced)` } : p.pid === serverPid ? { ...p, role: 'main', label: 'main' } : p);
+  const processes = summary.processes.map(roleOf);
+  const late = processes.filter((p) => p.role === 'replaced');
+  const main = processes.filter((p) => p.role === 'main');
+  return { ...summary, processes: [...main, ...processes.filter((p) => p.role !== 'replaced' && p.role !== 'main'), ...late] };
+}
+
 function workerOf(pid, threadId, workers) {
   return workers.find((w) => w.pid === pid && (w.threadId ?? null) === threadId);
 }
 
 function labelOf(role, pid, threadId, workers) {
   if (role === 'main') return 'main';
+  if (role === 'replaced') return `pid ${pid} (replaced)`;
   const worker = workerOf(pid, threadId, workers);
   if (worker) return `worker ${worker.id}`;
   return role === 'thread' ? `thread ${threadId}` : `pid ${pid}`;

@@ -6,8 +6,8 @@ import { spawnMechanism } from '../spawn-mechanism.js';
 import { createProbeTotals } from './probe-totals.js';
 import { threadBusy } from './thread-busy.js';
 
-/** Order of the summary's process list: the main process first, then workers, then threads, then the launchers above it. */
-const ROLE_ORDER = { main: 0, worker: 1, thread: 2, launcher: 3 };
+/** Order of the summary's process list: the main process first, then workers, then threads, then the launchers above it, then server processes a restart replaced. */
+const ROLE_ORDER = { main: 0, worker: 1, thread: 2, launcher: 3, replaced: 4 };
 
 /**
  * @returns {{ addReport: (key: string, report: object) => void, addSample: (sample: object) => void,

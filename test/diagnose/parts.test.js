@@ -9,6 +9,7 @@ import { createPortHints } from '../../src/runner/port-hints.js';
 import { createGcWindows } from '../../src/diagnose/gc-windows.js';
 import { listeningPorts } from '../../src/runner/listening-ports.js';
 import { waitFor } from '../helpers/harness.js';
+import { createSchedMeters } from '../../src/diagnose/schedstat.js';
 
 const frame = (functionName, url = '', lineNumber = -1) => ({ functionName, url, lineNumber, columnNumber: 0, scriptId: '0' });
 
@@ -76,4 +77,13 @@ test('listeningPorts: the ports a process group listens on, from /proc', async (
   assert.deepEqual(listeningPorts(2 ** 22 + 1), []);
   child.kill('SIGKILL');
   await once(child, 'exit');
+});
+
+test('the main thread measured is the busiest of the server\'s, never a launcher\'s, however long it waited for a core', { skip: process.platform !== 'linux' && 'schedstat is Linux /proc' }, () => {
+  const meters = createSchedMeters();
+  meters.watch(process.pid);
+  const end = Date.now() + 50;
+  while (Date.now() < end); // this thread on a CPU: the busiest
+  assert.equal(meters.take()?.pid, process.pid);
+  assert.equal(meters.take(new Set([process.pid])), null, 'a launcher is left out');
 });

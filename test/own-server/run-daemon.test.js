@@ -12,6 +12,7 @@ import { isAlive, processesMatching } from '../helpers/processes.js';
 import { findDaemon, ticksNow } from '../../src/runner/daemon.js';
 import { readStat } from '../../src/sample/proc.js';
 import { assertNothingLeft } from './helpers.js';
+import { fileURLToPath } from 'node:url';
 
 /** What is checked is whom run follows, measures and ends, not how much the server can serve: an open loop at a low rate. */
 const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6', '-r', '20'];
@@ -61,4 +62,21 @@ test('the daemon is found by the port among processes started after the command,
   } finally {
     await before.stop();
   }
+});
+
+test('a classic double fork (fork, setsid, fork, exec node): the server it left is the process sampled, with its workers', async () => {
+  const doubleFork = fileURLToPath(new URL('../../fixtures/servers/double-fork.sh', import.meta.url));
+  const env = { ...process.env, CI: 'true' };
+  const { code, out, err } = await spawnCli(['run', ...QUICK, '--json', '--', doubleFork, server, '--workers', '2'], { env });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  const { target } = result;
+  assert.equal(target.daemonised, true);
+  // Its process group's leader (the first child, which called setsid) is gone: the server is sampled from its own pid.
+  const sampled = result.samples.processes.filter((p) => p.threadId === null).map((p) => [p.pid, p.role]);
+  assert.deepEqual(sampled, [[target.pid, 'main'], ...result.server.workers.map((pid) => [pid, 'worker'])]);
+  assert.equal(result.server.workers.length, 2);
+  const main = result.samples.processes.find((p) => p.role === 'main');
+  assert.ok(main.summary.cpuPct > 0, 'the server itself was measured');
+  await assertNothingLeft({ pids: [target.leaderPid], marker: server, seen: new Set([target.pid, ...result.server.workers]) });
 });

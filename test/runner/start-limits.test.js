@@ -8,26 +8,29 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { BIN, findOnPath, waitFor } from '../helpers/harness.js';
 import { processesMatching } from '../helpers/processes.js';
 
 const NOBODY = 65534;
 
-/** spawnbench run under `--nproc=limit`, as this user or (root) as nobody. */
-async function runUnderProcessLimit(t, limit) {
+const FORK_POOL = ['-s', 'fork-pool', '-p', '2'];
+
+/** spawnbench run under `--nproc=limit`, as this user or (root) as nobody; `target`: what it runs (a strategy, or `--` and a command). */
+async function runUnderProcessLimit(t, limit, target = FORK_POOL, marker = '/strategies/fork-pool/') {
   const prlimit = findOnPath('prlimit');
   if (!prlimit) return t.skip('prlimit (util-linux) is not installed');
   const asRoot = process.getuid() === 0;
   const setpriv = asRoot ? findOnPath('setpriv') : null;
   if (asRoot && !setpriv) return t.skip('setpriv (util-linux) is not installed: root is not held to a process limit, and the case needs another user');
-  const command = [prlimit, `--nproc=${limit}:${limit}`, process.execPath, BIN, 'run', '-s', 'fork-pool', '-p', '2', '-d', '1s', '-w', '200ms', '--no-dashboard'];
+  const command = [prlimit, `--nproc=${limit}:${limit}`, process.execPath, BIN, 'run', '-d', '1s', '-w', '200ms', '--no-dashboard', ...target];
   const argv = asRoot ? [setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command] : command;
   const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, HOME: '/tmp', TMPDIR: '/tmp' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
   child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
   const [code] = await once(child, 'exit');
-  await waitFor(() => processesMatching('/strategies/fork-pool/').filter((pid) => uidOf(pid) === (asRoot ? NOBODY : process.getuid())).length === 0, { what: 'the strategy to be gone' });
+  await waitFor(() => processesMatching(marker).filter((pid) => uidOf(pid) === (asRoot ? NOBODY : process.getuid())).length === 0, { what: 'the strategy to be gone' });
   return { code, out };
 }
 
@@ -47,5 +50,20 @@ for (const limit of [15, 30]) {
     assert.equal(ran.code, 1);
     assert.match(ran.out, new RegExp(`^spawnbench: strategy 'fork-pool' could not start: the process limit \\(ulimit -u ${limit}\\) was reached \\(.*\\); raise it with \`ulimit -u\`, or run fewer workers \\(--pool-size\\)$`, 'm'));
     assert.doesNotMatch(ran.out, /Native stack trace|did not report a listening port/);
+  });
+}
+
+// A node:cluster server: a worker short of threads aborts (SIGABRT), often without a word,
+// and its primary exits with another worker's EPIPE stack; or spawnbench's own load
+// generator threads cannot start (EAGAIN). Either way one line names the limit.
+for (const limit of [25, 40, 45]) {
+  test(`a node:cluster server started under ulimit -u ${limit}: one line naming the process limit, no stack`, async (t) => {
+    const server = fileURLToPath(new URL('../../fixtures/servers/cluster-env.js', import.meta.url));
+    const ran = await runUnderProcessLimit(t, limit, ['--', process.execPath, server], server);
+    if (!ran) return;
+    t.diagnostic(ran.out);
+    assert.equal(ran.code, 1);
+    assert.match(ran.out, new RegExp(`^spawnbench: ('.*cluster-env\\.js'|the load generator) could not start: the process limit \\(ulimit -u ${limit}\\) (was reached|leaves room for only \\d+ more)`, 'm'));
+    assert.doesNotMatch(ran.out, /Native stack trace|\n\s+at |EPIPE|exited with code|^spawnbench: EAGAIN/m);
   });
 }

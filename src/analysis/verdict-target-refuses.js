@@ -1,0 +1,41 @@
+/**
+ * Rule: a share of the requests failed because the server under test refused the
+ * load generator's own connects (ECONNREFUSED): nothing listened on its port at
+ * those moments. A server that a launcher restarts (nodemon ending its child and
+ * starting another) does this between the two; the restarts seen in its process
+ * tree are named. Apart from "the downstream refuses", which only errors that
+ * came back in a response, or the server's stderr, can show.
+ */
+import { targetRefusal } from './error-reasons.js';
+import { ERROR_RATE } from '../thresholds.js';
+
+/**
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function targetRefuses(evidence) {
+  const { load } = evidence;
+  if (load.errorRate < ERROR_RATE || load.errors === 0) return null;
+  const refused = targetRefusal({ errorTexts: evidence.errorTexts });
+  if (!refused || refused.count / Math.max(1, load.attempts) < ERROR_RATE) return null;
+  const restarts = evidence.restarts ?? [];
+  return {
+    id: 'target-refuses',
+    kind: 'problem',
+    where: evidence.port != null ? `port ${evidence.port}` : null,
+    figures: {
+      refused: refused.count,
+      text: refused.text,
+      errors: load.errors,
+      errorRate: load.errorRate,
+      attempts: load.attempts,
+      port: evidence.port ?? null,
+      mode: evidence.mode,
+      // No request got a response: the port was closed the whole run.
+      none: load.requests === 0,
+      restarts: restarts.length,
+      // The server's processes in turn: the first one measured, then each that replaced it.
+      pids: restarts.length > 0 ? [restarts[0].from, ...restarts.map((r) => r.to)] : [],
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// A user's server whose workers die and are replaced (node:cluster forking a new worker
+// for each that threw: fixtures/servers/cluster-throws.js): the deaths are found in its
+// process tree as a strategy's pool worker deaths are found in its control lines, a
+// replacement takes its slot (so it is no extra worker), and the balance is not read from
+// a worker and its late replacement ("lopsided (2.00×)").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnCli, fixtureServer } from '../helpers/harness.js';
+import { assertNothingLeft } from './helpers.js';
+import { treeWorkerDeaths } from '../../src/analysis/worker-deaths.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
+
+/** A sampler process entry seen at the sample times from..to (every 250 ms from t=0). */
+const entry = (pid, role, from, to) => ({ pid, threadId: null, role, series: Array.from({ length: (to - from) / 250 + 1 }, (_, i) => ({ t: from + i * 250 })) });
+
+test('deaths from the tree: a worker gone before the end, the process after it takes its slot; a short-lived extra child is neither', () => {
+  const processes = [
+    entry(10, 'main', 0, 4000),
+    entry(11, 'worker', 0, 1000), // slot 1 dies at 1 s…
+    entry(12, 'worker', 0, 4000), // slot 2 lives the whole run
+    entry(30, 'worker', 500, 500), // a child while no slot was free: not a worker death nor a replacement
+    entry(13, 'worker', 1250, 2500), // …replaced by 13, which dies at 2.5 s…
+    entry(14, 'worker', 2750, 4000), // …replaced by 14
+  ];
+  const deaths = treeWorkerDeaths(processes, -100);
+  assert.deepEqual(deaths.map((d) => [d.id, d.pid, d.replacedBy, d.atMs]), [[1, 11, 13, 1100], [1, 13, 14, 2600]]);
+  assert.deepEqual(treeWorkerDeaths([entry(10, 'main', 0, 2000), entry(11, 'worker', 0, 2000), entry(12, 'worker', 0, 2000)], 0), []);
+  assert.deepEqual(treeWorkerDeaths([], 0), []);
+});
+
+test('run on a node:cluster server whose first worker throws every 1.5 s: its deaths are listed, no lopsided balance', async () => {
+  const server = fixtureServer('cluster-throws');
+  const env = { ...process.env, CI: 'true', THROW_EVERY_MS: '1500' };
+  const { code, out, err } = await spawnCli(['run', '-d', '5s', '-w', '500ms', '-c', '8', '--json', '--', process.execPath, server], { env });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  const deaths = result.workerDeaths;
+  assert.ok(deaths.length >= 1, `the thrown workers are deaths: ${JSON.stringify(deaths)}; processes ${JSON.stringify(result.samples.processes.map((p) => [p.pid, p.role, p.series.length]))}`);
+  const workers = result.samples.processes.filter((p) => p.role === 'worker').map((p) => p.pid);
+  for (const d of deaths) assert.ok(workers.includes(d.pid), `a death is a worker that was sampled: ${d.pid}`);
+  const ids = result.recommendation.reasons.map((r) => r.id);
+  assert.ok(!ids.some((id) => /lopsided|cluster-even/.test(id)), ids.join(', '));
+  assert.ok(ids.includes('policy-after-death') && ids.includes('worker-died'), ids.join(', '));
+  assert.doesNotMatch(adviceParagraphs(result.recommendation).join('\n'), /lopsided/);
+  await assertNothingLeft({ pids: [result.target.leaderPid], marker: server, seen: new Set([...workers, result.target.pid]) });
+});
