@@ -4,7 +4,7 @@
  */
 import { RunError } from '../errors.js';
 import { fsReason, keptAsItWas, writeFileAtomic } from '../atomic-file.js';
-import { checkResultShape, readBounded } from './result-shape.js';
+import { checkResultDepth, checkResultShape, readBounded } from './result-shape.js';
 
 import { RESULT_FORMAT, RESULT_KINDS } from '../result-format.js';
 
@@ -43,6 +43,7 @@ export function readResultFile(path) {
   } catch {
     throw new RunError(`${path} is not JSON; give a file written by spawnbench --out`);
   }
+  checkResultDepth(path, text);
   if (!data || typeof data !== 'object' || data.tool !== 'spawnbench') {
     throw new RunError(`${path} was not written by spawnbench; give a file written by --out`);
   }

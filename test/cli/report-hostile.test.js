@@ -49,3 +49,26 @@ for (const [name, content, pattern] of CASES) {
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
   });
 }
+
+// A file edited to nest 10,000 deep (JSON.parse takes it; JSON.stringify, behind report --json,
+// ran out of stack: "Maximum call stack size exceeded", exit 1): refused when read, in every view.
+test('report of a file nested 10,000 deep: one line naming the depth, exit 2, with --json too', async () => {
+  const file = path.join(dir, 'deep.json');
+  const body = JSON.stringify(run).slice(0, -1);
+  writeFileSync(file, `${body},"extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+  for (const args of [['report', file, '--json'], ['report', file], ['report', path.join(dir, 'ok.json'), '--against', file]]) {
+    if (args.includes('--against')) writeFileSync(args[1], JSON.stringify(run));
+    const io = fakeIo();
+    const code = await runCli(args, io);
+    assert.equal(code, 2, `${args.join(' ')}: ${io.err()}`);
+    assert.match(io.err(), /^spawnbench: (--against )?.*deep\.json nests 10001 levels deep, deeper than any spawnbench result \(at most 100\); give a file written by --out, unedited\n$/);
+    assert.equal(io.out(), '');
+  }
+});
+
+test('nestingDepth counts brackets outside strings only', async () => {
+  const { nestingDepth } = await import('../../src/report/result-shape.js');
+  assert.equal(nestingDepth('{"a":[1,{"b":"[[[{{{\\\\"}]}'), 3);
+  assert.equal(nestingDepth('{"a":"\\"[["}'), 1);
+  assert.equal(nestingDepth('1'), 0);
+});
