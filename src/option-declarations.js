@@ -68,8 +68,9 @@ export function defaultSizes(parallelism = defaultPoolSize()) {
  * @throws {UsageError}
  */
 export function parseGeneratorThreads(value, cpu = ownCpuBudget()) {
-  const threads = parseInteger(value, '--generator-threads', { max: 64 });
   const most = budgetWorkers(cpu);
+  // The example a non-number gets is one the cap allows (it said 'e.g. 10' where 2 was the most).
+  const threads = parseInteger(value, '--generator-threads', { max: 64, example: Math.min(most, 2) });
   if (threads > most) {
     throw new UsageError(`--generator-threads ${threads} is more than the CPUs spawnbench may use here (${cpuBudgetLabel({ cpu })}); give at most ${most}`);
   }

@@ -4,6 +4,7 @@
  */
 import { int, msNumber } from './text-format.js';
 import { metricWords } from './metric-text.js';
+import { cleanText } from '../untrusted-text.js';
 
 /** A value of a delta in its unit, without the unit for ms (the column says it). */
 function value(v, unit) {
@@ -56,7 +57,7 @@ function noiseText(d) {
 
 /**
  * The block printed after a summary.
- * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], summary: object }} against analysis/against-deltas.js result
+ * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], summary: object, differentTargets?: any }} against analysis/against-deltas.js result
  * @param {{ file: string, createdAt?: string }} baseline
  * @returns {string}
  */
@@ -65,12 +66,22 @@ export function formatAgainst(against, baseline) {
   const s = against.summary;
   const tally = s.changes === 0 ? 'no change beyond the noise' : `${s.changes} change${s.changes === 1 ? '' : 's'} beyond the noise: ${s.better} better, ${s.worse} worse`;
   const head = `Against ${baseline.file}${when}: ${tally}`;
-  if (!against.rows) return [head, ...deltaLines(against.deltas, '  ')].join('\n');
+  if (!against.rows) return [head, ...differentTargetsLine(against.differentTargets), ...deltaLines(against.deltas, '  ')].join('\n');
   // A compare: one block per row, the repeats' spread as the noise.
   const lines = [head];
   for (const row of against.rows) lines.push(`  ${row.strategy} · ${row.workload}`, ...deltaLines(row.deltas, '    '));
   for (const name of against.unmatched ?? []) lines.push(`  ${name}: not in the baseline`);
   return lines.join('\n');
+}
+
+/**
+ * The warning line of a comparison between two different targets (none when they are the same).
+ * @param {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [targets]
+ */
+function differentTargetsLine(targets) {
+  if (!targets) return [];
+  const name = ({ kind, name: what }) => cleanText(`${kind ?? 'unknown target'}${what ? ` '${what}'` : ''}`);
+  return [`  warning: comparing different targets: the baseline measured ${name(targets.before)}, this run ${name(targets.after)}`];
 }
 
 function deltaLines(deltas, indent) {
