@@ -71,7 +71,9 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   if (spec.kind !== 'change' && n < 0) throw bad(`${metric} cannot be negative`);
   switch (spec.kind) {
     case 'latency': {
-      if (!(unitText in LATENCY_UNITS_MS)) throw bad(`give the duration a unit: us, ms or s (e.g. ${metric}${op}50ms)`);
+      // 'h' and 'm' are units of --duration, not of a latency: say so rather than ask for a unit given.
+      if (unitText === '') throw bad(`give the duration a unit: us, ms or s (e.g. ${metric}${op}50ms)`);
+      if (!(unitText in LATENCY_UNITS_MS)) throw bad(`'${rawUnit}' is not a unit of latency; use us, ms or s (e.g. ${metric}${op}50ms)`);
       return { expr, metric, op, value: n * LATENCY_UNITS_MS[unitText], unit: 'ms' };
     }
     case 'rps':

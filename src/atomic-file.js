@@ -5,6 +5,12 @@
  * (a full disk, a file size limit, an I/O error) used to leave a baseline for --against
  * as 8 KB of cut JSON; now the previous file stays as it was and the temporary one is
  * removed.
+ *
+ * Only a regular file (or a new path) is replaced. A FIFO, a character device (/dev/null,
+ * a tty) and spawnbench's own stdout or stderr (/dev/stdout, /dev/fd/N) are written
+ * through, as a shell's `>` does: a rename over /dev/null, as root, used to turn the
+ * machine's /dev/null into a plain file (issue 36). Anything else (a directory, a block
+ * device, a socket) is refused.
  */
 import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +21,7 @@ export function fsReason(error) {
     ENOENT: 'no such file or directory', EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system',
     ENOTDIR: 'a part of the path is not a directory', EISDIR: 'it is a directory', ENOSPC: 'no space left on the device',
     EDQUOT: 'the disk quota is used up', EFBIG: 'the file size limit was reached (ulimit -f)', EIO: 'an input/output error on the device',
+    EPIPE: 'the reading end of the pipe was closed', ENXIO: 'no reader or device behind it',
   };
   return words[error?.code] ?? error?.code ?? error?.message ?? String(error);
 }
@@ -49,22 +56,134 @@ export function fileExists(file) {
 }
 
 /**
- * The end of a failed write's message: whether a previous file is still there, untouched.
+ * The end of a failed write's message: whether a previous file is still there, untouched
+ * (a device or pipe written through has no previous content to keep).
  * @param {string} file
  */
 export function keptAsItWas(file) {
-  return fileExists(file) ? `; the previous ${file} is left as it was` : '';
+  return destinationKind(file).kind === 'file' ? `; the previous ${file} is left as it was` : '';
+}
+
+/**
+ * The paths that name one of spawnbench's own open files, and that file's descriptor.
+ * @type {Array<[RegExp, (match: RegExpExecArray) => number|null]>}
+ */
+const OWN_FD_PATHS = [
+  [/^\/dev\/(stdin|stdout|stderr)$/, (m) => ['stdin', 'stdout', 'stderr'].indexOf(m[1])],
+  [/^\/dev\/fd\/(\d+)$/, (m) => Number(m[1])],
+  [/^\/proc\/(self|thread-self|\d+)\/fd\/(\d+)$/, (m) => (m[1] === 'self' || m[1] === 'thread-self' || Number(m[1]) === process.pid ? Number(m[2]) : null)],
+];
+
+/** The descriptor `file` names when it is one of spawnbench's own (/dev/stdout is 1), else null. */
+function ownDescriptor(file) {
+  const full = path.resolve(file);
+  for (const [pattern, fd] of OWN_FD_PATHS) {
+    const match = pattern.exec(full);
+    if (match) return fd(match);
+  }
+  return null;
+}
+
+/** What a non-regular file is, in words (for a refusal). */
+function specialKind(stat) {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * What a write to `file` meets: 'new' (nothing there yet) and 'file' (a regular file) are
+ * written next to it and renamed over it; 'through' (a FIFO, a character device such as
+ * /dev/null or a tty, or spawnbench's own stdout or stderr) is written as it is, never
+ * replaced; 'refused' (a directory, a block device, a socket) is not written, and `what`
+ * says what it is. `fd`: the descriptor a path like /dev/stdout names, written itself:
+ * a file there gets the result after what was printed (at the descriptor's offset), and
+ * a socket (what Node gives a child's stdout) can be written though not opened.
+ * @param {string} file
+ * @returns {{ kind: 'new'|'file'|'through'|'refused', what?: string, fd?: number }}
+ */
+export function destinationKind(file) {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    return { kind: 'new' };
+  }
+  // A pipe or socket on stdout cannot be opened anew (a socket by no means): its descriptor is written.
+  const fd = ownDescriptor(file);
+  if (fd !== null && !stat.isDirectory()) return { kind: 'through', fd };
+  if (stat.isFile()) return { kind: 'file' };
+  if (stat.isFIFO() || stat.isCharacterDevice()) return { kind: 'through' };
+  return { kind: 'refused', what: specialKind(stat) };
+}
+
+/** Waits `ms` milliseconds without returning to the event loop. */
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Writes all of `buffer` to `fd`, waiting while a non-blocking pipe or socket is full
+ * (spawnbench's own stdout is non-blocking once Node has used it).
+ */
+function writeAll(fd, buffer) {
+  for (let offset = 0; offset < buffer.length;) {
+    try {
+      offset += writeSync(fd, buffer, offset);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      pause(1);
+    }
+  }
+}
+
+/**
+ * A writer with openAtomicFile's interface for a destination written through: a FIFO or a
+ * device is opened, spawnbench's own descriptor (/dev/stdout) written as it is.
+ * @param {string} file
+ * @param {number|undefined} ownFd
+ */
+function openThrough(file, ownFd) {
+  const fd = ownFd ?? openSync(file, 'w');
+  let failure = null;
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    if (ownFd === undefined) closeSync(fd);
+  };
+  return {
+    temp: null,
+    write(data) {
+      if (failure || !open) return;
+      try {
+        writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      } catch (error) {
+        failure = error;
+      }
+    },
+    failed: () => failure,
+    commit() {
+      close();
+      if (failure) throw failure;
+    },
+    abandon: close,
+  };
 }
 
 /**
  * Opens a temporary file next to `file` to be written piece by piece; `commit()` renames
  * it over `file`, `abandon()` removes it. A write that fails is remembered, not thrown
  * (a log line must never end a run): `commit()` then removes the temporary file and
- * throws that first error, and the target is untouched.
+ * throws that first error, and the target is untouched. A FIFO, a device or spawnbench's
+ * own stdout is written through instead (destinationKind), and anything else that is not
+ * a regular file is refused (thrown).
  * @param {string} file
- * @returns {{ write: (data: string|Buffer) => void, failed: () => Error|null, commit: () => void, abandon: () => void, temp: string }}
+ * @returns {{ write: (data: string|Buffer) => void, failed: () => Error|null, commit: () => void, abandon: () => void, temp: string|null }}
  */
 export function openAtomicFile(file) {
+  const destination = destinationKind(file);
+  if (destination.kind === 'refused') throw new Error(`it is ${destination.what}, not a regular file`);
+  if (destination.kind === 'through') return openThrough(file, destination.fd);
   const target = realTarget(file);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   const fd = openSync(temp, 'wx', 0o644);

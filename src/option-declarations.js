@@ -16,7 +16,7 @@ import {
   parseDuration, parseInteger, parseChoice, parseChoiceList, parseIntegerList, formatDuration,
 } from './units.js';
 import { WORKLOAD_NAMES } from './workloads.js';
-import { LOAD_PARSERS } from './load/load-options.js';
+import { LOAD_PARSERS, MAX_GENERATOR_THREADS } from './load/load-options.js';
 import { listStrategies, defaultStrategyName } from './strategies/registry.js';
 import {
   DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_WARMUP_MS, DEFAULT_TIMEOUT_MS, DEFAULT_GENERATOR_THREADS, DEFAULT_SEED,
@@ -67,8 +67,10 @@ export function defaultSizes(parallelism = defaultPoolSize()) {
  * @throws {UsageError}
  */
 export function parseGeneratorThreads(value, cpu = ownCpuBudget()) {
-  const threads = LOAD_PARSERS.threads(value);
   const most = budgetWorkers(cpu);
+  // The example a non-number gets is one the cap allows (it said 'e.g. 10' where 2 was the most);
+  // the bound and the words are LOAD_PARSERS.threads' (load-options.js).
+  const threads = parseInteger(value, '--generator-threads', { max: MAX_GENERATOR_THREADS, example: Math.min(most, 2) });
   if (threads > most) {
     throw new UsageError(`--generator-threads ${threads} is more than the CPUs spawnbench may use here (${cpuBudgetLabel({ cpu })}); give at most ${most}`);
   }

@@ -6,28 +6,52 @@
  * read-only file system, /proc and a directory given as a file all fail here, in one line
  * that names the flag.
  */
-import { openSync, closeSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
+import { accessSync, constants, openSync, closeSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './errors.js';
-import { fsReason as why, realTarget } from './atomic-file.js';
+import { destinationKind, fsReason as why, realTarget } from './atomic-file.js';
 
 /** A file name to suggest for each destination flag, by what it holds. */
 const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' };
 
 /**
+ * Refuses a destination that is neither a regular file, a new path, nor a special file
+ * written through (a FIFO, a character device such as /dev/null, spawnbench's own stdout):
+ * a directory, a block device, a socket. Says whether the destination is written through.
+ * @param {string} file
+ * @param {string} flag e.g. '--out'
+ * @returns {boolean} true for a destination written through (no file is made next to it)
+ * @throws {UsageError}
+ */
+export function checkDestinationKind(file, flag) {
+  const destination = destinationKind(file);
+  const example = EXAMPLE_NAMES[flag] ?? 'result.json';
+  if (destination.what === 'a directory') throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, example)}`);
+  if (destination.kind === 'refused') throw new UsageError(`${flag} ${file} is ${destination.what}, not a file; give a regular file path, like ${flag} ${example} (a pipe, a terminal or /dev/null is written through)`);
+  if (destination.kind !== 'through') return false;
+  try {
+    accessSync(file, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`${flag} ${file}: cannot write there (${why(error)}); give a path you can write`);
+  }
+  return true;
+}
+
+/**
  * Checks that a file can be written at `file` (made if missing, then removed again) and
- * that its directory takes new files.
+ * that its directory takes new files; a FIFO or a device, written through, only has to be
+ * writable (opening a FIFO here would wait for its reader).
  * @param {string} file
  * @param {string} flag e.g. '--out'
  * @throws {UsageError}
  */
 export function checkFileDestination(file, flag) {
+  if (checkDestinationKind(file, flag)) return;
   const target = path.resolve(file);
   let existed = true;
   try {
-    if (statSync(target).isDirectory()) throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, EXAMPLE_NAMES[flag] ?? 'result.json')}`);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
+    statSync(target);
+  } catch {
     existed = false;
   }
   let fd;
@@ -77,13 +101,15 @@ export function checkDirDestination(dir, flag) {
 
 /**
  * Refuses two outputs that name one file (`--out x --html x`): the second write would
- * replace the first, and a log would be renamed over a result.
+ * replace the first, and a log would be renamed over a result. Destinations written
+ * through (`--out /dev/null --log-file /dev/null`) replace nothing.
  * @param {{ flag: string, file: string }[]} outputs
  * @throws {UsageError}
  */
 export function checkDistinct(outputs) {
   const seen = new Map();
   for (const { flag, file } of outputs) {
+    if (destinationKind(file).kind === 'through') continue;
     const real = realTarget(file);
     const first = seen.get(real);
     if (first) throw new UsageError(`${first.flag} ${first.file} and ${flag} ${file} name the same file; give each its own file`);

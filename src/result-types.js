@@ -132,6 +132,8 @@
  * @property {object[]} [deltas]
  * @property {object[]} [rows]
  * @property {object[]} [endpoints] each endpoint found in both results, judged on its own
+ * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
+ *   present when the baseline measured another target
  * @property {object} summary
  */
 

@@ -697,6 +697,14 @@ export const MAX_RATE = 1_000_000;
  */
 export const MAX_RESULT_FILE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Deepest nesting of objects and lists a result file may have, levels. spawnbench's own
+ * results nest 8 deep (a run, a diagnose); a file edited to nest thousands deep made
+ * `report --json` end in "Maximum call stack size exceeded" (JSON.stringify recurses), so
+ * such a file is refused when read, far below where any reader runs out of stack.
+ */
+export const MAX_RESULT_DEPTH = 100;
+
 // ── Error texts, other CPU users, downstreams (issue 30) ─────────────────────
 
 /**

@@ -34,11 +34,11 @@ export function parseDuration(value, flag, { allowZero = false } = {}) {
  * A whole number ≥ min (1 by default).
  * @param {string|number} value
  * @param {string} flag
- * @param {{min?: number, max?: number}} [options]
+ * @param {{min?: number, max?: number, example?: number}} [options] example: the number a bad value is shown (default 10, within max)
  */
-export function parseInteger(value, flag, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
+export function parseInteger(value, flag, { min = 1, max = Number.MAX_SAFE_INTEGER, example = Math.min(max, Math.max(min, 1) * 10) } = {}) {
   const text = String(value).trim();
-  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} '${value}' is not a whole number; use e.g. ${flag} ${Math.max(min, 1) * 10}`);
+  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} '${value}' is not a whole number; use e.g. ${flag} ${example}`);
   const n = Number(text);
   if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
   if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${n}`);

@@ -58,17 +58,22 @@ function unjudged(m, before, after, reason) {
  * @param {object} current RunResult or DiagnoseResult
  * @param {object} baseline the same kind of result, read from --against
  * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `noise`
- * @returns {{ id: 'against', deltas: Delta[], summary: { changes: number, better: number, worse: number } }}
+ * @returns {{ id: 'against', deltas: Delta[], summary: { changes: number, better: number, worse: number },
+ *   differentTargets?: { before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } } }}
  */
 export function againstBaseline(current, baseline, table = METRICS) {
   const deltas = againstMetrics(table).map((m) => NOISE[m.noise](m, baseline, current));
   const marked = deltas.filter((d) => d.significant);
   const endpoints = endpointDeltas(current, baseline, table);
+  const [before, after] = [targetOf(baseline.plan), targetOf(current.plan)];
   return {
     id: 'against',
     deltas,
     summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length },
     ...(endpoints.length > 0 ? { endpoints } : {}),
+    // Set when the two results measured different things (another command, strategy or URL):
+    // their figures still compare, but not as a change of one target.
+    ...(before.kind !== after.kind || before.name !== after.name ? { differentTargets: { before, after } } : {}),
   };
 }
 
@@ -90,6 +95,18 @@ function endpointDeltas(current, baseline, table) {
     list.push({ name: e.name, deltas, summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length } });
   }
   return list;
+}
+
+/**
+ * What a run measured, to tell two results of different targets apart: its kind and the
+ * strategy, URL or command line.
+ * @param {object} [plan] a run plan
+ * @returns {{ kind: string|null, name: string|null }}
+ */
+export function targetOf(plan) {
+  const target = plan?.target ?? {};
+  const name = { strategy: target.strategy, url: target.url, command: Array.isArray(target.command) ? target.command.join(' ') : target.command }[target.kind];
+  return { kind: target.kind ?? null, name: typeof name === 'string' ? name : null };
 }
 
 function delta(metric, unit, before, after, higherIsBetter, significant, noise) {

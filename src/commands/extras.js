@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { parseAssertions } from '../assert-expr.js';
 import { metricsOf } from '../analysis/metrics.js';
 import { readResultFile } from '../report/result-file.js';
+import { checkDestinationKind } from '../output-destinations.js';
 
 /** The exit code of a run whose --assert failed (0, 1 and 2 are taken: see README). */
 export const ASSERT_FAILED_EXIT_CODE = 3;
@@ -83,6 +84,8 @@ function readBaseline(file, kind) {
  */
 function checkWritable(path, flag) {
   if (typeof path !== 'string' || path.trim() === '') throw new UsageError(`${flag} needs a file name, like ${flag} report.html`);
+  // A block device or a socket is refused; a FIFO or /dev/stdout is written through, no folder needed.
+  if (checkDestinationKind(path, flag)) return path;
   const full = resolve(path);
   let stat = null;
   try {

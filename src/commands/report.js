@@ -52,7 +52,10 @@ export default {
     } catch (error) {
       // A shape the checks did not foresee: still the file's fault, said in one line.
       if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
-      throw new UsageError(`${file} has the header of a spawnbench ${result.kind} result but not its shape (${error.message}); give a file written by --out, unedited`);
+      const { fieldReadLast, describeValue } = await import('../report/field-read-last.js');
+      const field = fieldReadLast(format, result);
+      const where = field ? ` (the report stopped at its "${field.path}": ${describeValue(field.value)})` : '';
+      throw new UsageError(`${file} has the header of a spawnbench ${result.kind} result but not a shape the report can read${where}; give a file written by --out, unedited`);
     }
     io.stdout.write(`${text}\n`);
     return hasExtras(extras) ? finishExtras(result, extras, io, { json: false }) : 0;

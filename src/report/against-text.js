@@ -57,7 +57,7 @@ function noiseText(d) {
 
 /**
  * The block printed after a summary.
- * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], endpoints?: Array<{ name: string, deltas: object[], summary: any }>, summary: object }} against analysis/against-deltas.js result
+ * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], endpoints?: Array<{ name: string, deltas: object[], summary: any }>, summary: object, differentTargets?: any }} against analysis/against-deltas.js result
  * @param {{ file: string, createdAt?: string }} baseline
  * @returns {string}
  */
@@ -69,13 +69,23 @@ export function formatAgainst(against, baseline) {
   if (!against.rows) {
     // A mix: each endpoint's own changes under the totals'.
     const endpoints = (against.endpoints ?? []).flatMap((e) => [`  ${cleanText(e.name, 200)}: ${e.summary.changes === 0 ? 'no change beyond its noise' : `${e.summary.changes} beyond its noise (${e.summary.better} better, ${e.summary.worse} worse)`}`, ...deltaLines(e.deltas, '    ')]);
-    return [head, ...deltaLines(against.deltas, '  '), ...endpoints].join('\n');
+    return [head, ...differentTargetsLine(against.differentTargets), ...deltaLines(against.deltas, '  '), ...endpoints].join('\n');
   }
   // A compare: one block per row, the repeats' spread as the noise.
   const lines = [head];
   for (const row of against.rows) lines.push(`  ${row.strategy} · ${row.workload}`, ...deltaLines(row.deltas, '    '));
   for (const name of against.unmatched ?? []) lines.push(`  ${name}: not in the baseline`);
   return lines.join('\n');
+}
+
+/**
+ * The warning line of a comparison between two different targets (none when they are the same).
+ * @param {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [targets]
+ */
+function differentTargetsLine(targets) {
+  if (!targets) return [];
+  const name = ({ kind, name: what }) => cleanText(`${kind ?? 'unknown target'}${what ? ` '${what}'` : ''}`);
+  return [`  warning: comparing different targets: the baseline measured ${name(targets.before)}, this run ${name(targets.after)}`];
 }
 
 function deltaLines(deltas, indent) {

@@ -60,7 +60,9 @@ export function formatCompareMarkdown(result) {
   }
   const rest = footer(result).filter(Boolean);
   if (rest.length) lines.push('', ...rest.map((l) => `- ${l}`));
-  return lines.join('\n');
+  // A name in a result file could hold HTML (`<script>`), which a Markdown renderer would
+  // pass on; `&lt;` shows as `<` in every renderer.
+  return lines.join('\n').replaceAll('<', '&lt;');
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import { RunError } from '../errors.js';
 import { fsReason, keptAsItWas, writeFileAtomic } from '../atomic-file.js';
-import { checkResultShape, readBounded } from './result-shape.js';
+import { checkResultDepth, checkResultShape, readBounded } from './result-shape.js';
+import { plainDocument } from '../untrusted-text.js';
 
 import { RESULT_FORMAT, RESULT_KINDS } from '../result-format.js';
 
@@ -43,6 +44,10 @@ export function readResultFile(path) {
   } catch {
     throw new RunError(`${path} is not JSON; give a file written by spawnbench --out`);
   }
+  checkResultDepth(path, text);
+  // Every text in it (a command, a path, process names, a CPU model) may have been edited to
+  // hold terminal escapes or bidirectional controls: cleaned once, here, for every view.
+  data = plainDocument(data);
   if (!data || typeof data !== 'object' || data.tool !== 'spawnbench') {
     throw new RunError(`${path} was not written by spawnbench; give a file written by --out`);
   }

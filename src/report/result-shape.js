@@ -7,7 +7,7 @@
 import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { RunError } from '../errors.js';
-import { MAX_RESULT_FILE_BYTES } from '../thresholds.js';
+import { MAX_RESULT_DEPTH, MAX_RESULT_FILE_BYTES } from '../thresholds.js';
 
 /** The schema of every result document (`--json`, `--out`), as published for CI users. */
 export const RESULT_SCHEMA_URL = new URL('../../schema/result.schema.json', import.meta.url);
@@ -95,5 +95,40 @@ export function readBounded(file) {
     return buffer.toString('utf8', 0, length);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * How deep objects and lists nest in a JSON text, levels (counted on the text, without
+ * recursion: the file may nest deeper than any recursive reader's stack).
+ * @param {string} text valid JSON
+ * @returns {number}
+ */
+export function nestingDepth(text) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Refuses a result text that nests deeper than any result spawnbench writes.
+ * @param {string} file for the message
+ * @param {string} text valid JSON
+ * @throws {RunError}
+ */
+export function checkResultDepth(file, text) {
+  const depth = nestingDepth(text);
+  if (depth > MAX_RESULT_DEPTH) {
+    throw new RunError(`${file} nests ${depth} levels deep, deeper than any spawnbench result (at most ${MAX_RESULT_DEPTH}); give a file written by --out, unedited`);
   }
 }

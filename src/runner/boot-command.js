@@ -63,7 +63,8 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
     server.containment = containment;
     logger.info({ code, signal: killedBy, containment }, 'server stopped');
   });
-  logger.info({ pid: started.proc.pid, serverPid: started.serverPid, launchers: started.launchers, host: started.host, port: started.port }, 'server ready');
+  // commandPid: `pid` is the log's own field (spawnbench's pid), and a second one made the line hold the key twice.
+  logger.info({ commandPid: started.proc.pid, serverPid: started.serverPid, launchers: started.launchers, host: started.host, port: started.port }, 'server ready');
   return server;
 }
 

@@ -10,6 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { pidsInGroup, readStat, fdLinks, procUnits, processName } from '../sample/proc.js';
 import { listeningSockets, socketInode } from './listening-ports.js';
 import { serverShape } from '../analysis/server-shape.js';
+import { plainText } from '../untrusted-text.js';
 /** The name libuv gives its pool threads (/proc/<pid>/task/<tid>/comm). */
 const POOL_THREAD_COMM = 'libuv-worker';
 
@@ -27,7 +28,7 @@ export function readServerTree(pgid, port) {
       pid,
       ppid: stat?.ppid ?? 0,
       comm: processName(readText(`/proc/${pid}/comm`).trim()),
-      argv: readText(`/proc/${pid}/cmdline`).split('\0').filter(Boolean),
+      argv: readText(`/proc/${pid}/cmdline`).split('\0').filter(Boolean).map(plainText),
       listens: fdLinks(pid).some((link) => inodes.has(socketInode(link))),
       clusterWorker: env.has('NODE_UNIQUE_ID'),
       ipc: env.has('NODE_CHANNEL_FD'),

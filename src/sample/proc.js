@@ -10,6 +10,7 @@
  */
 import { readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { plainText } from '../untrusted-text.js';
 
 /** True where /proc has what the samplers read. */
 export const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
@@ -77,7 +78,10 @@ function getconf(name, fallback) {
  * @param {string} comm
  */
 export function processName(comm) {
-  return comm.endsWith('-MainThread') ? comm.slice(0, -'-MainThread'.length) : comm;
+  // Any process can name itself: a comm holding terminal escapes must not reach a view raw
+  // (one that is nothing but escapes is shown as '?').
+  const name = plainText(comm).trim() || '?';
+  return name.endsWith('-MainThread') ? name.slice(0, -'-MainThread'.length) : name;
 }
 
 /**
@@ -99,9 +103,11 @@ export function readStat(pid, tid) {
   // The command name (field 2) is in parentheses and may hold spaces or ')'.
   const close = text.lastIndexOf(')');
   const fields = text.slice(close + 2).split(' ');
+  // Read as latin1 for its byte positions; the name's bytes are UTF-8 (a name may hold U+202E).
+  const name = Buffer.from(text.slice(text.indexOf('(') + 1, close), 'latin1').toString('utf8');
   // fields[0] is field 3 of proc(5): field n is fields[n - 3].
   return {
-    name: tid ? text.slice(text.indexOf('(') + 1, close) : processName(text.slice(text.indexOf('(') + 1, close)),
+    name: tid ? plainText(name) : processName(name),
     state: fields[0],
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),

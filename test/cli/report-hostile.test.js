@@ -10,12 +10,23 @@ import path from 'node:path';
 import { runCli } from '../../src/cli.js';
 import { fakeIo } from '../helpers/io.js';
 import { MAX_RESULT_FILE_BYTES } from '../../src/thresholds.js';
+import { createTune } from '../../src/tune/tune-engine.js';
+import { fakeRuns, MACHINE, tuneBase } from '../tune/fake-run.js';
 
 let dir;
 before(() => { dir = mkdtempSync(path.join(tmpdir(), 'spawnbench-test-report-')); });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const header = { tool: 'spawnbench', format: 1 };
+
+/** A tune result as tune writes it (a fake engine, no processes). */
+async function savedTune() {
+  const base = tuneBase({ connections: 4, durationMs: 1000, warmupMs: 0 });
+  const plan = { command: 'tune', base, sizes: [1, 2, 3], policies: ['round-robin'], repeat: 1, search: 'full', output: base.output };
+  const rps = { 1: 600, 2: 1100, 3: 1500 };
+  const result = await createTune(plan, { createRun: fakeRuns((size) => ({ rps: rps[size] })).createRun, readMachine: async () => MACHINE }).start();
+  return JSON.parse(JSON.stringify(result));
+}
 const run = { ...header, kind: 'run', plan: { target: { kind: 'url' }, load: {} }, machine: {}, load: { requests: 1, errors: {} }, notes: [], failures: [] };
 
 // [name, file content or a path, message]
@@ -28,13 +39,19 @@ const CASES = [
   ['a diagnose without a diagnosis', { ...run, kind: 'diagnose' }, /its "diagnosis" is not an object/],
   ['a tune with plan a list', { ...header, kind: 'tune', plan: [] }, /its "plan" is not an object/],
   // Passes the field checks, fails inside the formatter: still one line about the file.
-  ['a run whose workload is null', { ...run, plan: { ...run.plan, target: { kind: 'strategy' }, workload: null } }, /has the header of a spawnbench run result but not its shape \(Cannot read properties of null \(reading 'command'\)\); give a file written by --out, unedited\n$/],
+  ['a run whose workload is null', { ...run, plan: { ...run.plan, target: { kind: 'strategy' }, workload: null } }, /has the header of a spawnbench run result but not a shape the report can read \(the report stopped at its "plan\.workload": null\); give a file written by --out, unedited\n$/],
+  // A tune result's plan was not checked: its sizes made null printed an internal TypeError.
+  ['a tune whose plan.sizes is null', { ...header, kind: 'tune', plan: { base: { target: {}, load: {} }, sizes: null, policies: [] } }, /has the header of a spawnbench tune result but its "plan\.sizes" is not a list; give a file written by --out, unedited\n$/],
+  ['a tune whose usl.sigma is text', 'TUNE', /has the header of a spawnbench tune result but not a shape the report can read \(the report stopped at its "usl\.sigma": text\); give a file written by --out, unedited\n$/],
 ];
 
 for (const [name, content, pattern] of CASES) {
   test(`report of ${name}: one line, exit 2, at once`, async () => {
     let file = content.path;
-    if (!file) {
+    if (content === 'TUNE') {
+      file = path.join(dir, 'tune-usl.json');
+      writeFileSync(file, JSON.stringify({ ...await savedTune(), usl: { sigma: 'x', kappa: 0.01, r2: 0.9 } }));
+    } else if (!file) {
       file = path.join(dir, `${name.replace(/\W+/g, '-')}.json`);
       writeFileSync(file, JSON.stringify(content));
     }
@@ -49,3 +66,26 @@ for (const [name, content, pattern] of CASES) {
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
   });
 }
+
+// A file edited to nest 10,000 deep (JSON.parse takes it; JSON.stringify, behind report --json,
+// ran out of stack: "Maximum call stack size exceeded", exit 1): refused when read, in every view.
+test('report of a file nested 10,000 deep: one line naming the depth, exit 2, with --json too', async () => {
+  const file = path.join(dir, 'deep.json');
+  const body = JSON.stringify(run).slice(0, -1);
+  writeFileSync(file, `${body},"extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+  for (const args of [['report', file, '--json'], ['report', file], ['report', path.join(dir, 'ok.json'), '--against', file]]) {
+    if (args.includes('--against')) writeFileSync(args[1], JSON.stringify(run));
+    const io = fakeIo();
+    const code = await runCli(args, io);
+    assert.equal(code, 2, `${args.join(' ')}: ${io.err()}`);
+    assert.match(io.err(), /^spawnbench: (--against )?.*deep\.json nests 10001 levels deep, deeper than any spawnbench result \(at most 100\); give a file written by --out, unedited\n$/);
+    assert.equal(io.out(), '');
+  }
+});
+
+test('nestingDepth counts brackets outside strings only', async () => {
+  const { nestingDepth } = await import('../../src/report/result-shape.js');
+  assert.equal(nestingDepth('{"a":[1,{"b":"[[[{{{\\\\"}]}'), 3);
+  assert.equal(nestingDepth('{"a":"\\"[["}'), 1);
+  assert.equal(nestingDepth('1'), 0);
+});

@@ -1,0 +1,121 @@
+// What --out, --html and --log-file write over (src/atomic-file.js destinationKind): a regular
+// file or a new path is replaced whole; a character device, a FIFO and spawnbench's own stdout
+// are written through and stay what they are; a block device or a socket is refused before
+// anything starts (exit 2, one line). A rename over a device node used to replace it with a
+// plain file: as root, `--out /dev/null` turned the machine's /dev/null into one (issue 36).
+// The device nodes here are made by mknod in a temporary directory, never the real /dev.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BIN, cli, startFixtureServer } from '../helpers/harness.js';
+
+const RUN_RESULT = fileURLToPath(new URL('../gates/fixtures/run.json', import.meta.url));
+const QUICK = ['-d', '300ms', '-w', '0s', '-c', '1', '--no-dashboard'];
+const dir = mkdtempSync(path.join(tmpdir(), 'spawnbench-test-targets-'));
+const skip = process.getuid?.() === 0 ? false : 'mknod needs root';
+/** @type {Awaited<ReturnType<typeof startFixtureServer>>} */
+let server;
+before(async () => {
+  server = await startFixtureServer('healthy');
+});
+after(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function mknod(name, type, major, minor) {
+  const file = path.join(dir, name);
+  const made = spawnSync('mknod', ['-m', '666', file, type, String(major), String(minor)], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  return file;
+}
+
+test('a character device (a copy of /dev/null) given to --out, --html and --log-file stays a character device', { skip }, async () => {
+  const nul = mknod('null', 'c', 1, 3);
+  const { code, err } = await cli('run', '--url', server.url, ...QUICK, '--out', nul, '--html', nul, '--log-file', nul);
+  assert.equal(code, 0, err);
+  assert.ok(statSync(nul).isCharacterDevice(), `${nul} is still a character device`);
+  assert.equal(statSync(nul).rdev, statSync('/dev/null').rdev, 'and still the null device');
+});
+
+test('a block device given to --out, --html or --log-file is refused before the run (exit 2, one line)', { skip }, async () => {
+  const block = mknod('block', 'b', 7, 200);
+  for (const flag of ['--out', '--html', '--log-file']) {
+    const { code, out, err } = await cli('run', '--url', server.url, ...QUICK, flag, block);
+    assert.equal(code, 2, `${flag}: ${err}`);
+    assert.match(err, new RegExp(`^spawnbench: ${flag} .*block is a block device, not a file; give a regular file path, like ${flag} \\S+ \\(a pipe, a terminal or /dev/null is written through\\)\\n$`));
+    assert.equal(out, '', 'nothing ran');
+    assert.ok(statSync(block).isBlockDevice());
+  }
+  const report = await cli('report', RUN_RESULT, '--html', block);
+  assert.equal(report.code, 2, report.err);
+  assert.match(report.err, /^spawnbench: --html .*block is a block device, not a file;[^\n]*\n$/);
+});
+
+test('a socket given to --out or report --html is refused before anything starts (exit 2, one line)', async () => {
+  const socketPath = path.join(dir, 'sock');
+  const listener = net.createServer().listen(socketPath);
+  await once(listener, 'listening');
+  try {
+    const run = await cli('run', '--url', server.url, ...QUICK, '--out', socketPath);
+    assert.equal(run.code, 2, run.err);
+    assert.match(run.err, /^spawnbench: --out .*sock is a socket, not a file;[^\n]*\n$/);
+    const report = await cli('report', RUN_RESULT, '--html', socketPath);
+    assert.equal(report.code, 2, report.err);
+    assert.match(report.err, /^spawnbench: --html .*sock is a socket, not a file;/);
+    assert.ok(statSync(socketPath).isSocket());
+  } finally {
+    listener.close();
+  }
+});
+
+test('a FIFO given to --out is written through to its reader and stays a FIFO', async () => {
+  const fifo = path.join(dir, 'fifo');
+  const made = spawnSync('mkfifo', [fifo]);
+  assert.equal(made.status, 0);
+  const chunks = [];
+  const reader = createReadStream(fifo).on('data', (chunk) => chunks.push(chunk));
+  const { code, err } = await cli('run', '--url', server.url, ...QUICK, '--out', fifo);
+  assert.equal(code, 0, err);
+  await once(reader, 'close');
+  assert.equal(JSON.parse(Buffer.concat(chunks).toString('utf8')).kind, 'run');
+  assert.ok(statSync(fifo).isFIFO());
+});
+
+test('--out /dev/stdout into a socket (what Node gives a child as its stdout) carries the result after the summary', () => {
+  const result = spawnSync(process.execPath, [BIN, 'run', '--url', server.url, ...QUICK, '--out', '/dev/stdout'], {
+    encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000,
+  });
+  assert.equal(result.status, 0, result.stderr);
+  assert.doesNotMatch(result.stderr, /cannot write/);
+  const start = result.stdout.indexOf('{\n  "tool": "spawnbench"');
+  assert.ok(start > 0, 'the result follows the summary');
+  assert.equal(JSON.parse(result.stdout.slice(start)).kind, 'run');
+});
+
+test('--out /dev/stdout redirected to a file appends the result to what was printed, the file is not replaced', () => {
+  const file = path.join(dir, 'stdout.txt');
+  const result = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" report "${RUN_RESULT}" --json --html /dev/stdout > "${file}"`], {
+    encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000,
+  });
+  assert.equal(result.status, 0, result.stderr);
+  const text = readFileSync(file, 'utf8');
+  assert.match(text, /^\{"tool":"spawnbench"/, 'the JSON printed first is still there');
+  assert.match(text, /<!doctype html>/i, 'the report follows it');
+});
+
+test('--html /dev/stdout into a shell pipe (a real pipe, read late) carries the whole report', () => {
+  const result = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" report "${RUN_RESULT}" --json --html /dev/stdout | (sleep 1; cat)`], {
+    encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stderr, '');
+  assert.match(result.stdout, /^\{"tool":"spawnbench"/);
+  assert.match(result.stdout, /<\/html>\s*$/i, 'the report is whole');
+});
