@@ -196,7 +196,9 @@ function advisePolicy(input, size) {
  */
 function adviseNoPool(input) {
   const main = input.main;
-  const busy = main ? busyShare(main, childCpuOf(input, null)) : null;
+  // Under a quota that throttled, its stops stay in the busy time (as for a pool's workers): the quota is where the server runs.
+  const throttled = throttledByQuota(input);
+  const busy = main ? busyShare(main, childCpuOf(input, null), { throttled }) : null;
   const blocked = main?.blocked ?? null;
   const x = input.rps;
   const reasons = [];
@@ -204,6 +206,12 @@ function adviseNoPool(input) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
   }
   const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
+  if (throttled && input.target.kind === 'command') {
+    // A single process held back by its CPU quota: more processes would split the same quota.
+    reasons.push(...budgetReasons(input));
+    reasons.push({ id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } });
+    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
+  }
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });
     if (input.target.kind === 'command') reasons.push({ id: 'one-process-enough', figures: singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });

@@ -93,7 +93,8 @@ function ownHeadline(a) {
   const enough = has('one-process-enough');
   if (enough || has('no-gain-expected')) {
     const limit = enough?.limit ?? has('no-gain-expected').limit;
-    return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}.`;
+    const amount = limit === 'quota' ? ` (${fixed(enough.quotaCpus, 1)} CPU)` : '';
+    return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
   if (a.size === null) return 'Cannot tell from this run.';
   const policyChange = has('cluster-lopsided') ? ` and ${has('cluster-lopsided').env}=${a.policy}` : '';
@@ -113,6 +114,7 @@ const ownLimitName = {
   cores: 'the cores, not the process',
   generator: 'the load generator, not the server (add --generator-threads)',
   load: 'the load offered, not the server: nothing it runs on was saturated (more connections, or what it waits for: a database, a downstream)',
+  quota: 'its CPU quota',
 };
 
 /** "worker 0, pid 4242, SIGKILL at 2.5 s" */
@@ -222,7 +224,9 @@ const SENTENCES = {
     `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
   'one-process-enough': (f) =>
-    f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow.`,
+    f.limit === 'quota'
+      ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow.`,
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 

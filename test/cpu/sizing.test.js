@@ -14,6 +14,7 @@ import { wordRecommendation, wordBottleneck } from '../../src/report/tune-words.
 import { defaultPoolSize, defaultSizes } from '../../src/option-declarations.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 import { sweep, CALM } from '../analysis/sweeps.js';
+import { ownRun } from '../own-server/own-runs.js';
 
 const budget = (over) => ({ budget: 2, source: 'host', hostThreads: 2, physicalCores: 2, capacity: over?.budget ?? 2, cpus: [0, 1], limits: {}, smt: null, unreadable: null, ...over });
 const THROTTLED = [{ roles: ['server', 'spawnbench'], quotaCpus: 1, cgroup: '/q', version: 1, periods: 100, throttledPeriods: 87, fraction: 0.87, throttledMs: 4000, usageCpus: null }];
@@ -152,4 +153,24 @@ test('without a limit every figure is as before: the same advice and bottleneck 
     const signals = (r) => { const s = adviceInput(r); return { ...CALM, systemCpuPct: s.systemCpuPct, cores: s.cores, budgetSource: s.budgetSource, hostCpus: s.hostCpus, budgetBusyPct: s.budgetBusyPct }; };
     assert.deepEqual(findBottleneck(signals(withBudget)).findings.map((f) => f.kind), findBottleneck(signals(run)).findings.map((f) => f.kind));
   }
+});
+
+test("run -- <command>: a single process throttled by its quota is told the quota is the limit, not the load offered", () => {
+  // Seen inside a 0.3-CPU v1 quota: ELU 0.65, on a CPU 8%, the rest the quota's stops (run-queue wait).
+  const run = ownRun({ pool: false, rps: 68, cpus: [98, 98], spawnedCpuPct: 0, main: { elu: 0.65, blocked: 0, cpuPct: 25, loopCpuPct: 8, waitPct: 57 } });
+  run.machine.cpu = budget({ budget: 0.3, source: 'quota', capacity: 0.3 });
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 0.3, throttledPeriods: 100, fraction: 1, throttledMs: 3110 }];
+  const advice = adviseRun(adviceInput(run));
+  const ids = advice.reasons.map((r) => r.id);
+  assert.equal(ids[0], 'quota-limit', ids.join(', '));
+  const enough = advice.reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(enough.figures.limit, 'quota');
+  assert.equal(enough.figures.busy, 0.65, "the quota's stops stay in the main thread's busy time");
+  const words = adviceParagraphs(advice, {}).join('\n');
+  assert.match(words, /^One process is enough: the limit is its CPU quota \(0\.3 CPU\)\.$/m);
+  assert.match(words, /The container's CPU quota \(0\.3 CPU\) is the limit: throttled in 100% of periods/);
+  assert.doesNotMatch(words, /load offered|nothing it runs on was saturated|had room/);
+  // Under the threshold the quota is a budget, not the limit: the advice is as before.
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 0.3, throttledPeriods: 3, fraction: 0.03 }];
+  assert.notEqual(adviseRun(adviceInput(run)).reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'quota');
 });
