@@ -81,7 +81,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
         systemCpuPct: s.systemCpuPct, cores: s.cores ?? null, cpuPct, otherCores: others >= OTHER_PROCESSES_CORES ? others : null,
         busyPct, budgetSource: s.budgetSource ?? null, hostCpus: hostCpus ?? null,
         // The processes outside the server that took a large share, by name (postgres ×14: 1.2 cores).
-        otherUsers: bigOtherUsers(s.otherUsers ?? null, s.cores ?? null, downstreams),
+        otherUsers: bigOtherUsers(s.otherUsers ?? null, hostCpus ?? null, downstreams),
       },
     });
   }

@@ -74,8 +74,10 @@ export function neighbourReasons(input) {
   const load = { errorTexts: input.errorTexts ?? [] };
   const top = input.errors > 0 ? topError(load, input.stderr ?? null) : null;
   if (top) reasons.push({ id: 'errors-why', figures: { ...top, refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null) } });
-  const users = bigOtherUsers(input.otherUsers ?? null, input.cores, input.downstreams ?? null);
-  if (users.length > 0) reasons.push({ id: 'other-users', figures: { users, cores: input.cores } });
+  // Other processes are measured host-wide and are not under the run's quota or cpuset: their share is of the host's CPUs.
+  const hostCpus = input.hostCpus ?? input.cores;
+  const users = bigOtherUsers(input.otherUsers ?? null, hostCpus, input.downstreams ?? null);
+  if (users.length > 0) reasons.push({ id: 'other-users', figures: { users, cores: hostCpus, budgetSource: input.budgetSource ?? null } });
   return reasons;
 }
 
@@ -246,7 +248,9 @@ function adviseNoPool(input) {
   const strategy = own ? null : pickPoolStrategy(input);
   // What the CPU budget (cgroup quota, cpuset, affinity) left idle: the room a pool would use.
   const budget = input.budget ?? input.cores;
-  const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
+  // Other processes (host-wide) take from the host's CPUs, not from a quota they are not under.
+  const hostCpus = input.hostCpus ?? budget;
+  const idleCores = budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, hostCpus - (pool.otherCores ?? 0)) - pool.usedCores) : null;
   // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
   const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };

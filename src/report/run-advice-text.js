@@ -201,7 +201,7 @@ const SENTENCES = {
     }
     return `Why requests failed: ${said}${stderr}.`;
   },
-  'other-users': (f) => `Other processes took a large share of the CPUs: ${othersClause(f.users, f.cores)}.`,
+  'other-users': (f) => `Other processes took a large share of the CPUs: ${othersClause(f.users, f.cores, { host: Boolean(f.budgetSource && f.budgetSource !== 'host') })}.`,
   'stopped-early': () => 'The run was stopped early.',
   'no-probe': () => 'Without the probe, worker busy time is their CPU alone, a floor: the size may be low.',
   contended: (f) =>

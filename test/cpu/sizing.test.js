@@ -174,3 +174,32 @@ test("run -- <command>: a single process throttled by its quota is told the quot
   run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 0.3, throttledPeriods: 3, fraction: 0.03 }];
   assert.notEqual(adviseRun(adviceInput(run)).reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'quota');
 });
+
+test("other processes, measured host-wide, are a share of the host's CPUs, not of a quota they are not under", () => {
+  const run = syntheticRun({ poolSize: 2, rps: 375, workers: evenWorkers(2, { rps: 375 }), cpus: [95, 95] });
+  run.machine.cpu = budget({ budget: 0.5, source: 'quota', capacity: 0.5 });
+  run.samples.otherUsers = { elapsedMs: 10_000, cores: 1.4, users: [{ name: 'npm install', count: 1, cores: 1.4, pids: [900], parents: [1] }], rest: { names: 0, cores: 0 } };
+  const advice = adviseRun(adviceInput(run));
+  const others = advice.reasons.find((r) => r.id === 'other-users');
+  assert.equal(others?.figures.cores, 2, JSON.stringify(others));
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /npm install ×1 used 1\.4 of the host's 2 CPUs/);
+  assert.doesNotMatch(words, /of the 0\.5 CPUs/);
+  // The bottleneck finder's budget sentence says the same.
+  const found = wordBottleneck(findBottleneck({ ...CALM, cores: 0.5, budgetSource: 'affinity', hostCpus: 2, budgetBusyPct: 98, systemCpuPct: 95, otherUsers: run.samples.otherUsers.users }));
+  assert.doesNotMatch(found.text, /of the 0\.5 CPUs/);
+  assert.match(found.text, /used 1\.4 of the host's 2 CPUs/);
+});
+
+test("a single process's idle room under a quota: other processes take from the host, not from the quota", () => {
+  // 1.5-CPU quota on a 2-CPU host; the server used 0.7, other processes 0.5: 0.8 of the quota stayed idle (not 0.3).
+  const capped = ownRun({ pool: false, rps: 300, cpus: [60, 60], spawnedCpuPct: 20, main: { elu: 0.95, blocked: 0.6, cpuPct: 45, loopCpuPct: 45, waitPct: 1 } });
+  capped.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  const help = adviseRun(adviceInput(capped)).reasons.find((r) => r.id === 'own-pool-would-help');
+  assert.ok(Math.abs(help.figures.idleCores - 0.8) < 0.01, `idle ${help.figures.idleCores}`);
+  // Where the host itself is full, the host bounds it: 2 − 0.7 − 1.1 others = 0.2.
+  const full = ownRun({ pool: false, rps: 300, cpus: [90, 90], spawnedCpuPct: 20, main: { elu: 0.95, blocked: 0.6, cpuPct: 45, loopCpuPct: 45, waitPct: 1 } });
+  full.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  const fullHelp = adviseRun(adviceInput(full)).reasons.find((r) => r.id === 'own-pool-would-help' || r.id === 'no-gain-expected');
+  assert.ok(Math.abs(fullHelp.figures.idleCores - 0.2) < 0.01, `idle ${fullHelp.figures.idleCores}`);
+});
