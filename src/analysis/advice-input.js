@@ -55,6 +55,7 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths } fr
  * @property {object|null} [stderr] the server's stderr lines of the run
  * @property {object[]|null} [downstreams] its downstream connections by peer
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
+ * @property {number|null} [otherCores] CPU of every process outside the run, measured per process (cores; null: not read)
  */
 
 /**
@@ -102,6 +103,7 @@ export function adviceInput(result) {
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers?.users ?? null,
+    otherCores: samples?.otherUsers?.cores ?? null,
   };
 }
 

@@ -74,7 +74,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
     ].filter(([, v]) => Number.isFinite(v)));
     const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
     const hostCpus = s.hostCpus ?? s.cores;
-    const others = hostCpus && Number.isFinite(s.systemCpuPct) ? (s.systemCpuPct / 100) * hostCpus - seen : 0;
+    const others = Number.isFinite(s.otherCores) ? s.otherCores : hostCpus && Number.isFinite(s.systemCpuPct) ? (s.systemCpuPct / 100) * hostCpus - seen : 0;
     findings.push({
       kind: 'machine',
       figures: {
@@ -90,7 +90,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
   const narrower = s.budgetSource && s.budgetSource !== 'host';
   if (narrower && !quotaBound && (busyPct ?? 100) < MACHINE_CPU_LIMIT_PCT && (s.systemCpuPct ?? 0) >= MACHINE_CPU_LIMIT_PCT && s.hostCpus) {
     const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
-    const others = (s.systemCpuPct / 100) * s.hostCpus - seen;
+    const others = Number.isFinite(s.otherCores) ? s.otherCores : (s.systemCpuPct / 100) * s.hostCpus - seen;
     if (others >= OTHER_PROCESSES_CORES) {
       findings.push({ kind: 'host', figures: { systemCpuPct: s.systemCpuPct, hostCpus: s.hostCpus, otherCores: others, busyPct, cores: s.cores, budgetSource: s.budgetSource } });
     }

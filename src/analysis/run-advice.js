@@ -31,6 +31,7 @@ import {
   LEAST_REQUESTS_MAX_POOL,
   POOL_MAIN_MS_PER_REQUEST,
   QUOTA_THROTTLED_FRACTION,
+  MACHINE_CPU_LIMIT_PCT,
 } from '../thresholds.js';
 
 /**
@@ -216,7 +217,7 @@ function adviseNoPool(input) {
   }
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });
-    if (input.target.kind === 'command') reasons.push({ id: 'one-process-enough', figures: singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });
+    if (input.target.kind === 'command') reasons.push({ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
@@ -237,6 +238,8 @@ function adviseNoPool(input) {
     cores: cpuMsAfter && input.cores ? (1000 * (input.capacity ?? input.cores)) / cpuMsAfter : null,
     generator: pool.bounds.generator,
   };
+  // Cores that were full serve little more whoever else used them: what they served at 100% busy.
+  if (fullCores(input)) bounds.cores = Math.min(bounds.cores ?? Infinity, (x * 100) / input.budgetBusyPct);
   const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null));
   const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
   const workerMs = (spawnShare / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
@@ -288,7 +291,8 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   for (const { id, figures } of deathReasons(input)) doubts.push([id, 2, figures]);
   if (estimate?.source === 'cpu') doubts.push(['no-probe', 2, {}]);
   const waitShare = worstWaitShare(input);
-  const other = estimate?.otherCores ?? null;
+  // Without a pool estimate, the other processes as measured per process: the one figure every line names them by.
+  const other = estimate?.otherCores ?? input.otherCores ?? null;
   // Who made the loops wait: other processes of the machine, or this run's own (server, its commands, generator).
   const byOthers = (other ?? 0) >= OTHER_PROCESSES_CORES;
   // Under a quota that throttled, the run's own wait is the quota's (named above and kept in the figures), not a doubt.
@@ -319,6 +323,18 @@ function budgetReasons(input) {
   // A budget narrower than the host sizes everything: say so, with the quota's throttling when it had one.
   if (!input.budgetSource || input.budgetSource === 'host') return [];
   return [{ id: 'cpu-budget', figures: { budget: input.cores, source: input.budgetSource, hostCpus: input.hostCpus, throttledFraction: t?.fraction ?? null, threshold: QUOTA_THROTTLED_FRACTION } }];
+}
+
+/**
+ * The cores as the limit when the budget was MACHINE_CPU_LIMIT_PCT busy or more, whoever
+ * used them: the other processes are named with their share (measured per process), not
+ * taken out, since a pool would compete with them for the same cores. Null below it.
+ */
+function fullCores(input) {
+  const busy = input.budgetBusyPct;
+  if (!Number.isFinite(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
+  const users = (input.otherUsers ?? []).map(({ name, count, cores }) => ({ name, count, cores }));
+  return { limit: 'cores', share: busy / 100, cores: input.cores, budgetSource: input.budgetSource ?? null, otherCores: input.otherCores ?? null, otherUsers: users };
 }
 
 /** Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION). */

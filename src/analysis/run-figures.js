@@ -33,6 +33,7 @@ import { compactErrorTexts } from './error-reasons.js';
  * @property {import('./cpu-view.js').CpuView['throttle']} [throttle] the CPU quota's throttling
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] processes outside the run
  *   that used CPU, by name, busiest first (src/sample/other-users.js)
+ * @property {number|null} [otherCores] CPU of all processes outside the run, measured per process (cores)
  */
 
 /**
@@ -109,6 +110,7 @@ export function runSignals(result) {
     generatorThreads: result.plan?.load?.threads ?? 1,
     ...budgetSignals(cpuView({ machine: result.machine ?? null, cpus, throttling: samples?.throttling, ownCpuPct: ownCpuPct(samples, generator) })),
     otherUsers: samples?.otherUsers?.users ?? null,
+    otherCores: samples?.otherUsers?.cores ?? null,
   };
 }
 

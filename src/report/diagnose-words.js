@@ -132,7 +132,8 @@ const WORDS = {
     const named = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}${of}`);
     const own = takers.find((u) => u.competes);
     return {
-      title: `the machine is short of CPU: the server waited for a core${takers.length ? `; ${cleanText(takers[0].name, 40)} took ${takers[0].cores.toFixed(1)}${of}` : ''}`,
+      // The other user before the verdict's "(pid N)", which is the server's: "node took 0.2 … (pid N)" read as if that pid were node's.
+      title: `the machine is short of CPU${takers.length ? ` (${cleanText(takers[0].name, 40)} took ${takers[0].cores.toFixed(1)}${of})` : ''}: the server waited for a core`,
       evidence: [
         `main thread waited for a CPU ${pct(f.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(f.onCpu)}`,
         ...(named.length ? [`other CPU users: ${named.join(', ')}`] : []),

@@ -8,7 +8,7 @@ import { shellQuote } from '../analysis/confirm-command.js';
 import { knobAction, shellLine } from './own-server.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
-import { downstreamName, errorLabel, quote } from './reasons.js';
+import { downstreamName, errorLabel, quote, otherUserText } from './reasons.js';
 
 /** The summary fits an 80-column terminal (the same width as the process lines). Columns */
 const MAX_COLUMNS = 80;
@@ -206,7 +206,7 @@ const SENTENCES = {
   'no-probe': () => 'Without the probe, worker busy time is their CPU alone, a floor: the size may be low.',
   contended: (f) =>
     f.cause === 'this-run'
-      ? `The cores were oversubscribed by this run's own processes (the server, the commands it spawns and the load generator; other processes used ${cores(f.otherCores ?? 0)}): loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`
+      ? `The cores were oversubscribed by this run's own processes (the server, the commands it spawns and the load generator${Number.isFinite(f.otherCores) ? `; other processes used ${cores(f.otherCores)}` : ''}): loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`
       : `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time` +
         `${f.throttled ? ', the quota\'s stops included (kept in above)' : ' (taken out above)'}.`,
   'short-run': (f) => `Measured ${secs(f.durationMs)}; ${secs(f.solidMs)} or more steadies the figures.`,
@@ -226,9 +226,16 @@ const SENTENCES = {
   'one-process-enough': (f) =>
     f.limit === 'quota'
       ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
-      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow.`,
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
+
+/** "; other processes used 0.3 of them (node ×1: 0.3 cores)", when the figures name any. */
+function othersShare(f) {
+  if (!(f.otherCores >= 0.05)) return '';
+  const named = (f.otherUsers ?? []).map(otherUserText).join(', ');
+  return `; other processes used ${fixed(f.otherCores, 1)} of them${named ? ` (${named})` : ''}`;
+}
 
 /**
  * The CPUs the "serve at most" bound is for: "2 cores" on a bare host, "1.0 CPU

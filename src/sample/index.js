@@ -89,7 +89,7 @@ export function startSampler({
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
   const throttle = createThrottleSampler({ serverPid: rootPid ?? null });
-  const wide = HAS_PROC && rootPid ? createWideScan(rootPid) : null;
+  const wide = HAS_PROC && rootPid ? createWideScan(rootPid, serverPid) : null;
   /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const launcherPids = new Map(launchers.map((l) => [l.pid, l.name]));
@@ -241,9 +241,10 @@ const MAX_PEERS_TRACKED = 256;
  * (from reset()): `otherUsers` (src/sample/other-users.js) and `downstreams`, per peer the
  * most connections seen at once and the mean over the reads.
  */
-function createWideScan(rootPid) {
+function createWideScan(rootPid, serverPid = rootPid) {
   const leader = readStat(rootPid)?.pgrp === rootPid;
-  const others = createOtherUsers({ roots: () => [process.pid, rootPid], groups: () => (leader ? [rootPid] : []) });
+  // The server's own process is never another CPU user, even where it left the tree spawnbench started (a daemon).
+  const others = createOtherUsers({ roots: () => [process.pid, rootPid, serverPid], groups: () => (leader ? [rootPid] : []) });
   const downstreams = createDownstreams();
   let lastAt = -Infinity;
   let latest = [];

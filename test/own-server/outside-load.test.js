@@ -1,0 +1,95 @@
+// Outside load does not flip the advice: when the cores are MACHINE_CPU_LIMIT_PCT
+// busy, the limit is the cores whoever used them, and the other users are named
+// with their share; the "other processes" figure is the same in every line that
+// names it. On made-up runs, then end to end with a throttled busy loop beside a
+// server whose threadpool fills the cores.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
+import { currentOf } from '../../src/report/run-advice-summary.js';
+import { reasonLines } from '../../src/report/reasons.js';
+import { formatDiagnosis } from '../../src/report/diagnose-text.js';
+import { spawnCli } from '../helpers/harness.js';
+import { isAlive } from '../helpers/processes.js';
+import { fixture, assertNothingLeft } from './helpers.js';
+import { ownRun } from './own-runs.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spawnbench-outside-load-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const words = (run) => adviceParagraphs(adviseRun(adviceInput(run)), currentOf(run)).join('\n');
+
+/** A single process whose threadpool fills the cores (1.65 of 2), beside another program's 0.3 cores. */
+function saturatedBeside(others) {
+  const run = ownRun({ pool: false, rps: 670, cpus: [95, 96], spawnedCpuPct: 0, generator: { cpuPct: 5, elu: 0.08 }, main: { elu: 0.32, blocked: 0, cpuPct: 160, loopCpuPct: 30, waitPct: 2 } });
+  run.samples.otherUsers = { elapsedMs: 10_000, cores: others.reduce((s, u) => s + u.cores, 0), users: others, rest: { names: 0, cores: 0 } };
+  return run;
+}
+
+test('cores 95% busy with an outside program at 0.3 cores: the limit is the cores, and the program is named with its share', () => {
+  const run = saturatedBeside([{ name: 'node', count: 1, cores: 0.3, pids: [900], parents: [1] }]);
+  const advice = adviseRun(adviceInput(run));
+  const enough = advice.reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(enough.figures.limit, 'cores', JSON.stringify(enough.figures));
+  const text = words(run);
+  assert.match(text, /^One process is enough: the limit is the cores/m);
+  assert.match(text, /The cores ran at 96% of what they allow; other processes used 0\.3 of them \(node ×1: 0\.3 cores\)\./);
+  assert.doesNotMatch(text, /load offered|cores had room|nothing it runs on was saturated/i);
+  // Below the threshold, the model's share decides as before (the load offered).
+  const calm = saturatedBeside([{ name: 'node', count: 1, cores: 0.3, pids: [900], parents: [1] }]);
+  calm.samples.system.cpus = [80, 80];
+  assert.notEqual(adviseRun(adviceInput(calm)).reasons.find((r) => r.id === 'one-process-enough').figures.limit, 'cores');
+});
+
+test('"other processes" is one figure in every line: the contended doubt, the other-users reason and the Other CPU line', () => {
+  // The cores' busy time leaves nothing for others (1.9 of 1.9 is the run's), while /proc counted node ×2 at 0.7.
+  const run = ownRun({ pool: false, rps: 400, cpus: [95, 95], spawnedCpuPct: 0, generator: { cpuPct: 10, elu: 0.1 }, main: { elu: 0.5, blocked: 0, cpuPct: 180, loopCpuPct: 40, waitPct: 30 } });
+  run.samples.otherUsers = { elapsedMs: 10_000, cores: 0.7, users: [{ name: 'node', count: 2, cores: 0.7, pids: [900, 901], parents: [1] }], rest: { names: 0, cores: 0 } };
+  const text = words(run);
+  assert.doesNotMatch(text, /other processes used 0\.0 cores/);
+  assert.match(text, /other processes used 0\.7 (cores|of them)/);
+  assert.match(text, /node ×2 used 0\.7 of the 2 CPUs/);
+  assert.deepEqual(reasonLines(run).filter((l) => l.startsWith('Other CPU')), ['Other CPU  node ×2: 0.7 cores']);
+});
+
+test("diagnose's short-of-CPU title puts the other user before the server's pid", () => {
+  const diagnosis = { verdict: { id: 'cpu-starved', kind: 'problem', where: 'pid 4242', figures: { waitingForCpu: 0.6, onCpu: 0.3, cores: 2, takenBy: [{ name: 'node', count: 1, cores: 0.2, downstream: null, competes: false }] } }, findings: [] };
+  const [line] = formatDiagnosis(diagnosis, null);
+  assert.equal(line, 'Verdict    the machine is short of CPU (node took 0.2 of the 2 CPUs): the server waited for a core (pid 4242)');
+});
+
+test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool fills both cores', async () => {
+  // 30 ms of spinning every 100 ms: about 0.3 of a core, started before the run and killed after it.
+  const loop = spawn(process.execPath, ['-e', 'setInterval(() => { const until = performance.now() + 30; while (performance.now() < until); }, 100)'], { stdio: 'ignore' });
+  try {
+    const out = join(dir, 'run.json');
+    const { code, out: text, err } = await spawnCli(['run', '-d', '4s', '-w', '1s', '--out', out, '--', process.execPath, fixture('pbkdf2')], { env: { ...process.env, CI: 'true' } });
+    assert.equal(code, 0, err);
+    const result = JSON.parse(readFileSync(out, 'utf8'));
+    const busy = Math.min(...result.samples.system.cpus);
+    assert.ok(busy >= 90, `the threadpool and the loop keep both cores busy: ${result.samples.system.cpus}`);
+    const rec = result.recommendation;
+    const limits = rec.reasons.map((r) => r.figures?.limit).filter(Boolean);
+    assert.ok(limits.includes('cores') && !limits.includes('load'), `the cores named as the limit, never the load offered: ${JSON.stringify(rec.reasons.map((r) => [r.id, r.figures?.limit]))}`);
+    const block = text.slice(text.indexOf('Recommendation'));
+    assert.doesNotMatch(block, /load offered|cores had room|nothing it runs on was saturated/i, block);
+    // The loop is an other CPU user; the server's own processes never are.
+    const users = result.samples.otherUsers.users;
+    assert.ok(users.some((u) => u.pids.includes(loop.pid)), `the loop (pid ${loop.pid}) among the other users: ${JSON.stringify(users)}`);
+    assert.ok(!users.some((u) => u.pids.includes(result.target.pid)), `the server (pid ${result.target.pid}) is not another user`);
+    // One "other processes" figure: whatever line names it says the measured total.
+    const total = result.samples.otherUsers.cores.toFixed(1);
+    for (const said of block.replace(/\s+/g, ' ').matchAll(/other processes used (\d+\.\d)/g)) assert.equal(said[1], total, block);
+    await assertNothingLeft({ pids: [result.target.pid], marker: fixture('pbkdf2') });
+  } finally {
+    loop.kill('SIGKILL');
+  }
+  await new Promise((resolve) => (loop.exitCode !== null || loop.signalCode !== null ? resolve() : loop.once('exit', resolve)));
+  assert.ok(!isAlive(loop.pid), 'the busy loop is gone');
+});
