@@ -15,6 +15,7 @@ import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { currentOf } from '../../src/report/run-advice-summary.js';
 import { reasonLines } from '../../src/report/reasons.js';
 import { formatDiagnosis } from '../../src/report/diagnose-text.js';
+import { reasonsSection } from '../../src/report/html/parts.js';
 import { spawnCli } from '../helpers/harness.js';
 import { isAlive } from '../helpers/processes.js';
 import { fixture, assertNothingLeft } from './helpers.js';
@@ -56,6 +57,13 @@ test('"other processes" is one figure in every line: the contended doubt, the ot
   assert.match(text, /other processes used 0\.7 (cores|of them)/);
   assert.match(text, /node ×2 used 0\.7 of the 2 CPUs/);
   assert.deepEqual(reasonLines(run).filter((l) => l.startsWith('Other CPU')), ['Other CPU  node ×2: 0.7 cores']);
+  // The HTML table lists the names not shown and the total the advice names.
+  run.samples.otherUsers.rest = { names: 3, cores: 0.1 };
+  run.samples.otherUsers.cores = 0.8;
+  const html = reasonsSection(run);
+  assert.match(html, /<td[^>]*>3 more<\/td><td[^>]*><\/td><td[^>]*>0\.10<\/td>/);
+  assert.match(html, /<td[^>]*>all other processes<\/td><td[^>]*><\/td><td[^>]*>0\.80<\/td>/);
+  assert.match(words(run), /other processes used 0\.8 (cores|of them)/);
 });
 
 test("diagnose's short-of-CPU title puts the other user before the server's pid", () => {

@@ -193,7 +193,14 @@ export function reasonsSection(result) {
   if (downstreams.length) {
     parts.push(`<h3>Downstream connections</h3>${table(['peer', 'listener', 'most at once', 'mean'], downstreams.map((d) => [cleanText(d.peer, 80), d.name ? cleanText(d.name, 40) : '–', int(d.connections), String(d.meanConnections ?? '–')]), { textColumns: [0, 1] })}`);
   }
-  const users = result.samples?.otherUsers?.users ?? [];
-  if (users.length) parts.push(`<h3>Other CPU users</h3>${table(['process', 'count', 'cores'], users.map((u) => [cleanText(u.name, 40), int(u.count), u.cores.toFixed(2)]), { textColumns: [0] })}`);
+  const others = result.samples?.otherUsers ?? null;
+  const users = others?.users ?? [];
+  if (users.length) {
+    // The names not listed and the total, as the summary's Other CPU line and the advice count them.
+    const rest = others.rest?.names > 0 ? [[`${int(others.rest.names)} more`, '', others.rest.cores.toFixed(2)]] : [];
+    const total = Number.isFinite(others.cores) ? [['all other processes', '', others.cores.toFixed(2)]] : [];
+    const rows = [...users.map((u) => [cleanText(u.name, 40), int(u.count), u.cores.toFixed(2)]), ...rest, ...total];
+    parts.push(`<h3>Other CPU users</h3>${table(['process', 'count', 'cores'], rows, { textColumns: [0] })}`);
+  }
   return parts.length ? section('Errors, downstreams and other CPU users', parts.join('')) : '';
 }
