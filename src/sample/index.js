@@ -149,6 +149,7 @@ export function startSampler({
     const forkingThreads = (pid) =>
       probedPids.has(pid) ? [pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)] : undefined;
     const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids])] });
+    if (reading.unreadable) recorder.note(unreadableNote(reading.unreadable));
 
     const processes = [];
     for (const [pid, usage] of reading.processes) {
@@ -230,6 +231,11 @@ export function startSampler({
       return stopping;
     },
   });
+}
+
+/** The note of /proc reads that failed for want of a file descriptor: what is left out, and the fix. */
+export function unreadableNote(code) {
+  return `spawnbench ran out of file descriptors (${code}) reading /proc: the CPU figures of those moments (per core, spawned commands, other processes) are left out; raise the limit (ulimit -n) or use fewer --connections`;
 }
 
 /** Distinct downstream peers remembered over a run (count): the summary lists the DOWNSTREAMS_KEPT busiest. */
