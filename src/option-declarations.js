@@ -68,8 +68,10 @@ export function defaultSizes(parallelism = defaultPoolSize()) {
  * @throws {UsageError}
  */
 export function parseGeneratorThreads(value, cpu = ownCpuBudget()) {
-  const threads = parseInteger(value, '--generator-threads', { max: 64 });
   const most = budgetWorkers(cpu);
+  // The example in the error is one that would be taken here (not parseInteger's "e.g. 10" on 2 CPUs).
+  if (!/^\s*-?\d+\s*$/.test(String(value))) throw new UsageError(`--generator-threads '${value}' is not a whole number; use e.g. --generator-threads ${most}`);
+  const threads = parseInteger(value, '--generator-threads', { max: 64 });
   if (threads > most) {
     throw new UsageError(`--generator-threads ${threads} is more than the CPUs spawnbench may use here (${cpuBudgetLabel({ cpu })}); give at most ${most}`);
   }

@@ -3,6 +3,7 @@
  * Pure: signals in, findings out, so each verdict is tested on made-up figures.
  */
 import { bigOtherUsers } from './error-reasons.js';
+import { budgetWorkers } from '../cpu-budget.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION,
@@ -49,7 +50,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
   if (generatorBound) {
     findings.push({
       kind: 'generator',
-      figures: { cpuPctPerThread: genPerThread, generatorElu: finite(s.generatorElu), threads, suggestedThreads: threads * 2 },
+      figures: { cpuPctPerThread: genPerThread, generatorElu: finite(s.generatorElu), threads, suggestedThreads: moreGeneratorThreads(threads, threads * 2, s.cores) },
     });
   }
   const eluBound = (s.mainElu ?? 0) >= MAIN_ELU_LIMIT;
@@ -105,4 +106,18 @@ function finite(value) {
 
 function sumOf(values) {
   return values.filter(Number.isFinite).reduce((sum, v) => sum + v, 0);
+}
+
+/**
+ * The generator threads to suggest: `wanted`, but no more than --generator-threads allows
+ * (one per CPU of the budget, option-declarations.js); null when `threads` is already there.
+ * @param {number} threads the run's
+ * @param {number} wanted
+ * @param {number|null} cores the CPU budget (null: not known, no cap)
+ * @returns {number|null}
+ */
+export function moreGeneratorThreads(threads, wanted, cores) {
+  const most = Number.isFinite(cores) && cores > 0 ? budgetWorkers({ budget: cores }) : Infinity;
+  const next = Math.min(wanted, most);
+  return next > threads ? next : null;
 }

@@ -11,7 +11,7 @@ import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
 import { bigOtherUsers, downstreamRefusal, topError } from './error-reasons.js';
-import { findBottleneck } from './bottleneck.js';
+import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
@@ -284,7 +284,7 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   /** @type {Array<[string, number, object]>} doubt, its weight, its figures */
   const doubts = [];
   const bottleneck = findBottleneck(signalsOf(input));
-  if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads }]);
+  if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads, suggested: moreGeneratorThreads(input.load.threads ?? 1, (input.load.threads ?? 1) * 2, input.cores) }]);
   const errorShare = input.requests + input.errors > 0 ? input.errors / (input.requests + input.errors) : 0;
   if (errorShare >= ERROR_RATE) doubts.push(['errors', 2, { errors: input.errors, share: errorShare }]);
   if (input.stoppedEarly) doubts.push(['stopped-early', 1, { durationMs: input.durationMs }]);

@@ -280,7 +280,10 @@ const WORDS = {
       `busiest generator thread ${pct(f.generatorElu)} busy (threshold ${pct(GENERATOR_BUSY_ELU)})` +
         `${Number.isFinite(f.generatorCpuPct) ? `, ${Math.round(f.generatorCpuPct)}% CPU over ${f.threads} thread(s)` : ''}`,
     ],
-    next: [`add generator threads: --generator-threads ${f.threads + 1} (each needs a free core), or drive it with wrk`],
+    // An older result has no suggestedThreads: one more, as it said then.
+    next: [(f.suggestedThreads === undefined ? f.threads + 1 : f.suggestedThreads)
+      ? `add generator threads: --generator-threads ${f.suggestedThreads ?? f.threads + 1} (each needs a free core), or drive it with wrk`
+      : `it already has a thread per CPU spawnbench may use (${f.threads}): drive it with wrk, or from another machine`],
   }),
   healthy: (f, finding) => ({
     title: 'healthy: no stall found at this load',

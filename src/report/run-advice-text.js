@@ -189,7 +189,13 @@ const SENTENCES = {
     `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
   'main-has-room': (f) =>
     `Its main thread had room (ELU ${fixed(f.elu)}, blocked in spawn ${pct(f.blocked)}; it is the limit from ELU ${fixed(f.eluLimit)} or ${pct(f.blockedLimit)} in spawn).`,
-  'generator-bound': (f) => `The load generator was busy (ELU ${fixed(f.elu)}): add --generator-threads ${(f.threads ?? 1) * 2} and measure again.`,
+  'generator-bound': (f) => {
+    // An older result has no `suggested`: twice its threads, as it said then.
+    const suggested = f.suggested === undefined ? (f.threads ?? 1) * 2 : f.suggested;
+    return suggested
+      ? `The load generator was busy (ELU ${fixed(f.elu)}): add --generator-threads ${suggested} and measure again.`
+      : `The load generator was busy (ELU ${fixed(f.elu)}) with a thread per CPU spawnbench may use (${f.threads ?? 1}): drive the server from another machine, or with wrk.`;
+  },
   errors: (f) => `${pct(f.share, 1)} of requests failed: their time is in the figures too.`,
   'errors-why': (f) => {
     const said = f.text ? `${errorLabel(f)} ×${int(f.count)} ${quote(f.text)}` : `${errorLabel(f)} ×${int(f.count)}`;

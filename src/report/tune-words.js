@@ -25,7 +25,8 @@ export function bottleneckFindingText({ kind, figures: f }) {
   }
   if (kind === 'generator') {
     const busy = f.cpuPctPerThread !== null ? `${Math.round(f.cpuPctPerThread)}% of a core per thread` : `event loop busy ${pctRound(f.generatorElu)}`;
-    return `the load generator is the limit (${busy}): results are generator-bound; add --generator-threads ${f.suggestedThreads}`;
+    const more = f.suggestedThreads ? `add --generator-threads ${f.suggestedThreads}` : `it already has a thread per CPU spawnbench may use (${f.threads}): drive the server from another machine, or with wrk`;
+    return `the load generator is the limit (${busy}): results are generator-bound; ${more}`;
   }
   if (kind === 'main-thread') {
     const parts = [];
