@@ -187,8 +187,12 @@ const SENTENCES = {
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.`,
   'no-gain-expected': (f) =>
     `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
-  'main-has-room': (f) =>
-    `Its main thread had room (ELU ${fixed(f.elu)}, blocked in spawn ${pct(f.blocked)}; it is the limit from ELU ${fixed(f.eluLimit)} or ${pct(f.blockedLimit)} in spawn).`,
+  'main-has-room': (f) => {
+    // Judged on busy time, the wait for a core taken out: an ELU over the limit beside "had room" says why.
+    const corrected = Number.isFinite(f.busy) && Number.isFinite(f.elu) && f.elu - f.busy >= 0.05;
+    const load = corrected ? `busy ${pct(f.busy)} once its wait for a core is taken out, ELU ${fixed(f.elu)} with it` : `ELU ${fixed(f.elu)}`;
+    return `Its main thread had room (${load}, blocked in spawn ${pct(f.blocked)}; it is the limit from ${corrected ? `${pct(f.eluLimit)} busy` : `ELU ${fixed(f.eluLimit)}`} or ${pct(f.blockedLimit)} in spawn).`;
+  },
   'generator-bound': (f) => {
     // An older result has no `suggested`: twice its threads, as it said then.
     const suggested = f.suggested === undefined ? (f.threads ?? 1) * 2 : f.suggested;

@@ -101,3 +101,11 @@ test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool
   await new Promise((resolve) => (loop.exitCode !== null || loop.signalCode !== null ? resolve() : loop.once('exit', resolve)));
   assert.ok(!isAlive(loop.pid), 'the busy loop is gone');
 });
+
+test('"had room" beside an ELU over the limit says the busy time it was judged on', () => {
+  // ELU 0.95, of which 45% waiting for a core: busy ~50% once the wait is taken out.
+  const run = ownRun({ pool: false, rps: 300, cpus: [70, 70], spawnedCpuPct: 0, main: { elu: 0.95, blocked: 0, cpuPct: 45, loopCpuPct: 45, waitPct: 45 } });
+  const text = words(run);
+  assert.match(text, /Its main thread had room \(busy \d+% once its wait for a core is taken out, ELU 0\.95 with it, blocked in spawn 0%; it is the limit from 90% busy or 25% in spawn\)\./);
+  assert.doesNotMatch(text, /had room \(ELU 0\.95/);
+});
