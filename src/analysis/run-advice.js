@@ -158,13 +158,19 @@ function advisePool(input) {
   reasons.push({ id: poolBound !== null && sharedBound !== null && poolBound < sharedBound ? 'workers-limit' : `${estimate.limit}-limit`, figures: limitFigures(input, estimate) });
   reasons.push({ id: estimate.size > target.poolSize ? 'size-up' : estimate.size < target.poolSize ? 'size-down' : 'size-keep', figures });
 
-  const { policy, reason } = advisePolicy(input, estimate.size);
+  const spread = quotaSpread(input, estimate.size);
+  if (spread) reasons.push({ id: 'quota-spread', figures: spread });
+  const size = spread ? spread.low : estimate.size;
+  const { policy, reason } = advisePolicy(input, size);
   reasons.push(reason);
-  const sizes = [...new Set([estimate.size - 1, estimate.size, estimate.size + 1, target.poolSize])].filter((n) => n >= 1).sort((a, b) => a - b);
+  const range = spread ? Array.from({ length: spread.high - spread.low + 1 }, (_, i) => spread.low + i) : [];
+  const sizes = [...new Set([size - 1, size, size + 1, ...range, target.poolSize])].filter((n) => n >= 1).sort((a, b) => a - b);
   reasons.push(...knobReasons(input, sizes));
-  const confidence = judgeConfidence(input, estimate, reasons);
+  const judged = judgeConfidence(input, estimate, reasons);
+  // Sizes the run cannot tell apart: never sure.
+  const confidence = spread && judged === 'high' ? 'medium' : judged;
   const policies = policy !== target.balance ? [target.balance, policy] : [target.balance];
-  return { size: estimate.size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: confirm(input, target.strategy, sizes, policies), estimate };
+  return { size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: confirm(input, target.strategy, sizes, policies), estimate };
 }
 
 /** The balancing policy: a change only where the worker table shows one is needed. */
@@ -335,6 +341,20 @@ function fullCores(input) {
   if (!Number.isFinite(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
   const users = (input.otherUsers ?? []).map(({ name, count, cores }) => ({ name, count, cores }));
   return { limit: 'cores', share: busy / 100, cores: input.cores, budgetSource: input.budgetSource ?? null, otherCores: input.otherCores ?? null, otherUsers: users };
+}
+
+/**
+ * Under a quota that throttled, one run cannot tell the sizes apart between the
+ * workers that keep the quota's CPUs busy (its CPUs rounded up) and the model's
+ * size: the quota's stops are in every worker's busy time, so the model allows
+ * more, while each worker past the quota's CPUs only adds stops (under a 1.5-CPU
+ * quota, tune's best over three runs was 4, 3 and 2 workers). The smaller is
+ * advised, the sweep covers the spread. Null without such a quota or spread.
+ */
+function quotaSpread(input, size) {
+  if (!throttledByQuota(input) || !Number.isFinite(input.throttle.quotaCpus)) return null;
+  const low = Math.max(1, Math.ceil(input.throttle.quotaCpus - 1e-9));
+  return size > low ? { low, high: size, quotaCpus: input.throttle.quotaCpus, throttledFraction: input.throttle.fraction } : null;
 }
 
 /** Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION). */

@@ -177,6 +177,9 @@ const SENTENCES = {
     `Work was lopsided (${spreadText(f.spread)}, beyond chance${latencyText(f.latency)}): ${f.policy} sends each request to a less loaded worker.`,
   'lopsided-kept': (f) => `Work was lopsided (${spreadText(f.spread)}), as ${f.policy} makes it when workers differ in speed: keep it.`,
   'policy-fixed': (f) => `This strategy balances with ${f.policy} only${f.lopsided ? ` (work was lopsided: ${spreadText(f.spread)})` : ''}.`,
+  'quota-spread': (f) =>
+    `Under the ${fixed(f.quotaCpus, 1)}-CPU quota, throttled in ${pct(f.throttledFraction)} of periods, one run cannot tell ${workers(f.low)} from ${f.high}: ` +
+    `the quota's stops are in every worker's busy time, and a worker past the quota's CPUs only adds stops. The smaller is advised; the sweep below measures ${f.low} to ${f.high}.`,
   'one-worker': (f) => `With one worker there is nothing to balance; ${f.policy} stays.`,
   'no-worker-counts': (f) => `No per-worker request counts were reported, so ${f.policy} stays.`,
   'main-blocked-in-spawn': (f) =>

@@ -203,3 +203,23 @@ test("a single process's idle room under a quota: other processes take from the 
   const fullHelp = adviseRun(adviceInput(full)).reasons.find((r) => r.id === 'own-pool-would-help' || r.id === 'no-gain-expected');
   assert.ok(Math.abs(fullHelp.figures.idleCores - 0.2) < 0.01, `idle ${fullHelp.figures.idleCores}`);
 });
+
+test('under a throttled 1.5-CPU quota one run cannot tell 2 workers from 4: the smaller is advised, the spread said and swept', () => {
+  // Workers at ELU 0.9 with the quota's stops in it: the model sizes 4 (the cap for 1.5 CPUs), where tune's best varied 2–4.
+  const run = syntheticRun({ poolSize: 4, rps: 340, workers: evenWorkers(4, { rps: 340, elu: 0.9, blocked: 0.6, cpuPct: 20, waitPct: 30 }), spawnedCpuPct: 60, cpus: [75, 75] });
+  run.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 1.5, fraction: 0.6, throttledPeriods: 60 }];
+  const advice = adviseRun(adviceInput(run));
+  const spread = advice.reasons.find((r) => r.id === 'quota-spread');
+  assert.ok(spread, advice.reasons.map((r) => r.id).join(', '));
+  assert.equal(spread.figures.low, 2);
+  assert.ok(spread.figures.high > 2, `the model's size: ${spread.figures.high}`);
+  assert.equal(advice.size, 2, 'the smaller of the sizes the run cannot tell apart');
+  assert.notEqual(advice.confidence, 'high');
+  for (let n = 2; n <= spread.figures.high; n++) assert.ok(advice.confirmWith.argv.join(' ').match(/--sizes (\S+)/)[1].split(',').includes(String(n)), `the sweep measures ${n}`);
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /Under the 1\.5-CPU quota, throttled in 60% of periods, one run cannot tell 2 workers from \d/);
+  // Without throttling, the model's size stands.
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 1.5, fraction: 0.05, throttledPeriods: 5 }];
+  assert.ok(!adviseRun(adviceInput(run)).reasons.some((r) => r.id === 'quota-spread'));
+});
