@@ -109,3 +109,18 @@ test('"had room" beside an ELU over the limit says the busy time it was judged o
   assert.match(text, /Its main thread had room \(busy \d+% once its wait for a core is taken out, ELU 0\.95 with it, blocked in spawn 0%; it is the limit from 90% busy or 25% in spawn\)\./);
   assert.doesNotMatch(text, /had room \(ELU 0\.95/);
 });
+
+test("the HTML report's CPU chart and process table include the spawned commands", async () => {
+  const { renderRunHtml } = await import('../../src/report/html/run-html.js');
+  const { syntheticRun } = await import('../analysis/synthetic-runs.js');
+  const run = syntheticRun({ pool: false, rps: 300, spawnedCpuPct: 120, main: { elu: 0.95, blocked: 0.6, cpuPct: 45, loopCpuPct: 45, waitPct: 1 } });
+  run.samples.processes[0].series = [0, 1, 2, 3].map((i) => ({ t: 1000 + i * 500, cpuPct: 45, rssBytes: 6e7, requests: null, probe: { elu: 0.9, loopDelay: { p99Ms: 20 }, spawn: { blockedFraction: 0.6 } } }));
+  run.samples.spawned.series = [0, 1, 2, 3].map((i) => ({ t: 1000 + i * 500, cpuPct: 120 }));
+  const html = renderRunHtml(run);
+  const table = html.slice(html.indexOf('<h2>Processes</h2>'));
+  assert.match(table, /spawned commands<\/td><td[^>]*>–<\/td>(<td[^>]*>[^<]*<\/td>){5}<td[^>]*>120%<\/td>/);
+  const chart = html.slice(html.indexOf('CPU per process'), html.indexOf('<h2>Processes</h2>'));
+  assert.match(chart, /spawned commands/, 'a line for the spawned commands in the CPU chart');
+  const elu = html.slice(html.indexOf('Event-loop utilisation per process'), html.indexOf('Time blocked in spawn per process'));
+  assert.doesNotMatch(elu, /spawned commands/, 'no empty line for them where they have no figure');
+});

@@ -56,7 +56,16 @@ export function latencyPlot(load, baseline) {
 
 /** Processes in a stable order with their colours: the key to every per-process chart. */
 export function processColors(samples) {
-  return (samples?.processes ?? []).map((p, i) => ({ ...p, color: colorAt(i), name: p.label ?? p.key ?? String(p.pid) }));
+  const spawned = spawnedEntry(samples);
+  return [...(samples?.processes ?? []), ...(spawned ? [spawned] : [])].map((p, i) => ({ ...p, color: colorAt(i), name: p.label ?? p.key ?? String(p.pid) }));
+}
+
+/** The spawned commands as one more line and row (their CPU over time and on average), when any ran. */
+function spawnedEntry(samples) {
+  const s = samples?.spawned;
+  if (!s || !(s.cpuPct > 0 || s.spawns > 0 || s.seen > 0)) return null;
+  const series = (s.series ?? []).map((p) => ({ t: p.t, cpuPct: p.cpuPct }));
+  return { key: 'spawned', pid: null, role: 'spawned', label: 'spawned commands', requests: null, summary: { cpuPct: s.cpuPct, rssBytes: s.rssBytes }, series };
 }
 
 /** Loop delay, ELU, blocked in spawn and CPU over time: one chart per figure, one line per process. */
@@ -69,8 +78,10 @@ export function processesOverTime(samples) {
       const points = (p.series ?? []).map((s) => [(s.t - t0) / 1000, pick(s)]);
       return { name: p.name, color: p.color, points: opts.perSecond ? perSecondMeans(points) : points };
     });
-    if (!series.some((s) => s.points.some(([, y]) => Number.isFinite(y)))) return '';
-    return lineChart({ title, xLabel: 'time (s)', yLabel, series, ...opts });
+    // A line with no figure of this kind (the spawned commands have CPU only) is left out of its legend.
+    const drawn = series.filter((s) => s.points.some(([, y]) => Number.isFinite(y)));
+    if (drawn.length === 0) return '';
+    return lineChart({ title, xLabel: 'time (s)', yLabel, series: drawn, ...opts });
   };
   return grid([
     chart('Event-loop delay p99 per process', 'loop delay p99 (ms)', (s) => s.probe?.loopDelay?.p99Ms ?? null),
