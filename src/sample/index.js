@@ -200,6 +200,7 @@ export function startSampler({
       t: now,
       processes,
       downstreams: wide?.maybeScan([...reading.processes.keys()]) ?? [],
+      otherUsers: wide?.otherUsers() ?? null,
       spawned: reading.spawned,
       system: reading.system,
       generator: { cpuPct: generator?.cpuPct ?? null, elu: generator?.elu ?? null },
@@ -275,6 +276,8 @@ function createWideScan(rootPid, serverPid = rootPid) {
       }
       return latest;
     },
+    /** Other CPU users so far (the live advice reads them as the finished run does). */
+    otherUsers: () => others.summary(),
     reset() {
       others.reset();
       peers = new Map();

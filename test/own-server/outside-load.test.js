@@ -124,3 +124,15 @@ test("the HTML report's CPU chart and process table include the spawned commands
   const elu = html.slice(html.indexOf('Event-loop utilisation per process'), html.indexOf('Time blocked in spawn per process'));
   assert.doesNotMatch(elu, /spawned commands/, 'no empty line for them where they have no figure');
 });
+
+test('the live advice (dashboard) reads the other processes as the finished run does, and a core without a reading is not idle', async () => {
+  const { emptyAdviceWindow, foldSample, windowInput } = await import('../../src/analysis/advice-window.js');
+  const otherUsers = { elapsedMs: 3000, cores: 0.7, users: [{ name: 'node', count: 2, cores: 0.7, pids: [900, 901], parents: [1] }], rest: { names: 0, cores: 0 } };
+  const sample = { processes: [], spawned: { cpuPct: 0 }, system: { cpus: [95, 95] }, throttling: [], otherUsers };
+  let window = foldSample(emptyAdviceWindow(), sample);
+  window = foldSample(window, { ...sample, system: { cpus: [null, null] }, otherUsers: { ...otherUsers, cores: 0.8 } });
+  const input = windowInput(window, { plan: null, machine: { cores: 2 }, tick: { elapsedMs: 3000, requests: 900 } });
+  assert.equal(input.otherCores, 0.8, 'the latest running figure');
+  assert.deepEqual(input.otherUsers.map((u) => u.name), ['node']);
+  assert.equal(input.systemCpuPct, 95, 'the interval without a reading is left out');
+});
