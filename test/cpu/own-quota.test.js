@@ -1,5 +1,5 @@
 // End to end inside a real cgroup with a 0.3-CPU quota: `run -- <command>` on a
-// single CPU-bound process names the quota as the limit, not "the load offered".
+// single process (its load generator shares the quota) names the quota as the limit, not "the load offered".
 // Runs wherever this process is root on Linux with a cgroup filesystem, and always
 // in CI (CI set), where a missing cgroup fails it; skips elsewhere, saying why.
 import { test, after } from 'node:test';
@@ -27,7 +27,7 @@ test("a single process inside a throttled 0.3-CPU quota: the advice names the qu
   assert.equal(why, null, `root on Linux with a cgroup filesystem must be able to make a quota cgroup: ${why}`);
   const out = path.join(work, 'run.json');
   const marker = `cpu-own-quota-${process.pid}`;
-  const server = path.join(ROOT, 'fixtures/servers/cpu-burn.js');
+  const server = path.join(ROOT, 'fixtures/servers/healthy.js');
   const argv = quota.wrap([process.execPath, BIN, 'run', '-d', '6s', '-w', '1s', '--no-dashboard', '--out', out, '--log-file', path.join(work, marker), '--', process.execPath, server]);
   const child = spawn(argv[0], argv.slice(1), { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
