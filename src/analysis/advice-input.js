@@ -59,6 +59,7 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
  * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another that
  *   listens, in the measured phase (nodemon restarting it: src/sample/index.js)
+ * @property {number|null} [otherCores] CPU of every process outside the run, measured per process (cores; null: not read)
  */
 
 /**
@@ -110,6 +111,7 @@ export function adviceInput(result) {
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers?.users ?? null,
     restarts: samples?.serverRestarts ?? [],
+    otherCores: samples?.otherUsers?.cores ?? null,
   };
 }
 

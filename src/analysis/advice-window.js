@@ -20,6 +20,7 @@ import { budgetSignals } from './run-figures.js';
  * @property {{ sum: number, n: number }} system mean busy share of all cores, %
  * @property {Array<{ sum: number, n: number }>} cpus busy share of each host CPU, % (the budget's CPUs are read from it)
  * @property {Record<string, object>} throttle per CPU quota (cgroup): its periods, throttled periods and time, summed
+ * @property {{ cores: number|null, users: object[] }|null} [otherUsers] other CPU users so far (src/sample/other-users.js)
  */
 
 /** @returns {AdviceWindow} */
@@ -59,7 +60,9 @@ export function foldSample(window, sample) {
     };
   }
   const cpus = sample.system?.cpus ?? [];
-  const system = cpus.length ? add(window.system, cpus.reduce((a, b) => a + b, 0) / cpus.length) : window.system;
+  // A core without a reading (its /proc read failed) is left out of the mean, not counted idle.
+  const read = cpus.filter(Number.isFinite);
+  const system = read.length ? add(window.system, read.reduce((a, b) => a + b, 0) / read.length) : window.system;
   const perCpu = cpus.map((pct, i) => add(window.cpus?.[i] ?? { sum: 0, n: 0 }, pct));
   const throttle = { ...window.throttle };
   for (const t of sample.throttling ?? []) {
@@ -72,7 +75,9 @@ export function foldSample(window, sample) {
       usage: add(before.usage, t.usageCpus),
     };
   }
-  return { samples: window.samples + 1, processes, spawned: add(window.spawned, sample.spawned?.cpuPct), system, cpus: perCpu, throttle };
+  // Other CPU users: the wide scan's running figures, the latest (they cover the measured phase so far).
+  const otherUsers = sample.otherUsers ?? window.otherUsers ?? null;
+  return { samples: window.samples + 1, processes, spawned: add(window.spawned, sample.spawned?.cpuPct), system, cpus: perCpu, throttle, otherUsers };
 }
 
 /**
@@ -114,6 +119,9 @@ export function windowInput(window, { plan, machine, tick, deaths = [] }) {
     outcome: requestOutcome(tick),
     knob: liveKnob(plan?.target, entries),
     server: null,
+    // The same per-process measure as the finished run's, so the live advice names the same figure.
+    otherUsers: window.otherUsers?.users ?? null,
+    otherCores: window.otherUsers?.cores ?? null,
   };
 }
 

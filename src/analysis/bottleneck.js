@@ -4,6 +4,7 @@
  */
 import { bigOtherUsers } from './error-reasons.js';
 import { littleLaw } from './little-law.js';
+import { budgetWorkers } from '../cpu-budget.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION,
@@ -52,7 +53,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
   if (generatorBound) {
     findings.push({
       kind: 'generator',
-      figures: { cpuPctPerThread: genPerThread, generatorElu: finite(s.generatorElu), threads, suggestedThreads: threads * 2 },
+      figures: { cpuPctPerThread: genPerThread, generatorElu: finite(s.generatorElu), threads, suggestedThreads: moreGeneratorThreads(threads, threads * 2, s.cores) },
     });
   }
   const eluBound = (s.mainElu ?? 0) >= MAIN_ELU_LIMIT;
@@ -77,14 +78,14 @@ export function findBottleneck(s, { downstreams = null } = {}) {
     ].filter(([, v]) => Number.isFinite(v)));
     const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
     const hostCpus = s.hostCpus ?? s.cores;
-    const others = hostCpus && Number.isFinite(s.systemCpuPct) ? (s.systemCpuPct / 100) * hostCpus - seen : 0;
+    const others = Number.isFinite(s.otherCores) ? s.otherCores : hostCpus && Number.isFinite(s.systemCpuPct) ? (s.systemCpuPct / 100) * hostCpus - seen : 0;
     findings.push({
       kind: 'machine',
       figures: {
         systemCpuPct: s.systemCpuPct, cores: s.cores ?? null, cpuPct, otherCores: others >= OTHER_PROCESSES_CORES ? others : null,
         busyPct, budgetSource: s.budgetSource ?? null, hostCpus: hostCpus ?? null,
         // The processes outside the server that took a large share, by name (postgres ×14: 1.2 cores).
-        otherUsers: bigOtherUsers(s.otherUsers ?? null, s.cores ?? null, downstreams),
+        otherUsers: bigOtherUsers(s.otherUsers ?? null, hostCpus ?? null, downstreams),
       },
     });
   }
@@ -93,7 +94,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
   const narrower = s.budgetSource && s.budgetSource !== 'host';
   if (narrower && !quotaBound && (busyPct ?? 100) < MACHINE_CPU_LIMIT_PCT && (s.systemCpuPct ?? 0) >= MACHINE_CPU_LIMIT_PCT && s.hostCpus) {
     const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
-    const others = (s.systemCpuPct / 100) * s.hostCpus - seen;
+    const others = Number.isFinite(s.otherCores) ? s.otherCores : (s.systemCpuPct / 100) * s.hostCpus - seen;
     if (others >= OTHER_PROCESSES_CORES) {
       findings.push({ kind: 'host', figures: { systemCpuPct: s.systemCpuPct, hostCpus: s.hostCpus, otherCores: others, busyPct, cores: s.cores, budgetSource: s.budgetSource } });
     }
@@ -115,4 +116,18 @@ function finite(value) {
 
 function sumOf(values) {
   return values.filter(Number.isFinite).reduce((sum, v) => sum + v, 0);
+}
+
+/**
+ * The generator threads to suggest: `wanted`, but no more than --generator-threads allows
+ * (one per CPU of the budget, option-declarations.js); null when `threads` is already there.
+ * @param {number} threads the run's
+ * @param {number} wanted
+ * @param {number|null} cores the CPU budget (null: not known, no cap)
+ * @returns {number|null}
+ */
+export function moreGeneratorThreads(threads, wanted, cores) {
+  const most = Number.isFinite(cores) && cores > 0 ? budgetWorkers({ budget: cores }) : Infinity;
+  const next = Math.min(wanted, most);
+  return next > threads ? next : null;
 }

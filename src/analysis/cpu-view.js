@@ -42,7 +42,9 @@ export function cpuView({ machine, cpus, throttling = [], ownCpuPct = null }) {
 
 function busyOf({ cpu, budget, source, cpus, throttling, ownCpuPct }) {
   if (!budget || cpus.length === 0) return null;
-  if (source === 'host' || !cpu) return cpus.reduce((a, b) => a + b, 0) / cpus.length;
+  // A core with no reading (its /proc read failed) is left out, not counted idle.
+  const read = cpus.filter(Number.isFinite);
+  if (source === 'host' || !cpu) return read.length ? read.reduce((a, b) => a + b, 0) / read.length : null;
   if (source === 'quota') {
     // The cgroup's own usage where the kernel counts it; else what spawnbench saw its tree use.
     const usage = throttling.find((t) => Number.isFinite(t.usageCpus))?.usageCpus;

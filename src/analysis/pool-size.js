@@ -58,7 +58,9 @@ export function estimatePoolSize(input) {
   const workerProcesses = input.workers.filter((w) => w.kind !== 'thread');
   const ours = sumOf([input.main?.cpuPct, ...workerProcesses.map((w) => w.cpuPct), input.spawnedCpuPct, input.generator.cpuPct]) / 100;
   const dCpu = ours > 0 ? ours / x : null;
-  const otherCores = hostCpus && Number.isFinite(input.systemCpuPct) ? Math.max(0, (input.systemCpuPct / 100) * hostCpus - ours) : null;
+  // Other processes: as measured per process where /proc was read whole (the figure the views name them by), else what the cores' busy time leaves.
+  const otherCores = Number.isFinite(input.otherCores) ? input.otherCores
+    : hostCpus && Number.isFinite(input.systemCpuPct) ? Math.max(0, (input.systemCpuPct / 100) * hostCpus - ours) : null;
   // The pool is sized for the machine's cores, not for what other programs left
   // this run: their load comes and goes (on a shared box it moved 0.8–1.5 cores
   // between consecutive 3 s runs), and one worker too many costs a process's

@@ -11,7 +11,7 @@ import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
 import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
-import { findBottleneck } from './bottleneck.js';
+import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
@@ -32,6 +32,7 @@ import {
   LEAST_REQUESTS_MAX_POOL,
   POOL_MAIN_MS_PER_REQUEST,
   QUOTA_THROTTLED_FRACTION,
+  MACHINE_CPU_LIMIT_PCT,
 } from '../thresholds.js';
 
 /**
@@ -87,8 +88,10 @@ export function neighbourReasons(input) {
       },
     });
   }
-  const users = bigOtherUsers(input.otherUsers ?? null, input.cores, input.downstreams ?? null);
-  if (users.length > 0) reasons.push({ id: 'other-users', figures: { users, cores: input.cores } });
+  // Other processes are measured host-wide and are not under the run's quota or cpuset: their share is of the host's CPUs.
+  const hostCpus = input.hostCpus ?? input.cores;
+  const users = bigOtherUsers(input.otherUsers ?? null, hostCpus, input.downstreams ?? null);
+  if (users.length > 0) reasons.push({ id: 'other-users', figures: { users, cores: hostCpus, budgetSource: input.budgetSource ?? null } });
   return reasons;
 }
 
@@ -170,13 +173,19 @@ function advisePool(input) {
   reasons.push({ id: poolBound !== null && sharedBound !== null && poolBound < sharedBound ? 'workers-limit' : `${estimate.limit}-limit`, figures: limitFigures(input, estimate) });
   reasons.push({ id: estimate.size > target.poolSize ? 'size-up' : estimate.size < target.poolSize ? 'size-down' : 'size-keep', figures });
 
-  const { policy, reason } = advisePolicy(input, estimate.size);
+  const spread = quotaSpread(input, estimate.size);
+  if (spread) reasons.push({ id: 'quota-spread', figures: spread });
+  const size = spread ? spread.low : estimate.size;
+  const { policy, reason } = advisePolicy(input, size);
   reasons.push(reason);
-  const sizes = [...new Set([estimate.size - 1, estimate.size, estimate.size + 1, target.poolSize])].filter((n) => n >= 1).sort((a, b) => a - b);
+  const range = spread ? Array.from({ length: spread.high - spread.low + 1 }, (_, i) => spread.low + i) : [];
+  const sizes = [...new Set([size - 1, size, size + 1, ...range, target.poolSize])].filter((n) => n >= 1).sort((a, b) => a - b);
   reasons.push(...knobReasons(input, sizes));
-  const confidence = judgeConfidence(input, estimate, reasons);
+  const judged = judgeConfidence(input, estimate, reasons);
+  // Sizes the run cannot tell apart: never sure.
+  const confidence = spread && judged === 'high' ? 'medium' : judged;
   const policies = policy !== target.balance ? [target.balance, policy] : [target.balance];
-  return { size: estimate.size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: confirm(input, target.strategy, sizes, policies), estimate };
+  return { size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: confirm(input, target.strategy, sizes, policies), estimate };
 }
 
 /** The balancing policy: a change only where the worker table shows one is needed. */
@@ -211,7 +220,9 @@ function advisePolicy(input, size) {
  */
 function adviseNoPool(input) {
   const main = input.main;
-  const busy = main ? busyShare(main, childCpuOf(input, null)) : null;
+  // Under a quota that throttled, its stops stay in the busy time (as for a pool's workers): the quota is where the server runs.
+  const throttled = throttledByQuota(input);
+  const busy = main ? busyShare(main, childCpuOf(input, null), { throttled }) : null;
   const blocked = main?.blocked ?? null;
   const x = input.rps;
   const reasons = [];
@@ -219,9 +230,15 @@ function adviseNoPool(input) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
   }
   const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
+  if (throttled && input.target.kind === 'command') {
+    // A single process held back by its CPU quota: more processes would split the same quota.
+    reasons.push(...budgetReasons(input));
+    reasons.push({ id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } });
+    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
+  }
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });
-    if (input.target.kind === 'command') reasons.push({ id: 'one-process-enough', figures: singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });
+    if (input.target.kind === 'command') reasons.push({ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
@@ -242,6 +259,8 @@ function adviseNoPool(input) {
     cores: cpuMsAfter && input.cores ? (1000 * (input.capacity ?? input.cores)) / cpuMsAfter : null,
     generator: pool.bounds.generator,
   };
+  // Cores that were full serve little more whoever else used them: what they served at 100% busy.
+  if (fullCores(input)) bounds.cores = Math.min(bounds.cores ?? Infinity, (x * 100) / input.budgetBusyPct);
   const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null));
   const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
   const workerMs = (spawnShare / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
@@ -253,7 +272,9 @@ function adviseNoPool(input) {
   const strategy = own ? null : pickPoolStrategy(input);
   // What the CPU budget (cgroup quota, cpuset, affinity) left idle: the room a pool would use.
   const budget = input.budget ?? input.cores;
-  const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
+  // Other processes (host-wide) take from the host's CPUs, not from a quota they are not under.
+  const hostCpus = input.hostCpus ?? budget;
+  const idleCores = budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, hostCpus - (pool.otherCores ?? 0)) - pool.usedCores) : null;
   // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
   const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };
@@ -284,14 +305,15 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   /** @type {Array<[string, number, object]>} doubt, its weight, its figures */
   const doubts = [];
   const bottleneck = findBottleneck(signalsOf(input));
-  if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads }]);
+  if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads, suggested: moreGeneratorThreads(input.load.threads ?? 1, (input.load.threads ?? 1) * 2, input.cores) }]);
   const errorShare = input.requests + input.errors > 0 ? input.errors / (input.requests + input.errors) : 0;
   if (errorShare >= ERROR_RATE) doubts.push(['errors', 2, { errors: input.errors, share: errorShare }]);
   if (input.stoppedEarly) doubts.push(['stopped-early', 1, { durationMs: input.durationMs }]);
   for (const { id, figures } of deathReasons(input)) doubts.push([id, 2, figures]);
   if (estimate?.source === 'cpu') doubts.push(['no-probe', 2, {}]);
   const waitShare = worstWaitShare(input);
-  const other = estimate?.otherCores ?? null;
+  // Without a pool estimate, the other processes as measured per process: the one figure every line names them by.
+  const other = estimate?.otherCores ?? input.otherCores ?? null;
   // Who made the loops wait: other processes of the machine, or this run's own (server, its commands, generator).
   const byOthers = (other ?? 0) >= OTHER_PROCESSES_CORES;
   // Under a quota that throttled, the run's own wait is the quota's (named above and kept in the figures), not a doubt.
@@ -322,6 +344,32 @@ function budgetReasons(input) {
   // A budget narrower than the host sizes everything: say so, with the quota's throttling when it had one.
   if (!input.budgetSource || input.budgetSource === 'host') return [];
   return [{ id: 'cpu-budget', figures: { budget: input.cores, source: input.budgetSource, hostCpus: input.hostCpus, throttledFraction: t?.fraction ?? null, threshold: QUOTA_THROTTLED_FRACTION } }];
+}
+
+/**
+ * The cores as the limit when the budget was MACHINE_CPU_LIMIT_PCT busy or more, whoever
+ * used them: the other processes are named with their share (measured per process), not
+ * taken out, since a pool would compete with them for the same cores. Null below it.
+ */
+function fullCores(input) {
+  const busy = input.budgetBusyPct;
+  if (!Number.isFinite(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
+  const users = (input.otherUsers ?? []).map(({ name, count, cores }) => ({ name, count, cores }));
+  return { limit: 'cores', share: busy / 100, cores: input.cores, budgetSource: input.budgetSource ?? null, otherCores: input.otherCores ?? null, otherUsers: users };
+}
+
+/**
+ * Under a quota that throttled, one run cannot tell the sizes apart between the
+ * workers that keep the quota's CPUs busy (its CPUs rounded up) and the model's
+ * size: the quota's stops are in every worker's busy time, so the model allows
+ * more, while each worker past the quota's CPUs only adds stops (under a 1.5-CPU
+ * quota, tune's best over three runs was 4, 3 and 2 workers). The smaller is
+ * advised, the sweep covers the spread. Null without such a quota or spread.
+ */
+function quotaSpread(input, size) {
+  if (!throttledByQuota(input) || !Number.isFinite(input.throttle.quotaCpus)) return null;
+  const low = Math.max(1, Math.ceil(input.throttle.quotaCpus - 1e-9));
+  return size > low ? { low, high: size, quotaCpus: input.throttle.quotaCpus, throttledFraction: input.throttle.fraction } : null;
 }
 
 /** Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION). */

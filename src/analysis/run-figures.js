@@ -39,6 +39,7 @@ import { requestOutcome } from './request-outcome.js';
  * @property {number|null} [loadRps]        the throughput measured
  * @property {number|null} [meanMs]         the mean latency
  * @property {number|null} [p50Ms]          the median latency
+ * @property {number|null} [otherCores] CPU of all processes outside the run, measured per process (cores)
  */
 
 /**
@@ -126,6 +127,7 @@ export function runSignals(result) {
     loadRps: result.load?.rps ?? null,
     meanMs: result.load?.latency?.meanMs ?? null,
     p50Ms: result.load?.latency?.p50Ms ?? null,
+    otherCores: samples?.otherUsers?.cores ?? null,
   };
 }
 

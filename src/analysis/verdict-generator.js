@@ -1,5 +1,6 @@
 /** Rule: the load generator, not the server, set the pace (the throughput seen is a lower bound). */
 import { num } from './verdict-common.js';
+import { moreGeneratorThreads } from './bottleneck.js';
 import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS } from '../thresholds.js';
 export { GENERATOR_BUSY_ELU } from '../thresholds.js';
 
@@ -19,6 +20,6 @@ export function generatorLimited(evidence) {
     id: 'generator-limited',
     kind: 'limit',
     where: null,
-    figures: { generatorElu: generator.elu, generatorCpuPct: num(generator.cpuPct), threads: generator.threads },
+    figures: { generatorElu: generator.elu, generatorCpuPct: num(generator.cpuPct), threads: generator.threads, suggestedThreads: moreGeneratorThreads(generator.threads ?? 1, (generator.threads ?? 1) + 1, num(evidence.cores)) },
   };
 }

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
 import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../thresholds.js';
+import { budgetWorkers, ownCpuBudget } from '../cpu-budget.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
 import { FAST_WRITES_AVAILABLE } from './request-writer.js';
 
@@ -118,9 +119,9 @@ export function startLoad(options) {
       );
     }
     if (eluBusiest >= GENERATOR_BUSY_ELU && m.elapsedMs >= GENERATOR_BUSY_MIN_MS) {
-      notes.push(
-        `the generator thread was busy ${Math.round(eluBusiest * 100)}% of the time, so it may have limited the rate: try --generator-threads ${opts.threads + 1}`,
-      );
+      // No more threads than --generator-threads allows (one per CPU of spawnbench's budget).
+      const more = opts.threads < budgetWorkers(ownCpuBudget()) ? `try --generator-threads ${opts.threads + 1}` : 'drive the server from another machine, or with wrk';
+      notes.push(`the generator thread was busy ${Math.round(eluBusiest * 100)}% of the time, so it may have limited the rate: ${more}`);
     }
     return {
       mode: opts.rate === null ? 'closed' : 'open',

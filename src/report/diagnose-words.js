@@ -184,7 +184,8 @@ const WORDS = {
     const named = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}${of}`);
     const own = takers.find((u) => u.competes);
     return {
-      title: `the machine is short of CPU: the server waited for a core${takers.length ? `; ${cleanText(takers[0].name, 40)} took ${takers[0].cores.toFixed(1)}${of}` : ''}`,
+      // The other user before the verdict's "(pid N)", which is the server's: "node took 0.2 … (pid N)" read as if that pid were node's.
+      title: `the machine is short of CPU${takers.length ? ` (${cleanText(takers[0].name, 40)} took ${takers[0].cores.toFixed(1)}${of})` : ''}: the server waited for a core`,
       evidence: [
         `main thread waited for a CPU ${pct(f.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(f.onCpu)}`,
         ...(named.length ? [`other CPU users: ${named.join(', ')}`] : []),
@@ -357,7 +358,10 @@ const WORDS = {
       `busiest generator thread ${pct(f.generatorElu)} busy (threshold ${pct(GENERATOR_BUSY_ELU)})` +
         `${Number.isFinite(f.generatorCpuPct) ? `, ${Math.round(f.generatorCpuPct)}% CPU over ${f.threads} thread(s)` : ''}`,
     ],
-    next: [`add generator threads: --generator-threads ${f.threads + 1} (each needs a free core), or drive it with wrk`],
+    // An older result has no suggestedThreads: one more, as it said then.
+    next: [(f.suggestedThreads === undefined ? f.threads + 1 : f.suggestedThreads)
+      ? `add generator threads: --generator-threads ${f.suggestedThreads ?? f.threads + 1} (each needs a free core), or drive it with wrk`
+      : `it already has a thread per CPU spawnbench may use (${f.threads}): drive it with wrk, or from another machine`],
   }),
   healthy: (f, finding) => ({
     title: 'healthy: no stall found at this load',

@@ -8,7 +8,7 @@ import { shellQuote } from '../analysis/confirm-command.js';
 import { knobAction, shellLine } from './own-server.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
-import { downstreamName, errorLabel, quote } from './reasons.js';
+import { downstreamName, errorLabel, quote, otherUserText } from './reasons.js';
 
 /** The summary fits an 80-column terminal (the same width as the process lines). Columns */
 const MAX_COLUMNS = 80;
@@ -95,7 +95,8 @@ function ownHeadline(a) {
   const enough = has('one-process-enough');
   if (enough || has('no-gain-expected')) {
     const limit = enough?.limit ?? has('no-gain-expected').limit;
-    return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}.`;
+    const amount = limit === 'quota' ? ` (${fixed(enough.quotaCpus, 1)} CPU)` : '';
+    return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
   if (a.size === null) return 'Cannot tell from this run.';
   const policyChange = has('cluster-lopsided') ? ` and ${has('cluster-lopsided').env}=${a.policy}` : '';
@@ -115,6 +116,7 @@ const ownLimitName = {
   cores: 'the cores, not the process',
   generator: 'the load generator, not the server (add --generator-threads)',
   load: 'the load offered, not the server: nothing it runs on was saturated (more connections, or what it waits for: a database, a downstream)',
+  quota: 'its CPU quota',
 };
 
 /** "worker 0, pid 4242, SIGKILL at 2.5 s" */
@@ -177,6 +179,9 @@ const SENTENCES = {
     `Work was lopsided (${spreadText(f.spread)}, beyond chance${latencyText(f.latency)}): ${f.policy} sends each request to a less loaded worker.`,
   'lopsided-kept': (f) => `Work was lopsided (${spreadText(f.spread)}), as ${f.policy} makes it when workers differ in speed: keep it.`,
   'policy-fixed': (f) => `This strategy balances with ${f.policy} only${f.lopsided ? ` (work was lopsided: ${spreadText(f.spread)})` : ''}.`,
+  'quota-spread': (f) =>
+    `Under the ${fixed(f.quotaCpus, 1)}-CPU quota, throttled in ${pct(f.throttledFraction)} of periods, one run cannot tell ${workers(f.low)} from ${f.high}: ` +
+    `the quota's stops are in every worker's busy time, and a worker past the quota's CPUs only adds stops. The smaller is advised; the sweep below measures ${f.low} to ${f.high}.`,
   'one-worker': (f) => `With one worker there is nothing to balance; ${f.policy} stays.`,
   'no-worker-counts': (f) => `No per-worker request counts were reported, so ${f.policy} stays.`,
   'main-blocked-in-spawn': (f) =>
@@ -187,9 +192,19 @@ const SENTENCES = {
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.`,
   'no-gain-expected': (f) =>
     `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
-  'main-has-room': (f) =>
-    `Its main thread had room (ELU ${fixed(f.elu)}, blocked in spawn ${pct(f.blocked)}; it is the limit from ELU ${fixed(f.eluLimit)} or ${pct(f.blockedLimit)} in spawn).`,
-  'generator-bound': (f) => `The load generator was busy (ELU ${fixed(f.elu)}): add --generator-threads ${(f.threads ?? 1) * 2} and measure again.`,
+  'main-has-room': (f) => {
+    // Judged on busy time, the wait for a core taken out: an ELU over the limit beside "had room" says why.
+    const corrected = Number.isFinite(f.busy) && Number.isFinite(f.elu) && f.elu - f.busy >= 0.05;
+    const load = corrected ? `busy ${pct(f.busy)} once its wait for a core is taken out, ELU ${fixed(f.elu)} with it` : `ELU ${fixed(f.elu)}`;
+    return `Its main thread had room (${load}, blocked in spawn ${pct(f.blocked)}; it is the limit from ${corrected ? `${pct(f.eluLimit)} busy` : `ELU ${fixed(f.eluLimit)}`} or ${pct(f.blockedLimit)} in spawn).`;
+  },
+  'generator-bound': (f) => {
+    // An older result has no `suggested`: twice its threads, as it said then.
+    const suggested = f.suggested === undefined ? (f.threads ?? 1) * 2 : f.suggested;
+    return suggested
+      ? `The load generator was busy (ELU ${fixed(f.elu)}): add --generator-threads ${suggested} and measure again.`
+      : `The load generator was busy (ELU ${fixed(f.elu)}) with a thread per CPU spawnbench may use (${f.threads ?? 1}): drive the server from another machine, or with wrk.`;
+  },
   errors: (f) => `${pct(f.share, 1)} of requests failed: their time is in the figures too.`,
   'errors-why': (f) => {
     const said = f.text ? `${errorLabel(f)} ×${int(f.count)} ${quote(f.text)}` : `${errorLabel(f)} ×${int(f.count)}`;
@@ -206,12 +221,12 @@ const SENTENCES = {
     }
     return `Why requests failed: ${said}${stderr}.`;
   },
-  'other-users': (f) => `Other processes took a large share of the CPUs: ${othersClause(f.users, f.cores)}.`,
+  'other-users': (f) => `Other processes took a large share of the CPUs: ${othersClause(f.users, f.cores, { host: Boolean(f.budgetSource && f.budgetSource !== 'host') })}.`,
   'stopped-early': () => 'The run was stopped early.',
   'no-probe': () => 'Without the probe, worker busy time is their CPU alone, a floor: the size may be low.',
   contended: (f) =>
     f.cause === 'this-run'
-      ? `The cores were oversubscribed by this run's own processes (the server, the commands it spawns and the load generator; other processes used ${cores(f.otherCores ?? 0)}): loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`
+      ? `The cores were oversubscribed by this run's own processes (the server, the commands it spawns and the load generator${Number.isFinite(f.otherCores) ? `; other processes used ${cores(f.otherCores)}` : ''}): loops waited for a core up to ${pct(f.waitShare)} of their busy time (taken out above).`
       : `The machine was shared: ${f.otherCores >= 0.05 ? `other processes used ${cores(f.otherCores)}, ` : ''}loops waited for a core up to ${pct(f.waitShare)} of their busy time` +
         `${f.throttled ? ', the quota\'s stops included (kept in above)' : ' (taken out above)'}.`,
   'short-run': (f) => `Measured ${secs(f.durationMs)}; ${secs(f.solidMs)} or more steadies the figures.`,
@@ -229,10 +244,19 @@ const SENTENCES = {
     `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
   'one-process-enough': (f) =>
-    f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow.`,
+    f.limit === 'quota'
+      ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'thread-knob': (f) => threadKnobSentence(f),
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
+
+/** "; other processes used 0.3 of them (node ×1: 0.3 cores)", when the figures name any. */
+function othersShare(f) {
+  if (!(f.otherCores >= 0.05)) return '';
+  const named = (f.otherUsers ?? []).map(otherUserText).join(', ');
+  return `; other processes used ${fixed(f.otherCores, 1)} of them${named ? ` (${named})` : ''}`;
+}
 
 /**
  * The CPUs the "serve at most" bound is for: "2 cores" on a bare host, "1.0 CPU

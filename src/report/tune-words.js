@@ -25,7 +25,8 @@ export function bottleneckFindingText({ kind, figures: f }) {
   }
   if (kind === 'generator') {
     const busy = f.cpuPctPerThread !== null ? `${Math.round(f.cpuPctPerThread)}% of a core per thread` : `event loop busy ${pctRound(f.generatorElu)}`;
-    return `the load generator is the limit (${busy}): results are generator-bound; add --generator-threads ${f.suggestedThreads}`;
+    const more = f.suggestedThreads ? `add --generator-threads ${f.suggestedThreads}` : `it already has a thread per CPU spawnbench may use (${f.threads}): drive the server from another machine, or with wrk`;
+    return `the load generator is the limit (${busy}): results are generator-bound; ${more}`;
   }
   if (kind === 'main-thread') {
     const parts = [];
@@ -45,11 +46,11 @@ export function bottleneckFindingText({ kind, figures: f }) {
   if (f.budgetSource && f.budgetSource !== 'host') {
     // A budget narrower than the host: busy against it, named by what set it.
     const budget = budgetAmount({ budget: f.cores, source: f.budgetSource });
-    const them = f.otherUsers?.length ? othersClause(f.otherUsers, f.cores) : `more workers only compete for the same ${budget}`;
+    const them = f.otherUsers?.length ? othersClause(f.otherUsers, f.hostCpus ?? f.cores, { host: true }) : `more workers only compete for the same ${budget}`;
     return `the CPU budget is the limit (${budget} by ${BUDGET_SOURCE_WORDS[f.budgetSource]}, ${Math.round(f.busyPct)}% busy${shares.length ? `; CPUs used: ${shares.join(', ')}` : ''}): ${them}`;
   }
   const cores = f.cores ? ` of ${f.cores}` : '';
-  return `the machine is the limit (cores ${Math.round(f.busyPct ?? f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): ${othersClause(f.otherUsers ?? [], f.cores)}`;
+  return `the machine is the limit (cores ${Math.round(f.busyPct ?? f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): ${othersClause(f.otherUsers ?? [], f.hostCpus ?? f.cores)}`;
 }
 
 /** The quota finding: whose quota, how often it throttled, and what that means for a pool. */
@@ -84,9 +85,10 @@ function connectionsText(f) {
 }
 
 /** Who else took the cores, when one program took a large share; the usual words otherwise. */
-export function othersClause(users, cores) {
+export function othersClause(users, cores, { host = false } = {}) {
   if (users.length === 0) return 'more workers only compete for the same cores';
-  const of = cores ? ` of the ${cores} CPUs` : '';
+  // Measured host-wide: `cores` is the host's, "the host's" where the run had a narrower budget.
+  const of = cores ? ` of the ${host ? "host's " : ''}${cores} CPUs` : '';
   const named = users.map((u) => `${cleanText(u.name, 40)} ×${u.count} used ${u.cores.toFixed(1)}${of}`).join(', ');
   const downstream = users.find((u) => u.downstream);
   if (downstream) {

@@ -95,7 +95,7 @@ export function startSampler({
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
   const throttle = createThrottleSampler({ serverPid: rootPid ?? null });
-  const wide = HAS_PROC && rootPid ? createWideScan(rootPid) : null;
+  const wide = HAS_PROC && rootPid ? createWideScan(rootPid, serverPid) : null;
   /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const launcherPids = new Map(launchers.map((l) => [l.pid, l.name]));
@@ -172,6 +172,7 @@ export function startSampler({
       probedPids.has(pid) ? [pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)] : undefined;
     const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids])] });
     followServer(reading.processes, now);
+    if (reading.unreadable) recorder.note(unreadableNote(reading.unreadable));
 
     const processes = [];
     for (const [pid, usage] of reading.processes) {
@@ -222,6 +223,7 @@ export function startSampler({
       t: now,
       processes,
       downstreams: wide?.maybeScan([...reading.processes.keys()]) ?? [],
+      otherUsers: wide?.otherUsers() ?? null,
       spawned: reading.spawned,
       system: reading.system,
       generator: { cpuPct: generator?.cpuPct ?? null, elu: generator?.elu ?? null },
@@ -259,6 +261,11 @@ export function startSampler({
   });
 }
 
+/** The note of /proc reads that failed for want of a file descriptor: what is left out, and the fix. */
+export function unreadableNote(code) {
+  return `spawnbench ran out of file descriptors (${code}) reading /proc: the CPU figures of those moments (per core, spawned commands, other processes) are left out; raise the limit (ulimit -n) or use fewer --connections`;
+}
+
 /** Distinct downstream peers remembered over a run (count): the summary lists the DOWNSTREAMS_KEPT busiest. */
 const MAX_PEERS_TRACKED = 256;
 
@@ -268,9 +275,10 @@ const MAX_PEERS_TRACKED = 256;
  * (from reset()): `otherUsers` (src/sample/other-users.js) and `downstreams`, per peer the
  * most connections seen at once and the mean over the reads.
  */
-function createWideScan(rootPid) {
+function createWideScan(rootPid, serverPid = rootPid) {
   const leader = readStat(rootPid)?.pgrp === rootPid;
-  const others = createOtherUsers({ roots: () => [process.pid, rootPid], groups: () => (leader ? [rootPid] : []) });
+  // The server's own process is never another CPU user, even where it left the tree spawnbench started (a daemon).
+  const others = createOtherUsers({ roots: () => [process.pid, rootPid, serverPid], groups: () => (leader ? [rootPid] : []) });
   const downstreams = createDownstreams();
   let lastAt = -Infinity;
   let latest = [];
@@ -295,6 +303,8 @@ function createWideScan(rootPid) {
       }
       return latest;
     },
+    /** Other CPU users so far (the live advice reads them as the finished run does). */
+    otherUsers: () => others.summary(),
     reset() {
       others.reset();
       peers = new Map();

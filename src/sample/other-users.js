@@ -7,8 +7,7 @@
  * first read counts with all its CPU; one that started and ended between two
  * reads is not seen.
  */
-import { readFileSync } from 'node:fs';
-import { procPids, procUnits, readStat } from './proc.js';
+import { procPids, procUnits, readStat, readProcText, descriptorFailureCount } from './proc.js';
 import { OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES } from '../thresholds.js';
 
 /** Pids (and parent pids) kept per name in the summary: enough to recognise a downstream's processes. */
@@ -23,8 +22,8 @@ const MAX_ANCESTORS = 64;
  *   `minCores`: how many names are listed and the least CPU each needs (OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES)
  * @returns {{ scan: () => void, reset: () => void, summary: () => OtherUsers }}
  *
- * @typedef {{ elapsedMs: number, cores: number, users: Array<{ name: string, count: number, cores: number, pids: number[], parents: number[] }>,
- *   rest: { names: number, cores: number } }} OtherUsers
+ * @typedef {{ elapsedMs: number, cores: number|null, users: Array<{ name: string, count: number, cores: number, pids: number[], parents: number[] }>,
+ *   rest: { names: number, cores: number }, unreadable?: { code: string, scans: number } }} OtherUsers
  *   `cores`: all other processes together (1 = one core busy for the whole time); `users`:
  *   the busiest names, at most OTHER_USERS_SHOWN, each of at least OTHER_USER_MIN_CORES; `rest`: the names not listed
  */
@@ -38,12 +37,23 @@ export function createOtherUsers({ roots, groups = () => [], shown = OTHER_USERS
   /** name → { ticks, pids: Set } since reset() */
   let byName = new Map();
 
+  /** Scans left out: some read failed for want of a file descriptor (its pids would read as new or as not ours). */
+  let failedScans = 0;
+  let failedCode = null;
+
   const scan = () => {
+    const failuresBefore = descriptorFailureCount().count;
     const uptimeTicks = readUptimeTicks(ticksPerSec);
     const stats = new Map();
     for (const pid of procPids()) {
       const stat = readStat(pid);
       if (stat) stats.set(pid, stat);
+    }
+    const failed = descriptorFailureCount();
+    if (failed.count !== failuresBefore || uptimeTicks === null) {
+      failedScans++;
+      failedCode = failed.count !== failuresBefore ? failed.code : 'unreadable';
+      return;
     }
     const ours = new Set(roots().filter(Boolean));
     const ourGroups = new Set(groups().filter(Boolean));
@@ -74,10 +84,11 @@ export function createOtherUsers({ roots, groups = () => [], shown = OTHER_USERS
       entry.parents.add(stat.ppid);
       byName.set(stat.name, entry);
     }
-    if (previous === null) startedAt = performance.now();
+    const now = performance.now();
+    if (previous === null) startedAt = now;
     previous = current;
     previousUptimeTicks = uptimeTicks;
-    lastAt = performance.now();
+    lastAt = now;
   };
 
   return {
@@ -86,9 +97,15 @@ export function createOtherUsers({ roots, groups = () => [], shown = OTHER_USERS
     reset() {
       byName = new Map();
       previous = null;
+      failedScans = 0;
+      failedCode = null;
+      startedAt = 0;
+      lastAt = 0;
       scan();
     },
     summary() {
+      // Not one interval between two whole reads: no figure rather than a guess.
+      if (!(lastAt > startedAt)) return { elapsedMs: 0, cores: null, users: [], rest: { names: 0, cores: 0 }, ...(failedScans ? { unreadable: { code: failedCode, scans: failedScans } } : {}) };
       const elapsedMs = lastAt - startedAt;
       const coresOf = (ticks) => (elapsedMs > 0 ? ticks / ticksPerSec / (elapsedMs / 1000) : 0);
       // pids and their parents (a few): which of them is a process the server is connected to
@@ -103,18 +120,18 @@ export function createOtherUsers({ roots, groups = () => [], shown = OTHER_USERS
         cores: round2(all.reduce((sum, u) => sum + u.cores, 0)),
         users,
         rest: { names: rest.length, cores: round2(rest.reduce((sum, u) => sum + u.cores, 0)) },
+        // Reads left out for want of a file descriptor: the figures cover the reads that worked.
+        ...(failedScans ? { unreadable: { code: failedCode, scans: failedScans } } : {}),
       };
     },
   };
 }
 
-/** Seconds since boot in clock ticks (the unit of a process's starttime). */
+/** Seconds since boot in clock ticks (the unit of a process's starttime); null when it cannot be read. */
 function readUptimeTicks(ticksPerSec) {
-  try {
-    return Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]) * ticksPerSec;
-  } catch {
-    return 0;
-  }
+  const text = readProcText('/proc/uptime');
+  const seconds = text === null ? NaN : Number(text.split(' ')[0]);
+  return Number.isFinite(seconds) ? seconds * ticksPerSec : null;
 }
 
 function round2(value) {

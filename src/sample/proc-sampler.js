@@ -6,7 +6,7 @@
  * reaped children) of the long-lived processes.
  */
 import { readdirSync } from 'node:fs';
-import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat, readProcText } from './proc.js';
+import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat, readProcText, descriptorFailureCount } from './proc.js';
 import { threadKinds, threadpoolSize, mapsLibvips, THREAD_KINDS } from './thread-kinds.js';
 import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS } from '../thresholds.js';
 
@@ -28,7 +28,8 @@ const MAX_TREE_DEPTH = 16;
  * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number, loopCpuPct: number|null, waitPct: number|null }>,
  *   threads: Map<string, number|null>, threadSched: Map<string, { loopCpuPct: number|null, waitPct: number|null }>,
  *   otherThreads: Map<number, OtherThreads>, spawned: { count: number, newlySeen: number, cpuPct: number|null, rssBytes: number },
- *   system: { cpus: number[] } }} ProcReading
+ *   system: { cpus: Array<number|null> }, unreadable?: string|null }} ProcReading
+ *   `unreadable`: the code (EMFILE, ENFILE) of the reads that failed for want of a file descriptor, whose figures are left out
  * @typedef {{ count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null,
  *   kinds: Record<string, { count: number, busy: number|null, cpuPct: number|null, waitPct: number|null }>, poolSize: number }} OtherThreads
  *   `kinds`: the same per kind of thread (src/sample/thread-kinds.js), with the time its threads were
@@ -63,6 +64,7 @@ export function createProcSampler({ rootPid }) {
       const now = performance.now();
       const elapsedMs = now - previousAt;
       previousAt = now;
+      const failuresBefore = descriptorFailureCount().count;
 
       const { tracked, transient } = walk(rootPid, isTracked, forkingThreads);
       const processes = new Map();
@@ -80,13 +82,17 @@ export function createProcSampler({ rootPid }) {
         const sched = readSchedstat(pid);
         if (sched) currentSched.set(pid, sched);
         processes.set(pid, {
-          cpuPct: before ? pct(ticks - before.ticks, elapsedMs) : null,
+          cpuPct: before && !before.stale ? pct(ticks - before.ticks, elapsedMs) : null,
           rssBytes: stat.rss * pageBytes,
           ...schedShares(sched, previousSched.get(pid), elapsedMs),
         });
-        if (before) childTicks += Math.max(0, children - before.children);
+        if (before && !before.stale) childTicks += Math.max(0, children - before.children);
       }
       previousSched = currentSched;
+      // A read that failed for want of a file descriptor is no exit: the process keeps its last figures.
+      const unreadable = descriptorFailureCount().count !== failuresBefore;
+      // Kept stale: its next figures would span two intervals, so they are left out too.
+      if (unreadable) for (const [pid, before] of previous) if (!current.has(pid)) current.set(pid, { ...before, stale: true });
       for (const [pid, before] of previous) if (!current.has(pid)) reapedTicks += before.all;
       const settled = Math.min(reapedTicks, childTicks);
       reapedTicks -= settled;
@@ -104,10 +110,13 @@ export function createProcSampler({ rootPid }) {
         const ticks = stat ? stat.utime + stat.stime : null;
         const before = previousThreads.get(key);
         threadCpu.set(key, ticks !== null && before !== undefined ? pct(ticks - before, elapsedMs) : null);
+        // A thread not read this time has no figure next time either (its delta would span two intervals).
         if (ticks !== null) previousThreads.set(key, ticks);
+        else previousThreads.delete(key);
         const sched = tid ? readSchedstat(pid, tid) : null;
         threadSched.set(key, schedShares(sched, previousThreadSched.get(key), elapsedMs));
         if (sched) previousThreadSched.set(key, sched);
+        else previousThreadSched.delete(key);
       }
 
       // At most once per OTHER_THREADS_EVERY_MS, the figures in between repeated: see readOtherThreads.
@@ -125,12 +134,15 @@ export function createProcSampler({ rootPid }) {
       }
 
       const cores = readCpuTimes();
-      const cpus = cores.map((core, i) => {
+      // No reading (it failed), or none before it to compare with: no figure, not 0%.
+      const cpus = (cores.length ? cores : previousCores).map((core, i) => {
         const before = previousCores[i];
-        const total = before ? core.total - before.total : 0;
-        return total > 0 ? ((core.busy - before.busy) / total) * 100 : 0;
+        const total = cores.length && before ? core.total - before.total : 0;
+        return total > 0 ? ((core.busy - before.busy) / total) * 100 : null;
       });
-      previousCores = cores;
+      if (cores.length) previousCores = cores;
+      const failed = descriptorFailureCount();
+      const failedCode = failed.count !== failuresBefore ? failed.code : null;
 
       return {
         elapsedMs,
@@ -138,8 +150,9 @@ export function createProcSampler({ rootPid }) {
         threads: threadCpu,
         threadSched,
         otherThreads,
-        spawned: { count: transient.size, newlySeen, cpuPct: pct(childTicks, elapsedMs), rssBytes: null },
-        system: { cpus },
+        spawned: { count: transient.size, newlySeen, cpuPct: failedCode ? null : pct(childTicks, elapsedMs), rssBytes: null },
+        system: { cpus: failedCode ? cpus.map(() => null) : cpus },
+        unreadable: failedCode,
       };
     },
   };

@@ -21,6 +21,28 @@ const FALLBACK_PAGE_BYTES = 4096;
 
 let units = null;
 
+/**
+ * /proc reads that failed because this process had no file descriptor left (EMFILE)
+ * or the system none (ENFILE), counted since start: such a read says nothing about
+ * the process it was for (a run with `-c 2000` under `ulimit -n 1024` read none),
+ * so a reader that saw the count move leaves its figures out instead of reading
+ * the failure as "gone" or "0%".
+ */
+const descriptorFailures = { count: 0, code: /** @type {string|null} */ (null) };
+
+/** @returns {{ count: number, code: string|null }} the failures so far and the last one's code */
+export function descriptorFailureCount() {
+  return { ...descriptorFailures };
+}
+
+/** @param {any} error */
+function noteReadFailure(error) {
+  if (error?.code === 'EMFILE' || error?.code === 'ENFILE') {
+    descriptorFailures.count++;
+    descriptorFailures.code = error.code;
+  }
+}
+
 /** The auxiliary vector's keys for the two units (linux/auxvec.h). */
 const AT_PAGESZ = 6n;
 const AT_CLKTCK = 17n;
@@ -97,7 +119,8 @@ export function readStat(pid, tid) {
   let text;
   try {
     text = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'latin1');
-  } catch {
+  } catch (error) {
+    noteReadFailure(error);
     return null;
   }
   // The command name (field 2) is in parentheses and may hold spaces or ')'.
@@ -131,7 +154,8 @@ export function readSchedstat(pid, tid) {
   try {
     const [cpuNs, waitNs] = readFileSync(`/proc/${pid}${tid ? `/task/${tid}` : ''}/schedstat`, 'latin1').trim().split(/\s+/).map(Number);
     return Number.isFinite(cpuNs) && Number.isFinite(waitNs) ? { cpuNs, waitNs } : null;
-  } catch {
+  } catch (error) {
+    noteReadFailure(error);
     return null;
   }
 }
@@ -150,7 +174,8 @@ export function readChildren(pid, tids) {
   if (!threads) {
     try {
       threads = readdirSync(`/proc/${pid}/task`);
-    } catch {
+    } catch (error) {
+      noteReadFailure(error);
       return [];
     }
   }
@@ -159,7 +184,8 @@ export function readChildren(pid, tids) {
     let text;
     try {
       text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1');
-    } catch {
+    } catch (error) {
+      noteReadFailure(error);
       continue;
     }
     for (const child of text.split(' ')) if (child) children.push(Number(child));
@@ -176,7 +202,8 @@ export function readChildren(pid, tids) {
 export function readProcText(file) {
   try {
     return readFileSync(file, 'latin1');
-  } catch {
+  } catch (error) {
+    noteReadFailure(error);
     return null;
   }
 }
@@ -220,7 +247,8 @@ export function procPids() {
   let names;
   try {
     names = readdirSync('/proc');
-  } catch {
+  } catch (error) {
+    noteReadFailure(error);
     return [];
   }
   return names.filter((name) => /^\d+$/.test(name)).map(Number);

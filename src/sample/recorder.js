@@ -24,7 +24,7 @@ export function createRecorder() {
   const reset = () => {
     entries = new Map();
     totals = new Map();
-    spawned = { seen: 0, cpu: mean(), rssPeak: null };
+    spawned = { seen: 0, cpu: mean(), rssPeak: null, series: [] };
     system = [];
     generator = { cpu: mean(), elu: mean() };
   };
@@ -82,6 +82,8 @@ export function createRecorder() {
       }
       spawned.seen += sample.spawned.newlySeen ?? 0;
       spawned.cpu.add(sample.spawned.cpuPct);
+      // Over time too: the spawned commands are often the biggest CPU user (the HTML report's CPU chart).
+      spawned.series.push({ t: sample.t, cpuPct: sample.spawned.cpuPct ?? null });
       if (sample.spawned.rssBytes != null) spawned.rssPeak = Math.max(spawned.rssPeak ?? 0, sample.spawned.rssBytes);
       sample.system.cpus.forEach((pct, i) => {
         system[i] ??= mean();
@@ -145,7 +147,7 @@ export function createRecorder() {
       return {
         processes,
         spawnTiming: runSpawnTiming(processes),
-        spawned: { seen: spawned.seen, spawns, cpuPct: spawned.cpu.value(), rssBytes: spawned.rssPeak },
+        spawned: { seen: spawned.seen, spawns, cpuPct: spawned.cpu.value(), rssBytes: spawned.rssPeak, series: spawned.series },
         system: { cpus: system.map((m) => m.value()) },
         generator: { cpuPct: generator.cpu.value(), elu: generator.elu.value() },
         ...extra,

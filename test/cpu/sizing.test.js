@@ -14,6 +14,7 @@ import { wordRecommendation, wordBottleneck } from '../../src/report/tune-words.
 import { defaultPoolSize, defaultSizes } from '../../src/option-declarations.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 import { sweep, CALM } from '../analysis/sweeps.js';
+import { ownRun } from '../own-server/own-runs.js';
 
 const budget = (over) => ({ budget: 2, source: 'host', hostThreads: 2, physicalCores: 2, capacity: over?.budget ?? 2, cpus: [0, 1], limits: {}, smt: null, unreadable: null, ...over });
 const THROTTLED = [{ roles: ['server', 'spawnbench'], quotaCpus: 1, cgroup: '/q', version: 1, periods: 100, throttledPeriods: 87, fraction: 0.87, throttledMs: 4000, usageCpus: null }];
@@ -152,4 +153,73 @@ test('without a limit every figure is as before: the same advice and bottleneck 
     const signals = (r) => { const s = adviceInput(r); return { ...CALM, systemCpuPct: s.systemCpuPct, cores: s.cores, budgetSource: s.budgetSource, hostCpus: s.hostCpus, budgetBusyPct: s.budgetBusyPct }; };
     assert.deepEqual(findBottleneck(signals(withBudget)).findings.map((f) => f.kind), findBottleneck(signals(run)).findings.map((f) => f.kind));
   }
+});
+
+test("run -- <command>: a single process throttled by its quota is told the quota is the limit, not the load offered", () => {
+  // Seen inside a 0.3-CPU v1 quota: ELU 0.65, on a CPU 8%, the rest the quota's stops (run-queue wait).
+  const run = ownRun({ pool: false, rps: 68, cpus: [98, 98], spawnedCpuPct: 0, main: { elu: 0.65, blocked: 0, cpuPct: 25, loopCpuPct: 8, waitPct: 57 } });
+  run.machine.cpu = budget({ budget: 0.3, source: 'quota', capacity: 0.3 });
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 0.3, throttledPeriods: 100, fraction: 1, throttledMs: 3110 }];
+  const advice = adviseRun(adviceInput(run));
+  const ids = advice.reasons.map((r) => r.id);
+  assert.equal(ids[0], 'quota-limit', ids.join(', '));
+  const enough = advice.reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(enough.figures.limit, 'quota');
+  assert.equal(enough.figures.busy, 0.65, "the quota's stops stay in the main thread's busy time");
+  const words = adviceParagraphs(advice, {}).join('\n');
+  assert.match(words, /^One process is enough: the limit is its CPU quota \(0\.3 CPU\)\.$/m);
+  assert.match(words, /The container's CPU quota \(0\.3 CPU\) is the limit: throttled in 100% of periods/);
+  assert.doesNotMatch(words, /load offered|nothing it runs on was saturated|had room/);
+  // Under the threshold the quota is a budget, not the limit: the advice is as before.
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 0.3, throttledPeriods: 3, fraction: 0.03 }];
+  assert.notEqual(adviseRun(adviceInput(run)).reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'quota');
+});
+
+test("other processes, measured host-wide, are a share of the host's CPUs, not of a quota they are not under", () => {
+  const run = syntheticRun({ poolSize: 2, rps: 375, workers: evenWorkers(2, { rps: 375 }), cpus: [95, 95] });
+  run.machine.cpu = budget({ budget: 0.5, source: 'quota', capacity: 0.5 });
+  run.samples.otherUsers = { elapsedMs: 10_000, cores: 1.4, users: [{ name: 'npm install', count: 1, cores: 1.4, pids: [900], parents: [1] }], rest: { names: 0, cores: 0 } };
+  const advice = adviseRun(adviceInput(run));
+  const others = advice.reasons.find((r) => r.id === 'other-users');
+  assert.equal(others?.figures.cores, 2, JSON.stringify(others));
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /npm install ×1 used 1\.4 of the host's 2 CPUs/);
+  assert.doesNotMatch(words, /of the 0\.5 CPUs/);
+  // The bottleneck finder's budget sentence says the same.
+  const found = wordBottleneck(findBottleneck({ ...CALM, cores: 0.5, budgetSource: 'affinity', hostCpus: 2, budgetBusyPct: 98, systemCpuPct: 95, otherUsers: run.samples.otherUsers.users }));
+  assert.doesNotMatch(found.text, /of the 0\.5 CPUs/);
+  assert.match(found.text, /used 1\.4 of the host's 2 CPUs/);
+});
+
+test("a single process's idle room under a quota: other processes take from the host, not from the quota", () => {
+  // 1.5-CPU quota on a 2-CPU host; the server used 0.7, other processes 0.5: 0.8 of the quota stayed idle (not 0.3).
+  const capped = ownRun({ pool: false, rps: 300, cpus: [60, 60], spawnedCpuPct: 20, main: { elu: 0.95, blocked: 0.6, cpuPct: 45, loopCpuPct: 45, waitPct: 1 } });
+  capped.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  const help = adviseRun(adviceInput(capped)).reasons.find((r) => r.id === 'own-pool-would-help');
+  assert.ok(Math.abs(help.figures.idleCores - 0.8) < 0.01, `idle ${help.figures.idleCores}`);
+  // Where the host itself is full, the host bounds it: 2 − 0.7 − 1.1 others = 0.2.
+  const full = ownRun({ pool: false, rps: 300, cpus: [90, 90], spawnedCpuPct: 20, main: { elu: 0.95, blocked: 0.6, cpuPct: 45, loopCpuPct: 45, waitPct: 1 } });
+  full.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  const fullHelp = adviseRun(adviceInput(full)).reasons.find((r) => r.id === 'own-pool-would-help' || r.id === 'no-gain-expected');
+  assert.ok(Math.abs(fullHelp.figures.idleCores - 0.2) < 0.01, `idle ${fullHelp.figures.idleCores}`);
+});
+
+test('under a throttled 1.5-CPU quota one run cannot tell 2 workers from 4: the smaller is advised, the spread said and swept', () => {
+  // Workers at ELU 0.9 with the quota's stops in it: the model sizes 4 (the cap for 1.5 CPUs), where tune's best varied 2–4.
+  const run = syntheticRun({ poolSize: 4, rps: 340, workers: evenWorkers(4, { rps: 340, elu: 0.9, blocked: 0.6, cpuPct: 20, waitPct: 30 }), spawnedCpuPct: 60, cpus: [75, 75] });
+  run.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 1.5, fraction: 0.6, throttledPeriods: 60 }];
+  const advice = adviseRun(adviceInput(run));
+  const spread = advice.reasons.find((r) => r.id === 'quota-spread');
+  assert.ok(spread, advice.reasons.map((r) => r.id).join(', '));
+  assert.equal(spread.figures.low, 2);
+  assert.ok(spread.figures.high > 2, `the model's size: ${spread.figures.high}`);
+  assert.equal(advice.size, 2, 'the smaller of the sizes the run cannot tell apart');
+  assert.notEqual(advice.confidence, 'high');
+  for (let n = 2; n <= spread.figures.high; n++) assert.ok(advice.confirmWith.argv.join(' ').match(/--sizes (\S+)/)[1].split(',').includes(String(n)), `the sweep measures ${n}`);
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /Under the 1\.5-CPU quota, throttled in 60% of periods, one run cannot tell 2 workers from \d/);
+  // Without throttling, the model's size stands.
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 1.5, fraction: 0.05, throttledPeriods: 5 }];
+  assert.ok(!adviseRun(adviceInput(run)).reasons.some((r) => r.id === 'quota-spread'));
 });

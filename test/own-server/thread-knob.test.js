@@ -34,7 +34,8 @@ test('the pool fills the cores, UV_THREADPOOL_SIZE not set: the knob at its defa
   const reason = advice.reasons.find((r) => r.id === 'thread-knob');
   assert.equal(reason.figures.limit, 'cores');
   assert.equal(reason.figures.trySize, 2, 'as many threads as cores do the same work');
-  assert.deepEqual(advice.confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE', '-c', '30', '--', 'node', 'server.js']);
+  // 60 req/s: a step needs 200 / 60 ≈ 3.3 s for enough responses to rank, so the tune carries -d 4s.
+  assert.deepEqual(advice.confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE', '-c', '30', '-d', '4s', '--', 'node', 'server.js']);
   const text = words(run).join('\n');
   assert.match(text, /^One process is enough: the limit is the cores/);
   assert.match(text, /UV_THREADPOOL_SIZE was 4 \(not set: the default\); libuv's threadpool used 1\.9 of the 2 cores with 4 threads/);

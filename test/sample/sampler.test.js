@@ -26,7 +26,7 @@ test('spawned commands: their CPU comes from the parent\'s cutime; a non-Node ro
 
     assert.ok(samples.length >= 3, `${samples.length} samples`);
     const [sample] = samples;
-    assert.deepEqual(Object.keys(sample), ['t', 'processes', 'downstreams', 'spawned', 'system', 'generator', 'throttling']);
+    assert.deepEqual(Object.keys(sample), ['t', 'processes', 'downstreams', 'otherUsers', 'spawned', 'system', 'generator', 'throttling']);
     assert.deepEqual(Object.keys(sample.processes[0]), ['key', 'pid', 'threadId', 'role', 'label', 'cpuPct', 'rssBytes', 'requests', 'probe', 'loopCpuPct', 'waitPct', 'inFlight', 'otherThreads']);
     // Run-queue figures of the main thread come from /proc/<pid>/schedstat from the second reading on.
     const later = samples.at(-1).processes[0];

@@ -56,7 +56,16 @@ export function latencyPlot(load, baseline) {
 
 /** Processes in a stable order with their colours: the key to every per-process chart. */
 export function processColors(samples) {
-  return (samples?.processes ?? []).map((p, i) => ({ ...p, color: colorAt(i), name: p.label ?? p.key ?? String(p.pid) }));
+  const spawned = spawnedEntry(samples);
+  return [...(samples?.processes ?? []), ...(spawned ? [spawned] : [])].map((p, i) => ({ ...p, color: colorAt(i), name: p.label ?? p.key ?? String(p.pid) }));
+}
+
+/** The spawned commands as one more line and row (their CPU over time and on average), when any ran. */
+function spawnedEntry(samples) {
+  const s = samples?.spawned;
+  if (!s || !(s.cpuPct > 0 || s.spawns > 0 || s.seen > 0)) return null;
+  const series = (s.series ?? []).map((p) => ({ t: p.t, cpuPct: p.cpuPct }));
+  return { key: 'spawned', pid: null, role: 'spawned', label: 'spawned commands', requests: null, summary: { cpuPct: s.cpuPct, rssBytes: s.rssBytes }, series };
 }
 
 /** Loop delay, ELU, blocked in spawn and CPU over time: one chart per figure, one line per process. */
@@ -69,8 +78,10 @@ export function processesOverTime(samples) {
       const points = (p.series ?? []).map((s) => [(s.t - t0) / 1000, pick(s)]);
       return { name: p.name, color: p.color, points: opts.perSecond ? perSecondMeans(points) : points };
     });
-    if (!series.some((s) => s.points.some(([, y]) => Number.isFinite(y)))) return '';
-    return lineChart({ title, xLabel: 'time (s)', yLabel, series, ...opts });
+    // A line with no figure of this kind (the spawned commands have CPU only) is left out of its legend.
+    const drawn = series.filter((s) => s.points.some(([, y]) => Number.isFinite(y)));
+    if (drawn.length === 0) return '';
+    return lineChart({ title, xLabel: 'time (s)', yLabel, series: drawn, ...opts });
   };
   return grid([
     chart('Event-loop delay p99 per process', 'loop delay p99 (ms)', (s) => s.probe?.loopDelay?.p99Ms ?? null),
@@ -193,7 +204,14 @@ export function reasonsSection(result) {
   if (downstreams.length) {
     parts.push(`<h3>Downstream connections</h3>${table(['peer', 'listener', 'most at once', 'mean'], downstreams.map((d) => [cleanText(d.peer, 80), d.name ? cleanText(d.name, 40) : '–', int(d.connections), String(d.meanConnections ?? '–')]), { textColumns: [0, 1] })}`);
   }
-  const users = result.samples?.otherUsers?.users ?? [];
-  if (users.length) parts.push(`<h3>Other CPU users</h3>${table(['process', 'count', 'cores'], users.map((u) => [cleanText(u.name, 40), int(u.count), u.cores.toFixed(2)]), { textColumns: [0] })}`);
+  const others = result.samples?.otherUsers ?? null;
+  const users = others?.users ?? [];
+  if (users.length) {
+    // The names not listed and the total, as the summary's Other CPU line and the advice count them.
+    const rest = others.rest?.names > 0 ? [[`${int(others.rest.names)} more`, '', others.rest.cores.toFixed(2)]] : [];
+    const total = Number.isFinite(others.cores) ? [['all other processes', '', others.cores.toFixed(2)]] : [];
+    const rows = [...users.map((u) => [cleanText(u.name, 40), int(u.count), u.cores.toFixed(2)]), ...rest, ...total];
+    parts.push(`<h3>Other CPU users</h3>${table(['process', 'count', 'cores'], rows, { textColumns: [0] })}`);
+  }
   return parts.length ? section('Errors, downstreams and other CPU users', parts.join('')) : '';
 }
