@@ -248,6 +248,16 @@ export function startSampler({
         clearInterval(timer);
         channel?.off('report', onReport);
         while (busy) await new Promise((resolve) => setTimeout(resolve, 5));
+        // A measured phase that no tick reached (a short one, or spawnbench's own loop held up
+        // on a loaded machine) still gets one reading, taken now while the server runs: without
+        // it the summary had no process at all, and no `main`.
+        if (recorder.sampleCount() === 0) {
+          try {
+            recorder.addSample(await takeSample());
+          } catch (error) {
+            recorder.note(`sampling failed: ${error.message}`);
+          }
+        }
         reader.close?.();
         // A server replaced in the last interval: its successor is the main process of the summary too.
         const stat = serverPid ? readStat(serverPid) : null;

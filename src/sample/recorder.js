@@ -10,7 +10,7 @@ import { threadBusy } from './thread-busy.js';
 const ROLE_ORDER = { main: 0, worker: 1, thread: 2, launcher: 3, replaced: 4 };
 
 /**
- * @returns {{ addReport: (key: string, report: object) => void, addSample: (sample: object) => void,
+ * @returns {{ addReport: (key: string, report: object) => void, addSample: (sample: object) => void, sampleCount: () => number,
  *   note: (text: string) => void, reset: () => void, summary: (extra: object) => object }}
  */
 export function createRecorder() {
@@ -21,7 +21,9 @@ export function createRecorder() {
   let generator;
   const notes = new Set();
 
+  let samples = 0;
   const reset = () => {
+    samples = 0;
     entries = new Map();
     totals = new Map();
     spawned = { seen: 0, cpu: mean(), rssPeak: null, series: [] };
@@ -35,7 +37,10 @@ export function createRecorder() {
       if (!totals.has(key)) totals.set(key, createProbeTotals());
       totals.get(key).add(report);
     },
+    /** Samples added since the last reset (the measured phase's). */
+    sampleCount: () => samples,
     addSample(sample) {
+      samples++;
       for (const proc of sample.processes) {
         const entry = entries.get(proc.key) ?? {
           key: proc.key,
