@@ -34,13 +34,18 @@ const COLUMNS = [
 ];
 
 /**
- * Which columns fit in `columns`, and how long the CPU bar is.
+ * Which columns fit in `columns`, and how long the CPU bar is. The in-flight column is
+ * there only where some row has a figure for it: a strategy's workers report theirs; a
+ * user's server (cluster workers, threads) has none, and a column of dashes says nothing.
  * @param {number} columns
+ * @param {{ inFlight?: boolean }} [options] inFlight: some row has an in-flight count
  * @returns {{ columns: typeof COLUMNS, barWidth: number }}
  */
-export function fitColumns(columns) {
+export function fitColumns(columns, { inFlight = true } = {}) {
   const labelWidth = columns < NARROW_COLUMNS ? LABEL_NARROW : LABEL_WIDE;
-  let shown = COLUMNS.map((column) => (column.key === 'label' ? { ...column, width: labelWidth } : column));
+  let shown = COLUMNS
+    .filter((column) => inFlight || column.key !== 'inFlight')
+    .map((column) => (column.key === 'label' ? { ...column, width: labelWidth } : column));
   const used = () => shown.reduce((sum, column) => sum + column.width + 1, 0);
   const droppable = shown.filter((column) => column.drop).sort((a, b) => a.drop - b.drop);
   while (used() > columns && droppable.length) {
@@ -167,8 +172,8 @@ export function processesFixedLines({ sample, workers, plan }) {
  */
 export function Processes({ sample, workers, plan, columns, maxRows }) {
   const tone = useTone();
-  const layout = fitColumns(columns);
   const all = buildProcessRows(sample, workers);
+  const layout = fitColumns(columns, { inFlight: all.some((row) => row.inFlight != null) });
   // Collapsed rows are followed by a line saying so, which takes one of maxRows.
   const { rows, collapsed } = all.length <= maxRows ? { rows: all, collapsed: 0 } : collapseRows(all, Math.max(2, maxRows - 1));
   const header = layout.columns.map((column) => {
