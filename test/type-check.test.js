@@ -19,17 +19,17 @@ function jsFiles(dir) {
   });
 }
 
-const SOURCES = [...jsFiles(join(ROOT, 'src')), ...jsFiles(join(ROOT, 'bin'))].map((file) => ({
+const SOURCES = [...jsFiles(join(ROOT, 'src')), ...jsFiles(join(ROOT, 'bin')), ...jsFiles(join(ROOT, 'strategies'))].map((file) => ({
   file: relative(ROOT, file),
   text: readFileSync(file, 'utf8'),
 }));
 
-test('tsconfig.json checks every JavaScript file of src/ and bin/, none left out', () => {
+test('tsconfig.json checks every JavaScript file of src/, bin/ and strategies/, none left out', () => {
   const config = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'));
   assert.equal(config.compilerOptions.checkJs, true, 'checkJs: a file is checked without // @ts-check');
   assert.equal(config.compilerOptions.noEmit, true);
-  assert.deepEqual([...config.include].sort(), ['bin/**/*.js', 'src/**/*.js']);
-  assert.equal(config.exclude, undefined, 'nothing under src/ or bin/ is excluded');
+  assert.deepEqual([...config.include].sort(), ['bin/**/*.js', 'src/**/*.js', 'strategies/**/*.js']);
+  assert.equal(config.exclude, undefined, 'nothing under src/, bin/ or strategies/ is excluded');
   assert.equal(config.files, undefined);
   assert.ok(SOURCES.length > 100, `found ${SOURCES.length} files`);
 });
