@@ -108,6 +108,10 @@ export function threadsLimited(evidence) {
   // Most of little is not work: an idle server's V8 threads can be most of its CPU. Below
   // OFF_LOOP_BUSY_CORES runnable, the threads are off-CPU (verdict-downstream.js reads the same).
   if (share < OFF_LOOP_SHARE || t.runnableCores < OFF_LOOP_BUSY_CORES) return null;
+  // Off-loop work that is mostly V8's (its GC and compiler threads) is the heap's: gc-pressure, a rule
+  // further down, names it with the GC's own figures (an allocating server under outside load read
+  // 0.21 cores on V8's threads, 0.69 of its CPU, and was called 'threads fill the cores').
+  if ((t.byKind.v8 ?? 0) > t.cores / 2) return null;
   if (coresFull) return { id: 'threads-cores-full', kind: 'problem', where: null, figures };
   const poolFull = t.pool.threads > 0 && t.pool.busy >= t.pool.threads && (t.pool.runnable ?? 0) >= POOL_BUSY_FRACTION;
   const queued = figures.inFlight === null || figures.inFlight > t.pool.threads;
