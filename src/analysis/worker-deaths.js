@@ -128,7 +128,11 @@ export function treeWorkerDeaths(processes, measureStartedAt = null) {
     .sort((a, b) => a.first - b.first);
   /** slot → the process holding it; a dead holder's slot waits for the next process to appear */
   const holders = lives.filter((l) => l.first === start);
-  const open = [];
+  // The pool's size is the count of workers alive at most sample times: a slot empty at the first
+  // sample (its worker died just before, its replacement not yet started, as on a loaded machine)
+  // is open from the start, while a short-lived extra child at one sample does not make a slot.
+  const slots = Math.max(holders.length, usualCount(all, lives));
+  const open = Array.from({ length: slots - holders.length }, (_, i) => holders.length + i + 1);
   const deaths = [];
   const slotOf = new Map(holders.map((l, i) => [l.pid, i + 1]));
   const events = [...lives].sort((a, b) => a.first - b.first);
@@ -155,6 +159,23 @@ export function treeWorkerDeaths(processes, measureStartedAt = null) {
     }
   }
   return deaths.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
+}
+
+/**
+ * The number of worker processes alive at most sample times (the larger on a tie).
+ * @param {Array<{ series: Array<{ t: number }> }>} all every sampled process
+ * @param {Array<{ first: number, last: number }>} lives the workers' first and last sample times
+ */
+function usualCount(all, lives) {
+  const times = [...new Set(all.flatMap((p) => p.series.map((s) => s.t)))];
+  const counts = new Map();
+  for (const t of times) {
+    const n = lives.filter((l) => l.first <= t && t <= l.last).length;
+    counts.set(n, (counts.get(n) ?? 0) + 1);
+  }
+  let best = 0;
+  for (const [n, seen] of counts) if (seen > (counts.get(best) ?? 0) || (seen === counts.get(best) && n > best)) best = n;
+  return best;
 }
 
 /**

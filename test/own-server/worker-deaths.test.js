@@ -44,3 +44,16 @@ test('run on a node:cluster server whose first worker throws every 1.5 s: its de
   assert.doesNotMatch(adviceParagraphs(result.recommendation).join('\n'), /lopsided/);
   await assertNothingLeft({ pids: [result.target.leaderPid], marker: server, seen: new Set([...workers, result.target.pid]) });
 });
+
+test('deaths from the tree: a slot empty at the first sample (its worker died just before, the replacement not yet up) is still a slot', () => {
+  // Seen under load: worker 21 holds slot 1 all run; slot 2 is empty at the first sample, then held by 22, 23, 24 in turn.
+  const processes = [
+    entry(20, 'main', 0, 4250),
+    entry(21, 'worker', 0, 4250),
+    entry(22, 'worker', 250, 1250),
+    entry(23, 'worker', 1750, 2750),
+    entry(24, 'worker', 3750, 4250),
+  ];
+  const deaths = treeWorkerDeaths(processes, 0);
+  assert.deepEqual(deaths.map((d) => [d.id, d.pid, d.replacedBy]), [[2, 22, 23], [2, 23, 24]]);
+});
