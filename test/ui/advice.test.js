@@ -58,7 +58,7 @@ test('before a few seconds are measured, the panel says when advice will come', 
   assert.equal(frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice }), 80), `advice after ${LIVE_ADVICE_MIN_MS / 1000} s of measurement`);
 });
 
-test('then the current advice, in the summary\'s words, each line cut at the edge', () => {
+test('then the current advice, in the summary\'s words', () => {
   const state = measured(4);
   assert.equal(state.advice.window.samples, 16, 'the warm-up sample is not in the window');
   const text = frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice }), 80);
@@ -102,4 +102,26 @@ test('the dashboard shows the panel for runs, within the terminal, and not for t
   assert.equal(tuneStep.advice, null);
   const url = applyRunEvent(initialRunState(), 'start', { plan: { ...RUN.plan, target: { kind: 'url', url: 'http://x/' } }, machine: RUN.machine });
   assert.equal(url.advice, null);
+});
+
+test('advice lines wrap at the terminal\'s edge, words whole, nothing cut with "…"; the panel draws the lines it counts', async () => {
+  const { adviceLines, foldLine } = await import('../../src/ui/components/advice.js');
+  const state = measured(4);
+  const words = formatLiveAdvice(state.advice.current, state.advice.plan);
+  for (const columns of [50, 80, 120]) {
+    const text = frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice, columns }), columns);
+    assertFits(assert, text, columns);
+    assert.doesNotMatch(text, /…/, 'no line is cut');
+    const drawn = text.split('\n').length;
+    assert.equal(drawn, adviceLines(state.advice, formatLiveAdvice, columns), `${columns} columns: drawn = counted`);
+    // The headline's words all appear, in order, across its lines.
+    const flat = text.replace(/\s+/g, ' ');
+    for (const word of words[0].split(' ')) assert.ok(flat.includes(word), `${columns}: '${word}' of the headline is shown`);
+  }
+  assert.ok(adviceLines(state.advice, formatLiveAdvice, 50) > adviceLines(state.advice, formatLiveAdvice, 200), 'narrower: more lines');
+  // A short terminal keeps the headline and whole reasons only.
+  const short = frame(h(Advice, { advice: state.advice, formatAdvice: formatLiveAdvice, columns: 50, maxLines: 3 }), 50);
+  assert.ok(short.split('\n').length <= 3);
+  assert.deepEqual(foldLine('aaa bbb ccc', 8, '', '  '), ['aaa bbb', 'ccc']);
+  assert.deepEqual(foldLine('abcdefghij', 4), ['abcd', 'efgh', 'ij'], 'a word longer than a line is cut into pieces');
 });

@@ -63,7 +63,7 @@ function deathsOf(state) {
  * @returns {{ header: number, perf: boolean, errors: boolean, tune: boolean, processes: boolean,
  *   maxRows: number, advice: number, log: boolean }}
  */
-export function frameLayout(state, { rows, sideBySide, oneLine, formatAdvice }) {
+export function frameLayout(state, { rows, sideBySide, oneLine, formatAdvice, columns = Infinity }) {
   let budget = rows - 1;
   const take = (lines) => {
     if (lines > budget) return false;
@@ -73,7 +73,7 @@ export function frameLayout(state, { rows, sideBySide, oneLine, formatAdvice }) 
   // Each panel says how many lines it draws; the frame only adds them up.
   const header = headerLines(state.plan);
   const advice = liveAdvice(state, formatAdvice);
-  const adviceFull = adviceLines(advice, formatAdvice);
+  const adviceFull = adviceLines(advice, formatAdvice, columns);
   take(1); // progress
   const layout = {
     // errors (and a worker's death), and the generator on its own line unless calm (then both on one)
@@ -117,7 +117,7 @@ export function Dashboard({ state, columns, rows, keys = false, formatAdvice = n
   const sideBySide = columns >= SIDE_BY_SIDE_COLUMNS;
   const generator = state.tick?.generator ?? state.sample?.generator ?? null;
   const oneLine = calm(state, generator);
-  const layout = frameLayout(state, { rows, sideBySide, oneLine, formatAdvice });
+  const layout = frameLayout(state, { rows, sideBySide, oneLine, formatAdvice, columns });
   const errors = h(panels.Errors, { tick: state.tick, deaths: deathsOf(state) });
   const generatorPanel = h(panels.Generator, { generator, threads: state.plan?.threads ?? 1 });
   const lastLog = state.logs.at(-1);
@@ -145,7 +145,7 @@ export function Dashboard({ state, columns, rows, keys = false, formatAdvice = n
     layout.errors && !oneLine ? errors : null,
     layout.errors && !oneLine ? generatorPanel : null,
     layout.processes ? h(panels.Processes, { sample: state.sample, workers: state.workers, plan: state.plan, columns, maxRows: layout.maxRows }) : null,
-    layout.advice ? h(panels.Advice, { advice: liveAdvice(state, formatAdvice), formatAdvice, maxLines: layout.advice }) : null,
+    layout.advice ? h(panels.Advice, { advice: liveAdvice(state, formatAdvice), formatAdvice, maxLines: layout.advice, columns }) : null,
     layout.log && lastLog ? h(Text, { wrap: 'truncate-end', color: tone(lastLog.level === 'error' ? 'bad' : 'warn') }, `${lastLog.level}: ${lastLog.msg}`) : null,
   );
 }
