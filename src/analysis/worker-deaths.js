@@ -163,11 +163,11 @@ export function treeWorkerDeaths(processes, measureStartedAt = null) {
 
 /**
  * The number of worker processes alive at most sample times (the larger on a tie).
- * @param {Array<{ series: Array<{ t: number }> }>} all every sampled process
+ * @param {Array<{ series?: Array<{ t: number }> }>} all every sampled process (each with a series here)
  * @param {Array<{ first: number, last: number }>} lives the workers' first and last sample times
  */
 function usualCount(all, lives) {
-  const times = [...new Set(all.flatMap((p) => p.series.map((s) => s.t)))];
+  const times = [...new Set(all.flatMap((p) => (p.series ?? []).map((s) => s.t)))];
   const counts = new Map();
   for (const t of times) {
     const n = lives.filter((l) => l.first <= t && t <= l.last).length;
