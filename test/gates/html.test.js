@@ -165,3 +165,16 @@ test('CPU is drawn as the mean of each second: /proc\'s 10 ms ticks make 250 ms 
   const { perSecondMeans } = await import('../../src/report/html/parts.js');
   assert.deepEqual(perSecondMeans([[0, 4], [0.25, 8], [0.5, 0], [0.75, 4], [1, 8], [1.25, null], [1.5, 8]]), [[0.5, 4], [1.5, 8]]);
 });
+
+test('the process table has a requests column where workers counted requests, and none where nothing did (a user\'s server)', () => {
+  const result = fixture('run');
+  const withCounts = renderHtml(result);
+  const counted = result.samples.processes.some((p) => Number.isFinite(p.requests)) || (result.strategy?.workers ?? []).some((w) => Number.isFinite(w.completed));
+  assert.equal(/<th>requests<\/th>/.test(withCounts), counted, 'the fixture\'s workers counted theirs');
+  const none = structuredClone(result);
+  for (const p of none.samples.processes) p.requests = null;
+  if (none.strategy) none.strategy.workers = [];
+  const html = renderHtml(none);
+  assert.doesNotMatch(html, /<th>requests<\/th>/, 'no column of dashes');
+  assert.match(html, /<th>process<\/th><th>pid<\/th><th>ELU<\/th>/);
+});

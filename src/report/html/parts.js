@@ -116,13 +116,17 @@ export function processTable(samples, workers = []) {
   const completed = new Map(workers.map((w) => [w.pid, w.completed]));
   // Worker threads get a busy column: their CPU time where ELU counted waiting for work (Atomics.wait).
   const threads = processes.some((p) => p.role === 'thread');
+  const requestsOf = (p) => p.requests ?? completed.get(p.pid);
+  // Requests per process are known where a strategy's workers count them; a user's server (its
+  // cluster workers, threads) has none, and a column of dashes says nothing: it is left out.
+  const counted = processes.some((p) => Number.isFinite(requestsOf(p)));
   const rows = processes.map((p) => {
     const s = p.summary ?? {};
-    const requests = p.requests ?? completed.get(p.pid);
+    const requests = requestsOf(p);
     return [
       { html: `<span class="swatch" style="background:${p.color}"></span>${esc(p.name)}` },
       p.pid ?? '–',
-      Number.isFinite(requests) ? int(requests) : '–',
+      ...(counted ? [Number.isFinite(requests) ? int(requests) : '–'] : []),
       Number.isFinite(s.elu) ? s.elu.toFixed(2) : '–',
       ...(threads ? [p.role === 'thread' && Number.isFinite(s.busy) ? `${pct(s.busy)}${s.busyFrom === 'cpu' ? ' (CPU)' : ''}` : '–'] : []),
       Number.isFinite(s.blockedFraction) ? pct(s.blockedFraction) : '–',
@@ -136,7 +140,7 @@ export function processTable(samples, workers = []) {
   const busyNote = processes.some((p) => p.role === 'thread' && p.summary?.busyFrom === 'cpu')
     ? '<p>busy (CPU): the thread\'s time on a CPU or waiting for one, since its ELU counted waiting for work (Atomics.wait) as busy.</p>'
     : '';
-  return table(['process', 'pid', 'requests', 'ELU', ...(threads ? ['busy'] : []), 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows) + busyNote + quotas;
+  return table(['process', 'pid', ...(counted ? ['requests'] : []), 'ELU', ...(threads ? ['busy'] : []), 'blocked in spawn', 'per spawn', 'loop p99', 'CPU', 'RSS'], rows) + busyNote + quotas;
 }
 
 /** One table row per delta: figure, before, after, change, mark (after `lead` cells, e.g. the compare row). */
