@@ -45,7 +45,8 @@ export function summariseSize(rounds) {
  * - `processes`: the processes of a single server: the recommended size, or 1 where
  *   it says one process is enough; the kind is the reason that says so;
  * - `workers`: the workers of a server with a knob: the recommended size, else the
- *   knob's value kept.
+ *   knob's value kept;
+ * and no value where the run was too short to advise (its reason `too-short`).
  * @param {'thread-knob'|'processes'|'workers'} kind
  * @param {{ size: number|null, confidence: string|null, reasons: Array<{ id: string, figures: object }>, knob?: { name?: string, value?: number }|null }} rec
  * @param {string|null} knobName the variable the truth swept (thread-knob)
@@ -53,6 +54,8 @@ export function summariseSize(rounds) {
  */
 export function advisedValue(kind, rec, knobName = null) {
   const ids = rec.reasons.map((r) => r.id);
+  // A run too short to advise proposes only a sweep: nothing to judge.
+  if (ids.includes('too-short')) return { value: null, limit: null, reason: 'too-short', knob: null };
   if (kind === 'thread-knob') {
     const reason = rec.reasons.find((r) => r.id === 'thread-knob');
     if (!reason) return { value: null, limit: null, reason: null, knob: null };
@@ -81,7 +84,8 @@ export function advisedValue(kind, rec, knobName = null) {
  */
 export function judgeAdvice(advised, truth, expect = {}) {
   if (advised.value === null) {
-    const what = advised.knob ? `it named ${advised.knob}, not the knob measured` : advised.reason ? `its reason ${advised.reason} gives no value` : 'no value advised';
+    const what = advised.reason === 'too-short' ? 'the run was too short to advise (too-short): give it more time (--run-duration)'
+      : advised.knob ? `it named ${advised.knob}, not the knob measured` : advised.reason ? `its reason ${advised.reason} gives no value` : 'no value advised';
     return { met: false, why: what, check: null };
   }
   const check = runAgainstTune(advised.value, truth);

@@ -23,7 +23,8 @@
  *   cluster-spawn  node:cluster, `echo` spawned per request, WORKERS 1–4
  *   fork-pool, comm-channel  the strategies: run --pool-size 1 and 4 against tune --sizes 1,2,3,4 (--repeat)
  *
- * Defaults (2 rounds, 5 s): about 5 minutes on a 2-vCPU machine for the four servers.
+ * Defaults (3 rounds of 5 s): 6.5 minutes for the four servers on a 2-vCPU machine that
+ * other programs loaded (load average 10–20); `--rounds 1 --duration 2` is a 2-minute smoke run.
  * Every process it starts (servers in their own process groups, wrk, spawnbench) is
  * ended on every exit path, Ctrl-C included.
  */
@@ -51,14 +52,12 @@ const READY_TIMEOUT_MS = 30_000;
 /** How long a spawnbench run is given to stop after Ctrl-C before its group is killed. */
 const STOP_WAIT_MS = 15_000;
 
-const { values: opts } = parseArgs({
-  options: {
-    servers: { type: 'string', default: 'login,thumbnail,cpu-route,cluster-spawn' },
-    rounds: { type: 'string', default: '2' },
-    duration: { type: 'string', default: '5' },
-    'run-duration': { type: 'string' },
-    repeat: { type: 'string', default: '3' },
-  },
+const OPTIONS = /** @type {const} */ ({
+  servers: { type: 'string', default: 'login,thumbnail,cpu-route,cluster-spawn' },
+  rounds: { type: 'string', default: '3' },
+  duration: { type: 'string', default: '5' },
+  'run-duration': { type: 'string' },
+  repeat: { type: 'string', default: '3' },
 });
 
 function fail(message) {
@@ -66,9 +65,18 @@ function fail(message) {
   process.exit(2);
 }
 
+const opts = parseOptions();
+function parseOptions() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (error) {
+    return fail(`${error.message}; the options are ${Object.keys(OPTIONS).map((o) => `--${o}`).join(', ')}`);
+  }
+}
+
 const seconds = (text, flag) => {
-  const m = /^(\d+(?:\.\d+)?)s?$/.exec(text ?? '');
-  if (!m || Number(m[1]) <= 0) fail(`${flag} takes seconds, e.g. ${flag} 5, not '${text}'`);
+  const m = /^(\d+)s?$/.exec(text ?? '');
+  if (!m || Number(m[1]) <= 0) fail(`${flag} takes whole seconds, e.g. ${flag} 5, not '${text}'`);
   return Number(m[1]);
 };
 const ROUNDS = Number(opts.rounds);

@@ -78,6 +78,10 @@ test('MET needs the kind of limit expected: the right size for the wrong reason 
 
 test('no value advised, or one the truth did not measure, is NOT MET and says so', () => {
   assert.deepEqual(judgeAdvice({ value: null, limit: null, reason: null, knob: null }, THUMBNAIL), { met: false, why: 'no value advised', check: null });
+  // A run too short to advise: even with a thread-knob reason or a size in it, nothing to judge, and the why says so.
+  const short = advisedValue('thread-knob', { size: null, confidence: null, reasons: [{ id: 'too-short', figures: {} }, threadKnob({ trySize: 2, limit: 'cores' })] }, 'UV_THREADPOOL_SIZE');
+  assert.deepEqual(short, { value: null, limit: null, reason: 'too-short', knob: null });
+  assert.match(judgeAdvice(short, THUMBNAIL).why, /^the run was too short to advise/);
   assert.match(judgeAdvice({ value: null, limit: 'cores', reason: 'thread-knob', knob: 'VIPS_CONCURRENCY' }, THUMBNAIL).why, /named VIPS_CONCURRENCY, not the knob measured/);
   assert.match(judgeAdvice({ value: 8, limit: null, reason: null, knob: null }, THUMBNAIL).why, /8 was not measured/);
 });
