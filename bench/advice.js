@@ -16,7 +16,7 @@
  * Servers (--servers, comma-separated; default the first four):
  *   login          crypto.pbkdf2 on libuv's threadpool (a bcrypt-like login API): UV_THREADPOOL_SIZE 1–4,
  *                  and 2 node:cluster processes beside them; the limit expected is the cores
- *   thumbnail      sharp (1600×1200 JPEG → 200 px) where sharp is installed, else zlib.gzip of 256 KB
+ *   thumbnail      sharp (1600×1200 JPEG → 200 px) where sharp is installed, else zlib.gzip of 128 KB
  *                  (said in the output): UV_THREADPOOL_SIZE 1–4
  *   cpu-route      one process, 13 ms of JavaScript per request: 1, 2, 3 processes in node:cluster
  *                  (bench/cluster-of.js); the advice expected is more processes
@@ -112,7 +112,7 @@ const SERVERS = {
     expect: { limit: 'cores' },
   },
   thumbnail: {
-    title: SHARP ? 'thumbnail API: sharp, 1600×1200 JPEG → 200 px' : 'thumbnail stand-in: zlib.gzip of 256 KB on the libuv threadpool (sharp not installed)',
+    title: SHARP ? 'thumbnail API: sharp, 1600×1200 JPEG → 200 px' : 'thumbnail stand-in: zlib.gzip of 128 KB on the libuv threadpool (sharp not installed)',
     script: fixture(SHARP ? 'thumbnail.js' : 'gzip.js'),
     env: {},
     knob: 'UV_THREADPOOL_SIZE',
