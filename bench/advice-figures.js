@@ -6,6 +6,7 @@
  */
 import { median } from './strategies-figures.js';
 import { runAgainstTune } from '../src/analysis/run-vs-tune.js';
+import { RPS_BAND } from '../src/thresholds.js';
 
 /**
  * wrk's summary: requests per second, responses, and what it did not count as served
@@ -95,4 +96,15 @@ export function judgeAdvice(advised, truth, expect = {}) {
   if (expect.reason && advised.reason !== expect.reason) return { met: false, why: `at ${advised.value}: ${share}, but the reason is ${advised.reason ?? 'none'}, not ${expect.reason}`, check };
   if (expect.limit && advised.limit !== expect.limit) return { met: false, why: `at ${advised.value}: ${share}, but the limit named is ${advised.limit ?? 'none'}, not ${expect.limit}`, check };
   return { met: true, why: `at ${advised.value}: ${share}`, check };
+}
+
+/**
+ * The sizes whose rounds spread wider than the band MET is judged by, either side of
+ * the median ((max − min) / median > 2 × RPS_BAND): on those, the truth itself cannot
+ * tell a 5% difference, and a MET or NOT MET says more about the machine than the advice.
+ * @param {Array<{ label: string, rps: { median: number|null, min: number|null, max: number|null } }>} truth
+ * @returns {string[]} their labels
+ */
+export function noisySizes(truth) {
+  return truth.filter(({ rps }) => rps.median > 0 && (rps.max - rps.min) / rps.median > 2 * RPS_BAND).map((s) => s.label);
 }

@@ -36,7 +36,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTarget } from '../src/runner/command-target.js';
 import { runAgainstTune } from '../src/analysis/run-vs-tune.js';
-import { parseWrk, summariseSize, advisedValue, judgeAdvice } from './advice-figures.js';
+import { parseWrk, summariseSize, advisedValue, judgeAdvice, noisySizes } from './advice-figures.js';
 
 // Paths from the project's root, where the bench runs: the commands print as a user types them.
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
@@ -349,6 +349,8 @@ function printServer({ name, server, truth, run, advice, verdict }) {
   console.log(`  truth (${WRK ? `wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s` : `autocannon -c ${CONNECTIONS} -d ${DURATION_S}`}, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}), ${server.knob}: req/s median (min–max)`);
   console.log(`    ${truth.sizes.map((s) => `${s.label}: ${fmt(s)}`).join(' · ')}`);
   for (const failure of truth.failures) console.log(`    not measured: ${failure}`);
+  const noisy = noisySizes(truth.sizes);
+  if (noisy.length > 0) console.log(`    noisy: the rounds of ${noisy.join(', ')} spread more than 10%, wider than the 5% MET is judged by: run on a quiet machine, or with more --rounds`);
   if (run) console.log(`  spawnbench run (${(run.ms / 1000).toFixed(0)} s, ${Math.round(run.result.load.rps)} req/s): ${advice}`);
   if (run?.result.recommendation.confirmWith?.command) console.log(`    confirm with: ${run.result.recommendation.confirmWith.command}`);
   const expected = [server.expect.reason && `reason ${server.expect.reason}`, server.expect.limit && `limit ${server.expect.limit}`].filter(Boolean).join(', ');
@@ -403,7 +405,10 @@ for (const name of chosen) {
   else servers.push(await benchServer(name));
 }
 
-console.log(`\nbench:advice · ${availableParallelism()} cores · load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end · ${((Date.now() - startedAt) / 60000).toFixed(1)} min`);
+const cores = availableParallelism();
+const loadAtEnd = loadavg()[0];
+console.log(`\nbench:advice · ${cores} cores · load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end · ${((Date.now() - startedAt) / 60000).toFixed(1)} min`);
+if (Math.max(loadAtStart, loadAtEnd) > cores) console.log('the load average was above the cores: other programs competed for them, and the truth below is theirs as much as the servers\'');
 for (const row of servers) printServer(row);
 const strategyVerdicts = strategies.map((row) => ({ name: row.strategy, ...printStrategy(row) }));
 

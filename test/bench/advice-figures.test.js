@@ -2,7 +2,7 @@
 // the value a recommendation advises on each kind of server, and the MET rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseWrk, summariseSize, advisedValue, judgeAdvice } from '../../bench/advice-figures.js';
+import { parseWrk, summariseSize, advisedValue, judgeAdvice, noisySizes } from '../../bench/advice-figures.js';
 
 const WRK = `Running 5s test @ http://127.0.0.1:40123/
   1 threads and 30 connections
@@ -84,4 +84,13 @@ test('no value advised, or one the truth did not measure, is NOT MET and says so
   assert.match(judgeAdvice(short, THUMBNAIL).why, /^the run was too short to advise/);
   assert.match(judgeAdvice({ value: null, limit: 'cores', reason: 'thread-knob', knob: 'VIPS_CONCURRENCY' }, THUMBNAIL).why, /named VIPS_CONCURRENCY, not the knob measured/);
   assert.match(judgeAdvice({ value: 8, limit: null, reason: null, knob: null }, THUMBNAIL).why, /8 was not measured/);
+});
+
+test('noisy sizes: rounds spread wider than 10% of their median (twice the 5% band); a size not measured is not one', () => {
+  const truth = [
+    { label: '1', rps: { median: 100, min: 96, max: 105 } }, // 9%: steady enough
+    { label: '2', rps: { median: 100, min: 90, max: 101 } }, // 11%
+    { label: '3', rps: { median: null, min: null, max: null } },
+  ];
+  assert.deepEqual(noisySizes(truth), ['2']);
 });
