@@ -111,10 +111,14 @@ function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts
     if (!(mayDaemonise && code === 0)) ac.abort();
   });
   child.once('error', () => ac.abort()); // could not start (ENOENT, EACCES): no 'exit' comes, stop polling now
-  signal?.addEventListener('abort', () => ac.abort(), { once: true });
+  // The caller's signal lives longer than one start (a tune's, over every step): its listener goes
+  // when the poll ends, or each start left one behind (MaxListenersExceededWarning after 11 steps).
+  const forward = () => ac.abort();
+  signal?.addEventListener('abort', forward, { once: true });
   // The start settled another way (an exit, the process limit): the poll ends with it.
   settled?.addEventListener('abort', () => ac.abort(), { once: true });
-  return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, signal: ac.signal });
+  return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, signal: ac.signal })
+    .finally(() => signal?.removeEventListener('abort', forward));
 }
 
 async function waitReady({ ready, events, exited, label, stderrTail, readyTimeoutMs, protocol, daemonOk = false, signal, describeEarlyExit, pid }) {
