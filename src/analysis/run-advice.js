@@ -15,6 +15,7 @@ import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
+import { adviseProcesses, spawnsSeen } from './process-advice.js';
 import {
   MAIN_ELU_LIMIT,
   SPAWN_BLOCKED_LIMIT_FRACTION,
@@ -86,7 +87,9 @@ function adviseRunAlone(input) {
     const own = { ...input, target: ownTarget(input) };
     const advice = adviseTarget(own, none);
     // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same.
-    const confirmWith = advice.confirmWith ?? ownConfirm(own, sweepSizes(input.cores), null);
+    // A knob that reads 1 on a single process (WORKERS=1, its code forking only above 1): 1 against 2 tells.
+    const sizes = input.knob?.value === 1 && input.workers.length === 0 ? [1, 2] : sweepSizes(input.cores);
+    const confirmWith = advice.confirmWith ?? ownConfirm(own, sizes, null);
     return { ...advice, confirmWith, knob: input.knob ?? null };
   }
   if (input.target?.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
@@ -211,6 +214,13 @@ function adviseNoPool(input) {
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
   reasons.push(...budgetReasons(input));
+  // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
+  if (input.target.kind === 'command' && !spawnsSeen(main, input.spawnedCpuPct)) {
+    const more = adviseProcesses(input, busy);
+    reasons.push({ id: more.size !== null ? 'more-processes' : 'processes-no-gain', figures: more.figures });
+    const confidence = judgeConfidence(input, more.estimate, reasons, { expected: more.size !== null });
+    return { size: more.size, policy: null, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: more.confirmWith, estimate: more.estimate };
+  }
 
   // After the move: the main thread keeps its work minus spawning, plus handing
   // each request to a worker; the workers take the spawning. The probe's blocked

@@ -228,7 +228,8 @@ function foundDoubt(found, seen) {
   if (found.kind === 'env' && found.name === THREADPOOL_ENV) {
     return (seen.poolCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT || (seen.poolShare ?? 0) >= POOL_THREADS_MATTER_SHARE ? null : 'threadpool-idle';
   }
-  if (found.kind === 'env' && found.value !== (seen.workers || seen.threads)) return 'seen-differs';
+  // One process and no workers is what WORKERS=1 reads as where the code forks only above 1 (`if (workers > 1) fork…`).
+  if (found.kind === 'env' && found.value !== (seen.workers || seen.threads || 1)) return 'seen-differs';
   return null;
 }
 
