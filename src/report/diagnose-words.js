@@ -109,7 +109,7 @@ const WORDS = {
     ],
     next: f.coresFull
       ? [
-          'more threads will not help here: the cores are full; fewer connections (a shorter queue, lower latency) or more cores will',
+          `more ${f.workerKind === 'process' ? 'processes' : f.workerKind === 'thread' ? 'threads' : 'workers'} will not help here: the cores are full; fewer connections (a shorter queue, lower latency) or more cores will`,
           'make each request cheaper: profile the task (spawnbench diagnose --cpu-prof -- <command>)',
         ]
       : ['a larger pool will help, up to the cores: sweep it with spawnbench tune --size-env <its variable> -- <command>'],
