@@ -62,7 +62,10 @@ export function buildCommandSweep(o, command) {
  * @param {{ size: number, policy: string|null }} step
  */
 export function commandStepTarget(target, knobs, { size, policy }) {
-  if (knobs.processes) return { ...target, command: clusterCommand(target.command), env: { ...target.env, [PROCESSES_ENV]: String(size) }, poolSize: size, balance: null };
+  if (knobs.processes) {
+    const label = `'${target.command.join(' ')}' in ${size} node:cluster ${size === 1 ? 'worker' : 'workers'}`;
+    return { ...target, command: clusterCommand(target.command), env: { ...target.env, [PROCESSES_ENV]: String(size) }, label, poolSize: size, balance: null };
+  }
   const fill = (arg) => arg.replaceAll(SIZE_PLACEHOLDER, String(size)).replaceAll(POLICY_PLACEHOLDER, policy ?? '');
   const env = { ...target.env };
   if (knobs.sizeEnv) env[knobs.sizeEnv] = String(size);

@@ -43,7 +43,7 @@ test('tune --processes 1,2 -- node <Fastify, CommonJS, PORT>: one step per count
   assert.equal(result.plan.knobs.processes, true);
   assert.deepEqual(result.plan.base.target.command, [process.execPath, script], 'the plan keeps the command as given');
   assert.equal(workerRows(result).length, result.recommendation.size, JSON.stringify(result.processes.rows));
-  assert.ok(workerRows(result).every((w) => w.cpuPct > 0), 'each worker served');
+  assert.ok(workerRows(result).every((w) => w.cpuPct > 0 && w.elu > 0), 'each worker served, and the probe saw it (ELU)');
   assert.match(text, /^spawnbench tune · command '.*fastify-cpu-route\.cjs' · processes via node:cluster \(--processes\), round-robin · /);
   assert.doesNotMatch(text, /Policy not tuned/);
   const size = result.recommendation.size;
@@ -58,6 +58,11 @@ test('tune --processes 1,2 -- node <Fastify, CommonJS, PORT>: one step per count
 test('tune --processes 2 -- node <Express, ES module, a fixed port>: the workers share the port node:cluster holds', async () => {
   const port = await freePort();
   const script = server('express-fixed-port.mjs');
+  // Without --port it is told to pass one, in the words of its own command, not the cluster primary's.
+  const unset = await cli('tune', '--processes', '2', '--repeat', '1', ...QUICK, '--', process.execPath, script, String(port));
+  assert.equal(unset.code, 1, unset.err);
+  assert.match(unset.err, new RegExp(`'.*express-fixed-port\\.mjs ${port}' in 2 node:cluster workers listens on port ${port}, not on port \\d+ \\(given to it as PORT\\); pass --port ${port}`));
+  assert.doesNotMatch(unset.err.split('\n').at(-2), /cluster-primary/);
   const { code, out, err } = await cli('tune', '--processes', '2', '--repeat', '1', '--port', String(port), '--json', ...QUICK, '--', process.execPath, '--no-warnings', script, String(port));
   assert.equal(code, 0, err);
   const result = JSON.parse(out);
