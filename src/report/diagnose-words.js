@@ -199,6 +199,7 @@ const WORDS = {
     next: [
       'profile it: spawnbench diagnose --cpu-prof -- <command>, then fix the function with the most self time',
       'move long synchronous work (parsing, hashing, big loops) to a worker thread or split it with setImmediate',
+      'or run more processes of it, each with its own event loop, where the cores have room: spawnbench tune --processes 1,2 -- <command> measures it (node:cluster, as pm2 start <script> -i N)',
     ],
   }),
   'cpu-bound': (f) => ({
