@@ -87,9 +87,7 @@ function adviseRunAlone(input) {
     const own = { ...input, target: ownTarget(input) };
     const advice = adviseTarget(own, none);
     // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same.
-    // A knob that reads 1 on a single process (WORKERS=1, its code forking only above 1): 1 against 2 tells.
-    const sizes = input.knob?.value === 1 && input.workers.length === 0 ? [1, 2] : sweepSizes(input.cores);
-    const confirmWith = advice.confirmWith ?? ownConfirm(own, sizes, null);
+    const confirmWith = advice.confirmWith ?? ownConfirm(own, broadSizes(input), null);
     return { ...advice, confirmWith, knob: input.knob ?? null };
   }
   if (input.target?.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
@@ -105,7 +103,7 @@ function adviseTarget(input, none) {
   }
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : pickPoolStrategy(input);
-    const sizes = sweepSizes(input.cores);
+    const sizes = broadSizes(input);
     return {
       ...none,
       // The sweep it proposes is sized by the budget: say which.
@@ -360,6 +358,11 @@ function pickPoolStrategy(input) {
 function sweepSizes(cores) {
   const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * Math.ceil((cores ?? 1) - 1e-9));
   return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
+}
+
+/** The sweep when the run cannot narrow it; a knob that reads 1 on a single process (WORKERS=1, its code forking only above 1): 1 against 2 tells. */
+function broadSizes(input) {
+  return input.target.kind === 'command' && input.knob?.value === 1 && input.workers.length === 0 ? [1, 2] : sweepSizes(input.cores);
 }
 
 function confirm(input, strategy, sizes, policies) {

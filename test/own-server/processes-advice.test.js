@@ -76,6 +76,10 @@ test('WORKERS=1 on a single process is its knob: set WORKERS=2, confirmed by a t
   // With room on its main thread the knob is kept all the same, and its sweep is 1 against 2.
   const idle = ownRun({ pool: false, rps: 300, cpus: [20, 20], spawnedCpuPct: 0, env: { WORKERS: '1' }, main: { elu: 0.3, blocked: 0, cpuPct: 20, loopCpuPct: 20, waitPct: 0 } });
   assert.deepEqual(advise(idle).confirmWith.argv, ['tune', '--sizes', '1,2', '--size-env', 'WORKERS', '-c', '30', '--', 'node', 'server.js']);
+  // A run too short to size anything proposes the same 1-against-2 sweep.
+  const short = advise(cpuRoute({ env: { WORKERS: '1' }, durationMs: 1000 }));
+  assert.ok(ids(short).includes('too-short'), ids(short).join(','));
+  assert.deepEqual(short.confirmWith.argv.slice(0, 5), ['tune', '--sizes', '1,2', '--size-env', 'WORKERS']);
   // WORKERS=3 with one process seen is still not believed: the tree contradicts it.
   assert.equal(cpuRoute({ env: { WORKERS: '3' } }).sizeKnob.ignored[0].why, 'seen-differs');
 });

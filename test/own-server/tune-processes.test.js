@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { cli, QUICK, assertNothingLeft } from './helpers.js';
-import { waitFor } from '../helpers/harness.js';
+import { spawnCli, waitFor } from '../helpers/harness.js';
 import { descendants, isAlive } from '../helpers/processes.js';
 import { CLUSTER_PRIMARY } from '../../src/tune/process-sweep.js';
 
@@ -118,4 +118,18 @@ test('the cluster primary passes SIGTERM on to its workers and exits once they a
   } finally {
     if (primary.exitCode === null && primary.signalCode === null) primary.kill('SIGKILL');
   }
+});
+
+test('run on a server that reads WORKERS=1 and forks only above 1: WORKERS is its knob, confirmed by a tune over 1 and 2', async () => {
+  const script = server('workers-env-skip.cjs');
+  const { code, out, err } = await spawnCli(['run', '--duration', '2s', '--warmup', '300ms', '--connections', '4', '--json', '--', process.execPath, script], {
+    env: { ...process.env, WORKERS: '1' },
+  });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.name, result.sizeKnob.value], ['environment', 'WORKERS', 1], JSON.stringify(result.sizeKnob));
+  const argv = result.recommendation.confirmWith?.argv ?? [];
+  assert.deepEqual(argv.slice(0, 5), ['tune', '--sizes', '1,2', '--size-env', 'WORKERS'], JSON.stringify(result.recommendation));
+  assert.deepEqual(argv.slice(-3), ['--', process.execPath, script]);
+  await assertNothingLeft({ pids: [result.target.pid], marker: script });
 });
