@@ -46,6 +46,9 @@ test('tune --processes 1,2 -- node <Fastify, CommonJS, PORT>: one step per count
   assert.ok(workerRows(result).every((w) => w.cpuPct > 0 && w.elu > 0), 'each worker served, and the probe saw it (ELU)');
   assert.match(text, /^spawnbench tune · command '.*fastify-cpu-route\.cjs' · processes via node:cluster \(--processes\), round-robin · /);
   assert.doesNotMatch(text, /Policy not tuned/);
+  // Progress names the user's command in its cluster, not the primary spawnbench put before its script.
+  assert.match(err, /spawnbench '.*fastify-cpu-route\.cjs' in 2 node:cluster workers · pool 2 · /);
+  assert.doesNotMatch(err, /cluster-primary/);
   const size = result.recommendation.size;
   if (size === 2) {
     assert.match(text, /\n {2}2 processes served [\d,]+ req\/s, [\d.]+× what 1 process served \([\d,]+\)\.\n {2}To run 2 processes: `pm2 start .*fastify-cpu-route\.cjs -i 2` \(PM2's cluster mode\), node:cluster .* in-memory state .* is per process/);
