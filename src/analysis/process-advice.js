@@ -57,6 +57,16 @@ export function adviseProcesses(input, busy) {
   return { size: gain >= 1 + RPS_BAND ? size : null, expectedRps, gain, figures, confirmWith, estimate: pool };
 }
 
+/**
+ * `tune --processes 1..N` over the budget's whole cores, for a single process whose
+ * run could not size it; null where the command is not `node <script>`.
+ * @param {import('./advice-input.js').AdviceInput} input
+ */
+export function processesSweep(input) {
+  const cores = Math.max(1, Math.floor((input.capacity ?? input.budget ?? input.cores ?? 1) + 1e-9));
+  return nodeScriptCommand(input.target.command ?? []).ok ? processConfirm({ ...input, knob: null }, processSizes(cores)) : null;
+}
+
 /** 1 to N: 1,2 on two cores; 1, the middle and N beyond four. */
 function processSizes(size) {
   if (size <= 4) return Array.from({ length: Math.max(2, size) }, (_, i) => i + 1);

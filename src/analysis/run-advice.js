@@ -15,7 +15,7 @@ import { findBottleneck } from './bottleneck.js';
 import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
-import { adviseProcesses, spawnsSeen } from './process-advice.js';
+import { adviseProcesses, spawnsSeen, processesSweep } from './process-advice.js';
 import {
   MAIN_ELU_LIMIT,
   SPAWN_BLOCKED_LIMIT_FRACTION,
@@ -108,7 +108,8 @@ function adviseTarget(input, none) {
       ...none,
       // The sweep it proposes is sized by the budget: say which.
       reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...deathReasons(input), ...knobReasons(input, sizes)],
-      confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']),
+      // A single process of its own with no knob: the sweep that needs none, over process counts.
+      confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']) ?? (target.kind === 'command' && !target.pool ? processesSweep(input) : null),
     };
   }
   return target.pool ? advisePool(input) : adviseNoPool(input);

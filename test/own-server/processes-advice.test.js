@@ -84,6 +84,13 @@ test('WORKERS=1 on a single process is its knob: set WORKERS=2, confirmed by a t
   assert.equal(cpuRoute({ env: { WORKERS: '3' } }).sizeKnob.ignored[0].why, 'seen-differs');
 });
 
+test('a run too short to size a single process with no knob: the sweep over process counts, which needs none', () => {
+  const short = advise(cpuRoute({ command: ['node', 'api.js'], durationMs: 1000 }));
+  assert.ok(ids(short).includes('too-short') && ids(short).includes('no-knob'), ids(short).join(','));
+  assert.deepEqual(short.confirmWith.argv, ['tune', '--processes', '1,2', '-c', '30', '--', 'node', 'api.js']);
+  assert.equal(advise(cpuRoute({ command: ['npm', 'start'], durationMs: 1000 })).confirmWith, null);
+});
+
 test('the command shapes --processes takes, and how to deploy N processes', () => {
   assert.deepEqual(nodeScriptCommand(['node', '--max-old-space-size=200', '-r', 'dotenv/config', 'api.js', '--verbose']).parts,
     { node: 'node', flags: ['--max-old-space-size=200', '-r', 'dotenv/config'], script: 'api.js', args: ['--verbose'] });
