@@ -57,7 +57,7 @@ export async function createProgram(io = processIo(), { commandOptions = true } 
     ? await Promise.all([import('./options.js'), import('./option-declarations.js')])
     : [{ addOptionGroups: null }, { cliOptions: null }];
   const program = new Command('spawnbench')
-    .description('Load-test and diagnose Node.js servers that spawn a process per request')
+    .description('Load-test, diagnose and size Node.js servers, with special knowledge of those that spawn a process per request')
     .version(VERSION, '-v, --version')
     .showSuggestionAfterError(true)
     .enablePositionalOptions() // options after a command's operands belong to it (diagnose -- node server.js --port 4)

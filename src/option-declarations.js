@@ -99,9 +99,12 @@ function parsePaths(value, previous) {
   return [...before, ...(Array.isArray(value) ? value : [value]).map(parsePath)];
 }
 
-function parseSizes(value) {
-  const sizes = parseIntegerList(value, '--sizes');
-  for (const size of sizes) parseInteger(size, '--sizes', { max: MAX_POOL_SIZE });
+/** commander's argParser passes the previous value second: the flag is bound here, never taken from the call. */
+const parseSizes = (value) => parseSizeList(value, '--sizes');
+
+function parseSizeList(value, flag) {
+  const sizes = parseIntegerList(value, flag);
+  for (const size of sizes) parseInteger(size, flag, { max: MAX_POOL_SIZE });
   return sizes;
 }
 
@@ -241,6 +244,11 @@ export const OPTIONS = {
   path: { flags: '--path <path>', description: 'request path, e.g. /api/items; repeated: an equal-weight mix of them', default: '/', parse: parsePaths },
   sizeEnv: {
     flags: '--size-env <name>', description: 'your server reads its size from this environment variable, e.g. WEB_CONCURRENCY, WORKERS, UV_THREADPOOL_SIZE (or put {size} in its arguments)',
+  },
+  processes: {
+    flags: '--processes <list>',
+    description: 'run your own server, unchanged, in this many node:cluster processes (as pm2 start app.js -i N does), one step each, e.g. 1,2,3; the command is node [node-flags] <script> [args]',
+    parse: (v) => parseSizeList(v, '--processes'),
   },
   policyEnv: {
     flags: '--policy-env <name>',

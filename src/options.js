@@ -24,7 +24,7 @@ export const OPTION_GROUPS = {
   compare: ['strategies', 'workloads', 'repeat', 'command', 'markdown'],
   server: ['port', 'path'],
   sizeEnv: ['sizeEnv'],
-  knobs: ['sizeEnv', 'policyEnv'],
+  knobs: ['sizeEnv', 'policyEnv', 'processes'],
   diagnose: ['port', 'path', 'readyTimeout', 'cpuProf', 'cpuProfDir', 'pid'],
 };
 

@@ -16,6 +16,7 @@ import { mean } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
+import { adviseProcesses, spawnsSeen, processesSweep } from './process-advice.js';
 import {
   MAIN_ELU_LIMIT,
   SPAWN_BLOCKED_LIMIT_FRACTION,
@@ -104,7 +105,8 @@ function adviseRunAlone(input) {
     // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same,
     // and its value today and the value to try (thread-knob-advice.js).
     const threads = threadKnobReason(input);
-    const confirmWith = advice.confirmWith ?? ownConfirm(own, threadKnobSizes(sweepSizes(input.cores), threads), null);
+    // A thread knob reading 1 is swept past 2 (threads share one process); a worker knob reading 1, 1 against 2 (broadSizes).
+    const confirmWith = advice.confirmWith ?? ownConfirm(own, threadKnobSizes(threads ? sweepSizes(input.cores) : broadSizes(input), threads), null);
     return { ...advice, reasons: withThreadKnob(advice.reasons, threads), confirmWith, knob: input.knob ?? null };
   }
   if (input.target?.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
@@ -120,12 +122,13 @@ function adviseTarget(input, none) {
   }
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : pickPoolStrategy(input);
-    const sizes = sweepSizes(input.cores);
+    const sizes = broadSizes(input);
     return {
       ...none,
       // The sweep it proposes is sized by the budget: say which.
       reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...deathReasons(input), ...knobReasons(input, sizes)],
-      confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']),
+      // A single process of its own with no knob: the sweep that needs none, over process counts.
+      confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']) ?? (target.kind === 'command' && !target.pool ? processesSweep(input) : null),
     };
   }
   return target.pool ? advisePool(input) : adviseNoPool(input);
@@ -243,6 +246,13 @@ function adviseNoPool(input) {
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
   reasons.push(...budgetReasons(input));
+  // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
+  if (input.target.kind === 'command' && !spawnsSeen(main, input.spawnedCpuPct)) {
+    const more = adviseProcesses(input, busy);
+    reasons.push({ id: more.size !== null ? 'more-processes' : 'processes-no-gain', figures: more.figures });
+    const confidence = judgeConfidence(input, more.estimate, reasons, { expected: more.size !== null });
+    return { size: more.size, policy: null, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: more.confirmWith, estimate: more.estimate };
+  }
 
   // After the move: the main thread keeps its work minus spawning, plus handing
   // each request to a worker; the workers take the spawning. The probe's blocked
@@ -413,6 +423,11 @@ function pickPoolStrategy(input) {
 function sweepSizes(cores) {
   const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * Math.ceil((cores ?? 1) - 1e-9));
   return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
+}
+
+/** The sweep when the run cannot narrow it; a knob that reads 1 on a single process (WORKERS=1, its code forking only above 1): 1 against 2 tells. */
+function broadSizes(input) {
+  return input.target.kind === 'command' && input.knob?.value === 1 && input.workers.length === 0 ? [1, 2] : sweepSizes(input.cores);
 }
 
 function confirm(input, strategy, sizes, policies) {

@@ -273,7 +273,8 @@ function foundDoubt(found, seen) {
   if (found.kind === 'env' && found.name === THREADPOOL_ENV) return poolWorks(seen) ? null : 'threadpool-idle';
   // Set by the user for sharp: its threads are not workers, and are counted apart when seen at all.
   if (found.kind === 'env' && found.name === VIPS_ENV) return null;
-  if (found.kind === 'env' && found.value !== (seen.workers || seen.threads)) return 'seen-differs';
+  // One process and no workers is what WORKERS=1 reads as where the code forks only above 1 (`if (workers > 1) fork…`).
+  if (found.kind === 'env' && found.value !== (seen.workers || seen.threads || 1)) return 'seen-differs';
   return null;
 }
 

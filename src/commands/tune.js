@@ -16,6 +16,7 @@ export default {
       '  spawnbench tune --size-env WEB_CONCURRENCY -- node server.js          size through an environment variable',
       '  spawnbench tune -- node server.js --workers {size}                    size through its arguments',
       '  spawnbench tune --size-env WORKERS --policy-env NODE_CLUSTER_SCHED_POLICY --balance-policies rr,none -- node app.js',
+      '  spawnbench tune --processes 1,2,3 -- node api.js                      the unchanged server in 1, 2, 3 node:cluster processes (as pm2 -i N)',
     ].join('\n')),
   async action(options, io, operands, cmd) {
     // The plan, the checks and the engine load once a sweep starts: --help and --version never pay for them (issue 28).

@@ -161,7 +161,7 @@ const WORDS = {
     ],
     next: f.coresFull
       ? [
-          'more threads will not help here: the cores are full; fewer connections (a shorter queue, lower latency) or more cores will',
+          `more ${f.workerKind === 'process' ? 'processes' : f.workerKind === 'thread' ? 'threads' : 'workers'} will not help here: the cores are full; fewer connections (a shorter queue, lower latency) or more cores will`,
           'make each request cheaper: profile the task (spawnbench diagnose --cpu-prof -- <command>)',
         ]
       : ['a larger pool will help, up to the cores: sweep it with spawnbench tune --size-env <its variable> -- <command>'],
@@ -277,6 +277,7 @@ const WORDS = {
     next: [
       'profile it: spawnbench diagnose --cpu-prof -- <command>, then fix the function with the most self time',
       'move long synchronous work (parsing, hashing, big loops) to a worker thread or split it with setImmediate',
+      'or run more processes of it, each with its own event loop, where the cores have room: spawnbench tune --processes 1,2 -- <command> measures it (node:cluster, as pm2 start <script> -i N)',
     ],
   }),
   'cpu-bound': (f) => ({

@@ -7,6 +7,7 @@
 import { int, pct } from './text-format.js';
 import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
+import { processGain, deployProcesses } from '../analysis/process-count.js';
 
 /**
  * An argv as a line a POSIX shell reads back to the same words: plain words as
@@ -24,6 +25,7 @@ export function shellLine(argv) {
  */
 export function describeCommandTarget(plan) {
   const { knobs } = plan;
+  if (knobs.processes) return `command '${shellLine(plan.base.target.command)}' · processes via node:cluster (--processes), round-robin`;
   const via = (env, arg, placeholder) => [env ? `$${env}` : null, arg ? placeholder : null].filter(Boolean).join(' and ');
   const policy = knobs.policyEnv || knobs.policyArg ? `policy via ${via(knobs.policyEnv, knobs.policyArg, '{policy}')}` : 'policy not tuned';
   return `command '${shellLine(plan.base.target.command)}' · size via ${via(knobs.sizeEnv, knobs.sizeArg, '{size}')} · ${policy}`;
@@ -43,9 +45,36 @@ export function balanceCell(balance) {
  * @param {{ policyReason?: string }} rec
  * @returns {string[]}
  */
-export function policyNotTunedSentences(rec) {
-  if (rec.policyReason !== 'no-policy-knob') return [];
+export function policyNotTunedSentences(rec, plan = null) {
+  if (rec.policyReason !== 'no-policy-knob' || plan?.knobs?.processes) return [];
   return ['Policy not tuned: your server balances with its own code at every size. To compare policies, pass the one to use through --policy-env NAME or {policy} in its arguments, with --balance-policies listing the values it understands.'];
+}
+
+/**
+ * A `--processes` sweep's recommendation: the gain it measured and how to deploy
+ * that many processes, and what a cluster changes.
+ * @param {{ plan: { knobs?: { processes?: boolean }, base: { target: { command: string[] } } }, recommendation: object }} result a TuneResult
+ * @returns {string[]}
+ */
+export function processSweepSentences(result) {
+  if (!result.plan?.knobs?.processes) return [];
+  const g = processGain(result.recommendation);
+  if (!g) return [];
+  const n = g.size;
+  const measured = g.size === g.baseSize
+    ? `${processes(n)} measured best (${int(g.rps)} req/s): more processes did not serve more here.`
+    : `${processes(n)} served ${int(g.rps)} req/s, ${g.gain === null ? 'where' : `${g.gain.toFixed(2)}× what`} ${processes(g.baseSize)} served (${int(g.baseRps)}).`;
+  if (n === 1) return [measured];
+  const { pm2 } = deployProcesses(result.plan.base.target.command, n);
+  return [
+    measured,
+    `To run ${processes(n)}: ${pm2 ? `\`${shellLine(pm2)}\` (PM2's cluster mode), ` : ''}node:cluster in your entry file (fork ${n} workers that each listen on the same port), or ${n} replicas behind a load balancer. ` +
+      'Each process has its own memory: in-memory state (sessions, caches, rate limits, counters) is per process, so keep shared state in a store such as Redis or a database.',
+  ];
+}
+
+function processes(n) {
+  return n === 1 ? '1 process' : `${n} processes`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { int, ms, pct } from './text-format.js';
 import { shellQuote } from '../analysis/confirm-command.js';
 import { knobAction, shellLine } from './own-server.js';
+import { deployProcesses } from '../analysis/process-count.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
 import { downstreamName, errorLabel, quote, otherUserText } from './reasons.js';
@@ -92,9 +93,16 @@ function ownHeadline(a) {
   }
   const threads = has('thread-knob');
   if (threads?.limit === 'threadpool') return `Set ${threads.name}=${threads.trySize} at start (this run: ${threads.value}${threads.unset ? ', not set' : ''}): its threads were all busy and the cores had room.`;
+  const more = has('more-processes');
+  if (more) {
+    const action = knobAction(knob, a.size);
+    const pm2 = deployProcesses(more.command ?? [], a.size).pm2;
+    const how = action || `run ${a.size} processes of it (node:cluster${pm2 ? `, ${shellLine(pm2)}` : ', PM2\'s cluster mode'}, or ${a.size} replicas)`;
+    return `More processes would help: ${how}, up to ~${int(more.expectedRps)} req/s, ${gain(more.gain)} this run's ${int(more.rps)}.`;
+  }
   const enough = has('one-process-enough');
-  if (enough || has('no-gain-expected')) {
-    const limit = enough?.limit ?? has('no-gain-expected').limit;
+  if (enough || has('no-gain-expected') || has('processes-no-gain')) {
+    const limit = enough?.limit ?? (has('no-gain-expected') ?? has('processes-no-gain')).limit;
     const amount = limit === 'quota' ? ` (${fixed(enough.quotaCpus, 1)} CPU)` : '';
     return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
@@ -113,6 +121,7 @@ function capital(text) {
 
 /** What limits a single process when its main thread has room. */
 const ownLimitName = {
+  processes: 'its main thread, with no whole core to spare for a second process',
   cores: 'the cores, not the process',
   generator: 'the load generator, not the server (add --generator-threads)',
   load: 'the load offered, not the server: nothing it runs on was saturated (more connections, or what it waits for: a database, a downstream)',
@@ -243,6 +252,13 @@ const SENTENCES = {
   'own-pool-would-help': (f) =>
     `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
+  'more-processes': (f) =>
+    `It spawned nothing: its JavaScript runs on its one main thread, busy ${pct(f.mainBusy)}, while ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}. ` +
+    `${f.size} processes of it, each with its own main thread, would serve ~${int(f.expectedRps)} req/s${f.limit === 'processes' ? '' : ` (${limitWords(f) ?? f.limit} then the limit)`}. ` +
+    'Each process has its own memory: in-memory state (sessions, caches, counters) is per process.' +
+    (f.confirmable ? '' : ` To measure it, give tune the node command that starts it: spawnbench tune --processes 1,${f.size} -- node <entry file>.`),
+  'processes-no-gain': (f) =>
+    `It spawned nothing and its main thread is the limit, but more processes would leave ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
   'one-process-enough': (f) =>
     f.limit === 'quota'
       ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`

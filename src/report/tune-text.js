@@ -6,7 +6,7 @@
 import { int, ms } from './text-format.js';
 import { wordRecommendation } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
-import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences } from './own-server.js';
+import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences, processSweepSentences } from './own-server.js';
 import { policyLabel } from '../labels.js';
 import { formatSpawnLine, fasterSpawnHint } from './runtimes-text.js';
 import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
@@ -35,7 +35,7 @@ export function formatTune(result) {
   lines.push(formatSearch(result.search, result.steps ?? []));
   const serverProcesses = formatServerProcesses(result.processes);
   if (serverProcesses.length) lines.push('', ...serverProcesses);
-  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...rec.sentences, ...policyNotTunedSentences(rec)].map((s) => `  ${s}`));
+  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...rec.sentences, ...policyNotTunedSentences(rec, plan), ...processSweepSentences(result)].map((s) => `  ${s}`));
   const hint = fasterSpawnHint(result.runtimes);
   if (hint) lines.push(`  Also: ${hint}.`);
   for (const failure of stepFailures(result.steps)) lines.push(`step failed: ${failure}`);

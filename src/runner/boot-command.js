@@ -12,7 +12,7 @@ import { startTarget } from './command-target.js';
 
 /**
  * @param {object} options
- * @param {{ command: string[], port: number|null, readyTimeoutMs: number, env?: Record<string, string>, sizeKnob?: object|null }} options.target
+ * @param {{ command: string[], port: number|null, readyTimeoutMs: number, env?: Record<string, string>, sizeKnob?: object|null, label?: string }} options.target
  *   `env`: added to the command's environment (a size or policy knob); `sizeKnob`: set for `run -- <command>`, whose
  *   launcher may daemonise
  * @param {{ enabled: boolean, intervalMs: number }} options.probe
@@ -48,6 +48,8 @@ export async function bootCommand({ target, probe, logger, stops, signal, onRepo
     },
     // run -- <command> follows a launcher that daemonises (pm2 start, a double fork) to the server it left.
     mayDaemonise: Boolean(target.sizeKnob),
+    // tune --processes: the user's command, not the cluster primary spawnbench put before its script.
+    ...(target.label ? { label: target.label } : {}),
   }).catch((error) => {
     // A start that failed or was stopped (Ctrl-C during the boot) leaves no empty profile folder of ours behind.
     if (madeDir) removeIfEmpty(cpuProfDir);

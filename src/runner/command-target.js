@@ -47,10 +47,10 @@ const LAUNCHER_TIMEOUT_MARGIN_MS = 5000;
  * @param {(line: string, stream: 'stdout'|'stderr') => void} [options.onOutput]
  * @param {boolean} [options.mayDaemonise] a launcher that exits 0 and leaves the server in the
  *   background is followed to it (run -- <command>; runner/daemon.js): `daemon` is then set
+ * @param {string} [options.label] how its messages name it, where the argv is not what the user wrote (tune --processes)
  * @returns {Promise<StartedTarget>}
  */
-export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, signal, onOutput = () => {}, mayDaemonise = false }) {
-  const label = `'${command.join(' ')}'`;
+export async function startTarget({ command, port: fixedPort, env, readyTimeoutMs, signal, onOutput = () => {}, mayDaemonise = false, label = `'${command.join(' ')}'` }) {
   if (fixedPort !== null) {
     for (const host of LOOPBACK_HOSTS) {
       if (await accepts(host, fixedPort)) {

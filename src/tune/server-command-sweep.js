@@ -7,6 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import { buildCommandRunPlan, parseEnvName, checkStrategyOnly, SIZE_PLACEHOLDER } from '../server-command-plan.js';
+import { checkProcessSweep, clusterCommand, PROCESSES_ENV } from './process-sweep.js';
 
 export { SIZE_PLACEHOLDER };
 export const POLICY_PLACEHOLDER = '{policy}';
@@ -17,7 +18,8 @@ const EXAMPLE = 'spawnbench tune --size-env WEB_CONCURRENCY -- node server.js';
  * @param {import('../option-declarations.js').PlanOptions} o the options of `spawnbench tune` (its per-step load defaults)
  * @param {string[]} command operands after `--`
  * @returns {{ base: object, policies: Array<string|null>, knobs: { sizeEnv: string|null, sizeArg: boolean,
- *   policyEnv: string|null, policyArg: boolean } }} `policies` is [null] when the server has no policy knob
+ *   policyEnv: string|null, policyArg: boolean, processes?: boolean } }} `policies` is [null] when the server has no policy knob;
+ *   `processes`: --processes, each step the command in that many node:cluster workers (src/tune/process-sweep.js)
  */
 export function buildCommandSweep(o, command) {
   if (command.length === 0) throw new UsageError(`the command after -- is empty; give the one that starts your server, e.g. ${EXAMPLE}`);
@@ -29,9 +31,13 @@ export function buildCommandSweep(o, command) {
       : `--strategy boots a built-in strategy and the command after -- is your own server: tune one of them, drop --strategy or the command`);
   }
   checkStrategyOnly(o);
+  if (o.given.has('processes')) {
+    checkProcessSweep(o, command);
+    return { base: buildCommandRunPlan(o, command), policies: [null], knobs: { sizeEnv: null, sizeArg: false, policyEnv: null, policyArg: false, processes: true } };
+  }
   const sizeEnv = o.sizeEnv !== undefined ? parseEnvName(o.sizeEnv, '--size-env') : null;
   if (!sizeEnv && !sizeArg) {
-    throw new UsageError('say how your server gets its size: --size-env NAME (e.g. --size-env WEB_CONCURRENCY) or {size} in its arguments (-- node server.js --workers {size})');
+    throw new UsageError('say how your server gets its size: --size-env NAME (e.g. --size-env WEB_CONCURRENCY), {size} in its arguments (-- node server.js --workers {size}), or --processes 1,2 to run it in node:cluster workers');
   }
   const policyEnv = o.policyEnv !== undefined ? parseEnvName(o.policyEnv, '--policy-env') : null;
   if (policyEnv !== null && policyEnv === sizeEnv) throw new UsageError(`--size-env and --policy-env both name ${sizeEnv}; give each its own variable`);
@@ -52,10 +58,14 @@ export function buildCommandSweep(o, command) {
 /**
  * The command target of one step: placeholders replaced, knobs set in its environment.
  * @param {object} target the base plan's command target
- * @param {{ sizeEnv: string|null, policyEnv: string|null }} knobs
+ * @param {{ sizeEnv: string|null, policyEnv: string|null, processes?: boolean }} knobs
  * @param {{ size: number, policy: string|null }} step
  */
 export function commandStepTarget(target, knobs, { size, policy }) {
+  if (knobs.processes) {
+    const label = `'${target.command.join(' ')}' in ${size} node:cluster ${size === 1 ? 'worker' : 'workers'}`;
+    return { ...target, command: clusterCommand(target.command), env: { ...target.env, [PROCESSES_ENV]: String(size) }, label, poolSize: size, balance: null };
+  }
   const fill = (arg) => arg.replaceAll(SIZE_PLACEHOLDER, String(size)).replaceAll(POLICY_PLACEHOLDER, policy ?? '');
   const env = { ...target.env };
   if (knobs.sizeEnv) env[knobs.sizeEnv] = String(size);

@@ -21,7 +21,7 @@ import { TUNE_STEP_MAX_MS } from '../thresholds.js';
 export function buildTunePlan(options, command = null) {
   const o = readOptions(options, 'tune');
   if (command !== null) return buildCommandTunePlan(o, command);
-  for (const name of ['sizeEnv', 'policyEnv', 'port', 'path']) {
+  for (const name of ['sizeEnv', 'policyEnv', 'processes', 'port', 'path']) {
     if (o.given.has(name)) throw new UsageError(`${flagOf(name)} applies to your own server: give the command that starts it after --, e.g. spawnbench tune --size-env WORKERS -- node server.js`);
   }
   const strategy = o.strategy;
@@ -46,7 +46,9 @@ export function buildTunePlan(options, command = null) {
  */
 function buildCommandTunePlan(o, command) {
   const { base, policies, knobs } = buildCommandSweep(o, command);
-  return { command: 'tune', base: { ...extendable(base), command: 'tune' }, policies, ...sweep(o), knobs, output: base.output };
+  // --processes is the list of sizes, each one the server in that many node:cluster workers.
+  const sizes = knobs.processes ? { sizes: o.processes } : {};
+  return { command: 'tune', base: { ...extendable(base), command: 'tune' }, policies, ...sweep(o), ...sizes, knobs, output: base.output };
 }
 
 /**

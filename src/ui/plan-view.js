@@ -37,7 +37,7 @@ export function planView(plan) {
   return {
     strategy: target.strategy ?? null,
     url: target.kind === 'url' ? target.url : null,
-    command: target.kind === 'command' ? target.command.join(' ') : null,
+    command: target.kind === 'command' ? (target.label ?? target.command.join(' ')) : null,
     verb: plan.command ?? null,
     runtime: runtimeName(target.runtime),
     workerRuntime: pool ? runtimeName(target.workerRuntime) : null,

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { ownCpuBudget } from '../../src/cpu-budget.js';
 import { createProgram } from '../../src/cli.js';
 import { cli } from '../helpers/harness.js';
@@ -119,6 +120,14 @@ test('--help and --version exit 0 and document every flag', async () => {
     '--no-verify', '--generator-threads', '--json', '--no-dashboard', '--out', '--log-file', '--debug']) {
     assert.ok(help.out.includes(flag), `run --help mentions ${flag}`);
   }
+  // spawnbench is for Node servers, with special knowledge of those that spawn (issue 37 item 7): --help and package.json say so.
+  const top = await cli('--help');
+  assert.match(top.out.replace(/\s+/g, ' '), /Usage: spawnbench \[options\] \[command\] Load-test, diagnose and size Node\.js servers, with special knowledge of those that spawn a process per request /);
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  assert.match(pkg.description, /^Load-test, diagnose and size Node\.js servers, with special knowledge of those that spawn/);
+  const tune = await cli('tune', '--help');
+  assert.match(tune.out.replace(/\s+/g, ' '), /--processes <list> run your own server, unchanged, in this many node:cluster processes/);
+  assert.match(tune.out, /spawnbench tune --processes 1,2,3 -- node api\.js/);
   const version = await cli('--version');
   assert.equal(version.code, 0);
   assert.match(version.out, /^\d+\.\d+\.\d+/);

@@ -53,6 +53,8 @@ test('a saturated pool of worker processes is a finding too; with cores to spare
   const full = wordDiagnosis(diagnoseEvidence(evidence({ workers, cpus: [98, 97] })));
   assert.equal(full.verdict.id, 'pool-saturated');
   assert.match(full.verdict.title, /^the pool is at capacity: 2 worker processes 93% busy/);
+  // Cluster processes are named for what they are (issue 37 item 7): not "threads".
+  assert.match(full.verdict.next[0], /^more processes will not help here: the cores are full/);
   const roomy = wordDiagnosis(diagnoseEvidence(evidence({ workers, cpus: [60, 50, 40, 30] })));
   assert.equal(roomy.verdict.id, 'pool-saturated');
   assert.match(roomy.verdict.title, /^the pool is the limit/);

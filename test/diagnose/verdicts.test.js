@@ -42,6 +42,8 @@ test('synthetic: a CPU-burning handler is "JS blocking the loop"', () => {
     assert.equal(verdict.id, 'js-blocking', `seed ${seed}`);
     assert.match(verdict.evidence[0], /p99 1\d\d ms/);
     assert.match(verdict.next.join(' '), /--cpu-prof/);
+    // It spawns nothing: more processes of it, measured by tune --processes (issue 37 item 3), and no spawn advice.
+    assert.match(verdict.next.join(' '), /more processes of it, each with its own event loop, .*spawnbench tune --processes 1,2 -- <command>/);
   }
 });
 

@@ -1,0 +1,88 @@
+/**
+ * The advice for a single process that spawns nothing and whose main thread is
+ * the limit while the CPU budget has room: more processes of it (node:cluster,
+ * PM2's cluster mode, replicas), each with its own main thread, up to what the
+ * cores allow; confirmed by `spawnbench tune --processes 1,…,N -- <command>`,
+ * which runs the unchanged server in that many node:cluster workers, or by its own
+ * size knob where it has one (WORKERS=1 read by its code). Pure: ids and figures out.
+ */
+import { estimatePoolSize } from './pool-size.js';
+import { nodeScriptCommand } from './process-count.js';
+import { ownConfirm } from './own-run-advice.js';
+import { commandLine, sweepCost } from './confirm-command.js';
+import { tuneArgs } from './size-knob.js';
+import { RPS_BAND } from '../thresholds.js';
+
+/** Knob sources tune takes as they are (own-run-advice.js). */
+const TUNABLE = ['given', 'command', 'environment'];
+
+/**
+ * Whether the run saw the server spawn: spawn advice is for servers that do.
+ * @param {{ blocked: number|null, spawnsPerSec?: number|null }|null} main
+ * @param {number|null} spawnedCpuPct the spawned commands' CPU
+ */
+export function spawnsSeen(main, spawnedCpuPct) {
+  return (main?.spawnsPerSec ?? 0) > 0 || (main?.blocked ?? 0) > 0 || (spawnedCpuPct ?? 0) > 0;
+}
+
+/**
+ * @param {import('./advice-input.js').AdviceInput} input a user's server, one process, main thread the limit
+ * @param {{ busy: number }} busy the main thread's busy share (busy-time.js)
+ * @returns {{ size: number|null, expectedRps: number, gain: number, figures: object, confirmWith: import('./confirm-command.js').ConfirmWith|null,
+ *   estimate: import('./pool-size.js').PoolEstimate }}
+ */
+export function adviseProcesses(input, busy) {
+  const x = input.rps;
+  const pool = estimatePoolSize({ ...input, workers: [] });
+  // One process serves what its main thread allows: this run's throughput at its busy share.
+  const perProcess = x / Math.max(busy.busy, 0.01);
+  const capacity = input.capacity ?? input.budget ?? input.cores ?? 1;
+  // JavaScript on a main thread uses one core: processes past the whole cores of the budget only share them.
+  const maxSize = Math.max(1, Math.floor(capacity + 1e-9));
+  const coresBound = pool.bounds.cores;
+  const wanted = coresBound ? Math.ceil(coresBound / perProcess - RPS_BAND) : maxSize;
+  const size = Math.max(1, Math.min(maxSize, wanted));
+  const bounds = { processes: perProcess * size, cores: coresBound, generator: pool.bounds.generator };
+  const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null && v > 0));
+  const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
+  const gain = expectedRps / x;
+  const budget = input.budget ?? input.cores;
+  const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
+  const sizes = processSizes(size);
+  const confirmWith = gain >= 1 + RPS_BAND ? processConfirm(input, sizes) : null;
+  const figures = {
+    size, expectedRps, rps: x, gain, limit, bounds, perProcess, idleCores, budget, cores: input.cores, budgetSource: input.budgetSource ?? null,
+    cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: input.target.command ?? null,
+  };
+  return { size: gain >= 1 + RPS_BAND ? size : null, expectedRps, gain, figures, confirmWith, estimate: pool };
+}
+
+/**
+ * `tune --processes 1..N` over the budget's whole cores, for a single process whose
+ * run could not size it; null where the command is not `node <script>`.
+ * @param {import('./advice-input.js').AdviceInput} input
+ */
+export function processesSweep(input) {
+  const cores = Math.max(1, Math.floor((input.capacity ?? input.budget ?? input.cores ?? 1) + 1e-9));
+  return nodeScriptCommand(input.target.command ?? []).ok ? processConfirm({ ...input, knob: null }, processSizes(cores)) : null;
+}
+
+/** 1 to N: 1,2 on two cores; 1, the middle and N beyond four. */
+function processSizes(size) {
+  if (size <= 4) return Array.from({ length: Math.max(2, size) }, (_, i) => i + 1);
+  return [...new Set([1, Math.ceil(size / 2), size])];
+}
+
+/**
+ * The tune that measures it: the server's own knob where it has one (WORKERS=1 that
+ * its code reads), else `tune --processes` on a `node <script>` command, else null.
+ */
+function processConfirm(input, sizes) {
+  const knob = input.knob;
+  if (knob && TUNABLE.includes(knob.source) && knob.command) return ownConfirm(input, sizes, null);
+  const command = input.target.command ?? [];
+  if (!nodeScriptCommand(command).ok) return null;
+  const argv = tuneArgs({ kind: 'processes', command }, input.target, input.load, { connections: input.load.connections, rate: input.load.rate, threads: input.load.threads });
+  argv.splice(1, 0, '--processes', sizes.join(','));
+  return { command: commandLine(argv), argv, ...sweepCost(sizes.length) };
+}

@@ -1,0 +1,111 @@
+// A single process that spawns nothing, its main thread the limit, a core idle
+// (issue 37 items 3 and 7): the advice is more processes, measured by
+// `tune --processes`, never "spawning in workers"; a WORKERS=1 its code reads is a knob.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
+import { currentOf } from '../../src/report/run-advice-summary.js';
+import { nodeScriptCommand, deployProcesses, processGain } from '../../src/analysis/process-count.js';
+import { processSweepSentences } from '../../src/report/own-server.js';
+import { ownRun } from './own-runs.js';
+
+const advise = (run) => adviseRun(adviceInput(run));
+const ids = (advice) => advice.reasons.map((r) => r.id);
+const words = (run) => adviceParagraphs(advise(run), currentOf(run));
+
+/** The Fastify API of the issue: 73 req/s, the main thread busy 99%, one of 2 cores 77% idle, no spawns. */
+const cpuRoute = (extra = {}) => ownRun({
+  pool: false, rps: 73, cpus: [100, 23], spawnedCpuPct: 0, generator: { cpuPct: 4, elu: 0.04 },
+  main: { elu: 0.99, blocked: 0, cpuPct: 99, loopCpuPct: 99, waitPct: 0 },
+  ...extra,
+});
+
+test('one process, its main thread the limit, a core idle, no spawns: 2 processes, confirmed by tune --processes 1,2', () => {
+  const run = cpuRoute({ command: ['node', 'api.js'] });
+  const advice = advise(run);
+  assert.equal(advice.size, 2, ids(advice).join(','));
+  assert.ok(ids(advice).includes('more-processes'), ids(advice).join(','));
+  assert.ok(!ids(advice).includes('no-gain-expected') && !ids(advice).includes('own-pool-would-help'), ids(advice).join(','));
+  const more = advice.reasons.find((r) => r.id === 'more-processes').figures;
+  assert.ok(more.gain > 1.5 && more.gain <= 2.01, `gain ${more.gain}`);
+  assert.notEqual(advice.confidence, 'high', 'a gain from one run is not measured');
+  assert.deepEqual(advice.confirmWith.argv, ['tune', '--processes', '1,2', '-c', '30', '--', 'node', 'api.js']);
+  const lines = words(run);
+  const text = lines.join('\n');
+  assert.match(lines[0], /^More processes would help: run 2 processes of it \(node:cluster, pm2 start api\.js -i 2, or 2 replicas\), up to ~\d+ req\/s, [\d.]+× this run's 73\.$/);
+  assert.match(text, /in-memory state .* is per process/);
+  assert.doesNotMatch(text, /[Ss]pawning in workers|One process is enough/, text);
+});
+
+test('spawn advice stays for a server that spawns: the same figures with spawns seen', () => {
+  const run = cpuRoute({ spawnedCpuPct: 20, main: { elu: 0.99, blocked: 0.02, cpuPct: 99, loopCpuPct: 99, waitPct: 0 } });
+  const advice = advise(run);
+  assert.ok(!ids(advice).includes('more-processes'), ids(advice).join(','));
+  assert.ok(ids(advice).some((id) => id === 'own-pool-would-help' || id === 'no-gain-expected'), ids(advice).join(','));
+});
+
+test('on one core a second process has nothing to run on: no more processes, and no spawn words', () => {
+  const run = cpuRoute({ cpus: [100], cores: 1 });
+  const advice = advise(run);
+  assert.equal(advice.size, null);
+  assert.ok(ids(advice).includes('processes-no-gain'), ids(advice).join(','));
+  const text = words(run).join('\n');
+  assert.equal(advice.reasons.find((r) => r.id === 'processes-no-gain').figures.limit, 'cores');
+  assert.equal(words(run)[0], 'One process is enough: the limit is the cores, not the process.');
+  assert.match(text, /more processes would leave the cores the limit at ~\d+ req\/s, no more than this run's 73/);
+  assert.doesNotMatch(text, /[Ss]pawning in workers/);
+});
+
+test('npm start: the advice stands, tune --processes needs the node command', () => {
+  const run = cpuRoute({ command: ['npm', 'start'] });
+  const advice = advise(run);
+  assert.equal(advice.size, 2);
+  assert.equal(advice.confirmWith, null);
+  assert.match(words(run).join('\n'), /give tune the node command that starts it: spawnbench tune --processes 1,2 -- node <entry file>/);
+});
+
+test('WORKERS=1 on a single process is its knob: set WORKERS=2, confirmed by a tune over 1 and 2', () => {
+  const run = cpuRoute({ env: { WORKERS: '1' } });
+  assert.deepEqual([run.sizeKnob.source, run.sizeKnob.name, run.sizeKnob.value, run.sizeKnob.ignored], ['environment', 'WORKERS', 1, []]);
+  const advice = advise(run);
+  assert.equal(advice.size, 2);
+  assert.deepEqual(advice.confirmWith.argv, ['tune', '--sizes', '1,2', '--size-env', 'WORKERS', '-c', '30', '--', 'node', 'server.js']);
+  assert.match(words(run)[0], /^More processes would help: set WORKERS=2, /);
+  // With room on its main thread the knob is kept all the same, and its sweep is 1 against 2.
+  const idle = ownRun({ pool: false, rps: 300, cpus: [20, 20], spawnedCpuPct: 0, env: { WORKERS: '1' }, main: { elu: 0.3, blocked: 0, cpuPct: 20, loopCpuPct: 20, waitPct: 0 } });
+  assert.deepEqual(advise(idle).confirmWith.argv, ['tune', '--sizes', '1,2', '--size-env', 'WORKERS', '-c', '30', '--', 'node', 'server.js']);
+  // A run too short to size anything proposes the same 1-against-2 sweep.
+  const short = advise(cpuRoute({ env: { WORKERS: '1' }, durationMs: 1000 }));
+  assert.ok(ids(short).includes('too-short'), ids(short).join(','));
+  assert.deepEqual(short.confirmWith.argv.slice(0, 5), ['tune', '--sizes', '1,2', '--size-env', 'WORKERS']);
+  // WORKERS=3 with one process seen is still not believed: the tree contradicts it.
+  assert.equal(cpuRoute({ env: { WORKERS: '3' } }).sizeKnob.ignored[0].why, 'seen-differs');
+});
+
+test('a run too short to size a single process with no knob: the sweep over process counts, which needs none', () => {
+  const short = advise(cpuRoute({ command: ['node', 'api.js'], durationMs: 1000 }));
+  assert.ok(ids(short).includes('too-short') && ids(short).includes('no-knob'), ids(short).join(','));
+  assert.deepEqual(short.confirmWith.argv, ['tune', '--processes', '1,2', '-c', '30', '--', 'node', 'api.js']);
+  assert.equal(advise(cpuRoute({ command: ['npm', 'start'], durationMs: 1000 })).confirmWith, null);
+});
+
+test('the command shapes --processes takes, and how to deploy N processes', () => {
+  assert.deepEqual(nodeScriptCommand(['node', '--max-old-space-size=200', '-r', 'dotenv/config', 'api.js', '--verbose']).parts,
+    { node: 'node', flags: ['--max-old-space-size=200', '-r', 'dotenv/config'], script: 'api.js', args: ['--verbose'] });
+  assert.deepEqual(nodeScriptCommand(['/usr/local/bin/node', 'server.mjs']).parts.script, 'server.mjs');
+  assert.deepEqual(nodeScriptCommand(['npm', 'start']), { ok: false, why: 'not-node', word: 'npm' });
+  assert.deepEqual(nodeScriptCommand(['node', '-e', 'x']), { ok: false, why: 'inline', word: '-e' });
+  assert.deepEqual(nodeScriptCommand(['node', '--inspect']), { ok: false, why: 'no-script', word: '' });
+  assert.deepEqual(deployProcesses(['node', '--enable-source-maps', 'api.js', '--port', '80'], 3).pm2,
+    ['pm2', 'start', 'api.js', '-i', '3', '--node-args=--enable-source-maps', '--', '--port', '80']);
+  assert.deepEqual(processGain({ size: 2, sizes: [{ size: 1, rps: 73 }, { size: 2, rps: 146 }] }), { size: 2, rps: 146, baseSize: 1, baseRps: 73, gain: 2 });
+  const sentences = processSweepSentences({
+    plan: { knobs: { processes: true }, base: { target: { command: ['node', 'api.js'] } } },
+    recommendation: { size: 2, sizes: [{ size: 1, rps: { median: 73 } }, { size: 2, rps: { median: 146 } }] },
+  });
+  assert.equal(sentences[0], '2 processes served 146 req/s, 2.00× what 1 process served (73).');
+  assert.match(sentences[1], /^To run 2 processes: `pm2 start api\.js -i 2` \(PM2's cluster mode\), node:cluster in your entry file .* or 2 replicas behind a load balancer\. Each process has its own memory: in-memory state/);
+  assert.deepEqual(processSweepSentences({ plan: { knobs: { sizeEnv: 'W' } }, recommendation: { size: 2 } }), []);
+});
