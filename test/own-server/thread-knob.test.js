@@ -33,7 +33,8 @@ test('the pool fills the cores, UV_THREADPOOL_SIZE not set: the knob at its defa
   const advice = advise(run);
   const reason = advice.reasons.find((r) => r.id === 'thread-knob');
   assert.equal(reason.figures.limit, 'cores');
-  assert.equal(reason.figures.trySize, 2, 'as many threads as cores do the same work');
+  // The cores are full: more threads only share them, fewer can lose some (sharp by hand: 2 threads 270 req/s, 4 threads 290).
+  assert.equal(reason.figures.trySize, 4, 'the value it has');
   // 60 req/s: a step needs 200 / 60 ≈ 3.3 s for enough responses to rank, so the tune carries -d 4s.
   assert.deepEqual(advice.confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE', '-c', '30', '-d', '4s', '--', 'node', 'server.js']);
   const text = words(run).join('\n');
