@@ -4,7 +4,7 @@
  * Plain TuneResult in, string out; printed after the sweep and by `report`.
  */
 import { int, ms } from './text-format.js';
-import { wordRecommendation } from './tune-words.js';
+import { wordRecommendation, sizeUnit } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences, processSweepSentences } from './own-server.js';
 import { policyLabel } from '../labels.js';
@@ -21,7 +21,7 @@ import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
  */
 export function formatTune(result) {
   const { plan, machine } = result;
-  const rec = wordRecommendation(result.recommendation);
+  const rec = wordRecommendation(result.recommendation, sizeUnit(plan));
   const lines = [`spawnbench tune · ${describeSweep(plan)}`];
   if (machine) lines.push(describeMachine(machine));
   const spawnLine = formatSpawnLine(result.runtimes);

@@ -9,6 +9,7 @@ import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
 import { cleanText } from '../untrusted-text.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { int } from './text-format.js';
+import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';
 
 const pctRound = (fraction) => `${Math.round(fraction * 100)}%`;
 
@@ -162,9 +163,38 @@ function pastText(p) {
 
 const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
 
+/**
+ * @typedef {object} SizeUnit how a sweep's sizes are named in its sentences
+ * @property {(n: number) => string} count "3 workers", "2 processes", "UV_THREADPOOL_SIZE=4"
+ * @property {string} fewer "fewer workers"
+ * @property {(many: boolean) => string} sizes "pool size(s)"
+ * @property {string} keep "the smaller pool is the one to keep"
+ */
+
+/** @type {SizeUnit} */
+const WORKERS_UNIT = { count: workers, fewer: 'fewer workers', sizes: (many) => `pool size${many ? 's' : ''}`, keep: 'the smaller pool is the one to keep' };
+
+/**
+ * How a tune names its sizes: a pool's workers; the processes of `tune --processes`; a thread
+ * knob's value (`UV_THREADPOOL_SIZE=4`: libuv's threads are not workers).
+ * @param {{ knobs?: { processes?: boolean, sizeEnv?: string|null } } | null | undefined} plan the TuneResult's plan
+ * @returns {SizeUnit}
+ */
+export function sizeUnit(plan) {
+  const knobs = plan?.knobs ?? {};
+  if (knobs.processes) {
+    return { count: (n) => `${n} process${n === 1 ? '' : 'es'}`, fewer: 'fewer processes', sizes: (many) => `process count${many ? 's' : ''}`, keep: 'the fewer processes are the ones to keep' };
+  }
+  const name = knobs.sizeEnv;
+  if (name === THREADPOOL_ENV || name === VIPS_ENV) {
+    return { count: (n) => `${name}=${n}`, fewer: 'fewer threads', sizes: (many) => `${name} value${many ? 's' : ''}`, keep: 'the smaller threadpool is the one to keep' };
+  }
+  return WORKERS_UNIT;
+}
+
 /** "1 worker: 45 responses in 60.0 s; 2 workers (2 steps): 150 in 60.0 s" */
-function tooFewList(sizes = []) {
-  return sizes.map((x) => `${workers(x.size)}${x.steps > 1 ? ` (${x.steps} steps)` : ''}: at most ${int(x.requests)} responses in ${(x.durationMs / 1000).toFixed(1)} s`).join('; ');
+function tooFewList(sizes = [], unit = WORKERS_UNIT) {
+  return sizes.map((x) => `${unit.count(x.size)}${x.steps > 1 ? ` (${x.steps} steps)` : ''}: at most ${int(x.requests)} responses in ${(x.durationMs / 1000).toFixed(1)} s`).join('; ');
 }
 const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
 const rps = (x) => `${int(x.rps.median)} req/s`;
@@ -184,17 +214,19 @@ function fmtMs(value) {
  * The recommendation's reasons as sentences, with their figures.
  * @param {import('../analysis/recommend.js').Recommendation} rec
  * @param {{ text: string, primary?: object|null }} bottleneck the worded bottleneck at the best size
+ * @param {SizeUnit} [unit] how the sizes are named (sizeUnit())
  * @returns {string[]}
  */
-export function recommendationSentences(rec, bottleneck) {
+export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
+  const workers = unit.count;
   const { chosen, best, reasons, basis } = rec;
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
   if (reasons.includes('too-few-responses')) {
-    return [`No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes)}. Measure longer steps (-d) or with more connections.`];
+    return [`No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d) or with more connections.`];
   }
   if (reasons.includes('all-errors')) {
     return [
-      `Every pool size measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`,
+      `Every ${unit.sizes(false)} measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`,
       ...(basis.failedSizes ?? []).map(failedSizeSentence),
     ];
   }
@@ -207,14 +239,14 @@ export function recommendationSentences(rec, bottleneck) {
     const bandWords = band.size === best.size ? 'the best size' : `the smallest size within ${RPS_BAND * 100}% of the best (${workers(best.size)}: ${rps(best)})`;
     sentences.push(
       `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within the spread of the repeats of ${workers(band.size)} (${rps(band)}), ` +
-        `${bandWords}, and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}): no meaningful difference, with fewer workers.`,
+        `${bandWords}, and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}): no meaningful difference, with ${unit.fewer}.`,
     );
   } else if (picked.size === best.size) {
     sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
   } else if (picked.size < best.size) {
     sentences.push(
       `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within ${RPS_BAND * 100}% of the best size's ` +
-        `(${workers(best.size)}: ${rps(best)}) and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}), with fewer workers.`,
+        `(${workers(best.size)}: ${rps(best)}) and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}), with ${unit.fewer}.`,
     );
   } else {
     sentences.push(`The highest throughput (${workers(best.size)}: ${rps(best)}) came with a p99 more than ${P99_BAND * 100}% above the best, so the smallest size that met both is recommended.`);
@@ -231,11 +263,11 @@ export function recommendationSentences(rec, bottleneck) {
     const larger = rec.ties.sizes.filter((size) => size > rec.size);
     const smaller = rec.ties.sizes.filter((size) => size < rec.size);
     if (larger.length > 0) {
-      sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and pool size${larger.length > 1 ? 's' : ''} ${larger.join(', ')}: their repeats overlap, so the smaller pool is the one to keep.`);
+      sentences.push(`No meaningful difference in throughput between ${workers(rec.size)} and ${unit.sizes(larger.length > 1)} ${larger.join(', ')}: their repeats overlap, so ${unit.keep}.`);
     }
     if (smaller.length > 0) {
       sentences.push(
-        `Pool size${smaller.length > 1 ? 's' : ''} ${smaller.join(', ')} had throughput within noise of ${workers(rec.size)}, ` +
+        `${capital(unit.sizes(smaller.length > 1))} ${smaller.join(', ')} had throughput within noise of ${workers(rec.size)}, ` +
           `but a p99 more than ${P99_BAND * 100}% above the best (${fmtMs(basis.p99Best)}), so ${workers(rec.size)} ${rec.size === 1 ? 'is' : 'are'} kept.`,
       );
     }
@@ -250,11 +282,11 @@ export function recommendationSentences(rec, bottleneck) {
   }
   if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
   if (basis.errorSizes.length > 0) {
-    sentences.push(`Pool sizes ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
+    sentences.push(`${capital(unit.sizes(true))} ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
     sentences.push(...(basis.failedSizes ?? []).map(failedSizeSentence));
   }
   if (reasons.includes('too-few-at-sizes')) {
-    sentences.push(`Some steps had too few responses to rank (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × their p99) and were not considered: ${tooFewList(basis.tooFewSizes)}.`);
+    sentences.push(`Some steps had too few responses to rank (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × their p99) and were not considered: ${tooFewList(basis.tooFewSizes, unit)}.`);
   }
   sentences.push(`At the best size (${workers(best.size)})${bottleneck.primary ? ',' : ':'} ${bottleneck.text}.`);
   return sentences;
@@ -264,9 +296,10 @@ export function recommendationSentences(rec, bottleneck) {
  * The recommendation with its words: `sentences`, and the bottleneck's `text`.
  * One read from a result file that already has them keeps them.
  * @param {import('../analysis/recommend.js').Recommendation & { sentences?: string[] }} rec
+ * @param {SizeUnit} [unit] how the sweep's sizes are named (sizeUnit(plan))
  */
-export function wordRecommendation(rec) {
+export function wordRecommendation(rec, unit = WORKERS_UNIT) {
   if (Array.isArray(rec.sentences)) return rec;
   const bottleneck = rec.bottleneck ? wordBottleneck(rec.bottleneck) : null;
-  return { ...rec, bottleneck, sentences: recommendationSentences(rec, bottleneck) };
+  return { ...rec, bottleneck, sentences: recommendationSentences(rec, bottleneck, unit) };
 }

@@ -6,7 +6,7 @@
  * engines never import wording and the import graph stays one-way.
  */
 import { wordDiagnosis } from './diagnose-words.js';
-import { wordRecommendation } from './tune-words.js';
+import { wordRecommendation, sizeUnit } from './tune-words.js';
 
 /**
  * @param {object} result a RunResult, TuneResult, CompareResult or DiagnoseResult
@@ -15,6 +15,6 @@ import { wordRecommendation } from './tune-words.js';
 export function withWords(result) {
   if (!result) return result;
   if (result.kind === 'diagnose' && result.diagnosis) return { ...result, diagnosis: wordDiagnosis(result.diagnosis) };
-  if (result.kind === 'tune' && result.recommendation) return { ...result, recommendation: wordRecommendation(result.recommendation) };
+  if (result.kind === 'tune' && result.recommendation) return { ...result, recommendation: wordRecommendation(result.recommendation, sizeUnit(result.plan)) };
   return result;
 }
