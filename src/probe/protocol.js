@@ -8,7 +8,7 @@
  *    elu, loopDelay: { count, p50Ms, p99Ms, maxMs, percentiles: [[pct, ms], ...] } | null,
  *    spawn: { count, blockedMs, timing } | null, gcMs, rssBytes, heapUsedBytes,
  *    runtime: { kind: 'node'|'bun', version, libuv },
- *    routes: [{ route, requests, loopMs, spawns, blockedMs }] | null }`
+ *    routes: [{ route, requests, loopMs, spawns, blockedMs }] | null, routeSampling: { seen, sampled } | null }`
  * where every figure covers the interval since the previous report of the same
  * thread. `source` is 'probe' (measured inside the thread) or 'parent' (a worker
  * thread seen from the thread that created it: ELU and its kernel `tid` only, with
@@ -21,7 +21,8 @@
  * probe that predates the field sends none. `routes` (null in a 'parent' report, or with
  * the attribution off): each HTTP route the thread served in the interval, by method and
  * path template (`GET /items/:id`), with its requests, the event-loop time its callbacks
- * and continuations ran, its spawns and the time blocked in them (see route-timer.js).
+ * and continuations ran, its spawns and the time blocked in them, over the requests timed
+ * (a sample: `routeSampling.sampled` of the `seen` requests the thread started; see route-timer.js).
  */
 import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
 

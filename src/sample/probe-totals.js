@@ -29,6 +29,9 @@ export function createProbeTotals() {
   let maxDelayMs = null;
   /** route → summed { requests, loopMs, spawns, blockedMs }; null until a report carries routes */
   let routes = null;
+  // Requests the thread started, and those the route timer timed (its sample).
+  let routeSeen = 0;
+  let routeSampled = 0;
   // Histogram of loop-delay samples in µs (a RecordableHistogram records integers ≥ 1).
   const delay = createHistogram();
 
@@ -49,6 +52,8 @@ export function createProbeTotals() {
       if (report.runtime) runtime = report.runtime;
       if (Array.isArray(report.routes)) {
         routes ??= new Map();
+        routeSeen += report.routeSampling?.seen ?? 0;
+        routeSampled += report.routeSampling?.sampled ?? 0;
         for (const r of report.routes) {
           const into = routes.get(r.route) ?? { requests: 0, loopMs: 0, spawns: 0, blockedMs: 0 };
           into.requests += r.requests ?? 0;
@@ -81,7 +86,7 @@ export function createProbeTotals() {
         heapUsedBytes,
         spawnTiming,
         runtime,
-        routes: routes ? routeFigures(routes, eluWallMs > 0 ? activeMs : null) : null,
+        routes: routes ? routeFigures(routes, eluWallMs > 0 ? activeMs : null, routeSampled > 0 ? routeSeen / routeSampled : 1) : null,
       };
     },
   };
@@ -89,25 +94,28 @@ export function createProbeTotals() {
 
 /**
  * A thread's routes, the costliest first: per request, the event-loop time its
- * callbacks and continuations ran, its spawns and the time blocked in them; and its
- * share of the thread's busy time (ELU's active time; null without it). Routes with no
- * request in the window (work left over from before it) are dropped.
- * @param {Map<string, { requests: number, loopMs: number, spawns: number, blockedMs: number }>} routes
+ * callbacks and continuations ran, its spawns and the time blocked in them (over the
+ * requests timed); and, scaled up from the sample to every request, its requests, its
+ * loop time and its share of the thread's busy time (ELU's active time; null without
+ * it). Routes with no request timed (work left over from before the window) are dropped.
+ * @param {Map<string, { requests: number, loopMs: number, spawns: number, blockedMs: number }>} routes the timed requests' sums
  * @param {number|null} busyMs
- * @returns {{ route: string, requests: number, loopMs: number, loopMsPerRequest: number, spawnsPerRequest: number,
- *   blockedMsPerRequest: number, busyShare: number|null }[]}
+ * @param {number} [scale] requests started per request timed (1: every one was timed)
+ * @returns {{ route: string, requests: number, sampledRequests: number, loopMs: number, loopMsPerRequest: number,
+ *   spawnsPerRequest: number, blockedMsPerRequest: number, busyShare: number|null }[]}
  */
-export function routeFigures(routes, busyMs) {
+export function routeFigures(routes, busyMs, scale = 1) {
   return [...routes]
     .filter(([, r]) => r.requests > 0)
     .map(([route, r]) => ({
       route,
-      requests: r.requests,
-      loopMs: r.loopMs,
+      requests: Math.round(r.requests * scale),
+      sampledRequests: r.requests,
+      loopMs: r.loopMs * scale,
       loopMsPerRequest: r.loopMs / r.requests,
       spawnsPerRequest: r.spawns / r.requests,
       blockedMsPerRequest: r.blockedMs / r.requests,
-      busyShare: busyMs > 0 ? Math.min(1, r.loopMs / busyMs) : null,
+      busyShare: busyMs > 0 ? Math.min(1, (r.loopMs * scale) / busyMs) : null,
     }))
     .sort((a, b) => b.loopMs - a.loopMs);
 }

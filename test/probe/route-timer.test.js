@@ -8,7 +8,7 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { installRouteTimer, MAX_ROUTES, ROUTE_OVERFLOW } from '../../src/probe/route-timer.js';
+import { installRouteTimer, MAX_ROUTES, ROUTE_OVERFLOW, ROUTE_PERIOD_MS } from '../../src/probe/route-timer.js';
 import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
 import { pathTemplate, routeName } from '../../src/route-template.js';
 
@@ -34,7 +34,8 @@ test('routes are grouped by method and path template: the id rule of a HAR mix',
 });
 
 test('each route gets its handler\'s synchronous time, its continuations after await, and its spawns', async () => {
-  const routes = installRouteTimer();
+  // Every request timed (a sample is the next test's).
+  const routes = installRouteTimer({ sampledPerSec: 1e6 });
   const spawns = installSpawnTimer({ onSpawn: routes.onSpawn });
   const server = http.createServer(async (req, res) => {
     if (req.url === '/report') burn(BURN_MS, '/report');
@@ -68,7 +69,10 @@ test('each route gets its handler\'s synchronous time, its continuations after a
       await get(`/files/readme-${i % 2}.txt`);
     }
     agent.destroy();
-    const byRoute = Object.fromEntries(routes.take().map((r) => [r.route, r]));
+    const taken = routes.take();
+    assert.equal(taken.sampled, taken.seen);
+    assert.equal(taken.seen, 50);
+    const byRoute = Object.fromEntries(taken.routes.map((r) => [r.route, r]));
     assert.deepEqual(Object.keys(byRoute).sort(), ['GET /files/readme-0.txt', 'GET /files/readme-1.txt', 'GET /items/:id', 'GET /report', 'GET /summary', 'POST /convert']);
     for (const name of ['GET /report', 'GET /summary', 'GET /items/:id', 'POST /convert']) assert.equal(byRoute[name].requests, 10, name);
     const perRequest = (name) => byRoute[name].loopMs / byRoute[name].requests;
@@ -85,15 +89,53 @@ test('each route gets its handler\'s synchronous time, its continuations after a
     for (const name of ['GET /report', 'GET /summary', 'GET /items/:id']) assert.equal(byRoute[name].spawns, 0, name);
     assert.equal(spawns.take().count, 10);
     // A take starts a new interval.
-    assert.deepEqual(routes.take(), []);
+    assert.deepEqual(routes.take(), { seen: 0, sampled: 0, routes: [] });
   } finally {
     server.close();
     server.closeAllConnections();
   }
 });
 
+test('above its rate it times a sample: a few requests each period, each with its continuation, every request seen', async () => {
+  // 10 a second: the first request of each 100 ms period.
+  const routes = installRouteTimer({ sampledPerSec: 10 });
+  let burns = 0;
+  let burnMs = 0;
+  const server = http.createServer(async (req, res) => {
+    await sleep(1);
+    const from = performance.now();
+    burn(5, '/report');
+    burnMs += performance.now() - from;
+    burns += 1;
+    res.end('ok');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const get = () => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, path: '/report', agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    routes.take();
+    const until = performance.now() + 6 * ROUTE_PERIOD_MS;
+    while (performance.now() < until) await Promise.all([get(), get(), get(), get()]);
+    agent.destroy();
+    const { seen, sampled, routes: [report] } = routes.take();
+    assert.equal(seen, burns);
+    assert.ok(sampled >= 3 && sampled < seen / 2, `${sampled} of ${seen} requests timed`);
+    assert.equal(report.requests, sampled);
+    const perRequest = report.loopMs / report.requests;
+    const mean = burnMs / burns;
+    assert.ok(perRequest >= mean * 0.75 && perRequest <= mean * 1.5, `${perRequest.toFixed(2)} ms per timed request for burns of ${mean.toFixed(2)} ms`);
+  } finally {
+    routes.uninstall();
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
 test(`beyond ${MAX_ROUTES} routes, further ones share one entry`, async () => {
-  const routes = installRouteTimer();
+  const routes = installRouteTimer({ sampledPerSec: 1e6 });
   const server = http.createServer((req, res) => res.end());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -104,7 +146,7 @@ test(`beyond ${MAX_ROUTES} routes, further ones share one entry`, async () => {
     });
     for (let i = 0; i < MAX_ROUTES + 20; i += 4) await Promise.all([0, 1, 2, 3].map((k) => get(`/page-${i + k}`)));
     agent.destroy();
-    const taken = routes.take();
+    const taken = routes.take().routes;
     assert.equal(taken.length, MAX_ROUTES + 1);
     assert.equal(taken.find((r) => r.route === ROUTE_OVERFLOW).requests, 20);
   } finally {

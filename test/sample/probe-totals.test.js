@@ -74,7 +74,7 @@ test('totals without reports, or with parent-side reports only, say null rather 
 
 test("a thread's routes are summed over its reports, per request and as a share of its busy time, the costliest first", () => {
   const totals = createProbeTotals();
-  const routes = (report) => totals.add({ intervalMs: 1000, elu: 0.5, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null, routes: report });
+  const routes = (report) => totals.add({ intervalMs: 1000, elu: 0.5, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null, routes: report, routeSampling: { seen: 124, sampled: 124 } });
   routes([
     { route: 'GET /health', requests: 100, loopMs: 20, spawns: 0, blockedMs: 0 },
     { route: 'GET /report', requests: 10, loopMs: 150, spawns: 0, blockedMs: 0 },
@@ -87,8 +87,21 @@ test("a thread's routes are summed over its reports, per request and as a share 
   ]);
   // 2 s at ELU 0.5: 1,000 ms busy.
   assert.deepEqual(totals.result().routes, [
-    { route: 'GET /report', requests: 20, loopMs: 300, loopMsPerRequest: 15, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.3 },
-    { route: 'GET /health', requests: 100, loopMs: 20, loopMsPerRequest: 0.2, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.02 },
-    { route: 'POST /convert', requests: 4, loopMs: 8, loopMsPerRequest: 2, spawnsPerRequest: 1, blockedMsPerRequest: 1.5, busyShare: 0.008 },
+    { route: 'GET /report', requests: 20, sampledRequests: 20, loopMs: 300, loopMsPerRequest: 15, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.3 },
+    { route: 'GET /health', requests: 100, sampledRequests: 100, loopMs: 20, loopMsPerRequest: 0.2, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.02 },
+    { route: 'POST /convert', requests: 4, sampledRequests: 4, loopMs: 8, loopMsPerRequest: 2, spawnsPerRequest: 1, blockedMsPerRequest: 1.5, busyShare: 0.008 },
   ]);
+});
+
+test('a sample of the requests: per request as timed, requests, loop time and busy share scaled to all', () => {
+  const totals = createProbeTotals();
+  // 1,000 requests started, 100 timed: each timed one stands for 10.
+  totals.add({ intervalMs: 1000, elu: 0.8, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null,
+    routes: [{ route: 'GET /a', requests: 100, loopMs: 40, spawns: 0, blockedMs: 0 }], routeSampling: { seen: 1000, sampled: 100 } });
+  const [a] = totals.result().routes;
+  assert.equal(a.requests, 1000);
+  assert.equal(a.sampledRequests, 100);
+  assert.equal(a.loopMsPerRequest, 0.4);
+  assert.equal(a.loopMs, 400);
+  assert.equal(a.busyShare, 0.5);
 });
