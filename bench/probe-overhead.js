@@ -11,6 +11,10 @@
 //    baseline/echo and on the multi-route fixture under a mix of its two cheapest
 //    routes (GET /health, GET /items/:id, where the hook's share of a request is the
 //    largest): the on/off throughput ratio (target ≥ 0.97) and the server CPU per request.
+//    Separate runs on a shared machine swing by more than this costs, so the same
+//    comparison is then made inside one server process (bench/route-timer-child.js):
+//    the attribution installed for every other 0.5 s phase under one steady load, the
+//    server's CPU per request with it and without (target ≤ 1.03).
 // 3. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
 //    over the same seconds without it (target ≤ 1% of a core at 250 ms), and,
 //    as the floor the probe cannot go under, with nothing but the 10 ms
@@ -214,7 +218,45 @@ async function compareRoutes(target) {
 
 if (ROUNDS > 0 && flags.only !== 'routes') await compareThroughput();
 else if (ROUNDS === 0) console.log('throughput comparison skipped (--rounds 0)');
+/** Phases of the in-process alternation, and their length in ms. */
+const PHASES = 24;
+const PHASE_MS = 500;
+
+/** The attribution switched on and off inside one server process under one load; prints its CPU per request both ways. */
+async function alternateRoutes(target) {
+  const child = spawn(process.execPath, [new URL('./route-timer-child.js', import.meta.url).pathname, target.file, String(PHASES), String(PHASE_MS)], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    env: { ...process.env, SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify({ command: 'echo', args: ['hi'] }) },
+  });
+  const lines = [];
+  let buffer = '';
+  const port = await new Promise((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      buffer += chunk;
+      const parts = buffer.split('\n');
+      buffer = parts.pop();
+      for (const line of parts) {
+        if (line.startsWith('{')) lines.push(JSON.parse(line));
+        if (lines.length === 1 && lines[0].port) resolve(lines[0].port);
+      }
+    });
+    child.once('exit', () => reject(new Error(`${target.label}: the server exited before it listened`)));
+  });
+  const exited = once(child, 'exit');
+  const { path = '/', ...rest } = target.load;
+  const load = startLoad({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, durationMs: 1000 + PHASES * PHASE_MS + 1000, warmupMs: 0, threads: 1, ...rest });
+  await exited;
+  await load.stop();
+  const { off, on } = lines.at(-1);
+  const perRequest = (x) => (x.cpuMs / x.requests) * 1000;
+  console.log(
+    `${target.label}, in one process, ${PHASES} phases of ${PHASE_MS} ms: server CPU per request with attribution / without ` +
+      `${(perRequest(on) / perRequest(off)).toFixed(3)} (${perRequest(on).toFixed(1)} vs ${perRequest(off).toFixed(1)} µs; ${on.requests + off.requests} requests; target ≤ 1.03)`,
+  );
+}
+
 if (ROUNDS > 0) for (const target of Object.values(TARGETS)) await compareRoutes(target);
+for (const target of Object.values(TARGETS)) await alternateRoutes(target);
 if (flags.only === 'routes') process.exit(0);
 
 /** Idle pairs measured; on and off run side by side so both see the same machine. */
