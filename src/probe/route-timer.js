@@ -81,7 +81,8 @@ export const ROUTE_TAIL_MS = 1000;
 export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}) {
   /** route name → its running totals (the AsyncLocalStorage store) */
   const routes = new Map();
-  const storage = new AsyncLocalStorage();
+  // A new one each time timing starts: stores an older one left on kept-alive connections' resources stay unseen.
+  let storage = new AsyncLocalStorage();
 
   // Who the clock runs for (a route's totals, or null: no request), and since when.
   let owner = null;
@@ -119,6 +120,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     timing = true;
     stack = [];
     owner = null;
+    storage = new AsyncLocalStorage();
     hook.enable();
   };
   const stopTiming = () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnCli, ROOT } from '../helpers/harness.js';
+import { spawnCli, ROOT, cli } from '../helpers/harness.js';
 import { fixture, assertNothingLeft } from './helpers.js';
 
 const SERVER = ['--', process.execPath, fixture('multi-route')];
@@ -29,7 +29,7 @@ async function runWithBurns(args, name) {
   const run = await spawnCli([...args, '--out', out, ...SERVER], { env, timeoutMs: 120_000 });
   const result = JSON.parse(readFileSync(out, 'utf8'));
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('multi-route') });
-  return { ...run, result, burns: JSON.parse(readFileSync(burnLog, 'utf8')) };
+  return { ...run, result, file: out, burns: JSON.parse(readFileSync(burnLog, 'utf8')) };
 }
 
 /** A route's main-thread time per request is its burn's, within 25%. */
@@ -47,8 +47,11 @@ test('run --mix: the sync burn, the burn after await and the spawns are each the
     { method: 'GET', path: '/summary', weight: 10 },
     { method: 'POST', path: '/convert', body: 'hi', weight: 10 },
   ]));
-  const { code, err, result, burns } = await runWithBurns(['run', '--mix', mix, '-n', '800', '-w', '0', '-c', '2'], 'mix');
+  const { code, err, result, burns, file } = await runWithBurns(['run', '--mix', mix, '-n', '800', '-w', '0', '-c', '2'], 'mix');
   assert.equal(code, 0, err);
+  // The result file with its routes is one the schema accepts.
+  const again = await cli('report', file);
+  assert.equal(again.code, 0, again.err);
   const routes = routesOf(result);
   assert.deepEqual(Object.keys(routes).sort(), ['GET /health', 'GET /report', 'GET /summary', 'POST /convert']);
   assertNearBurn(routes['GET /report'], burns['/report'], 'GET /report');
@@ -57,8 +60,9 @@ test('run --mix: the sync burn, the burn after await and the spawns are each the
   assert.ok(routes['POST /convert'].blockedMsPerRequest > 0);
   for (const name of ['GET /health', 'GET /report', 'GET /summary']) assert.equal(routes[name].spawnsPerRequest, 0, name);
   assert.ok(routes['GET /health'].loopMsPerRequest < routes['GET /report'].loopMsPerRequest / 4);
+  // Scaled up from the requests timed (above 100 a second, a sample): an estimate, near 1 here.
   const shares = Object.values(routes).reduce((sum, r) => sum + r.busyShare, 0);
-  assert.ok(shares > 0.5 && shares <= 1.0001, `the routes hold ${shares} of the busy time`);
+  assert.ok(shares > 0.5 && shares <= 1.15, `the routes hold ${shares} of the busy time`);
 });
 
 test('diagnose --mix names GET /report as the route that holds the main thread', async () => {
