@@ -17,11 +17,11 @@
  * synchronous part starts inside the parser's turn, which began under the previous
  * request's store (or none): the clock changes hands at `request.start`.
  *
- * Its cost: the hook runs around every callback of the thread, ~10 µs per request
- * of a small JSON route on Node 20 (bench/probe-overhead.js), a third of what such a
- * request costs. So it samples: it counts requests and times turns in windows, on
- * for a share of each ROUTE_PERIOD_MS that keeps ~ROUTE_SAMPLED_PER_SEC requests a
- * second in them (all of them below that rate: a test's or a spawning server's).
+ * Its cost: the hook runs around every callback of the thread, ~12 µs per request
+ * of a small route on Node 20 (see ROUTE_SAMPLED_PER_SEC), most of what such a
+ * request costs. So it samples: every ROUTE_PERIOD_MS a window opens for the next
+ * ROUTE_SAMPLED_PER_SEC / 10 requests (all of them below that rate) and closes once
+ * they have started.
  * Only requests that start in a window get a store and a count, and the hook stays on
  * after the window until they have all answered (http.server.response.finish; at
  * most ROUTE_TAIL_MS), so each counted request's continuations are timed too. Outside
@@ -60,11 +60,14 @@ export const ROUTE_PERIOD_MS = 100;
  * Requests a second the windows aim to time, whatever the rate. Measured on Node 20
  * (one server, modes alternated every 0.5 s under wrk, GET of a 3-line handler at
  * ~12,000 req/s): 15.7 µs of CPU per request without attribution, 27.8 timing every
- * request, 17.3 at 1,000 a second, within the noise (±1 µs) at 300 and 100; the hook
- * was then on 6% of the time at 250 a second (windows of 25 requests lasting 6 ms on a
- * loaded machine). At 100 a 10 s run times 1,000 requests: a route of 1% of the traffic 10 times.
+ * request (the async hook, and AsyncLocalStorage's own hooks on Node 20), 17.3 at
+ * 1,000 a second, within the noise (±1 µs) at 300 and 100. A server that spawns per
+ * request pays more per timed request (its spawns make many async resources): timing
+ * every request of baseline/echo cost it 8 to 20% more CPU per request in the same
+ * alternation, so the sample is kept small: a 10 s run times 200 requests, a route of
+ * 10% of the traffic ~20 times, enough for its mean time per request.
  */
-export const ROUTE_SAMPLED_PER_SEC = 100;
+export const ROUTE_SAMPLED_PER_SEC = 20;
 
 /** Longest the hook stays on after a window for its requests to answer, in ms (one that never answers is let go). */
 export const ROUTE_TAIL_MS = 1000;

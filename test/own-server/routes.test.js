@@ -66,7 +66,7 @@ test('run --mix: the sync burn, the burn after await and the spawns are each the
 });
 
 test('diagnose --mix names GET /report as the route that holds the main thread', async () => {
-  const { code, out, err, result } = await runWithBurns(['diagnose', '--mix', join(ROOT, 'fixtures/mix/api.json'), '-d', '3s', '-w', '500ms', '-c', '4'], 'diagnose');
+  const { code, out, err, result } = await runWithBurns(['diagnose', '--mix', join(ROOT, 'fixtures/mix/api.json'), '-d', '5s', '-w', '500ms', '-c', '4'], 'diagnose');
   assert.equal(code, 0, err);
   // The verdict, unless a machine short of CPU comes first: then it is the first finding after it.
   const { verdict, findings } = result.diagnosis;
