@@ -124,6 +124,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     stack = [];
     owner = null;
     storage = new AsyncLocalStorage();
+    diagnosticsChannel.subscribe(RESPONSE_FINISH_CHANNEL, onFinish);
     hook.enable();
   };
   const stopTiming = () => {
@@ -131,6 +132,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     timing = false;
     hook.disable();
     storage.disable();
+    diagnosticsChannel.unsubscribe(RESPONSE_FINISH_CHANNEL, onFinish);
     stack = [];
   };
 
@@ -183,7 +185,6 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
   period.unref();
   startTiming();
   diagnosticsChannel.subscribe(REQUEST_START_CHANNEL, onRequest);
-  diagnosticsChannel.subscribe(RESPONSE_FINISH_CHANNEL, onFinish);
 
   return {
     take() {

@@ -71,3 +71,14 @@ test('--cpu-prof with a route named: the listing says its functions are every ro
   assert.equal(lines.at(-1), "  these are all routes' functions: a profile sample does not say which request it served (GET /report takes 15.0 ms of the main thread per request, 70% of its busy time)");
   assert.ok(!formatCpuProfile(profile).some((l) => l.includes('routes')));
 });
+
+test('the process lines show its costliest routes under it, every one in --json', async () => {
+  const { formatProcesses } = await import('../../src/report/processes-text.js');
+  const samples = { processes: [{ key: '7', pid: 7, label: 'main', role: 'main', summary: { elu: 0.9, cpuPct: 90, routes: ROUTES.map((r) => ({ ...r })) } }] };
+  const text = formatProcesses(samples);
+  assert.match(text, /^ {6}routes: GET \/report 15\.2 ms each \(71% of busy\)/m);
+  // In the summary's order (the costliest first there), the fourth counted.
+  assert.match(text, /GET \/health 0\.25 ms each \(7%\)$/m);
+  assert.match(text, /POST \/convert 5\.40 ms each \(12%, 1 spawn\), 1 more$/m);
+  assert.ok(!formatProcesses({ processes: [{ ...samples.processes[0], summary: { elu: 0.9, cpuPct: 90, routes: null } }] }).includes('routes'));
+});
