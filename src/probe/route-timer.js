@@ -115,7 +115,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
   let tailUntil = 0;
   const quota = Math.max(1, Math.round((sampledPerSec * ROUTE_PERIOD_MS) / 1000));
   let counted = 0;
-  const inFlight = new WeakSet();
+  let inFlight = new WeakSet();
   let inFlightCount = 0;
   const startTiming = () => {
     counting = true;
@@ -177,6 +177,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     counted = 0;
     if (!counting && timing && performance.now() > tailUntil) {
       // Requests that never answered (aborted, hijacked): no longer waited for.
+      inFlight = new WeakSet();
       inFlightCount = 0;
       stopTiming();
     }
@@ -216,9 +217,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     uninstall() {
       clearInterval(period);
       diagnosticsChannel.unsubscribe(REQUEST_START_CHANNEL, onRequest);
-      diagnosticsChannel.unsubscribe(RESPONSE_FINISH_CHANNEL, onFinish);
-      hook.disable();
-      storage.disable();
+      if (timing) stopTiming();
     },
   };
 }

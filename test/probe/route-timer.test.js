@@ -155,3 +155,13 @@ test(`beyond ${MAX_ROUTES} routes, further ones share one entry`, async () => {
     server.closeAllConnections();
   }
 });
+
+test('uninstalled, it leaves no subscriber, hook or timer behind', async () => {
+  const diagnosticsChannel = await import('node:diagnostics_channel');
+  const routes = installRouteTimer();
+  assert.ok(diagnosticsChannel.hasSubscribers('http.server.request.start'));
+  assert.ok(diagnosticsChannel.hasSubscribers('http.server.response.finish'), 'while timing');
+  routes.uninstall();
+  assert.ok(!diagnosticsChannel.hasSubscribers('http.server.request.start'));
+  assert.ok(!diagnosticsChannel.hasSubscribers('http.server.response.finish'));
+});
