@@ -64,10 +64,12 @@ export const ROUTE_PERIOD_MS = 100;
  * 1,000 a second, within the noise (±1 µs) at 300 and 100. A server that spawns per
  * request pays more per timed request (its spawns make many async resources): timing
  * every request of baseline/echo cost it 8 to 20% more CPU per request in the same
- * alternation, so the sample is kept small: a 10 s run times 200 requests, a route of
- * 10% of the traffic ~20 times, enough for its mean time per request.
+ * alternation (as noisy: 0.97 to 1.25 on a shared machine), so the sample is kept
+ * small: a 10 s run times 500 requests, a route of 10% of the traffic ~50 times, enough
+ * to name the route that holds the loop (at 20 a second a 5 s diagnose timed the
+ * 15 ms route of the multi-route fixture 4 times).
  */
-export const ROUTE_SAMPLED_PER_SEC = 20;
+export const ROUTE_SAMPLED_PER_SEC = 50;
 
 /** Longest the hook stays on after a window for its requests to answer, in ms (one that never answers is let go). */
 export const ROUTE_TAIL_MS = 1000;
