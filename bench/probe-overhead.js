@@ -6,15 +6,24 @@
 //    (target ≥ 0.98). On a busy shared machine throughput swings more than the
 //    probe costs, so the server's own CPU time per request (from /proc, counted
 //    only while the load is measured) is printed too: contention moves it less.
-// 2. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
+// 2. The per-route attribution (src/probe/route-timer.js: an async hook around every
+//    callback) against the same probe without it, alternated the same way, on
+//    baseline/echo and on the multi-route fixture under a mix of its two cheapest
+//    routes (GET /health, GET /items/:id, where the hook's share of a request is the
+//    largest): the on/off throughput ratio (target ≥ 0.97) and the server CPU per request.
+//    Separate runs on a shared machine swing by more than this costs, so the same
+//    comparison is then made inside one server process (bench/route-timer-child.js):
+//    the attribution installed for every other 0.5 s phase under one steady load, the
+//    server's CPU per request with it and without (target ≤ 1.03).
+// 3. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
 //    over the same seconds without it (target ≤ 1% of a core at 250 ms), and,
 //    as the floor the probe cannot go under, with nothing but the 10 ms
 //    monitorEventLoopDelay the probe must run. Also the resident anonymous
 //    memory the probe adds: a fork copies the parent's page tables, so each MB
 //    of it makes every spawn of the server slower.
 //
-// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20]
-// (about 4 minutes with the defaults)
+// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20 --only routes]
+// (about 6 minutes with the defaults; --only routes: the attribution comparison alone)
 import { spawn, execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs, promisify } from 'node:util';
@@ -22,6 +31,7 @@ import { openProbeChannel } from '../src/probe/channel.js';
 import { startSampler } from '../src/sample/index.js';
 import { startLoad } from '../src/load/index.js';
 import { readStat, procUnits, HAS_PROC } from '../src/sample/proc.js';
+import { checkMix } from '../src/load/mix.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -29,6 +39,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string', default: '3000' },
     connections: { type: 'string', default: '30' },
     'idle-seconds': { type: 'string', default: '20' },
+    only: { type: 'string', default: '' },
   },
 });
 const ROUNDS = Number(flags.rounds);
@@ -45,10 +56,21 @@ const WARMUP_MS = 500;
 const IDLE_FROM_MS = 10000;
 const IDLE_TO_MS = IDLE_FROM_MS + Number(flags['idle-seconds']) * 1000;
 const STRATEGY = new URL('../strategies/baseline/index.js', import.meta.url).pathname;
+const MULTI_ROUTE = new URL('../fixtures/servers/multi-route.js', import.meta.url).pathname;
 
-/** Boots baseline in its own process group; resolves once it prints its ready line. */
-async function bootBaseline(env) {
-  const child = spawn(process.execPath, [STRATEGY], {
+/** What the throughput runs drive: a server file and its load. */
+const TARGETS = {
+  echo: { file: STRATEGY, label: 'baseline/echo', load: { path: '/', expectedBody: Buffer.from('hi\n') } },
+  'multi-route': {
+    file: MULTI_ROUTE,
+    label: 'multi-route, GET /health 60 : GET /items/7 25',
+    load: { mix: checkMix([{ method: 'GET', path: '/health', weight: 60 }, { method: 'GET', path: '/items/7', weight: 25 }]) },
+  },
+};
+
+/** Boots a target (baseline by default) in its own process group; resolves once it prints its ready line. */
+async function bootBaseline(env, file = STRATEGY) {
+  const child = spawn(process.execPath, [file], {
     detached: true,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, ...env, SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify({ command: 'echo', args: ['hi'] }) },
@@ -81,19 +103,23 @@ function serverCpuMs(pid) {
   return stat ? ((stat.utime + stat.stime) * 1000) / procUnits().ticksPerSec : null;
 }
 
-/** One measured run; `probed` turns the probe and samplers on. Resolves to `{ rps, cpuMsPerRequest }`. */
-async function measure(probed) {
-  const channel = probed ? await openProbeChannel({ intervalMs: 250 }) : null;
-  const server = await bootBaseline(channel?.env ?? {});
+/**
+ * One measured run; `probed` turns the probe and samplers on, `routes` its per-route
+ * attribution (on by default). Resolves to `{ rps, cpuMsPerRequest }`.
+ */
+async function measure(probed, { target = TARGETS.echo, routes = true } = {}) {
+  const channel = probed ? await openProbeChannel({ intervalMs: 250, routes }) : null;
+  const server = await bootBaseline(channel?.env ?? {}, target.file);
   const sampler = probed ? startSampler({ rootPid: server.pid, channel, intervalMs: 250 }) : null;
   try {
+    const { path = '/', ...rest } = target.load;
     const load = startLoad({
-      url: `http://127.0.0.1:${server.port}/`,
+      url: `http://127.0.0.1:${server.port}${path}`,
       connections: CONNECTIONS,
       durationMs: DURATION_MS,
       warmupMs: WARMUP_MS,
-      expectedBody: Buffer.from('hi\n'),
       threads: 1,
+      ...rest,
     });
     let cpuAtMeasure = null;
     load.on('phase', ({ phase }) => {
@@ -164,8 +190,74 @@ async function compareThroughput() {
   );
 }
 
-if (ROUNDS > 0) await compareThroughput();
-else console.log('throughput comparison skipped (--rounds 0)');
+/** Runs alternated rounds of the probe with and without its per-route attribution on one target; prints the ratios. */
+async function compareRoutes(target) {
+  console.log(`${target.label}: probe with per-route attribution against without, ${CONNECTIONS} connections, ${DURATION_MS} ms per run, ${ROUNDS} rounds`);
+  const rps = { off: [], on: [] };
+  const cpu = { off: [], on: [] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const routes of round % 2 === 0 ? [false, true] : [true, false]) {
+      const { rps: value, cpuMsPerRequest } = await measure(true, { target, routes });
+      rps[routes ? 'on' : 'off'].push(value);
+      if (cpuMsPerRequest !== null) cpu[routes ? 'on' : 'off'].push(cpuMsPerRequest);
+      const perRequest = cpuMsPerRequest === null ? '' : `  server CPU ${cpuMsPerRequest.toFixed(4)} ms/request`;
+      console.log(`round ${round + 1}  routes ${routes ? 'on ' : 'off'}  ${value.toFixed(0)} req/s${perRequest}`);
+    }
+  }
+  const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+  const paired = rps.on.map((on, i) => on / rps.off[i]).sort((a, b) => a - b);
+  const median = paired[Math.floor(paired.length / 2)];
+  if (cpu.on.length > 0 && cpu.off.length > 0) {
+    console.log(`${target.label}: server CPU per request routes on/off ${(mean(cpu.on) / mean(cpu.off)).toFixed(3)} (${mean(cpu.on).toFixed(4)} vs ${mean(cpu.off).toFixed(4)} ms)`);
+  }
+  console.log(
+    `${target.label}: throughput routes on/off: median of rounds ${median.toFixed(3)}, ratio of means ${(mean(rps.on) / mean(rps.off)).toFixed(3)} ` +
+      `(${mean(rps.on).toFixed(0)} vs ${mean(rps.off).toFixed(0)} req/s; target ≥ 0.97)`,
+  );
+}
+
+if (ROUNDS > 0 && flags.only !== 'routes') await compareThroughput();
+else if (ROUNDS === 0) console.log('throughput comparison skipped (--rounds 0)');
+/** Phases of the in-process alternation, and their length in ms. */
+const PHASES = 24;
+const PHASE_MS = 500;
+
+/** The attribution switched on and off inside one server process under one load; prints its CPU per request both ways. */
+async function alternateRoutes(target) {
+  const child = spawn(process.execPath, [new URL('./route-timer-child.js', import.meta.url).pathname, target.file, String(PHASES), String(PHASE_MS)], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    env: { ...process.env, SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify({ command: 'echo', args: ['hi'] }) },
+  });
+  const lines = [];
+  let buffer = '';
+  const port = await new Promise((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      buffer += chunk;
+      const parts = buffer.split('\n');
+      buffer = parts.pop();
+      for (const line of parts) {
+        if (line.startsWith('{')) lines.push(JSON.parse(line));
+        if (lines.length === 1 && lines[0].port) resolve(lines[0].port);
+      }
+    });
+    child.once('exit', () => reject(new Error(`${target.label}: the server exited before it listened`)));
+  });
+  const exited = once(child, 'exit');
+  const { path = '/', ...rest } = target.load;
+  const load = startLoad({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, durationMs: 1000 + PHASES * PHASE_MS + 1000, warmupMs: 0, threads: 1, ...rest });
+  await exited;
+  await load.stop();
+  const { off, on } = lines.at(-1);
+  const perRequest = (x) => (x.cpuMs / x.requests) * 1000;
+  console.log(
+    `${target.label}, in one process, ${PHASES} phases of ${PHASE_MS} ms: server CPU per request with attribution / without ` +
+      `${(perRequest(on) / perRequest(off)).toFixed(3)} (${perRequest(on).toFixed(1)} vs ${perRequest(off).toFixed(1)} µs; ${on.requests + off.requests} requests; target ≤ 1.03)`,
+  );
+}
+
+if (ROUNDS > 0) for (const target of Object.values(TARGETS)) await compareRoutes(target);
+for (const target of Object.values(TARGETS)) await alternateRoutes(target);
+if (flags.only === 'routes') process.exit(0);
 
 /** Idle pairs measured; on and off run side by side so both see the same machine. */
 const IDLE_PAIRS = 3;

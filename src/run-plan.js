@@ -100,7 +100,7 @@ export function buildTarget(o) {
  */
 export function buildLoad(o, expected) {
   const mix = requestMix(o);
-  return checkLoad({
+  const load = checkLoad({
     // Open loop without --connections: the generator sizes its pool from the rate (rate × 0.5 s, 10 to 1,000).
     connections: o.rate != null && !o.given.has('connections') ? null : o.connections,
     durationMs: o.given.has('requests') ? null : o.duration,
@@ -118,6 +118,8 @@ export function buildLoad(o, expected) {
     mix,
     seed: o.seed,
   });
+  // The file a --mix came from, so the tune a run prints drives the same traffic.
+  return o.given.has('mix') && !Array.isArray(o.mix) ? { ...load, mixFile: String(o.mix) } : load;
 }
 
 /**

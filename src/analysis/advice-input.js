@@ -30,7 +30,8 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
  * @typedef {object} AdviceInput
  * @property {object|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
  * @property {{ name: string, command: string, args: string[] }|null} workload
- * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null, stepMs?: number }} load
+ * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null, stepMs?: number,
+ *   mix?: object[]|null, mixFile?: string|null }} load the requests' mix and the --mix file it came from (null: one request)
  *   `stepMs`: the measured time a tune step needs at the latency and throughput seen (src/analysis/step-enough.js)
  * @property {number|null} cores          the CPU budget, CPUs (src/cpu-budget.js; an old result: its cores)
  * @property {number|null} capacity       the budget in core-equivalents (SMT siblings a share of a core)
@@ -87,6 +88,8 @@ export function adviceInput(result) {
       method: plan.load?.method ?? 'GET',
       headers: plan.load?.headers ?? {},
       body: plan.load?.body ?? null,
+      mix: plan.load?.mix ?? null,
+      mixFile: plan.load?.mixFile ?? null,
       // The tune step that fits the latency seen: the confirming tune carries it as -d.
       stepMs: stepMsFor({ rps: load.rps ?? null, p99Ms: load.latency?.p99Ms ?? null }),
     },

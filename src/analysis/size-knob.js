@@ -283,8 +283,10 @@ function foundDoubt(found, seen) {
  * and the target options it ran with, so the sweep loads it the same way.
  * @param {{ kind: string, name?: string|null, command: string[] }} knob a found knob, or a resolved one
  * @param {{ port: number|null, path: string }} target the command target
- * @param {{ method: string, headers: Record<string, string>, body: string|null, stepMs?: number|null }} load
- *   `stepMs`: a step length that fits the latency seen (-d, confirm-command.js)
+ * @param {{ method: string, headers: Record<string, string>, body: string|null, stepMs?: number|null,
+ *   mix?: { path: string }[]|null, mixFile?: string|null }} load
+ *   `stepMs`: a step length that fits the latency seen (-d, confirm-command.js); `mixFile`: the --mix the
+ *   run drove, carried over; `mix` without it: a repeated --path, each path carried over
  * @param {{ sizes?: number[], policyEnv?: string|null, policies?: string[]|null, connections?: number|null, rate?: number|null, threads?: number }} [sweep]
  * @returns {string[]}
  */
@@ -298,9 +300,12 @@ export function tuneArgs(knob, target, load, sweep = {}) {
   if (sweep.threads > 1) args.push('--generator-threads', String(sweep.threads));
   args.push(...durationArgs(load));
   if (target.port !== null) args.push('--port', String(target.port));
-  if (target.path !== '/') args.push('--path', target.path);
-  if (load.method && load.method !== 'GET') args.push('--method', load.method);
+  // A mix gives each request its method, path and body (--mix refuses them beside it).
+  if (load.mixFile) args.push('--mix', load.mixFile);
+  else if (load.mix?.length) for (const entry of load.mix) args.push('--path', entry.path);
+  else if (target.path !== '/') args.push('--path', target.path);
+  if (!load.mixFile && load.method && load.method !== 'GET') args.push('--method', load.method);
   for (const [name, value] of Object.entries(load.headers ?? {})) args.push('--header', `${name}: ${value}`);
-  if (load.body !== null && load.body !== undefined) args.push('--body', load.body);
+  if (!load.mixFile && load.body !== null && load.body !== undefined) args.push('--body', load.body);
   return [...args, '--', ...knob.command];
 }

@@ -24,6 +24,8 @@
  * @property {{ count: number, cpuPct: number|null, poolSize?: number|null,
  *   kinds?: Record<string, { count: number, busy: number|null, cpuPct: number|null, waitPct: number|null }> }|null} [otherThreads]
  *   its threads outside the event loops, in all and by kind (libuv's pool, V8's, an addon's: src/sample/thread-kinds.js), /proc
+ * @property {import('./route-costs.js').RouteCost[]|null} [routes] the HTTP routes it served, each with its event-loop
+ *   time and spawns per request (probe; null without it)
  *
  * @typedef {object} Evidence everything the rules read, plain numbers (see src/diagnose/evidence.js)
  * @property {'command'|'url'} mode

@@ -4,6 +4,7 @@
  */
 import { where, worst, num } from './verdict-common.js';
 import { cpuStarved } from './verdict-starved.js';
+import { heaviestRoute } from './route-costs.js';
 import { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
 export { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
 
@@ -62,6 +63,8 @@ export function jsBlocking(evidence) {
       elu: num(p.elu),
       jsShare: jsShare(p),
       cpuPct: num(p.cpuPct),
+      // The route whose callbacks hold this loop the longest (probe; null without routes).
+      route: heaviestRoute(p),
     },
   };
 }

@@ -1,5 +1,6 @@
 /** Rule: a thread spends a large share of its time frozen inside child_process spawn. */
 import { where, worst, num } from './verdict-common.js';
+import { spawningRoutes } from './route-costs.js';
 import { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
 export { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
 
@@ -14,6 +15,6 @@ export function spawnBlocked(evidence) {
     id: 'spawn-blocked',
     kind: 'problem',
     where: where(p),
-    figures: { blockedFraction: p.blockedFraction, spawnsPerSec: num(p.spawnsPerSec), msPerSpawn: num(p.msPerSpawn), spawnMechanism: p.spawnMechanism ?? null },
+    figures: { blockedFraction: p.blockedFraction, spawnsPerSec: num(p.spawnsPerSec), msPerSpawn: num(p.msPerSpawn), spawnMechanism: p.spawnMechanism ?? null, routes: spawningRoutes(p) },
   };
 }

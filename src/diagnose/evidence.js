@@ -43,6 +43,7 @@ export function buildEvidence(result) {
       gcFraction: gc[p.key]?.gcFraction ?? null,
       gcPeakMsPerSec: gc[p.key]?.gcPeakMsPerSec ?? null,
       otherThreads: s.otherThreads ?? null,
+      routes: s.routes ?? null,
     };
   });
   return {

@@ -9,6 +9,9 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../errors.js';
 import { checkMix } from './mix.js';
+import { pathTemplate, routeName } from '../route-template.js';
+
+export { pathTemplate };
 
 // Headers a capture carries that belong to its own connection, not to a request
 // sent again elsewhere (RFC 9110 §7.6.1 hop-by-hop, host, the framing spawnbench sets).
@@ -16,18 +19,6 @@ const DROPPED_HEADERS = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer',
   'proxy-authenticate', 'proxy-authorization', 'host', 'content-length',
 ]);
-
-// Path segments that name one item of many: a number, a UUID, a long hex string.
-const ID_SEGMENT = /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,})$/i;
-
-/**
- * A path with its id-like segments as `:id` ('/items/7?x=1' → '/items/:id').
- * @param {string} path
- */
-export function pathTemplate(path) {
-  const bare = path.split('?')[0];
-  return bare.split('/').map((s) => (ID_SEGMENT.test(s) ? ':id' : s)).join('/');
-}
 
 /**
  * @param {string} file
@@ -66,7 +57,7 @@ function fromHar(data, source) {
     }
     const method = String(request.method ?? 'GET').toUpperCase();
     const path = `${url.pathname || '/'}${url.search}`;
-    const key = `${method} ${pathTemplate(path)}`;
+    const key = routeName(method, path);
     const known = endpoints.get(key);
     if (known) {
       known.weight++;

@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeOwnedTempDir } from '../owned-temp-dir.js';
-import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, PROTOCOL_VERSION, parseInterval } from './protocol.js';
+import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, ROUTES_ENV, PROTOCOL_VERSION, parseInterval } from './protocol.js';
 import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
 
 /** URL of the file injected with --import. A file URL has no spaces or quotes, so NODE_OPTIONS needs no quoting. */
@@ -39,7 +39,8 @@ const MAX_LINE_BYTES = 1024 * 1024;
 /**
  * Opens the channel probes report to.
  *
- * @param {{ intervalMs?: number }} [options] `intervalMs`: how often each probed thread reports (default 250)
+ * @param {{ intervalMs?: number, routes?: boolean }} [options] `intervalMs`: how often each probed thread reports (default 250);
+ *   `routes`: attribute the event loop's time to the HTTP routes served (default true; off only to measure its cost)
  * @returns {Promise<EventEmitter & {
  *   env: Record<string, string>,
  *   socketPath: string,
@@ -54,7 +55,7 @@ const MAX_LINE_BYTES = 1024 * 1024;
  *   (`{ count }` live connections). `close()` stops the server, drops the probes' connections
  *   and removes the temp directory.
  */
-export async function openProbeChannel({ intervalMs = SAMPLE_INTERVAL_MS } = {}) {
+export async function openProbeChannel({ intervalMs = SAMPLE_INTERVAL_MS, routes = true } = {}) {
   const interval = parseInterval(intervalMs);
   const dir = await makeOwnedTempDir('probe');
   const socketPath = path.join(dir, 'probe.sock');
@@ -99,7 +100,7 @@ export async function openProbeChannel({ intervalMs = SAMPLE_INTERVAL_MS } = {})
   return Object.assign(channel, {
     socketPath,
     intervalMs: interval,
-    env: { NODE_OPTIONS: nodeOptions(), [SOCKET_ENV]: socketPath, [INTERVAL_ENV]: String(interval), [ROOT_ENV]: '', [COMMANDS_ENV]: '' },
+    env: { NODE_OPTIONS: nodeOptions(), [SOCKET_ENV]: socketPath, [INTERVAL_ENV]: String(interval), [ROOT_ENV]: '', [COMMANDS_ENV]: '', [ROUTES_ENV]: routes ? '1' : '0' },
     nodeOptions,
     close() {
       closing ??= (async () => {

@@ -6,10 +6,10 @@
  *
  * Settings come from this module's URL query (`?socket=…&interval=…`, used for
  * worker threads, whose env the strategy may replace) or else from the
- * environment (SPAWNBENCH_PROBE_SOCKET, SPAWNBENCH_PROBE_INTERVAL).
+ * environment (SPAWNBENCH_PROBE_SOCKET, SPAWNBENCH_PROBE_INTERVAL, SPAWNBENCH_PROBE_ROUTES).
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, parseInterval } from './protocol.js';
+import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, ROUTES_ENV, parseInterval } from './protocol.js';
 
 /**
  * A worker started with its own execArgv runs NODE_OPTIONS' --import as well as
@@ -76,10 +76,11 @@ try {
   if (socketPath && !globalThis[LOADED] && wanted(url)) {
     Object.defineProperty(globalThis, LOADED, { value: true });
     const intervalMs = parseInterval(url.searchParams.get('interval') ?? process.env[INTERVAL_ENV]);
+    const routes = (url.searchParams.get('routes') ?? process.env[ROUTES_ENV]) !== '0';
     const threadProbeUrl = new URL(url.pathname, url);
-    threadProbeUrl.search = new URLSearchParams({ socket: socketPath, interval: String(intervalMs) }).toString();
+    threadProbeUrl.search = new URLSearchParams({ socket: socketPath, interval: String(intervalMs), routes: routes ? '1' : '0' }).toString();
     const { startProbe } = await import('./start.js');
-    startProbe({ socketPath, intervalMs, threadProbeUrl: threadProbeUrl.href });
+    startProbe({ socketPath, intervalMs, threadProbeUrl: threadProbeUrl.href, routes });
   }
 } catch {
   // A probe that cannot start leaves the server exactly as it was; spawnbench

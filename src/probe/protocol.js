@@ -7,7 +7,8 @@
  * `{ v, pid, tid, threadId, isMainThread, source, t, intervalMs,
  *    elu, loopDelay: { count, p50Ms, p99Ms, maxMs, percentiles: [[pct, ms], ...] } | null,
  *    spawn: { count, blockedMs, timing } | null, gcMs, rssBytes, heapUsedBytes,
- *    runtime: { kind: 'node'|'bun', version, libuv } }`
+ *    runtime: { kind: 'node'|'bun', version, libuv },
+ *    routes: [{ route, requests, loopMs, spawns, blockedMs }] | null, routeSampling: { seen, sampled } | null }`
  * where every figure covers the interval since the previous report of the same
  * thread. `source` is 'probe' (measured inside the thread) or 'parent' (a worker
  * thread seen from the thread that created it: ELU and its kernel `tid` only, with
@@ -17,7 +18,11 @@
  * says how the thread's asynchronous spawns are timed: 'diagnostics-channel' (Node's
  * own channel), 'patch', 'posix_spawn' (only spawns made without child_process, which
  * their maker published), or null before its first spawn (see spawn-timer.js); a
- * probe that predates the field sends none.
+ * probe that predates the field sends none. `routes` (null in a 'parent' report, or with
+ * the attribution off): each HTTP route the thread served in the interval, by method and
+ * path template (`GET /items/:id`), with its requests, the event-loop time its callbacks
+ * and continuations ran, its spawns and the time blocked in them, over the requests timed
+ * (a sample: `routeSampling.sampled` of the `seen` requests the thread started; see route-timer.js).
  */
 import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
 
@@ -38,6 +43,13 @@ export const ROOT_ENV = 'SPAWNBENCH_PROBE_ROOT';
  * clears it, like the root.
  */
 export const COMMANDS_ENV = 'SPAWNBENCH_PROBE_COMMANDS_FROM';
+
+/**
+ * '0' turns the probe's per-route attribution off (route-timer.js): its async hook is
+ * the one part of the probe whose cost grows with the server's callbacks, so
+ * bench/probe-overhead.js measures the probe with it and without it.
+ */
+export const ROUTES_ENV = 'SPAWNBENCH_PROBE_ROUTES';
 
 /** Report interval in ms. */
 export const INTERVAL_ENV = 'SPAWNBENCH_PROBE_INTERVAL';

@@ -58,16 +58,22 @@ export const SPAWN_TIMING = /** @type {const} */ ({ channel: 'diagnostics-channe
 
 /**
  * Starts timing child_process calls on this thread.
- * @param {{ timing?: 'auto'|'diagnostics-channel'|'patch' }} [options] `auto` (the
+ * @param {{ timing?: 'auto'|'diagnostics-channel'|'patch', onSpawn?: (blockedMs: number) => void }} [options] `auto` (the
  *   probe's): the channel where this Node publishes it, else the patch. The other
- *   two force one way (tests compare them on the same spawns).
+ *   two force one way (tests compare them on the same spawns). `onSpawn`: told of
+ *   each spawn counted, with its blocked time (the route timer charges it to a route).
  * @returns {{ take: () => { count: number, blockedMs: number, timing: string|null }, uninstall: () => void }}
  *   `take` returns the calls and blocked time since the previous `take`, and how the
  *   asynchronous ones are timed (null while undecided: no spawn yet).
  */
-export function installSpawnTimer({ timing = 'auto' } = {}) {
+export function installSpawnTimer({ timing = 'auto', onSpawn = null } = {}) {
   let count = 0;
   let blockedMs = 0;
+  const counted = (ms) => {
+    blockedMs += ms;
+    count += 1;
+    onSpawn?.(ms);
+  };
   let depth = 0;
   // The way asynchronous spawns are timed; decided at the first one in 'auto'.
   let mode = timing === 'auto' ? null : timing;
@@ -81,9 +87,8 @@ export function installSpawnTimer({ timing = 'auto' } = {}) {
       try {
         return Reflect.apply(original, this, args);
       } finally {
-        blockedMs += performance.now() - start;
-        count += 1;
         depth -= 1;
+        counted(performance.now() - start);
       }
     };
     Object.defineProperties(wrapper, Object.getOwnPropertyDescriptors(original));
@@ -99,10 +104,7 @@ export function installSpawnTimer({ timing = 'auto' } = {}) {
   };
   const onDone = () => {
     if (startedAt === null) return;
-    if (mode !== SPAWN_TIMING.patch) {
-      blockedMs += performance.now() - startedAt;
-      count += 1;
-    }
+    if (mode !== SPAWN_TIMING.patch) counted(performance.now() - startedAt);
     startedAt = null;
   };
   // Spawns without child_process: counted whatever the mode, since child_process never sees them.
@@ -113,8 +115,7 @@ export function installSpawnTimer({ timing = 'auto' } = {}) {
   };
   const onOwnEnd = () => {
     if (ownStartedAt === null) return;
-    blockedMs += performance.now() - ownStartedAt;
-    count += 1;
+    counted(performance.now() - ownStartedAt);
     ownSeen = true;
     ownStartedAt = null;
   };
@@ -165,8 +166,7 @@ export function installSpawnTimer({ timing = 'auto' } = {}) {
           mode = SPAWN_TIMING.patch;
           unsubscribe();
         }
-        blockedMs += performance.now() - start;
-        count += 1;
+        counted(performance.now() - start);
       }
     }
   };

@@ -7,17 +7,19 @@ import { isMainThread, threadId } from 'node:worker_threads';
 import { readlinkSync } from 'node:fs';
 import { startMeter } from './meter.js';
 import { installSpawnTimer } from './spawn-timer.js';
+import { installRouteTimer } from './route-timer.js';
 import { installWorkerPatch } from './worker-patch.js';
 import { connectReporter } from './reporter.js';
 import { PROTOCOL_VERSION } from './protocol.js';
 
 /**
  * Starts probing this thread.
- * @param {{ socketPath: string, intervalMs: number, threadProbeUrl: string }} config
- *   `threadProbeUrl`: what new worker threads `--import` (the probe entry with its settings in the query)
+ * @param {{ socketPath: string, intervalMs: number, threadProbeUrl: string, routes?: boolean }} config
+ *   `threadProbeUrl`: what new worker threads `--import` (the probe entry with its settings in the query);
+ *   `routes`: attribute the loop's time and the spawns to the HTTP routes served (route-timer.js)
  * @returns {() => void} stops the probe and restores everything it patched
  */
-export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
+export function startProbe({ socketPath, intervalMs, threadProbeUrl, routes = true }) {
   // Which runtime this thread is, so spawnbench can tell how it spawns (libuv's version decides for Node).
   const runtime = process.versions.bun
     ? { kind: 'bun', version: process.versions.bun, libuv: null }
@@ -30,7 +32,9 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
     isMainThread,
   };
   const meter = startMeter({ intervalMs, withRss: isMainThread, onError: () => stop() });
-  const spawnTimer = installSpawnTimer();
+  // Bun publishes no http.server.request.start: no routes there rather than a hook that finds none.
+  const routeTimer = routes && !process.versions.bun ? installRouteTimer() : null;
+  const spawnTimer = installSpawnTimer({ onSpawn: routeTimer?.onSpawn });
   // Bun's workers take no --import; its threads go unprobed rather than risk the strategy's Worker.
   const workerPatch = process.versions.bun ? null : installWorkerPatch(threadProbeUrl);
   let stopped = false;
@@ -42,6 +46,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
     try {
       meter.stop();
       spawnTimer.uninstall();
+      routeTimer?.uninstall();
       workerPatch?.uninstall();
       reporter.close();
     } catch {
@@ -53,6 +58,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
   const report = (figures) => {
     try {
       const t = Date.now();
+      const timed = routeTimer ? routeTimer.take() : null;
       // One literal of a fixed shape, not spreads: this runs cold four times a second,
       // where spreading two objects took ~47 µs (measured) and a literal a fraction of it.
       reporter.send({
@@ -60,6 +66,7 @@ export function startProbe({ socketPath, intervalMs, threadProbeUrl }) {
         isMainThread: identity.isMainThread, source: 'probe', t,
         intervalMs: figures.intervalMs, elu: figures.elu, loopDelay: figures.loopDelay, gcMs: figures.gcMs,
         rssBytes: figures.rssBytes, heapUsedBytes: figures.heapUsedBytes, spawn: spawnTimer.take(), runtime,
+        routes: timed ? timed.routes : null, routeSampling: timed ? { seen: timed.seen, sampled: timed.sampled } : null,
       });
       for (const worker of workerPatch?.takeWorkers() ?? []) {
         reporter.send({

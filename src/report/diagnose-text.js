@@ -8,7 +8,7 @@ import { formatProcesses } from './processes-text.js';
 import { formatHeadline } from './summary.js';
 import { formatEndpoints } from './endpoints-text.js';
 import { describeLoad, describeMachine } from './describe.js';
-import { wordDiagnosis } from './diagnose-words.js';
+import { wordDiagnosis, heaviestRouteText } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
 import { formatRuntimeList } from './runtimes-text.js';
 import { reasonLines } from './reasons.js';
@@ -35,7 +35,7 @@ export function formatDiagnose(result) {
   const processes = result.samples ? formatProcesses(result.samples) : '';
   if (processes) lines.push('', processes);
   if (result.diagnosis) lines.push('', ...formatDiagnosis(result.diagnosis, result.sizeKnob));
-  if (result.cpuProfile) lines.push('', ...formatCpuProfile(result.cpuProfile));
+  if (result.cpuProfile) lines.push('', ...formatCpuProfile(result.cpuProfile, blockingRoute(result.diagnosis)));
   for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
@@ -95,7 +95,7 @@ function tuneHint(knob) {
  * @param {{ dir: string, files: string[], top: { file: string, busyMs: number, functions: object[] }|null }} profile
  * @returns {string[]}
  */
-export function formatCpuProfile({ dir, files, top }) {
+export function formatCpuProfile({ dir, files, top }, route = null) {
   if (!top) {
     return [`CPU profile: none written in ${dir} (the server was not a Node.js process, or it was killed before it could save one)`];
   }
@@ -108,7 +108,15 @@ export function formatCpuProfile({ dir, files, top }) {
     const where = f.url ? `  ${shortUrl(f.url)}${f.line ? `:${f.line}` : ''}` : '';
     lines.push(`  ${ms(f.selfMs).padStart(9)}  ${pct(f.share, 1).padStart(6)}  ${f.name}${where}`);
   }
+  // A profile sample carries a stack, not the request it served: the functions are every route's.
+  if (route) lines.push(`  these are all routes' functions: a profile sample does not say which request it served (${heaviestRouteText(route)})`);
   return lines;
+}
+
+/** The route the JavaScript verdict (or finding) names, or null. */
+function blockingRoute(diagnosis) {
+  const all = [diagnosis?.verdict, ...(diagnosis?.findings ?? [])];
+  return all.find((f) => f?.id === 'js-blocking' && f.figures?.route)?.figures.route ?? null;
 }
 
 /** A file URL under the current folder, relative (shorter and still clickable in most terminals). */

@@ -36,6 +36,35 @@ const slowLatency = (f) =>
   `latency p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`;
 
 /** " (per-interval median 145 ms)" when it says more than the run-wide p50. */
+/** Routes named in a verdict's evidence, the costliest first. */
+const ROUTES_LISTED = 3;
+
+/** A route's name as the probe saw it in a request line: the server's text, so cleaned. */
+function routeText(route) {
+  return cleanText(route, 120);
+}
+
+/** 'GET /report takes 15 ms of the main thread per request, 71% of its busy time' */
+export function heaviestRouteText(route) {
+  const share = Number.isFinite(route.busyShare) ? `, ${pct(route.busyShare)} of its busy time` : '';
+  return `${routeText(route.route)} takes ${ms(route.loopMsPerRequest)} of the main thread per request${share}`;
+}
+
+/** '; POST /convert spawns' or '; POST /convert and PUT /files/:id spawn' (none: ''). */
+function spawningRoutesText(routes) {
+  if (!routes?.length) return '';
+  const names = routes.slice(0, ROUTES_LISTED).map((r) => routeText(r.route));
+  const more = routes.length > ROUTES_LISTED ? ` and ${routes.length - ROUTES_LISTED} more` : '';
+  const list = names.length > 1 && !more ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : `${names.join(', ')}${more}`;
+  return `; ${list} ${routes.length > 1 ? 'spawn' : 'spawns'}`;
+}
+
+/** '1 spawn', '0.5 spawns' */
+function spawnsText(n) {
+  const shown = Number.isInteger(n) ? String(n) : n.toFixed(2);
+  return `${shown} ${n === 1 ? 'spawn' : 'spawns'}`;
+}
+
 function typical(f) {
   const t = f.loopDelayTypicalMs;
   return Number.isFinite(t) && t >= LOOP_DELAY_P50_MS && t > (f.loopDelayP50Ms ?? 0) ? ` (per-interval median ${ms(t)})` : '';
@@ -244,10 +273,11 @@ const WORDS = {
     };
   },
   'spawn-blocked': (f) => ({
-    title: `the event loop is blocked inside spawn ${pct(f.blockedFraction)} of the time`,
+    title: `the event loop is blocked inside spawn ${pct(f.blockedFraction)} of the time${spawningRoutesText(f.routes)}`,
     evidence: [
       `blocked in spawn ${pct(f.blockedFraction, 1)} of wall time (threshold ${pct(SPAWN_BLOCKED_FRACTION)})`,
       `${int(f.spawnsPerSec)} spawns/s, ${ms(f.msPerSpawn)} frozen per spawn (fork copies the page tables of the whole process)`,
+      ...(f.routes ?? []).slice(0, ROUTES_LISTED).map((r) => `${routeText(r.route)}: ${spawnsText(r.spawnsPerRequest)} per request, blocked ${ms(r.blockedMsPerRequest)} per request`),
     ],
     next: [
       'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
@@ -267,7 +297,7 @@ const WORDS = {
     ],
   }),
   'js-blocking': (f) => ({
-    title: 'the event loop is blocked by JavaScript',
+    title: `the event loop is blocked by JavaScript${f.route ? `: ${heaviestRouteText(f.route)}` : ''}`,
     evidence: [
       `event-loop delay p50 ${ms(f.loopDelayP50Ms)}${typical(f)}, p99 ${ms(f.loopDelayP99Ms)}, max ${ms(f.loopDelayMaxMs)} ` +
         `(thresholds: p50 ≥ ${ms(LOOP_DELAY_P50_MS)}, p99 ≥ ${ms(LOOP_DELAY_P99_MS)} or max ≥ ${ms(LOOP_DELAY_MAX_MS)})`,

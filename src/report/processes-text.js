@@ -4,7 +4,8 @@
  * commands, system and generator CPU, then a per-worker table. Plain summary
  * object in (what `sampler.stop()` resolves to), string out.
  */
-import { int, pct } from './text-format.js';
+import { int, pct, ms } from './text-format.js';
+import { cleanText } from '../untrusted-text.js';
 import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION, OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { describeThrottling } from './describe.js';
@@ -33,7 +34,7 @@ export function formatProcesses(samples, workers = []) {
   // line fits 80 columns; the system and generator lines line up among themselves.
   const width = Math.max(...rows.map((p) => p.label.length));
   const footerWidth = Math.max(width, 'generator'.length);
-  const lines = rows.flatMap((p) => [fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary, p.role)), ...otherThreadsLine(p.summary, width)]);
+  const lines = rows.flatMap((p) => [fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary, p.role)), ...otherThreadsLine(p.summary, width), ...routesLine(p.summary, width)]);
   if (rows.some((p) => p.role === 'thread' && p.summary.busyFrom === 'cpu')) lines.push(BUSY_FROM_CPU_NOTE);
 
   const spawned = samples.spawned;
@@ -96,6 +97,23 @@ function otherThreadsLine(s, width) {
   if (kinds.length === 0) return [`${pad}other threads (libuv pool, V8): ${Math.round(o.busy ?? 0)} of ${o.count} working  CPU ${cpu(o.cpuPct)}  busiest ${cpu(o.maxCpuPct)}`];
   const parts = kinds.map(([kind, k]) => `${THREAD_KIND_WORDS[kind] ?? kind} ${Math.round(k.busy ?? 0)} of ${k.count} working ${cpu(k.cpuPct)}`);
   return [`${pad}other threads: ${parts.join(', ')}  (busiest ${cpu(o.maxCpuPct)})`];
+}
+
+/** Routes shown under a process: its costliest, from the probe (all of them are in --json). */
+const ROUTES_SHOWN = 3;
+
+/**
+ * '       routes: GET /report 15.2 ms each (71% of busy), POST /convert 5.40 ms each (12%, 1 spawn)', wrapped.
+ * @param {{ routes?: { route: string, loopMsPerRequest: number, busyShare: number|null, spawnsPerRequest: number }[]|null }} s
+ */
+function routesLine(s, width) {
+  if (!s.routes?.length) return [];
+  const parts = s.routes.slice(0, ROUTES_SHOWN).map((r, i) => {
+    const notes = [Number.isFinite(r.busyShare) ? `${pct(r.busyShare)}${i === 0 ? ' of busy' : ''}` : null, r.spawnsPerRequest > 0 ? `${r.spawnsPerRequest.toFixed(r.spawnsPerRequest % 1 ? 2 : 0)} spawn${r.spawnsPerRequest === 1 ? '' : 's'}` : null].filter(Boolean);
+    return `${cleanText(r.route, 80)} ${ms(r.loopMsPerRequest)} each${notes.length ? ` (${notes.join(', ')})` : ''}`;
+  });
+  const more = s.routes.length > ROUTES_SHOWN ? [`${s.routes.length - ROUTES_SHOWN} more`] : [];
+  return [fitLine(`${' '.repeat(width + 2)}routes: `, [...parts, ...more], ', ')];
 }
 
 /** Said once under the process lines when a thread's busy figure is its CPU time. */

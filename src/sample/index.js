@@ -66,7 +66,8 @@ export function probeSupport(runtime = 'node') {
  *   `{ processes: [{ key, pid, threadId, role, label, requests, series: [{ t, cpuPct, rssBytes, requests, probe }],
  *   summary: { elu, blockedFraction, msPerSpawn, spawnsPerSec, loopDelayP50Ms, loopDelayP99Ms, loopDelayMaxMs,
  *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak), loopCpuPct, waitPct, inFlight, spawnTiming,
- *   runtime: { kind, version, libuv, spawnMechanism }|null } }], spawnTiming, spawned: { seen, spawns, cpuPct, rssBytes },
+ *   runtime: { kind, version, libuv, spawnMechanism }|null, routes: [{ route, requests, loopMs, loopMsPerRequest,
+ *   spawnsPerRequest, blockedMsPerRequest, busyShare }]|null (probe-totals.js) } }], spawnTiming, spawned: { seen, spawns, cpuPct, rssBytes },
  *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [],
  *   throttling: [Throttling over the measured phase, src/sample/throttling.js],
  *   serverRestarts: [{ from, to, t }] (the server process replaced by another that listens, in the measured phase;

@@ -12,7 +12,8 @@ const US_PER_MS = 1000;
  *   `{ wallMs, elu, blockedFraction, msPerSpawn, spawnsPerSec, spawns, loopDelayP50Ms,
  *   loopDelayP99Ms, loopDelayMaxMs, gcMs, heapUsedBytes, spawnTiming }` (null where nothing was reported;
  *   `spawnTiming`: how the thread's spawns were timed, from its latest report that says;
- *   `runtime`: `{ kind, version, libuv }` the thread reported)
+ *   `runtime`: `{ kind, version, libuv }` the thread reported; `routes`: see routeFigures, null
+ *   when the thread's probe attributed no route)
  */
 export function createProbeTotals() {
   let wallMs = 0;
@@ -26,6 +27,11 @@ export function createProbeTotals() {
   let gcMs = null;
   let heapUsedBytes = null;
   let maxDelayMs = null;
+  /** route → summed { requests, loopMs, spawns, blockedMs }; null until a report carries routes */
+  let routes = null;
+  // Requests the thread started, and those the route timer timed (its sample).
+  let routeSeen = 0;
+  let routeSampled = 0;
   // Histogram of loop-delay samples in µs (a RecordableHistogram records integers ≥ 1).
   const delay = createHistogram();
 
@@ -44,6 +50,19 @@ export function createProbeTotals() {
         spawnTiming = report.spawn.timing ?? spawnTiming;
       }
       if (report.runtime) runtime = report.runtime;
+      if (Array.isArray(report.routes)) {
+        routes ??= new Map();
+        routeSeen += report.routeSampling?.seen ?? 0;
+        routeSampled += report.routeSampling?.sampled ?? 0;
+        for (const r of report.routes) {
+          const into = routes.get(r.route) ?? { requests: 0, loopMs: 0, spawns: 0, blockedMs: 0 };
+          into.requests += r.requests ?? 0;
+          into.loopMs += r.loopMs ?? 0;
+          into.spawns += r.spawns ?? 0;
+          into.blockedMs += r.blockedMs ?? 0;
+          routes.set(r.route, into);
+        }
+      }
       if (report.gcMs != null) gcMs = (gcMs ?? 0) + report.gcMs;
       if (report.heapUsedBytes != null) heapUsedBytes = Math.max(heapUsedBytes ?? 0, report.heapUsedBytes);
       if (report.loopDelay) {
@@ -67,9 +86,38 @@ export function createProbeTotals() {
         heapUsedBytes,
         spawnTiming,
         runtime,
+        routes: routes ? routeFigures(routes, eluWallMs > 0 ? activeMs : null, routeSampled > 0 ? routeSeen / routeSampled : 1) : null,
       };
     },
   };
+}
+
+/**
+ * A thread's routes, the costliest first: per request, the event-loop time its
+ * callbacks and continuations ran, its spawns and the time blocked in them (over the
+ * requests timed); and, scaled up from the sample to every request, its requests, its
+ * loop time and its share of the thread's busy time (ELU's active time; null without
+ * it). Routes with no request timed (work left over from before the window) are dropped.
+ * @param {Map<string, { requests: number, loopMs: number, spawns: number, blockedMs: number }>} routes the timed requests' sums
+ * @param {number|null} busyMs
+ * @param {number} [scale] requests started per request timed (1: every one was timed)
+ * @returns {{ route: string, requests: number, sampledRequests: number, loopMs: number, loopMsPerRequest: number,
+ *   spawnsPerRequest: number, blockedMsPerRequest: number, busyShare: number|null }[]}
+ */
+export function routeFigures(routes, busyMs, scale = 1) {
+  return [...routes]
+    .filter(([, r]) => r.requests > 0)
+    .map(([route, r]) => ({
+      route,
+      requests: Math.round(r.requests * scale),
+      sampledRequests: r.requests,
+      loopMs: r.loopMs * scale,
+      loopMsPerRequest: r.loopMs / r.requests,
+      spawnsPerRequest: r.spawns / r.requests,
+      blockedMsPerRequest: r.blockedMs / r.requests,
+      busyShare: busyMs > 0 ? Math.min(1, (r.loopMs * scale) / busyMs) : null,
+    }))
+    .sort((a, b) => b.loopMs - a.loopMs);
 }
 
 /**

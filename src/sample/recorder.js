@@ -140,6 +140,8 @@ export function createRecorder() {
                 ? null
                 : { count: entry.other.count, busy: entry.other.busy.value(), cpuPct: entry.other.cpu.value(), maxCpuPct: entry.other.max.value(), ...otherKinds(entry.other) },
               spawnTiming: probe?.spawnTiming ?? null,
+              // Each HTTP route the thread served, by the probe (route-timer.js): null without it.
+              routes: probe?.routes ?? null,
               // A process whose spawns were all made with posix_spawn (spawnbench's Node workers on
               // a Node where node:ffi or koffi loads) spawned that way, whatever its libuv would have done.
               runtime: probe?.runtime

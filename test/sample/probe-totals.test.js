@@ -62,7 +62,7 @@ test('totals without reports, or with parent-side reports only, say null rather 
   assert.deepEqual(createProbeTotals().result(), {
     wallMs: 0, elu: null, blockedFraction: null, msPerSpawn: null, spawnsPerSec: null, spawns: null,
     loopDelayP50Ms: null, loopDelayP99Ms: null, loopDelayMaxMs: null, gcMs: null, heapUsedBytes: null, spawnTiming: null,
-    runtime: null,
+    runtime: null, routes: null,
   });
   const totals = createProbeTotals();
   totals.add({ intervalMs: 250, elu: 0.4, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null });
@@ -70,4 +70,38 @@ test('totals without reports, or with parent-side reports only, say null rather 
   assert.equal(r.elu, 0.4);
   assert.equal(r.blockedFraction, null);
   assert.equal(r.loopDelayP99Ms, null);
+});
+
+test("a thread's routes are summed over its reports, per request and as a share of its busy time, the costliest first", () => {
+  const totals = createProbeTotals();
+  const routes = (report) => totals.add({ intervalMs: 1000, elu: 0.5, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null, routes: report, routeSampling: { seen: 124, sampled: 124 } });
+  routes([
+    { route: 'GET /health', requests: 100, loopMs: 20, spawns: 0, blockedMs: 0 },
+    { route: 'GET /report', requests: 10, loopMs: 150, spawns: 0, blockedMs: 0 },
+  ]);
+  routes([
+    { route: 'GET /report', requests: 10, loopMs: 150, spawns: 0, blockedMs: 0 },
+    { route: 'POST /convert', requests: 4, loopMs: 8, spawns: 4, blockedMs: 6 },
+    // Work left over from a request before the window: time, no request, not a route of the window.
+    { route: 'GET /old', requests: 0, loopMs: 3, spawns: 0, blockedMs: 0 },
+  ]);
+  // 2 s at ELU 0.5: 1,000 ms busy.
+  assert.deepEqual(totals.result().routes, [
+    { route: 'GET /report', requests: 20, sampledRequests: 20, loopMs: 300, loopMsPerRequest: 15, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.3 },
+    { route: 'GET /health', requests: 100, sampledRequests: 100, loopMs: 20, loopMsPerRequest: 0.2, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.02 },
+    { route: 'POST /convert', requests: 4, sampledRequests: 4, loopMs: 8, loopMsPerRequest: 2, spawnsPerRequest: 1, blockedMsPerRequest: 1.5, busyShare: 0.008 },
+  ]);
+});
+
+test('a sample of the requests: per request as timed, requests, loop time and busy share scaled to all', () => {
+  const totals = createProbeTotals();
+  // 1,000 requests started, 100 timed: each timed one stands for 10.
+  totals.add({ intervalMs: 1000, elu: 0.8, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null,
+    routes: [{ route: 'GET /a', requests: 100, loopMs: 40, spawns: 0, blockedMs: 0 }], routeSampling: { seen: 1000, sampled: 100 } });
+  const [a] = totals.result().routes;
+  assert.equal(a.requests, 1000);
+  assert.equal(a.sampledRequests, 100);
+  assert.equal(a.loopMsPerRequest, 0.4);
+  assert.equal(a.loopMs, 400);
+  assert.equal(a.busyShare, 0.5);
 });

@@ -1,0 +1,234 @@
+/**
+ * The server side of each route: how long the thread runs JavaScript for each
+ * route it serves, how often that route spawns and how long it is blocked doing so.
+ *
+ * Node publishes `http.server.request.start` on diagnostics_channel when a request's
+ * headers are parsed, just before the server's 'request' handler runs (Node 20.20,
+ * 22, 24, 26). There the request's route (`GET /items/:id`, the id rule of
+ * route-template.js) becomes the store of an AsyncLocalStorage, which Node carries
+ * into everything the handler starts: timers, I/O callbacks, promise continuations
+ * after `await`. An async hook's `before` and `after` then bracket every callback
+ * and microtask the thread runs: the time between them is charged to the route
+ * whose store is active. The store is the route's running total itself, so a
+ * request costs one Map lookup and no allocation.
+ *
+ * Turns nest (a parser callback inside a socket's read callback): a stack keeps the
+ * outer owner, which gets the clock back when the inner turn ends. The handler's
+ * synchronous part starts inside the parser's turn, which began under the previous
+ * request's store (or none): the clock changes hands at `request.start`.
+ *
+ * Its cost: the hook runs around every callback of the thread, ~12 µs per request
+ * of a small route on Node 20 (see ROUTE_SAMPLED_PER_SEC), most of what such a
+ * request costs. So it samples: every ROUTE_PERIOD_MS a window opens for the next
+ * ROUTE_SAMPLED_PER_SEC / 10 requests (all of them below that rate) and closes once
+ * they have started.
+ * Only requests that start in a window get a store and a count, and the hook stays on
+ * after the window until they have all answered (http.server.response.finish; at
+ * most ROUTE_TAIL_MS), so each counted request's continuations are timed too. Outside
+ * the windows neither the hook nor the AsyncLocalStorage is on.
+ *
+ * Not attributed: work a route leaves to an EventEmitter that was made before the
+ * request and emits outside it (a connection pool's 'data' events; on Node 24+, where
+ * AsyncLocalStorage follows the async context frame, a request's own body events
+ * too: they run in the parser's frame, made with the connection).
+ */
+import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { performance } from 'node:perf_hooks';
+import { routeName } from '../route-template.js';
+
+/** Published by Node's HTTP server when a request's headers are parsed, before its 'request' handler. */
+export const REQUEST_START_CHANNEL = 'http.server.request.start';
+
+/** Published when a response has been handed to the socket whole. */
+export const RESPONSE_FINISH_CHANNEL = 'http.server.response.finish';
+
+/**
+ * Routes kept apart per thread; requests of any further one share ROUTE_OVERFLOW, so a
+ * server whose paths are not templated by the id rule (slugs, file names) cannot
+ * grow the probe's memory or its reports. The same bound as a mix's endpoints.
+ */
+export const MAX_ROUTES = 200;
+
+/** The route that collects requests beyond MAX_ROUTES. */
+export const ROUTE_OVERFLOW = 'other routes';
+
+/**
+ * How often the sampling window opens, in ms. The hook stays on until the window's
+ * requests have answered, a loop turn or two later, so every request of those turns
+ * pays for it: at 24,000 req/s a window of 5 requests every 100 ms kept it on 5% of
+ * the time (measured); one window a second for the same requests, a tenth of that.
+ */
+export const ROUTE_PERIOD_MS = 1000;
+
+/**
+ * Requests a second the windows aim to time, whatever the rate. Measured on Node 20
+ * (one server, modes alternated every 0.5 s under wrk, GET of a 3-line handler at
+ * ~12,000 req/s): 15.7 µs of CPU per request without attribution, 27.8 timing every
+ * request (the async hook, and AsyncLocalStorage's own hooks on Node 20), 17.3 at
+ * 1,000 a second, within the noise (±1 µs) at 300 and 100. A server that spawns per
+ * request pays more per timed request (its spawns make many async resources): timing
+ * every request of baseline/echo cost it 8 to 20% more CPU per request in the same
+ * alternation (as noisy: 0.97 to 1.25 on a shared machine), so the sample is kept
+ * small: a 10 s run times 500 requests, a route of 10% of the traffic ~50 times, enough
+ * to name the route that holds the loop (at 20 a second a 5 s diagnose timed the
+ * 15 ms route of the multi-route fixture 4 times).
+ */
+export const ROUTE_SAMPLED_PER_SEC = 50;
+
+/** Longest the hook stays on after a window for its requests to answer, in ms (one that never answers is let go). */
+export const ROUTE_TAIL_MS = 1000;
+
+/**
+ * Starts attributing this thread's event-loop time to the routes it serves.
+ * @param {{ sampledPerSec?: number }} [options] requests a second the sampling windows aim to time
+ * @returns {{ take: () => { seen: number, sampled: number, routes: { route: string, requests: number, loopMs: number, spawns: number, blockedMs: number }[] },
+ *   onSpawn: (blockedMs: number) => void, uninstall: () => void }}
+ *   `take`: since the previous take, the requests the thread started (`seen`), those timed (`sampled`), and
+ *   each route with timed requests or time (those without are dropped), its figures those of the timed requests;
+ *   `onSpawn`: a spawn just blocked the thread for `blockedMs`, charged to the route running it
+ */
+export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}) {
+  /** route name → its running totals (the AsyncLocalStorage store) */
+  const routes = new Map();
+  // A new one each time timing starts: stores an older one left on kept-alive connections' resources stay unseen.
+  let storage = new AsyncLocalStorage();
+
+  // Who the clock runs for (a route's totals, or null: no request), and since when.
+  let owner = null;
+  let since = 0;
+  let stack = [];
+  const handTo = (next) => {
+    if (next === owner) return;
+    const now = performance.now();
+    if (owner !== null) owner.loopMs += now - since;
+    owner = next;
+    since = now;
+  };
+  const hook = createHook({
+    before() {
+      stack.push(owner);
+      handTo(storage.getStore() ?? null);
+    },
+    after() {
+      handTo(stack.length > 0 ? stack.pop() : null);
+    },
+  });
+
+  // Sampling: `counting` while a window is open; `timing` while the hook is on (the window
+  // and its tail); the requests counted that have not answered yet.
+  let counting = false;
+  let timing = false;
+  let tailUntil = 0;
+  const quota = Math.max(1, Math.round((sampledPerSec * ROUTE_PERIOD_MS) / 1000));
+  let counted = 0;
+  let inFlight = new WeakSet();
+  let inFlightCount = 0;
+  const startTiming = () => {
+    counting = true;
+    if (timing) return;
+    timing = true;
+    stack = [];
+    owner = null;
+    storage = new AsyncLocalStorage();
+    diagnosticsChannel.subscribe(RESPONSE_FINISH_CHANNEL, onFinish);
+    hook.enable();
+  };
+  const stopTiming = () => {
+    handTo(null);
+    timing = false;
+    hook.disable();
+    storage.disable();
+    diagnosticsChannel.unsubscribe(RESPONSE_FINISH_CHANNEL, onFinish);
+    stack = [];
+  };
+
+  let seen = 0;
+  let sampled = 0;
+  const onRequest = (message) => {
+    seen += 1;
+    const request = message?.request;
+    if (!request) return;
+    if (!counting) {
+      // Kept-alive connections carry the store of their last counted request: not this one's.
+      if (timing) storage.enterWith(undefined);
+      return;
+    }
+    const name = routeName(request.method ?? 'GET', request.url ?? '/');
+    let route = routes.get(name);
+    if (!route) {
+      route = routes.size < MAX_ROUTES ? fresh(name) : (routes.get(ROUTE_OVERFLOW) ?? fresh(ROUTE_OVERFLOW));
+      routes.set(route.route, route);
+    }
+    route.requests += 1;
+    inFlight.add(request);
+    inFlightCount += 1;
+    storage.enterWith(route);
+    handTo(route);
+    counted += 1;
+    sampled += 1;
+    if (counted >= quota) closeWindow();
+  };
+  const onFinish = (message) => {
+    if (!message?.request || !inFlight.delete(message.request)) return;
+    inFlightCount -= 1;
+    if (!counting && timing && inFlightCount === 0) stopTiming();
+  };
+  const closeWindow = () => {
+    counting = false;
+    tailUntil = performance.now() + ROUTE_TAIL_MS;
+  };
+
+  // Each period the window opens for the next `quota` requests (all of them at a lower rate).
+  const period = setInterval(() => {
+    counted = 0;
+    if (!counting && timing && performance.now() > tailUntil) {
+      // Requests that never answered (aborted, hijacked): no longer waited for.
+      inFlight = new WeakSet();
+      inFlightCount = 0;
+      stopTiming();
+    }
+    startTiming();
+  }, ROUTE_PERIOD_MS);
+  period.unref();
+  startTiming();
+  diagnosticsChannel.subscribe(REQUEST_START_CHANNEL, onRequest);
+
+  return {
+    take() {
+      // The turn running now (the probe's own timer) is charged up to here, and from here on.
+      if (owner !== null) {
+        const now = performance.now();
+        owner.loopMs += now - since;
+        since = now;
+      }
+      const taken = [];
+      for (const route of routes.values()) {
+        if (route.requests === 0 && route.loopMs === 0 && route.spawns === 0) continue;
+        taken.push({ route: route.route, requests: route.requests, loopMs: route.loopMs, spawns: route.spawns, blockedMs: route.blockedMs });
+        route.requests = 0;
+        route.loopMs = 0;
+        route.spawns = 0;
+        route.blockedMs = 0;
+      }
+      const counts = { seen, sampled, routes: taken };
+      seen = 0;
+      sampled = 0;
+      return counts;
+    },
+    onSpawn(blockedMs) {
+      if (owner === null) return;
+      owner.spawns += 1;
+      owner.blockedMs += blockedMs;
+    },
+    uninstall() {
+      clearInterval(period);
+      diagnosticsChannel.unsubscribe(REQUEST_START_CHANNEL, onRequest);
+      if (timing) stopTiming();
+    },
+  };
+}
+
+function fresh(route) {
+  return { route, requests: 0, loopMs: 0, spawns: 0, blockedMs: 0 };
+}

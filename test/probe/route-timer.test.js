@@ -1,0 +1,167 @@
+// The probe's per-route attribution in one process: a handler's synchronous part, its
+// continuation after `await`, a spawn, and routes grouped by the mix's id rule (routes no
+// mix named included). Each burn's wall time is measured where it runs and the route's
+// time is held to it: on a loaded machine a preempted burn is longer for both.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { once } from 'node:events';
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { installRouteTimer, MAX_ROUTES, ROUTE_OVERFLOW, ROUTE_PERIOD_MS } from '../../src/probe/route-timer.js';
+import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
+import { pathTemplate, routeName } from '../../src/route-template.js';
+
+const BURN_MS = 20;
+
+/** Wall time each route's burns took, in ms. */
+const burnt = { '/report': 0, '/summary': 0 };
+
+function burn(ms, path) {
+  const from = performance.now();
+  while (performance.now() < from + ms);
+  burnt[path] += performance.now() - from;
+}
+
+test('routes are grouped by method and path template: the id rule of a HAR mix', () => {
+  assert.equal(routeName('get', '/items/7?x=1'), 'GET /items/:id');
+  assert.equal(routeName('DELETE', '/u/3f9a2b7c-1d4e-4a5b-9c8d-0e1f2a3b4c5d'), 'DELETE /u/:id');
+  assert.equal(routeName('GET', '/blob/a3f9b27c1d4e4a5b9c8d'), 'GET /blob/:id');
+  assert.equal(routeName('GET', '/v1/report'), 'GET /v1/report');
+  // An absolute-form request target (a proxy's) is read as its path.
+  assert.equal(pathTemplate('http://api.example:8080/items/12?q=1'), '/items/:id');
+  assert.equal(pathTemplate('http://api.example'), '/');
+});
+
+test('each route gets its handler\'s synchronous time, its continuations after await, and its spawns', async () => {
+  // Every request timed (a sample is the next test's).
+  const routes = installRouteTimer({ sampledPerSec: 1e6 });
+  const spawns = installSpawnTimer({ onSpawn: routes.onSpawn });
+  const server = http.createServer(async (req, res) => {
+    if (req.url === '/report') burn(BURN_MS, '/report');
+    else if (req.url === '/summary') {
+      await sleep(2);
+      await Promise.resolve();
+      burn(BURN_MS, '/summary');
+    } else if (req.url === '/convert') {
+      const child = spawn('true', [], { stdio: 'ignore' });
+      await once(child, 'exit');
+    }
+    res.end('ok');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  after(() => {
+    spawns.uninstall();
+    routes.uninstall();
+  });
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+    const get = (path, method = 'GET') => new Promise((resolve, reject) => {
+      http.request({ host: '127.0.0.1', port: server.address().port, path, method, agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
+    });
+    routes.take();
+    spawns.take();
+    // Two at a time on kept-alive connections: the routes' turns interleave.
+    for (let i = 0; i < 10; i += 1) {
+      await Promise.all([get('/report'), get(`/items/${i}`)]);
+      await Promise.all([get('/summary'), get('/convert', 'POST')]);
+      await get(`/files/readme-${i % 2}.txt`);
+    }
+    agent.destroy();
+    const taken = routes.take();
+    assert.equal(taken.sampled, taken.seen);
+    assert.equal(taken.seen, 50);
+    const byRoute = Object.fromEntries(taken.routes.map((r) => [r.route, r]));
+    assert.deepEqual(Object.keys(byRoute).sort(), ['GET /files/readme-0.txt', 'GET /files/readme-1.txt', 'GET /items/:id', 'GET /report', 'GET /summary', 'POST /convert']);
+    for (const name of ['GET /report', 'GET /summary', 'GET /items/:id', 'POST /convert']) assert.equal(byRoute[name].requests, 10, name);
+    const perRequest = (name) => byRoute[name].loopMs / byRoute[name].requests;
+    // The burn, and not much more: its own turn, whatever ran around it.
+    for (const name of ['GET /report', 'GET /summary']) {
+      const burnMs = burnt[name.slice(4)] / 10;
+      assert.ok(perRequest(name) >= burnMs && perRequest(name) <= burnMs * 1.25, `${name}: ${perRequest(name).toFixed(2)} ms per request for a burn of ${burnMs.toFixed(2)} ms`);
+    }
+    assert.ok(perRequest('GET /items/:id') < BURN_MS / 4, `GET /items/:id: ${perRequest('GET /items/:id').toFixed(2)} ms per request`);
+    // Every spawn is the converting route's, with the time it blocked the thread.
+    assert.equal(byRoute['POST /convert'].spawns, 10);
+    assert.ok(byRoute['POST /convert'].blockedMs > 0);
+    assert.ok(byRoute['POST /convert'].blockedMs <= byRoute['POST /convert'].loopMs, 'blocked in spawn is part of the route\'s loop time');
+    for (const name of ['GET /report', 'GET /summary', 'GET /items/:id']) assert.equal(byRoute[name].spawns, 0, name);
+    assert.equal(spawns.take().count, 10);
+    // A take starts a new interval.
+    assert.deepEqual(routes.take(), { seen: 0, sampled: 0, routes: [] });
+  } finally {
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
+test('above its rate it times a sample: a few requests each period, each with its continuation, every request seen', async () => {
+  // 2 a second: the first 2 requests of each period.
+  const routes = installRouteTimer({ sampledPerSec: 2 });
+  let burns = 0;
+  let burnMs = 0;
+  const server = http.createServer(async (req, res) => {
+    await sleep(1);
+    const from = performance.now();
+    burn(5, '/report');
+    burnMs += performance.now() - from;
+    burns += 1;
+    res.end('ok');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const get = () => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, path: '/report', agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    routes.take();
+    const until = performance.now() + 2.5 * ROUTE_PERIOD_MS;
+    while (performance.now() < until) await Promise.all([get(), get(), get(), get()]);
+    agent.destroy();
+    const { seen, sampled, routes: [report] } = routes.take();
+    assert.equal(seen, burns);
+    assert.ok(sampled >= 4 && sampled <= 6 && sampled < seen / 2, `${sampled} of ${seen} requests timed`);
+    assert.equal(report.requests, sampled);
+    const perRequest = report.loopMs / report.requests;
+    const mean = burnMs / burns;
+    assert.ok(perRequest >= mean * 0.75 && perRequest <= mean * 1.5, `${perRequest.toFixed(2)} ms per timed request for burns of ${mean.toFixed(2)} ms`);
+  } finally {
+    routes.uninstall();
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
+test(`beyond ${MAX_ROUTES} routes, further ones share one entry`, async () => {
+  const routes = installRouteTimer({ sampledPerSec: 1e6 });
+  const server = http.createServer((req, res) => res.end());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const get = (path) => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, path, agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    for (let i = 0; i < MAX_ROUTES + 20; i += 4) await Promise.all([0, 1, 2, 3].map((k) => get(`/page-${i + k}`)));
+    agent.destroy();
+    const taken = routes.take().routes;
+    assert.equal(taken.length, MAX_ROUTES + 1);
+    assert.equal(taken.find((r) => r.route === ROUTE_OVERFLOW).requests, 20);
+  } finally {
+    routes.uninstall();
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
+test('uninstalled, it leaves no subscriber, hook or timer behind', async () => {
+  const diagnosticsChannel = await import('node:diagnostics_channel');
+  const routes = installRouteTimer();
+  assert.ok(diagnosticsChannel.hasSubscribers('http.server.request.start'));
+  assert.ok(diagnosticsChannel.hasSubscribers('http.server.response.finish'), 'while timing');
+  routes.uninstall();
+  assert.ok(!diagnosticsChannel.hasSubscribers('http.server.request.start'));
+  assert.ok(!diagnosticsChannel.hasSubscribers('http.server.response.finish'));
+});
