@@ -164,19 +164,92 @@
  */
 
 /**
+ * One process's (or thread's) figures over the measured phase (src/sample/recorder.js);
+ * null where not measured.
+ * @typedef {object} ProcessSummary
+ * @property {number|null} [elu] event-loop utilisation, 0..1 (probe)
+ * @property {number|null} [blockedFraction] the main thread's time blocked inside spawn, 0..1 (probe)
+ * @property {number|null} [msPerSpawn]
+ * @property {number|null} [spawnsPerSec]
+ * @property {number|null} [loopDelayP50Ms]
+ * @property {number|null} [loopDelayP99Ms]
+ * @property {number|null} [loopDelayMaxMs]
+ * @property {number|null} [gcMs]
+ * @property {number|null} [cpuPct] % of one core (a process's covers its threads)
+ * @property {number|null} [rssBytes] peak
+ * @property {number|null} [heapUsedBytes] peak
+ * @property {number|null} [loopCpuPct]
+ * @property {number|null} [waitPct]
+ * @property {number|null} [inFlight]
+ * @property {number|null} [busy] busy share, 0..1: ELU, or a thread's CPU time (src/sample/thread-busy.js)
+ * @property {'elu'|'cpu'|null} [busyFrom]
+ * @property {{ count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null } & Record<string, unknown> | null} [otherThreads]
+ *   libuv's pool and V8's threads
+ * @property {string|null} [spawnTiming]
+ * @property {{ kind: string, version: string, libuv?: string, spawnMechanism?: string } | null} [runtime]
+ */
+
+/**
+ * One process or thread the samplers followed (src/sample/recorder.js).
+ * @typedef {object} ProcessSamples
+ * @property {string} [key]
+ * @property {number} pid
+ * @property {number|null} [threadId]
+ * @property {string} [role] 'main', 'worker', 'thread', 'replaced', …
+ * @property {string} [label]
+ * @property {number|null} [requests] completed while sampling
+ * @property {object[]} [series] one entry per sample
+ * @property {ProcessSummary|null} [summary]
+ */
+
+/**
  * What the samplers saw over the measured phase (src/sample/): per process and thread,
  * the spawned commands, the cores, the generator, the CPU quotas' throttling.
  * @typedef {object} SamplesSummary
- * @property {Array<Record<string, any>>} processes
+ * @property {ProcessSamples[]} processes
  * @property {string} [spawnTiming]
- * @property {Record<string, any>} [spawned]
+ * @property {{ cpuPct: number|null, seen?: number, spawns?: number, rssBytes?: number|null }} [spawned] the spawned commands
  * @property {{ cpus: number[] }} [system]
- * @property {Record<string, any>} [generator]
+ * @property {{ cpuPct: number|null, elu: number|null }} [generator]
  * @property {{ available: boolean, reason: string|null }} [probe]
- * @property {object[]} [throttling]
+ * @property {Throttling[]} [throttling]
  * @property {string[]} [notes]
- * @property {Record<string, any>|null} [otherUsers]
- * @property {object[]|null} [downstreams]
+ * @property {{ cores: number|null, users: Array<{ name: string, count: number, cores: number, pids?: number[], parents?: number[] }>, elapsedMs?: number, rest?: { names: number, cores: number } }|null} [otherUsers]
+ *   the CPU of processes outside the run (src/sample/other-users.js)
+ * @property {Downstream[]|null} [downstreams]
+ */
+
+/**
+ * One CPU quota's figures over the measured phase (src/sample/throttling.js).
+ * @typedef {object} Throttling
+ * @property {Array<'server'|'spawnbench'>} roles whose quota it is
+ * @property {number} quotaCpus
+ * @property {string} [cgroup] the cgroup path that sets the quota
+ * @property {1|2} [version]
+ * @property {number} periods quota periods that ran
+ * @property {number} [throttledPeriods]
+ * @property {number|null} fraction throttled ÷ periods (null: no period ran)
+ * @property {number} throttledMs time the group's threads were held back
+ * @property {number|null} usageCpus CPUs the cgroup used on average (null where not readable)
+ */
+
+/**
+ * A peer the server held connections to (src/sample/downstreams.js), over the measured phase.
+ * @typedef {object} Downstream
+ * @property {string} peer 'address:port', or 'unix:<path>'
+ * @property {'tcp'|'unix'} [transport]
+ * @property {string|null} name the process listening on it, when on this host and readable
+ * @property {number|null} [pid]
+ * @property {number} connections
+ * @property {number} meanConnections
+ */
+
+/**
+ * The server's stderr, its most frequent lines (src/runner/stderr-lines.js).
+ * @typedef {object} ServerStderr
+ * @property {Array<{ text: string, count: number }>} lines
+ * @property {number} other
+ * @property {number} total
  */
 
 /**
@@ -232,7 +305,7 @@
  *   samples?: SamplesSummary|null,
  *   strategy?: Record<string, any>|null,
  *   target?: Record<string, any>,
- *   serverStderr?: Record<string, any>|null,
+ *   serverStderr?: ServerStderr|null,
  *   outcome?: RequestOutcome,
  *   workerDeaths?: object[],
  *   spawnFailures?: Record<string, any>|null,
@@ -254,7 +327,7 @@
  *   failures: string[],
  *   target?: Record<string, any>,
  *   samples?: SamplesSummary|null,
- *   serverStderr?: Record<string, any>|null,
+ *   serverStderr?: ServerStderr|null,
  *   mainThread?: Record<string, any>|null,
  *   serverExit?: Record<string, any>|null,
  *   gc?: Record<string, any>,
