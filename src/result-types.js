@@ -64,7 +64,7 @@
  * @property {LoadErrors} errors
  * @property {Record<string, number>} [statuses] responses by status code
  * @property {Record<string, unknown>} [bodySamples]
- * @property {string[]} [errorTexts] the first lines of error bodies, cleaned
+ * @property {ErrorTexts[]} [errorTexts] the first lines of error bodies (a failed request's errno), cleaned: by status or kind, most frequent first
  * @property {number} [missed] open loop: requests not sent when due
  * @property {LoadSecond[]} [series]
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
@@ -91,7 +91,17 @@
  * @property {number|null} [maxMs]
  * @property {Latency} [latency]
  * @property {string|null} histogram
- * @property {object[]} [errorTexts]
+ * @property {ErrorTexts[]} [errorTexts]
+ */
+
+/**
+ * The texts of one error status or kind (src/load/counters.js).
+ * @typedef {object} ErrorTexts
+ * @property {number|null} status a non-2xx status; null for a failed request
+ * @property {string} kind 'non2xx', 'connect', 'reset', …
+ * @property {number} count
+ * @property {Array<{ text: string, count: number }>} texts most frequent first
+ * @property {number} [other] the count of texts not kept
  */
 
 /**
@@ -129,12 +139,31 @@
  * @typedef {object} Against
  * @property {'against'} id
  * @property {string} [file]
- * @property {object[]} [deltas]
- * @property {object[]} [rows]
- * @property {object[]} [endpoints] each endpoint found in both results, judged on its own
+ * @property {AgainstDelta[]} [deltas]
+ * @property {Array<{ workload: string, strategy: string, deltas: AgainstDelta[] }>} [rows] between two compare results
+ * @property {string[]} [unmatched] between two compare results: the rows of one only
+ * @property {Array<{ name: string, deltas: AgainstDelta[], summary: AgainstSummary }>} [endpoints] each endpoint found in both results, judged on its own
  * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
  *   present when the baseline measured another target
- * @property {object} summary
+ * @property {AgainstSummary} summary
+ */
+
+/**
+ * The marked changes of --against, counted.
+ * @typedef {{ changes: number, better: number, worse: number }} AgainstSummary
+ */
+
+/**
+ * One figure's change from the baseline (src/analysis/against-deltas.js).
+ * @typedef {object} AgainstDelta
+ * @property {string} metric
+ * @property {string} unit
+ * @property {number|null} before
+ * @property {number|null} after
+ * @property {number|null} changePct (after − before) / before × 100; null when before is 0
+ * @property {boolean|null} significant beyond the noise; null when it cannot be judged
+ * @property {boolean|null} better the change is an improvement
+ * @property {object} noise the figures behind `significant`
  */
 
 /**
