@@ -189,7 +189,7 @@
  * @property {number} cores
  * @property {number} [physicalCores]
  * @property {number} [memTotalBytes]
- * @property {Record<string, any>} [cpu] the CPU budget (src/cpu-budget.js)
+ * @property {import('./cpu-budget.js').CpuBudget} [cpu] the CPU budget (src/cpu-budget.js)
  */
 
 /**
