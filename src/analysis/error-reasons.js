@@ -62,8 +62,8 @@ const ownSocket = (entry) => entry.status == null && OWN_SOCKET_KINDS.has(entry.
  * The generator's own refused connects (ECONNREFUSED from the server under test) are
  * not: see targetRefusal().
  * @param {WithErrorTexts} load
- * @param {{ lines: Array<{ text: string, count: number }> }|null} stderr
- * @param {DownstreamPeer[]|null} downstreams
+ * @param {{ lines: Array<{ text: string, count: number }> }|null|undefined} stderr
+ * @param {DownstreamPeer[]|null|undefined} downstreams
  * @returns {{ text: string, source: 'body'|'stderr', status: number|null, kind: string, count: number,
  *   downstream: { peer: string, name: string|null, connections: number }|null }|null}
  */
