@@ -46,6 +46,12 @@ import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
 /** @typedef {(m: Metric, before: Measured, after: Measured) => Delta} NoiseModel */
 
 /**
+ * A plan's target as a result file holds it: free-form JSON (a baseline may come from an older
+ * version, or by hand), each field checked where it is read.
+ * @typedef {{ kind?: string, strategy?: unknown, url?: unknown, command?: unknown }} TargetFields
+ */
+
+/**
  * The noise models a metric of the table names (`noise`), each making its delta from
  * the two results: (metric, baseline, current) → Delta.
  * @type {Record<string, NoiseModel>}
@@ -121,8 +127,7 @@ function endpointDeltas(current, baseline, table) {
     const deltas = againstMetrics(table).filter((m) => m.endpoint).map((m) => {
       const judge = m.noise === 'rate' ? NOISE.none : NOISE[/** @type {string} */ (m.noise)];
       // filtered on m.endpoint above
-      const endpoint = /** @type {NonNullable<Metric['endpoint']>} */ (m.endpoint);
-      return judge({ ...m, read: (r) => endpoint(r.load) }, { load: old }, { load: e });
+      return judge({ ...m, read: (r) => /** @type {NonNullable<Metric['endpoint']>} */ (m.endpoint)(r.load) }, { load: old }, { load: e });
     });
     const marked = deltas.filter((d) => d.significant);
     list.push({ name: e.name, deltas, summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length } });
@@ -133,15 +138,15 @@ function endpointDeltas(current, baseline, table) {
 /**
  * What a run measured, to tell two results of different targets apart: its kind and the
  * strategy, URL or command line.
- * @param {Partial<import('../result-types.js').RunPlan>} [plan] a run plan
+ * @param {{ target?: TargetFields }} [plan] a run plan, as the baseline file holds it
  * @returns {{ kind: string|null, name: string|null }}
  */
 export function targetOf(plan) {
-  /** @type {Record<string, any>} the plan's target, as a result file holds it */
+  /** @type {TargetFields} */
   const target = plan?.target ?? {};
   /** @type {Record<string, unknown>} */
   const names = { strategy: target.strategy, url: target.url, command: Array.isArray(target.command) ? target.command.join(' ') : target.command };
-  const name = names[target.kind];
+  const name = target.kind === undefined ? undefined : names[target.kind];
   return { kind: target.kind ?? null, name: typeof name === 'string' ? name : null };
 }
 
