@@ -64,7 +64,7 @@
  * @property {LoadErrors} errors
  * @property {Record<string, number>} [statuses] responses by status code
  * @property {Record<string, unknown>} [bodySamples]
- * @property {string[]} [errorTexts] the first lines of error bodies, cleaned
+ * @property {ErrorTexts[]} [errorTexts] the first lines of error bodies (a failed request's errno), cleaned: by status or kind, most frequent first
  * @property {number} [missed] open loop: requests not sent when due
  * @property {LoadSecond[]} [series]
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
@@ -91,7 +91,17 @@
  * @property {number|null} [maxMs]
  * @property {Latency} [latency]
  * @property {string|null} histogram
- * @property {object[]} [errorTexts]
+ * @property {ErrorTexts[]} [errorTexts]
+ */
+
+/**
+ * The texts of one error status or kind (src/load/counters.js).
+ * @typedef {object} ErrorTexts
+ * @property {number|null} status a non-2xx status; null for a failed request
+ * @property {string} kind 'non2xx', 'connect', 'reset', …
+ * @property {number} count
+ * @property {Array<{ text: string, count: number }>} texts most frequent first
+ * @property {number} [other] the count of texts not kept
  */
 
 /**
@@ -129,12 +139,31 @@
  * @typedef {object} Against
  * @property {'against'} id
  * @property {string} [file]
- * @property {object[]} [deltas]
- * @property {object[]} [rows]
- * @property {object[]} [endpoints] each endpoint found in both results, judged on its own
+ * @property {AgainstDelta[]} [deltas]
+ * @property {Array<{ workload: string, strategy: string, deltas: AgainstDelta[] }>} [rows] between two compare results
+ * @property {string[]} [unmatched] between two compare results: the rows of one only
+ * @property {Array<{ name: string, deltas: AgainstDelta[], summary: AgainstSummary }>} [endpoints] each endpoint found in both results, judged on its own
  * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
  *   present when the baseline measured another target
- * @property {object} summary
+ * @property {AgainstSummary} summary
+ */
+
+/**
+ * The marked changes of --against, counted.
+ * @typedef {{ changes: number, better: number, worse: number }} AgainstSummary
+ */
+
+/**
+ * One figure's change from the baseline (src/analysis/against-deltas.js).
+ * @typedef {object} AgainstDelta
+ * @property {string} metric
+ * @property {string} unit
+ * @property {number|null} before
+ * @property {number|null} after
+ * @property {number|null} changePct (after − before) / before × 100; null when before is 0
+ * @property {boolean|null} significant beyond the noise; null when it cannot be judged
+ * @property {boolean|null} better the change is an improvement
+ * @property {object} noise the figures behind `significant`
  */
 
 /**
@@ -160,23 +189,96 @@
  * @property {number} cores
  * @property {number} [physicalCores]
  * @property {number} [memTotalBytes]
- * @property {Record<string, any>} [cpu] the CPU budget (src/cpu-budget.js)
+ * @property {import('./cpu-budget.js').CpuBudget} [cpu] the CPU budget (src/cpu-budget.js)
+ */
+
+/**
+ * One process's (or thread's) figures over the measured phase (src/sample/recorder.js);
+ * null where not measured.
+ * @typedef {object} ProcessSummary
+ * @property {number|null} [elu] event-loop utilisation, 0..1 (probe)
+ * @property {number|null} [blockedFraction] the main thread's time blocked inside spawn, 0..1 (probe)
+ * @property {number|null} [msPerSpawn]
+ * @property {number|null} [spawnsPerSec]
+ * @property {number|null} [loopDelayP50Ms]
+ * @property {number|null} [loopDelayP99Ms]
+ * @property {number|null} [loopDelayMaxMs]
+ * @property {number|null} [gcMs]
+ * @property {number|null} [cpuPct] % of one core (a process's covers its threads)
+ * @property {number|null} [rssBytes] peak
+ * @property {number|null} [heapUsedBytes] peak
+ * @property {number|null} [loopCpuPct]
+ * @property {number|null} [waitPct]
+ * @property {number|null} [inFlight]
+ * @property {number|null} [busy] busy share, 0..1: ELU, or a thread's CPU time (src/sample/thread-busy.js)
+ * @property {'elu'|'cpu'|null} [busyFrom]
+ * @property {{ count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null } & Record<string, unknown> | null} [otherThreads]
+ *   libuv's pool and V8's threads
+ * @property {string|null} [spawnTiming]
+ * @property {{ kind: string, version: string, libuv?: string, spawnMechanism?: string } | null} [runtime]
+ */
+
+/**
+ * One process or thread the samplers followed (src/sample/recorder.js).
+ * @typedef {object} ProcessSamples
+ * @property {string} [key]
+ * @property {number} pid
+ * @property {number|null} [threadId]
+ * @property {string} [role] 'main', 'worker', 'thread', 'replaced', …
+ * @property {string} [label]
+ * @property {number|null} [requests] completed while sampling
+ * @property {object[]} [series] one entry per sample
+ * @property {ProcessSummary|null} [summary]
  */
 
 /**
  * What the samplers saw over the measured phase (src/sample/): per process and thread,
  * the spawned commands, the cores, the generator, the CPU quotas' throttling.
  * @typedef {object} SamplesSummary
- * @property {Array<Record<string, any>>} processes
+ * @property {ProcessSamples[]} processes
  * @property {string} [spawnTiming]
- * @property {Record<string, any>} [spawned]
+ * @property {{ cpuPct: number|null, seen?: number, spawns?: number, rssBytes?: number|null }} [spawned] the spawned commands
  * @property {{ cpus: number[] }} [system]
- * @property {Record<string, any>} [generator]
+ * @property {{ cpuPct: number|null, elu: number|null }} [generator]
  * @property {{ available: boolean, reason: string|null }} [probe]
- * @property {object[]} [throttling]
+ * @property {Throttling[]} [throttling]
  * @property {string[]} [notes]
- * @property {Record<string, any>|null} [otherUsers]
- * @property {object[]|null} [downstreams]
+ * @property {{ cores: number|null, users: Array<{ name: string, count: number, cores: number, pids?: number[], parents?: number[] }>, elapsedMs?: number, rest?: { names: number, cores: number } }|null} [otherUsers]
+ *   the CPU of processes outside the run (src/sample/other-users.js)
+ * @property {Downstream[]|null} [downstreams]
+ */
+
+/**
+ * One CPU quota's figures over the measured phase (src/sample/throttling.js).
+ * @typedef {object} Throttling
+ * @property {Array<'server'|'spawnbench'>} roles whose quota it is
+ * @property {number} quotaCpus
+ * @property {string} [cgroup] the cgroup path that sets the quota
+ * @property {1|2} [version]
+ * @property {number} periods quota periods that ran
+ * @property {number} [throttledPeriods]
+ * @property {number|null} fraction throttled ÷ periods (null: no period ran)
+ * @property {number} throttledMs time the group's threads were held back
+ * @property {number|null} usageCpus CPUs the cgroup used on average (null where not readable)
+ */
+
+/**
+ * A peer the server held connections to (src/sample/downstreams.js), over the measured phase.
+ * @typedef {object} Downstream
+ * @property {string} peer 'address:port', or 'unix:<path>'
+ * @property {'tcp'|'unix'} [transport]
+ * @property {string|null} name the process listening on it, when on this host and readable
+ * @property {number|null} [pid]
+ * @property {number} connections
+ * @property {number} meanConnections
+ */
+
+/**
+ * The server's stderr, its most frequent lines (src/runner/stderr-lines.js).
+ * @typedef {object} ServerStderr
+ * @property {Array<{ text: string, count: number }>} lines
+ * @property {number} other
+ * @property {number} total
  */
 
 /**
@@ -232,7 +334,7 @@
  *   samples?: SamplesSummary|null,
  *   strategy?: Record<string, any>|null,
  *   target?: Record<string, any>,
- *   serverStderr?: Record<string, any>|null,
+ *   serverStderr?: ServerStderr|null,
  *   outcome?: RequestOutcome,
  *   workerDeaths?: object[],
  *   spawnFailures?: Record<string, any>|null,
@@ -254,7 +356,7 @@
  *   failures: string[],
  *   target?: Record<string, any>,
  *   samples?: SamplesSummary|null,
- *   serverStderr?: Record<string, any>|null,
+ *   serverStderr?: ServerStderr|null,
  *   mainThread?: Record<string, any>|null,
  *   serverExit?: Record<string, any>|null,
  *   gc?: Record<string, any>,

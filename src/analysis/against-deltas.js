@@ -25,19 +25,52 @@ import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../thresholds.js';
 import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
 
+/** @typedef {import('./metrics.js').Metric} Metric */
+/** @typedef {import('../result-types.js').RunResult} RunResult */
+/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../result-types.js').CompareResult} CompareResult */
+/** @typedef {import('../result-types.js').LoadResult} LoadResult */
+/** @typedef {import('../result-types.js').Endpoint} Endpoint */
+
+/**
+ * What a delta is made from: a run's result, or an endpoint of a mix wrapped as `{ load }`.
+ * @typedef {{ load?: LoadResult|Endpoint|null }} Measured
+ */
+
+/**
+ * The load figures the error test reads: a LoadResult, an Endpoint, or a compare row's
+ * requests and errors.
+ * @typedef {{ requests?: number, errors?: { total?: number|null }, series?: LoadResult['series'], histogram?: string|null }} LoadFigures
+ */
+
+/** @typedef {(m: Metric, before: Measured, after: Measured) => Delta} NoiseModel */
+
+/**
+ * A plan's target as a result file holds it: free-form JSON (a baseline may come from an older
+ * version, or by hand), each field checked where it is read.
+ * @typedef {{ kind?: string, strategy?: unknown, url?: unknown, command?: unknown }} TargetFields
+ */
+
 /**
  * The noise models a metric of the table names (`noise`), each making its delta from
  * the two results: (metric, baseline, current) → Delta.
+ * @type {Record<string, NoiseModel>}
  */
 const NOISE = {
   rate: (m, before, after) => rpsDelta(m, before, after),
   percentile: (m, before, after) => percentileDelta(m, before, after),
-  share: (m, before, after) => errorsDelta(m.id, before.load ?? {}, after.load ?? {}),
+  share: (m, before, after) => errorsDelta(m.id, loadOf(before), loadOf(after)),
   'single-sample': (m, before, after) => unjudged(m, before, after, 'single-sample'),
   none: (m, before, after) => unjudged(m, before, after, 'no-noise-model'),
 };
 
-/** A change shown, never marked: one sample (max), or a metric without a noise model. */
+/**
+ * A change shown, never marked: one sample (max), or a metric without a noise model.
+ * @param {Metric} m
+ * @param {Measured} before
+ * @param {Measured} after
+ * @param {string} reason
+ */
 function unjudged(m, before, after, reason) {
   return delta(m.id, m.unit, m.read(before).value, m.read(after).value, m.better === 'higher', null, { reason });
 }
@@ -45,7 +78,7 @@ function unjudged(m, before, after, reason) {
 /**
  * @typedef {object} Delta
  * @property {string} metric   'rps' | 'p50' | 'p90' | 'p99' | 'p999' | 'max' | 'errors'
- * @property {'rps'|'ms'|'count'} unit
+ * @property {string} unit 'rps' | 'ms' | 'count' (the metric's unit)
  * @property {number|null} before
  * @property {number|null} after
  * @property {number|null} changePct (after − before) / before × 100; null when before is 0
@@ -55,14 +88,15 @@ function unjudged(m, before, after, reason) {
  */
 
 /**
- * @param {object} current RunResult or DiagnoseResult
- * @param {object} baseline the same kind of result, read from --against
+ * @param {RunResult|DiagnoseResult} current
+ * @param {RunResult|DiagnoseResult} baseline the same kind of result, read from --against
  * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `noise`
  * @returns {{ id: 'against', deltas: Delta[], summary: { changes: number, better: number, worse: number },
  *   differentTargets?: { before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } } }}
  */
 export function againstBaseline(current, baseline, table = METRICS) {
-  const deltas = againstMetrics(table).map((m) => NOISE[m.noise](m, baseline, current));
+  // againstMetrics() keeps only the metrics that name a noise model.
+  const deltas = againstMetrics(table).map((m) => NOISE[/** @type {string} */ (m.noise)](m, baseline, current));
   const marked = deltas.filter((d) => d.significant);
   const endpoints = endpointDeltas(current, baseline, table);
   const [before, after] = [targetOf(baseline.plan), targetOf(current.plan)];
@@ -79,6 +113,9 @@ export function againstBaseline(current, baseline, table = METRICS) {
 
 /**
  * The endpoints of a mix in both results, matched by name, each judged against its own noise.
+ * @param {RunResult|DiagnoseResult} current
+ * @param {RunResult|DiagnoseResult} baseline
+ * @param {readonly Metric[]} table
  * @returns {Array<{ name: string, deltas: Delta[], summary: { changes: number, better: number, worse: number } }>}
  */
 function endpointDeltas(current, baseline, table) {
@@ -88,8 +125,9 @@ function endpointDeltas(current, baseline, table) {
     const old = before.get(e.name);
     if (!old) continue;
     const deltas = againstMetrics(table).filter((m) => m.endpoint).map((m) => {
-      const judge = m.noise === 'rate' ? NOISE.none : NOISE[m.noise];
-      return judge({ ...m, read: (r) => m.endpoint(r.load) }, { load: old }, { load: e });
+      const judge = m.noise === 'rate' ? NOISE.none : NOISE[/** @type {string} */ (m.noise)];
+      // filtered on m.endpoint above
+      return judge({ ...m, read: (r) => /** @type {NonNullable<Metric['endpoint']>} */ (m.endpoint)(r.load) }, { load: old }, { load: e });
     });
     const marked = deltas.filter((d) => d.significant);
     list.push({ name: e.name, deltas, summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length } });
@@ -100,23 +138,41 @@ function endpointDeltas(current, baseline, table) {
 /**
  * What a run measured, to tell two results of different targets apart: its kind and the
  * strategy, URL or command line.
- * @param {object} [plan] a run plan
+ * @param {{ target?: TargetFields }} [plan] a run plan, as the baseline file holds it
  * @returns {{ kind: string|null, name: string|null }}
  */
 export function targetOf(plan) {
+  /** @type {TargetFields} */
   const target = plan?.target ?? {};
-  const name = { strategy: target.strategy, url: target.url, command: Array.isArray(target.command) ? target.command.join(' ') : target.command }[target.kind];
+  /** @type {Record<string, unknown>} */
+  const names = { strategy: target.strategy, url: target.url, command: Array.isArray(target.command) ? target.command.join(' ') : target.command };
+  const name = target.kind === undefined ? undefined : names[target.kind];
   return { kind: target.kind ?? null, name: typeof name === 'string' ? name : null };
 }
 
+/**
+ * @param {string} metric
+ * @param {string} unit
+ * @param {number|null|undefined} before
+ * @param {number|null|undefined} after
+ * @param {boolean} higherIsBetter
+ * @param {boolean|null} significant
+ * @param {object} noise
+ * @returns {Delta}
+ */
 function delta(metric, unit, before, after, higherIsBetter, significant, noise) {
   const known = Number.isFinite(before) && Number.isFinite(after);
-  const changePct = known && before !== 0 ? ((after - before) / before) * 100 : null;
-  const better = known && after !== before ? (after > before) === higherIsBetter : null;
+  // known: both are finite numbers
+  const [b, a] = [/** @type {number} */ (before), /** @type {number} */ (after)];
+  const changePct = known && b !== 0 ? ((a - b) / b) * 100 : null;
+  const better = known && a !== b ? (a > b) === higherIsBetter : null;
   return { metric, unit, before: before ?? null, after: after ?? null, changePct, significant: known ? significant : null, better, noise };
 }
 
-/** Mean and standard error of the per-second request counts of the measured window. */
+/**
+ * Mean and standard error of the per-second request counts of the measured window.
+ * @param {LoadFigures} load
+ */
 function rateSpread(load) {
   const counts = (load.series ?? []).map((s) => s.requests).filter(Number.isFinite);
   if (counts.length < AGAINST_MIN_SECONDS) return null;
@@ -125,10 +181,15 @@ function rateSpread(load) {
   return { seconds: counts.length, se: Math.sqrt(variance / counts.length) };
 }
 
-/** A rate: the per-second counts' standard errors, combined, times AGAINST_Z. */
+/**
+ * A rate: the per-second counts' standard errors, combined, times AGAINST_Z.
+ * @param {Metric} m
+ * @param {Measured} baseline
+ * @param {Measured} current
+ */
 function rpsDelta(m, baseline, current) {
-  const sa = rateSpread(baseline.load ?? {});
-  const sb = rateSpread(current.load ?? {});
+  const sa = rateSpread(loadOf(baseline));
+  const sb = rateSpread(loadOf(current));
   const before = m.read(baseline).value;
   const after = m.read(current).value;
   if (!sa || !sb) return delta(m.id, m.unit, before, after, true, null, { reason: 'too-few-seconds', minSeconds: AGAINST_MIN_SECONDS });
@@ -137,12 +198,18 @@ function rpsDelta(m, baseline, current) {
   return delta(m.id, m.unit, before, after, true, Math.abs(diff) > marginRps, { marginRps, seconds: [sa.seconds, sb.seconds] });
 }
 
-/** A latency percentile: the two histograms' confidence intervals of it do not overlap. */
+/**
+ * A latency percentile: the two histograms' confidence intervals of it do not overlap.
+ * @param {Metric} m
+ * @param {Measured} baseline
+ * @param {Measured} current
+ */
 function percentileDelta(m, baseline, current) {
-  const { percentile } = m;
+  // the 'percentile' noise model is named by latency metrics only, which have one
+  const percentile = /** @type {number} */ (m.percentile);
   const metric = m.id;
-  const a = baseline.load ?? {};
-  const b = current.load ?? {};
+  const a = loadOf(baseline);
+  const b = loadOf(current);
   const ia = percentileInterval(a.histogram, percentile, AGAINST_Z);
   const ib = percentileInterval(b.histogram, percentile, AGAINST_Z);
   const before = m.read(baseline).value;
@@ -155,13 +222,27 @@ function percentileDelta(m, baseline, current) {
   return delta(metric, 'ms', before, after, false, apart, { before: [ia.lowMs, ia.highMs], after: [ib.lowMs, ib.highMs] });
 }
 
-/** Error shares of the requests sent: a two-proportion z-test. */
+/**
+ * A measured thing's load, or no figures.
+ * @param {Measured} measured
+ * @returns {LoadFigures}
+ */
+function loadOf(measured) {
+  return measured.load ?? {};
+}
+
+/**
+ * Error shares of the requests sent: a two-proportion z-test.
+ * @param {string} metric
+ * @param {LoadFigures} a
+ * @param {LoadFigures} b
+ */
 function errorsDelta(metric, a, b) {
   const ea = a.errors?.total ?? null;
   const eb = b.errors?.total ?? null;
   const na = attemptsOf(a);
   const nb = attemptsOf(b);
-  if (!Number.isFinite(ea) || !Number.isFinite(eb) || na === 0 || nb === 0) return delta(metric, 'count', ea, eb, false, null, { reason: 'no-requests' });
+  if (ea === null || eb === null || !Number.isFinite(ea) || !Number.isFinite(eb) || na === 0 || nb === 0) return delta(metric, 'count', ea, eb, false, null, { reason: 'no-requests' });
   const pa = ea / na;
   const pb = eb / nb;
   const pooled = (ea + eb) / (na + nb);
@@ -173,8 +254,8 @@ function errorsDelta(metric, a, b) {
 /**
  * Two compare results, row by row (same workload and strategy): rps and p99
  * medians with the repeats' spread as the noise, errors summed over the repeats.
- * @param {object} current CompareResult
- * @param {object} baseline CompareResult
+ * @param {CompareResult} current
+ * @param {CompareResult} baseline
  * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `compareNoise`
  * @returns {{ id: 'against', rows: { workload: string, strategy: string, deltas: Delta[] }[], unmatched: string[], summary: object }}
  */
@@ -194,7 +275,8 @@ export function againstCompareBaseline(current, baseline, table = METRICS) {
       strategy: row.strategy,
       deltas: metrics.map((m) => (m.compareNoise === 'share'
         ? repeatErrors(m.id, old, row, baseline, current)
-        : spreadDelta(m.id, m.unit, old[m.compareField], row[m.compareField], m.better === 'higher'))),
+        // againstMetrics(table, 'compareNoise') keeps metrics that name compareField with their 'spread'
+        : spreadDelta(m.id, m.unit, old[/** @type {string} */ (m.compareField)], row[/** @type {string} */ (m.compareField)], m.better === 'higher'))),
     });
   }
   const marked = rows.flatMap((r) => r.deltas).filter((d) => d.significant);
@@ -206,15 +288,38 @@ export function againstCompareBaseline(current, baseline, table = METRICS) {
   };
 }
 
+/**
+ * A compare row's figure over its repeats (compare-table.js's spread).
+ * @typedef {{ n: number, median: number|null, min: number, max: number }} Spread
+ */
+
+/**
+ * @param {string} metric
+ * @param {string} unit
+ * @param {Spread|undefined} a
+ * @param {Spread|undefined} b
+ * @param {boolean} higherIsBetter
+ */
 function spreadDelta(metric, unit, a, b, higherIsBetter) {
   if (!a || !b || a.n < 2 || b.n < 2) return delta(metric, unit, a?.median, b?.median, higherIsBetter, null, { reason: 'one-repeat' });
   return delta(metric, unit, a.median, b.median, higherIsBetter, !overlaps(a, b), { before: [a.min, a.max], after: [b.min, b.max], repeats: [a.n, b.n] });
 }
 
+/** @typedef {NonNullable<CompareResult['rows']>[number]} CompareRow */
+
+/**
+ * @param {string} metric
+ * @param {CompareRow} oldRow
+ * @param {CompareRow} newRow
+ * @param {CompareResult} baseline
+ * @param {CompareResult} current
+ */
 function repeatErrors(metric, oldRow, newRow, baseline, current) {
+  /** @type {(result: CompareResult, row: CompareRow) => number} */
   const requests = (result, row) => (result.runs ?? [])
     .filter((r) => r.workload === row.workload && r.strategy === row.strategy && !r.partial)
     .reduce((sum, r) => sum + (r.requests ?? 0), 0);
+  /** @type {(row: CompareRow, result: CompareResult) => LoadFigures} */
   const wrap = (row, result) => ({ requests: requests(result, row), errors: { total: row.errors } });
   return errorsDelta(metric, wrap(oldRow, baseline), wrap(newRow, current));
 }

@@ -4,21 +4,29 @@
  * figures out; src/report/assert-text.js words them.
  */
 import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } from './metrics.js';
+import { isFiniteNumber } from './stats.js';
+
+/** @typedef {import('../result-types.js').RunResult} RunResult */
+/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../result-types.js').CompareResult} CompareResult */
+/** @typedef {readonly import('./metrics.js').Metric[]} MetricTable */
+
+/** @typedef {{ value: number|null, of?: number|null, process?: string|null, why?: string }} GateFigure one metric's figure */
 
 /**
  * @typedef {object} GateFigures what one measured target offers to --assert
  * @property {string|null} where  null for a single run; 'strategy · workload' for a compare row
- * @property {Record<string, { value: number|null, of?: number|null, process?: string|null, why?: string }>} figures
+ * @property {Record<string, GateFigure>} figures
  *   the metrics block by metric id (src/analysis/metrics.js); a compare row holds only the metrics with a row figure
  * @property {Record<string, number|null>|null} changes % change against a baseline (--against), by metric
- * @property {Record<string, Record<string, object>>} [endpoints] a mix's endpoints' figures by metric id, under the
+ * @property {Record<string, Record<string, GateFigure>>} [endpoints] a mix's endpoints' figures by metric id, under the
  *   entry's name and under `METHOD path` (with and without its query)
  */
 
 /**
  * The gate figures of a result: one entry for a run or diagnose, one per row for a compare.
- * @param {object} result RunResult, DiagnoseResult or CompareResult
- * @param {readonly import('./metrics.js').Metric[]} [table] the metric table
+ * @param {RunResult|DiagnoseResult|CompareResult} result
+ * @param {MetricTable} [table] the metric table
  * @returns {GateFigures[]}
  */
 export function gateFigures(result, table = METRICS) {
@@ -26,9 +34,13 @@ export function gateFigures(result, table = METRICS) {
   return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table) }];
 }
 
-/** Each endpoint's figures by the names a filter may give it: its name, `METHOD path`, `METHOD path` without the query. */
+/**
+ * Each endpoint's figures by the names a filter may give it: its name, `METHOD path`, `METHOD path` without the query.
+ * @param {RunResult|DiagnoseResult} result
+ * @param {MetricTable} table
+ */
 function endpointFigures(result, table) {
-  /** @type {Record<string, Record<string, object>>} */
+  /** @type {Record<string, Record<string, GateFigure>>} */
   const byName = {};
   for (const e of result.load?.endpoints ?? []) {
     const figures = byId(measureEndpointMetrics(e, table));
@@ -37,9 +49,18 @@ function endpointFigures(result, table) {
   return byName;
 }
 
-/** A metrics block by metric id. */
+/**
+ * A metrics block by metric id.
+ * @param {import('./metrics.js').MetricFigure[]} figures
+ * @returns {Record<string, GateFigure>}
+ */
 const byId = (figures) => Object.fromEntries(figures.map((f) => [f.id, f]));
 
+/**
+ * @param {CompareResult} result
+ * @param {MetricTable} table
+ * @returns {GateFigures[]}
+ */
 function compareFigures(result, table) {
   const againstRows = result.against?.rows ?? [];
   return (result.rows ?? []).map((row) => {
@@ -50,6 +71,10 @@ function compareFigures(result, table) {
   });
 }
 
+/**
+ * @param {{ deltas?: import('../result-types.js').AgainstDelta[] }|undefined} against
+ * @returns {Record<string, number|null>|null}
+ */
 function changesOf(against) {
   if (!against?.deltas) return null;
   return Object.fromEntries(against.deltas.map((d) => [d.metric, d.changePct]));
@@ -66,10 +91,12 @@ export function measuredFor(a, f) {
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
   const { value, of = null, process = null, why = null } = figure;
-  if (a.unit !== '%' || !Number.isFinite(value)) return { measured: value ?? null, process, why };
-  return { measured: of > 0 ? (value * 100) / of : value > 0 ? 100 : 0, process, why };
+  if (a.unit !== '%' || !isFiniteNumber(value)) return { measured: value ?? null, process, why };
+  // value is finite here; a missing whole (of: null) is not above 0
+  return { measured: (of ?? 0) > 0 ? (value * 100) / /** @type {number} */ (of) : value > 0 ? 100 : 0, process, why };
 }
 
+/** @type {Record<import('../assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
 const COMPARE = {
   '<': (m, v) => m < v,
   '<=': (m, v) => m <= v,
@@ -101,11 +128,12 @@ const COMPARE = {
  * @returns {AssertionOutcome[]}
  */
 export function evaluateAssertions(assertions, targets) {
+  /** @type {AssertionOutcome[]} */
   const outcomes = [];
   for (const a of assertions) {
     for (const f of targets) {
       const { measured, process, why } = measuredFor(a, f);
-      const known = Number.isFinite(measured);
+      const known = isFiniteNumber(measured);
       // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
       const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({

@@ -5,6 +5,7 @@
 import { bigOtherUsers } from './error-reasons.js';
 import { littleLaw } from './little-law.js';
 import { budgetWorkers } from '../cpu-budget.js';
+import { isFiniteNumber } from './stats.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION,
@@ -15,7 +16,7 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
 /**
  * @typedef {object} Finding one limit, as an id and its figures (worded in src/report/tune-words.js)
  * @property {'cpu-quota'|'generator'|'main-thread'|'pool'|'machine'|'host'|'connections'} kind
- * @property {Record<string, number|string|null|string[]|object>} figures the numbers behind it; the roles a
+ * @property {Record<string, number|string|boolean|null|undefined|string[]|object>} figures the numbers behind it; the roles a
  *   quota binds, the budget's source, CPU per part and the other CPU users where they say which
  */
 
@@ -46,7 +47,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
     });
   }
   const threads = Math.max(1, s.generatorThreads ?? 1);
-  const genPerThread = Number.isFinite(s.generatorCpuPct) ? s.generatorCpuPct / threads : null;
+  const genPerThread = isFiniteNumber(s.generatorCpuPct) ? s.generatorCpuPct / threads : null;
   // CPU when the generator could read it (/proc); its ELU only otherwise, since a
   // loop can look busy while waiting in the kernel.
   const generatorBound = genPerThread !== null ? genPerThread >= GENERATOR_BUSY_CPU_PCT : (s.generatorElu ?? 0) >= GENERATOR_BUSY_ELU;
@@ -78,7 +79,7 @@ export function findBottleneck(s, { downstreams = null } = {}) {
     ].filter(([, v]) => Number.isFinite(v)));
     const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
     const hostCpus = s.hostCpus ?? s.cores;
-    const others = Number.isFinite(s.otherCores) ? s.otherCores : hostCpus && Number.isFinite(s.systemCpuPct) ? (s.systemCpuPct / 100) * hostCpus - seen : 0;
+    const others = isFiniteNumber(s.otherCores) ? s.otherCores : hostCpus && isFiniteNumber(s.systemCpuPct) ? (s.systemCpuPct / 100) * hostCpus - seen : 0;
     findings.push({
       kind: 'machine',
       figures: {
@@ -94,7 +95,8 @@ export function findBottleneck(s, { downstreams = null } = {}) {
   const narrower = s.budgetSource && s.budgetSource !== 'host';
   if (narrower && !quotaBound && (busyPct ?? 100) < MACHINE_CPU_LIMIT_PCT && (s.systemCpuPct ?? 0) >= MACHINE_CPU_LIMIT_PCT && s.hostCpus) {
     const seen = sumOf([s.workersCpuPct, s.spawnedCpuPct, s.mainCpuPct, s.generatorCpuPct]) / 100;
-    const others = Number.isFinite(s.otherCores) ? s.otherCores : (s.systemCpuPct / 100) * s.hostCpus - seen;
+    // systemCpuPct is at least MACHINE_CPU_LIMIT_PCT here, so a number
+    const others = isFiniteNumber(s.otherCores) ? s.otherCores : (/** @type {number} */ (s.systemCpuPct) / 100) * s.hostCpus - seen;
     if (others >= OTHER_PROCESSES_CORES) {
       findings.push({ kind: 'host', figures: { systemCpuPct: s.systemCpuPct, hostCpus: s.hostCpus, otherCores: others, busyPct, cores: s.cores, budgetSource: s.budgetSource } });
     }
@@ -110,12 +112,17 @@ export function findBottleneck(s, { downstreams = null } = {}) {
   return { primary: findings[0] ?? null, findings, known };
 }
 
+/**
+ * @param {unknown} value
+ * @returns {number|null}
+ */
 function finite(value) {
-  return Number.isFinite(value) ? value : null;
+  return isFiniteNumber(value) ? value : null;
 }
 
+/** @param {Array<number|null|undefined>} values */
 function sumOf(values) {
-  return values.filter(Number.isFinite).reduce((sum, v) => sum + v, 0);
+  return values.filter(isFiniteNumber).reduce((sum, v) => sum + v, 0);
 }
 
 /**
@@ -127,7 +134,7 @@ function sumOf(values) {
  * @returns {number|null}
  */
 export function moreGeneratorThreads(threads, wanted, cores) {
-  const most = Number.isFinite(cores) && cores > 0 ? budgetWorkers({ budget: cores }) : Infinity;
+  const most = isFiniteNumber(cores) && cores > 0 ? budgetWorkers({ budget: cores }) : Infinity;
   const next = Math.min(wanted, most);
   return next > threads ? next : null;
 }

@@ -6,6 +6,7 @@
  * a share of wall time out.
  */
 import { EXEC_WAIT_SHARE_OF_CHILD_CPU, EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 
 /**
  * @typedef {object} BusyShare
@@ -29,24 +30,25 @@ import { EXEC_WAIT_SHARE_OF_CHILD_CPU, EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN 
  * @returns {BusyShare}
  */
 export function busyShare(t, childCpu = null, { throttled = false } = {}) {
-  const on = Number.isFinite(t.loopCpuPct) ? t.loopCpuPct / 100 : null;
-  const wait = Number.isFinite(t.waitPct) ? t.waitPct / 100 : null;
+  const on = isFiniteNumber(t.loopCpuPct) ? t.loopCpuPct / 100 : null;
+  const wait = isFiniteNumber(t.waitPct) ? t.waitPct / 100 : null;
   const stretch = on !== null && wait !== null && on > 0 ? (on + wait) / on : 1;
-  if (Number.isFinite(t.elu)) {
+  const elu = t.elu;
+  if (isFiniteNumber(elu)) {
     // Contention is taken out because it comes and goes with other programs. A CPU quota that
     // throttled is where the server will run: its stops (counted as run-queue wait, and the
     // children's exec they delay) are the deployed cost of each request, so ELU stands as measured.
     // Measured under a 1.5-CPU quota here: the stretch-corrected demand (2.0 ms a request) sized
     // the pool at 2 where tune measured 305, 344, 359 req/s at 2, 3, 4 workers; ELU sizes it at 4.
-    if (on === null || wait === null || throttled) return { busy: t.elu, measured: t.elu, stretch, source: 'elu' };
-    const asleepWhileBusy = Math.max(0, t.elu - on - wait);
+    if (on === null || wait === null || throttled) return { busy: elu, measured: elu, stretch, source: 'elu' };
+    const asleepWhileBusy = Math.max(0, elu - on - wait);
     const share = t.spawnTiming === 'posix_spawn' ? EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN : EXEC_WAIT_SHARE_OF_CHILD_CPU;
-    const floor = Number.isFinite(childCpu) ? Math.min(asleepWhileBusy, share * childCpu) : 0;
+    const floor = isFiniteNumber(childCpu) ? Math.min(asleepWhileBusy, share * childCpu) : 0;
     const asleep = Math.max(asleepWhileBusy / stretch, floor);
-    return { busy: Math.min(t.elu, on + asleep), measured: t.elu, stretch, source: 'elu' };
+    return { busy: Math.min(elu, on + asleep), measured: elu, stretch, source: 'elu' };
   }
   // Without the probe: on-CPU time of the loop (or of the whole process), which
   // misses the time asleep waiting for each exec, so the pool estimate is a floor.
-  const cpu = on ?? (Number.isFinite(t.cpuPct) ? t.cpuPct / 100 : null);
+  const cpu = on ?? (isFiniteNumber(t.cpuPct) ? t.cpuPct / 100 : null);
   return cpu === null ? { busy: null, measured: null, stretch, source: null } : { busy: Math.min(1, cpu), measured: cpu, stretch, source: 'cpu' };
 }

@@ -18,6 +18,12 @@ import { spread, median } from './stats.js';
  * @property {boolean} [tooFew]    ended without enough responses to rank (step-enough.js)
  * @property {string|null} [failed] why the step could not run (boot failure)
  * @property {import('./run-figures.js').RunSignals} [signals]
+ * @property {number} [requests]
+ * @property {number} [durationMs]
+ * @property {Array<{ status?: number|null, kind?: string|null, count: number, texts?: Array<{ text: string, count: number }> }>} [errorTexts]
+ *   the most frequent error statuses or kinds (src/analysis/error-reasons.js)
+ * @property {Array<{ text: string, count: number }>} [stderr] the server's most frequent stderr lines
+ * @property {Array<{ peer: string, name: string|null, connections: number }>|null} [downstreams]
  */
 
 /**
@@ -29,7 +35,7 @@ import { spread, median } from './stats.js';
  * @property {{ median: number|null, min: number|null, max: number|null, n: number }} p99Ms
  * @property {number} errors   summed over the repeats
  * @property {string|null} failed
- * @property {object} signals  per-signal median over the repeats
+ * @property {Partial<import('./run-figures.js').RunSignals>} signals  per-signal median over the repeats
  */
 
 /**
@@ -37,14 +43,17 @@ import { spread, median } from './stats.js';
  * @returns {Cell[]} sorted by size, then by the order policies first appear
  */
 export function groupCells(steps) {
+  /** @type {Map<string, Step[]>} */
   const groups = new Map();
+  /** @type {string[]} */
   const policyOrder = [];
   for (const step of steps) {
     if (step.partial || step.tooFew) continue;
     if (!policyOrder.includes(step.policy)) policyOrder.push(step.policy);
     const id = `${step.size}\u0000${step.policy}`;
-    if (!groups.has(id)) groups.set(id, []);
-    groups.get(id).push(step);
+    const group = groups.get(id) ?? [];
+    groups.set(id, group);
+    group.push(step);
   }
   const cells = [...groups.values()].map((group) => ({
     size: group[0].size,
@@ -54,7 +63,7 @@ export function groupCells(steps) {
     p99Ms: spread(group.filter((s) => !s.failed).map((s) => s.p99Ms)),
     errors: group.reduce((sum, s) => sum + (s.errors ?? 0), 0),
     failed: group.find((s) => s.failed)?.failed ?? null,
-    signals: medianSignals(group.map((s) => s.signals).filter(Boolean)),
+    signals: medianSignals(group.map((s) => s.signals).filter(isSignals)),
   }));
   return cells.sort((a, b) => a.size - b.size || policyOrder.indexOf(a.policy) - policyOrder.indexOf(b.policy));
 }
@@ -66,7 +75,7 @@ export function groupCells(steps) {
  *   over the repeats, each repeat's value being the median of its clean steps at this size (all policies)
  * @property {{ median: number|null, min: number|null, max: number|null, n: number }} p99Ms same, for p99
  * @property {number} policies clean policies measured at this size
- * @property {object} signals per-signal median over its clean steps
+ * @property {Partial<import('./run-figures.js').RunSignals>} signals per-signal median over its clean steps
  */
 
 /**
@@ -81,11 +90,13 @@ export function groupCells(steps) {
  */
 export function groupSizes(steps, cells) {
   const clean = new Set(cells.filter(isClean).map((c) => `${c.size}\u0000${c.policy}`));
+  /** @type {Map<number, Step[]>} */
   const bySize = new Map();
   for (const step of steps) {
     if (step.partial || step.tooFew || !clean.has(`${step.size}\u0000${step.policy}`)) continue;
-    if (!bySize.has(step.size)) bySize.set(step.size, []);
-    bySize.get(step.size).push(step);
+    const group = bySize.get(step.size) ?? [];
+    bySize.set(step.size, group);
+    group.push(step);
   }
   return [...bySize.entries()]
     .sort((a, b) => a[0] - b[0])
@@ -96,20 +107,38 @@ export function groupSizes(steps, cells) {
         rps: spread(passes.map((pass) => median(pass.map((s) => s.rps)))),
         p99Ms: spread(passes.map((pass) => median(pass.map((s) => s.p99Ms)))),
         policies: new Set(group.map((s) => s.policy)).size,
-        signals: medianSignals(group.map((s) => s.signals).filter(Boolean)),
+        signals: medianSignals(group.map((s) => s.signals).filter(isSignals)),
       };
     });
 }
 
-/** A cell that can be recommended: measured, no errors, no failure. */
+/**
+ * A cell that can be recommended: measured, no errors, no failure.
+ * @param {Pick<Cell, 'errors'|'failed'|'rps'>} cell
+ */
 export function isClean(cell) {
-  return cell.errors === 0 && !cell.failed && cell.rps.median > 0;
+  return cell.errors === 0 && !cell.failed && (cell.rps.median ?? 0) > 0;
 }
 
+/** @typedef {import('./run-figures.js').RunSignals} RunSignals */
+
+/**
+ * @param {RunSignals|undefined} s
+ * @returns {s is RunSignals}
+ */
+const isSignals = (s) => Boolean(s);
+
+/**
+ * @param {RunSignals[]} list
+ * @returns {Partial<RunSignals>}
+ */
 function medianSignals(list) {
   if (list.length === 0) return {};
+  /** @type {Record<string, unknown>} */
   const out = {};
-  for (const key of new Set(list.flatMap((s) => Object.keys(s)))) out[key] = medianOf(list.map((s) => s[key]));
+  /** @type {Array<Record<string, unknown>>} the signals by name */
+  const records = list;
+  for (const key of new Set(records.flatMap((s) => Object.keys(s)))) out[key] = medianOf(records.map((s) => s[key]));
   return out;
 }
 
@@ -118,15 +147,19 @@ function medianSignals(list) {
  * (the quota's throttling) gets the median of each of its numbers, null when no
  * repeat had it.
  */
+/**
+ * @param {unknown[]} values one signal over the steps
+ * @returns {unknown}
+ */
 function medianOf(values) {
   const present = values.filter((v) => v !== null && v !== undefined);
   if (present.length === 0) return null;
   if (typeof present[0] === 'string') return present[0];
   // A list (the other CPU users): the last repeat's.
-  if (Array.isArray(present[0])) return present.at(-1);
+  if (Array.isArray(present[0])) return present[present.length - 1];
   if (typeof present[0] === 'object' && !Array.isArray(present[0])) {
-    const objects = present.filter((v) => typeof v === 'object');
-    return Object.fromEntries(Object.keys(objects[0]).map((k) => [k, typeof objects[0][k] === 'number' ? median(objects.map((o) => o[k])) : objects[0][k]]));
+    const objects = /** @type {Array<Record<string, unknown>>} */ (present.filter((v) => typeof v === 'object'));
+    return Object.fromEntries(Object.keys(objects[0]).map((k) => [k, typeof objects[0][k] === 'number' ? median(/** @type {number[]} median skips what is not a number */ (objects.map((o) => o[k]))) : objects[0][k]]));
   }
-  return median(values);
+  return median(/** @type {number[]} median skips what is not a number */ (values));
 }

@@ -19,18 +19,21 @@ import { spread, overlaps } from './stats.js';
  */
 
 /**
- * @param {object[]} runs `{ workload, strategy, repeat, rps, p99Ms, errors, partial, failed }`
+ * @param {Array<{ workload: string, strategy: string, repeat?: number, rps?: number|null, p99Ms?: number|null, errors?: number, partial?: boolean, failed?: string|null }>} runs
  * @param {{ strategies: string[], workloads: string[] }} plan
  * @returns {CompareRow[]} workloads in order, strategies in order within each
  */
 export function compareTable(runs, { strategies, workloads }) {
+  /** @type {CompareRow[]} */
   const rows = [];
   for (const workload of workloads) {
+    /** @type {CompareRow|null} */
     let first = null;
     for (const strategy of strategies) {
       const mine = runs.filter((r) => r.workload === workload && r.strategy === strategy && !r.partial);
       if (mine.length === 0) continue;
       const ok = mine.filter((r) => !r.failed);
+      /** @type {CompareRow} */
       const row = {
         workload,
         strategy,
@@ -43,7 +46,8 @@ export function compareTable(runs, { strategies, workloads }) {
         sameAsFirst: false,
       };
       first ??= row;
-      if (first.rps.median > 0 && row.rps.median !== null) row.ratio = row.rps.median / first.rps.median;
+      const firstRps = first.rps.median;
+      if (firstRps !== null && firstRps > 0 && row.rps.median !== null) row.ratio = row.rps.median / firstRps;
       row.sameAsFirst = row !== first && overlaps(row.rps, first.rps);
       rows.push(row);
     }

@@ -6,6 +6,10 @@
  */
 import { OTHER_USER_SHARE } from '../thresholds.js';
 
+/** @typedef {import('../result-types.js').ErrorTexts} ErrorTexts */
+/** @typedef {{ errorTexts?: ErrorTexts[] }|null|undefined} WithErrorTexts a LoadResult, or a tune step's figures */
+/** @typedef {{ peer: string, name: string|null, connections: number }} DownstreamPeer */
+
 /**
  * Texts a downstream sends when it turns a client away: PostgreSQL's "sorry, too many
  * clients already" and "remaining connection slots are reserved", MySQL's "Too many
@@ -24,7 +28,7 @@ const REFUSALS = [
 
 /**
  * The most frequent error and its most frequent text.
- * @param {{ errorTexts?: object[] }|null} load a LoadResult
+ * @param {WithErrorTexts} load a LoadResult
  * @param {{ lines: Array<{ text: string, count: number }> }|null} [stderr] the server's stderr lines of the run
  * @returns {{ status: number|null, kind: string, count: number, text: string|null, textCount: number, stderr: { text: string, count: number }|null }|null}
  *   `text`: the top text of the top status or kind; `stderr`: the server's most frequent stderr line
@@ -46,7 +50,10 @@ export function topError(load, stderr = null) {
  */
 const OWN_SOCKET_KINDS = new Set(['connect', 'reset', 'timeout', 'tls']);
 
-/** Whether an error-texts entry is a failed request of the generator's own (no response came). */
+/**
+ * Whether an error-texts entry is a failed request of the generator's own (no response came).
+ * @param {ErrorTexts} entry
+ */
 const ownSocket = (entry) => entry.status == null && OWN_SOCKET_KINDS.has(entry.kind);
 
 /**
@@ -54,15 +61,17 @@ const ownSocket = (entry) => entry.status == null && OWN_SOCKET_KINDS.has(entry.
  * the downstream they name or, failing that, the one with the most connections.
  * The generator's own refused connects (ECONNREFUSED from the server under test) are
  * not: see targetRefusal().
- * @param {{ errorTexts?: object[] }|null} load
- * @param {{ lines: Array<{ text: string, count: number }> }|null} stderr
- * @param {Array<{ peer: string, name: string|null, connections: number }>|null} downstreams
+ * @param {WithErrorTexts} load
+ * @param {{ lines: Array<{ text: string, count: number }> }|null|undefined} stderr
+ * @param {DownstreamPeer[]|null|undefined} downstreams
  * @returns {{ text: string, source: 'body'|'stderr', status: number|null, kind: string, count: number,
  *   downstream: { peer: string, name: string|null, connections: number }|null }|null}
  */
 export function downstreamRefusal(load, stderr, downstreams) {
   const peers = downstreams ?? [];
+  /** @param {string} text */
   const named = (text) => peers.find((d) => d.name && text.toLowerCase().includes(d.name.toLowerCase()));
+  /** @param {string} text */
   const refuses = (text) => REFUSALS.some((re) => re.test(text)) || Boolean(named(text));
   const answered = (load?.errorTexts ?? []).filter((entry) => !ownSocket(entry));
   for (const entry of answered) {
@@ -80,7 +89,7 @@ export function downstreamRefusal(load, stderr, downstreams) {
  * The generator's own connects that the server under test refused (ECONNREFUSED):
  * nothing listened on its port at those moments (it restarted, crashed, or never
  * listened there).
- * @param {{ errorTexts?: object[] }|null} load
+ * @param {WithErrorTexts} load
  * @returns {{ count: number, text: string }|null} `count`: the connects refused
  */
 export function targetRefusal(load) {
@@ -90,6 +99,13 @@ export function targetRefusal(load) {
   return { count: refused.reduce((sum, t) => sum + t.count, 0), text: refused[0].text };
 }
 
+/**
+ * @param {string} text
+ * @param {'body'|'stderr'} source
+ * @param {ErrorTexts} entry
+ * @param {DownstreamPeer[]} peers
+ * @param {(text: string) => DownstreamPeer|undefined} named
+ */
 function refusal(text, source, entry, peers, named) {
   const downstream = named(text) ?? peers[0] ?? null;
   return {
@@ -128,15 +144,16 @@ export function bigOtherUsers(users, cores, downstreams) {
  */
 export function downstreamOf(user, downstreams) {
   const list = downstreams ?? [];
-  if (!Array.isArray(user.pids)) return list.find((d) => d.name && d.name === user.name) ?? null;
-  return list.find((d) => d.pid != null && (user.pids.includes(d.pid) || (user.parents ?? []).includes(d.pid))) ?? null;
+  const pids = user.pids;
+  if (!Array.isArray(pids)) return list.find((d) => d.name && d.name === user.name) ?? null;
+  return list.find((d) => d.pid != null && (pids.includes(d.pid) || (user.parents ?? []).includes(d.pid))) ?? null;
 }
 
 /**
  * What tune keeps of a run's error texts and stderr (a few hundred bytes): the three
  * most frequent statuses or kinds with their two most frequent texts, and the three
  * most frequent stderr lines.
- * @param {object} load a LoadResult
+ * @param {WithErrorTexts} load a LoadResult
  * @param {{ lines: Array<{ text: string, count: number }> }|null} stderr
  */
 export function compactErrorTexts(load, stderr) {

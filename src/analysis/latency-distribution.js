@@ -15,6 +15,9 @@ const require = createRequire(import.meta.url);
 const PLOT_NINES_STEP = 1 / 3;
 const PLOT_MAX_NINES = 5;
 
+/**
+ * @param {string|null|undefined} base64 a result file's histogram, which may be missing or hand-edited
+ */
 function decode(base64) {
   if (typeof base64 !== 'string' || base64 === '') return null;
   try {
@@ -27,7 +30,7 @@ function decode(base64) {
 /**
  * The latency distribution: latency at percentiles from 0 to the highest the
  * sample count supports (99.999% needs 100,000 requests), then the max.
- * @param {string} base64 LoadResult.histogram
+ * @param {string|null|undefined} base64 LoadResult.histogram
  * @returns {{ count: number, points: { percentile: number, nines: number, ms: number }[] }|null}
  */
 export function latencyDistribution(base64) {
@@ -38,13 +41,14 @@ export function latencyDistribution(base64) {
     if (count === 0) return { count: 0, points: [] };
     // Beyond 1/count the percentiles repeat the max: stop there.
     const maxNines = Math.min(PLOT_MAX_NINES, Math.log10(count));
+    /** @type {{ percentile: number, nines: number, ms: number }[]} */
     const points = [];
     for (let k = 0; k * PLOT_NINES_STEP <= maxNines + 1e-9; k++) {
       const nines = k * PLOT_NINES_STEP;
       const percentile = 100 * (1 - 10 ** -nines);
       points.push({ percentile, nines, ms: h.getValueAtPercentile(percentile) / 1000 });
     }
-    points.push({ percentile: 100, nines: Math.max(maxNines, points.at(-1).nines) + PLOT_NINES_STEP, ms: h.maxValue / 1000 });
+    points.push({ percentile: 100, nines: Math.max(maxNines, points[points.length - 1].nines) + PLOT_NINES_STEP, ms: h.maxValue / 1000 });
     return { count, points };
   } finally {
     h.destroy();
@@ -54,7 +58,7 @@ export function latencyDistribution(base64) {
 /**
  * A distribution-free confidence interval of one percentile: the latencies at the
  * ranks n·q ± z·√(n·q·(1−q)) (the binomial spread of the order statistic).
- * @param {string} base64
+ * @param {string|null|undefined} base64
  * @param {number} percentile e.g. 99
  * @param {number} z 2 ≈ 95%
  * @returns {{ lowMs: number, highMs: number, count: number }|null}
@@ -67,6 +71,7 @@ export function percentileInterval(base64, percentile, z) {
     if (n === 0) return null;
     const q = percentile / 100;
     const half = z * Math.sqrt(n * q * (1 - q));
+    /** @param {number} r */
     const rank = (r) => Math.min(100, Math.max(0, (100 * r) / n));
     return {
       lowMs: h.getValueAtPercentile(rank(n * q - half)) / 1000,

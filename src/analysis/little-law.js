@@ -28,10 +28,11 @@ import { LITTLE_LAW_TOLERANCE } from '../thresholds.js';
  * @returns {LittleLaw|null}
  */
 export function littleLaw({ mode = 'closed', connections = null, rps = null, meanMs = null, p50Ms = null }) {
-  if (mode !== 'closed' || !(connections > 0) || !(rps > 0)) return null;
-  const latencyFrom = meanMs > 0 ? 'mean' : p50Ms > 0 ? 'p50' : null;
+  if (mode !== 'closed' || connections === null || !(connections > 0) || rps === null || !(rps > 0)) return null;
+  const latencyFrom = (meanMs ?? 0) > 0 ? 'mean' : (p50Ms ?? 0) > 0 ? 'p50' : null;
   if (latencyFrom === null) return null;
-  const latencyMs = latencyFrom === 'mean' ? meanMs : p50Ms;
+  // the one of the two found above 0
+  const latencyMs = /** @type {number} */ (latencyFrom === 'mean' ? meanMs : p50Ms);
   const predictedRps = connections / (latencyMs / 1000);
   const ratio = predictedRps / rps;
   return { connections, latencyMs, latencyFrom, predictedRps, rps, ratio, holds: Math.abs(ratio - 1) <= LITTLE_LAW_TOLERANCE };

@@ -6,6 +6,9 @@
  * number in flight (the L requests in flight spread over N workers). Pure.
  */
 import { BALANCE_NOISE_Z } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
+
+/** @typedef {import('./advice-input.js').ThreadFigures} ThreadFigures */
 
 /**
  * @typedef {object} Spread
@@ -22,7 +25,7 @@ import { BALANCE_NOISE_Z } from '../thresholds.js';
 
 /**
  * @param {import('./advice-input.js').ThreadFigures[]} workers
- * @param {number} [durationMs] measured time, for each worker's time per request
+ * @param {number|null} [durationMs] measured time, for each worker's time per request
  * @returns {{ requests: Spread|null, inFlight: Spread|null, latency: { minMs: number, maxMs: number, minLabel: string, maxLabel: string }|null,
  *   lopsided: boolean }} latency: each worker's mean time a request spends with it, by Little's law
  *   (mean in flight ÷ requests per second), the slowest and the fastest
@@ -33,19 +36,31 @@ export function poolBalance(workers, durationMs = null) {
   return { requests, inFlight, latency: latencySpread(workers, durationMs), lopsided: Boolean(requests?.lopsided || inFlight?.lopsided) };
 }
 
+/**
+ * @param {ThreadFigures[]} workers
+ * @param {number|null} durationMs
+ */
 function latencySpread(workers, durationMs) {
-  if (!(durationMs > 0) || workers.length < 2) return null;
+  if (durationMs === null || !(durationMs > 0) || workers.length < 2) return null;
   const rows = workers
-    .filter((w) => Number.isFinite(w.inFlight) && w.requests > 0)
-    .map((w) => ({ label: w.label, ms: (w.inFlight / (w.requests / (durationMs / 1000))) * 1000 }));
+    .filter((w) => Number.isFinite(w.inFlight) && (w.requests ?? 0) > 0)
+    // kept above: a finite in-flight mean and requests
+    .map((w) => ({ label: w.label, ms: (/** @type {number} */ (w.inFlight) / (/** @type {number} */ (w.requests) / (durationMs / 1000))) * 1000 }));
   if (rows.length !== workers.length) return null;
   const lo = rows.reduce((a, b) => (b.ms < a.ms ? b : a));
   const hi = rows.reduce((a, b) => (b.ms > a.ms ? b : a));
   return { minMs: lo.ms, maxMs: hi.ms, minLabel: lo.label, maxLabel: hi.label };
 }
 
+/**
+ * @param {ThreadFigures[]} workers
+ * @param {Spread['measure']} measure
+ * @param {(w: ThreadFigures) => number|null} pick
+ * @returns {Spread|null}
+ */
 function spreadOf(workers, measure, pick) {
-  const rows = workers.map((w) => ({ label: w.label, value: pick(w) })).filter((r) => Number.isFinite(r.value));
+  // kept: the rows whose value is a finite number
+  const rows = /** @type {Array<{ label: string, value: number }>} */ (workers.map((w) => ({ label: w.label, value: pick(w) })).filter((r) => isFiniteNumber(r.value)));
   if (workers.length < 2 || rows.length !== workers.length) return null;
   const total = rows.reduce((sum, r) => sum + r.value, 0);
   if (!(total > 0)) return null;

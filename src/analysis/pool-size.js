@@ -9,6 +9,7 @@
  * POOL_TARGET_BUSY per worker. Pure.
  */
 import { busyShare } from './busy-time.js';
+import { isFiniteNumber } from './stats.js';
 import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR, QUOTA_THROTTLED_FRACTION } from '../thresholds.js';
 
 /**
@@ -48,7 +49,8 @@ export function estimatePoolSize(input) {
   const throttled = (input.throttle?.fraction ?? 0) >= QUOTA_THROTTLED_FRACTION;
   const shares = input.workers.map((w) => busyShare(w, childCpuOf(input, w), { throttled }));
   const known = shares.filter((s) => s.busy !== null);
-  const workersBusy = known.length ? known.reduce((sum, s) => sum + s.busy, 0) * (input.workers.length / known.length) : null;
+  // known: the shares whose busy is a number
+  const workersBusy = known.length ? known.reduce((sum, s) => sum + /** @type {number} */ (s.busy), 0) * (input.workers.length / known.length) : null;
   const dWorkers = workersBusy !== null ? workersBusy / x : null;
 
   const main = input.main ? busyShare(input.main, input.workers.length ? null : childCpuOf(input, null), { throttled }) : null;
@@ -59,8 +61,8 @@ export function estimatePoolSize(input) {
   const ours = sumOf([input.main?.cpuPct, ...workerProcesses.map((w) => w.cpuPct), input.spawnedCpuPct, input.generator.cpuPct]) / 100;
   const dCpu = ours > 0 ? ours / x : null;
   // Other processes: as measured per process where /proc was read whole (the figure the views name them by), else what the cores' busy time leaves.
-  const otherCores = Number.isFinite(input.otherCores) ? input.otherCores
-    : hostCpus && Number.isFinite(input.systemCpuPct) ? Math.max(0, (input.systemCpuPct / 100) * hostCpus - ours) : null;
+  const otherCores = isFiniteNumber(input.otherCores) ? input.otherCores
+    : hostCpus && isFiniteNumber(input.systemCpuPct) ? Math.max(0, (input.systemCpuPct / 100) * hostCpus - ours) : null;
   // The pool is sized for the machine's cores, not for what other programs left
   // this run: their load comes and goes (on a shared box it moved 0.8–1.5 cores
   // between consecutive 3 s runs), and one worker too many costs a process's
@@ -73,11 +75,11 @@ export function estimatePoolSize(input) {
     main: dMain ? 1 / dMain : null,
     cores: dCpu && availableCores ? availableCores / dCpu : null,
     // The busiest generator thread's ELU: at 1 it sends no faster.
-    generator: input.generator.elu > 0 ? x / input.generator.elu : null,
+    generator: (input.generator.elu ?? 0) > 0 ? x / /** @type {number} above 0 */ (input.generator.elu) : null,
   };
   /** @type {Array<[PoolEstimate['limit'], number|null]>} */
   const bounded = [['cores', bounds.cores], ['main-thread', bounds.main], ['generator', bounds.generator]];
-  const shared = bounded.filter(([, v]) => v !== null);
+  const shared = /** @type {Array<[PoolEstimate['limit'], number]>} kept: a bound that is a number */ (bounded.filter(([, v]) => v !== null));
   const [limit, xShared] = shared.length ? shared.reduce((a, b) => (b[1] < a[1] ? b : a)) : [null, null];
   const knee = dWorkers !== null && xShared !== null ? dWorkers * xShared : null;
   const max = cores ? Math.max(1, TUNE_MAX_SIZE_FACTOR * Math.ceil(cores - 1e-9)) : Infinity;
@@ -104,17 +106,19 @@ export function estimatePoolSize(input) {
  * @param {import('./advice-input.js').ThreadFigures|null} worker null: the main thread
  */
 export function childCpuOf(input, worker) {
-  if (!Number.isFinite(input.spawnedCpuPct)) return null;
+  if (!isFiniteNumber(input.spawnedCpuPct)) return null;
   const all = input.spawnedCpuPct / 100;
   if (!worker) return all;
-  const total = input.workers.reduce((sum, w) => sum + (Number.isFinite(w.requests) ? w.requests : 0), 0);
-  return Number.isFinite(worker.requests) && total > 0 ? (all * worker.requests) / total : all / input.workers.length;
+  const total = input.workers.reduce((sum, w) => sum + (isFiniteNumber(w.requests) ? w.requests : 0), 0);
+  return isFiniteNumber(worker.requests) && total > 0 ? (all * worker.requests) / total : all / input.workers.length;
 }
 
+/** @param {number|null} seconds */
 function ms(seconds) {
   return seconds === null ? null : seconds * 1000;
 }
 
+/** @param {Array<number|null|undefined>} values */
 function sumOf(values) {
-  return values.filter(Number.isFinite).reduce((sum, v) => sum + v, 0);
+  return values.filter(isFiniteNumber).reduce((sum, v) => sum + v, 0);
 }

@@ -8,7 +8,7 @@
  * reason codes and figures out; src/report/tune-words.js says them in words.
  */
 import { groupCells, groupSizes, isClean } from './cells.js';
-import { overlaps } from './stats.js';
+import { overlaps, isFiniteNumber } from './stats.js';
 import { findBottleneck } from './bottleneck.js';
 import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN, DOWNSTREAM_JUMP_CONNECTIONS, POOL_BUSY_FRACTION } from '../thresholds.js';
 export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
@@ -53,8 +53,18 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
  * @property {{ peer: string, name: string|null, from: number|null, fromSize: number|null, to: number }|null} downstream
  */
 
+/** @typedef {import('./cells.js').Step} Step */
+/** @typedef {import('./cells.js').Cell} Cell */
+/** @typedef {import('./cells.js').SizeFigures} SizeFigures */
+
 /**
- * @param {import('./cells.js').Step[]} steps every measured step (repeats separate)
+ * A clean size's or cell's median: every repeat measured it (isClean: throughput above 0), so a number.
+ * @param {{ median: number|null }} figure
+ */
+const med = (figure) => /** @type {number} */ (figure.median);
+
+/**
+ * @param {Step[]} steps every measured step (repeats separate)
  * @returns {Recommendation}
  */
 export function recommend(steps) {
@@ -73,31 +83,35 @@ export function recommend(steps) {
     return { ...empty, reasons: ['all-errors'], basis: { errorSizes, failedSizes } };
   }
 
-  const best = sizes.reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
-  const inRpsBand = (x) => x.rps.median >= best.rps.median * (1 - RPS_BAND);
+  const best = sizes.reduce((a, b) => (med(b.rps) > med(a.rps) ? b : a));
+  /** @param {SizeFigures} x */
+  const inRpsBand = (x) => med(x.rps) >= med(best.rps) * (1 - RPS_BAND);
   const reasons = ['within-band'];
-  let p99Best = Math.min(...sizes.map((x) => x.p99Ms.median));
-  const inBand = (x) => inRpsBand(x) && x.p99Ms.median <= p99Best * (1 + P99_BAND);
+  let p99Best = Math.min(...sizes.map((x) => med(x.p99Ms)));
+  /** @param {SizeFigures} x */
+  const inBand = (x) => inRpsBand(x) && med(x.p99Ms) <= p99Best * (1 + P99_BAND);
   if (!sizes.some(inBand)) {
     // The lowest p99 came with much lower throughput: judge p99 among the fast sizes only.
-    p99Best = Math.min(...sizes.filter(inRpsBand).map((x) => x.p99Ms.median));
+    p99Best = Math.min(...sizes.filter(inRpsBand).map((x) => med(x.p99Ms)));
     reasons.push('p99-relaxed');
   }
-  const bandPick = sizes.find(inBand);
+  // The best size is in the rps band, and after p99-relaxed the lowest p99 among those is too: one size is in the band.
+  const bandPick = /** @type {SizeFigures} */ (sizes.find(inBand));
   // One rule, one sentence: a smaller size whose repeats overlap the pick's throughput, with
   // its p99 in the band, is "no meaningful difference", so the smaller pool is the one kept.
   let picked = bandPick;
   for (let smaller = smallerTie(picked); smaller; smaller = smallerTie(picked)) picked = smaller;
+  /** @param {SizeFigures} of */
   function smallerTie(of) {
-    return sizes.find((x) => x.size < of.size && overlaps(x.rps, of.rps) && x.p99Ms.median <= p99Best * (1 + P99_BAND));
+    return sizes.find((x) => x.size < of.size && overlaps(x.rps, of.rps) && med(x.p99Ms) <= p99Best * (1 + P99_BAND));
   }
   if (picked !== bandPick) reasons.push('tie-smaller');
 
   const atSize = cells.filter((c) => c.size === picked.size && isClean(c));
-  const byP99 = atSize.reduce((a, b) => (b.p99Ms.median < a.p99Ms.median ? b : a));
+  const byP99 = atSize.reduce((a, b) => (med(b.p99Ms) < med(a.p99Ms) ? b : a));
   const faster = atSize
-    .filter((c) => c !== byP99 && c.rps.median >= byP99.rps.median * (1 + CLEAR_RPS_GAIN) && !overlaps(c.rps, byP99.rps))
-    .sort((a, b) => b.rps.median - a.rps.median)[0];
+    .filter((c) => c !== byP99 && med(c.rps) >= med(byP99.rps) * (1 + CLEAR_RPS_GAIN) && !overlaps(c.rps, byP99.rps))
+    .sort((a, b) => med(b.rps) - med(a.rps))[0];
   const chosen = faster ?? byP99;
   reasons.push(atSize.length === 1 ? 'only-policy' : faster ? 'higher-throughput' : 'best-p99');
 
@@ -109,7 +123,7 @@ export function recommend(steps) {
   // The largest size measured is the only one in the band: the peak may lie beyond it,
   // unless a larger size was measured and failed (then the peak is known to lie below it).
   const largerFailed = errorSizes.some((size) => size > best.size);
-  const found = findBottleneck(best.signals ?? {}, { downstreams: lastOf(steps, best.size, 'downstreams') });
+  const found = findBottleneck(asSignals(best.signals), { downstreams: lastOf(steps, best.size, 'downstreams') });
   // With the CPU budget used up at the best size, a larger pool gets no more CPU: not "still rising".
   const cpuBound = found.findings.some((f) => f.kind === 'machine' || f.kind === 'cpu-quota');
   if (sizes.length > 1 && picked === best && best === sizes.at(-1) && sizeTies.length === 0 && !largerFailed && !cpuBound) reasons.push('still-rising');
@@ -118,7 +132,7 @@ export function recommend(steps) {
   if (tooFewSizes.length > 0) reasons.push('too-few-at-sizes');
   // More workers than CPUs, none of them busy, the cores full: the extra workers only shared the cores.
   const s = picked.signals ?? {};
-  if (cpuBound && s.cores && picked.size > s.cores && (s.workers ?? 0) > 0 && Number.isFinite(s.workersBusy) && s.workersBusy < POOL_BUSY_FRACTION) {
+  if (cpuBound && s.cores && picked.size > s.cores && (s.workers ?? 0) > 0 && isFiniteNumber(s.workersBusy) && s.workersBusy < POOL_BUSY_FRACTION) {
     reasons.push('over-cpus');
   }
 
@@ -126,7 +140,7 @@ export function recommend(steps) {
   const past = pastBest(sizes, best);
   if (past) for (const f of past.findings) if (!reasons.includes(f.kind)) reasons.push(f.kind);
   if (past && found.findings.length === 0 && past.findings.length === 0) reasons.push('limit-not-sampled');
-  const bestCell = cells.filter((c) => c.size === best.size && isClean(c)).reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
+  const bestCell = cells.filter((c) => c.size === best.size && isClean(c)).reduce((a, b) => (med(b.rps) > med(a.rps) ? b : a));
   return {
     size: picked.size,
     policy: chosen.policy,
@@ -143,10 +157,21 @@ export function recommend(steps) {
 }
 
 /**
+ * The signals of a size or cell, as findBottleneck() reads them: a median over steps, where a
+ * sampler that never reported leaves its signal out (findBottleneck reads a missing one as none).
+ * @param {Partial<import('./run-figures.js').RunSignals>|undefined} signals
+ */
+function asSignals(signals) {
+  return /** @type {import('./run-figures.js').RunSignals} */ (signals ?? {});
+}
+
+/**
  * The next larger size than the best, measured: throughput did not rise there, so
  * something limited it. Its own findings (a quota throttles harder with more
  * workers) and the best size's figures that were checked, for the sentence that
  * says so when no sampled figure reached its limit.
+ * @param {SizeFigures[]} sizes
+ * @param {SizeFigures} best
  */
 function pastBest(sizes, best) {
   const next = sizes.filter((x) => x.size > best.size).sort((a, b) => a.size - b.size)[0];
@@ -157,41 +182,54 @@ function pastBest(sizes, best) {
     size: next.size,
     rps: next.rps.median,
     bestRps: best.rps.median,
-    fell: next.rps.median < best.rps.median * (1 - RPS_BAND),
+    fell: med(next.rps) < med(best.rps) * (1 - RPS_BAND),
     // The connection count bounds a size with room; past the best, it does not say why throughput fell.
-    findings: findBottleneck(next.signals ?? {}).findings.filter((f) => f.kind !== 'connections'),
+    findings: findBottleneck(asSignals(next.signals)).findings.filter((f) => f.kind !== 'connections'),
     checked: {
       mainElu: finite(s.mainElu),
       mainBlocked: finite(s.mainBlocked),
       workersElu: finite(s.workersElu),
-      generatorCpuPctPerThread: Number.isFinite(s.generatorCpuPct) ? s.generatorCpuPct / threads : null,
+      generatorCpuPctPerThread: isFiniteNumber(s.generatorCpuPct) ? s.generatorCpuPct / threads : null,
       budgetBusyPct: finite(s.budgetBusyPct ?? s.systemCpuPct),
       throttledFraction: finite(s.throttle?.fraction),
     },
   };
 }
 
+/**
+ * @param {unknown} value
+ * @returns {number|null}
+ */
 function finite(value) {
-  return Number.isFinite(value) ? value : null;
+  return isFiniteNumber(value) ? value : null;
 }
 
 /**
  * The sizes with steps that ended without enough responses to rank (`tooFew`): per size, how many
  * such steps, the most responses one of them got and in how long.
+ * @param {Step[]} steps
  * @returns {Array<{ size: number, steps: number, requests: number, durationMs: number }>}
  */
 function tooFew(steps) {
+  /** @type {Map<number, { size: number, steps: number, requests: number, durationMs: number }>} */
   const bySize = new Map();
   for (const s of steps.filter((x) => x.tooFew && !x.partial)) {
     const seen = bySize.get(s.size) ?? { size: s.size, steps: 0, requests: 0, durationMs: 0 };
     seen.steps += 1;
-    if (s.requests >= seen.requests) Object.assign(seen, { requests: s.requests, durationMs: s.durationMs });
+    if (/** @type {number} a step that ended counts its requests */ (s.requests) >= seen.requests) Object.assign(seen, { requests: s.requests, durationMs: s.durationMs });
     bySize.set(s.size, seen);
   }
   return [...bySize.values()].sort((a, b) => a.size - b.size);
 }
 
-/** The last non-partial step's `field` at a size (its downstreams, its error texts), or null. */
+/**
+ * The last non-partial step's `field` at a size (its downstreams, its error texts), or null.
+ * @template {'downstreams'} F
+ * @param {Step[]} steps
+ * @param {number} size
+ * @param {F} field
+ * @returns {NonNullable<Step[F]>|null}
+ */
 function lastOf(steps, size, field) {
   const found = steps.filter((s) => s.size === size && !s.partial && s[field] != null);
   return found.at(-1)?.[field] ?? null;
@@ -200,6 +238,9 @@ function lastOf(steps, size, field) {
 /**
  * Why one size failed: its most frequent error text over its steps, its stderr line,
  * and how its busiest downstream's connections compare with the largest clean size below.
+ * @param {number} size
+ * @param {Step[]} steps
+ * @param {SizeFigures[]} cleanSizes
  * @returns {FailedSize}
  */
 function failedSize(size, steps, cleanSizes) {
@@ -207,9 +248,9 @@ function failedSize(size, steps, cleanSizes) {
   const failed = own.find((s) => s.failed)?.failed ?? null;
   const errors = own.reduce((sum, s) => sum + (s.errors ?? 0), 0);
   const entries = own.flatMap((s) => s.errorTexts ?? []);
-  const top = entries.reduce((a, b) => (b.count > (a?.count ?? -1) ? b : a), null);
+  const top = entries.reduce((/** @type {(typeof entries)[number]|null} */ a, b) => (b.count > (a?.count ?? -1) ? b : a), null);
   const lines = own.flatMap((s) => s.stderr ?? []);
-  const stderr = lines.reduce((a, b) => (b.count > (a?.count ?? -1) ? b : a), null);
+  const stderr = lines.reduce((/** @type {(typeof lines)[number]|null} */ a, b) => (b.count > (a?.count ?? -1) ? b : a), null);
   const count = top ? entries.filter((e) => (e.status ?? e.kind) === (top.status ?? top.kind)).reduce((sum, e) => sum + e.count, 0) : 0;
   return {
     size,
@@ -224,7 +265,12 @@ function failedSize(size, steps, cleanSizes) {
   };
 }
 
-/** The busiest downstream at a failed size, with its connections at the largest clean size below (a jump of DOWNSTREAM_JUMP_CONNECTIONS or more). */
+/**
+ * The busiest downstream at a failed size, with its connections at the largest clean size below (a jump of DOWNSTREAM_JUMP_CONNECTIONS or more).
+ * @param {number} size
+ * @param {Step[]} steps
+ * @param {SizeFigures[]} cleanSizes
+ */
 function downstreamJump(size, steps, cleanSizes) {
   const at = lastOf(steps, size, 'downstreams')?.[0];
   if (!at) return null;

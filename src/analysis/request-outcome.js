@@ -6,6 +6,7 @@
  * Pure: a LoadResult or LoadTick in, counts and an id out.
  */
 import { MOSTLY_FAILED_SHARE } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 
 /**
  * @typedef {object} RequestOutcome
@@ -19,7 +20,7 @@ import { MOSTLY_FAILED_SHARE } from '../thresholds.js';
  */
 
 /**
- * @param {{ requests?: number, errors?: Record<string, number>, durationMs?: number, elapsedMs?: number, rps?: number|null, meanRps?: number }|null} load
+ * @param {{ requests?: number, errors?: Partial<Record<string, number>>, durationMs?: number|null, elapsedMs?: number, rps?: number|null, meanRps?: number }|null} load
  *   a LoadResult (`durationMs`, `rps`) or a LoadTick (`elapsedMs`, `meanRps`)
  * @returns {RequestOutcome}
  */
@@ -36,7 +37,7 @@ export function requestOutcome(load) {
   // The rate the throughput line shows beside it (a LoadResult's rps, a tick's mean), scaled to the
   // successes: a rate of its own, from the rounded duration, once read 14,030 succeeded of 14,029 req/s.
   const total = load && 'meanRps' in load ? load.meanRps : load?.rps;
-  const succeededRps = Number.isFinite(total) && responses > 0 ? share(total, succeeded, responses) : ms > 0 ? (succeeded * 1000) / ms : null;
+  const succeededRps = isFiniteNumber(total) && responses > 0 ? share(total, succeeded, responses) : ms !== null && ms > 0 ? (succeeded * 1000) / ms : null;
   return {
     id: outcomeId(attempts, succeeded, failedShare),
     attempts,
@@ -48,11 +49,22 @@ export function requestOutcome(load) {
   };
 }
 
-/** total × part ÷ whole, exactly total when the part is the whole (× then ÷ can be 1 ulp off). */
+/**
+ * total × part ÷ whole, exactly total when the part is the whole (× then ÷ can be 1 ulp off).
+ * @param {number} total
+ * @param {number} part
+ * @param {number} whole
+ */
 function share(total, part, whole) {
   return part === whole ? total : (total * part) / whole;
 }
 
+/**
+ * @param {number} attempts
+ * @param {number} succeeded
+ * @param {number} failedShare
+ * @returns {RequestOutcome['id']}
+ */
 function outcomeId(attempts, succeeded, failedShare) {
   if (attempts === 0) return 'no-requests';
   if (succeeded === 0) return 'none-succeeded';
@@ -81,7 +93,7 @@ export function runsOutcome(runs) {
   let failed = 0;
   for (const run of runs) {
     if (run.failed) continue;
-    if (Number.isFinite(run.attempts) && Number.isFinite(run.succeeded)) {
+    if (isFiniteNumber(run.attempts) && isFiniteNumber(run.succeeded)) {
       attempts += run.attempts;
       failed += run.attempts - run.succeeded;
     } else {

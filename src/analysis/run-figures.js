@@ -3,7 +3,13 @@
  * and the sampler signals the bottleneck analysis reads. A RunResult holds every
  * sample; a sweep of dozens of runs keeps only this (a few hundred bytes each).
  */
-import { mean } from './stats.js';
+import { mean, isFiniteNumber } from './stats.js';
+
+/** @typedef {import('../result-types.js').RunResult} RunResult */
+/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../result-types.js').LoadResult} LoadResult */
+/** @typedef {import('../result-types.js').SamplesSummary} SamplesSummary */
+/** @typedef {import('../result-types.js').ProcessSamples} ProcessSamples */
 import { cpuView } from './cpu-view.js';
 import { isWorkerEntry } from '../process-roles.js';
 import { compactErrorTexts } from './error-reasons.js';
@@ -62,10 +68,11 @@ import { requestOutcome } from './request-outcome.js';
  */
 
 /**
- * @param {object} result RunResult (src/runner/run-engine.js)
+ * @param {RunResult} result (src/runner/run-engine.js)
  * @returns {RunFigures}
  */
 export function runFigures(result) {
+  /** @type {Partial<LoadResult>} a result file's load may be missing */
   const load = result.load ?? {};
   const outcome = result.outcome ?? requestOutcome(load);
   return {
@@ -89,7 +96,7 @@ export function runFigures(result) {
 
 /**
  * The sampler signals of a run (nulls where a sampler or the probe did not report).
- * @param {object} result RunResult
+ * @param {RunResult|DiagnoseResult} result
  * @returns {RunSignals}
  */
 export function runSignals(result) {
@@ -108,7 +115,7 @@ export function runSignals(result) {
   return {
     mainElu: main?.elu ?? null,
     mainBlocked: main?.blockedFraction ?? null,
-    mainCpuPct: Number.isFinite(main?.cpuPct) ? Math.max(0, main.cpuPct - (mainThreadsCpu ?? 0)) : null,
+    mainCpuPct: isFiniteNumber(main?.cpuPct) ? Math.max(0, main.cpuPct - (mainThreadsCpu ?? 0)) : null,
     workersCpuPct: workers.length ? sum(workers.map((w) => w.cpuPct)) : null,
     workersElu: mean(workers.map((w) => w.elu)),
     workers: workerEntries.length,
@@ -131,18 +138,26 @@ export function runSignals(result) {
   };
 }
 
+/**
+ * @param {ProcessSamples[]} entries
+ * @returns {'thread'|'process'|'mixed'|null}
+ */
 function workerKind(entries) {
   const kinds = new Set(entries.map((p) => (p.role === 'thread' ? 'thread' : 'process')));
   if (kinds.size === 0) return null;
   return kinds.size === 1 ? [...kinds][0] : 'mixed';
 }
 
+/** @param {Array<number|null|undefined>} values */
 function sum(values) {
-  const finite = values.filter(Number.isFinite);
+  const finite = values.filter(isFiniteNumber);
   return finite.length ? finite.reduce((total, v) => total + v, 0) : null;
 }
 
-/** The CPU budget's signals, as RunSignals and AdviceInput name them. */
+/**
+ * The CPU budget's signals, as RunSignals and AdviceInput name them.
+ * @param {import('./cpu-view.js').CpuView} view
+ */
 export function budgetSignals(view) {
   return {
     cores: view.budget,
@@ -154,14 +169,21 @@ export function budgetSignals(view) {
   };
 }
 
-/** CPU of everything spawnbench saw a run use (server processes, commands, generator), % of one CPU; null when none was read. */
+/**
+ * CPU of everything spawnbench saw a run use (server processes, commands, generator), % of one CPU; null when none was read.
+ * @param {Partial<SamplesSummary>|null|undefined} samples
+ * @param {{ cpuPct?: number|null }|null|undefined} generator
+ * @returns {number|null}
+ */
 export function ownCpuPct(samples, generator) {
   const list = (samples?.processes ?? []).filter((p) => p.role !== 'thread');
   // A process that lived part of the run (a server a restart replaced, a worker that died) used its
   // mean CPU only while it lived: weighted by its share of the samples, the sum stays the run's.
+  /** @param {ProcessSamples} p */
   const samplesOf = (p) => p.series?.length ?? 0;
   const most = Math.max(0, ...list.map(samplesOf));
-  const processes = list.map((p) => (most > 0 && samplesOf(p) > 0 ? p.summary?.cpuPct * (samplesOf(p) / most) : p.summary?.cpuPct));
-  const all = [...processes, samples?.spawned?.cpuPct, generator?.cpuPct].filter(Number.isFinite);
+  // A missing cpuPct stays missing (NaN or undefined, dropped below), as before.
+  const processes = list.map((p) => (most > 0 && samplesOf(p) > 0 ? /** @type {number} */ (p.summary?.cpuPct) * (samplesOf(p) / most) : p.summary?.cpuPct));
+  const all = [...processes, samples?.spawned?.cpuPct, generator?.cpuPct].filter(isFiniteNumber);
   return all.length ? all.reduce((a, b) => a + b, 0) : null;
 }

@@ -26,12 +26,14 @@ import { RPS_BAND } from '../thresholds.js';
  * @returns {RunAgainstTune|null} null when there is nothing to compare (no size, no clean tune size)
  */
 export function runAgainstTune(size, sizes) {
-  const measured = sizes.filter((x) => Number.isFinite(x.rps?.median)).sort((a, b) => a.size - b.size);
+  // kept: the sizes with a median
+  const measured = /** @type {Array<{ size: number, rps: { median: number } }>} */ (sizes.filter((x) => Number.isFinite(x.rps?.median))).sort((a, b) => a.size - b.size);
   if (size === null || !Number.isFinite(size) || measured.length === 0) return null;
   const best = measured.reduce((a, b) => (b.rps.median > a.rps.median ? b : a));
   const at = measured.find((x) => x.size === size);
   const below = measured.filter((x) => x.size < size).at(-1);
   const above = measured.find((x) => x.size > size);
+  /** @type {number|null} */
   let rps = null;
   if (at) rps = at.rps.median;
   else if (below && above) rps = below.rps.median + ((above.rps.median - below.rps.median) * (size - below.size)) / (above.size - below.size);

@@ -9,10 +9,15 @@
  * and figures out (src/report/spawn-failures-text.js words them).
  */
 
+import { isFiniteNumber } from './stats.js';
+
 /** `spawn <command> <ERRNO>`: how Node words a command that could not start. */
 const SPAWN_ERROR = /^spawn (\S+) (E[A-Z0-9]+)$/;
 
-/** Which limit each errno of a failed start points at (null: not a limit). */
+/**
+ * Which limit each errno of a failed start points at (null: not a limit).
+ * @type {Record<string, SpawnFailure['limit']>}
+ */
 const LIMIT_OF = { EAGAIN: 'processes', EMFILE: 'openFiles', ENFILE: 'systemFiles', ENOMEM: 'memory' };
 
 /**
@@ -30,6 +35,7 @@ const LIMIT_OF = { EAGAIN: 'processes', EMFILE: 'openFiles', ENFILE: 'systemFile
  * @returns {{ total: number, failures: SpawnFailure[] } | null} null when no request failed to spawn its command
  */
 export function spawnFailures(errorTexts, limits = null) {
+  /** @type {Map<string, SpawnFailure>} */
   const byKey = new Map();
   for (const entry of errorTexts ?? []) {
     for (const { text, count } of entry.texts ?? []) {
@@ -48,9 +54,14 @@ export function spawnFailures(errorTexts, limits = null) {
   return { total: failures.reduce((sum, f) => sum + f.count, 0), failures };
 }
 
+/**
+ * @param {SpawnFailure['limit']} limit
+ * @param {Record<string, number|null>|null} limits
+ * @returns {number|null}
+ */
 function limitValue(limit, limits) {
   const value = limit && limits ? limits[limit] : null;
-  return Number.isFinite(value) ? value : null;
+  return isFiniteNumber(value) ? value : null;
 }
 
 /**
@@ -59,10 +70,11 @@ function limitValue(limit, limits) {
  * @returns {{ processes: number|null, openFiles: number|null } | null}
  */
 export function lowestLimits(readings) {
-  const known = readings.filter(Boolean);
+  const known = readings.filter(/** @returns {r is { processes: number|null, openFiles: number|null }} */ (r) => Boolean(r));
   if (known.length === 0) return null;
+  /** @param {'processes'|'openFiles'} key */
   const lowest = (key) => {
-    const values = known.map((r) => r[key]).filter((v) => v !== null && !Number.isNaN(v));
+    const values = known.map((r) => r[key]).filter(/** @returns {v is number} */ (v) => v !== null && !Number.isNaN(v));
     return values.length ? Math.min(...values) : null;
   };
   return { processes: lowest('processes'), openFiles: lowest('openFiles') };

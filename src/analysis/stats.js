@@ -5,12 +5,21 @@
  */
 
 /**
+ * Whether a value is a finite number: Number.isFinite as a type guard, for filters.
+ * @param {unknown} value
+ * @returns {value is number}
+ */
+export function isFiniteNumber(value) {
+  return Number.isFinite(value);
+}
+
+/**
  * The median of the finite numbers in `values` (null when there are none).
- * @param {number[]} values
+ * @param {Array<number|null|undefined>} values
  * @returns {number|null}
  */
 export function median(values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const sorted = values.filter(isFiniteNumber).sort((a, b) => a - b);
   if (sorted.length === 0) return null;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -18,11 +27,11 @@ export function median(values) {
 
 /**
  * Median and range of repeated values.
- * @param {number[]} values
+ * @param {Array<number|null|undefined>} values
  * @returns {{ median: number|null, min: number|null, max: number|null, n: number }}
  */
 export function spread(values) {
-  const finite = values.filter(Number.isFinite);
+  const finite = values.filter(isFiniteNumber);
   if (finite.length === 0) return { median: null, min: null, max: null, n: 0 };
   return { median: median(finite), min: Math.min(...finite), max: Math.max(...finite), n: finite.length };
 }
@@ -35,7 +44,9 @@ export function spread(values) {
  */
 export function overlaps(a, b) {
   if (a.n < 2 || b.n < 2) return false;
-  return a.min <= b.max && b.min <= a.max;
+  // Two repeats or more: spread() set min and max.
+  const [aMin, aMax, bMin, bMax] = /** @type {number[]} */ ([a.min, a.max, b.min, b.max]);
+  return aMin <= bMax && bMin <= aMax;
 }
 
 /**
@@ -43,6 +54,6 @@ export function overlaps(a, b) {
  * @param {Array<number|null|undefined>} values
  */
 export function mean(values) {
-  const finite = values.filter(Number.isFinite);
+  const finite = values.filter(isFiniteNumber);
   return finite.length ? finite.reduce((sum, v) => sum + v, 0) / finite.length : null;
 }

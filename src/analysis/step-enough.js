@@ -5,6 +5,7 @@
  * step length that fits a latency seen, for the tune command a run prints. Pure.
  */
 import { TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE, TUNE_STEP_MAX_MS, TUNE_DEFAULTS } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 
 /**
  * @param {{ requests: number, durationMs: number, p99Ms: number|null }} step measured so far, or in all
@@ -12,7 +13,7 @@ import { TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE, TUNE_STEP_MAX_MS, TUNE_DEFAULTS 
  */
 export function hasEnoughResponses({ requests, durationMs, p99Ms }) {
   if (!(requests >= TUNE_MIN_RESPONSES)) return false;
-  return !Number.isFinite(p99Ms) || durationMs >= p99Ms * TUNE_P99_MULTIPLE;
+  return !isFiniteNumber(p99Ms) || durationMs >= p99Ms * TUNE_P99_MULTIPLE;
 }
 
 /**
@@ -23,8 +24,8 @@ export function hasEnoughResponses({ requests, durationMs, p99Ms }) {
  * @returns {number}
  */
 export function stepMsFor({ rps, p99Ms }) {
-  const forResponses = rps > 0 ? (TUNE_MIN_RESPONSES / rps) * 1000 : 0;
-  const forLatency = Number.isFinite(p99Ms) ? p99Ms * TUNE_P99_MULTIPLE : 0;
+  const forResponses = rps !== null && rps > 0 ? (TUNE_MIN_RESPONSES / rps) * 1000 : 0;
+  const forLatency = isFiniteNumber(p99Ms) ? p99Ms * TUNE_P99_MULTIPLE : 0;
   const needed = Math.ceil(Math.max(forResponses, forLatency) / 1000) * 1000;
   return Math.min(TUNE_STEP_MAX_MS, Math.max(TUNE_DEFAULTS.durationMs, needed));
 }

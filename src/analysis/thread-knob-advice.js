@@ -10,6 +10,7 @@
  */
 import { THREADPOOL_ENV, VIPS_ENV } from './size-knob.js';
 import { MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 
 /**
  * @param {import('./advice-input.js').AdviceInput} input
@@ -19,16 +20,16 @@ import { MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
  */
 export function threadKnobReason(input) {
   const knob = input.knob;
-  if (!knob || knob.kind !== 'env' || ![THREADPOOL_ENV, VIPS_ENV].includes(knob.name) || !Number.isFinite(knob.value)) return null;
+  if (!knob || knob.kind !== 'env' || knob.name === null || ![THREADPOOL_ENV, VIPS_ENV].includes(knob.name) || !isFiniteNumber(knob.value)) return null;
   const seen = knob.seen ?? { kind: 'single', workers: 0, threads: 0, poolThreads: 0, poolCpuPct: null };
   const vips = knob.name === VIPS_ENV;
   const threadsPct = vips ? seen.vipsCpuPct : seen.poolCpuPct;
   const threads = (vips ? seen.vipsThreads : seen.poolThreads) || knob.value;
   const cores = input.capacity ?? input.cores ?? null;
-  const busyPct = Number.isFinite(input.systemCpuPct) ? input.systemCpuPct : null;
+  const busyPct = isFiniteNumber(input.systemCpuPct) ? input.systemCpuPct : null;
   const idleCores = cores !== null && busyPct !== null ? Math.max(0, cores * (1 - busyPct / 100)) : null;
   const coresFull = busyPct !== null && busyPct >= MACHINE_CPU_LIMIT_PCT;
-  const poolFull = Number.isFinite(threadsPct) && threadsPct / 100 >= POOL_BUSY_FRACTION * Math.min(knob.value, threads);
+  const poolFull = isFiniteNumber(threadsPct) && threadsPct / 100 >= POOL_BUSY_FRACTION * Math.min(knob.value, threads);
   const limit = coresFull ? 'cores' : poolFull ? 'threadpool' : 'neither';
   // Full cores: keep the value. More threads only share the cores, and fewer can lose some: sharp's
   // thumbnails on 2 full cores served 270 req/s with 2 threads against 290 with 4 (by hand, wrk), while
@@ -44,7 +45,7 @@ export function threadKnobReason(input) {
       unset: Boolean(knob.unset),
       trySize,
       limit,
-      threadsCores: Number.isFinite(threadsPct) ? threadsPct / 100 : null,
+      threadsCores: isFiniteNumber(threadsPct) ? threadsPct / 100 : null,
       threads,
       cores,
       coresBusyPct: busyPct,
@@ -77,9 +78,10 @@ export function threadKnobSizes(series, reason) {
 export function withThreadKnob(reasons, reason) {
   if (!reason) return reasons;
   const { limit, coresBusyPct } = reason.figures;
+  /** @param {{ id: string, figures: object }} r */
   const saysLoad = (r) => r.id === 'one-process-enough' && /** @type {{ limit?: string }} */ (r.figures).limit === 'load';
   const kept = reasons
     .filter((r) => !(limit === 'threadpool' && saysLoad(r)))
-    .map((r) => (limit === 'cores' && saysLoad(r) ? { ...r, figures: { ...r.figures, limit: 'cores', share: coresBusyPct / 100 } } : r));
+    .map((r) => (limit === 'cores' && saysLoad(r) ? { ...r, figures: { ...r.figures, limit: 'cores', share: /** @type {number} the cores' busy share set limit 'cores' */ (coresBusyPct) / 100 } } : r));
   return [...kept, reason];
 }

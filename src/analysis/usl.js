@@ -62,7 +62,11 @@ export function fitUsl(points) {
   return { ...model, peak: uslPeak(model), r2: rSquared(usable, model), points: usable.length };
 }
 
-/** Minimises Σ ((y − ŷ)/y)² over the chosen feature columns; null when singular. */
+/**
+ * Minimises Σ ((y − ŷ)/y)² over the chosen feature columns; null when singular.
+ * @param {Array<{ features: number[], y: number }>} rows
+ * @param {number[]} terms
+ */
 function weightedLeastSquares(rows, terms) {
   const k = terms.length;
   const ata = Array.from({ length: k }, () => new Array(k).fill(0));
@@ -77,7 +81,12 @@ function weightedLeastSquares(rows, terms) {
   return solve(ata, aty);
 }
 
-/** Gaussian elimination with partial pivoting; null when the system is singular. */
+/**
+ * Gaussian elimination with partial pivoting; null when the system is singular.
+ * @param {number[][]} matrix
+ * @param {number[]} vector
+ * @returns {number[]|null}
+ */
 function solve(matrix, vector) {
   const n = vector.length;
   const m = matrix.map((row, i) => [...row, vector[i]]);
@@ -95,7 +104,11 @@ function solve(matrix, vector) {
   return m.map((row, i) => row[n] / row[i]);
 }
 
-/** Share of the variance of X that the model explains (1: perfect). */
+/**
+ * Share of the variance of X that the model explains (1: perfect).
+ * @param {{ n: number, x: number }[]} points
+ * @param {{ lambda: number, sigma: number, kappa: number }} model
+ */
 function rSquared(points, model) {
   const meanX = points.reduce((sum, p) => sum + p.x, 0) / points.length;
   let residual = 0;
@@ -131,8 +144,10 @@ export function uslDisagreement(fit, points) {
   }
   const best = Math.max(...sorted.map((p) => p.x));
   const band = sorted.map((p, i) => ({ ...p, i })).filter((p) => p.x >= best * (1 - RPS_BAND));
+  // the best point itself is in the band: it is never empty
+  const last = band[band.length - 1];
   const low = sorted[Math.max(0, band[0].i - 1)].n;
-  const high = band.at(-1).i === sorted.length - 1 ? Infinity : sorted[band.at(-1).i + 1].n;
+  const high = last.i === sorted.length - 1 ? Infinity : sorted[last.i + 1].n;
   if (fit.peak < low || fit.peak > high) return 'peak-far-from-best';
   return null;
 }

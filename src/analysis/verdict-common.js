@@ -41,7 +41,7 @@
  * @property {{ cores: number|null, cpus: number[], busyPct?: number|null }} [machine] the CPU budget (cores), each core's busy %
  *   and the budget's busy % (src/analysis/cpu-view.js)
  * @property {number|null} [spawnedCpuPct] CPU of the commands the server spawned, % of one core
- * @property {object[]} [errorTexts] the load's error texts by status and kind (LoadResult.errorTexts)
+ * @property {import('../result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind (LoadResult.errorTexts)
  * @property {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null} [stderr] the server's stderr lines
  * @property {Array<{ peer: string, name: string|null, connections: number }>|null} [downstreams] its outbound connections by peer
  * @property {{ users: Array<{ name: string, count: number, cores: number }> }|null} [otherUsers] other CPU users by name
@@ -67,7 +67,13 @@
  *   record where it names several, e.g. the error statuses or the processes that took the cores)
  */
 
-/** "main, pid 1234" or "pid 1234". */
+import { isFiniteNumber } from './stats.js';
+
+/**
+ * "main, pid 1234" or "pid 1234".
+ * @param {{ label?: string|null, pid?: number|null }|null|undefined} process
+ * @returns {string|null}
+ */
 export function where(process) {
   if (!process) return null;
   if (process.label && process.pid && process.label !== `pid ${process.pid}`) return `${process.label}, pid ${process.pid}`;
@@ -80,11 +86,12 @@ export function where(process) {
  * @param {(p: ProcessEvidence) => number|null} score
  */
 export function worst(processes, score) {
+  /** @type {ProcessEvidence|null} */
   let best = null;
   let bestScore = -Infinity;
   for (const p of processes) {
     const s = score(p);
-    if (Number.isFinite(s) && s > bestScore) {
+    if (isFiniteNumber(s) && s > bestScore) {
       best = p;
       bestScore = s;
     }
@@ -92,9 +99,13 @@ export function worst(processes, score) {
   return best;
 }
 
-/** A finite number or null (so `>=` on a missing figure is never true by accident). */
+/**
+ * A finite number or null (so `>=` on a missing figure is never true by accident).
+ * @param {unknown} value
+ * @returns {number|null}
+ */
 export function num(value) {
-  return Number.isFinite(value) ? value : null;
+  return isFiniteNumber(value) ? value : null;
 }
 
 /**
@@ -115,5 +126,7 @@ export function outsideBusy(evidence) {
   }
   const p = worst(evidence.processes, (x) => num(x.cpuPct));
   if (!p) return null;
-  return { busy: p.cpuPct / 100, where: where(p), figures: { busyFrom: 'cpu', cpuPct: p.cpuPct } };
+  // worst() picked it by a finite cpuPct
+  const cpuPct = /** @type {number} */ (p.cpuPct);
+  return { busy: cpuPct / 100, where: where(p), figures: { busyFrom: 'cpu', cpuPct } };
 }

@@ -9,6 +9,7 @@
 import { where, worst, num, outsideBusy } from './verdict-common.js';
 import { offLoopThreads } from './verdict-threads.js';
 import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../thresholds.js';
 
 /**
@@ -17,13 +18,14 @@ export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../thresholds.js';
  */
 export function waitingOnDownstream(evidence) {
   const { load } = evidence;
-  if (num(load.p50Ms) === null || load.p50Ms < SLOW_P50_MS) return null;
+  if (!isFiniteNumber(load.p50Ms) || load.p50Ms < SLOW_P50_MS) return null;
   let busy;
   let place;
   if (evidence.probe) {
-    const measured = evidence.processes.filter((p) => num(p.elu) !== null);
+    // kept: the processes with an ELU
+    const measured = /** @type {Array<import('./verdict-common.js').ProcessEvidence & { elu: number }>} */ (evidence.processes.filter((p) => num(p.elu) !== null));
     if (measured.length === 0 || measured.some((p) => p.elu > IDLE_ELU_MAX)) return null;
-    const busiest = worst(measured, (p) => p.elu);
+    const busiest = /** @type {import('./verdict-common.js').ProcessEvidence} one at least, each with a finite ELU */ (worst(measured, (p) => p.elu));
     busy = { busyFrom: 'elu', elu: busiest.elu };
     place = where(busiest);
   } else {

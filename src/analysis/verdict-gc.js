@@ -1,6 +1,7 @@
 /** Rule: garbage-collection pauses take a large share of a thread's time. */
 import { where, worst, num } from './verdict-common.js';
 import { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 export { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
 
 /**
@@ -12,8 +13,8 @@ export function gcPressure(evidence) {
     Math.max(num(x.gcFraction) ?? -1, (num(x.gcPeakMsPerSec) ?? -1000) / 1000),
   );
   if (!p) return null;
-  const byShare = num(p.gcFraction) !== null && p.gcFraction >= GC_FRACTION;
-  const byPeak = num(p.gcPeakMsPerSec) !== null && p.gcPeakMsPerSec >= GC_PEAK_MS_PER_SEC;
+  const byShare = isFiniteNumber(p.gcFraction) && p.gcFraction >= GC_FRACTION;
+  const byPeak = isFiniteNumber(p.gcPeakMsPerSec) && p.gcPeakMsPerSec >= GC_PEAK_MS_PER_SEC;
   if (!byShare && !byPeak) return null;
   return {
     id: 'gc-pressure',

@@ -2,6 +2,7 @@
 import { num } from './verdict-common.js';
 import { moreGeneratorThreads } from './bottleneck.js';
 import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 export { GENERATOR_BUSY_ELU } from '../thresholds.js';
 
 /**
@@ -13,9 +14,10 @@ export { GENERATOR_BUSY_ELU } from '../thresholds.js';
  */
 export function generatorLimited(evidence) {
   const { generator } = evidence;
-  if (num(generator.elu) === null || generator.elu < GENERATOR_BUSY_ELU) return null;
+  if (!isFiniteNumber(generator.elu) || generator.elu < GENERATOR_BUSY_ELU) return null;
   // Over a few milliseconds the thread is busy starting: its ELU says nothing about the run (-d 1ms read 100%).
-  if (num(evidence.load?.measuredMs) !== null && evidence.load.measuredMs < GENERATOR_BUSY_MIN_MS) return null;
+  const measuredMs = evidence.load?.measuredMs;
+  if (isFiniteNumber(measuredMs) && measuredMs < GENERATOR_BUSY_MIN_MS) return null;
   return {
     id: 'generator-limited',
     kind: 'limit',

@@ -9,6 +9,7 @@ import { where, worst, num } from './verdict-common.js';
 import { capacityOf } from './verdict-pool.js';
 import { littleLaw } from './little-law.js';
 import { SATURATED_ELU } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 export { SATURATED_ELU } from '../thresholds.js';
 
 /**
@@ -19,7 +20,8 @@ export { SATURATED_ELU } from '../thresholds.js';
  */
 export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
   const { load } = evidence;
-  const busyOf = (x) => num(x.busy) ?? num(x.elu) ?? (num(x.cpuPct) !== null ? x.cpuPct / 100 : null);
+  /** @param {import('./verdict-common.js').ProcessEvidence} x */
+  const busyOf = (x) => num(x.busy) ?? num(x.elu) ?? (isFiniteNumber(x.cpuPct) ? x.cpuPct / 100 : null);
   const p = worst(evidence.processes, busyOf);
   const busy = p ? busyOf(p) : null;
   const c = capacityOf(evidence);

@@ -9,7 +9,10 @@ import { OTHER_PROCESSES_CORES, OTHER_USER_SHARE } from '../thresholds.js';
 import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
 
-/** Whether the main thread waited for a CPU at least CPU_STARVED_FRACTION of the time. */
+/**
+ * Whether the main thread waited for a CPU at least CPU_STARVED_FRACTION of the time.
+ * @param {Pick<import('./verdict-common.js').Evidence, 'mainThread'>} evidence
+ */
 export function cpuStarved(evidence) {
   return (num(evidence.mainThread?.waitingForCpu) ?? 0) >= CPU_STARVED_FRACTION;
 }
@@ -20,7 +23,8 @@ export function cpuStarved(evidence) {
  */
 export function waitingForCpu(evidence) {
   if (!cpuStarved(evidence)) return null;
-  const t = evidence.mainThread;
+  // cpuStarved(): the main thread was read
+  const t = /** @type {NonNullable<import('./verdict-common.js').Evidence['mainThread']>} */ (evidence.mainThread);
   return {
     id: 'cpu-starved',
     kind: t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION ? 'problem' : 'limit',
@@ -35,6 +39,7 @@ export function waitingForCpu(evidence) {
  * downstream peer it listens on when the server talks to it; `competes` when that
  * downstream also took OTHER_USER_SHARE of the cores or more (the server and it
  * then fight over the same CPUs, and a quieter machine would not change that).
+ * @param {import('./verdict-common.js').Evidence} evidence
  * @returns {Array<{ name: string, count: number, cores: number, downstream: string|null, competes: boolean }>}
  */
 function takenBy(evidence) {

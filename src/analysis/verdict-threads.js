@@ -12,6 +12,7 @@
  */
 import { num } from './verdict-common.js';
 import { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
+import { isFiniteNumber } from './stats.js';
 export { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES } from '../thresholds.js';
 
 /** Kinds whose CPU is the server's work beside the loop (Node's signal thread is not). */
@@ -28,10 +29,13 @@ const WORKING_KINDS = ['threadpool', 'v8', 'libvips', 'native'];
  */
 export function offLoopThreads(evidence) {
   const server = evidence.processes.filter((p) => p.role !== 'thread');
-  const read = server.filter((p) => num(p.otherThreads?.cpuPct) !== null);
+  // kept: the processes whose other threads' CPU was read
+  const read = /** @type {Array<import('./verdict-common.js').ProcessEvidence & { otherThreads: { cpuPct: number } & NonNullable<import('./verdict-common.js').ProcessEvidence['otherThreads']> }>} */ (
+    server.filter((p) => num(p.otherThreads?.cpuPct) !== null));
   if (read.length === 0) return null;
   /** @type {Record<string, number>} */
   const byKind = {};
+  /** @type {{ threads: number, size: number|null, busy: number, cpuPct: number, waitPct: number }} */
   const pool = { threads: 0, size: null, busy: 0, cpuPct: 0, waitPct: 0 };
   let cores = 0;
   let waiting = 0;
@@ -44,7 +48,7 @@ export function offLoopThreads(evidence) {
     }
     for (const kind of WORKING_KINDS) {
       const k = kinds[kind];
-      if (!k || num(k.cpuPct) === null) continue;
+      if (!k || !isFiniteNumber(k.cpuPct)) continue;
       byKind[kind] = (byKind[kind] ?? 0) + k.cpuPct / 100;
       cores += k.cpuPct / 100;
       waiting += (num(k.waitPct) ?? 0) / 100;
@@ -81,9 +85,10 @@ export function offLoopThreads(evidence) {
  */
 export function threadsLimited(evidence) {
   const t = offLoopThreads(evidence);
-  if (!t || !(t.serverCores > 0)) return null;
+  if (!t || t.serverCores === null || !(t.serverCores > 0)) return null;
+  const serverCores = t.serverCores;
   // The threads are read once a second, the process every interval: the two can differ by a few percent.
-  const share = Math.min(1, t.cores / t.serverCores);
+  const share = Math.min(1, t.cores / serverCores);
   const cores = evidence.machine?.cores ?? evidence.cores ?? null;
   const busyPct = num(evidence.machine?.busyPct);
   const coresFull = busyPct !== null && busyPct >= MACHINE_CPU_LIMIT_PCT;
@@ -94,7 +99,7 @@ export function threadsLimited(evidence) {
     serverCores: t.serverCores,
     cores,
     coresBusyPct: busyPct,
-    otherCores: cores !== null && busyPct !== null ? Math.max(0, (cores * busyPct) / 100 - t.serverCores) : null,
+    otherCores: cores !== null && busyPct !== null ? Math.max(0, (cores * busyPct) / 100 - serverCores) : null,
     poolThreads: t.pool.threads,
     poolSize: t.pool.size,
     poolBusy: t.pool.busy,

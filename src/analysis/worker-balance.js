@@ -5,13 +5,13 @@
  * work was spread evenly over its workers. Pure: figures in, ids and figures out.
  */
 import { LOPSIDED_RATIO } from '../thresholds.js';
-import { median } from './stats.js';
+import { median, isFiniteNumber } from './stats.js';
 import { isWorkerEntry } from '../process-roles.js';
 
 /**
  * @typedef {object} ProcessRow
  * @property {string} label          'main', 'pid 1234', 'thread 2'
- * @property {'main'|'worker'|'thread'} role
+ * @property {string} [role]          'main', 'worker', 'thread', …
  * @property {number} pid
  * @property {number|null} threadId
  * @property {number|null} cpuPct          % of one core
@@ -21,18 +21,32 @@ import { isWorkerEntry } from '../process-roles.js';
  * @property {number|null} waitPct         its (main) thread runnable but waiting for a core, % of wall time
  * @property {number|null} blockedFraction share of wall time inside spawn, 0..1
  * @property {number|null} spawnsPerSec    spawns per second: one per request in a spawn-per-request server
+ * @property {import('../result-types.js').ProcessSummary['otherThreads']} [otherThreads] the process's other threads (libuv's pool, V8's)
+ */
+
+/**
+ * A tune step with its processes (src/tune/).
+ * @typedef {object} ProcessStep
+ * @property {number} size
+ * @property {string|null} policy
+ * @property {number} repeat
+ * @property {boolean} [partial]
+ * @property {string|null} [failed]
+ * @property {ProcessRow[]} [processes]
  */
 
 /**
  * The processes of one run, from its sampler summary.
- * @param {object} result RunResult
+ * @param {import('../result-types.js').RunResult} result
  * @returns {ProcessRow[]}
  */
 export function runProcesses(result) {
   return (result.samples?.processes ?? []).map((p) => {
+    /** @type {import('../result-types.js').ProcessSummary} */
     const s = p.summary ?? {};
     return {
-      label: p.label,
+      // the sampler labels every process it follows
+      label: /** @type {string} */ (p.label),
       role: p.role,
       pid: p.pid,
       threadId: p.threadId ?? null,
@@ -54,12 +68,16 @@ export function runProcesses(result) {
  * which figure, and the main thread's busy share. The per-size evidence of a
  * thread pool (piscina, a hand-made pool) as much as of processes; and the main
  * process's other threads (libuv's pool: UV_THREADPOOL_SIZE), how many worked and their CPU.
- * @param {object[]} steps tune steps, each with `processes` (ProcessRow[])
- * @returns {{ size: number, policy: string|null, workers: number, workerKind: 'thread'|'process'|'mixed',
+ * @param {ProcessStep[]} steps tune steps, each with `processes` (ProcessRow[])
+ * @returns {{ size: number, policy: string|null, workers: number|null, workerKind: 'thread'|'process'|'mixed'|null,
  *   busy: number|null, busiest: number|null, busyFrom: 'elu'|'cpu'|'mixed'|null, mainBusy: number|null,
  *   otherThreads: { busy: number|null, cpuPct: number|null } }[]}
  */
 export function cellWorkers(steps) {
+  /**
+   * @type {Map<string, { size: number, policy: string|null, list: Array<{ otherBusy: number|null, otherCpuPct: number|null, workers: number,
+   *   kinds: Set<'thread'|'process'>, from: Set<'elu'|'cpu'>, busy: number|null, busiest: number|null, mainBusy: number|null }> }>}
+   */
   const cells = new Map();
   for (const step of steps) {
     if (step.partial || step.failed || !step.processes) continue;
@@ -67,14 +85,15 @@ export function cellWorkers(steps) {
     const other = step.processes.find((r) => r.role === 'main')?.otherThreads ?? null;
     if (workers.length === 0 && !Number.isFinite(other?.cpuPct)) continue;
     const id = `${step.size}\u0000${step.policy}`;
-    if (!cells.has(id)) cells.set(id, { size: step.size, policy: step.policy, list: [] });
-    const busy = workers.map((w) => w.busy).filter(Number.isFinite);
-    cells.get(id).list.push({
+    const cell = cells.get(id) ?? { size: step.size, policy: step.policy, list: [] };
+    cells.set(id, cell);
+    const busy = workers.map((w) => w.busy).filter(isFiniteNumber);
+    cell.list.push({
       otherBusy: other?.busy ?? null,
       otherCpuPct: other?.cpuPct ?? null,
       workers: workers.length,
       kinds: new Set(workers.map((w) => (w.role === 'thread' ? 'thread' : 'process'))),
-      from: new Set(workers.map((w) => w.busyFrom).filter(Boolean)),
+      from: new Set(workers.map((w) => w.busyFrom).filter(/** @returns {f is 'elu'|'cpu'} */ (f) => Boolean(f))),
       busy: busy.length ? busy.reduce((a, b) => a + b, 0) / busy.length : null,
       busiest: busy.length ? Math.max(...busy) : null,
       mainBusy: step.processes.find((r) => r.role === 'main')?.busy ?? null,
@@ -108,8 +127,10 @@ export function cellWorkers(steps) {
 export function workerBalance(rows) {
   const workers = rows.filter(isWorkerEntry);
   if (workers.length < 2) return null;
-  const basis = workers.every((w) => Number.isFinite(w.spawnsPerSec)) && workers.some((w) => w.spawnsPerSec > 0) ? 'spawns' : 'cpu';
-  const value = (w) => (basis === 'spawns' ? w.spawnsPerSec : w.cpuPct);
+  const basis = workers.every((w) => isFiniteNumber(w.spawnsPerSec)) && workers.some((w) => (w.spawnsPerSec ?? 0) > 0) ? 'spawns' : 'cpu';
+  // Read on `measured` only, where it is a finite number.
+  /** @param {Pick<ProcessRow, 'cpuPct'|'spawnsPerSec'>} w */
+  const value = (w) => /** @type {number} */ (basis === 'spawns' ? w.spawnsPerSec : w.cpuPct);
   const measured = workers.filter((w) => Number.isFinite(value(w)));
   const total = measured.reduce((sum, w) => sum + value(w), 0);
   if (measured.length < 2 || total <= 0) return null;
@@ -130,7 +151,7 @@ export function workerBalance(rows) {
 /**
  * The processes behind the recommendation: the last complete step of the chosen
  * size and policy, with its balance.
- * @param {object[]} steps tune steps, each with `processes` (ProcessRow[])
+ * @param {ProcessStep[]} steps tune steps, each with `processes` (ProcessRow[])
  * @param {{ size: number|null, policy: string|null }} rec
  * @returns {{ size: number, policy: string|null, repeat: number, rows: ProcessRow[], balance: object|null } | null}
  */
@@ -138,28 +159,32 @@ export function chosenProcesses(steps, rec) {
   if (rec.size === null) return null;
   const step = steps.filter((s) => s.size === rec.size && s.policy === rec.policy && !s.partial && !s.failed && s.processes?.length).at(-1);
   if (!step) return null;
-  return { size: step.size, policy: step.policy, repeat: step.repeat, rows: step.processes, balance: workerBalance(step.processes) };
+  const rows = /** @type {ProcessRow[]} kept above: it has processes */ (step.processes);
+  return { size: step.size, policy: step.policy, repeat: step.repeat, rows, balance: workerBalance(rows) };
 }
 
 /**
  * The balance of every measured (size, policy): the median over its complete
  * steps of how much an even share the busiest worker did, so the evidence table
  * shows which sizes and policies leave workers idle.
- * @param {object[]} steps tune steps, each with `processes`
+ * @param {ProcessStep[]} steps tune steps, each with `processes`
  * @returns {{ size: number, policy: string|null, ratio: number, id: 'even'|'lopsided', basis: 'spawns'|'cpu' }[]}
  */
 export function cellBalances(steps) {
+  /** @type {Map<string, { size: number, policy: string|null, list: Array<NonNullable<ReturnType<typeof workerBalance>>> }>} */
   const cells = new Map();
   for (const step of steps) {
     if (step.partial || step.failed || !step.processes) continue;
     const balance = workerBalance(step.processes);
     if (!balance) continue;
     const id = `${step.size}\u0000${step.policy}`;
-    if (!cells.has(id)) cells.set(id, { size: step.size, policy: step.policy, list: [] });
-    cells.get(id).list.push(balance);
+    const cell = cells.get(id) ?? { size: step.size, policy: step.policy, list: [] };
+    cells.set(id, cell);
+    cell.list.push(balance);
   }
   return [...cells.values()].map(({ size, policy, list }) => {
-    const ratio = median(list.map((b) => b.ratio));
+    // every cell holds one balance at least, each with a finite ratio
+    const ratio = /** @type {number} */ (median(list.map((b) => b.ratio)));
     return { size, policy, ratio, id: ratio >= LOPSIDED_RATIO ? 'lopsided' : 'even', basis: list[0].basis };
   });
 }

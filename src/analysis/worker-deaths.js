@@ -21,12 +21,29 @@
  * @property {number|null} replacedByThreadId
  */
 
+import { isFiniteNumber } from './stats.js';
+
 /**
- * @param {Array<{ id: number, exits?: object[] }>} workers the strategy's merged workers list
+ * One exit of a strategy's worker (src/runner/control-lines.js): the incarnation that died.
+ * @typedef {object} WorkerExit
+ * @property {number|null} [pid]
+ * @property {number|null} [threadId]
+ * @property {number|null} [code]
+ * @property {string|null} [signal]
+ * @property {number|null} [at] epoch ms
+ * @property {number|null} [replacedBy]
+ * @property {number|null} [replacedByThreadId]
+ */
+
+/** @typedef {import('./advice-input.js').ThreadFigures} ThreadFigures */
+
+/**
+ * @param {Array<{ id: number, exits?: WorkerExit[] }>} workers the strategy's merged workers list
  * @param {number|null} measureStartedAt epoch ms when the measured phase began (null: not known)
  * @returns {WorkerDeath[]} oldest first
  */
 export function workerDeaths(workers, measureStartedAt = null) {
+  /** @type {WorkerDeath[]} */
   const deaths = [];
   for (const w of workers ?? []) {
     for (const exit of w.exits ?? []) {
@@ -36,7 +53,7 @@ export function workerDeaths(workers, measureStartedAt = null) {
         threadId: exit.threadId ?? null,
         code: exit.code ?? null,
         signal: exit.signal ?? null,
-        atMs: Number.isFinite(measureStartedAt) && Number.isFinite(exit.at) ? exit.at - measureStartedAt : null,
+        atMs: isFiniteNumber(measureStartedAt) && isFiniteNumber(exit.at) ? exit.at - measureStartedAt : null,
         replacedBy: exit.replacedBy ?? null,
         replacedByThreadId: exit.replacedByThreadId ?? null,
       });
@@ -56,7 +73,7 @@ export function measuredDeaths(deaths) {
 /**
  * Which worker slot each incarnation (process, or thread) belonged to: the live
  * ones and those that died.
- * @param {Array<{ id: number, pid: number|null, threadId?: number|null, exits?: object[] }>} workers
+ * @param {Array<{ id: number, pid: number|null, threadId?: number|null, exits?: WorkerExit[] }>} workers
  * @returns {Map<string, number>} `pid` or `pid/threadId` → slot id
  */
 export function incarnationSlots(workers) {
@@ -68,7 +85,11 @@ export function incarnationSlots(workers) {
   return slots;
 }
 
-/** The key of a process or thread entry in incarnationSlots(). */
+/**
+ * The key of a process or thread entry in incarnationSlots().
+ * @param {number} pid
+ * @param {number|null|undefined} threadId
+ */
 export function incarnationKey(pid, threadId) {
   return threadId == null ? `${pid}` : `${pid}/${threadId}`;
 }
@@ -77,20 +98,23 @@ export function incarnationKey(pid, threadId) {
  * Folds the figures of one slot's incarnations into one worker: request counts add
  * up; shares and means are weighted by how many samples each incarnation has
  * (each covers its own part of the run).
- * @param {Array<{ figures: object, samples: number }>} parts one worker's incarnations, oldest first
- * @returns {object} the figures of the slot's worker
+ * @param {Array<{ figures: ThreadFigures, samples: number }>} parts one worker's incarnations, oldest first (at least one)
+ * @returns {ThreadFigures & { incarnations?: number, samples?: number }} the figures of the slot's worker
  */
 export function foldIncarnations(parts) {
   if (parts.length === 1) return parts[0].figures;
   const weight = parts.reduce((sum, p) => sum + Math.max(1, p.samples), 0);
+  /** @param {'inFlight'|'elu'|'blocked'|'spawnsPerSec'|'cpuPct'|'loopCpuPct'|'waitPct'} field */
   const weighted = (field) => {
-    const known = parts.filter((p) => Number.isFinite(p.figures[field]));
+    /** @param {{ figures: ThreadFigures }} p */
+    const value = (p) => p.figures[field];
+    const known = parts.filter((p) => isFiniteNumber(value(p)));
     if (known.length === 0) return null;
     const w = known.reduce((sum, p) => sum + Math.max(1, p.samples), 0);
-    return known.reduce((sum, p) => sum + p.figures[field] * Math.max(1, p.samples), 0) / w;
+    return known.reduce((sum, p) => sum + /** @type {number} filtered finite above */ (value(p)) * Math.max(1, p.samples), 0) / w;
   };
-  const counts = parts.map((p) => p.figures.requests).filter(Number.isFinite);
-  const last = parts.at(-1).figures;
+  const counts = parts.map((p) => p.figures.requests).filter(isFiniteNumber);
+  const last = parts[parts.length - 1].figures;
   return {
     ...last,
     requests: counts.length ? counts.reduce((a, b) => a + b, 0) : null,
@@ -119,12 +143,13 @@ export function foldIncarnations(parts) {
  * @returns {WorkerDeath[]} oldest first; `id` the slot (1, 2, … in the order the first sample lists them)
  */
 export function treeWorkerDeaths(processes, measureStartedAt = null) {
-  const all = (processes ?? []).filter((p) => (p.series ?? []).length > 0);
-  const end = Math.max(...all.map((p) => p.series.at(-1).t));
+  // Each kept process has a series of one sample at least.
+  const all = (processes ?? []).filter((p) => (p.series ?? []).length > 0).map((p) => ({ ...p, series: /** @type {Array<{ t: number }>} */ (p.series) }));
+  const end = Math.max(...all.map((p) => p.series[p.series.length - 1].t));
   const start = Math.min(...all.map((p) => p.series[0].t));
   const lives = all
     .filter((p) => p.role === 'worker' && (p.threadId ?? null) === null)
-    .map((p) => ({ pid: p.pid, first: p.series[0].t, last: p.series.at(-1).t }))
+    .map((p) => ({ pid: p.pid, first: p.series[0].t, last: p.series[p.series.length - 1].t }))
     .sort((a, b) => a.first - b.first);
   /** slot → the process holding it; a dead holder's slot waits for the next process to appear */
   const holders = lives.filter((l) => l.first === start);
@@ -132,30 +157,35 @@ export function treeWorkerDeaths(processes, measureStartedAt = null) {
   // sample (its worker died just before, its replacement not yet started, as on a loaded machine)
   // is open from the start, while a short-lived extra child at one sample does not make a slot.
   const slots = Math.max(holders.length, usualCount(all, lives));
+  /** @type {number[]} */
   const open = Array.from({ length: slots - holders.length }, (_, i) => holders.length + i + 1);
+  /** @type {WorkerDeath[]} */
   const deaths = [];
+  // Every pid in slotOf is one of lives'.
+  /** @param {number} pid */
+  const lifeOf = (pid) => /** @type {{ pid: number, first: number, last: number }} */ (lives.find((l) => l.pid === pid));
   const slotOf = new Map(holders.map((l, i) => [l.pid, i + 1]));
   const events = [...lives].sort((a, b) => a.first - b.first);
   for (const life of events) {
     // Deaths before this process appeared free their slots first.
     for (const [pid, slot] of slotOf) {
-      const held = lives.find((l) => l.pid === pid);
+      const held = lifeOf(pid);
       if (held.last < end && held.last <= life.first && !deaths.some((d) => d.pid === pid)) {
-        deaths.push({ id: slot, pid, threadId: null, code: null, signal: null, atMs: Number.isFinite(measureStartedAt) ? held.last - measureStartedAt : null, replacedBy: null, replacedByThreadId: null });
+        deaths.push({ id: slot, pid, threadId: null, code: null, signal: null, atMs: isFiniteNumber(measureStartedAt) ? held.last - measureStartedAt : null, replacedBy: null, replacedByThreadId: null });
         open.push(slot);
       }
     }
     if (slotOf.has(life.pid) || open.length === 0) continue;
-    const slot = open.shift();
+    const slot = /** @type {number} open is not empty */ (open.shift());
     slotOf.set(life.pid, slot);
     const death = deaths.find((d) => d.id === slot && d.replacedBy === null);
     if (death) death.replacedBy = life.pid;
   }
   // Holders gone before the end with no process after them: dead, not replaced.
   for (const [pid, slot] of slotOf) {
-    const held = lives.find((l) => l.pid === pid);
+    const held = lifeOf(pid);
     if (held.last < end && !deaths.some((d) => d.pid === pid)) {
-      deaths.push({ id: slot, pid, threadId: null, code: null, signal: null, atMs: Number.isFinite(measureStartedAt) ? held.last - measureStartedAt : null, replacedBy: null, replacedByThreadId: null });
+      deaths.push({ id: slot, pid, threadId: null, code: null, signal: null, atMs: isFiniteNumber(measureStartedAt) ? held.last - measureStartedAt : null, replacedBy: null, replacedByThreadId: null });
     }
   }
   return deaths.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
