@@ -64,7 +64,7 @@
  * @property {LoadErrors} errors
  * @property {Record<string, number>} [statuses] responses by status code
  * @property {Record<string, unknown>} [bodySamples]
- * @property {string[]} [errorTexts] the first lines of error bodies, cleaned
+ * @property {ErrorText[]} [errorTexts] the first lines of error bodies, cleaned
  * @property {number} [missed] open loop: requests not sent when due
  * @property {LoadSecond[]} [series]
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
@@ -91,7 +91,7 @@
  * @property {number|null} [maxMs]
  * @property {Latency} [latency]
  * @property {string|null} histogram
- * @property {object[]} [errorTexts]
+ * @property {ErrorText[]} [errorTexts]
  */
 
 /**
@@ -129,12 +129,13 @@
  * @typedef {object} Against
  * @property {'against'} id
  * @property {string} [file]
- * @property {object[]} [deltas]
- * @property {object[]} [rows]
- * @property {object[]} [endpoints] each endpoint found in both results, judged on its own
+ * @property {AgainstDelta[]} [deltas]
+ * @property {Array<{ strategy: string, workload: string, deltas: AgainstDelta[] }>} [rows] a compare's, per row
+ * @property {Array<{ name: string, deltas: AgainstDelta[], summary: AgainstSummary }>} [endpoints] each endpoint found in both results, judged on its own
  * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
  *   present when the baseline measured another target
- * @property {object} summary
+ * @property {string[]} [unmatched] a compare's rows not in the baseline
+ * @property {AgainstSummary} summary
  */
 
 /**
@@ -145,7 +146,14 @@
  * @property {{ enabled: boolean, intervalMs: number }} [probe]
  * @property {Record<string, any>} [output]
  * @property {{ name: string, command: string, args: string[], expectedBytes?: number|null } | null} [workload]
- * @property {Record<string, any>} load the load options, as startLoad() takes them
+ * @property {LoadPlan} load the load options, as startLoad() takes them
+ */
+
+/**
+ * A run plan's load (src/run-plan.js, checked by src/load/load-options.js): the fields every
+ * report describes, named; the rest as startLoad() takes them.
+ * @typedef {{ rate: number|null, connections: number, threads: number, requests: number|null,
+ *   durationMs: number|null, warmupMs: number, extendToMs?: number|null } & Record<string, any>} LoadPlan
  */
 
 /**
@@ -160,23 +168,23 @@
  * @property {number} cores
  * @property {number} [physicalCores]
  * @property {number} [memTotalBytes]
- * @property {Record<string, any>} [cpu] the CPU budget (src/cpu-budget.js)
+ * @property {MachineCpu} [cpu] the CPU budget (src/cpu-budget.js)
  */
 
 /**
  * What the samplers saw over the measured phase (src/sample/): per process and thread,
  * the spawned commands, the cores, the generator, the CPU quotas' throttling.
  * @typedef {object} SamplesSummary
- * @property {Array<Record<string, any>>} processes
+ * @property {SampledProcess[]} processes
  * @property {string} [spawnTiming]
- * @property {Record<string, any>} [spawned]
- * @property {{ cpus: number[] }} [system]
- * @property {Record<string, any>} [generator]
+ * @property {SpawnedSummary} [spawned]
+ * @property {{ cpus: Array<number|null> }} [system]
+ * @property {{ cpuPct: number|null, elu: number|null }} [generator]
  * @property {{ available: boolean, reason: string|null }} [probe]
- * @property {object[]} [throttling]
+ * @property {ThrottlingSummary[]} [throttling]
  * @property {string[]} [notes]
- * @property {Record<string, any>|null} [otherUsers]
- * @property {object[]|null} [downstreams]
+ * @property {OtherUsersSummary|null} [otherUsers]
+ * @property {DownstreamSummary[]|null} [downstreams]
  */
 
 /**
@@ -204,13 +212,242 @@
  */
 
 /**
+ * The first lines of failed responses' bodies by status (or kind, without one), most frequent first
+ * (src/load/counters.js): `load.errorTexts`, an endpoint's own.
+ * @typedef {object} ErrorText
+ * @property {number|null} status
+ * @property {string} kind
+ * @property {number} count
+ * @property {Array<{ text: string, count: number }>} texts
+ * @property {number} other responses whose texts were not kept
+ */
+
+/**
+ * A Node process's threads other than its main thread and Workers (libuv's pool, V8's), over the
+ * measured phase (src/sample/proc-sampler.js), in all and by kind (src/sample/thread-kinds.js).
+ * @typedef {object} OtherThreads
+ * @property {number} count
+ * @property {number|null} busy mean threads working
+ * @property {number|null} cpuPct
+ * @property {number|null} maxCpuPct the busiest thread's
+ * @property {Record<string, { count: number, busy: number|null, cpuPct: number|null, waitPct?: number|null }>} [kinds]
+ * @property {number} [poolSize]
+ */
+
+/**
+ * The runtime a probed process reported, and how it spawns (src/analysis/spawn-mechanism.js).
+ * @typedef {object} ProcessRuntime
+ * @property {string} kind 'node', 'bun', 'deno'
+ * @property {string|null} version
+ * @property {string|null} [libuv]
+ * @property {string|null} spawnMechanism
+ * @property {string} [path]
+ * @property {string} [role] whose runtime: 'main', 'workers' (a result's `runtimes`)
+ */
+
+/**
+ * One process's (or thread's) figures over the measured phase (src/sample/recorder.js); null:
+ * not measured. A file from an older version may lack the later fields.
+ * @typedef {object} ProcessFigures
+ * @property {number|null} [elu]
+ * @property {number|null} [blockedFraction]
+ * @property {number|null} [msPerSpawn]
+ * @property {number|null} [spawnsPerSec]
+ * @property {number|null} [loopDelayP50Ms]
+ * @property {number|null} [loopDelayP99Ms]
+ * @property {number|null} [loopDelayMaxMs]
+ * @property {number|null} [gcMs]
+ * @property {number|null} [cpuPct] % of one core
+ * @property {number|null} [rssBytes] peak
+ * @property {number|null} [heapUsedBytes] peak
+ * @property {number|null} [loopCpuPct]
+ * @property {number|null} [waitPct]
+ * @property {number|null} [inFlight]
+ * @property {number|null} [busy] a thread's busy share, 0..1
+ * @property {'elu'|'cpu'|null} [busyFrom]
+ * @property {OtherThreads|null} [otherThreads]
+ * @property {string|null} [spawnTiming]
+ * @property {ProcessRuntime|null} [runtime]
+ */
+
+/**
+ * One sample of a process (src/sample/recorder.js): `t` in ms, the probe's report when it sent one.
+ * @typedef {object} ProcessSample
+ * @property {number} t
+ * @property {number|null} [cpuPct]
+ * @property {number|null} [rssBytes]
+ * @property {number|null} [requests]
+ * @property {{ elu?: number|null, loopDelay?: { p99Ms?: number|null }|null, spawn?: { blockedFraction?: number|null }|null }|null} [probe]
+ */
+
+/**
+ * One process or thread of the target as the samplers saw it: `samples.processes`.
+ * @typedef {object} SampledProcess
+ * @property {string} [key]
+ * @property {number|null} pid
+ * @property {number|null} [threadId]
+ * @property {string} role 'main', 'worker', 'thread', 'launcher', 'replaced' (src/process-roles.js)
+ * @property {string} label
+ * @property {number|null} [requests]
+ * @property {ProcessSample[]} [series]
+ * @property {ProcessFigures} summary
+ */
+
+/**
+ * The commands the server spawned, together (src/sample/recorder.js): `samples.spawned`.
+ * @typedef {object} SpawnedSummary
+ * @property {number} seen
+ * @property {number} spawns
+ * @property {number|null} cpuPct
+ * @property {number|null} rssBytes
+ * @property {Array<{ t: number, cpuPct: number|null }>} [series]
+ */
+
+/**
+ * One CPU quota that bound the run, over the measured phase (src/sample/throttling.js).
+ * @typedef {object} ThrottlingSummary
+ * @property {Array<'server'|'spawnbench'>} roles
+ * @property {number} quotaCpus
+ * @property {string} cgroup
+ * @property {number} periods
+ * @property {number|null} fraction throttled ÷ periods
+ * @property {number} throttledMs
+ */
+
+/**
+ * The other processes' CPU over the measured phase (src/sample/other-users.js): `samples.otherUsers`.
+ * @typedef {object} OtherUsersSummary
+ * @property {number|null} cores all other processes together
+ * @property {Array<{ name: string, count: number, cores: number }>} users the busiest names
+ * @property {{ names: number, cores: number }} [rest] the names not listed
+ */
+
+/**
+ * One downstream peer of the server (src/sample/downstreams.js): `samples.downstreams`.
+ * @typedef {object} DownstreamSummary
+ * @property {string} peer
+ * @property {string|null} [name] the listener's process name
+ * @property {number} connections most at once
+ * @property {number|null} [meanConnections]
+ */
+
+/**
+ * The server's most frequent stderr lines (src/runner/): `serverStderr`.
+ * @typedef {object} ServerStderr
+ * @property {Array<{ text: string, count: number }>} lines
+ * @property {number} [other]
+ * @property {number} total
+ */
+
+/**
+ * The figures behind a delta's mark (src/analysis/against-deltas.js): which are there depends
+ * on its noise model, or `reason` when it could not be judged.
+ * @typedef {object} DeltaNoise
+ * @property {string} [reason] 'single-sample', 'no-noise-model', 'one-repeat', 'too-few-requests', 'too-few-seconds', …
+ * @property {number} [minRequests]
+ * @property {number} [minSeconds]
+ * @property {number} [marginRps]
+ * @property {[number, number]} [before] the interval or repeats' range before
+ * @property {[number, number]} [after]
+ * @property {[number, number]} [repeats]
+ * @property {number} [shareBefore]
+ * @property {number} [shareAfter]
+ */
+
+/**
+ * One figure of --against, before and after (src/analysis/against-deltas.js).
+ * @typedef {object} AgainstDelta
+ * @property {string} metric
+ * @property {string} unit
+ * @property {number|null} before
+ * @property {number|null} after
+ * @property {number|null} changePct
+ * @property {boolean|null} significant
+ * @property {boolean|null} better
+ * @property {DeltaNoise} [noise]
+ */
+
+/**
+ * How many deltas of --against changed beyond their noise.
+ * @typedef {object} AgainstSummary
+ * @property {number} changes
+ * @property {number} better
+ * @property {number} worse
+ */
+
+/**
+ * Requests whose command failed to start, by command and errno (src/analysis/spawn-failures.js).
+ * @typedef {object} SpawnFailureCount
+ * @property {string} command
+ * @property {string} code
+ * @property {number} count
+ * @property {string|null} limit
+ * @property {number|null} [limitValue]
+ */
+
+/**
+ * The CPU budget of the machine line (src/cpu-budget.js's CpuBudget, as a result carries it).
+ * @typedef {object} MachineCpu
+ * @property {number} budget CPUs at once (fractional)
+ * @property {string} source 'quota', 'cpuset', 'affinity', 'host'
+ * @property {number} hostThreads
+ * @property {number|null} physicalCores
+ * @property {number} [capacity]
+ * @property {{ reason: string, detail?: string }|null} unreadable
+ */
+
+/**
+ * One diagnose finding (src/analysis/verdicts.js): its id and figures, and once worded
+ * (src/report/diagnose-words.js) its title, evidence and next steps.
+ * @typedef {object} DiagnoseFinding
+ * @property {string} id
+ * @property {string} [kind]
+ * @property {string|null} [where]
+ * @property {Record<string, any>} [figures] free-form per verdict: each verdict's own figures
+ * @property {string} [title]
+ * @property {string[]} [evidence]
+ * @property {string[]} [next]
+ */
+
+/**
+ * Diagnose's verdict and the rest it found (`diagnosis`).
+ * @typedef {object} Diagnosis
+ * @property {DiagnoseFinding} verdict
+ * @property {DiagnoseFinding[]} findings
+ * @property {Array<{ id: 'cpu'|'probe', reason?: string|null, mode?: string }>} [unseen] what could not be seen, as ids
+ * @property {string[]} [notSeen] the same in words
+ * @property {Record<string, number>} [thresholds]
+ */
+
+/**
+ * The size knob diagnose found in a server command, with the tune command that sizes the
+ * server by it (src/diagnose/diagnose-engine.js; src/analysis/size-knob.js's FoundKnob).
+ * @typedef {object} DiagnoseSizeKnob
+ * @property {'flag'|'env'} kind
+ * @property {string} [flag]
+ * @property {string} [name]
+ * @property {number|null} value
+ * @property {string} written
+ * @property {string[]} command
+ * @property {string[]} tune
+ */
+
+/**
+ * Diagnose's CPU profiles (src/diagnose/diagnose-engine.js): `cpuProfile`.
+ * @typedef {object} CpuProfileSummary
+ * @property {string} dir
+ * @property {string[]} files
+ * @property {{ file: string, busyMs: number, functions: Array<{ name: string, url?: string, line?: number, selfMs: number, share: number }> }|null} top
+ */
+
+/**
  * Fields every result document has.
  * @typedef {object} ResultBase
  * @property {'spawnbench'} tool
  * @property {1} format
  * @property {string} [createdAt]
  * @property {Machine} [machine]
- * @property {object[]} [runtimes]
+ * @property {ProcessRuntime[]} [runtimes]
  * @property {string[]} [notes]
  * @property {string[]} [failures] why the measurement failed; non-empty means exit 1
  * @property {boolean} [stoppedEarly]
@@ -232,10 +469,10 @@
  *   samples?: SamplesSummary|null,
  *   strategy?: Record<string, any>|null,
  *   target?: Record<string, any>,
- *   serverStderr?: Record<string, any>|null,
+ *   serverStderr?: ServerStderr|null,
  *   outcome?: RequestOutcome,
  *   workerDeaths?: object[],
- *   spawnFailures?: Record<string, any>|null,
+ *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
  *   recommendation?: RunRecommendation|null,
  *   server?: Record<string, any>,
  *   sizeKnob?: Record<string, any>|null,
@@ -249,19 +486,19 @@
  *   plan: RunPlan,
  *   machine: Machine,
  *   load: LoadResult,
- *   diagnosis: Record<string, any>,
+ *   diagnosis: Diagnosis,
  *   notes: string[],
  *   failures: string[],
  *   target?: Record<string, any>,
  *   samples?: SamplesSummary|null,
- *   serverStderr?: Record<string, any>|null,
+ *   serverStderr?: ServerStderr|null,
  *   mainThread?: Record<string, any>|null,
  *   serverExit?: Record<string, any>|null,
  *   gc?: Record<string, any>,
- *   cpuProfile?: Record<string, any>|null,
- *   sizeKnob?: Record<string, any>|null,
+ *   cpuProfile?: CpuProfileSummary|null,
+ *   sizeKnob?: DiagnoseSizeKnob|null,
  *   outcome?: RequestOutcome,
- *   spawnFailures?: Record<string, any>|null,
+ *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
  * }} DiagnoseResult
  */
 
