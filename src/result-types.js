@@ -64,7 +64,7 @@
  * @property {LoadErrors} errors
  * @property {Record<string, number>} [statuses] responses by status code
  * @property {Record<string, unknown>} [bodySamples]
- * @property {ErrorText[]} [errorTexts] the first lines of error bodies, cleaned
+ * @property {ErrorTexts[]} [errorTexts] the first lines of error bodies (a failed request's errno), cleaned: by status or kind, most frequent first
  * @property {number} [missed] open loop: requests not sent when due
  * @property {LoadSecond[]} [series]
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
@@ -91,7 +91,17 @@
  * @property {number|null} [maxMs]
  * @property {Latency} [latency]
  * @property {string|null} histogram
- * @property {ErrorText[]} [errorTexts]
+ * @property {ErrorTexts[]} [errorTexts]
+ */
+
+/**
+ * The texts of one error status or kind (src/load/counters.js).
+ * @typedef {object} ErrorTexts
+ * @property {number|null} status a non-2xx status; null for a failed request
+ * @property {string} kind 'non2xx', 'connect', 'reset', …
+ * @property {number} count
+ * @property {Array<{ text: string, count: number }>} texts most frequent first
+ * @property {number} [other] the count of texts not kept
  */
 
 /**
@@ -130,12 +140,30 @@
  * @property {'against'} id
  * @property {string} [file]
  * @property {AgainstDelta[]} [deltas]
- * @property {Array<{ strategy: string, workload: string, deltas: AgainstDelta[] }>} [rows] a compare's, per row
+ * @property {Array<{ workload: string, strategy: string, deltas: AgainstDelta[] }>} [rows] between two compare results
+ * @property {string[]} [unmatched] between two compare results: the rows of one only
  * @property {Array<{ name: string, deltas: AgainstDelta[], summary: AgainstSummary }>} [endpoints] each endpoint found in both results, judged on its own
  * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
  *   present when the baseline measured another target
- * @property {string[]} [unmatched] a compare's rows not in the baseline
  * @property {AgainstSummary} summary
+ */
+
+/**
+ * The marked changes of --against, counted.
+ * @typedef {{ changes: number, better: number, worse: number }} AgainstSummary
+ */
+
+/**
+ * One figure's change from the baseline (src/analysis/against-deltas.js).
+ * @typedef {object} AgainstDelta
+ * @property {string} metric
+ * @property {string} unit
+ * @property {number|null} before
+ * @property {number|null} after
+ * @property {number|null} changePct (after − before) / before × 100; null when before is 0
+ * @property {boolean|null} significant beyond the noise; null when it cannot be judged
+ * @property {boolean|null} better the change is an improvement
+ * @property {object} noise the figures behind `significant`
  */
 
 /**
@@ -172,19 +200,92 @@
  */
 
 /**
+ * One process's (or thread's) figures over the measured phase (src/sample/recorder.js);
+ * null where not measured.
+ * @typedef {object} ProcessSummary
+ * @property {number|null} [elu] event-loop utilisation, 0..1 (probe)
+ * @property {number|null} [blockedFraction] the main thread's time blocked inside spawn, 0..1 (probe)
+ * @property {number|null} [msPerSpawn]
+ * @property {number|null} [spawnsPerSec]
+ * @property {number|null} [loopDelayP50Ms]
+ * @property {number|null} [loopDelayP99Ms]
+ * @property {number|null} [loopDelayMaxMs]
+ * @property {number|null} [gcMs]
+ * @property {number|null} [cpuPct] % of one core (a process's covers its threads)
+ * @property {number|null} [rssBytes] peak
+ * @property {number|null} [heapUsedBytes] peak
+ * @property {number|null} [loopCpuPct]
+ * @property {number|null} [waitPct]
+ * @property {number|null} [inFlight]
+ * @property {number|null} [busy] busy share, 0..1: ELU, or a thread's CPU time (src/sample/thread-busy.js)
+ * @property {'elu'|'cpu'|null} [busyFrom]
+ * @property {{ count: number, busy: number|null, cpuPct: number|null, maxCpuPct: number|null } & Record<string, unknown> | null} [otherThreads]
+ *   libuv's pool and V8's threads
+ * @property {string|null} [spawnTiming]
+ * @property {{ kind: string, version: string, libuv?: string, spawnMechanism?: string } | null} [runtime]
+ */
+
+/**
+ * One process or thread the samplers followed (src/sample/recorder.js).
+ * @typedef {object} ProcessSamples
+ * @property {string} [key]
+ * @property {number} pid
+ * @property {number|null} [threadId]
+ * @property {string} [role] 'main', 'worker', 'thread', 'replaced', …
+ * @property {string} [label]
+ * @property {number|null} [requests] completed while sampling
+ * @property {object[]} [series] one entry per sample
+ * @property {ProcessSummary|null} [summary]
+ */
+
+/**
  * What the samplers saw over the measured phase (src/sample/): per process and thread,
  * the spawned commands, the cores, the generator, the CPU quotas' throttling.
  * @typedef {object} SamplesSummary
- * @property {SampledProcess[]} processes
+ * @property {ProcessSamples[]} processes
  * @property {string} [spawnTiming]
- * @property {SpawnedSummary} [spawned]
- * @property {{ cpus: Array<number|null> }} [system]
+ * @property {{ cpuPct: number|null, seen?: number, spawns?: number, rssBytes?: number|null }} [spawned] the spawned commands
+ * @property {{ cpus: number[] }} [system]
  * @property {{ cpuPct: number|null, elu: number|null }} [generator]
  * @property {{ available: boolean, reason: string|null }} [probe]
- * @property {ThrottlingSummary[]} [throttling]
+ * @property {Throttling[]} [throttling]
  * @property {string[]} [notes]
- * @property {OtherUsersSummary|null} [otherUsers]
- * @property {DownstreamSummary[]|null} [downstreams]
+ * @property {{ cores: number|null, users: Array<{ name: string, count: number, cores: number, pids?: number[], parents?: number[] }>, elapsedMs?: number, rest?: { names: number, cores: number } }|null} [otherUsers]
+ *   the CPU of processes outside the run (src/sample/other-users.js)
+ * @property {Downstream[]|null} [downstreams]
+ */
+
+/**
+ * One CPU quota's figures over the measured phase (src/sample/throttling.js).
+ * @typedef {object} Throttling
+ * @property {Array<'server'|'spawnbench'>} roles whose quota it is
+ * @property {number} quotaCpus
+ * @property {string} [cgroup] the cgroup path that sets the quota
+ * @property {1|2} [version]
+ * @property {number} periods quota periods that ran
+ * @property {number} [throttledPeriods]
+ * @property {number|null} fraction throttled ÷ periods (null: no period ran)
+ * @property {number} throttledMs time the group's threads were held back
+ * @property {number|null} usageCpus CPUs the cgroup used on average (null where not readable)
+ */
+
+/**
+ * A peer the server held connections to (src/sample/downstreams.js), over the measured phase.
+ * @typedef {object} Downstream
+ * @property {string} peer 'address:port', or 'unix:<path>'
+ * @property {'tcp'|'unix'} [transport]
+ * @property {string|null} name the process listening on it, when on this host and readable
+ * @property {number|null} [pid]
+ * @property {number} connections
+ * @property {number} meanConnections
+ */
+
+/**
+ * The server's stderr, its most frequent lines (src/runner/stderr-lines.js).
+ * @typedef {object} ServerStderr
+ * @property {Array<{ text: string, count: number }>} lines
+ * @property {number} other
+ * @property {number} total
  */
 
 /**
@@ -212,17 +313,6 @@
  */
 
 /**
- * The first lines of failed responses' bodies by status (or kind, without one), most frequent first
- * (src/load/counters.js): `load.errorTexts`, an endpoint's own.
- * @typedef {object} ErrorText
- * @property {number|null} status
- * @property {string} kind
- * @property {number} count
- * @property {Array<{ text: string, count: number }>} texts
- * @property {number} other responses whose texts were not kept
- */
-
-/**
  * A Node process's threads other than its main thread and Workers (libuv's pool, V8's), over the
  * measured phase (src/sample/proc-sampler.js), in all and by kind (src/sample/thread-kinds.js).
  * @typedef {object} OtherThreads
@@ -240,34 +330,9 @@
  * @property {string} kind 'node', 'bun', 'deno'
  * @property {string|null} version
  * @property {string|null} [libuv]
- * @property {string|null} spawnMechanism
+ * @property {string|null} [spawnMechanism]
  * @property {string} [path]
  * @property {string} [role] whose runtime: 'main', 'workers' (a result's `runtimes`)
- */
-
-/**
- * One process's (or thread's) figures over the measured phase (src/sample/recorder.js); null:
- * not measured. A file from an older version may lack the later fields.
- * @typedef {object} ProcessFigures
- * @property {number|null} [elu]
- * @property {number|null} [blockedFraction]
- * @property {number|null} [msPerSpawn]
- * @property {number|null} [spawnsPerSec]
- * @property {number|null} [loopDelayP50Ms]
- * @property {number|null} [loopDelayP99Ms]
- * @property {number|null} [loopDelayMaxMs]
- * @property {number|null} [gcMs]
- * @property {number|null} [cpuPct] % of one core
- * @property {number|null} [rssBytes] peak
- * @property {number|null} [heapUsedBytes] peak
- * @property {number|null} [loopCpuPct]
- * @property {number|null} [waitPct]
- * @property {number|null} [inFlight]
- * @property {number|null} [busy] a thread's busy share, 0..1
- * @property {'elu'|'cpu'|null} [busyFrom]
- * @property {OtherThreads|null} [otherThreads]
- * @property {string|null} [spawnTiming]
- * @property {ProcessRuntime|null} [runtime]
  */
 
 /**
@@ -278,65 +343,6 @@
  * @property {number|null} [rssBytes]
  * @property {number|null} [requests]
  * @property {{ elu?: number|null, loopDelay?: { p99Ms?: number|null }|null, spawn?: { blockedFraction?: number|null }|null }|null} [probe]
- */
-
-/**
- * One process or thread of the target as the samplers saw it: `samples.processes`.
- * @typedef {object} SampledProcess
- * @property {string} [key]
- * @property {number|null} pid
- * @property {number|null} [threadId]
- * @property {string} role 'main', 'worker', 'thread', 'launcher', 'replaced' (src/process-roles.js)
- * @property {string} label
- * @property {number|null} [requests]
- * @property {ProcessSample[]} [series]
- * @property {ProcessFigures} summary
- */
-
-/**
- * The commands the server spawned, together (src/sample/recorder.js): `samples.spawned`.
- * @typedef {object} SpawnedSummary
- * @property {number} seen
- * @property {number} spawns
- * @property {number|null} cpuPct
- * @property {number|null} rssBytes
- * @property {Array<{ t: number, cpuPct: number|null }>} [series]
- */
-
-/**
- * One CPU quota that bound the run, over the measured phase (src/sample/throttling.js).
- * @typedef {object} ThrottlingSummary
- * @property {Array<'server'|'spawnbench'>} roles
- * @property {number} quotaCpus
- * @property {string} cgroup
- * @property {number} periods
- * @property {number|null} fraction throttled ÷ periods
- * @property {number} throttledMs
- */
-
-/**
- * The other processes' CPU over the measured phase (src/sample/other-users.js): `samples.otherUsers`.
- * @typedef {object} OtherUsersSummary
- * @property {number|null} cores all other processes together
- * @property {Array<{ name: string, count: number, cores: number }>} users the busiest names
- * @property {{ names: number, cores: number }} [rest] the names not listed
- */
-
-/**
- * One downstream peer of the server (src/sample/downstreams.js): `samples.downstreams`.
- * @typedef {object} DownstreamSummary
- * @property {string} peer
- * @property {string|null} [name] the listener's process name
- * @property {number} connections most at once
- * @property {number|null} [meanConnections]
- */
-
-/**
- * The server's most frequent stderr lines (src/runner/): `serverStderr`.
- * @typedef {object} ServerStderr
- * @property {Array<{ text: string, count: number }>} lines
- * @property {number} [other]
- * @property {number} total
  */
 
 /**
@@ -352,37 +358,6 @@
  * @property {[number, number]} [repeats]
  * @property {number} [shareBefore]
  * @property {number} [shareAfter]
- */
-
-/**
- * One figure of --against, before and after (src/analysis/against-deltas.js).
- * @typedef {object} AgainstDelta
- * @property {string} metric
- * @property {string} unit
- * @property {number|null} before
- * @property {number|null} after
- * @property {number|null} changePct
- * @property {boolean|null} significant
- * @property {boolean|null} better
- * @property {DeltaNoise} [noise]
- */
-
-/**
- * How many deltas of --against changed beyond their noise.
- * @typedef {object} AgainstSummary
- * @property {number} changes
- * @property {number} better
- * @property {number} worse
- */
-
-/**
- * Requests whose command failed to start, by command and errno (src/analysis/spawn-failures.js).
- * @typedef {object} SpawnFailureCount
- * @property {string} command
- * @property {string} code
- * @property {number} count
- * @property {string|null} limit
- * @property {number|null} [limitValue]
  */
 
 /**
@@ -430,6 +405,16 @@
  * @property {string} written
  * @property {string[]} command
  * @property {string[]} tune
+ */
+
+/**
+ * Requests whose command failed to start, by command and errno (src/analysis/spawn-failures.js).
+ * @typedef {object} SpawnFailureCount
+ * @property {string} command
+ * @property {string} code
+ * @property {number} count
+ * @property {string|null} limit
+ * @property {number|null} [limitValue]
  */
 
 /**

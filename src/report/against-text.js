@@ -5,6 +5,7 @@
 import { int, msNumber, isFiniteNumber } from './text-format.js';
 
 /** @typedef {import('../result-types.js').AgainstDelta} AgainstDelta */
+/** @typedef {import('../result-types.js').DeltaNoise} DeltaNoise */
 import { metricWords } from './metric-text.js';
 import { cleanText } from '../untrusted-text.js';
 
@@ -36,11 +37,12 @@ export function formatChangePct(pct) {
  */
 export function verdictOf(d) {
   if (d.significant === null) {
-    if (d.noise?.reason === 'single-sample') return 'one request: not judged';
-    if (d.noise?.reason === 'no-noise-model') return 'not judged (no noise estimate)';
-    if (d.noise?.reason === 'one-repeat') return 'one repeat: not judged (--repeat 2 or more)';
-    if (d.noise?.reason === 'too-few-requests') return `not judged (needs ${int(d.noise.minRequests)} requests per run)`;
-    if (d.noise?.reason === 'too-few-seconds') return `noise unknown (under ${d.noise.minSeconds} s measured)`;
+    const noise = noiseOf(d);
+    if (noise?.reason === 'single-sample') return 'one request: not judged';
+    if (noise?.reason === 'no-noise-model') return 'not judged (no noise estimate)';
+    if (noise?.reason === 'one-repeat') return 'one repeat: not judged (--repeat 2 or more)';
+    if (noise?.reason === 'too-few-requests') return `not judged (needs ${int(noise.minRequests)} requests per run)`;
+    if (noise?.reason === 'too-few-seconds') return `noise unknown (under ${noise.minSeconds} s measured)`;
     return 'not judged';
   }
   if (!d.significant) return d.before === d.after ? 'same' : 'within noise';
@@ -48,11 +50,21 @@ export function verdictOf(d) {
 }
 
 /**
+ * A delta's noise figures: which are there depends on its noise model (src/analysis/against-deltas.js
+ * types them as a plain object).
+ * @param {AgainstDelta} d
+ * @returns {DeltaNoise|undefined}
+ */
+function noiseOf(d) {
+  return /** @type {DeltaNoise|undefined} */ (d.noise);
+}
+
+/**
  * The noise behind a mark, in the delta's unit: '±42 req/s' or 'p99 between 587 and 703 ms before'.
  * @param {AgainstDelta} d
  */
 function noiseText(d) {
-  const noise = d.noise;
+  const noise = noiseOf(d);
   if (d.metric === 'rps' && isFiniteNumber(noise?.marginRps)) return `noise ±${int(noise.marginRps)} req/s`;
   // The repeats' and the intervals' models set `before` and `after` together (src/analysis/against-deltas.js).
   if (noise?.repeats) {

@@ -36,7 +36,7 @@ export function describeLoad(l, { connections = l.connections, per } = {}) {
 /**
  * The CPU quotas that bound the run, over the measured phase (samples.throttling):
  * "CPU quota 1.0 CPU (cgroup /bench; server and spawnbench): throttled in 87% of 50 periods, 4.20 s held back".
- * @param {Array<{ roles: string[], quotaCpus: number, cgroup: string, periods: number, fraction: number|null, throttledMs: number }>|undefined} throttling
+ * @param {import('../result-types.js').Throttling[]|undefined} throttling
  * @returns {string[]}
  */
 export function describeThrottling(throttling) {

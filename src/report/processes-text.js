@@ -13,12 +13,16 @@ import { THREAD_KIND_WORDS } from '../labels.js';
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
 
-/** @typedef {import('../result-types.js').ProcessFigures} ProcessFigures */
+/** @typedef {import('../result-types.js').ProcessSummary} ProcessSummary */
 /**
  * A worker as the strategy last listed it (its pool id, its pid and thread, requests done, its dead incarnations).
  * @typedef {{ id: number, pid: number, threadId: number|null, completed: number, exits?: Array<{ pid: number, threadId?: number|null }> }} StrategyWorker
  */
-/** @typedef {import('../result-types.js').SampledProcess & { label: string, requests: number|null }} ProcessRow */
+/**
+ * A sampled process as src/sample/recorder.js writes it: always with its label and its summary.
+ * @typedef {import('../result-types.js').ProcessSamples & { label: string, summary: ProcessSummary }} SampledProcess
+ */
+/** @typedef {SampledProcess & { requests: number|null }} ProcessRow */
 
 /**
  * The kinds' words, looked up by a kind read from the result (one this version does not name reads as itself).
@@ -34,8 +38,10 @@ const KIND_WORDS = THREAD_KIND_WORDS;
  */
 export function formatProcesses(samples, workers = []) {
   if (!samples?.processes?.length) return '';
+  // The recorder gives every process a label and a summary; a file edited without them fails below, and `report` names the field.
+  const processes = /** @type {SampledProcess[]} */ (samples.processes);
   /** @type {ProcessRow[]} */
-  const rows = samples.processes.map((p) => {
+  const rows = processes.map((p) => {
     const worker = isWorkerEntry(p) ? workerOf(p, workers) : null;
     // An incarnation of a worker that died: the slot's replacement is the live "worker N".
     const dead = isWorkerEntry(p) && !worker ? deadIncarnation(p, workers) : null;
@@ -51,8 +57,8 @@ export function formatProcesses(samples, workers = []) {
 
   const spawned = samples.spawned;
   // Number(): null reads as 0, as `>=` has always read it.
-  if (spawned && (Number(spawned.cpuPct) >= MIN_SHOWN_CPU_PCT || spawned.spawns > 0 || spawned.seen > 0)) {
-    const counts = [spawned.spawns > 0 ? `${int(spawned.spawns)} spawns` : null, spawned.seen > 0 ? `${int(spawned.seen)} seen running` : null]
+  if (spawned && (Number(spawned.cpuPct) >= MIN_SHOWN_CPU_PCT || Number(spawned.spawns) > 0 || Number(spawned.seen) > 0)) {
+    const counts = [Number(spawned.spawns) > 0 ? `${int(spawned.spawns)} spawns` : null, Number(spawned.seen) > 0 ? `${int(spawned.seen)} seen running` : null]
       .filter(Boolean)
       .join(', ');
     lines.push(`spawned commands  CPU ${cpu(spawned.cpuPct)}${counts ? `  (${counts})` : ''}`);
@@ -103,7 +109,7 @@ function fitLine(prefix, parts, separator = '  ') {
  * libuv threads use 1–4%. A result from before the kinds keeps the one line it had.
  */
 /**
- * @param {ProcessFigures} s
+ * @param {ProcessSummary} s
  * @param {number} width
  * @returns {string[]}
  */
@@ -125,8 +131,8 @@ export const BUSY_FROM_CPU_NOTE = 'busy (CPU): the thread\'s time on a CPU or wa
  * leaving out what was not measured.
  */
 /**
- * @param {ProcessFigures} s
- * @param {string} role
+ * @param {ProcessSummary} s
+ * @param {string|undefined} role
  * @returns {string[]}
  */
 function processFigures(s, role) {
@@ -154,7 +160,7 @@ function workerTable(rows) {
   // A user's server reports no requests per worker; the probe's spawns per second stand in (one per request when it spawns per request).
   const counted = rows.some((p) => Number.isFinite(p.requests));
   const header = ['worker', counted ? 'requests' : 'spawns/s', 'ELU', ...(threads ? ['busy'] : []), 'CPU'];
-  /** @param {ProcessFigures} s */
+  /** @param {ProcessSummary} s */
   const busy = (s) => (isFiniteNumber(s.busy) ? `${pct(s.busy)}${s.busyFrom === 'cpu' ? ' CPU' : ''}` : '–');
   /** @param {ProcessRow} p */
   const work = (p) => (counted ? int(p.requests) : int(p.summary.spawnsPerSec));
@@ -167,7 +173,7 @@ function workerTable(rows) {
 
 /**
  * The worker slot a process or thread was an earlier incarnation of (it died and was replaced), or null.
- * @param {import('../result-types.js').SampledProcess} p
+ * @param {import('../result-types.js').ProcessSamples} p
  * @param {StrategyWorker[]} workers
  */
 function deadIncarnation(p, workers) {
@@ -176,7 +182,7 @@ function deadIncarnation(p, workers) {
 
 /**
  * The strategy's own record of a process or thread (its pool id and request count), if it reported one.
- * @param {import('../result-types.js').SampledProcess} p
+ * @param {import('../result-types.js').ProcessSamples} p
  * @param {StrategyWorker[]} workers
  */
 function workerOf(p, workers) {

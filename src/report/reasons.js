@@ -29,7 +29,7 @@ export function errorLabel({ status, kind }) {
 
 /**
  * One line per status or kind with its most frequent text: "500 ×821: sorry, too many clients already".
- * @param {Array<{ status: number|null, kind: string, count: number, texts: Array<{ text: string, count: number }>, other: number }>|undefined} errorTexts
+ * @param {import('../result-types.js').ErrorTexts[]|undefined} errorTexts
  * @param {{ max?: number }} [options]
  * @returns {string[]}
  */
@@ -37,7 +37,7 @@ export function errorTextLines(errorTexts, { max = 3 } = {}) {
   return (errorTexts ?? []).slice(0, max).map((e) => {
     const texts = e.texts ?? [];
     const top = texts[0];
-    const more = texts.length - 1 + (e.other > 0 ? 1 : 0);
+    const more = texts.length - 1 + (Number(e.other) > 0 ? 1 : 0);
     const text = top ? (top.text === '' ? '(empty body)' : cleanText(top.text)) : '';
     const share = top && top.count < e.count ? ` (×${int(top.count)})` : '';
     const others = more > 0 ? `; ${int(e.count - (top?.count ?? 0))} with other texts` : '';
@@ -68,7 +68,7 @@ export function otherUserText(u) {
 
 /**
  * "postgres ×14: 1.2 cores, node ×2: 0.3 cores" (the busiest few), or null when none used CPU.
- * @param {import('../result-types.js').OtherUsersSummary|null|undefined} otherUsers
+ * @param {import('../result-types.js').SamplesSummary['otherUsers']|undefined} otherUsers
  */
 export function otherUsersText(otherUsers) {
   const users = otherUsers?.users ?? [];
@@ -80,7 +80,7 @@ export function otherUsersText(otherUsers) {
 
 /**
  * "127.0.0.1:5432 (postgres) 20 connections"
- * @param {import('../result-types.js').DownstreamSummary} d
+ * @param {import('../result-types.js').Downstream} d
  */
 export function downstreamText(d) {
   const name = d.name ? ` (${cleanText(d.name, 40)})` : '';
@@ -106,7 +106,7 @@ export function cores(value) {
 /**
  * The summary's lines for a run's reasons: error texts under the Errors line, the server's
  * stderr, its downstreams, the other CPU users. Empty parts are left out.
- * @param {{ load?: { errorTexts?: import('../result-types.js').ErrorText[] }, serverStderr?: import('../result-types.js').ServerStderr|null, samples?: import('../result-types.js').SamplesSummary|null }} result
+ * @param {{ load?: { errorTexts?: import('../result-types.js').ErrorTexts[] }, serverStderr?: import('../result-types.js').ServerStderr|null, samples?: import('../result-types.js').SamplesSummary|null }} result
  * @returns {string[]}
  */
 export function reasonLines(result) {
