@@ -119,7 +119,7 @@ export function table(header, rows, { textColumns = [] } = {}) {
 
 /**
  * A row of headline figures.
- * @param {Array<{ label: string, value: string, bad?: boolean }>} items
+ * @param {Array<{ label: string|null, value: string, bad?: boolean }>} items
  */
 export function tiles(items) {
   return `<div class="tiles">${items.map((t) => `<div class="tile${t.bad ? ' bad' : ''}"><div class="v">${esc(t.value)}</div><div class="k">${esc(t.label)}</div></div>`).join('')}</div>`;
