@@ -196,7 +196,7 @@
  * @property {number} cores
  * @property {number} [physicalCores]
  * @property {number} [memTotalBytes]
- * @property {MachineCpu} [cpu] the CPU budget (src/cpu-budget.js)
+ * @property {import('./cpu-budget.js').CpuBudget} [cpu] the CPU budget (src/cpu-budget.js)
  */
 
 /**
@@ -358,17 +358,6 @@
  * @property {[number, number]} [repeats]
  * @property {number} [shareBefore]
  * @property {number} [shareAfter]
- */
-
-/**
- * The CPU budget of the machine line (src/cpu-budget.js's CpuBudget, as a result carries it).
- * @typedef {object} MachineCpu
- * @property {number} budget CPUs at once (fractional)
- * @property {string} source 'quota', 'cpuset', 'affinity', 'host'
- * @property {number} hostThreads
- * @property {number|null} physicalCores
- * @property {number} [capacity]
- * @property {{ reason: string, detail?: string }|null} unreadable
  */
 
 /**

@@ -21,10 +21,11 @@ export function quote(text) {
 
 /**
  * "500" or "connect failed"
- * @param {{ status: number|null, kind: string }} error
+ * @param {{ status: number|null, kind: string|null }} error a tune size's most frequent error may have no kind
  */
 export function errorLabel({ status, kind }) {
-  return status ? String(status) : KIND_LABELS[kind] ?? cleanText(kind, 40);
+  // Without a kind, no label ('' is none, as 'null' was): cleanText() makes it ''.
+  return status ? String(status) : KIND_LABELS[kind ?? ''] ?? cleanText(kind, 40);
 }
 
 /**
