@@ -174,7 +174,14 @@
  * @property {{ enabled: boolean, intervalMs: number }} [probe]
  * @property {Record<string, any>} [output]
  * @property {{ name: string, command: string, args: string[], expectedBytes?: number|null } | null} [workload]
- * @property {Record<string, any>} load the load options, as startLoad() takes them
+ * @property {LoadPlan} load the load options, as startLoad() takes them
+ */
+
+/**
+ * A run plan's load (src/run-plan.js, checked by src/load/load-options.js): the fields every
+ * report describes, named; the rest as startLoad() takes them.
+ * @typedef {{ rate: number|null, connections: number, threads: number, requests: number|null,
+ *   durationMs: number|null, warmupMs: number, extendToMs?: number|null } & Record<string, any>} LoadPlan
  */
 
 /**
@@ -216,6 +223,20 @@
  *   libuv's pool and V8's threads
  * @property {string|null} [spawnTiming]
  * @property {{ kind: string, version: string, libuv?: string, spawnMechanism?: string } | null} [runtime]
+ * @property {RouteFigures[]|null} [routes] each HTTP route's cost to this thread, costliest first (the probe's route timer)
+ */
+
+/**
+ * One route's cost to a thread, by method and path template (src/probe/route-timer.js).
+ * @typedef {object} RouteFigures
+ * @property {string} route 'GET /items/:id'
+ * @property {number} requests scaled up from the timed ones
+ * @property {number} [sampledRequests] the requests timed
+ * @property {number} [loopMs] main-thread time in all, scaled up
+ * @property {number} loopMsPerRequest
+ * @property {number} spawnsPerRequest
+ * @property {number} [blockedMsPerRequest] time blocked in spawn
+ * @property {number|null} busyShare its share of the thread's busy time (an estimate)
  */
 
 /**
@@ -306,13 +327,115 @@
  */
 
 /**
+ * A Node process's threads other than its main thread and Workers (libuv's pool, V8's), over the
+ * measured phase (src/sample/proc-sampler.js), in all and by kind (src/sample/thread-kinds.js).
+ * @typedef {object} OtherThreads
+ * @property {number} count
+ * @property {number|null} busy mean threads working
+ * @property {number|null} cpuPct
+ * @property {number|null} maxCpuPct the busiest thread's
+ * @property {Record<string, { count: number, busy: number|null, cpuPct: number|null, waitPct?: number|null }>} [kinds]
+ * @property {number} [poolSize]
+ */
+
+/**
+ * The runtime a probed process reported, and how it spawns (src/analysis/spawn-mechanism.js).
+ * @typedef {object} ProcessRuntime
+ * @property {string} kind 'node', 'bun', 'deno'
+ * @property {string|null} version
+ * @property {string|null} [libuv]
+ * @property {string|null} [spawnMechanism]
+ * @property {string} [path]
+ * @property {string} [role] whose runtime: 'main', 'workers' (a result's `runtimes`)
+ */
+
+/**
+ * One sample of a process (src/sample/recorder.js): `t` in ms, the probe's report when it sent one.
+ * @typedef {object} ProcessSample
+ * @property {number} t
+ * @property {number|null} [cpuPct]
+ * @property {number|null} [rssBytes]
+ * @property {number|null} [requests]
+ * @property {{ elu?: number|null, loopDelay?: { p99Ms?: number|null }|null, spawn?: { blockedFraction?: number|null }|null }|null} [probe]
+ */
+
+/**
+ * The figures behind a delta's mark (src/analysis/against-deltas.js): which are there depends
+ * on its noise model, or `reason` when it could not be judged.
+ * @typedef {object} DeltaNoise
+ * @property {string} [reason] 'single-sample', 'no-noise-model', 'one-repeat', 'too-few-requests', 'too-few-seconds', …
+ * @property {number} [minRequests]
+ * @property {number} [minSeconds]
+ * @property {number} [marginRps]
+ * @property {[number, number]} [before] the interval or repeats' range before
+ * @property {[number, number]} [after]
+ * @property {[number, number]} [repeats]
+ * @property {number} [shareBefore]
+ * @property {number} [shareAfter]
+ */
+
+/**
+ * One diagnose finding (src/analysis/verdicts.js): its id and figures, and once worded
+ * (src/report/diagnose-words.js) its title, evidence and next steps.
+ * @typedef {object} DiagnoseFinding
+ * @property {string} id
+ * @property {string} [kind]
+ * @property {string|null} [where]
+ * @property {Record<string, any>} [figures] free-form per verdict: each verdict's own figures
+ * @property {string} [title]
+ * @property {string[]} [evidence]
+ * @property {string[]} [next]
+ */
+
+/**
+ * Diagnose's verdict and the rest it found (`diagnosis`).
+ * @typedef {object} Diagnosis
+ * @property {DiagnoseFinding} verdict
+ * @property {DiagnoseFinding[]} findings
+ * @property {Array<{ id: 'cpu'|'probe', reason?: string|null, mode?: string }>} [unseen] what could not be seen, as ids
+ * @property {string[]} [notSeen] the same in words
+ * @property {Record<string, number>} [thresholds]
+ */
+
+/**
+ * The size knob diagnose found in a server command, with the tune command that sizes the
+ * server by it (src/diagnose/diagnose-engine.js; src/analysis/size-knob.js's FoundKnob).
+ * @typedef {object} DiagnoseSizeKnob
+ * @property {'flag'|'env'} kind
+ * @property {string} [flag]
+ * @property {string} [name]
+ * @property {number|null} value
+ * @property {string} written
+ * @property {string[]} command
+ * @property {string[]} tune
+ */
+
+/**
+ * Requests whose command failed to start, by command and errno (src/analysis/spawn-failures.js).
+ * @typedef {object} SpawnFailureCount
+ * @property {string} command
+ * @property {string} code
+ * @property {number} count
+ * @property {string|null} limit
+ * @property {number|null} [limitValue]
+ */
+
+/**
+ * Diagnose's CPU profiles (src/diagnose/diagnose-engine.js): `cpuProfile`.
+ * @typedef {object} CpuProfileSummary
+ * @property {string} dir
+ * @property {string[]} files
+ * @property {{ file: string, busyMs: number, functions: Array<{ name: string, url?: string, line?: number, selfMs: number, share: number }> }|null} top
+ */
+
+/**
  * Fields every result document has.
  * @typedef {object} ResultBase
  * @property {'spawnbench'} tool
  * @property {1} format
  * @property {string} [createdAt]
  * @property {Machine} [machine]
- * @property {object[]} [runtimes]
+ * @property {ProcessRuntime[]} [runtimes]
  * @property {string[]} [notes]
  * @property {string[]} [failures] why the measurement failed; non-empty means exit 1
  * @property {boolean} [stoppedEarly]
@@ -337,7 +460,7 @@
  *   serverStderr?: ServerStderr|null,
  *   outcome?: RequestOutcome,
  *   workerDeaths?: object[],
- *   spawnFailures?: Record<string, any>|null,
+ *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
  *   recommendation?: RunRecommendation|null,
  *   server?: Record<string, any>,
  *   sizeKnob?: Record<string, any>|null,
@@ -351,7 +474,7 @@
  *   plan: RunPlan,
  *   machine: Machine,
  *   load: LoadResult,
- *   diagnosis: Record<string, any>,
+ *   diagnosis: Diagnosis,
  *   notes: string[],
  *   failures: string[],
  *   target?: Record<string, any>,
@@ -360,10 +483,10 @@
  *   mainThread?: Record<string, any>|null,
  *   serverExit?: Record<string, any>|null,
  *   gc?: Record<string, any>,
- *   cpuProfile?: Record<string, any>|null,
- *   sizeKnob?: Record<string, any>|null,
+ *   cpuProfile?: CpuProfileSummary|null,
+ *   sizeKnob?: DiagnoseSizeKnob|null,
  *   outcome?: RequestOutcome,
- *   spawnFailures?: Record<string, any>|null,
+ *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
  * }} DiagnoseResult
  */
 

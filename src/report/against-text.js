@@ -2,19 +2,29 @@
  * The words of --against: each figure before → after, its change, and whether
  * that change is beyond the run-to-run noise. Comparison in, strings out.
  */
-import { int, msNumber } from './text-format.js';
+import { int, msNumber, isFiniteNumber } from './text-format.js';
+
+/** @typedef {import('../result-types.js').AgainstDelta} AgainstDelta */
+/** @typedef {import('../result-types.js').DeltaNoise} DeltaNoise */
 import { metricWords } from './metric-text.js';
 import { cleanText } from '../untrusted-text.js';
 
-/** A value of a delta in its unit, without the unit for ms (the column says it). */
+/**
+ * A value of a delta in its unit, without the unit for ms (the column says it).
+ * @param {number|null|undefined} v
+ * @param {string} unit
+ */
 function value(v, unit) {
-  if (!Number.isFinite(v)) return '–';
+  if (!isFiniteNumber(v)) return '–';
   return unit === 'ms' ? msNumber(v) : int(v);
 }
 
-/** '+3.7%', '−12%', '–' */
+/**
+ * '+3.7%', '−12%', '–'
+ * @param {number|null|undefined} pct
+ */
 export function formatChangePct(pct) {
-  if (!Number.isFinite(pct)) return '–';
+  if (!isFiniteNumber(pct)) return '–';
   const digits = Math.abs(pct) < 10 ? 1 : 0;
   const text = Math.abs(pct).toFixed(digits);
   if (Number(text) === 0) return '±0%';
@@ -23,41 +33,59 @@ export function formatChangePct(pct) {
 
 /**
  * What a delta's mark says: 'better', 'worse', 'within noise', or why it cannot be judged.
- * @param {import('../analysis/against-deltas.js').Delta} d
+ * @param {AgainstDelta} d
  */
 export function verdictOf(d) {
   if (d.significant === null) {
-    if (d.noise?.reason === 'single-sample') return 'one request: not judged';
-    if (d.noise?.reason === 'no-noise-model') return 'not judged (no noise estimate)';
-    if (d.noise?.reason === 'one-repeat') return 'one repeat: not judged (--repeat 2 or more)';
-    if (d.noise?.reason === 'too-few-requests') return `not judged (needs ${int(d.noise.minRequests)} requests per run)`;
-    if (d.noise?.reason === 'too-few-seconds') return `noise unknown (under ${d.noise.minSeconds} s measured)`;
+    const noise = noiseOf(d);
+    if (noise?.reason === 'single-sample') return 'one request: not judged';
+    if (noise?.reason === 'no-noise-model') return 'not judged (no noise estimate)';
+    if (noise?.reason === 'one-repeat') return 'one repeat: not judged (--repeat 2 or more)';
+    if (noise?.reason === 'too-few-requests') return `not judged (needs ${int(noise.minRequests)} requests per run)`;
+    if (noise?.reason === 'too-few-seconds') return `noise unknown (under ${noise.minSeconds} s measured)`;
     return 'not judged';
   }
   if (!d.significant) return d.before === d.after ? 'same' : 'within noise';
   return d.better ? 'better' : 'worse';
 }
 
-/** The noise behind a mark, in the delta's unit: '±42 req/s' or 'p99 between 587 and 703 ms before'. */
+/**
+ * A delta's noise figures: which are there depends on its noise model (src/analysis/against-deltas.js
+ * types them as a plain object).
+ * @param {AgainstDelta} d
+ * @returns {DeltaNoise|undefined}
+ */
+function noiseOf(d) {
+  return /** @type {DeltaNoise|undefined} */ (d.noise);
+}
+
+/**
+ * The noise behind a mark, in the delta's unit: '±42 req/s' or 'p99 between 587 and 703 ms before'.
+ * @param {AgainstDelta} d
+ */
 function noiseText(d) {
-  if (d.metric === 'rps' && Number.isFinite(d.noise?.marginRps)) return `noise ±${int(d.noise.marginRps)} req/s`;
-  if (d.noise?.repeats) {
-    const [lo, hi] = d.noise.after;
-    return `repeats now ${value(lo, d.unit)}–${value(hi, d.unit)}${d.unit === 'ms' ? ' ms' : ''}, before ${value(d.noise.before[0], d.unit)}–${value(d.noise.before[1], d.unit)}`;
+  const noise = noiseOf(d);
+  if (d.metric === 'rps' && isFiniteNumber(noise?.marginRps)) return `noise ±${int(noise.marginRps)} req/s`;
+  // The repeats' and the intervals' models set `before` and `after` together (src/analysis/against-deltas.js).
+  if (noise?.repeats) {
+    const [lo, hi] = /** @type {[number, number]} */ (noise.after);
+    const before = /** @type {[number, number]} */ (noise.before);
+    return `repeats now ${value(lo, d.unit)}–${value(hi, d.unit)}${d.unit === 'ms' ? ' ms' : ''}, before ${value(before[0], d.unit)}–${value(before[1], d.unit)}`;
   }
-  if (d.unit === 'ms' && d.noise?.before) {
-    const [lo, hi] = d.noise.after;
+  if (d.unit === 'ms' && noise?.before) {
+    const [lo, hi] = /** @type {[number, number]} */ (noise.after);
     return `95% interval now ${msNumber(lo)}–${msNumber(hi)} ms`;
   }
-  if (d.metric === 'errors' && Number.isFinite(d.noise?.shareAfter)) {
-    return `${(d.noise.shareBefore * 100).toFixed(2)}% → ${(d.noise.shareAfter * 100).toFixed(2)}% of requests`;
+  // The errors' model sets both shares.
+  if (d.metric === 'errors' && isFiniteNumber(noise?.shareAfter)) {
+    return `${(/** @type {number} */ (noise.shareBefore) * 100).toFixed(2)}% → ${(noise.shareAfter * 100).toFixed(2)}% of requests`;
   }
   return '';
 }
 
 /**
  * The block printed after a summary.
- * @param {{ deltas?: object[], rows?: object[], unmatched?: string[], endpoints?: Array<{ name: string, deltas: object[], summary: any }>, summary: object, differentTargets?: any }} against analysis/against-deltas.js result
+ * @param {import('../result-types.js').Against} against analysis/against-deltas.js result
  * @param {{ file: string, createdAt?: string }} baseline
  * @returns {string}
  */
@@ -69,7 +97,8 @@ export function formatAgainst(against, baseline) {
   if (!against.rows) {
     // A mix: each endpoint's own changes under the totals'.
     const endpoints = (against.endpoints ?? []).flatMap((e) => [`  ${cleanText(e.name, 200)}: ${e.summary.changes === 0 ? 'no change beyond its noise' : `${e.summary.changes} beyond its noise (${e.summary.better} better, ${e.summary.worse} worse)`}`, ...deltaLines(e.deltas, '    ')]);
-    return [head, ...differentTargetsLine(against.differentTargets), ...deltaLines(against.deltas, '  '), ...endpoints].join('\n');
+    // A run's comparison always has deltas (a compare's has rows): an edited file without them fails here, and `report` names the field.
+    return [head, ...differentTargetsLine(against.differentTargets), ...deltaLines(/** @type {AgainstDelta[]} */ (against.deltas), '  '), ...endpoints].join('\n');
   }
   // A compare: one block per row, the repeats' spread as the noise.
   const lines = [head];
@@ -84,10 +113,15 @@ export function formatAgainst(against, baseline) {
  */
 function differentTargetsLine(targets) {
   if (!targets) return [];
+  /** @param {{ kind: string|null, name: string|null }} target */
   const name = ({ kind, name: what }) => cleanText(`${kind ?? 'unknown target'}${what ? ` '${what}'` : ''}`);
   return [`  warning: comparing different targets: the baseline measured ${name(targets.before)}, this run ${name(targets.after)}`];
 }
 
+/**
+ * @param {AgainstDelta[]} deltas
+ * @param {string} indent
+ */
 function deltaLines(deltas, indent) {
   const rows = deltas.map((d) => [
     metricWords(d.metric).label,

@@ -5,6 +5,7 @@
 import { metricOf, formatOf } from '../analysis/metrics.js';
 import { formatMetricValue, busiestPart } from './metric-text.js';
 import { cleanText } from '../untrusted-text.js';
+import { isFiniteNumber } from './text-format.js';
 
 /**
  * A value in an assertion's unit, as the summary writes it: a share or change in %, else as
@@ -14,7 +15,7 @@ import { cleanText } from '../untrusted-text.js';
  * @param {string} metric
  */
 export function formatGateValue(value, unit, metric) {
-  if (!Number.isFinite(value)) return '–';
+  if (!isFiniteNumber(value)) return '–';
   if (unit !== '%') return formatMetricValue(value, { unit, format: formatOf(metricOf(metric) ?? { unit }) });
   const digits = Math.abs(value) < 10 ? 1 : 0;
   return metric.endsWith('-change') ? `${value > 0 ? '+' : ''}${value.toFixed(digits)}%` : `${value.toFixed(digits)}%`;
@@ -28,7 +29,8 @@ export function formatAssertionLine(o) {
   const status = o.pass ? 'pass' : 'FAIL';
   const where = o.where ? `  ${o.where}:` : '';
   if (o.id === 'assert-not-measured') {
-    const why = o.endpoint && !o.why ? `no endpoint '${cleanText(o.endpoint, 200)}' in the result's mix; name one by its name or METHOD path` : WHY[o.why] ?? notMeasuredReason(o.metric);
+    // WHY[''] is undefined, as WHY[undefined] was.
+    const why = o.endpoint && !o.why ? `no endpoint '${cleanText(o.endpoint, 200)}' in the result's mix; name one by its name or METHOD path` : WHY[o.why ?? ''] ?? notMeasuredReason(o.metric);
     return `assert ${o.expr}  ${status}${where}  not measured (${why})`;
   }
   const why = o.why ? ` (${WHY[o.why]})` : '';
@@ -47,12 +49,16 @@ export function formatAssertions(outcomes) {
   return lines.join('\n');
 }
 
-/** Why a gate on throughput or latency had no figure to read (src/analysis/metrics.js: succeededFigures). */
+/**
+ * Why a gate on throughput or latency had no figure to read (src/analysis/metrics.js: succeededFigures).
+ * @type {Record<string, string>}
+ */
 export const WHY = {
   'no-successes': 'no successful responses were measured: only successes count',
   'no-responses': 'no response was measured: the measured phase was empty',
 };
 
+/** @param {string} metric */
 function notMeasuredReason(metric) {
   if (metricOf(metric)?.needs === 'probe') return 'needs the in-process probe: drop --no-probe, and the server must run on Node, Bun or Deno';
   if (metric.endsWith('-change')) return 'needs --against with a baseline that has this figure';

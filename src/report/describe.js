@@ -2,14 +2,14 @@
  * The lines every report starts with, in one place: how the server was loaded
  * and on what machine. Run, tune, compare and diagnose reports read these.
  */
-import { int } from './text-format.js';
+import { int, isFiniteNumber } from './text-format.js';
 import { formatDuration } from '../units.js';
 import { cpuBudgetLabel, budgetAmount } from '../labels.js';
 
 /**
  * "Node 20.20.2 · libuv 1.51.0 · Intel Xeon × 2 cores · linux/x64", or inside a limit
  * "… · Intel Xeon × 1.0 CPU: cgroup quota, on a 2-core host · linux/x64" (labels.js).
- * @param {{ node: string, libuv: string, cpuModel: string, cores: number, cpu?: object, platform: string, arch: string }} m
+ * @param {import('../result-types.js').Machine} m
  */
 export function describeMachine(m) {
   return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${cpuBudgetLabel(m)} · ${m.platform}/${m.arch}`;
@@ -25,7 +25,8 @@ export function describeMachine(m) {
  */
 export function describeLoad(l, { connections = l.connections, per } = {}) {
   // A tune step's -d is a minimum, extended up to a cap until it has enough responses to rank.
-  const upTo = l.extendToMs > l.durationMs ? ` (up to ${formatDuration(l.extendToMs)} for enough responses)` : '';
+  // Number(): null reads as 0 and undefined as NaN, as `>` has always read them.
+  const upTo = Number(l.extendToMs) > Number(l.durationMs) ? ` (up to ${formatDuration(l.extendToMs)} for enough responses)` : '';
   const amount = l.requests ? `${int(l.requests)} requests` : `${formatDuration(l.durationMs)}${upTo}`;
   const loop = l.rate ? `open loop at ${int(l.rate)} req/s over up to ${connections} connections` : `closed loop, ${connections} connections`;
   const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
@@ -35,14 +36,14 @@ export function describeLoad(l, { connections = l.connections, per } = {}) {
 /**
  * The CPU quotas that bound the run, over the measured phase (samples.throttling):
  * "CPU quota 1.0 CPU (cgroup /bench; server and spawnbench): throttled in 87% of 50 periods, 4.20 s held back".
- * @param {Array<{ roles: string[], quotaCpus: number, cgroup: string, periods: number, fraction: number|null, throttledMs: number }>|undefined} throttling
+ * @param {import('../result-types.js').Throttling[]|undefined} throttling
  * @returns {string[]}
  */
 export function describeThrottling(throttling) {
   return (throttling ?? []).map((t) => {
     const whose = t.roles.includes('server') ? (t.roles.includes('spawnbench') ? 'server and spawnbench' : 'server') : 'spawnbench only';
     const held = t.throttledMs >= 1000 ? `${(t.throttledMs / 1000).toFixed(2)} s` : `${Math.round(t.throttledMs)} ms`;
-    const share = Number.isFinite(t.fraction) ? `throttled in ${Math.round(t.fraction * 100)}% of ${int(t.periods)} periods, ${held} held back` : 'no quota period ran';
+    const share = isFiniteNumber(t.fraction) ? `throttled in ${Math.round(t.fraction * 100)}% of ${int(t.periods)} periods, ${held} held back` : 'no quota period ran';
     return `CPU quota ${budgetAmount({ budget: t.quotaCpus, source: 'quota' })} (cgroup ${t.cgroup}; ${whose}): ${share}`;
   });
 }

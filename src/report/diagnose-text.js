@@ -14,8 +14,11 @@ import { formatRuntimeList } from './runtimes-text.js';
 import { reasonLines } from './reasons.js';
 import { formatSpawnFailures } from './spawn-failures-text.js';
 
+/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../result-types.js').DiagnoseSizeKnob} DiagnoseSizeKnob */
+
 /**
- * @param {object} result DiagnoseResult (src/diagnose/diagnose-engine.js)
+ * @param {DiagnoseResult} result DiagnoseResult (src/diagnose/diagnose-engine.js)
  * @returns {string}
  */
 export function formatDiagnose(result) {
@@ -25,7 +28,7 @@ export function formatDiagnose(result) {
     `${plan.load.mix ? `a mix of ${plan.load.mix.length} endpoints,` : plan.load.method} ${describeLoad(plan.load, { connections: load.connections ?? plan.load.connections })}`,
     describeMachine(machine),
     // How the server's own runtimes spawn, as its probed processes reported them (none without the probe).
-    ...[formatRuntimeList((result.samples?.processes ?? []).map((p) => p.summary?.runtime).filter(Boolean))].filter(Boolean),
+    ...[formatRuntimeList((result.samples?.processes ?? []).map((p) => p.summary?.runtime).filter((r) => r !== null && r !== undefined))].filter(Boolean),
     '',
     ...formatHeadline(result),
     ...formatEndpoints(load),
@@ -44,10 +47,11 @@ export function formatDiagnose(result) {
 /**
  * "'node server.js' (pid 123) on http://127.0.0.1:4000/", "'npm start' (server pid 125, launched by npm → sh)
  * on …" or "url http://… (pid 123)".
+ * @param {{ target?: Record<string, any>, plan: import('../result-types.js').RunPlan }} result
  */
 export function describeDiagnoseTarget(result) {
   const t = result.target ?? result.plan.target;
-  const launchers = t.launchers?.length ? `server pid ${t.pid}, launched by ${t.launchers.map((l) => l.name).join(' → ')}` : null;
+  const launchers = t.launchers?.length ? `server pid ${t.pid}, launched by ${t.launchers.map((/** @type {{ name: string }} */ l) => l.name).join(' → ')}` : null;
   const pid = launchers ? ` (${launchers})` : t.pid ? ` (pid ${t.pid})` : '';
   if (t.kind === 'url') return `url ${t.url}${pid}`;
   return `'${t.command.join(' ')}'${pid}${t.url ? ` on ${t.url}` : ''}`;
@@ -56,8 +60,9 @@ export function describeDiagnoseTarget(result) {
 
 /**
  * The verdict block.
- * @param {{ verdict: object, findings: object[], unseen?: object[], notSeen?: string[] }} diagnosis ids and figures
+ * @param {import('../result-types.js').Diagnosis} diagnosis ids and figures
  *   (src/analysis/verdicts.js), or already in words
+ * @param {DiagnoseSizeKnob|null} [sizeKnob]
  * @returns {string[]}
  */
 export function formatDiagnosis(diagnosis, sizeKnob = null) {
@@ -75,16 +80,24 @@ export function formatDiagnosis(diagnosis, sizeKnob = null) {
   return lines;
 }
 
+/**
+ * @param {import('../result-types.js').DiagnoseFinding} f a finding in words (wordDiagnosis() gives each its evidence and next)
+ * @param {string} [indent]
+ * @param {DiagnoseSizeKnob|null} [sizeKnob]
+ */
 function finding(f, indent = '           ', sizeKnob = null) {
-  const next = [...f.next];
+  const next = [.../** @type {string[]} */ (f.next)];
   // A server blocked in spawn whose size the user can set: the exact sweep of its own size comes first.
   if (f.id === 'spawn-blocked' && sizeKnob) next.unshift(tuneHint(sizeKnob));
   // A downstream that refuses a server whose size the user can set: the sweep shows where the errors start.
   if (f.id === 'downstream-refuses' && sizeKnob) next.splice(1, 1, `see at which size the errors start: spawnbench ${shellLine(sizeKnob.tune)}`);
-  return [...f.evidence.map((e) => `${indent}${e}`), ...next.map((n) => `${indent}next: ${n}`)];
+  return [.../** @type {string[]} */ (f.evidence).map((e) => `${indent}${e}`), ...next.map((n) => `${indent}next: ${n}`)];
 }
 
-/** "size your server from its WORKERS (now 2): spawnbench tune --size-env WORKERS -- node server.js" */
+/**
+ * "size your server from its WORKERS (now 2): spawnbench tune --size-env WORKERS -- node server.js"
+ * @param {DiagnoseSizeKnob} knob
+ */
 function tuneHint(knob) {
   const where = knob.kind === 'env' ? `its ${knob.name} (now ${knob.value})` : `its ${knob.flag} (now ${knob.value})`;
   return `find the size that serves best from ${where}: spawnbench ${shellLine(knob.tune)}`;
@@ -92,7 +105,7 @@ function tuneHint(knob) {
 
 /**
  * Where the profiles are and the top functions by self time of the busiest one.
- * @param {{ dir: string, files: string[], top: { file: string, busyMs: number, functions: object[] }|null }} profile
+ * @param {import('../result-types.js').CpuProfileSummary} profile
  * @returns {string[]}
  */
 export function formatCpuProfile({ dir, files, top }, route = null) {
@@ -119,7 +132,10 @@ function blockingRoute(diagnosis) {
   return all.find((f) => f?.id === 'js-blocking' && f.figures?.route)?.figures.route ?? null;
 }
 
-/** A file URL under the current folder, relative (shorter and still clickable in most terminals). */
+/**
+ * A file URL under the current folder, relative (shorter and still clickable in most terminals).
+ * @param {string} url
+ */
 function shortUrl(url) {
   const cwd = `file://${process.cwd()}/`;
   return url.startsWith(cwd) ? url.slice(cwd.length) : url;

@@ -15,7 +15,7 @@ const NAME_WIDTH = 32;
 
 /**
  * The rows every view shows, one per endpoint: plain strings and numbers.
- * @param {Array<object>|undefined|null} endpoints load.endpoints
+ * @param {import('../result-types.js').Endpoint[]|undefined|null} endpoints load.endpoints
  */
 export function endpointRows(endpoints) {
   return (endpoints ?? []).map((e) => ({
@@ -32,7 +32,10 @@ export function endpointRows(endpoints) {
   }));
 }
 
-/** "none" or "12: non-2xx 12 (500 ×12)". */
+/**
+ * "none" or "12: non-2xx 12 (500 ×12)".
+ * @param {import('../result-types.js').Endpoint} e
+ */
 function endpointErrors(e) {
   const total = e.errors?.total ?? 0;
   if (!total) return 'none';
@@ -43,13 +46,14 @@ function endpointErrors(e) {
 
 /**
  * The summary's Endpoints block (empty without a mix).
- * @param {{ endpoints?: Array<object>|null }} load
+ * @param {{ endpoints?: import('../result-types.js').Endpoint[]|null }} load
  * @returns {string[]}
  */
 export function formatEndpoints(load) {
   const rows = endpointRows(load?.endpoints);
   if (rows.length === 0) return [];
   const width = Math.min(NAME_WIDTH, Math.max(8, ...rows.map((r) => r.name.length)));
+  /** @param {string} name */
   const fit = (name) => (name.length > width ? `${name.slice(0, width - 1)}…` : name.padEnd(width));
   const lines = [`Endpoints  ${'name'.padEnd(width)}  share (weight)    req/s     p50     p90     p99     max ms  errors`];
   for (const r of rows) {

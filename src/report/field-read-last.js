@@ -7,7 +7,10 @@
  * field at fault; a value carried further can fail later, so it is not called the culprit).
  */
 
-/** A field's value in words, for the one-line error. */
+/**
+ * A field's value in words, for the one-line error.
+ * @param {unknown} value
+ */
 export function describeValue(value) {
   if (value === null) return 'null';
   if (value === undefined) return 'missing';
@@ -25,10 +28,18 @@ export function describeValue(value) {
  * @returns {{ path: string, value: unknown } | null}
  */
 export function fieldReadLast(format, result) {
+  /** @type {{ path: string, value: unknown } | null} */
   let last = null;
+  /** @type {WeakMap<object, object>} */
   const views = new WeakMap();
+  /**
+   * @param {object} target
+   * @param {string} path
+   * @returns {object}
+   */
   const view = (target, path) => {
-    if (views.has(target)) return views.get(target);
+    const seen = views.get(target);
+    if (seen) return seen;
     const proxy = new Proxy(target, {
       get(object, key, receiver) {
         const value = Reflect.get(object, key, receiver);

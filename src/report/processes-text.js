@@ -4,7 +4,7 @@
  * commands, system and generator CPU, then a per-worker table. Plain summary
  * object in (what `sampler.stop()` resolves to), string out.
  */
-import { int, pct, ms } from './text-format.js';
+import { int, pct, ms, isFiniteNumber } from './text-format.js';
 import { cleanText } from '../untrusted-text.js';
 import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION, OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
 import { isWorkerEntry } from '../process-roles.js';
@@ -14,16 +14,35 @@ import { THREAD_KIND_WORDS } from '../labels.js';
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
 
+/** @typedef {import('../result-types.js').ProcessSummary} ProcessSummary */
+/**
+ * A worker as the strategy last listed it (its pool id, its pid and thread, requests done, its dead incarnations).
+ * @typedef {{ id: number, pid: number, threadId: number|null, completed: number, exits?: Array<{ pid: number, threadId?: number|null }> }} StrategyWorker
+ */
+/**
+ * A sampled process as src/sample/recorder.js writes it: always with its label and its summary.
+ * @typedef {import('../result-types.js').ProcessSamples & { label: string, summary: ProcessSummary }} SampledProcess
+ */
+/** @typedef {SampledProcess & { requests: number|null }} ProcessRow */
 
 /**
- * @param {object|null} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`
- * @param {Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [workers]
+ * The kinds' words, looked up by a kind read from the result (one this version does not name reads as itself).
+ * @type {Readonly<Record<string, string>>}
+ */
+const KIND_WORDS = THREAD_KIND_WORDS;
+
+/**
+ * @param {import('../result-types.js').SamplesSummary|null|undefined} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`
+ * @param {StrategyWorker[]} [workers]
  *   the strategy's last workers list: names workers by pool id and fills in requests the summary lacks
  * @returns {string} '' when there is nothing to show
  */
 export function formatProcesses(samples, workers = []) {
   if (!samples?.processes?.length) return '';
-  const rows = samples.processes.map((p) => {
+  // The recorder gives every process a label and a summary; a file edited without them fails below, and `report` names the field.
+  const processes = /** @type {SampledProcess[]} */ (samples.processes);
+  /** @type {ProcessRow[]} */
+  const rows = processes.map((p) => {
     const worker = isWorkerEntry(p) ? workerOf(p, workers) : null;
     // An incarnation of a worker that died: the slot's replacement is the live "worker N".
     const dead = isWorkerEntry(p) && !worker ? deadIncarnation(p, workers) : null;
@@ -38,8 +57,9 @@ export function formatProcesses(samples, workers = []) {
   if (rows.some((p) => p.role === 'thread' && p.summary.busyFrom === 'cpu')) lines.push(BUSY_FROM_CPU_NOTE);
 
   const spawned = samples.spawned;
-  if (spawned && (spawned.cpuPct >= MIN_SHOWN_CPU_PCT || spawned.spawns > 0 || spawned.seen > 0)) {
-    const counts = [spawned.spawns > 0 ? `${int(spawned.spawns)} spawns` : null, spawned.seen > 0 ? `${int(spawned.seen)} seen running` : null]
+  // Number(): null reads as 0, as `>=` has always read it.
+  if (spawned && (Number(spawned.cpuPct) >= MIN_SHOWN_CPU_PCT || Number(spawned.spawns) > 0 || Number(spawned.seen) > 0)) {
+    const counts = [Number(spawned.spawns) > 0 ? `${int(spawned.spawns)} spawns` : null, Number(spawned.seen) > 0 ? `${int(spawned.seen)} seen running` : null]
       .filter(Boolean)
       .join(', ');
     lines.push(`spawned commands  CPU ${cpu(spawned.cpuPct)}${counts ? `  (${counts})` : ''}`);
@@ -89,13 +109,18 @@ function fitLine(prefix, parts, separator = '  ') {
  * when together they used as much as one working thread (OTHER_THREAD_BUSY_PCT): an idle Node process's V8 and
  * libuv threads use 1–4%. A result from before the kinds keeps the one line it had.
  */
+/**
+ * @param {ProcessSummary} s
+ * @param {number} width
+ * @returns {string[]}
+ */
 function otherThreadsLine(s, width) {
   const o = s.otherThreads;
-  if (!(o?.cpuPct >= OTHER_THREAD_BUSY_PCT)) return [];
+  if (!o || !(Number(o.cpuPct) >= OTHER_THREAD_BUSY_PCT)) return [];
   const pad = ' '.repeat(width + 2);
-  const kinds = Object.entries(o.kinds ?? {}).filter(([, k]) => k.cpuPct >= 1);
+  const kinds = Object.entries(o.kinds ?? {}).filter(([, k]) => Number(k.cpuPct) >= 1);
   if (kinds.length === 0) return [`${pad}other threads (libuv pool, V8): ${Math.round(o.busy ?? 0)} of ${o.count} working  CPU ${cpu(o.cpuPct)}  busiest ${cpu(o.maxCpuPct)}`];
-  const parts = kinds.map(([kind, k]) => `${THREAD_KIND_WORDS[kind] ?? kind} ${Math.round(k.busy ?? 0)} of ${k.count} working ${cpu(k.cpuPct)}`);
+  const parts = kinds.map(([kind, k]) => `${KIND_WORDS[kind] ?? kind} ${Math.round(k.busy ?? 0)} of ${k.count} working ${cpu(k.cpuPct)}`);
   return [`${pad}other threads: ${parts.join(', ')}  (busiest ${cpu(o.maxCpuPct)})`];
 }
 
@@ -123,11 +148,16 @@ export const BUSY_FROM_CPU_NOTE = 'busy (CPU): the thread\'s time on a CPU or wa
  * `ELU 0.97`, `busy 45% (CPU)` (threads), `blocked in spawn 31% (1.3 ms each)`, `loop p99 48 ms`, `CPU 99%`,
  * leaving out what was not measured.
  */
+/**
+ * @param {ProcessSummary} s
+ * @param {string|undefined} role
+ * @returns {string[]}
+ */
 function processFigures(s, role) {
   const parts = [figure('ELU', s.elu, fixed2)];
-  if (role === 'thread' && Number.isFinite(s.busy)) parts.push(`busy ${pct(s.busy)} (${s.busyFrom === 'cpu' ? 'CPU' : 'ELU'})`);
+  if (role === 'thread' && isFiniteNumber(s.busy)) parts.push(`busy ${pct(s.busy)} (${s.busyFrom === 'cpu' ? 'CPU' : 'ELU'})`);
   // A thread's ELU counts its wait for a core; said where that wait is large enough to explain a busy ELU.
-  if (role === 'thread' && s.waitPct >= CPU_STARVED_FRACTION * 100) parts.push(`waiting for a core ${Math.round(s.waitPct)}%`);
+  if (role === 'thread' && typeof s.waitPct === 'number' && s.waitPct >= CPU_STARVED_FRACTION * 100) parts.push(`waiting for a core ${Math.round(s.waitPct)}%`);
   if (s.blockedFraction != null && s.msPerSpawn != null) {
     parts.push(`blocked in spawn ${pct(s.blockedFraction)} (${compactMs(s.msPerSpawn, 1)} each)`);
   } else if (s.blockedFraction != null) {
@@ -135,48 +165,74 @@ function processFigures(s, role) {
   }
   parts.push(figure('loop p99', s.loopDelayP99Ms, compactMs));
   parts.push(figure('CPU', s.cpuPct, cpu));
-  return parts.filter(Boolean);
+  return parts.filter((part) => part !== null);
 }
 
-/** The per-worker table (requests, ELU, busy where there are threads, CPU), or '' with no workers. */
+/**
+ * The per-worker table (requests, ELU, busy where there are threads, CPU), or '' with no workers.
+ * @param {ProcessRow[]} rows
+ */
 function workerTable(rows) {
   if (rows.length === 0) return '';
   const threads = rows.some((p) => p.role === 'thread');
   // A user's server reports no requests per worker; the probe's spawns per second stand in (one per request when it spawns per request).
   const counted = rows.some((p) => Number.isFinite(p.requests));
   const header = ['worker', counted ? 'requests' : 'spawns/s', 'ELU', ...(threads ? ['busy'] : []), 'CPU'];
-  const busy = (s) => (Number.isFinite(s.busy) ? `${pct(s.busy)}${s.busyFrom === 'cpu' ? ' CPU' : ''}` : '–');
+  /** @param {ProcessSummary} s */
+  const busy = (s) => (isFiniteNumber(s.busy) ? `${pct(s.busy)}${s.busyFrom === 'cpu' ? ' CPU' : ''}` : '–');
+  /** @param {ProcessRow} p */
   const work = (p) => (counted ? int(p.requests) : int(p.summary.spawnsPerSec));
   const body = rows.map((p) => [p.label, work(p), fixed2(p.summary.elu), ...(threads ? [busy(p.summary)] : []), cpu(p.summary.cpuPct)]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  /** @param {string[]} cells */
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), ...body.map(line)].join('\n');
 }
 
-/** The worker slot a process or thread was an earlier incarnation of (it died and was replaced), or null. */
+/**
+ * The worker slot a process or thread was an earlier incarnation of (it died and was replaced), or null.
+ * @param {import('../result-types.js').ProcessSamples} p
+ * @param {StrategyWorker[]} workers
+ */
 function deadIncarnation(p, workers) {
   return workers.find((w) => (w.exits ?? []).some((e) => e.pid === p.pid && (e.threadId ?? null) === (p.threadId ?? null))) ?? null;
 }
 
-/** The strategy's own record of a process or thread (its pool id and request count), if it reported one. */
+/**
+ * The strategy's own record of a process or thread (its pool id and request count), if it reported one.
+ * @param {import('../result-types.js').ProcessSamples} p
+ * @param {StrategyWorker[]} workers
+ */
 function workerOf(p, workers) {
   return workers.find((w) => w.pid === p.pid && (w.threadId ?? null) === (p.threadId ?? null)) ?? null;
 }
 
+/**
+ * @param {string} name
+ * @param {number|null|undefined} value
+ * @param {(value: number) => string} format
+ */
 function figure(name, value, format) {
-  return value == null || !Number.isFinite(value) ? null : `${name} ${format(value)}`;
+  return !isFiniteNumber(value) ? null : `${name} ${format(value)}`;
 }
 
+/** @param {unknown} value */
 function fixed2(value) {
-  return Number.isFinite(value) ? value.toFixed(2) : '–';
+  return isFiniteNumber(value) ? value.toFixed(2) : '–';
 }
 
-/** CPU % of one core: 99%, 150% (several threads), '–' when not measured. */
+/**
+ * CPU % of one core: 99%, 150% (several threads), '–' when not measured.
+ * @param {unknown} value
+ */
 function cpu(value) {
-  return Number.isFinite(value) ? `${Math.round(value)}%` : '–';
+  return isFiniteNumber(value) ? `${Math.round(value)}%` : '–';
 }
 
-/** 48 ms, 4.4 ms, 0.2 ms: as many digits as a loop delay deserves. */
+/**
+ * 48 ms, 4.4 ms, 0.2 ms: as many digits as a loop delay deserves.
+ * @param {number} value
+ */
 function compactMs(value, digitsUnderTen = 1) {
   return value >= 10 ? `${Math.round(value)} ms` : `${value.toFixed(digitsUnderTen)} ms`;
 }

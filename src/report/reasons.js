@@ -8,21 +8,29 @@
 import { cleanText } from '../untrusted-text.js';
 import { int } from './text-format.js';
 
+/** @type {Record<string, string>} */
 const KIND_LABELS = { connect: 'connect failed', reset: 'reset', timeout: 'timeout', parse: 'bad response', mismatch: 'body mismatch', tls: 'TLS handshake', non2xx: 'non-2xx' };
 
-/** A server's text, safe for a terminal: "'sorry, too many clients already'" */
+/**
+ * A server's text, safe for a terminal: "'sorry, too many clients already'"
+ * @param {string} text
+ */
 export function quote(text) {
   return `'${cleanText(text)}'`;
 }
 
-/** "500" or "connect failed" */
+/**
+ * "500" or "connect failed"
+ * @param {{ status: number|null, kind: string|null }} error a tune size's most frequent error may have no kind
+ */
 export function errorLabel({ status, kind }) {
-  return status ? String(status) : KIND_LABELS[kind] ?? cleanText(kind, 40);
+  // Without a kind, no label ('' is none, as 'null' was): cleanText() makes it ''.
+  return status ? String(status) : KIND_LABELS[kind ?? ''] ?? cleanText(kind, 40);
 }
 
 /**
  * One line per status or kind with its most frequent text: "500 ×821: sorry, too many clients already".
- * @param {Array<{ status: number|null, kind: string, count: number, texts: Array<{ text: string, count: number }>, other: number }>|undefined} errorTexts
+ * @param {import('../result-types.js').ErrorTexts[]|undefined} errorTexts
  * @param {{ max?: number }} [options]
  * @returns {string[]}
  */
@@ -30,7 +38,7 @@ export function errorTextLines(errorTexts, { max = 3 } = {}) {
   return (errorTexts ?? []).slice(0, max).map((e) => {
     const texts = e.texts ?? [];
     const top = texts[0];
-    const more = texts.length - 1 + (e.other > 0 ? 1 : 0);
+    const more = texts.length - 1 + (Number(e.other) > 0 ? 1 : 0);
     const text = top ? (top.text === '' ? '(empty body)' : cleanText(top.text)) : '';
     const share = top && top.count < e.count ? ` (×${int(top.count)})` : '';
     const others = more > 0 ? `; ${int(e.count - (top?.count ?? 0))} with other texts` : '';
@@ -40,7 +48,7 @@ export function errorTextLines(errorTexts, { max = 3 } = {}) {
 
 /**
  * The server's most frequent stderr lines: "×821  error: sorry, too many clients already".
- * @param {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null|undefined} stderr
+ * @param {import('../result-types.js').ServerStderr|null|undefined} stderr
  * @returns {string[]}
  */
 export function stderrTextLines(stderr, { max = 3 } = {}) {
@@ -51,31 +59,47 @@ export function stderrTextLines(stderr, { max = 3 } = {}) {
   return shown;
 }
 
-/** "postgres ×14: 1.2 cores" */
+/**
+ * "postgres ×14: 1.2 cores"
+ * @param {{ name: string, count: number, cores: number }} u
+ */
 export function otherUserText(u) {
   return `${cleanText(u.name, 40)} ×${int(u.count)}: ${cores(u.cores)}`;
 }
 
-/** "postgres ×14: 1.2 cores, node ×2: 0.3 cores" (the busiest few), or null when none used CPU. */
+/**
+ * "postgres ×14: 1.2 cores, node ×2: 0.3 cores" (the busiest few), or null when none used CPU.
+ * @param {import('../result-types.js').SamplesSummary['otherUsers']|undefined} otherUsers
+ */
 export function otherUsersText(otherUsers) {
   const users = otherUsers?.users ?? [];
-  if (users.length === 0) return null;
-  const rest = otherUsers.rest?.names > 0 ? `, ${int(otherUsers.rest.names)} more: ${cores(otherUsers.rest.cores)}` : '';
+  if (!otherUsers || users.length === 0) return null;
+  // Number(): a missing count reads as NaN, as `>` has always read it.
+  const rest = otherUsers.rest && Number(otherUsers.rest.names) > 0 ? `, ${int(otherUsers.rest.names)} more: ${cores(otherUsers.rest.cores)}` : '';
   return `${users.map(otherUserText).join(', ')}${rest}`;
 }
 
-/** "127.0.0.1:5432 (postgres) 20 connections" */
+/**
+ * "127.0.0.1:5432 (postgres) 20 connections"
+ * @param {import('../result-types.js').Downstream} d
+ */
 export function downstreamText(d) {
   const name = d.name ? ` (${cleanText(d.name, 40)})` : '';
   return `${cleanText(d.peer, 80)}${name} ${int(d.connections)} connection${d.connections === 1 ? '' : 's'}`;
 }
 
-/** "postgres (127.0.0.1:5432)" or "127.0.0.1:5432" */
+/**
+ * "postgres (127.0.0.1:5432)" or "127.0.0.1:5432"
+ * @param {{ peer: string, name?: string|null }} d
+ */
 export function downstreamName(d) {
   return d.name ? `${cleanText(d.name, 40)} (${cleanText(d.peer, 80)})` : cleanText(d.peer, 80);
 }
 
-/** 1.23 → "1.2 cores", 1 → "1.0 core" */
+/**
+ * 1.23 → "1.2 cores", 1 → "1.0 core"
+ * @param {number} value
+ */
 export function cores(value) {
   return `${value.toFixed(1)} core${value.toFixed(1) === '1.0' ? '' : 's'}`;
 }
@@ -83,7 +107,7 @@ export function cores(value) {
 /**
  * The summary's lines for a run's reasons: error texts under the Errors line, the server's
  * stderr, its downstreams, the other CPU users. Empty parts are left out.
- * @param {{ load?: object, serverStderr?: object|null, samples?: object|null }} result
+ * @param {{ load?: { errorTexts?: import('../result-types.js').ErrorTexts[] }, serverStderr?: import('../result-types.js').ServerStderr|null, samples?: import('../result-types.js').SamplesSummary|null }} result
  * @returns {string[]}
  */
 export function reasonLines(result) {

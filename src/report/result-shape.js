@@ -12,9 +12,15 @@ import { MAX_RESULT_DEPTH, MAX_RESULT_FILE_BYTES } from '../thresholds.js';
 /** The schema of every result document (`--json`, `--out`), as published for CI users. */
 export const RESULT_SCHEMA_URL = new URL('../../schema/result.schema.json', import.meta.url);
 
+/** @typedef {Record<string, any>} JsonSchema the published schema's JSON: free-form, read by its keywords */
+
+/** @type {{ schema: JsonSchema, validate: import('ajv').ValidateFunction }|null} */
 let compiled = null;
 
-/** The schema, compiled once, on first use (`report` and `--against` only: no other command pays for ajv). */
+/**
+ * The schema, compiled once, on first use (`report` and `--against` only: no other command pays for ajv).
+ * @returns {{ schema: JsonSchema, validate: import('ajv').ValidateFunction }}
+ */
 function schemaValidator() {
   if (!compiled) {
     const schema = JSON.parse(readFileSync(RESULT_SCHEMA_URL, 'utf8'));
@@ -27,16 +33,27 @@ function schemaValidator() {
   return compiled;
 }
 
+/** @type {Record<string, string>} */
 const WHAT = { object: 'an object', array: 'a list', number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false', null: 'null' };
-const describeType = (type) => [].concat(type).map((t) => WHAT[t] ?? t).join(' or ');
+/** @param {string|string[]} type */
+const describeType = (type) => /** @type {string[]} */ ([]).concat(type).map((t) => WHAT[t] ?? t).join(' or ');
 
-/** '#/definitions/load' → that definition; anything else as it is. */
+/**
+ * '#/definitions/load' → that definition; anything else as it is.
+ * @param {JsonSchema} schema
+ * @param {JsonSchema|undefined} part
+ * @returns {JsonSchema|undefined}
+ */
 function resolve(schema, part) {
   const ref = part?.$ref;
   return ref?.startsWith('#/definitions/') ? schema.definitions[ref.slice('#/definitions/'.length)] : part;
 }
 
-/** An ajv error as "its "load.requests" is not a number". */
+/**
+ * An ajv error as "its "load.requests" is not a number".
+ * @param {JsonSchema} schema
+ * @param {import('ajv').ErrorObject} error
+ */
 function describeError(schema, error) {
   const path = error.instancePath.split('/').slice(1);
   if (error.keyword === 'required') {
@@ -53,19 +70,20 @@ function describeError(schema, error) {
 
 /**
  * What is wrong with a result document, by the schema: one line per problem, none when it conforms.
- * @param {object} data
+ * @param {unknown} data
  * @returns {string[]}
  */
 export function resultSchemaErrors(data) {
   const { schema, validate } = schemaValidator();
   if (validate(data)) return [];
   // An `if`/`then` failure is reported twice: the field inside `then`, and the `if` that chose it.
-  return validate.errors.filter((error) => error.keyword !== 'if').map((error) => describeError(schema, error));
+  // A validation that failed has set its errors.
+  return /** @type {import('ajv').ErrorObject[]} */ (validate.errors).filter((error) => error.keyword !== 'if').map((error) => describeError(schema, error));
 }
 
 /**
  * @param {string} file for the message
- * @param {object} data a result with a valid header
+ * @param {{ kind?: unknown }} data a result with a valid header
  * @throws {RunError}
  */
 export function checkResultShape(file, data) {

@@ -7,8 +7,10 @@ import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { formatAdviceBlock, adviceParagraphs } from './run-advice-text.js';
 
+/** @typedef {import('../result-types.js').RunResult} RunResult */
+
 /**
- * @param {object} result RunResult, fresh or read from a file
+ * @param {RunResult} result RunResult, fresh or read from a file
  * @param {{ columns?: number }} [options] at most this wide (default 80)
  * @returns {string[]} the block's lines
  */
@@ -19,11 +21,14 @@ export function formatRunAdvice(result, { columns } = {}) {
 /**
  * The run's recommendation: its own, or computed from its figures (a file from
  * before recommendations), or null when it has no sampler figures.
- * @param {object} result
+ * @param {RunResult} result
+ * @returns {import('../analysis/run-advice.js').RunAdvice|null}
  */
 export function runAdvice(result) {
-  if (result.recommendation !== undefined) return result.recommendation;
-  const hasFigures = result.samples?.processes?.length > 0 || result.plan?.target?.kind === 'url';
+  // A run's recommendation is adviseRun()'s; the result types keep its ids as the schema does, as strings.
+  if (result.recommendation !== undefined) return /** @type {import('../analysis/run-advice.js').RunAdvice|null} */ (result.recommendation);
+  // Number(): no processes reads as NaN, as `>` has always read it.
+  const hasFigures = Number(result.samples?.processes?.length) > 0 || result.plan?.target?.kind === 'url';
   return hasFigures ? adviseRun(adviceInput(result)) : null;
 }
 
@@ -32,16 +37,20 @@ export function runAdvice(result) {
  * reasons ("- …") and the basis. The run command passes it to the dashboard,
  * which does not import report/.
  * @param {import('../analysis/run-advice.js').RunAdvice} advice
- * @param {object} plan the run's plan, as `start` gave it
+ * @param {import('../result-types.js').RunPlan} plan the run's plan, as `start` gave it
  * @returns {string[]}
  */
 export function formatLiveAdvice(advice, plan) {
   return adviceParagraphs(advice, currentOf({ plan }));
 }
 
-/** What the run used, to say "this run: 3 workers, round-robin". */
+/**
+ * What the run used, to say "this run: 3 workers, round-robin".
+ * @param {{ plan?: import('../result-types.js').RunPlan, sizeKnob?: { size?: number|null }|null }} result
+ * @returns {{ poolSize: number|null, balance: string|null, strategy: string|null }}
+ */
 export function currentOf(result) {
-  const t = result.plan?.target ?? {};
+  const t = result.plan?.target ?? /** @type {Partial<import('../result-types.js').RunPlan['target']>} */ ({});
   if (t.kind === 'command') return { poolSize: result.sizeKnob?.size ?? null, balance: null, strategy: null };
   return { poolSize: t.poolSize ?? null, balance: t.balance ?? null, strategy: t.strategy ?? null };
 }

@@ -5,16 +5,23 @@
  */
 import { POSIX_SPAWN_LIBUV } from '../thresholds.js';
 
+/** @type {Record<string, string>} */
 const KIND_NAMES = { node: 'Node', bun: 'Bun', deno: 'Deno' };
 
-/** "Node 20.20.2, libuv 1.46.0" · "Bun 1.4.5" · "Deno 2.9.5"; the path when it did not say. */
+/**
+ * "Node 20.20.2, libuv 1.46.0" · "Bun 1.4.5" · "Deno 2.9.5"; the path when it did not say.
+ * @param {{ kind: string, version?: string|null, libuv?: string|null, path?: string }} runtime
+ */
 export function describeRuntime(runtime) {
   const name = KIND_NAMES[runtime.kind] ?? runtime.kind;
   if (!runtime.version) return `${name} at ${runtime.path} (version unknown)`;
   return runtime.libuv ? `${name} ${runtime.version}, libuv ${runtime.libuv}` : `${name} ${runtime.version}`;
 }
 
-/** "fork" · "posix_spawn" · "vfork" · "an unknown mechanism". */
+/**
+ * "fork" · "posix_spawn" · "vfork" · "an unknown mechanism".
+ * @param {{ spawnMechanism?: string|null }} runtime
+ */
 function mechanism(runtime) {
   return runtime.spawnMechanism ?? 'an unknown mechanism';
 }
@@ -38,7 +45,7 @@ export function formatSpawnLine(runtimes) {
  * For results over several strategies (compare), or the runtimes a diagnosed server's
  * probed processes reported: each distinct runtime once,
  * "Node 20.20.2, libuv 1.46.0 spawns by fork · Bun 1.4.5 spawns by vfork"; null when none is known.
- * @param {Array<object>|undefined} runtimes
+ * @param {import('../result-types.js').ProcessRuntime[]|undefined} runtimes
  */
 export function formatRuntimeList(runtimes) {
   const seen = new Map();

@@ -4,7 +4,10 @@
  */
 import { int } from './text-format.js';
 
-/** What each errno of a failed start means, with the limit's value where it was read. */
+/**
+ * What each errno of a failed start means, with the limit's value where it was read.
+ * @type {Record<string, (limit: number|null) => string>}
+ */
 const MEANING = {
   EAGAIN: (v) => `the process limit${v !== null ? ` (ulimit -u ${int(v)})` : ' (ulimit -u, or the system\'s pid and thread limits)'} was reached`,
   EMFILE: (v) => `the open-files limit of the process that spawns${v !== null ? ` (ulimit -n ${int(v)})` : ' (ulimit -n)'} was reached`,
@@ -16,7 +19,7 @@ const MEANING = {
 
 /**
  * "spawn echo: EAGAIN ×1,395: the process limit (ulimit -u 50) was reached"
- * @param {import('../analysis/spawn-failures.js').SpawnFailure} f
+ * @param {import('../result-types.js').SpawnFailureCount} f
  */
 export function spawnFailureText(f) {
   const meaning = MEANING[f.code]?.(f.limitValue ?? null);
@@ -25,7 +28,7 @@ export function spawnFailureText(f) {
 
 /**
  * The summary's lines: "Spawns     spawn echo: EAGAIN ×1,395: …", one per command and errno.
- * @param {{ total: number, failures: object[] }|null|undefined} spawnFailures
+ * @param {{ total: number, failures: import('../result-types.js').SpawnFailureCount[] }|null|undefined} spawnFailures
  * @returns {string[]}
  */
 export function formatSpawnFailures(spawnFailures) {

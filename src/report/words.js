@@ -9,12 +9,14 @@ import { wordDiagnosis } from './diagnose-words.js';
 import { wordRecommendation, sizeUnit } from './tune-words.js';
 
 /**
- * @param {object} result a RunResult, TuneResult, CompareResult or DiagnoseResult
- * @returns {object} the same result, with words where its kind has them (a new object; the input is not changed)
+ * @template {import('../result-types.js').Result|null|undefined} R
+ * @param {R} result a RunResult, TuneResult, CompareResult or DiagnoseResult
+ * @returns {R} the same result, with words where its kind has them (a new object; the input is not changed)
  */
 export function withWords(result) {
   if (!result) return result;
   if (result.kind === 'diagnose' && result.diagnosis) return { ...result, diagnosis: wordDiagnosis(result.diagnosis) };
-  if (result.kind === 'tune' && result.recommendation) return { ...result, recommendation: wordRecommendation(result.recommendation, sizeUnit(result.plan)) };
+  // A tune result's recommendation is recommend()'s (src/analysis/recommend.js), typed loosely in the result types.
+  if (result.kind === 'tune' && result.recommendation) return { ...result, recommendation: wordRecommendation(/** @type {import('../analysis/recommend.js').Recommendation} */ (result.recommendation), sizeUnit(result.plan)) };
   return result;
 }

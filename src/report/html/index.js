@@ -8,11 +8,15 @@ import { renderCompareHtml } from './compare-html.js';
 import { renderDiagnoseHtml } from './diagnose-html.js';
 import { withWords } from '../words.js';
 
+/**
+ * Each kind's renderer, called with a result of its kind (renderHtml() picks by `kind`).
+ * @type {Record<string, (result: any, options: { baseline?: { load?: { histogram?: string } } }) => string>}
+ */
 const RENDERERS = { run: renderRunHtml, tune: renderTuneHtml, compare: renderCompareHtml, diagnose: renderDiagnoseHtml };
 
 /**
- * @param {object} result a RunResult, TuneResult, CompareResult or DiagnoseResult
- * @param {{ baseline?: object }} [options] the --against result, for run and diagnose
+ * @param {import('../../result-types.js').Result} result a RunResult, TuneResult, CompareResult or DiagnoseResult
+ * @param {{ baseline?: { load?: { histogram?: string } } }} [options] the --against result, for run and diagnose
  * @returns {string} the HTML document
  */
 export function renderHtml(result, options = {}) {

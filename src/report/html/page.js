@@ -11,7 +11,10 @@ import { esc } from './svg.js';
  */
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442', '#7F7F7F', '#882255'];
 
-/** The colour of the i-th series. */
+/**
+ * The colour of the i-th series.
+ * @param {number} i
+ */
 export function colorAt(i) {
   return PALETTE[i % PALETTE.length];
 }
@@ -96,9 +99,15 @@ export function document({ title, subtitle = [], body, footer }) {
 /**
  * An HTML table; cells are text (escaped) or { html } for markup made here.
  * @param {string[]} header
- * @param {Array<Array<string|number|{ html: string }>>} rows
+ * @param {Array<Array<string|number|null|undefined|{ html: string }>>} rows
+ * @param {{ textColumns?: number[] }} [options] the columns of text (left-aligned, wrapped)
  */
 export function table(header, rows, { textColumns = [] } = {}) {
+  /**
+   * @param {string|number|null|undefined|{ html: string }} c
+   * @param {number} i
+   * @param {'th'|'td'} tag
+   */
   const cell = (c, i, tag) => {
     const cls = textColumns.includes(i) ? ' class="text"' : '';
     return `<${tag}${cls}>${c && typeof c === 'object' ? c.html : esc(c ?? '–')}</${tag}>`;
@@ -108,22 +117,35 @@ export function table(header, rows, { textColumns = [] } = {}) {
     .join('')}</tbody></table>`;
 }
 
-/** A row of headline figures. */
+/**
+ * A row of headline figures.
+ * @param {Array<{ label: string|null, value: string, bad?: boolean }>} items
+ */
 export function tiles(items) {
   return `<div class="tiles">${items.map((t) => `<div class="tile${t.bad ? ' bad' : ''}"><div class="v">${esc(t.value)}</div><div class="k">${esc(t.label)}</div></div>`).join('')}</div>`;
 }
 
-/** A line no reader can miss (most requests failed), or '' without one. */
+/**
+ * A line no reader can miss (most requests failed), or '' without one.
+ * @param {string|null|undefined} text
+ */
 export function alarm(text) {
   return text ? `<p class="alarm" role="alert">${esc(text)}</p>` : '';
 }
 
-/** A section with a heading. */
+/**
+ * A section with a heading.
+ * @param {string} heading
+ * @param {string} html
+ */
 export function section(heading, html) {
   return html ? `<section><h2>${esc(heading)}</h2>${html}</section>` : '';
 }
 
-/** Charts side by side (two a row at 1280 px, one on a narrow screen). */
+/**
+ * Charts side by side (two a row at 1280 px, one on a narrow screen).
+ * @param {Array<string|null|undefined>} charts
+ */
 export function grid(charts) {
   const list = charts.filter(Boolean);
   return list.length ? `<div class="grid2">${list.join('')}</div>` : '';
@@ -132,6 +154,8 @@ export function grid(charts) {
 /**
  * The plain-text summary, as the terminal showed it (for copying into an issue).
  * Not folded in a <details>: a closed one prints nothing.
+ * @param {string} label
+ * @param {string} text
  */
 export function textBlock(label, text) {
   return `<p class="meta">${esc(label)}:</p><pre>${esc(text)}</pre>`;

@@ -22,7 +22,13 @@ export function recommendationLines(text) {
 }
 
 /**
- * @param {object} result RunResult
+ * A recommendation as a result file may hold it, from this version or another (strings for
+ * reasons, `sentences`, a `confirmWith` with a command or an argv): free-form JSON, read field by field.
+ * @typedef {Record<string, any>} FileRecommendation
+ */
+
+/**
+ * @param {{ recommendation?: object|null }} result RunResult
  * @param {string} summaryText the run's text summary
  */
 export function recommendationSection(result, summaryText) {
@@ -31,13 +37,13 @@ export function recommendationSection(result, summaryText) {
     const body = paragraphs(lines.slice(1));
     return section('Recommendation', `<div class="verdict ok">${body.map((l) => `<p>${esc(l)}</p>`).join('')}</div>`);
   }
-  const rec = result.recommendation;
+  const rec = /** @type {FileRecommendation|null|undefined} */ (result.recommendation);
   if (!rec || typeof rec !== 'object') return '';
   const head = ['strategy', 'size', 'policy', 'basis', 'confidence'].filter((k) => rec[k] !== undefined && rec[k] !== null);
   const parts = [];
   if (Array.isArray(rec.sentences)) parts.push(...rec.sentences.map((s) => `<p>${esc(s)}</p>`));
   if (head.length) parts.push(table(head, [head.map((k) => String(rec[k]))]));
-  const reasons = (rec.reasons ?? []).map((r) => (typeof r === 'string' ? [r, ''] : [r.id, JSON.stringify(r.figures ?? {})]));
+  const reasons = (rec.reasons ?? []).map((/** @type {string|{ id: string, figures?: object }} */ r) => (typeof r === 'string' ? [r, ''] : [r.id, JSON.stringify(r.figures ?? {})]));
   if (reasons.length) parts.push(table(['reason', 'figures'], reasons, { textColumns: [1] }));
   const confirm = typeof rec.confirmWith?.command === 'string' ? rec.confirmWith.command : Array.isArray(rec.confirmWith?.argv) ? commandLine(rec.confirmWith.argv) : null;
   if (confirm) parts.push(`<p>Confirm with: <code>${esc(confirm)}</code></p>`);
@@ -53,7 +59,9 @@ export function recommendationSection(result, summaryText) {
  * @returns {string[]}
  */
 export function paragraphs(lines) {
+  /** @type {string[]} */
   const out = [];
+  /** @type {number|null} */
   let item = null; // indent of the list item being continued
   for (const raw of lines) {
     const line = raw.trim();

@@ -8,7 +8,7 @@ import { document, tiles, section, textBlock, alarm, table } from './page.js';
 import { loadOverTime, latencyPlot, processesOverTime, processTable, againstSection, assertionsSection, notesSection, reasonsSection } from './parts.js';
 import { recommendationSection } from './recommendation.js';
 import { formatSummary } from '../summary.js';
-import { int, pct } from '../text-format.js';
+import { int, pct, isFiniteNumber } from '../text-format.js';
 import { metricWords, formatMetricValue, busiestPart } from '../metric-text.js';
 import { metricsBlock } from '../../analysis/metrics.js';
 import { outcomeAlarm } from '../outcome.js';
@@ -16,8 +16,8 @@ import { requestOutcome } from '../../analysis/request-outcome.js';
 import { endpointRows } from '../endpoints-text.js';
 
 /**
- * @param {object} result RunResult
- * @param {{ baseline?: object }} [options] the --against result, drawn beside this one's distribution
+ * @param {import('../../result-types.js').RunResult} result RunResult
+ * @param {{ baseline?: { load?: { histogram?: string } } }} [options] the --against result, drawn beside this one's distribution
  * @returns {string}
  */
 export function renderRunHtml(result, { baseline } = {}) {
@@ -47,13 +47,16 @@ export function renderRunHtml(result, { baseline } = {}) {
  * metric table's figures; the words say which the report shows further down instead); above
  * them, the line that says most requests failed when they did, and after the throughput how
  * much of it succeeded and how many requests were measured.
- * @param {{ load?: object, outcome?: object, metrics?: object[] }} result a RunResult or DiagnoseResult
+ * @param {{ load?: import('../../result-types.js').LoadResult, outcome?: import('../../result-types.js').RequestOutcome, metrics?: import('../../result-types.js').MetricFigure[] }} result a RunResult or DiagnoseResult
  */
 export function headline(result) {
-  const load = result.load ?? {};
-  const outcome = result.outcome ?? requestOutcome(load);
+  // A result without its load (an edited file) reads as one that measured nothing.
+  const load = result.load ?? /** @type {Partial<import('../../result-types.js').LoadResult>} */ ({});
+  // A result's outcome is requestOutcome()'s (the result types keep its id as the schema does, a string).
+  const outcome = /** @type {import('../../analysis/request-outcome.js').RequestOutcome|undefined} */ (result.outcome) ?? requestOutcome(load);
   const failed = outcome.failed > 0;
   const words = outcomeAlarm(outcome)?.replace(/^(FAILED|WARNING) +/, '');
+  /** @param {string|null} label */
   const throughput = (label) => [
     { label: failed ? `${label}, errors included` : label, value: int(load.rps) },
     ...(failed ? [{ label: `succeeded per second (${pct(1 - outcome.failedShare)})`, value: int(outcome.succeededRps), bad: true }] : []),
@@ -63,13 +66,13 @@ export function headline(result) {
     const { tile, bad } = metricWords(f.id);
     if (f.id === 'rps') return throughput(tile);
     if (tile === null) return [];
-    return [{ label: `${tile}${busiestPart(f.id, f.process)}`, value: formatMetricValue(f.value, f), bad: Number.isFinite(f.value) && bad(f.value) }];
+    return [{ label: `${tile}${busiestPart(f.id, f.process)}`, value: formatMetricValue(f.value, f), bad: isFiniteNumber(f.value) && bad(f.value) }];
   }));
 }
 
 /**
  * A mix's endpoints, one row each (empty without a mix).
- * @param {{ endpoints?: Array<object>|null }} load
+ * @param {{ endpoints?: import('../../result-types.js').Endpoint[]|null }} load
  */
 export function endpointsTable(load) {
   const rows = endpointRows(load.endpoints);
@@ -81,7 +84,10 @@ export function endpointsTable(load) {
   );
 }
 
-/** When and by what the result was made. */
+/**
+ * When and by what the result was made.
+ * @param {{ kind: string, createdAt?: string, format: number }} result
+ */
 export function footer(result) {
   return `spawnbench ${result.kind} result${result.createdAt ? ` of ${result.createdAt.replace('T', ' ').slice(0, 19)} UTC` : ''} · result format ${result.format} · this page needs no network`;
 }

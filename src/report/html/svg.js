@@ -4,31 +4,49 @@
  * browser and on paper. Every chart has a title, labelled axes with units and a
  * legend; colours are passed in, so one process keeps its colour across charts.
  */
+import { isFiniteNumber } from '../text-format.js';
 
 const W = 560;
 const H = 230;
 const M = { left: 58, right: 14, top: 30, bottom: 42 };
 
-/** Escapes text for HTML and SVG content and attribute values. */
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Escapes text for HTML and SVG content and attribute values.
+ * @param {unknown} text
+ */
 export function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  return String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
-/** Round numbers for axis ticks: about `count` steps of 1, 2 or 5 × 10^k from min to max. */
+/**
+ * Round numbers for axis ticks: about `count` steps of 1, 2 or 5 × 10^k from min to max.
+ * @param {number} min
+ * @param {number} max
+ * @returns {number[]} never empty
+ */
 export function niceTicks(min, max, count = 5) {
   if (!Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
   if (max <= min) max = min + (min === 0 ? 1 : Math.abs(min));
   // A step a little under the even split is allowed: 0–812 in 4 gets 200s, not 500s.
   const raw = ((max - min) / count) * 0.75;
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+  // 10 × power is above raw (power is raw's power of ten), so a step is always found.
+  const step = /** @type {number} */ ([1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw));
   const ticks = [];
   for (let v = Math.floor(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
-  if (ticks.at(-1) < max) ticks.push(Number((ticks.at(-1) + step).toPrecision(12)));
+  // The loop starts at or below min (≤ max), so it pushed at least one tick.
+  const last = /** @type {number} */ (ticks.at(-1));
+  if (last < max) ticks.push(Number((last + step).toPrecision(12)));
   return ticks;
 }
 
-/** A tick label: 0.25, 12, 1.5k, 2M. */
+/**
+ * A tick label: 0.25, 12, 1.5k, 2M.
+ * @param {number} v
+ */
 export function tickLabel(v) {
   const a = Math.abs(v);
   if (a >= 1e6) return `${+(v / 1e6).toPrecision(3)}M`;
@@ -36,8 +54,15 @@ export function tickLabel(v) {
   return `${+v.toPrecision(3)}`;
 }
 
+/** @param {number} v */
 const n = (v) => (Math.round(v * 10) / 10).toString();
 
+/**
+ * The axes, grid, ticks and titles of a chart.
+ * @param {{ title: string, xLabel: string, yLabel: string, xTicks: number[], yTicks: number[], x: (v: number) => number,
+ *   y: (v: number) => number, xTickText?: (v: number) => string, width?: number, height?: number }} spec
+ * @returns {string[]}
+ */
 function frame({ title, xLabel, yLabel, xTicks, yTicks, x, y, xTickText = tickLabel, width = W, height = H }) {
   const parts = [`<text class="title" x="${M.left}" y="18">${esc(title)}</text>`];
   for (const t of yTicks) {
@@ -55,11 +80,18 @@ function frame({ title, xLabel, yLabel, xTicks, yTicks, x, y, xTickText = tickLa
   return parts;
 }
 
+/**
+ * @param {string[]} parts
+ * @param {string} title
+ */
 function svg(parts, title, width = W, height = H) {
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>${parts.join('')}</svg>`;
 }
 
-/** The legend under a chart: a swatch and a name per series. */
+/**
+ * The legend under a chart: a swatch and a name per series.
+ * @param {Array<{ color: string, name: string }>} items
+ */
 export function legend(items) {
   if (items.length === 0) return '';
   return `<ul class="legend">${items.map((i) => `<li><span class="swatch" style="background:${esc(i.color)}"></span>${esc(i.name)}</li>`).join('')}</ul>`;
@@ -86,15 +118,17 @@ export function lineChart({ title, xLabel, yLabel, series, bands = [], markers =
     ...series.flatMap((s) => s.points.map((p) => p[1])),
     ...bands.flatMap((b) => b.points.map((p) => p[2])),
     ...markers.map((m) => m.y),
-  ].filter(Number.isFinite);
+  ].filter(isFiniteNumber);
   if (xs.length === 0 || ys.length === 0) return emptyChart(title);
   const x0 = Math.min(...xs);
   const x1 = Math.max(...xs);
   const ticksX = xTicks ?? niceTicks(x0, x1, 6).filter((t) => t >= x0 - 1e-9 && t <= x1 + 1e-9);
   const ticksY = niceTicks(yMin, yMax ?? Math.max(...ys), 4);
   const lo = ticksY[0];
-  const hi = ticksY.at(-1);
+  const hi = /** @type {number} */ (ticksY.at(-1)); // niceTicks() is never empty
+  /** @param {number} v */
   const x = (v) => M.left + ((v - x0) / (x1 - x0 || 1)) * (W - M.left - M.right);
+  /** @param {number} v */
   const y = (v) => H - M.bottom - ((Math.min(v, hi) - lo) / (hi - lo || 1)) * (H - M.top - M.bottom);
   const parts = frame({ title, xLabel, yLabel, xTicks: ticksX, yTicks: ticksY, x, y, xTickText });
   for (const b of bands) {
@@ -104,10 +138,11 @@ export function lineChart({ title, xLabel, yLabel, series, bands = [], markers =
   }
   for (const s of series) {
     // A null y breaks the line (a process that did not report that second).
+    /** @type {string[][]} */
     const runs = [[]];
     for (const [px, py] of s.points) {
-      if (Number.isFinite(py)) runs.at(-1).push(`${n(x(px))},${n(y(py))}`);
-      else if (runs.at(-1).length) runs.push([]);
+      if (isFiniteNumber(py)) runs[runs.length - 1].push(`${n(x(px))},${n(y(py))}`);
+      else if (runs[runs.length - 1].length) runs.push([]);
     }
     for (const run of runs.filter((r) => r.length)) {
       const dash = s.dashed ? ' stroke-dasharray="5 4"' : '';
@@ -136,7 +171,7 @@ export function lineChart({ title, xLabel, yLabel, series, bands = [], markers =
  * @param {(v: number) => string} [spec.format] the value printed after each bar
  */
 export function barChart({ title, xLabel, bars, format = tickLabel }) {
-  const values = bars.flatMap((b) => [b.value, b.max]).filter(Number.isFinite);
+  const values = bars.flatMap((b) => [b.value, b.max]).filter(isFiniteNumber);
   if (values.length === 0) return emptyChart(title);
   const row = 26;
   const labelWidth = Math.min(180, 12 + 7 * Math.max(...bars.map((b) => b.label.length)));
@@ -144,7 +179,8 @@ export function barChart({ title, xLabel, bars, format = tickLabel }) {
   const right = 150;
   const height = M.top + bars.length * row + M.bottom;
   const ticks = niceTicks(0, Math.max(...values), 5);
-  const top = ticks.at(-1);
+  const top = /** @type {number} */ (ticks.at(-1)); // niceTicks() is never empty
+  /** @param {number} v */
   const x = (v) => left + (v / top) * (W - left - right);
   const parts = [`<text class="title" x="${M.left}" y="18">${esc(title)}</text>`];
   for (const t of ticks) {
@@ -154,11 +190,11 @@ export function barChart({ title, xLabel, bars, format = tickLabel }) {
   bars.forEach((b, i) => {
     const cy = M.top + i * row + row / 2;
     parts.push(`<text class="tick" x="${left - 6}" y="${n(cy + 4)}" text-anchor="end">${esc(b.label)}</text>`);
-    if (Number.isFinite(b.value)) parts.push(`<rect x="${left}" y="${n(cy - 8)}" width="${n(Math.max(1, x(b.value) - left))}" height="16" fill="${esc(b.color)}"/>`);
-    if (Number.isFinite(b.min) && Number.isFinite(b.max) && b.max > b.min) {
+    if (isFiniteNumber(b.value)) parts.push(`<rect x="${left}" y="${n(cy - 8)}" width="${n(Math.max(1, x(b.value) - left))}" height="16" fill="${esc(b.color)}"/>`);
+    if (isFiniteNumber(b.min) && isFiniteNumber(b.max) && b.max > b.min) {
       parts.push(`<path class="whisker" d="M${n(x(b.min))} ${n(cy)}H${n(x(b.max))}M${n(x(b.min))} ${n(cy - 5)}v10M${n(x(b.max))} ${n(cy - 5)}v10"/>`);
     }
-    const text = `${Number.isFinite(b.value) ? format(b.value) : '–'}${b.note ? ` · ${b.note}` : ''}`;
+    const text = `${isFiniteNumber(b.value) ? format(b.value) : '–'}${b.note ? ` · ${b.note}` : ''}`;
     parts.push(`<text class="value" x="${n(W - right + 8)}" y="${n(cy + 4)}">${esc(text)}</text>`);
   });
   parts.push(`<line class="axis" x1="${left}" x2="${W - right}" y1="${height - M.bottom}" y2="${height - M.bottom}"/>`);
@@ -185,6 +221,7 @@ export function percentileChart({ title, series }) {
   });
 }
 
+/** @param {string} title */
 function emptyChart(title) {
   return `<figure class="empty"><p class="chart-title">${esc(title)}</p><p>no data</p></figure>`;
 }
