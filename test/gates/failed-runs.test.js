@@ -136,3 +136,23 @@ test('compare rows: rps counts the successes; a row where none succeeded fails i
     ['fork-pool · echo', 'p99<100ms', false, null, 'no-successes'],
   ]);
 });
+
+test('report of a run stopped early (Ctrl-C in its measured phase): its gates fail, saying the figures cover part of the run (exit 3)', async () => {
+  const RUN = new URL('./fixtures/run.json', import.meta.url);
+  const stopped = { ...JSON.parse(readFileSync(RUN, 'utf8')), stoppedEarly: true };
+  const outcomes = check(['p99<10s', 'rps>=1', 'errors<=100%'], stopped);
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.why]), [
+    ['p99<10s', false, 'stopped-early'],
+    ['rps>=1', false, 'stopped-early'],
+    ['errors<=100%', false, 'stopped-early'],
+  ]);
+  assert.ok(outcomes.every((o) => Number.isFinite(o.measured)), 'the figure is still shown');
+  assert.deepEqual(check(['p99<10s'], { ...stopped, stoppedEarly: false }).map((o) => o.pass), [true], 'the same run measured to its end passes');
+  const file = join(dir, 'stopped-early.json');
+  writeFileSync(file, JSON.stringify(stopped));
+  const r = await cli('report', file, '--assert', 'p99<10s', '--json');
+  assert.equal(r.code, 3, r.err);
+  assert.match(r.err, /\nassert p99<10s {2}FAIL {2}measured [\d.]+ ms \(the run was stopped before its end: the figure covers only the part measured\)\n/);
+  const saved = JSON.parse(r.out);
+  assert.ok(validate(saved), JSON.stringify(validate.errors));
+});
