@@ -250,6 +250,12 @@ export class Connection {
   complete() {
     const ctx = this.ctx;
     const now = performance.now();
+    // A response that ended after --timeout is a timeout: the sweep that says so runs only every 10 ms or more,
+    // and a response between the two was a success whose latency passed the timeout (--timeout 1ms: p99 12.7 ms).
+    if (now - this.sentAt > ctx.timeoutMs) {
+      this.fail(TIMEOUT);
+      return;
+    }
     const keepAlive = this.record(now);
     if (this.closed || ctx.stopping) return;
     if (keepAlive) ctx.onIdle(this, now);
