@@ -42,6 +42,7 @@ const SMALL_COMPARE_BYTES = 64;
  * @property {boolean} fastWrites write through the handle (request-writer.js) where this Node allows it
  * @property {Buffer} readBuffer reused by every socket of the thread
  * @property {Buffer|null} expectedBody
+ * @property {number} [timeoutMs] --timeout: a response that ends later is a timeout
  * @property {import('./counters.js').IntervalStats} stats current interval's counters
  * @property {number} generation the phase requests are counted in (changes at each phase)
  * @property {boolean} counting false before 'go' and after the end: errors are not counted
