@@ -14,6 +14,7 @@ import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } fr
  * @property {Record<string, Record<string, object>>} [endpoints] a mix's endpoints' figures by metric id, under the
  *   entry's name and under `METHOD path` (with and without its query)
  * @property {boolean} [partial] the run was stopped before its end (Ctrl-C, SIGTERM): its figures cover part of it
+ * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
  */
 
 /**
@@ -24,7 +25,7 @@ import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } fr
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly) }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0 }];
 }
 
 /** Each endpoint's figures by the names a filter may give it: its name, `METHOD path`, `METHOD path` without the query. */
@@ -90,8 +91,9 @@ const COMPARE = {
  * @property {number|null} measured in `unit` (null: the result does not hold this figure)
  * @property {string|null} where    the compare row, or null
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
- * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'stopped-early':
- *   the run was stopped before its end, its figure covers part of it. The gate fails.
+ * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
+ *   measurement failed (the server crashed, …); 'stopped-early': the run was stopped before its end, its figure covers
+ *   part of it. The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
  */
@@ -108,8 +110,8 @@ export function evaluateAssertions(assertions, targets) {
     for (const f of targets) {
       const { measured, process, why: noData } = measuredFor(a, f);
       const known = Number.isFinite(measured);
-      // A run cut short by a signal holds figures of part of it: no gate passes on them (the live run exits 130/143 anyway).
-      const why = noData ?? (known && f.partial ? 'stopped-early' : null);
+      // A failed run (exit 1) or one cut short by a signal (130/143) holds figures of part of it: no gate passes on them.
+      const why = noData ?? (!known ? null : f.failed ? 'run-failed' : f.partial ? 'stopped-early' : null);
       // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
       const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({

@@ -156,3 +156,19 @@ test('report of a run stopped early (Ctrl-C in its measured phase): its gates fa
   const saved = JSON.parse(r.out);
   assert.ok(validate(saved), JSON.stringify(validate.errors));
 });
+
+test('report of a run whose server crashed during it (a failure recorded, exit 1): its gates fail, saying the run failed (exit 3)', async () => {
+  // The server exited with code 7 after 1.2 s of a 4 s run: 'rps>=1' and 'p99<1s' passed, exit 0.
+  const RUN = new URL('./fixtures/run.json', import.meta.url);
+  const crashed = { ...JSON.parse(readFileSync(RUN, 'utf8')), failures: ["'node server.js' exited with code 7 during the run; its stderr ends:\nfatal"], exitCode: 1 };
+  assert.deepEqual(check(['rps>=1', 'p99<10s'], crashed).map((o) => [o.expr, o.pass, o.why]), [
+    ['rps>=1', false, 'run-failed'],
+    ['p99<10s', false, 'run-failed'],
+  ]);
+  const file = join(dir, 'crashed.json');
+  writeFileSync(file, JSON.stringify(crashed));
+  const r = await cli('report', file, '--assert', 'rps>=1', '--json');
+  assert.equal(r.code, 3, r.err);
+  assert.match(r.err, /\nassert rps>=1 {2}FAIL {2}measured [\d,.]+ req\/s \(the run failed \(FAILED above\): its figures cover only what came before\)\n/);
+  assert.ok(validate(JSON.parse(r.out)), JSON.stringify(validate.errors));
+});
