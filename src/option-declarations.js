@@ -86,8 +86,10 @@ export function parseSampleInterval(value) {
 }
 
 function parsePath(value) {
-  if (!String(value).startsWith('/')) throw new UsageError(`--path must start with /, like /api/items (got '${value}')`);
-  return String(value);
+  const path = String(value);
+  // A space or a control character would go raw into the request line; the path is quoted as JSON, escapes and all.
+  if (!path.startsWith('/') || /[\s\x00-\x1f\x7f]/.test(path)) throw new UsageError(`--path must start with / and hold no spaces or control characters, like /api/items (got ${JSON.stringify(path)})`);
+  return path;
 }
 
 /**

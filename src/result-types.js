@@ -129,7 +129,7 @@
  * @property {number|null} measured
  * @property {string|null} [where]
  * @property {string|null} [process]
- * @property {'no-successes'|'no-responses'} [why] why nothing was measured
+ * @property {'no-successes'|'no-responses'|'stopped-early'|'run-failed'} [why] why nothing was measured, or that the run was stopped before its end or failed
  * @property {string} [endpoint] the endpoint of a mix it filtered on
  * @property {boolean} pass
  */

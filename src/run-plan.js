@@ -11,6 +11,8 @@ import { parseTarget } from './load/target.js';
 import { checkLoad } from './load/load-options.js';
 import { readMixFile } from './load/mix-file.js';
 import { BALANCE_POLICIES, readOptions, flagOf } from './option-declarations.js';
+import { readLimits } from './sample/proc.js';
+import { OPEN_FILES_BESIDES_CONNECTIONS } from './thresholds.js';
 
 /**
  * @typedef {object} TargetPlan what a run measures: a built-in strategy it boots (buildTarget), a URL it
@@ -100,7 +102,7 @@ export function buildTarget(o) {
  */
 export function buildLoad(o, expected) {
   const mix = requestMix(o);
-  const load = checkLoad({
+  const load = checkOpenFiles(checkLoad({
     // Open loop without --connections: the generator sizes its pool from the rate (rate × 0.5 s, 10 to 1,000).
     connections: o.rate != null && !o.given.has('connections') ? null : o.connections,
     durationMs: o.given.has('requests') ? null : o.duration,
@@ -117,9 +119,24 @@ export function buildLoad(o, expected) {
     insecure: Boolean(o.insecure),
     mix,
     seed: o.seed,
-  });
+  }));
   // The file a --mix came from, so the tune a run prints drives the same traffic.
   return o.given.has('mix') && !Array.isArray(o.mix) ? { ...load, mixFile: String(o.mix) } : load;
+}
+
+/**
+ * Refuses more connections than this process's open-files limit leaves room for: each is a
+ * file, and the connects past the limit failed with spawnbench's own EMFILE, counted as the
+ * server's errors. An open loop's own pool (connections null) stays within its 1,000.
+ * @param {import('./load/load-options.js').CheckedLoad} load
+ * @param {number|null|undefined} [limit] the soft limit (this process's)
+ */
+export function checkOpenFiles(load, limit = readLimits('self')?.openFiles) {
+  const needed = (load.connections ?? 0) + OPEN_FILES_BESIDES_CONNECTIONS;
+  if (!Number.isFinite(limit) || needed <= limit) return load;
+  const most = Math.max(0, limit - OPEN_FILES_BESIDES_CONNECTIONS);
+  const raise = 2 ** Math.ceil(Math.log2(needed * 2));
+  throw new UsageError(`--connections ${load.connections} needs about ${needed.toLocaleString('en-US')} open files and the limit is ${limit}; run \`ulimit -n ${raise}\` in this shell first, or give at most --connections ${most}`);
 }
 
 /**

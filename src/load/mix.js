@@ -34,6 +34,8 @@ export function checkMix(list, source = '--mix') {
   const entries = list.map((item, i) => checkEntry(item, `${source}: entry ${i + 1}`));
   const total = entries.reduce((sum, e) => sum + e.weight, 0);
   if (!(total > 0)) throw new UsageError(`${source}: every weight is 0; give at least one entry a weight above 0`);
+  // Weights of 1e308 add up to Infinity: every share would be 0 and the last entry drawn every time.
+  if (!Number.isFinite(total)) throw new UsageError(`${source}: the weights add up to more than a number holds; give smaller weights (only their ratios count: 1 and 3 draw 25% and 75%)`);
   const names = new Set();
   for (const [i, e] of entries.entries()) {
     if (names.has(e.name)) throw new UsageError(`${source}: entry ${i + 1}: "name" '${e.name}' is used by an earlier entry; give each entry its own name`);
@@ -47,8 +49,9 @@ function checkEntry(item, where) {
   const method = item.method ?? 'GET';
   if (typeof method !== 'string' || !TOKEN.test(method)) throw new UsageError(`${where}: "method" ${JSON.stringify(method)} is not an HTTP method; use GET, POST, …`);
   if (item.path == null) throw new UsageError(`${where}: "path" is missing; give one like "/api/items"`);
-  if (typeof item.path !== 'string' || !item.path.startsWith('/') || /[\s]/.test(item.path)) {
-    throw new UsageError(`${where}: "path" ${JSON.stringify(item.path)} must start with / and hold no spaces, like "/api/items?q=1"`);
+  // A control character would go raw into the request line (and a terminal): refused with the spaces.
+  if (typeof item.path !== 'string' || !item.path.startsWith('/') || /[\s\x00-\x1f\x7f]/.test(item.path)) {
+    throw new UsageError(`${where}: "path" ${JSON.stringify(item.path)} must start with / and hold no spaces or control characters, like "/api/items?q=1"`);
   }
   const weight = item.weight ?? 1;
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {

@@ -58,6 +58,7 @@ const ctx = {
   readBuffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
   noBody: config.noBody,
   expectedBody: toBuffer(config.expectedBody),
+  timeoutMs: config.timeoutMs,
   stats,
   generation: NOT_COUNTING,
   counting: false,

@@ -56,6 +56,8 @@ export function formatAssertions(outcomes) {
 export const WHY = {
   'no-successes': 'no successful responses were measured: only successes count',
   'no-responses': 'no response was measured: the measured phase was empty',
+  'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
+  'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
 };
 
 /** @param {string} metric */

@@ -119,7 +119,8 @@ function footer(result) {
   if (commands.length > 0) {
     lines.push('', `Your servers (started as diagnose starts them; bodies not checked): ${commands.map(([name, argv]) => `${name} = ${shellLine(argv)}`).join('; ')}`);
   }
-  if (result.plan.repeat > 1) lines.push('', `Median of ${result.plan.repeat} interleaved repeats; "no meaningful difference": the repeats overlap the first strategy's.`);
+  const repeats = result.stoppedEarly ? `the repeats measured (up to ${result.plan.repeat}, interleaved; stopped early)` : `${result.plan.repeat} interleaved repeats`;
+  if (result.plan.repeat > 1) lines.push('', `Median of ${repeats}; "no meaningful difference": the repeats overlap the first strategy's.`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines;
 }

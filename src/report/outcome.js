@@ -8,12 +8,16 @@ import { int, pct } from './text-format.js';
 
 /**
  * What follows the req/s of the throughput line: '' when every request succeeded,
- * else " (251 req/s succeeded, 97%)" or " (0 req/s succeeded)".
+ * else " (251 req/s succeeded, 97%)" or " (0 req/s succeeded)"; when every response
+ * succeeded and the failures got none (refused, reset, timed out), the rate beside it is
+ * the succeeded rate already: " (145 more got no response: 92% succeeded)".
  * @param {import('../analysis/request-outcome.js').RequestOutcome|null|undefined} outcome
+ * @param {number|null} [responses] the responses the req/s counts (load.requests)
  * @returns {string}
  */
-export function succeededPart(outcome) {
+export function succeededPart(outcome, responses = null) {
   if (!outcome || outcome.failed === 0 || outcome.attempts === 0) return '';
+  if (outcome.succeeded > 0 && outcome.succeeded === responses) return ` (${int(outcome.failed)} more got no response: ${pct(1 - outcome.failedShare)} succeeded)`;
   const rate = Number.isFinite(outcome.succeededRps) ? `${int(outcome.succeededRps)} req/s` : int(outcome.succeeded);
   return outcome.succeeded === 0 ? ` (${rate} succeeded)` : ` (${rate} succeeded, ${pct(1 - outcome.failedShare)})`;
 }

@@ -89,7 +89,7 @@ export function formatRequests(result) {
   const alarm = outcomeAlarm(outcome);
   return [
     ...(alarm ? [alarm] : []),
-    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s${succeededPart(outcome)}   ${bytes(load.bytes)} received`,
+    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s${succeededPart(outcome, load.requests)}   ${bytes(load.bytes)} received`,
   ];
 }
 

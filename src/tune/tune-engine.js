@@ -98,6 +98,8 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
   const recommendation = recommend(steps);
   // A server without a policy knob ran its own balancing at every step: the policy was not tuned.
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
+  // Stopped before a second repeat: --repeat was given already (the note says why each step ran once), so no advice to pass it.
+  if (stoppedEarly && plan.repeat > 1) recommendation.reasons = recommendation.reasons.filter((r) => r !== 'single-repeat');
   const notes = [];
   const after = `stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
   // The note agrees with the recommendation: with none, it claims no coverage.

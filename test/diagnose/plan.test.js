@@ -27,6 +27,10 @@ test('conflicting or misplaced flags name the flag', async () => {
     [['--port', 'abc', '--', 'node', 's.js'], /--port 'abc' is not a whole number/],
     [['--port', '70000', '--', 'node', 's.js'], /--port must be at most 65535/],
     [['--path', 'x', '--', 'node', 's.js'], /--path must start with \//],
+    // A space or a control character went raw into the request line: the server measured another request, or a 400.
+    [['--path', '/a b', '--', 'node', 's.js'], /--path must start with \/ and hold no spaces or control characters, like \/api\/items \(got "\/a b"\)/],
+    [['--path', '/a\u001b[2J', '--', 'node', 's.js'], /\(got "\/a\\u001b\[2J"\)/],
+    [['--path', 'x\u001b]0;T\u0007', '--', 'node', 's.js'], /--path must start with \/.*\(got "x\\u001b\]0;T\\u0007"\)/],
     [['--url', 'http://127.0.0.1:1/', '--pid', '999999999'], /--pid 999999999: no such process/],
   ];
   for (const [args, message] of cases) {

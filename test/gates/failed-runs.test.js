@@ -136,3 +136,39 @@ test('compare rows: rps counts the successes; a row where none succeeded fails i
     ['fork-pool · echo', 'p99<100ms', false, null, 'no-successes'],
   ]);
 });
+
+test('report of a run stopped early (Ctrl-C in its measured phase): its gates fail, saying the figures cover part of the run (exit 3)', async () => {
+  const RUN = new URL('./fixtures/run.json', import.meta.url);
+  const stopped = { ...JSON.parse(readFileSync(RUN, 'utf8')), stoppedEarly: true };
+  const outcomes = check(['p99<10s', 'rps>=1', 'errors<=100%'], stopped);
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.why]), [
+    ['p99<10s', false, 'stopped-early'],
+    ['rps>=1', false, 'stopped-early'],
+    ['errors<=100%', false, 'stopped-early'],
+  ]);
+  assert.ok(outcomes.every((o) => Number.isFinite(o.measured)), 'the figure is still shown');
+  assert.deepEqual(check(['p99<10s'], { ...stopped, stoppedEarly: false }).map((o) => o.pass), [true], 'the same run measured to its end passes');
+  const file = join(dir, 'stopped-early.json');
+  writeFileSync(file, JSON.stringify(stopped));
+  const r = await cli('report', file, '--assert', 'p99<10s', '--json');
+  assert.equal(r.code, 3, r.err);
+  assert.match(r.err, /\nassert p99<10s {2}FAIL {2}measured [\d.]+ ms \(the run was stopped before its end: the figure covers only the part measured\)\n/);
+  const saved = JSON.parse(r.out);
+  assert.ok(validate(saved), JSON.stringify(validate.errors));
+});
+
+test('report of a run whose server crashed during it (a failure recorded, exit 1): its gates fail, saying the run failed (exit 3)', async () => {
+  // The server exited with code 7 after 1.2 s of a 4 s run: 'rps>=1' and 'p99<1s' passed, exit 0.
+  const RUN = new URL('./fixtures/run.json', import.meta.url);
+  const crashed = { ...JSON.parse(readFileSync(RUN, 'utf8')), failures: ["'node server.js' exited with code 7 during the run; its stderr ends:\nfatal"], exitCode: 1 };
+  assert.deepEqual(check(['rps>=1', 'p99<10s'], crashed).map((o) => [o.expr, o.pass, o.why]), [
+    ['rps>=1', false, 'run-failed'],
+    ['p99<10s', false, 'run-failed'],
+  ]);
+  const file = join(dir, 'crashed.json');
+  writeFileSync(file, JSON.stringify(crashed));
+  const r = await cli('report', file, '--assert', 'rps>=1', '--json');
+  assert.equal(r.code, 3, r.err);
+  assert.match(r.err, /\nassert rps>=1 {2}FAIL {2}measured [\d,.]+ req\/s \(the run failed \(FAILED above\): its figures cover only what came before\)\n/);
+  assert.ok(validate(JSON.parse(r.out)), JSON.stringify(validate.errors));
+});

@@ -50,6 +50,18 @@ test('a server that never answers is counted as timeouts', async () => {
   assert.equal(result.requests, 0);
 });
 
+test('a response that ends after --timeout is a timeout, however late the sweep looks (--timeout 10ms, answers after 12 ms)', async () => {
+  // The sweep runs every 10 ms at the least: a response between the timeout and the next sweep was counted
+  // a success, so --timeout 1ms printed p99 12.7 ms among its successes.
+  const server = await startHttpServer((req, res) => setTimeout(() => res.end('hi\n'), 12));
+  servers.push(server);
+  const result = await run(server.url, { timeoutMs: 10 });
+  assert.ok(result.errors.timeout > 0, JSON.stringify(result.errors));
+  for (const [name, latency] of [['every response', result.latency], ['successes', result.succeededLatency]]) {
+    assert.ok(latency.maxMs === null || latency.maxMs <= 10, `${name}: max ${latency.maxMs} ms beyond the 10 ms timeout`);
+  }
+});
+
 test('garbage is counted as parse errors', async () => {
   const result = await run((await misbehaving('garbage')).url);
   assert.ok(result.errors.parse > 0);

@@ -135,6 +135,10 @@ const BAD_FILES = [
   ['truncated JSON', '[{"method":"GET","path":"/a"},{"meth', /is not JSON .*is it complete\?/],
   ['a HAR without entries', '{"log":{"version":"1.2","entries":[]}}', /a HAR without entries/],
   ['not an array', '{"method":"GET"}', /must be a JSON array/],
+  // 1e308 twice adds up to Infinity: every share was 0% and one entry took every request.
+  ['weights whose sum no number holds', '[{"path":"/a","weight":1e308},{"path":"/b","weight":1e308}]', /weights add up to more than a number holds; give smaller weights/],
+  // A control character goes raw into the request line (the server answers 400) and into the terminal.
+  ['a path with a control character', '[{"path":"/a\\u001b[2J"}]', /entry 1: "path" "\/a\\u001b\[2J" must start with \/ and hold no spaces or control characters/],
 ];
 
 for (const [what, text, words] of BAD_FILES) {

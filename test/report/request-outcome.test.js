@@ -107,8 +107,18 @@ test('the succeeded rate never exceeds the rate beside it: both from the same fi
   const outcome = requestOutcome(load);
   assert.ok(outcome.succeededRps <= load.rps, `${outcome.succeededRps} > ${load.rps}`);
   const [line] = formatHeadline({ load: { ...load, latency: {} }, outcome, metrics: [] });
-  assert.match(line, /^Requests {3}70,148 in 5\.0 s {3}14,029 req\/s \(14,029 req\/s succeeded, 100%\)/);
+  assert.match(line, /^Requests {3}70,148 in 5\.0 s {3}14,029 req\/s \(3 more got no response: 100% succeeded\)/);
   // A tick: the phase's mean beside it.
   const tick = { requests: 1000, meanRps: 672, rps: 700, elapsedMs: 1000, errors: { total: 1, connect: 0, reset: 1, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 } };
   assert.equal(requestOutcome(tick).succeededRps, 672);
+});
+
+test('every response succeeded but some requests got none (refused, reset, timed out): the line does not print one rate twice (a restarting server: "565 req/s (565 req/s succeeded, 92%)")', () => {
+  const load = { requests: 1694, rps: 564.7, durationMs: 3000, bytes: 0, errors: { total: 145, connect: 135, reset: 10, timeout: 0, parse: 0, mismatch: 0, non2xx: 0, tls: 0 } };
+  const [line] = formatHeadline({ load: { ...load, latency: {} }, outcome: requestOutcome(load), metrics: [] });
+  assert.match(line, /^Requests {3}1,694 in 3\.0 s {3}565 req\/s \(145 more got no response: 92% succeeded\) {3}/);
+  // Some responses failed as well: the succeeded rate differs from the one beside it, and is said.
+  const mixed = { ...load, errors: { ...load.errors, total: 245, non2xx: 100 } };
+  const [both] = formatHeadline({ load: { ...mixed, latency: {} }, outcome: requestOutcome(mixed), metrics: [] });
+  assert.match(both, /565 req\/s \(531 req\/s succeeded, 87%\)/);
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTune, tuneResult } from '../../src/tune/tune-engine.js';
 import { fakeRuns, MACHINE, tuneBase } from './fake-run.js';
 import { formatTune } from '../../src/report/tune-text.js';
+import { withWords } from '../../src/report/words.js';
 
 const BASE = tuneBase({ connections: 4, durationMs: 1000, warmupMs: 200 });
 const POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
@@ -105,4 +106,14 @@ test('stopped early: the note and the sentences agree, with a recommendation and
   const some = tuneResult(plan(), { machine: MACHINE, steps: [step(1, false), step(2, true)], search, stoppedEarly: true });
   assert.equal(some.recommendation.size, 1);
   assert.match(some.notes[0], /^stopped early after 2 steps: the recommendation covers what was measured until then$/);
+});
+
+test('stopped before a second repeat: no advice to pass --repeat 3, which was given (the note says why each step ran once)', () => {
+  const search = { mode: 'exhaustive', exhaustiveSteps: 9 };
+  const step = (size) => ({ index: size, size, policy: 'round-robin', repeat: 1, rps: 300 * size, p50Ms: 1, p99Ms: 5, errors: 0, requests: 3000, durationMs: 1000, partial: false, failures: [], signals: {} });
+  const stopped = withWords(tuneResult(plan({ repeat: 3 }), { machine: MACHINE, steps: [step(1), step(2)], search, stoppedEarly: true }));
+  assert.ok(!stopped.recommendation.reasons.includes('single-repeat'), stopped.recommendation.reasons.join(' '));
+  assert.doesNotMatch(formatTune(stopped), /use --repeat 3/);
+  const once = withWords(tuneResult(plan({ repeat: 1 }), { machine: MACHINE, steps: [step(1), step(2)], search, stoppedEarly: false }));
+  assert.match(formatTune(once), /Each step was measured once: use --repeat 3/);
 });
