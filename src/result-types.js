@@ -273,7 +273,7 @@
  *   steps?: Array<Record<string, any>>,
  *   search?: Record<string, any>,
  *   usl?: Record<string, any>|null,
- *   recommendation?: Record<string, any>,
+ *   recommendation?: Record<string, any> & { cells?: Array<Record<string, any> & { metrics?: MetricFigure[] }> },
  *   downstreamsBySize?: object[],
  *   otherUsersBySize?: object[],
  *   workers?: object[],

@@ -30,6 +30,8 @@ import { spread, median } from './stats.js';
  * @property {number} errors   summed over the repeats
  * @property {string|null} failed
  * @property {object} signals  per-signal median over the repeats
+ * @property {import('./metrics.js').MetricFigure[]} [metrics] the metrics of the table it has a figure of
+ *   (measureCellMetrics(), added by the tune engine for --json)
  */
 
 /**
@@ -99,6 +101,16 @@ export function groupSizes(steps, cells) {
         signals: medianSignals(group.map((s) => s.signals).filter(Boolean)),
       };
     });
+}
+
+/**
+ * The steps a cell was made of: its size and policy's, less those groupCells() keeps out.
+ * @param {Step[]} steps
+ * @param {{ size: number, policy: string|null }} cell
+ * @returns {Step[]}
+ */
+export function stepsOfCell(steps, cell) {
+  return steps.filter((s) => s.size === cell.size && s.policy === cell.policy && !s.partial && !s.tooFew);
 }
 
 /** A cell that can be recommended: measured, no errors, no failure. */
