@@ -1,14 +1,14 @@
 /**
  * The text and Markdown of a compare result: the experiment's table per
- * workload (req/s, p99, errors, ratio to the first strategy). Plain
+ * workload (a column per metric of the table the rows have: req/s, p99, errors;
+ * then the ratio to the first strategy). Plain
  * CompareResult in, string out; printed after the runs and by `report`.
  */
-import { int, ms } from './text-format.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { shellLine } from './own-server.js';
 import { formatRuntimeList } from './runtimes-text.js';
 import { measureRowMetrics } from '../analysis/metrics.js';
-import { metricWords, formatMetricValue, figuresOnLine } from './metric-text.js';
+import { metricColumns, textColumns, splitColumns } from './metric-columns.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 
@@ -21,14 +21,14 @@ export function formatCompare(result) {
   if (result.machine) lines.push(describeMachine(result.machine));
   const runtimes = formatRuntimeList(result.runtimes);
   if (runtimes) lines.push(runtimes);
-  const extra = extraMetrics(result);
+  const columns = textColumns(compareColumns(result));
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
-    const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ...extra.map((id) => extraCell(result, r, id)), ratio(r), remark(r)]);
-    const header = [rowLabel(result.plan), 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...extra.map((id) => metricWords(id).label), `vs ${first}`, ''];
+    const cells = rows.map((r) => [r.strategy, ...columns.map((c) => c.cell(r, rowFigures(result, r))), ratio(r), remark(r)]);
+    const header = [rowLabel(result.plan), ...columns.map((c) => c.header), `vs ${first}`, ''];
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-    const line = (c) => c.map((v, i) => (i === 0 || i === header.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
+    const line = (/** @type {string[]} */ c) => c.map((v, i) => (i === 0 || i === header.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
     lines.push('', `workload ${describeWorkload(result.plan, workload)}`, line(header), ...cells.map(line));
     lines.push(...rowWarnings(result, rows).map((w) => `${WARNING_PREFIX}${w}`));
   }
@@ -43,17 +43,16 @@ export function formatCompare(result) {
  */
 export function formatCompareMarkdown(result) {
   const lines = [`## spawnbench compare`, '', `${describeComparison(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
-  const extra = extraMetrics(result);
+  const columns = splitColumns(compareColumns(result), { ranges: 'first' });
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
-    const cell = (text) => String(text).replaceAll('|', '\\|');
+    const cell = (/** @type {unknown} */ text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
-    lines.push(`| ${rowLabel(result.plan)} | req/s | min–max | p99 | errors | ${extra.map((id) => `${cell(metricWords(id).label)} | `).join('')}vs ${first} |`, `|---|---:|---:|---:|---:|${'---:|'.repeat(extra.length)}---:|`);
+    lines.push(`| ${rowLabel(result.plan)} | ${columns.map((c) => `${cell(c.header)} | `).join('')}vs ${first} |`, `|---|${'---:|'.repeat(columns.length)}---:|`);
     for (const r of rows) {
-      const spreadText = r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '';
       const note = remark(r);
-      lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${int(r.rps.median)} | ${spreadText} | ${ms(r.p99Ms.median)} | ${int(r.errors)} | ${extra.map((id) => `${extraCell(result, r, id)} | `).join('')}${ratio(r)} |`);
+      lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${columns.map((c) => `${c.cell(r, rowFigures(result, r))} | `).join('')}${ratio(r)} |`);
     }
     const warnings = rowWarnings(result, rows);
     if (warnings.length) lines.push('', ...warnings.map((w) => `> **Warning** ${cell(w)}`));
@@ -76,21 +75,13 @@ export function rowFigures(result, row) {
 }
 
 /**
- * The metrics of the table the rows have a figure of and no column shows (a metric the words
- * give no place): a column each, after errors.
+ * The metric columns of a compare's table (src/report/metric-columns.js): every metric its rows
+ * have a figure of.
  * @param {object} result CompareResult
- * @returns {string[]} their ids
+ * @returns {import('./metric-columns.js').MetricColumn[]}
  */
-export function extraMetrics(result) {
-  const ids = new Set();
-  for (const row of result.rows ?? []) for (const f of figuresOnLine(rowFigures(result, row), null)) ids.add(f.id);
-  return [...ids];
-}
-
-/** A row's figure of an extra metric, as its format says ('–' when the row has none). */
-export function extraCell(result, row, id) {
-  const figure = rowFigures(result, row).find((f) => f.id === id);
-  return figure ? formatMetricValue(figure.value, figure) : '–';
+export function compareColumns(result) {
+  return metricColumns((result.rows ?? []).map((row) => rowFigures(result, row)));
 }
 
 /**
@@ -138,11 +129,6 @@ function describeWorkload(plan, name) {
   return `${name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }
 
-function range(s, format) {
-  if (s.median === null) return '–';
-  return s.n > 1 ? `${format(s.median)} (${format(s.min)}–${format(s.max)})` : format(s.median);
-}
-
 function ratio(row) {
   return row.ratio === null ? '–' : `${row.ratio.toFixed(2)}×`;
 }
@@ -164,9 +150,4 @@ function remark(row) {
   if (row.failed) return `failed: ${failureLine(row.failed)}`;
   if (row.sameAsFirst) return 'no meaningful difference';
   return '';
-}
-
-/** Milliseconds without the unit (the column header names it). */
-function msValue(n) {
-  return ms(n).replace(/ ms$/, '');
 }

@@ -1,6 +1,7 @@
 /**
- * The text of a tune result: what was swept, the evidence table (median of the
- * repeats with their min–max), the USL fit, the search and the recommendation.
+ * The text of a tune result: what was swept, the evidence table (a column per
+ * metric of the table its cells have: the median of the repeats with their
+ * min–max where they carry it), the USL fit, the search and the recommendation.
  * Plain TuneResult in, string out; printed after the sweep and by `report`.
  */
 import { int, ms } from './text-format.js';
@@ -14,6 +15,9 @@ import { cleanText } from '../untrusted-text.js';
 import { failureLine } from './compare-text.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
+import { measureCellMetrics } from '../analysis/metrics.js';
+import { stepsOfCell } from '../analysis/cells.js';
+import { metricColumns, textColumns } from './metric-columns.js';
 
 /**
  * @param {object} result TuneResult (src/tune/tune-engine.js)
@@ -26,7 +30,7 @@ export function formatTune(result) {
   if (machine) lines.push(describeMachine(machine));
   const spawnLine = formatSpawnLine(result.runtimes);
   if (spawnLine) lines.push(spawnLine);
-  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null));
+  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null, result.steps ?? []));
   lines.push(...cellWarnings(result).map((w) => `${WARNING_PREFIX}${w}`), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   const neighbours = formatNeighbours(result, rec);
@@ -94,11 +98,14 @@ export function cellWarnings(result) {
  * @param {{ size: number|null, policy: string|null, bestCell: object|null,
  *   basis?: { failedSizes?: import('../analysis/recommend.js').FailedSize[] } }} rec
  * @param {object[]|null} [balance] a user's server: how evenly its workers shared each cell's work (cellBalances)
+ * @param {object[]|null} [workers] a user's server: its workers per cell (cellWorkers)
+ * @param {object[]} [steps] the sweep's steps: a cell's figures for a result saved before cells had them
  * @returns {string[]}
  */
-export function formatEvidence(cells, rec, balance = null, workers = null) {
+export function formatEvidence(cells, rec, balance = null, workers = null, steps = []) {
   if (cells.length === 0) return ['(no step measured to completion)'];
   const busy = workers?.length ? workers : null;
+  const columns = textColumns(tuneColumns(cells, steps));
   const rows = cells.map((c) => {
     const marks = [];
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
@@ -107,16 +114,39 @@ export function formatEvidence(cells, rec, balance = null, workers = null) {
     // A size with errors: its most frequent error and text in the row (the recommendation says more).
     const why = c.errors > 0 && !c.failed ? (rec.basis?.failedSizes ?? []).find((f) => f.size === c.size && f.kind) : null;
     if (why) marks.push(`${errorLabel(why)}${why.text ? ` ${quote(cleanText(why.text, 60))}` : ''}`);
-    const row = [String(c.size), policyLabel(c.policy), range(c.rps, int), range(c.p99Ms, msValue), int(c.errors)];
+    const row = [String(c.size), policyLabel(c.policy), ...columns.map((column) => column.cell(c, cellFigures(c, steps)))];
     if (balance) row.push(balanceCell(balance.find((b) => b.size === c.size && b.policy === c.policy)));
     if (busy) row.push(...workersCell(busy.find((b) => b.size === c.size && b.policy === c.policy)));
     return [...row, marks.join(', ')];
   });
-  const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...(balance ? ['busiest'] : []), ...(busy ? ['workers busy', 'main'] : []), ''];
+  const header = ['pool', 'policy', ...columns.map((column) => column.header), ...(balance ? ['busiest'] : []), ...(busy ? ['workers busy', 'main'] : []), ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const right = new Set([0, 2, 3, 4, ...(balance ? [5] : []), ...(busy ? [header.length - 3, header.length - 2] : [])]);
+  // Right-aligned: the pool size, the figures (the metrics', then the busiest and workers columns); left: the policy and the remarks.
+  const right = new Set(header.map((h, i) => i).filter((i) => i !== 1 && i !== header.length - 1));
   const line = (r) => r.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
+}
+
+/**
+ * A cell's metrics block (src/analysis/metrics.js): the one it carries, or, for a result saved
+ * before cells had one, measured now from the cell and its steps.
+ * @param {{ size: number, policy: string|null, metrics?: import('../analysis/metrics.js').MetricFigure[] }} cell
+ * @param {object[]} steps the sweep's steps
+ * @returns {import('../analysis/metrics.js').MetricFigure[]}
+ */
+export function cellFigures(cell, steps) {
+  return Array.isArray(cell.metrics) ? cell.metrics : measureCellMetrics(cell, stepsOfCell(/** @type {any[]} */ (steps), cell));
+}
+
+/**
+ * The metric columns of a tune's table (src/report/metric-columns.js): every metric its cells
+ * have a figure of.
+ * @param {object[]} cells
+ * @param {object[]} steps the sweep's steps
+ * @returns {import('./metric-columns.js').MetricColumn[]}
+ */
+export function tuneColumns(cells, steps) {
+  return metricColumns(cells.map((c) => cellFigures(c, steps)));
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * The HTML report of a tune: throughput and p99 against pool size, one line per
  * policy with the repeats' min–max as a band, the USL fit as a dashed line, the
- * recommended point marked; the evidence table and the recommendation's words.
+ * recommended point marked; the evidence table (a column per metric of the table
+ * its cells have) and the recommendation's words.
  */
 import { lineChart, esc } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt, alarm } from './page.js';
-import { formatTune, formatUsl, formatNeighbours, cellWarnings } from '../tune-text.js';
+import { formatTune, formatUsl, formatNeighbours, cellWarnings, cellFigures, tuneColumns } from '../tune-text.js';
+import { splitColumns } from '../metric-columns.js';
 import { int, ms } from '../text-format.js';
 import { uslThroughput } from '../../analysis/usl.js';
 import { footer } from './run-html.js';
@@ -41,8 +43,10 @@ export function renderTuneHtml(result) {
     lineChart({ title: 'Latency p99 against pool size', xLabel: 'pool size (workers)', yLabel: 'latency p99 (ms)', series: line('p99Ms'), bands: bands('p99Ms'), markers: marker('p99Ms', ms), xTicks }),
   ]);
   const words = rec.sentences?.length ? `<div class="verdict ok">${rec.sentences.map((s) => `<p>${esc(s)}</p>`).join('')}</div>` : '';
+  const steps = result.steps ?? [];
+  const columns = splitColumns(tuneColumns(rec.cells ?? [], steps), { ranges: 'all' });
   const rows = (rec.cells ?? []).map((c) => [
-    c.size, c.policy, int(c.rps.median), spread(c.rps, int), ms(c.p99Ms.median), spread(c.p99Ms, ms), int(c.errors),
+    c.size, c.policy, ...columns.map((column) => column.cell(c, cellFigures(c, steps))),
     [c.size === rec.size && c.policy === rec.policy ? 'recommended' : '', c.failed ? `failed: ${c.failed}` : ''].filter(Boolean).join(', '),
   ]);
   const [title] = text.split('\n');
@@ -50,7 +54,7 @@ export function renderTuneHtml(result) {
     section(rec.size === null ? 'No recommendation' : 'Recommendation', words),
     section('Pool size sweep', `${charts}${shownUsl ? `<p>${esc(formatUsl(shownUsl))}; dashed: the fitted curve.</p>` : ''}<p>Lines: median of the repeats; bands: their min–max.</p>`),
     section('Downstreams and other CPU users', neighboursBlock(result, rec)),
-    section('Every step', cellWarnings(result).map((w) => alarm(`${w}.`)).join('') + table(['pool', 'policy', 'req/s', 'min–max', 'p99', 'min–max', 'errors', ''], rows, { textColumns: [1, 7] })),
+    section('Every step', cellWarnings(result).map((w) => alarm(`${w}.`)).join('') + table(['pool', 'policy', ...columns.map((column) => column.header), ''], rows, { textColumns: [1, columns.length + 2] })),
     section('Summary as text', textBlock('the summary spawnbench printed', text)),
   ];
   return document({ title: title.replace(/ · .*/, ''), subtitle: [title.replace(/^[^·]*· /, ''), machineLine(result.machine)].filter(Boolean), body: body.join('\n'), footer: footer(result) });
@@ -67,10 +71,6 @@ function uslLine(usl, cells) {
     points.push([n, uslThroughput(usl, n)]);
   }
   return [{ name: `USL fit (${usl.policy})`, color: '#555', dashed: true, points }];
-}
-
-function spread(s, format) {
-  return s.n > 1 ? `${format(s.min)}–${format(s.max)}` : '';
 }
 
 /** The text lines of the downstream connections per size and the other CPU users, escaped. */
