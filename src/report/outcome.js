@@ -10,11 +10,12 @@ import { int, pct } from './text-format.js';
  * What follows the req/s of the throughput line: '' when every request succeeded,
  * else " (251 req/s succeeded, 97%)" or " (0 req/s succeeded)".
  * @param {import('../analysis/request-outcome.js').RequestOutcome|null|undefined} outcome
+ * @param {number|null} [succeededRps] the successes' rate (the rps metric's figure), when not the outcome's
  * @returns {string}
  */
-export function succeededPart(outcome) {
+export function succeededPart(outcome, succeededRps = outcome?.succeededRps) {
   if (!outcome || outcome.failed === 0 || outcome.attempts === 0) return '';
-  const rate = Number.isFinite(outcome.succeededRps) ? `${int(outcome.succeededRps)} req/s` : int(outcome.succeeded);
+  const rate = Number.isFinite(succeededRps) ? `${int(succeededRps)} req/s` : int(outcome.succeeded);
   return outcome.succeeded === 0 ? ` (${rate} succeeded)` : ` (${rate} succeeded, ${pct(1 - outcome.failedShare)})`;
 }
 

@@ -13,7 +13,7 @@ import { formatWorkerDeaths } from './worker-deaths-text.js';
 import { formatSpawnFailures } from './spawn-failures-text.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { metricsBlock } from '../analysis/metrics.js';
-import { formatLatencyFigures, formatOtherMetrics } from './metric-text.js';
+import { formatLatencyFigures, formatOtherMetrics, figuresOnLine, describeFigure } from './metric-text.js';
 import { reasonLines } from './reasons.js';
 import { formatEndpoints } from './endpoints-text.js';
 
@@ -61,35 +61,42 @@ export function formatSummary(result, { columns } = {}) {
 
 /**
  * The figures under the header, run and diagnose alike, from the result's metrics block
- * (the metric table's figures): the Requests, Latency and Errors lines, then a Metrics line
- * for any metric of the table none of them shows.
- * @param {{ load: object, outcome?: object, metrics?: object[] }} result
+ * (the metric table's figures): the Requests, Latency and Errors lines, each showing the
+ * figures the metric words place on it, then a Metrics line for any metric of the table
+ * none of them shows.
+ * @param {{ load: Record<string, any>, outcome?: object, metrics?: object[] }} result
  * @returns {string[]}
  */
 export function formatHeadline(result) {
   const figures = metricsBlock(result);
+  const [errors, ...alsoErrors] = figuresOnLine(figures, 'errors');
   return [
-    ...formatRequests(result),
+    ...formatRequests(result, figures),
     `Latency    ${formatLatencyFigures(figures, (result.load.succeededLatency ?? result.load.latency)?.meanMs)}`,
-    `Errors     ${formatErrors(result.load)}`,
+    `Errors     ${formatErrors(result.load, errors)}${alsoErrors.map((f) => `   ${describeFigure(f)}`).join('')}`,
     ...formatOtherMetrics(figures),
   ];
 }
 
 /**
- * The throughput line, with how much of it succeeded, under the line that says
- * most requests failed when they did (run and diagnose). A saved result from
- * before `outcome` was recorded gets it from its load figures.
- * @param {{ load: object, outcome?: object }} result
+ * The throughput line, with how much of it succeeded (the first figure the metric words place
+ * on it: rps, successful responses a second; any other after the bytes), under the line that
+ * says most requests failed when they did (run and diagnose). A saved result from before
+ * `outcome` was recorded gets it from its load figures.
+ * @param {{ load: Record<string, any>, outcome?: object, metrics?: object[] }} result
+ * @param {import('../analysis/metrics.js').MetricFigure[]} [figures] its metrics block
  * @returns {string[]}
  */
-export function formatRequests(result) {
+export function formatRequests(result, figures = metricsBlock(result)) {
   const { load } = result;
   const outcome = result.outcome ?? requestOutcome(load);
   const alarm = outcomeAlarm(outcome);
+  const [succeeded, ...others] = figuresOnLine(figures, 'requests');
+  // The line's own figures: every response's count and rate (a 500 counts), time and bytes.
+  const all = `${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s`;
   return [
     ...(alarm ? [alarm] : []),
-    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s${succeededPart(outcome)}   ${bytes(load.bytes)} received`,
+    `Requests   ${all}${succeededPart(outcome, succeeded?.value)}   ${bytes(load.bytes)} received${others.map((f) => `   ${describeFigure(f)}`).join('')}`,
   ];
 }
 
@@ -132,13 +139,19 @@ function describeWorkload(w) {
 }
 
 
-/** "none" or "12: timeout 2, non-2xx 10 (500 ×10)" */
-export function formatErrors(load) {
+/**
+ * "none" or "12: timeout 2, non-2xx 10 (500 ×10)": the total from the errors metric's figure
+ * (the load's for a caller without one), by kind and status from the load.
+ * @param {Record<string, any>} load
+ * @param {import('../analysis/metrics.js').MetricFigure} [figure] the errors metric's figure
+ */
+export function formatErrors(load, figure) {
   const e = load.errors ?? {};
-  if (!e.total) return 'none';
+  const total = figure ? figure.value : e.total;
+  if (!total) return 'none';
   const parts = ERROR_KINDS.filter(([k]) => e[k] > 0).map(([k, label]) => `${label} ${int(e[k])}`);
   const statuses = Object.entries(load.statuses ?? {})
     .filter(([status]) => !status.startsWith('2'))
-    .map(([status, n]) => `${status} ×${int(n)}`);
-  return `${int(e.total)}: ${parts.join(', ')}${statuses.length ? ` (${statuses.join(', ')})` : ''}`;
+    .map(([status, n]) => `${status} ×${int(/** @type {number} */ (n))}`);
+  return `${int(total)}: ${parts.join(', ')}${statuses.length ? ` (${statuses.join(', ')})` : ''}`;
 }

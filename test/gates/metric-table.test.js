@@ -232,3 +232,15 @@ test('the built-in columns are the table\'s too: a metric taken out of the table
   assert.match(formatTune(result), /^pool +policy +req\/s \(min–max\) +errors$/m);
   assert.match(renderHtml(result), /<tr><th>pool<\/th><th class="text">policy<\/th><th>req\/s<\/th><th>min–max<\/th><th>errors<\/th><th class="text"><\/th><\/tr>/);
 });
+
+test('the summary\'s Requests and Errors lines read the metrics block: a table that reads rps and errors otherwise changes them', () => {
+  const saved = savedWithErrors('run');
+  // A table whose rps and errors are read by other readers: the lines follow the block, not the load.
+  const table = METRICS.map((m) => (m.id === 'rps' ? { ...m, read: () => ({ value: 123 }) } : m.id === 'errors' ? { ...m, read: () => ({ value: 7, of: 100 }) } : m));
+  const lines = formatSummary({ ...saved, metrics: measureMetrics(saved, table) }).split('\n');
+  assert.ok(lines.some((l) => /^Requests {3}[\d,]+ in [\d.]+ s {3}[\d,]+ req\/s \(123 req\/s succeeded, \d+%\) {3}/.test(l)), lines.join('\n'));
+  assert.ok(lines.includes('Errors     7: non-2xx 9 (500 ×9)'), lines.join('\n'));
+  const before = formatSummary(saved).split('\n');
+  assert.ok(before.includes('Errors     9: non-2xx 9 (500 ×9)'));
+  assert.equal(lines.filter((l, i) => l !== before[i]).length, 2, 'only those two lines change');
+});
