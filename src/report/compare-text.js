@@ -12,8 +12,16 @@ import { metricColumns, textColumns, splitColumns } from './metric-columns.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 
+/** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
+/** @typedef {Record<string, any> & { metrics?: MetricFigure[] }} CompareRow a row of the table (src/analysis/compare-table.js) */
 /**
- * @param {object} result CompareResult (src/compare/compare-engine.js)
+ * A CompareResult (src/result-types.js) as read here: its rows always there (as the engine and a
+ * checked result file have them), the rest as the file holds it.
+ * @typedef {Record<string, any> & { rows: CompareRow[], runs?: Array<Record<string, any>> }} CompareResult
+ */
+
+/**
+ * @param {CompareResult} result (src/compare/compare-engine.js)
  * @returns {string}
  */
 export function formatCompare(result) {
@@ -38,7 +46,7 @@ export function formatCompare(result) {
 
 /**
  * The same table as GitHub Markdown (--markdown).
- * @param {object} result CompareResult
+ * @param {CompareResult} result
  * @returns {string}
  */
 export function formatCompareMarkdown(result) {
@@ -67,8 +75,9 @@ export function formatCompareMarkdown(result) {
 /**
  * A row's metrics block (src/analysis/metrics.js): the one it carries, or, for a result saved
  * before rows had one, measured now from the row and its runs.
- * @param {object} result CompareResult
- * @param {object} row
+ * @param {CompareResult} result
+ * @param {CompareRow} row
+ * @returns {MetricFigure[]}
  */
 export function rowFigures(result, row) {
   return Array.isArray(row.metrics) ? row.metrics : measureRowMetrics(row, (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy));
@@ -77,7 +86,7 @@ export function rowFigures(result, row) {
 /**
  * The metric columns of a compare's table (src/report/metric-columns.js): every metric its rows
  * have a figure of.
- * @param {object} result CompareResult
+ * @param {CompareResult} result
  * @returns {import('./metric-columns.js').MetricColumn[]}
  */
 export function compareColumns(result) {
@@ -87,8 +96,8 @@ export function compareColumns(result) {
 /**
  * A warning per row whose requests mostly failed (MOSTLY_FAILED_SHARE): its figures describe
  * the failures more than the strategy. The HTML report shows the same.
- * @param {object} result CompareResult
- * @param {object[]} rows the rows of one workload
+ * @param {CompareResult} result
+ * @param {CompareRow[]} rows the rows of one workload
  * @returns {string[]}
  */
 export function rowWarnings(result, rows) {
@@ -98,12 +107,20 @@ export function rowWarnings(result, rows) {
   });
 }
 
-/** The first column's name: 'server' when only the user's own servers were compared. */
+/**
+ * The first column's name: 'server' when only the user's own servers were compared.
+ * @param {Record<string, any>} plan
+ */
 function rowLabel(plan) {
   const commands = Object.keys(plan.commands ?? {});
-  return commands.length > 0 && plan.strategies.every((name) => commands.includes(name)) ? 'server' : 'strategy';
+  return commands.length > 0 && plan.strategies.every((/** @type {string} */ name) => commands.includes(name)) ? 'server' : 'strategy';
 }
 
+/**
+ * The lines under the tables: the user's servers, how the repeats were read, the notes.
+ * @param {CompareResult} result
+ * @returns {string[]}
+ */
 function footer(result) {
   const lines = [];
   const commands = Object.entries(result.plan.commands ?? {});
@@ -115,12 +132,19 @@ function footer(result) {
   return lines;
 }
 
-/** The load line, then how often and, for pool strategies, with which pool. */
+/**
+ * The load line, then how often and, for pool strategies, with which pool.
+ * @param {Record<string, any>} plan
+ */
 function describeComparison(plan) {
   const pool = plan.poolSize ? ` · pools of ${plan.poolSize} workers, ${plan.balance}` : '';
   return `${describeLoad(plan.load, { per: 'run' })} · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
 }
 
+/**
+ * @param {Record<string, any>} plan
+ * @param {string} name
+ */
 function describeWorkload(plan, name) {
   const w = plan.workloadInfo?.[name];
   if (!w) return name;
@@ -129,6 +153,7 @@ function describeWorkload(plan, name) {
   return `${name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }
 
+/** @param {CompareRow} row */
 function ratio(row) {
   return row.ratio === null ? '–' : `${row.ratio.toFixed(2)}×`;
 }
@@ -146,6 +171,7 @@ export function failureLine(reason) {
   return first.replace(/;\s*its stderr ends:\s*$/, '');
 }
 
+/** @param {CompareRow} row */
 function remark(row) {
   if (row.failed) return `failed: ${failureLine(row.failed)}`;
   if (row.sameAsFirst) return 'no meaningful difference';

@@ -64,7 +64,7 @@ export function metricWords(id) {
  * @returns {string}
  */
 export function formatMetricValue(value, { format, unit = '' }) {
-  if (!Number.isFinite(value)) return '–';
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '–';
   switch (format) {
     case 'ms': return ms(value);
     case 'rps': return `${int(value)} req/s`;
@@ -126,6 +126,7 @@ const INDENT = ' '.repeat('Metrics    '.length);
  */
 export function formatOtherMetrics(figures) {
   const parts = figuresOnLine(figures, null).map(describeFigure);
+  /** @type {string[]} */
   const lines = [];
   for (const part of parts) {
     const last = lines.at(-1);

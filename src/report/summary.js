@@ -28,7 +28,14 @@ const ERROR_KINDS = [
 ];
 
 /**
- * @param {object} result RunResult
+ * A RunResult (src/result-types.js) as read here: the fields the summary shows, the rest as the file holds it.
+ * @typedef {Record<string, any> & { load: Record<string, any>, outcome?: RequestOutcome, metrics?: MetricFigure[] }} RunDoc
+ */
+/** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
+/** @typedef {import('../analysis/request-outcome.js').RequestOutcome} RequestOutcome */
+
+/**
+ * @param {RunDoc} result RunResult
  * @param {{ columns?: number }} [options] width of the wrapped Recommendation block (80); the HTML report
  *   asks for Infinity, so no command is cut over lines and every one copies as is
  * @returns {string}
@@ -64,7 +71,7 @@ export function formatSummary(result, { columns } = {}) {
  * (the metric table's figures): the Requests, Latency and Errors lines, each showing the
  * figures the metric words place on it, then a Metrics line for any metric of the table
  * none of them shows.
- * @param {{ load: Record<string, any>, outcome?: object, metrics?: object[] }} result
+ * @param {RunDoc} result
  * @returns {string[]}
  */
 export function formatHeadline(result) {
@@ -83,8 +90,8 @@ export function formatHeadline(result) {
  * on it: rps, successful responses a second; any other after the bytes), under the line that
  * says most requests failed when they did (run and diagnose). A saved result from before
  * `outcome` was recorded gets it from its load figures.
- * @param {{ load: Record<string, any>, outcome?: object, metrics?: object[] }} result
- * @param {import('../analysis/metrics.js').MetricFigure[]} [figures] its metrics block
+ * @param {RunDoc} result
+ * @param {MetricFigure[]} [figures] its metrics block
  * @returns {string[]}
  */
 export function formatRequests(result, figures = metricsBlock(result)) {
@@ -100,19 +107,28 @@ export function formatRequests(result, figures = metricsBlock(result)) {
   ];
 }
 
-/** The strategy's runtimes and how they spawn, one line ("spawns by fork (Node 20.20.2, libuv 1.46.0)"); none when unknown. */
+/**
+ * The strategy's runtimes and how they spawn, one line ("spawns by fork (Node 20.20.2, libuv 1.46.0)"); none when unknown.
+ * @param {Parameters<typeof formatSpawnLine>[0]} runtimes
+ */
 function spawnLines(runtimes) {
   const line = formatSpawnLine(runtimes);
   return line ? [line] : [];
 }
 
-/** A user's server: where its size came from, and what served the port behind which launchers. */
+/**
+ * A user's server: where its size came from, and what served the port behind which launchers.
+ * @param {RunDoc} result
+ */
 function ownServerLines(result) {
   if (result.plan.target.kind !== 'command') return [];
   return [...describeSizeKnob(result.sizeKnob ?? null), describeServer(result.server ?? null, { daemonised: Boolean(result.target?.daemonised) })].filter(Boolean);
 }
 
-/** "strategy fork-pool (4 workers, p2c, node)", "url http://…" or "command 'node server.js'" */
+/**
+ * "strategy fork-pool (4 workers, p2c, node)", "url http://…" or "command 'node server.js'"
+ * @param {Record<string, any>} plan
+ */
 export function describeTarget(plan) {
   const t = plan.target;
   if (t.kind === 'url') return `url ${t.url}`;
@@ -124,7 +140,10 @@ export function describeTarget(plan) {
   return `strategy ${t.strategy}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
-/** What each request does: the workload a strategy runs, or, with --url, the request sent. */
+/**
+ * What each request does: the workload a strategy runs, or, with --url, the request sent.
+ * @param {Record<string, any>} plan
+ */
 function describeRequests(plan) {
   if (plan.load.mix) return `a mix of ${plan.load.mix.length} endpoint${plan.load.mix.length === 1 ? '' : 's'}, drawn by weight (seed ${plan.load.seed})`;
   if (plan.target.kind === 'command') return `${plan.load.method} requests, its own responses (bodies not checked)`;
@@ -133,6 +152,7 @@ function describeRequests(plan) {
   return `${plan.load.method} requests${checked}`;
 }
 
+/** @param {Record<string, any>} w the plan's workload */
 function describeWorkload(w) {
   const cmd = [w.command, ...w.args].join(' ');
   return w.name === 'custom' ? `"${cmd}"` : `${w.name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;

@@ -11,16 +11,21 @@ import { int, ms } from '../text-format.js';
 import { footer } from './run-html.js';
 import { assertionsSection, againstSection, notesSection } from './parts.js';
 
+/** @typedef {import('../compare-text.js').CompareRow} CompareRow */
+
 /**
- * @param {object} result CompareResult
+ * @param {import('../compare-text.js').CompareResult} result
  * @returns {string}
  */
 export function renderCompareHtml(result) {
+  /** @type {CompareRow[]} */
   const rows = result.rows ?? [];
+  /** @type {string[]} */
   const strategies = [...new Set(rows.map((r) => r.strategy))];
-  const color = (s) => colorAt(strategies.indexOf(s));
+  const color = (/** @type {string} */ s) => colorAt(strategies.indexOf(s));
   const text = formatCompare(result);
   const lines = text.split('\n');
+  /** @type {string[]} */
   const workloads = result.plan?.workloads ?? [...new Set(rows.map((r) => r.workload))];
   const columns = splitColumns(compareColumns(result), { ranges: 'first' });
   const perWorkload = workloads.map((w) => {
@@ -40,6 +45,7 @@ export function renderCompareHtml(result) {
       format: (v) => ms(v),
       bars: mine.map((r) => ({ label: r.strategy, value: r.p99Ms.median, min: r.p99Ms.min, max: r.p99Ms.max, color: color(r.strategy) })),
     });
+    /** @type {Array<Array<string|number>>} */
     const tableRows = mine.map((r) => [
       r.strategy, ...columns.map((c) => c.cell(r, rowFigures(result, r))),
       r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`, r.failed ? `failed: ${failureLine(r.failed)}` : r.sameAsFirst ? 'no meaningful difference' : '',
