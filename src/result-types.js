@@ -303,14 +303,8 @@
  */
 
 /**
- * How many requests succeeded (src/analysis/request-outcome.js).
- * @typedef {object} RequestOutcome
- * @property {string} id
- * @property {number} attempts
- * @property {number} succeeded
- * @property {number} failed
- * @property {number} [failedShare]
- * @property {number|null} [succeededRps]
+ * How many requests succeeded: the one type src/analysis/request-outcome.js makes.
+ * @typedef {import('./analysis/request-outcome.js').RequestOutcome} RequestOutcome
  */
 
 /**
@@ -498,7 +492,7 @@
  *   steps?: Array<Record<string, any>>,
  *   search?: Record<string, any>,
  *   usl?: Record<string, any>|null,
- *   recommendation?: Record<string, any>,
+ *   recommendation?: Record<string, any> & { cells?: Array<Record<string, any> & { metrics?: MetricFigure[] }> },
  *   downstreamsBySize?: object[],
  *   otherUsersBySize?: object[],
  *   workers?: object[],

@@ -36,6 +36,8 @@ import { spread, median } from './stats.js';
  * @property {number} errors   summed over the repeats
  * @property {string|null} failed
  * @property {Partial<import('./run-figures.js').RunSignals>} signals  per-signal median over the repeats
+ * @property {import('./metrics.js').MetricFigure[]} [metrics] the metrics of the table it has a figure of
+ *   (measureCellMetrics(), added by the tune engine for --json)
  */
 
 /**
@@ -110,6 +112,16 @@ export function groupSizes(steps, cells) {
         signals: medianSignals(group.map((s) => s.signals).filter(isSignals)),
       };
     });
+}
+
+/**
+ * The steps a cell was made of: its size and policy's, less those groupCells() keeps out.
+ * @param {Step[]} steps
+ * @param {{ size: number, policy: string|null }} cell
+ * @returns {Step[]}
+ */
+export function stepsOfCell(steps, cell) {
+  return steps.filter((s) => s.size === cell.size && s.policy === cell.policy && !s.partial && !s.tooFew);
 }
 
 /**

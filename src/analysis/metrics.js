@@ -12,6 +12,9 @@
  * - `read(result)`: its figure in a run or diagnose result, `{ value, of?, process? }`
  *   (`of`: the whole a count is a share of; `process`: the busiest process's label);
  * - `row(row, runs)`: its figure in a compare row, or absent when a compare has none;
+ * - `cell(cell, steps)`: its figure in a tune cell (one pool size and policy, src/analysis/cells.js),
+ *   or absent when a tune has none; a metric with a row or cell figure is a column of the compare
+ *   or tune table;
  * - `noise`: how --against judges a change between two results ('rate', 'percentile',
  *   'share', 'single-sample', or 'none': shown, never judged; src/analysis/against-deltas.js),
  *   or absent when --against does not compare it;
@@ -141,6 +144,7 @@ function latency(id, field, percentile, row) {
 
 /** @typedef {'ms'|'rps'|'count'|'percent'|'fraction'|'number'} MetricFormat */
 /** @typedef {(row: any, runs: any[]) => number|null|{ value: number|null, why?: string }} RowFigure a compare row's figure, with why where it has no data */
+/** @typedef {(cell: any, steps: any[]) => number|null|{ value: number|null, why?: string }} CellFigure a tune cell's figure, with why where it has no data */
 
 /**
  * @typedef {object} Metric
@@ -151,12 +155,14 @@ function latency(id, field, percentile, row) {
  * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
  * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string }} read
  * @property {RowFigure} [row] its figure in a compare row
+ * @property {CellFigure} [cell] its figure in a tune cell (a pool size and policy, its measured steps)
  * @property {(endpoint: any) => { value: number|null, of?: number|null, why?: string }} [endpoint] its figure in one
  *   endpoint of a mix (load.endpoints), for `--assert 'p99{GET /report}<50ms'`; absent when it has none per endpoint
- * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's count is a share of
+ * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's (or tune cell's) count is a share of
  * @property {string} [noise] --against's noise model between two runs
  * @property {string} [compareNoise] --against's noise model between two compare results
- * @property {string} [compareField] the compare row's field with the repeats' spread (`compareNoise: 'spread'`)
+ * @property {string} [compareField] the compare row's (and tune cell's) field with the repeats' spread
+ *   (`compareNoise: 'spread'`), which their tables show as min–max
  * @property {boolean} [change] false: no `<id>-change`
  * @property {string} [needs] what must be on for it to be measured ('probe')
  * @property {MetricFormat} [format] how a value is shown, when not FORMAT_BY_UNIT[unit]
@@ -164,11 +170,14 @@ function latency(id, field, percentile, row) {
  * @property {number|null} [percentile] the percentile (latency metrics; null for max)
  */
 
+/** A compare row's or a tune cell's p99: the median of its repeats (a cell has a row's figures, its steps a run's). */
+const medianP99 = rowLatency((row) => row.p99Ms?.median ?? null);
+
 /** @type {readonly Metric[]} */
 export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
   latency('p50', 'p50Ms', 50, rowLatency((row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms)))),
   latency('p90', 'p90Ms', 90),
-  { ...latency('p99', 'p99Ms', 99, rowLatency((row) => row.p99Ms?.median ?? null)), compareNoise: 'spread', compareField: 'p99Ms' },
+  { ...latency('p99', 'p99Ms', 99, medianP99), cell: medianP99, compareNoise: 'spread', compareField: 'p99Ms' },
   latency('p999', 'p999Ms', 99.9),
   latency('max', 'maxMs', null),
   {
@@ -183,6 +192,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     },
     endpoint: (e) => endpointSucceeded(e, Number.isFinite(e.rps) && e.requests > 0 ? e.rps * (1 - (e.errors?.total ?? 0) / attemptsOf(e)) : null),
     row: rowSucceededRps,
+    cell: rowSucceededRps,
     noise: 'rate',
     compareNoise: 'spread',
     compareField: 'rps',
@@ -196,6 +206,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     endpoint: (e) => ({ value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
     row: (row, runs) => row.errors,
     rowOf: (row, runs) => measuredRuns(runs).reduce((sum, r) => sum + (r.requests ?? 0), 0) + row.errors,
+    cell: (cell, steps) => cell.errors,
     ops: ['=', '<='], // a count or share of failures: at most, or exactly (errors=0)
     noise: 'share',
     compareNoise: 'share',
@@ -360,6 +371,21 @@ export function measureRowMetrics(row, runs, table = METRICS) {
     const figure = m.row(row, runs);
     const read = figure !== null && typeof figure === 'object' ? figure : { value: figure };
     return figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) });
+  });
+}
+
+/**
+ * The `metrics` block of a tune cell (one pool size and policy): the metrics with a cell figure.
+ * @param {object} cell a cell of the recommendation (src/analysis/cells.js)
+ * @param {object[]} steps the cell's steps (stepsOfCell())
+ * @param {readonly Metric[]} [table]
+ * @returns {MetricFigure[]}
+ */
+export function measureCellMetrics(cell, steps, table = METRICS) {
+  return readingOrder(table.filter((m) => m.cell)).map((m) => {
+    const figure = m.cell(cell, steps);
+    const read = figure !== null && typeof figure === 'object' ? figure : { value: figure };
+    return figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(cell, steps) } : {}) });
   });
 }
 

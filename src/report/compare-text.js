@@ -1,19 +1,27 @@
 /**
  * The text and Markdown of a compare result: the experiment's table per
- * workload (req/s, p99, errors, ratio to the first strategy). Plain
+ * workload (a column per metric of the table the rows have: req/s, p99, errors;
+ * then the ratio to the first strategy). Plain
  * CompareResult in, string out; printed after the runs and by `report`.
  */
-import { int, ms } from './text-format.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { shellLine } from './own-server.js';
 import { formatRuntimeList } from './runtimes-text.js';
 import { measureRowMetrics } from '../analysis/metrics.js';
-import { metricWords, formatMetricValue, figuresOnLine } from './metric-text.js';
+import { metricColumns, textColumns, splitColumns } from './metric-columns.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 
+/** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
+/** @typedef {Record<string, any> & { metrics?: MetricFigure[] }} CompareRow a row of the table (src/analysis/compare-table.js) */
 /**
- * @param {object} result CompareResult (src/compare/compare-engine.js)
+ * A CompareResult (src/result-types.js) as read here: its rows always there (as the engine and a
+ * checked result file have them), the rest as the file holds it.
+ * @typedef {Record<string, any> & { rows: CompareRow[], runs?: Array<Record<string, any>> }} CompareResult
+ */
+
+/**
+ * @param {CompareResult} result (src/compare/compare-engine.js)
  * @returns {string}
  */
 export function formatCompare(result) {
@@ -21,14 +29,14 @@ export function formatCompare(result) {
   if (result.machine) lines.push(describeMachine(result.machine));
   const runtimes = formatRuntimeList(result.runtimes);
   if (runtimes) lines.push(runtimes);
-  const extra = extraMetrics(result);
+  const columns = textColumns(compareColumns(result));
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
-    const cells = rows.map((r) => [r.strategy, range(r.rps, int), range(r.p99Ms, msValue), int(r.errors), ...extra.map((id) => extraCell(result, r, id)), ratio(r), remark(r)]);
-    const header = [rowLabel(result.plan), 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...extra.map((id) => metricWords(id).label), `vs ${first}`, ''];
+    const cells = rows.map((r) => [r.strategy, ...columns.map((c) => c.cell(r, rowFigures(result, r))), ratio(r), remark(r)]);
+    const header = [rowLabel(result.plan), ...columns.map((c) => c.header), `vs ${first}`, ''];
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-    const line = (c) => c.map((v, i) => (i === 0 || i === header.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
+    const line = (/** @type {string[]} */ c) => c.map((v, i) => (i === 0 || i === header.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ').trimEnd();
     lines.push('', `workload ${describeWorkload(result.plan, workload)}`, line(header), ...cells.map(line));
     lines.push(...rowWarnings(result, rows).map((w) => `${WARNING_PREFIX}${w}`));
   }
@@ -38,22 +46,21 @@ export function formatCompare(result) {
 
 /**
  * The same table as GitHub Markdown (--markdown).
- * @param {object} result CompareResult
+ * @param {CompareResult} result
  * @returns {string}
  */
 export function formatCompareMarkdown(result) {
   const lines = [`## spawnbench compare`, '', `${describeComparison(result.plan)}${result.machine ? `; ${describeMachine(result.machine)}` : ''}.`];
-  const extra = extraMetrics(result);
+  const columns = splitColumns(compareColumns(result), { ranges: 'first' });
   for (const workload of result.plan.workloads) {
     const rows = result.rows.filter((r) => r.workload === workload);
     const first = rows[0]?.strategy ?? '';
-    const cell = (text) => String(text).replaceAll('|', '\\|');
+    const cell = (/** @type {unknown} */ text) => String(text).replaceAll('|', '\\|');
     lines.push('', `### workload ${cell(describeWorkload(result.plan, workload))}`, '');
-    lines.push(`| ${rowLabel(result.plan)} | req/s | min–max | p99 | errors | ${extra.map((id) => `${cell(metricWords(id).label)} | `).join('')}vs ${first} |`, `|---|---:|---:|---:|---:|${'---:|'.repeat(extra.length)}---:|`);
+    lines.push(`| ${rowLabel(result.plan)} | ${columns.map((c) => `${cell(c.header)} | `).join('')}vs ${first} |`, `|---|${'---:|'.repeat(columns.length)}---:|`);
     for (const r of rows) {
-      const spreadText = r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '';
       const note = remark(r);
-      lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${int(r.rps.median)} | ${spreadText} | ${ms(r.p99Ms.median)} | ${int(r.errors)} | ${extra.map((id) => `${extraCell(result, r, id)} | `).join('')}${ratio(r)} |`);
+      lines.push(`| ${cell(r.strategy)}${note ? ` (${cell(note)})` : ''} | ${columns.map((c) => `${c.cell(r, rowFigures(result, r))} | `).join('')}${ratio(r)} |`);
     }
     const warnings = rowWarnings(result, rows);
     if (warnings.length) lines.push('', ...warnings.map((w) => `> **Warning** ${cell(w)}`));
@@ -68,36 +75,29 @@ export function formatCompareMarkdown(result) {
 /**
  * A row's metrics block (src/analysis/metrics.js): the one it carries, or, for a result saved
  * before rows had one, measured now from the row and its runs.
- * @param {object} result CompareResult
- * @param {object} row
+ * @param {CompareResult} result
+ * @param {CompareRow} row
+ * @returns {MetricFigure[]}
  */
 export function rowFigures(result, row) {
   return Array.isArray(row.metrics) ? row.metrics : measureRowMetrics(row, (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy));
 }
 
 /**
- * The metrics of the table the rows have a figure of and no column shows (a metric the words
- * give no place): a column each, after errors.
- * @param {object} result CompareResult
- * @returns {string[]} their ids
+ * The metric columns of a compare's table (src/report/metric-columns.js): every metric its rows
+ * have a figure of.
+ * @param {CompareResult} result
+ * @returns {import('./metric-columns.js').MetricColumn[]}
  */
-export function extraMetrics(result) {
-  const ids = new Set();
-  for (const row of result.rows ?? []) for (const f of figuresOnLine(rowFigures(result, row), null)) ids.add(f.id);
-  return [...ids];
-}
-
-/** A row's figure of an extra metric, as its format says ('–' when the row has none). */
-export function extraCell(result, row, id) {
-  const figure = rowFigures(result, row).find((f) => f.id === id);
-  return figure ? formatMetricValue(figure.value, figure) : '–';
+export function compareColumns(result) {
+  return metricColumns((result.rows ?? []).map((row) => rowFigures(result, row)));
 }
 
 /**
  * A warning per row whose requests mostly failed (MOSTLY_FAILED_SHARE): its figures describe
  * the failures more than the strategy. The HTML report shows the same.
- * @param {object} result CompareResult
- * @param {object[]} rows the rows of one workload
+ * @param {CompareResult} result
+ * @param {CompareRow[]} rows the rows of one workload
  * @returns {string[]}
  */
 export function rowWarnings(result, rows) {
@@ -107,12 +107,20 @@ export function rowWarnings(result, rows) {
   });
 }
 
-/** The first column's name: 'server' when only the user's own servers were compared. */
+/**
+ * The first column's name: 'server' when only the user's own servers were compared.
+ * @param {Record<string, any>} plan
+ */
 function rowLabel(plan) {
   const commands = Object.keys(plan.commands ?? {});
-  return commands.length > 0 && plan.strategies.every((name) => commands.includes(name)) ? 'server' : 'strategy';
+  return commands.length > 0 && plan.strategies.every((/** @type {string} */ name) => commands.includes(name)) ? 'server' : 'strategy';
 }
 
+/**
+ * The lines under the tables: the user's servers, how the repeats were read, the notes.
+ * @param {CompareResult} result
+ * @returns {string[]}
+ */
 function footer(result) {
   const lines = [];
   const commands = Object.entries(result.plan.commands ?? {});
@@ -125,12 +133,19 @@ function footer(result) {
   return lines;
 }
 
-/** The load line, then how often and, for pool strategies, with which pool. */
+/**
+ * The load line, then how often and, for pool strategies, with which pool.
+ * @param {Record<string, any>} plan
+ */
 function describeComparison(plan) {
   const pool = plan.poolSize ? ` · pools of ${plan.poolSize} workers, ${plan.balance}` : '';
   return `${describeLoad(plan.load, { per: 'run' })} · ${plan.repeat} repeat${plan.repeat === 1 ? '' : 's'}${pool}`;
 }
 
+/**
+ * @param {Record<string, any>} plan
+ * @param {string} name
+ */
 function describeWorkload(plan, name) {
   const w = plan.workloadInfo?.[name];
   if (!w) return name;
@@ -139,11 +154,7 @@ function describeWorkload(plan, name) {
   return `${name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }
 
-function range(s, format) {
-  if (s.median === null) return '–';
-  return s.n > 1 ? `${format(s.median)} (${format(s.min)}–${format(s.max)})` : format(s.median);
-}
-
+/** @param {CompareRow} row */
 function ratio(row) {
   return row.ratio === null ? '–' : `${row.ratio.toFixed(2)}×`;
 }
@@ -161,13 +172,9 @@ export function failureLine(reason) {
   return first.replace(/;\s*its stderr ends:\s*$/, '');
 }
 
+/** @param {CompareRow} row */
 function remark(row) {
   if (row.failed) return `failed: ${failureLine(row.failed)}`;
   if (row.sameAsFirst) return 'no meaningful difference';
   return '';
-}
-
-/** Milliseconds without the unit (the column header names it). */
-function msValue(n) {
-  return ms(n).replace(/ ms$/, '');
 }

@@ -2,8 +2,9 @@
  * The words of the metric table's metrics (src/analysis/metrics.js), by id: the label
  * a line or table gives a metric, its tile in the HTML report, the summary line that
  * shows it; and a value shown as its metric's format says. A metric without words here
- * is shown by its id (dashes as spaces) and its format, on the summary's Metrics line
- * and as a tile: one entry in the table is enough to see it in every view.
+ * is shown by its id (dashes as spaces) and its format, on the summary's Metrics line,
+ * as a tile and (with a compare-row or tune-cell figure) as a column of the compare and
+ * tune tables: one entry in the table is enough to see it in every view.
  * Figures in (a result's `metrics` block), strings out.
  */
 import { int, ms, msNumber } from './text-format.js';
@@ -16,13 +17,15 @@ import { int, ms, msNumber } from './text-format.js';
  * @property {'requests'|'latency'|'errors'|'processes'} [line] the summary line that shows it (the Requests,
  *   Latency or Errors line, or the process lines); absent: the Metrics line
  * @property {string} [busiest] what its process is the busiest of (default: 'busiest process')
+ * @property {boolean} [column] false: no column of the compare and tune tables, though their rows have
+ *   a figure of it (default: a column wherever they do; src/report/metric-columns.js)
  * @property {(value: number) => boolean} [bad] a value the report marks
  */
 
 /** @type {Record<string, MetricWords>} */
 const WORDS = {
   rps: { label: 'req/s', tile: 'requests per second', line: 'requests' },
-  p50: { tile: 'latency p50', line: 'latency' },
+  p50: { tile: 'latency p50', line: 'latency', column: false }, // --assert reads it in a compare; its table shows p99
   p90: { tile: null, line: 'latency' },
   p99: { tile: 'latency p99', line: 'latency' },
   p999: { label: 'p99.9', tile: null, line: 'latency' },
@@ -38,7 +41,7 @@ const NEVER_BAD = () => false;
 /**
  * A metric's words, with the defaults filled in.
  * @param {string} id
- * @returns {{ label: string, tile: string|null, line: string|null, busiest: string, bad: (value: number) => boolean }}
+ * @returns {{ label: string, tile: string|null, line: string|null, busiest: string, column: boolean, bad: (value: number) => boolean }}
  */
 export function metricWords(id) {
   const words = WORDS[id] ?? {};
@@ -48,6 +51,7 @@ export function metricWords(id) {
     tile: words.tile === undefined ? label : words.tile,
     line: words.line ?? null,
     busiest: words.busiest ?? 'busiest process',
+    column: words.column ?? true,
     bad: words.bad ?? NEVER_BAD,
   };
 }
@@ -60,7 +64,7 @@ export function metricWords(id) {
  * @returns {string}
  */
 export function formatMetricValue(value, { format, unit = '' }) {
-  if (!Number.isFinite(value)) return '–';
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '–';
   switch (format) {
     case 'ms': return ms(value);
     case 'rps': return `${int(value)} req/s`;
@@ -122,6 +126,7 @@ const INDENT = ' '.repeat('Metrics    '.length);
  */
 export function formatOtherMetrics(figures) {
   const parts = figuresOnLine(figures, null).map(describeFigure);
+  /** @type {string[]} */
   const lines = [];
   for (const part of parts) {
     const last = lines.at(-1);

@@ -13,12 +13,13 @@ import { int, pct } from './text-format.js';
  * the succeeded rate already: " (145 more got no response: 92% succeeded)".
  * @param {import('../analysis/request-outcome.js').RequestOutcome|null|undefined} outcome
  * @param {number|null} [responses] the responses the req/s counts (load.requests)
+ * @param {number|null} [succeededRps] the successes' rate (the rps metric's figure), when not the outcome's
  * @returns {string}
  */
-export function succeededPart(outcome, responses = null) {
+export function succeededPart(outcome, responses = null, succeededRps = outcome?.succeededRps) {
   if (!outcome || outcome.failed === 0 || outcome.attempts === 0) return '';
   if (outcome.succeeded > 0 && outcome.succeeded === responses) return ` (${int(outcome.failed)} more got no response: ${pct(1 - outcome.failedShare)} succeeded)`;
-  const rate = Number.isFinite(outcome.succeededRps) ? `${int(outcome.succeededRps)} req/s` : int(outcome.succeeded);
+  const rate = Number.isFinite(succeededRps) ? `${int(succeededRps)} req/s` : int(outcome.succeeded);
   return outcome.succeeded === 0 ? ` (${rate} succeeded)` : ` (${rate} succeeded, ${pct(1 - outcome.failedShare)})`;
 }
 

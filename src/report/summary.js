@@ -13,7 +13,7 @@ import { formatWorkerDeaths } from './worker-deaths-text.js';
 import { formatSpawnFailures } from './spawn-failures-text.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { metricsBlock } from '../analysis/metrics.js';
-import { formatLatencyFigures, formatOtherMetrics } from './metric-text.js';
+import { formatLatencyFigures, formatOtherMetrics, figuresOnLine, describeFigure } from './metric-text.js';
 import { reasonLines } from './reasons.js';
 import { formatEndpoints } from './endpoints-text.js';
 
@@ -28,7 +28,14 @@ const ERROR_KINDS = [
 ];
 
 /**
- * @param {object} result RunResult
+ * A RunResult (src/result-types.js) as read here: the fields the summary shows, the rest as the file holds it.
+ * @typedef {Record<string, any> & { load: Record<string, any>, outcome?: RequestOutcome, metrics?: MetricFigure[] }} RunDoc
+ */
+/** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
+/** @typedef {import('../analysis/request-outcome.js').RequestOutcome} RequestOutcome */
+
+/**
+ * @param {RunDoc} result RunResult
  * @param {{ columns?: number }} [options] width of the wrapped Recommendation block (80); the HTML report
  *   asks for Infinity, so no command is cut over lines and every one copies as is
  * @returns {string}
@@ -55,57 +62,74 @@ export function formatSummary(result, { columns } = {}) {
   if (processes) lines.push('', processes);
   for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
-  lines.push('', ...formatRunAdvice(result, { columns }));
+  // A RunDoc is a RunResult read loosely (a file of any version): the advice block reads it as one.
+  lines.push('', ...formatRunAdvice(/** @type {import('../result-types.js').RunResult} */ (result), { columns }));
   return lines.join('\n');
 }
 
 /**
  * The figures under the header, run and diagnose alike, from the result's metrics block
- * (the metric table's figures): the Requests, Latency and Errors lines, then a Metrics line
- * for any metric of the table none of them shows.
- * @param {{ load: object, outcome?: object, metrics?: object[] }} result
+ * (the metric table's figures): the Requests, Latency and Errors lines, each showing the
+ * figures the metric words place on it, then a Metrics line for any metric of the table
+ * none of them shows.
+ * @param {RunDoc} result
  * @returns {string[]}
  */
 export function formatHeadline(result) {
   const figures = metricsBlock(result);
+  const [errors, ...alsoErrors] = figuresOnLine(figures, 'errors');
   return [
-    ...formatRequests(result),
+    ...formatRequests(result, figures),
     `Latency    ${formatLatencyFigures(figures, (result.load.succeededLatency ?? result.load.latency)?.meanMs)}`,
-    `Errors     ${formatErrors(result.load)}`,
+    `Errors     ${formatErrors(result.load, errors)}${alsoErrors.map((f) => `   ${describeFigure(f)}`).join('')}`,
     ...formatOtherMetrics(figures),
   ];
 }
 
 /**
- * The throughput line, with how much of it succeeded, under the line that says
- * most requests failed when they did (run and diagnose). A saved result from
- * before `outcome` was recorded gets it from its load figures.
- * @param {{ load: object, outcome?: object }} result
+ * The throughput line, with how much of it succeeded (the first figure the metric words place
+ * on it: rps, successful responses a second; any other after the bytes), under the line that
+ * says most requests failed when they did (run and diagnose). A saved result from before
+ * `outcome` was recorded gets it from its load figures.
+ * @param {RunDoc} result
+ * @param {MetricFigure[]} [figures] its metrics block
  * @returns {string[]}
  */
-export function formatRequests(result) {
+export function formatRequests(result, figures = metricsBlock(result)) {
   const { load } = result;
   const outcome = result.outcome ?? requestOutcome(load);
   const alarm = outcomeAlarm(outcome);
+  const [succeeded, ...others] = figuresOnLine(figures, 'requests');
+  // The line's own figures: every response's count and rate (a 500 counts), time and bytes.
+  const all = `${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s`;
   return [
     ...(alarm ? [alarm] : []),
-    `Requests   ${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s${succeededPart(outcome, load.requests)}   ${bytes(load.bytes)} received`,
+    `Requests   ${all}${succeededPart(outcome, load.requests, succeeded?.value)}   ${bytes(load.bytes)} received${others.map((f) => `   ${describeFigure(f)}`).join('')}`,
   ];
 }
 
-/** The strategy's runtimes and how they spawn, one line ("spawns by fork (Node 20.20.2, libuv 1.46.0)"); none when unknown. */
+/**
+ * The strategy's runtimes and how they spawn, one line ("spawns by fork (Node 20.20.2, libuv 1.46.0)"); none when unknown.
+ * @param {Parameters<typeof formatSpawnLine>[0]} runtimes
+ */
 function spawnLines(runtimes) {
   const line = formatSpawnLine(runtimes);
   return line ? [line] : [];
 }
 
-/** A user's server: where its size came from, and what served the port behind which launchers. */
+/**
+ * A user's server: where its size came from, and what served the port behind which launchers.
+ * @param {RunDoc} result
+ */
 function ownServerLines(result) {
   if (result.plan.target.kind !== 'command') return [];
   return [...describeSizeKnob(result.sizeKnob ?? null), describeServer(result.server ?? null, { daemonised: Boolean(result.target?.daemonised) })].filter(Boolean);
 }
 
-/** "strategy fork-pool (4 workers, p2c, node)", "url http://…" or "command 'node server.js'" */
+/**
+ * "strategy fork-pool (4 workers, p2c, node)", "url http://…" or "command 'node server.js'"
+ * @param {Record<string, any>} plan
+ */
 export function describeTarget(plan) {
   const t = plan.target;
   if (t.kind === 'url') return `url ${t.url}`;
@@ -117,7 +141,10 @@ export function describeTarget(plan) {
   return `strategy ${t.strategy}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
-/** What each request does: the workload a strategy runs, or, with --url, the request sent. */
+/**
+ * What each request does: the workload a strategy runs, or, with --url, the request sent.
+ * @param {Record<string, any>} plan
+ */
 function describeRequests(plan) {
   if (plan.load.mix) return `a mix of ${plan.load.mix.length} endpoint${plan.load.mix.length === 1 ? '' : 's'}, drawn by weight (seed ${plan.load.seed})`;
   if (plan.target.kind === 'command') return `${plan.load.method} requests, its own responses (bodies not checked)`;
@@ -126,19 +153,26 @@ function describeRequests(plan) {
   return `${plan.load.method} requests${checked}`;
 }
 
+/** @param {Record<string, any>} w the plan's workload */
 function describeWorkload(w) {
   const cmd = [w.command, ...w.args].join(' ');
   return w.name === 'custom' ? `"${cmd}"` : `${w.name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
 }
 
 
-/** "none" or "12: timeout 2, non-2xx 10 (500 ×10)" */
-export function formatErrors(load) {
+/**
+ * "none" or "12: timeout 2, non-2xx 10 (500 ×10)": the total from the errors metric's figure
+ * (the load's for a caller without one), by kind and status from the load.
+ * @param {Record<string, any>} load
+ * @param {import('../analysis/metrics.js').MetricFigure} [figure] the errors metric's figure
+ */
+export function formatErrors(load, figure) {
   const e = load.errors ?? {};
-  if (!e.total) return 'none';
+  const total = figure ? figure.value : e.total;
+  if (!total) return 'none';
   const parts = ERROR_KINDS.filter(([k]) => e[k] > 0).map(([k, label]) => `${label} ${int(e[k])}`);
   const statuses = Object.entries(load.statuses ?? {})
     .filter(([status]) => !status.startsWith('2'))
-    .map(([status, n]) => `${status} ×${int(n)}`);
-  return `${int(e.total)}: ${parts.join(', ')}${statuses.length ? ` (${statuses.join(', ')})` : ''}`;
+    .map(([status, n]) => `${status} ×${int(/** @type {number} */ (n))}`);
+  return `${int(total)}: ${parts.join(', ')}${statuses.length ? ` (${statuses.join(', ')})` : ''}`;
 }

@@ -1,6 +1,7 @@
 /**
- * The text of a tune result: what was swept, the evidence table (median of the
- * repeats with their min–max), the USL fit, the search and the recommendation.
+ * The text of a tune result: what was swept, the evidence table (a column per
+ * metric of the table its cells have: the median of the repeats with their
+ * min–max where they carry it), the USL fit, the search and the recommendation.
  * Plain TuneResult in, string out; printed after the sweep and by `report`.
  */
 import { int, ms } from './text-format.js';
@@ -14,9 +15,19 @@ import { cleanText } from '../untrusted-text.js';
 import { failureLine } from './compare-text.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
+import { measureCellMetrics } from '../analysis/metrics.js';
+import { stepsOfCell } from '../analysis/cells.js';
+import { metricColumns, textColumns } from './metric-columns.js';
 
 /**
- * @param {object} result TuneResult (src/tune/tune-engine.js)
+ * A TuneResult (src/result-types.js) as read here, each part as the file holds it.
+ * @typedef {Record<string, any>} TuneDoc
+ */
+/** @typedef {Record<string, any> & { size: number, policy: string|null, metrics?: MetricFigure[] }} TuneCell a cell of the recommendation (src/analysis/cells.js) */
+/** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
+
+/**
+ * @param {TuneDoc} result TuneResult (src/tune/tune-engine.js)
  * @returns {string}
  */
 export function formatTune(result) {
@@ -26,7 +37,7 @@ export function formatTune(result) {
   if (machine) lines.push(describeMachine(machine));
   const spawnLine = formatSpawnLine(result.runtimes);
   if (spawnLine) lines.push(spawnLine);
-  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null));
+  lines.push('', ...formatEvidence(rec.cells, rec, result.balance ?? null, result.workers ?? null, result.steps ?? []));
   lines.push(...cellWarnings(result).map((w) => `${WARNING_PREFIX}${w}`), '');
   if ((rec.sizes ?? []).some((x) => x.policies > 1)) lines.push(...formatSizes(rec.sizes, rec), '');
   const neighbours = formatNeighbours(result, rec);
@@ -35,7 +46,7 @@ export function formatTune(result) {
   lines.push(formatSearch(result.search, result.steps ?? []));
   const serverProcesses = formatServerProcesses(result.processes);
   if (serverProcesses.length) lines.push('', ...serverProcesses);
-  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...rec.sentences, ...policyNotTunedSentences(rec, plan), ...processSweepSentences(result)].map((s) => `  ${s}`));
+  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...(rec.sentences ?? []), ...policyNotTunedSentences(rec, plan), ...processSweepSentences(/** @type {Parameters<typeof processSweepSentences>[0]} */ (result))].map((s) => `  ${s}`));
   const hint = fasterSpawnHint(result.runtimes);
   if (hint) lines.push(`  Also: ${hint}.`);
   for (const failure of stepFailures(result.steps)) lines.push(`step failed: ${failure}`);
@@ -46,7 +57,7 @@ export function formatTune(result) {
 /**
  * What went wrong inside measured steps (a crash, a server that daemonised mid-run, no
  * response at all), each reason once with the sizes it hit: the table shows only their figures.
- * @param {object[]|undefined} steps
+ * @param {Array<Record<string, any>>|undefined} steps
  * @returns {string[]}
  */
 function stepFailures(steps) {
@@ -61,7 +72,10 @@ function stepFailures(steps) {
   return [...bySize].map(([line, sizes]) => `pool ${[...sizes].join(', ')}: ${line}`);
 }
 
-/** "strategy fork-pool · workload echo · closed loop, 30 connections, 3s after 1s warm-up · sizes 1,2,4 × 4 policies × 3 repeats" */
+/**
+ * "strategy fork-pool · workload echo · closed loop, 30 connections, 3s after 1s warm-up · sizes 1,2,4 × 4 policies × 3 repeats"
+ * @param {Record<string, any> & { base: any, knobs: any }} plan
+ */
 function describeSweep(plan) {
   const base = plan.base;
   const runtime = base.target.runtime?.name && base.target.runtime.name !== 'node' ? ` on ${base.target.runtime.name}` : '';
@@ -78,27 +92,32 @@ function describeSweep(plan) {
 /**
  * A warning per measured (size, policy) whose requests mostly failed (MOSTLY_FAILED_SHARE):
  * its figures describe the failures more than the pool. The HTML report shows the same.
- * @param {object} result TuneResult
+ * @param {TuneDoc} result TuneResult
  * @returns {string[]}
  */
 export function cellWarnings(result) {
-  return (result.recommendation?.cells ?? []).flatMap((c) => {
-    const outcome = runsOutcome((result.steps ?? []).filter((s) => s.size === c.size && s.policy === c.policy));
+  /** @type {TuneCell[]} */
+  const cells = result.recommendation?.cells ?? [];
+  return cells.flatMap((c) => {
+    const outcome = runsOutcome((result.steps ?? []).filter((/** @type {Record<string, any>} */ s) => s.size === c.size && s.policy === c.policy));
     return outcome.mostlyFailed ? [rowFailureWarning(`pool ${c.size} ${policyLabel(c.policy)}`, outcome)] : [];
   });
 }
 
 /**
  * The evidence table: one row per measured (size, policy).
- * @param {object[]} cells from the recommendation
- * @param {{ size: number|null, policy: string|null, bestCell: object|null,
+ * @param {TuneCell[]} cells from the recommendation
+ * @param {{ size: number|null, policy: string|null, bestCell: TuneCell|null,
  *   basis?: { failedSizes?: import('../analysis/recommend.js').FailedSize[] } }} rec
- * @param {object[]|null} [balance] a user's server: how evenly its workers shared each cell's work (cellBalances)
+ * @param {Array<Record<string, any> & { ratio: number, id: string }>|null} [balance] a user's server: how evenly its workers shared each cell's work (cellBalances)
+ * @param {Array<Record<string, any>>|null} [workers] a user's server: its workers per cell (cellWorkers)
+ * @param {Array<Record<string, any>>} [steps] the sweep's steps: a cell's figures for a result saved before cells had them
  * @returns {string[]}
  */
-export function formatEvidence(cells, rec, balance = null, workers = null) {
+export function formatEvidence(cells, rec, balance = null, workers = null, steps = []) {
   if (cells.length === 0) return ['(no step measured to completion)'];
   const busy = workers?.length ? workers : null;
+  const columns = textColumns(tuneColumns(cells, steps));
   const rows = cells.map((c) => {
     const marks = [];
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
@@ -107,22 +126,45 @@ export function formatEvidence(cells, rec, balance = null, workers = null) {
     // A size with errors: its most frequent error and text in the row (the recommendation says more).
     const why = c.errors > 0 && !c.failed ? (rec.basis?.failedSizes ?? []).find((f) => f.size === c.size && f.kind) : null;
     if (why) marks.push(`${errorLabel(why)}${why.text ? ` ${quote(cleanText(why.text, 60))}` : ''}`);
-    const row = [String(c.size), policyLabel(c.policy), range(c.rps, int), range(c.p99Ms, msValue), int(c.errors)];
+    const row = [String(c.size), policyLabel(c.policy), ...columns.map((column) => column.cell(c, cellFigures(c, steps)))];
     if (balance) row.push(balanceCell(balance.find((b) => b.size === c.size && b.policy === c.policy)));
     if (busy) row.push(...workersCell(busy.find((b) => b.size === c.size && b.policy === c.policy)));
     return [...row, marks.join(', ')];
   });
-  const header = ['pool', 'policy', 'req/s (min–max)', 'p99 ms (min–max)', 'errors', ...(balance ? ['busiest'] : []), ...(busy ? ['workers busy', 'main'] : []), ''];
+  const header = ['pool', 'policy', ...columns.map((column) => column.header), ...(balance ? ['busiest'] : []), ...(busy ? ['workers busy', 'main'] : []), ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const right = new Set([0, 2, 3, 4, ...(balance ? [5] : []), ...(busy ? [header.length - 3, header.length - 2] : [])]);
-  const line = (r) => r.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  // Right-aligned: the pool size, the figures (the metrics', then the busiest and workers columns); left: the policy and the remarks.
+  const right = new Set(header.map((h, i) => i).filter((i) => i !== 1 && i !== header.length - 1));
+  const line = (/** @type {string[]} */ r) => r.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
 /**
+ * A cell's metrics block (src/analysis/metrics.js): the one it carries, or, for a result saved
+ * before cells had one, measured now from the cell and its steps.
+ * @param {TuneCell} cell
+ * @param {Array<Record<string, any>>} steps the sweep's steps
+ * @returns {MetricFigure[]}
+ */
+export function cellFigures(cell, steps) {
+  return Array.isArray(cell.metrics) ? cell.metrics : measureCellMetrics(cell, stepsOfCell(/** @type {any[]} */ (steps), cell));
+}
+
+/**
+ * The metric columns of a tune's table (src/report/metric-columns.js): every metric its cells
+ * have a figure of.
+ * @param {TuneCell[]} cells
+ * @param {Array<Record<string, any>>} steps the sweep's steps
+ * @returns {import('./metric-columns.js').MetricColumn[]}
+ */
+export function tuneColumns(cells, steps) {
+  return metricColumns(cells.map((c) => cellFigures(c, steps)));
+}
+
+/**
  * Figures per pool size over all its clean policies (what the size is chosen on).
- * @param {object[]} sizes from the recommendation
- * @param {{ size: number|null, best: object|null }} rec
+ * @param {Array<Record<string, any>>} sizes from the recommendation
+ * @param {{ size: number|null, best: { size: number }|null }} rec
  * @returns {string[]}
  */
 export function formatSizes(sizes, rec) {
@@ -135,7 +177,7 @@ export function formatSizes(sizes, rec) {
   ]);
   const header = ['pool', 'req/s all policies', 'p99 ms', 'policies', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r) => r.map((v, i) => (i === 4 ? v : v.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (/** @type {string[]} */ r) => r.map((v, i) => (i === 4 ? v : v.padStart(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -144,6 +186,7 @@ export function formatSizes(sizes, rec) {
  * their mean busy share, and CPU where that is their CPU time because ELU counted their waiting),
  * and the main thread's busy share; without workers, `4 other, 160% CPU`: the main process's other
  * threads that worked (libuv's pool, V8's) and their CPU together.
+ * @param {Record<string, any>|undefined} w the cell's workers (cellWorkers)
  * @returns {[string, string]}
  */
 function workersCell(w) {
@@ -163,35 +206,52 @@ function workersCell(w) {
 /**
  * The server's downstream connections per size and who else used the CPU at the best size
  * (or the recommended one): where the limit may lie outside the server.
+ * @param {TuneDoc} result
+ * @param {{ size: number|null, best?: { size: number }|null }} rec
  * @returns {string[]}
  */
 export function formatNeighbours(result, rec) {
   const lines = [];
+  /** @type {Array<{ size: number, downstreams: Array<Record<string, any>> }>} */
   const bySize = result.downstreamsBySize ?? [];
   if (bySize.length > 0) {
     lines.push('Downstream connections per size (most at once)');
     const width = Math.max(4, ...bySize.map((x) => String(x.size).length));
     for (const { size, downstreams } of bySize) {
-      lines.push(`${String(size).padStart(width)}  ${downstreams.map((d) => `${downstreamName(d)} ${int(d.connections)}`).join(', ')}`);
+      lines.push(`${String(size).padStart(width)}  ${downstreams.map((d) => `${downstreamName(/** @type {{ peer: string, name?: string }} */ (d))} ${int(d.connections)}`).join(', ')}`);
     }
   }
   const at = rec.best?.size ?? rec.size;
-  const users = (result.otherUsersBySize ?? []).find((x) => x.size === at) ?? (result.otherUsersBySize ?? []).at(-1);
+  /** @type {Array<{ size: number, users: Array<Record<string, any>> }>} */
+  const bySizeUsers = result.otherUsersBySize ?? [];
+  const users = bySizeUsers.find((x) => x.size === at) ?? bySizeUsers.at(-1);
   if (users) lines.push(`Other CPU users at ${users.size} worker${users.size === 1 ? '' : 's'}: ${users.users.map(otherUserText).join(', ')}`);
   return lines;
 }
 
+/**
+ * '1,204 (1,100–1,300)': the median and, over several repeats, their min–max; '–' when not measured.
+ * @param {{ median: number|null, min: number|null, max: number|null, n: number }} s
+ * @param {(n: number|null) => string} format
+ */
 function range(s, format) {
   if (s.median === null) return '–';
   return s.n > 1 ? `${format(s.median)} (${format(s.min)}–${format(s.max)})` : format(s.median);
 }
 
-/** "USL fit (round-robin): σ 0.120 contention, κ 0.0100 coherency, peak ≈ 9.5 workers, R² 0.97" */
+/**
+ * "USL fit (round-robin): σ 0.120 contention, κ 0.0100 coherency, peak ≈ 9.5 workers, R² 0.97"
+ * @param {Record<string, any>} usl the result's usl
+ */
 export function formatUsl(usl) {
   const peak = Number.isFinite(usl.peak) ? `peak ≈ ${usl.peak.toFixed(1)} workers` : 'no peak (throughput still rising)';
   return `USL fit (${usl.policy}): σ ${usl.sigma.toFixed(3)} contention, κ ${usl.kappa.toFixed(4)} coherency, ${peak}, R² ${usl.r2.toFixed(2)}`;
 }
 
+/**
+ * @param {Record<string, any>} search the result's search
+ * @param {Array<Record<string, any>>} steps
+ */
 function formatSearch(search, steps) {
   const partial = steps.filter((s) => s.partial).length;
   const few = steps.filter((s) => s.tooFew).length;
@@ -206,7 +266,10 @@ function formatSearch(search, steps) {
   return `Search: adaptive, ${search.measuredSteps} steps measured instead of ${search.exhaustiveSteps} (${search.savedSteps} saved, ${share}%)${stopped}`;
 }
 
-/** Milliseconds without the unit (the column header names it). */
+/**
+ * Milliseconds without the unit (the column header names it).
+ * @param {number|null} n
+ */
 function msValue(n) {
   return ms(n).replace(/ ms$/, '');
 }

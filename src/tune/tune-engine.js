@@ -11,7 +11,8 @@ import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { createLogger } from '../logger.js';
 import { recommend } from '../analysis/recommend.js';
 import { fitUsl, uslDisagreement } from '../analysis/usl.js';
-import { isClean, groupCells } from '../analysis/cells.js';
+import { isClean, groupCells, stepsOfCell } from '../analysis/cells.js';
+import { measureCellMetrics } from '../analysis/metrics.js';
 import { stepPlan, tunePlanForJson } from './tune-plan.js';
 import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
@@ -100,6 +101,8 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
   // Stopped before a second repeat: --repeat was given already (the note says why each step ran once), so no advice to pass it.
   if (stoppedEarly && plan.repeat > 1) recommendation.reasons = recommendation.reasons.filter((r) => r !== 'single-repeat');
+  // Each cell with the metrics of the table it has a figure of (src/analysis/metrics.js), as --json shows them.
+  for (const cell of recommendation.cells) Object.assign(cell, { metrics: measureCellMetrics(cell, stepsOfCell(steps, cell)) });
   const notes = [];
   const after = `stopped early after ${steps.length} step${steps.length === 1 ? '' : 's'}`;
   // The note agrees with the recommendation: with none, it claims no coverage.

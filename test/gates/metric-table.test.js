@@ -2,13 +2,17 @@
 // every built-in metric is one entry, and a metric defined in a test fixture is
 // parsed by --assert, checked against a result, compared by --against, worded by
 // the report, measured into the result's metrics block (--json, checked by the
-// published schema) and shown by the text summary and the HTML report, without any
-// other file knowing it.
+// published schema) and shown by the text summary, the HTML report and the compare and
+// tune tables (text, Markdown, HTML), without any other file knowing it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { METRICS, metricsOf, assertSpecs, measureMetrics, measureRowMetrics } from '../../src/analysis/metrics.js';
+import { METRICS, metricsOf, assertSpecs, measureMetrics, measureRowMetrics, measureCellMetrics } from '../../src/analysis/metrics.js';
+import { stepsOfCell } from '../../src/analysis/cells.js';
+import { createTune } from '../../src/tune/tune-engine.js';
+import { formatTune } from '../../src/report/tune-text.js';
+import { fakeRuns, MACHINE, tuneBase } from '../tune/fake-run.js';
 import { parseAssertion, parseAssertions, ASSERT_METRICS } from '../../src/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { againstBaseline } from '../../src/analysis/against-deltas.js';
@@ -48,6 +52,9 @@ test('every metric declares its kind, unit, direction and how it is read; ids ar
   assert.deepEqual(ASSERT_METRICS.p99.ops, ['<', '<=']);
   assert.deepEqual(ASSERT_METRICS.errors.ops, ['=', '<=']);
   assert.deepEqual(metricsOf('compare'), ['p50', 'p99', 'rps', 'errors', 'p99-change', 'rps-change']);
+  // The compare and tune tables' columns: the metrics with a row or cell figure.
+  assert.deepEqual(METRICS.filter((m) => m.row).map((m) => m.id), ['p50', 'p99', 'rps', 'errors']);
+  assert.deepEqual(METRICS.filter((m) => m.cell).map((m) => m.id), ['p99', 'rps', 'errors']);
 });
 
 test('a metric defined in a fixture is parsed by --assert, and unknown without it', () => {
@@ -157,4 +164,83 @@ test('a metric defined in a fixture with a compare-row figure is in each row\'s 
   assert.match(html, new RegExp(`<td>0</td><td>${forkPool} req/s</td><td>0\\.85×</td>`));
   // Without it (and for a compare saved before rows had a metrics block), the table as before.
   assert.equal(formatCompare({ ...saved, rows: saved.rows.map((row) => ({ ...row, metrics: measureRowMetrics(row, runsOf(row)) })) }), formatCompare(saved));
+});
+
+test('the compare table\'s columns come from the metric table, in the order and headers they always had', () => {
+  const saved = fixture('compare');
+  const markdown = formatCompareMarkdown(saved).split('\n');
+  assert.ok(markdown.includes('| strategy | req/s | min–max | p99 | errors | vs baseline |'), markdown.join('\n'));
+  assert.match(formatCompare(saved), /^strategy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +vs baseline$/m);
+  assert.match(renderHtml(saved), /<tr><th>strategy<\/th><th>req\/s<\/th><th>min–max<\/th><th>p99<\/th><th>errors<\/th><th>vs baseline<\/th><th class="text"><\/th><\/tr>/);
+});
+
+/** A tune of three pool sizes on the fake run engine; size 2 has 115 errors for its 1,150 responses (goodput 90% of its req/s). */
+async function tuneWithErrors() {
+  const base = tuneBase({ connections: 30, durationMs: 3000, warmupMs: 1000 });
+  const rps = { 1: 600, 2: 1150, 4: 1500 };
+  const model = (size) => ({ rps: rps[size], errors: size === 2 ? rps[size] / 10 : 0 });
+  const plan = { command: 'tune', base, sizes: [1, 2, 4], policies: ['round-robin'], repeat: 1, search: 'exhaustive', output: base.output };
+  const result = await createTune(plan, { createRun: fakeRuns(model).createRun, readMachine: async () => MACHINE }).start();
+  return JSON.parse(JSON.stringify(withWords(result))); // what --json prints and --out writes
+}
+
+test('a metric defined in a fixture with a tune-cell figure is in each cell\'s metrics block and a column of the tune table', async () => {
+  const saved = await tuneWithErrors();
+  // --json: each cell carries the table's metrics that have a cell figure, and the schema takes them.
+  assert.deepEqual(saved.recommendation.cells.map((c) => c.metrics.map((m) => m.id)), [['rps', 'p99', 'errors'], ['rps', 'p99', 'errors'], ['rps', 'p99', 'errors']]);
+  assert.deepEqual(saved.recommendation.cells[1].metrics[2], { id: 'errors', value: 115, unit: 'count', better: 'lower', format: 'count', of: 1265 }); // of the requests sent: 1,150 responses and 115 errors
+  assert.ok(validate(saved), JSON.stringify(validate.errors));
+  const cells = saved.recommendation.cells.map((c) => ({ ...c, metrics: measureCellMetrics(c, stepsOfCell(saved.steps, c), TABLE) }));
+  const result = { ...saved, recommendation: { ...saved.recommendation, cells } };
+  assert.deepEqual(cells[0].metrics.map((m) => m.id), ['rps', 'goodput', 'p99', 'errors']);
+  assert.deepEqual(cells.map((c) => c.metrics[1].value), [600, 1035, 1500]);
+  assert.ok(validate(result), JSON.stringify(validate.errors));
+
+  const text = formatTune(result);
+  assert.match(text, /^pool +policy +req\/s \(min–max\) +p99 ms \(min–max\) +errors +goodput$/m);
+  assert.match(text, /^ +2 +round-robin +1,150 +[\d.]+ +115 +1,035 req\/s$/m);
+  assert.match(text, /^ +4 +round-robin +1,500 +[\d.]+ +0 +1,500 req\/s +← recommended, best throughput$/m);
+  // Every other line as before: only the evidence table's header and rows gain the column.
+  const before = formatTune(saved).split('\n');
+  const changed = text.split('\n').map((line, i) => [line, before[i]]).filter(([line, old]) => line !== old);
+  assert.equal(changed.length, 4, text);
+  const squeeze = (line) => line.replace(/ +/g, ' ').trim();
+  for (const [line, old] of changed) assert.equal(squeeze(line).replace(/ (goodput|[\d,]+ req\/s)( |$)/, '$2'), squeeze(old));
+
+  const html = renderHtml(result);
+  assert.match(html, /<tr><th>pool<\/th><th class="text">policy<\/th><th>req\/s<\/th><th>min–max<\/th><th>p99<\/th><th>min–max<\/th><th>errors<\/th><th>goodput<\/th><th class="text"><\/th><\/tr>/);
+  assert.match(html, /<td>115<\/td><td>1,035 req\/s<\/td><td class="text"><\/td><\/tr>/);
+
+  // Without it (and for a tune saved before cells had a metrics block), the tables as before.
+  const old = { ...saved, recommendation: { ...saved.recommendation, cells: saved.recommendation.cells.map(({ metrics, ...c }) => c) } };
+  assert.equal(formatTune(old), formatTune(saved));
+  assert.equal(renderHtml(old), renderHtml(saved));
+  assert.match(renderHtml(saved), /<tr><th>pool<\/th><th class="text">policy<\/th><th>req\/s<\/th><th>min–max<\/th><th>p99<\/th><th>min–max<\/th><th>errors<\/th><th class="text"><\/th><\/tr>/);
+});
+
+test('the built-in columns are the table\'s too: a metric taken out of the table leaves the compare and tune tables', async () => {
+  const withoutP99 = METRICS.filter((m) => m.id !== 'p99');
+  const saved = fixture('compare');
+  const runsOf = (row) => saved.runs.filter((r) => r.workload === row.workload && r.strategy === row.strategy);
+  const compare = { ...saved, rows: saved.rows.map((row) => ({ ...row, metrics: measureRowMetrics(row, runsOf(row), withoutP99) })) };
+  assert.match(formatCompare(compare), /^strategy +req\/s \(min–max\) +errors +vs baseline$/m);
+  assert.ok(formatCompareMarkdown(compare).split('\n').includes('| strategy | req/s | min–max | errors | vs baseline |'));
+  assert.match(renderHtml(compare), /<tr><th>strategy<\/th><th>req\/s<\/th><th>min–max<\/th><th>errors<\/th><th>vs baseline<\/th>/);
+  const tune = await tuneWithErrors();
+  const cells = tune.recommendation.cells.map((c) => ({ ...c, metrics: measureCellMetrics(c, stepsOfCell(tune.steps, c), withoutP99) }));
+  const result = { ...tune, recommendation: { ...tune.recommendation, cells } };
+  assert.match(formatTune(result), /^pool +policy +req\/s \(min–max\) +errors$/m);
+  assert.match(renderHtml(result), /<tr><th>pool<\/th><th class="text">policy<\/th><th>req\/s<\/th><th>min–max<\/th><th>errors<\/th><th class="text"><\/th><\/tr>/);
+});
+
+test('the summary\'s Requests and Errors lines read the metrics block: a table that reads rps and errors otherwise changes them', () => {
+  const saved = savedWithErrors('run');
+  // A table whose rps and errors are read by other readers: the lines follow the block, not the load.
+  const table = METRICS.map((m) => (m.id === 'rps' ? { ...m, read: () => ({ value: 123 }) } : m.id === 'errors' ? { ...m, read: () => ({ value: 7, of: 100 }) } : m));
+  const lines = formatSummary({ ...saved, metrics: measureMetrics(saved, table) }).split('\n');
+  assert.ok(lines.some((l) => /^Requests {3}[\d,]+ in [\d.]+ s {3}[\d,]+ req\/s \(123 req\/s succeeded, \d+%\) {3}/.test(l)), lines.join('\n'));
+  assert.ok(lines.includes('Errors     7: non-2xx 9 (500 ×9)'), lines.join('\n'));
+  const before = formatSummary(saved).split('\n');
+  assert.ok(before.includes('Errors     9: non-2xx 9 (500 ×9)'));
+  assert.equal(lines.filter((l, i) => l !== before[i]).length, 2, 'only those two lines change');
 });

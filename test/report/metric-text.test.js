@@ -33,9 +33,10 @@ test('the format follows the unit unless the metric says otherwise (elu: 0.93, n
   assert.equal(formatOf({ unit: 'MB' }), 'number');
 });
 
-test('a metric without words is labelled by its id, gets a tile, and shows on the Metrics line', () => {
+test('a metric without words is labelled by its id, gets a tile, shows on the Metrics line and as a table column', () => {
   const { bad, ...words } = metricWords('time-to-first-byte');
-  assert.deepEqual(words, { label: 'time to first byte', tile: 'time to first byte', line: null, busiest: 'busiest process' });
+  assert.deepEqual(words, { label: 'time to first byte', tile: 'time to first byte', line: null, busiest: 'busiest process', column: true });
+  assert.equal(metricWords('p50').column, false, 'p50 has a compare-row figure for --assert; the compare table shows p99');
   assert.equal(bad(5), false);
   assert.equal(metricWords('p999').label, 'p99.9');
   assert.equal(metricWords('p90').tile, null, 'p90 is in the HTML latency table, not a tile');

@@ -1,28 +1,33 @@
 /**
  * The HTML report of a compare: per workload, bars of throughput and p99 per
  * strategy with the repeats' min–max as whiskers and the ratio to the first
- * strategy; the table and the text.
+ * strategy; the table (a column per metric of the table the rows have) and the text.
  */
 import { barChart } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt, alarm } from './page.js';
-import { formatCompare, failureLine, extraMetrics, extraCell, rowWarnings } from '../compare-text.js';
-import { metricWords } from '../metric-text.js';
+import { formatCompare, failureLine, compareColumns, rowFigures, rowWarnings } from '../compare-text.js';
+import { splitColumns } from '../metric-columns.js';
 import { int, ms } from '../text-format.js';
 import { footer } from './run-html.js';
 import { assertionsSection, againstSection, notesSection } from './parts.js';
 
+/** @typedef {import('../compare-text.js').CompareRow} CompareRow */
+
 /**
- * @param {object} result CompareResult
+ * @param {import('../compare-text.js').CompareResult} result
  * @returns {string}
  */
 export function renderCompareHtml(result) {
+  /** @type {CompareRow[]} */
   const rows = result.rows ?? [];
+  /** @type {string[]} */
   const strategies = [...new Set(rows.map((r) => r.strategy))];
-  const color = (s) => colorAt(strategies.indexOf(s));
+  const color = (/** @type {string} */ s) => colorAt(strategies.indexOf(s));
   const text = formatCompare(result);
   const lines = text.split('\n');
+  /** @type {string[]} */
   const workloads = result.plan?.workloads ?? [...new Set(rows.map((r) => r.workload))];
-  const extra = extraMetrics(result);
+  const columns = splitColumns(compareColumns(result), { ranges: 'first' });
   const perWorkload = workloads.map((w) => {
     const mine = rows.filter((r) => r.workload === w);
     if (mine.length === 0) return '';
@@ -40,12 +45,13 @@ export function renderCompareHtml(result) {
       format: (v) => ms(v),
       bars: mine.map((r) => ({ label: r.strategy, value: r.p99Ms.median, min: r.p99Ms.min, max: r.p99Ms.max, color: color(r.strategy) })),
     });
+    /** @type {Array<Array<string|number>>} */
     const tableRows = mine.map((r) => [
-      r.strategy, int(r.rps.median), r.rps.n > 1 ? `${int(r.rps.min)}–${int(r.rps.max)}` : '', ms(r.p99Ms.median), int(r.errors), ...extra.map((id) => extraCell(result, r, id)),
+      r.strategy, ...columns.map((c) => c.cell(r, rowFigures(result, r))),
       r.ratio === null ? '–' : `${r.ratio.toFixed(2)}×`, r.failed ? `failed: ${failureLine(r.failed)}` : r.sameAsFirst ? 'no meaningful difference' : '',
     ]);
     const warnings = rowWarnings(result, mine).map((w) => alarm(`${w}.`)).join('');
-    return section(`Workload ${heading}`, warnings + grid([rps, p99]) + table(['strategy', 'req/s', 'min–max', 'p99', 'errors', ...extra.map((id) => metricWords(id).label), `vs ${first}`, ''], tableRows, { textColumns: [6 + extra.length] }));
+    return section(`Workload ${heading}`, warnings + grid([rps, p99]) + table(['strategy', ...columns.map((c) => c.header), `vs ${first}`, ''], tableRows, { textColumns: [columns.length + 2] }));
   });
   const body = [
     assertionsSection(result.assertions),

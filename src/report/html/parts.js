@@ -241,7 +241,7 @@ export function assertionsSection(outcomes) {
 
 /**
  * Notes and failures as a list.
- * @param {{ failures?: string[], notes?: string[] }} result
+ * @param {Record<string, any> & { failures?: string[], notes?: string[] }} result any result document
  */
 export function notesSection(result) {
   const items = [...(result.failures ?? []).map((f) => `FAILED: ${f}`), ...(result.notes ?? [])];

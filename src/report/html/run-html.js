@@ -86,7 +86,7 @@ export function endpointsTable(load) {
 
 /**
  * When and by what the result was made.
- * @param {{ kind: string, createdAt?: string, format: number }} result
+ * @param {Record<string, any> & { kind?: string, createdAt?: string, format?: number }} result any result document
  */
 export function footer(result) {
   return `spawnbench ${result.kind} result${result.createdAt ? ` of ${result.createdAt.replace('T', ' ').slice(0, 19)} UTC` : ''} · result format ${result.format} · this page needs no network`;
