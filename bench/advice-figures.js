@@ -6,7 +6,7 @@
  */
 import { median } from './strategies-figures.js';
 import { runAgainstTune } from '../src/analysis/run-vs-tune.js';
-import { RPS_BAND } from '../src/thresholds.js';
+import { RPS_BAND } from '../src/base/thresholds.js';
 
 /**
  * wrk's summary: requests per second, responses, and what it did not count as served

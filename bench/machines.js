@@ -28,7 +28,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { makeQuotaCgroup } from '../test/helpers/cpu-cgroup.js';
-import { cpuBudgetLabel } from '../src/labels.js';
+import { cpuBudgetLabel } from '../src/base/labels.js';
 import { adviceParagraphs } from '../src/report/run-advice-text.js';
 import { runAgainstTune } from '../src/analysis/run-vs-tune.js';
 

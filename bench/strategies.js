@@ -31,10 +31,10 @@
 // Node 26 and Node 20 rows stand against issue 28's targets (≥ 1.2× and ≥ 0.7× Go).
 import { parseArgs } from 'node:util';
 import { availableParallelism, loadavg } from 'node:os';
-import { buildRunPlan } from '../src/run-plan.js';
+import { buildRunPlan } from '../src/plan/run-plan.js';
 import { createRun } from '../src/runner/run-engine.js';
 import { resolveRuntime } from '../src/strategies/runtimes.js';
-import { resolveWorkload } from '../src/workloads.js';
+import { resolveWorkload } from '../src/base/workloads.js';
 import { buildGoReference, startGoReference, ticksToMs } from './go-reference.js';
 import { buildFloor, measureFloor, measureNodeFloor } from './floor.js';
 import { RUNTIMES, fetchRuntime } from '../test/helpers/runtimes.js';

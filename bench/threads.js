@@ -19,13 +19,13 @@ import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { openProbeChannel } from '../src/probe/channel.js';
 import { startSampler } from '../src/sample/index.js';
-import { readMachine } from '../src/machine.js';
-import { budgetWorkers, ownCpuBudget } from '../src/cpu-budget.js';
+import { readMachine } from '../src/machine/machine.js';
+import { budgetWorkers, ownCpuBudget } from '../src/machine/cpu-budget.js';
 import { buildEvidence } from '../src/diagnose/evidence.js';
 import { diagnoseEvidence } from '../src/analysis/verdicts.js';
 import { wordDiagnosis } from '../src/report/diagnose-words.js';
 import { median } from '../src/analysis/stats.js';
-import { RPS_BAND } from '../src/thresholds.js';
+import { RPS_BAND } from '../src/base/thresholds.js';
 
 const cores = budgetWorkers(ownCpuBudget());
 const { values: opts } = parseArgs({

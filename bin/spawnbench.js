@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { openFilesRefusal } from '../src/runner/open-files-limit.js';
-import { removeOrphanedTempDirs } from '../src/owned-temp-dir.js';
+import { removeOrphanedTempDirs } from '../src/sample/owned-temp-dir.js';
 import { removeOrphanedCgroups } from '../src/runner/cgroup-containment.js';
 
 // Before the CLI's modules load: with too few open files, loading them is what would fail.
@@ -15,7 +15,7 @@ removeOrphanedCgroups();
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // The version alone loads no more: as quick as Node starts (issue 28).
-  const { VERSION } = await import('../src/version.js');
+  const { VERSION } = await import('../src/base/version.js');
   process.stdout.write(`${VERSION}\n`);
 } else {
   const [{ installCrashHandlers }, { runCli }, { exitAfterHangup, SIGHUP_EXIT_CODE }] = await Promise.all([

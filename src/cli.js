@@ -5,8 +5,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { UsageError } from './errors.js';
-import { VERSION } from './version.js';
+import { UsageError } from './base/errors.js';
+import { VERSION } from './base/version.js';
 
 /** The exit codes, as --help lists them (README: "Exit codes"). */
 const EXIT_CODES_HELP = '\nExit codes: 0 done, 1 runtime failure or no request succeeded, 2 bad input,\n3 an --assert failed, 130/143 stopped by Ctrl-C/SIGTERM.';
@@ -30,7 +30,7 @@ export function processIo() {
 
 /**
  * The words that ask only for the program's version or its top-level help: for them the
- * commands' options (src/options.js and what their defaults read) are not loaded, so
+ * commands' options (src/plan/options.js and what their defaults read) are not loaded, so
  * `spawnbench --version` and `spawnbench --help` start in the time Node itself takes (issue 28).
  */
 const TOP_LEVEL_ONLY = new Set(['--version', '-v', '--help', '-h', 'help']);
@@ -54,7 +54,7 @@ export function asksTopLevelOnly(argv) {
  */
 export async function createProgram(io = processIo(), { commandOptions = true } = {}) {
   const [{ addOptionGroups }, { cliOptions }] = commandOptions
-    ? await Promise.all([import('./options.js'), import('./option-declarations.js')])
+    ? await Promise.all([import('./plan/options.js'), import('./plan/option-declarations.js')])
     : [{ addOptionGroups: null }, { cliOptions: null }];
   const program = new Command('spawnbench')
     .description('Load-test, diagnose and size Node.js servers, with special knowledge of those that spawn a process per request')

@@ -1,15 +1,15 @@
 /**
  * The programmatic API. Options take the CLI's names in camelCase, with typed values
  * (durations in ms, counts as numbers, lists as arrays) or the CLI's text ('10s', '1,2,4');
- * one left out takes its declared default (src/option-declarations.js); every function resolves to the same plain result
+ * one left out takes its declared default (src/plan/option-declarations.js); every function resolves to the same plain result
  * the CLI prints with --json, and stops every process it started before resolving.
  *
  *   import { run } from 'spawnbench';
  *   const result = await run({ strategy: 'fork-pool', poolSize: 4, duration: '5s' });
  *   console.log(result.load.rps, result.load.latency.p99Ms);
  */
-import { buildRunPlan } from './run-plan.js';
-import { buildOwnRunPlan } from './server-command-plan.js';
+import { buildRunPlan } from './plan/run-plan.js';
+import { buildOwnRunPlan } from './plan/server-command-plan.js';
 import { createRun } from './runner/run-engine.js';
 import { buildTunePlan } from './tune/tune-plan.js';
 import { createTune } from './tune/tune-engine.js';
@@ -17,8 +17,8 @@ import { buildComparePlan } from './compare/compare-plan.js';
 import { createCompare } from './compare/compare-engine.js';
 import { buildDiagnosePlan } from './diagnose/diagnose-plan.js';
 import { createDiagnose } from './diagnose/diagnose-engine.js';
-import { createLogger, closeLogger } from './logger.js';
-import { RunError } from './errors.js';
+import { createLogger, closeLogger } from './output/logger.js';
+import { RunError } from './base/errors.js';
 import { ENGINE_EVENTS } from './runner/engine-shell.js';
 import { withWords } from './report/words.js';
 
@@ -28,7 +28,7 @@ export { formatSummary } from './report/summary.js';
 export { formatTune } from './report/tune-text.js';
 export { formatCompare, formatCompareMarkdown } from './report/compare-text.js';
 export { readResultFile, writeResultFile } from './report/result-file.js';
-export { UsageError, RunError } from './errors.js';
+export { UsageError, RunError } from './base/errors.js';
 export { createRun, createTune, createCompare, createDiagnose };
 
 /**

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuFacts, readMachine } from '../src/machine.js';
+import { cpuFacts, readMachine } from '../src/machine/machine.js';
 
 test('CPU facts are read once per boot and kept in the temp dir', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'spawnbench-machine-'));

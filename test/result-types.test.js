@@ -1,4 +1,4 @@
-// The result documents' types (src/result-types.js) and the JSON Schema users read
+// The result documents' types (src/base/result-types.js) and the JSON Schema users read
 // (schema/result.schema.json) say the same (issue 39): read both, the types through the
 // TypeScript checker, and compare field by field: every field the schema names is in
 // the type, a field the schema requires is not optional in the type, and a field the
@@ -12,11 +12,11 @@ import ts from 'typescript';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCHEMA = JSON.parse(readFileSync(new URL('../schema/result.schema.json', import.meta.url), 'utf8'));
 
-/** The result kinds and the schema's definitions, and their types in src/result-types.js. */
+/** The result kinds and the schema's definitions, and their types in src/base/result-types.js. */
 const KINDS = { run: 'RunResult', diagnose: 'DiagnoseResult', tune: 'TuneResult', compare: 'CompareResult' };
 const DEFINITIONS = { latency: 'Latency', load: 'LoadResult', metricFigure: 'MetricFigure', assertion: 'Assertion', against: 'Against', runPlan: 'RunPlan' };
 
-/** The types of src/result-types.js by name, read with strictNullChecks so `|null` is kept (one program for all). */
+/** The types of src/base/result-types.js by name, read with strictNullChecks so `|null` is kept (one program for all). */
 let typesRead = null;
 function readTypes() {
   typesRead ??= readTypesNamed([...Object.values(KINDS), ...Object.values(DEFINITIONS)]);
@@ -25,7 +25,7 @@ function readTypes() {
 
 function readTypesNamed(names) {
   const probe = `${ROOT}test/.result-types-probe.ts`;
-  const source = `${names.map((name) => `import type { ${name} } from '../src/result-types.js';`).join('\n')}\n${names.map((name) => `declare const ${name}_: ${name};`).join('\n')}\n`;
+  const source = `${names.map((name) => `import type { ${name} } from '../src/base/result-types.js';`).join('\n')}\n${names.map((name) => `declare const ${name}_: ${name};`).join('\n')}\n`;
   const host = ts.createCompilerHost({});
   const readFile = host.readFile.bind(host);
   host.readFile = (file) => (file === probe ? source : readFile(file));
@@ -94,7 +94,7 @@ test('every result document type has every field the schema gives its kind, as r
   for (const [kind, typeName] of Object.entries(KINDS)) {
     const branch = SCHEMA.allOf.find((rule) => rule.if.properties.kind.const === kind).then;
     const { kind: _kind, ...top } = schemaFields(SCHEMA, branch);
-    assert.ok(types[typeName], `${typeName} is a type of src/result-types.js`);
+    assert.ok(types[typeName], `${typeName} is a type of src/base/result-types.js`);
     found.push(...disagreements(typeName, top, types[typeName]));
   }
   assert.deepEqual(found, []);

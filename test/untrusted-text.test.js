@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cleanText, createTextCounter, firstLine } from '../src/untrusted-text.js';
+import { cleanText, createTextCounter, firstLine } from '../src/base/untrusted-text.js';
 
 test('cleanText strips escape sequences and control characters, keeps markup as text', () => {
   assert.equal(cleanText('\u001b[31mred\u001b[0m \u001b]0;title\u0007x\ty\u0000z\u009b2J'), 'red x yz');

@@ -7,7 +7,7 @@ import { stepMsFor } from './step-enough.js';
 import { mean } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
-import { isWorkerEntry } from '../process-roles.js';
+import { isWorkerEntry } from '../machine/process-roles.js';
 import { requestOutcome } from './request-outcome.js';
 import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, deathSlots } from './worker-deaths.js';
 
@@ -33,13 +33,13 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
  * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null, stepMs?: number,
  *   mix?: object[]|null, mixFile?: string|null }} load the requests' mix and the --mix file it came from (null: one request)
  *   `stepMs`: the measured time a tune step needs at the latency and throughput seen (src/analysis/step-enough.js)
- * @property {number|null} cores          the CPU budget, CPUs (src/cpu-budget.js; an old result: its cores)
+ * @property {number|null} cores          the CPU budget, CPUs (src/machine/cpu-budget.js; an old result: its cores)
  * @property {number|null} capacity       the budget in core-equivalents (SMT siblings a share of a core)
  * @property {string|null} budgetSource   'quota' | 'cpuset' | 'affinity' | 'host'
  * @property {number|null} hostCpus       the host's CPUs (systemCpuPct is their mean)
  * @property {number|null} budgetBusyPct  % of the budget busy
  * @property {import('./cpu-view.js').CpuView['throttle']} throttle the CPU quota's throttling (null: none measured)
- * @property {number|null} [budget] the CPU budget (src/cpu-budget.js): CPUs the run may use at once, fractional
+ * @property {number|null} [budget] the CPU budget (src/machine/cpu-budget.js): CPUs the run may use at once, fractional
  * @property {number} durationMs measured time
  * @property {number} requests   measured responses
  * @property {number} rps

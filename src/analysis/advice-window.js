@@ -5,7 +5,7 @@
  * each fold returns a new window.
  */
 import { resolveSizeKnob } from './size-knob.js';
-import { isWorkerEntry } from '../process-roles.js';
+import { isWorkerEntry } from '../machine/process-roles.js';
 import { requestOutcome } from './request-outcome.js';
 import { foldIncarnations } from './worker-deaths.js';
 
@@ -44,7 +44,7 @@ import { isFiniteNumber } from './stats.js';
  * @property {Array<{ key: string, role?: string, label: string, requests?: number|null, cpuPct?: number|null, loopCpuPct?: number|null,
  *   waitPct?: number|null, inFlight?: number|null, probe?: { elu?: number|null, spawn?: { blockedFraction?: number|null, timing?: string|null } }|null }>} [processes]
  * @property {{ cpus?: Array<number|null> }} [system]
- * @property {Array<import('../result-types.js').Throttling & { cgroup: string, throttledPeriods: number }>} [throttling]
+ * @property {Array<import('../base/result-types.js').Throttling & { cgroup: string, throttledPeriods: number }>} [throttling]
  * @property {{ cpuPct?: number|null }} [spawned]
  * @property {AdviceWindow['otherUsers']} [otherUsers]
  */
@@ -133,7 +133,7 @@ export function foldSample(window, sample) {
 /**
  * The window as the recommendation's input.
  * @param {AdviceWindow} window
- * @param {{ plan: import('../result-types.js').RunPlan, machine: import('../result-types.js').Machine|null, tick: LoadTick, deaths?: import('./worker-deaths.js').WorkerDeath[] }} run
+ * @param {{ plan: import('../base/result-types.js').RunPlan, machine: import('../base/result-types.js').Machine|null, tick: LoadTick, deaths?: import('./worker-deaths.js').WorkerDeath[] }} run
  *   the run's plan (as `start` gave it), machine, latest LoadTick of the measured phase, and the pool
  *   workers that died in it so far
  * @returns {import('./advice-input.js').AdviceInput}
@@ -195,7 +195,7 @@ function slotFigures(entries) {
 /**
  * A user's server while it runs: its knob as given or found, checked against
  * the workers sampled so far (the tree's shape is read at the end).
- * @param {import('../result-types.js').RunPlan['target']|undefined} target
+ * @param {import('../base/result-types.js').RunPlan['target']|undefined} target
  * @param {ProcessWindow[]} entries
  */
 function liveKnob(target, entries) {
@@ -210,7 +210,7 @@ function liveKnob(target, entries) {
  * The CPU budget's figures over the window (cpu-view.js), as the AdviceInput names them.
  * @param {AdviceWindow} window
  * @param {ProcessWindow[]} entries
- * @param {import('../result-types.js').Machine|null} machine
+ * @param {import('../base/result-types.js').Machine|null} machine
  * @param {LoadTick} tick
  */
 function windowBudget(window, entries, machine, tick) {

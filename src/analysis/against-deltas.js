@@ -22,15 +22,15 @@
  */
 import { percentileInterval } from './latency-distribution.js';
 import { overlaps } from './stats.js';
-import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../thresholds.js';
+import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../base/thresholds.js';
 import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
 
 /** @typedef {import('./metrics.js').Metric} Metric */
-/** @typedef {import('../result-types.js').RunResult} RunResult */
-/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
-/** @typedef {import('../result-types.js').CompareResult} CompareResult */
-/** @typedef {import('../result-types.js').LoadResult} LoadResult */
-/** @typedef {import('../result-types.js').Endpoint} Endpoint */
+/** @typedef {import('../base/result-types.js').RunResult} RunResult */
+/** @typedef {import('../base/result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../base/result-types.js').CompareResult} CompareResult */
+/** @typedef {import('../base/result-types.js').LoadResult} LoadResult */
+/** @typedef {import('../base/result-types.js').Endpoint} Endpoint */
 
 /**
  * What a delta is made from: a run's result, or an endpoint of a mix wrapped as `{ load }`.

@@ -6,9 +6,9 @@
 import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } from './metrics.js';
 import { isFiniteNumber } from './stats.js';
 
-/** @typedef {import('../result-types.js').RunResult} RunResult */
-/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
-/** @typedef {import('../result-types.js').CompareResult} CompareResult */
+/** @typedef {import('../base/result-types.js').RunResult} RunResult */
+/** @typedef {import('../base/result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../base/result-types.js').CompareResult} CompareResult */
 /** @typedef {readonly import('./metrics.js').Metric[]} MetricTable */
 
 /** @typedef {{ value: number|null, of?: number|null, process?: string|null, why?: string }} GateFigure one metric's figure */
@@ -74,7 +74,7 @@ function compareFigures(result, table) {
 }
 
 /**
- * @param {{ deltas?: import('../result-types.js').AgainstDelta[] }|undefined} against
+ * @param {{ deltas?: import('../base/result-types.js').AgainstDelta[] }|undefined} against
  * @returns {Record<string, number|null>|null}
  */
 function changesOf(against) {
@@ -85,7 +85,7 @@ function changesOf(against) {
 /**
  * The measured value an assertion compares, in the assertion's unit: the metric's
  * figure, a count as a share of its whole (`errors<=1%`), or a change against the baseline.
- * @param {import('../assert-expr.js').Assertion} a
+ * @param {import('../plan/assert-expr.js').Assertion} a
  * @param {GateFigures} f
  * @returns {{ measured: number|null, process: string|null, why: string|null }}
  */
@@ -98,7 +98,7 @@ export function measuredFor(a, f) {
   return { measured: (of ?? 0) > 0 ? (value * 100) / /** @type {number} */ (of) : value > 0 ? 100 : 0, process, why };
 }
 
-/** @type {Record<import('../assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
+/** @type {Record<import('../plan/assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
 const COMPARE = {
   '<': (m, v) => m < v,
   '<=': (m, v) => m <= v,
@@ -127,7 +127,7 @@ const COMPARE = {
 
 /**
  * Checks every assertion against every target (one for run/diagnose, one per compare row).
- * @param {import('../assert-expr.js').Assertion[]} assertions
+ * @param {import('../plan/assert-expr.js').Assertion[]} assertions
  * @param {GateFigures[]} targets
  * @returns {AssertionOutcome[]}
  */

@@ -4,14 +4,14 @@
  */
 import { bigOtherUsers } from './error-reasons.js';
 import { littleLaw } from './little-law.js';
-import { budgetWorkers } from '../cpu-budget.js';
+import { budgetWorkers } from '../machine/cpu-budget.js';
 import { isFiniteNumber } from './stats.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION,
   QUOTA_THROTTLED_FRACTION,
-} from '../thresholds.js';
-export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../thresholds.js';
+} from '../base/thresholds.js';
+export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../base/thresholds.js';
 
 /**
  * @typedef {object} Finding one limit, as an id and its figures (worded in src/report/tune-words.js)

@@ -5,7 +5,7 @@
  * while the command it forked waited for a core to exec on. Pure: figures in,
  * a share of wall time out.
  */
-import { EXEC_WAIT_SHARE_OF_CHILD_CPU, EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN } from '../thresholds.js';
+import { EXEC_WAIT_SHARE_OF_CHILD_CPU, EXEC_WAIT_SHARE_OF_CHILD_CPU_POSIX_SPAWN } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 
 /**

@@ -4,8 +4,8 @@
  * connections, rate, runtimes and generator threads, the sizes around the one
  * recommended (and the run's own), the policies in question. Pure.
  */
-import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../thresholds.js';
-import { formatDuration } from '../units.js';
+import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../base/thresholds.js';
+import { formatDuration } from '../base/units.js';
 
 /**
  * @typedef {object} ConfirmWith

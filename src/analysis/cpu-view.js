@@ -1,6 +1,6 @@
 /**
  * The CPU a run had and how much of it was busy, against the CPU budget
- * (src/cpu-budget.js), not the host's cores: a run inside a 1-CPU quota on a
+ * (src/machine/cpu-budget.js), not the host's cores: a run inside a 1-CPU quota on a
  * 2-core host is saturated at 50% of the host. Pure: the machine, the sampled
  * per-CPU busy shares and the quota's throttling in, figures out.
  */
@@ -21,7 +21,7 @@ import { isFiniteNumber } from './stats.js';
 
 /**
  * @param {object} input
- * @param {Pick<import('../result-types.js').Machine, 'cpu'|'cores'>|null} input.machine      a result's machine (`cpu` may be missing in an old result)
+ * @param {Pick<import('../base/result-types.js').Machine, 'cpu'|'cores'>|null} input.machine      a result's machine (`cpu` may be missing in an old result)
  * @param {number[]} input.cpus            busy % of each host CPU (host order)
  * @param {QuotaFigures[]} [input.throttling]
  * @param {number|null} [input.ownCpuPct]  CPU of everything spawnbench saw (server, commands, generator), % of one CPU
@@ -46,7 +46,7 @@ export function cpuView({ machine, cpus, throttling = [], ownCpuPct = null }) {
 
 /**
  * @param {object} input
- * @param {import('../cpu-budget.js').CpuBudget|null} input.cpu
+ * @param {import('../machine/cpu-budget.js').CpuBudget|null} input.cpu
  * @param {number|null} input.budget
  * @param {string|null} input.source
  * @param {Array<number|null>} input.cpus

@@ -4,9 +4,9 @@
  * request's errno), the server's stderr lines, and its downstream connections.
  * Pure: figures in, the most telling text and the downstream it points at out.
  */
-import { OTHER_USER_SHARE } from '../thresholds.js';
+import { OTHER_USER_SHARE } from '../base/thresholds.js';
 
-/** @typedef {import('../result-types.js').ErrorTexts} ErrorTexts */
+/** @typedef {import('../base/result-types.js').ErrorTexts} ErrorTexts */
 /** @typedef {{ errorTexts?: ErrorTexts[] }|null|undefined} WithErrorTexts a LoadResult, or a tune step's figures */
 /** @typedef {{ peer: string, name: string|null, connections: number }} DownstreamPeer */
 

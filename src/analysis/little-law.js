@@ -9,7 +9,7 @@
  * 30 / 2.4 ms ≈ 12,500 req/s, and 12,498 req/s measured (#36).
  * Pure: figures in, figures out; the wording is in report/.
  */
-import { LITTLE_LAW_TOLERANCE } from '../thresholds.js';
+import { LITTLE_LAW_TOLERANCE } from '../base/thresholds.js';
 
 /**
  * @typedef {object} LittleLaw

@@ -2,7 +2,7 @@
  * The metric table (k6's shape: a metric carries its own measure, thresholds only
  * parse and compare). Each metric says once:
  * - `id`: its name in --assert, in --against deltas and in `--json` outcomes;
- * - `kind`: how --assert reads its value (src/assert-expr.js): 'latency' (a duration,
+ * - `kind`: how --assert reads its value (src/plan/assert-expr.js): 'latency' (a duration,
  *   us/ms/s), 'rps' (a plain rate), 'errors' (a count, or a share in %), 'fraction'
  *   (a share: 30% or 0.3);
  * - `unit`: the unit of its figures ('ms', 'rps', 'count', 'fraction');

@@ -10,7 +10,7 @@
 import { workerBalance } from './worker-balance.js';
 import { tuneArgs } from './size-knob.js';
 import { sweepCost, commandLine } from './confirm-command.js';
-import { BUSY_FRACTION } from '../thresholds.js';
+import { BUSY_FRACTION } from '../base/thresholds.js';
 
 /** node:cluster's scheduling policies (NODE_CLUSTER_SCHED_POLICY) and the variable that sets them. */
 export const CLUSTER_POLICIES = ['rr', 'none'];

@@ -5,7 +5,7 @@
  * outside ±BALANCE_NOISE_Z σ is not luck. The same band is put around the mean
  * number in flight (the L requests in flight spread over N workers). Pure.
  */
-import { BALANCE_NOISE_Z } from '../thresholds.js';
+import { BALANCE_NOISE_Z } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 
 /** @typedef {import('./advice-input.js').ThreadFigures} ThreadFigures */

@@ -8,8 +8,8 @@
  * Pure: figures in, figures and ids out.
  */
 import { mean } from './stats.js';
-import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT, MIN_SERVER_CPU_PCT } from '../thresholds.js';
-import { isWorkerEntry, isServerEntry } from '../process-roles.js';
+import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT, MIN_SERVER_CPU_PCT } from '../base/thresholds.js';
+import { isWorkerEntry, isServerEntry } from '../machine/process-roles.js';
 
 
 /**

@@ -10,7 +10,7 @@
  */
 import { busyShare } from './busy-time.js';
 import { isFiniteNumber } from './stats.js';
-import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR, QUOTA_THROTTLED_FRACTION } from '../thresholds.js';
+import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR, QUOTA_THROTTLED_FRACTION } from '../base/thresholds.js';
 
 /**
  * @typedef {object} PoolEstimate
@@ -35,7 +35,7 @@ import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR, QUOTA_THROTTLED_FRACTION } from
 export function estimatePoolSize(input) {
   const x = input.rps;
   // The budget (CPUs the scheduler offers) sizes the pool; its capacity (core-equivalents: an SMT sibling is a
-  // share of a core, src/cpu-budget.js) bounds what the CPUs serve; the host's CPUs convert the system mean.
+  // share of a core, src/machine/cpu-budget.js) bounds what the CPUs serve; the host's CPUs convert the system mean.
   const cores = input.cores ?? null;
   const capacity = input.capacity ?? cores;
   const hostCpus = input.hostCpus ?? cores;

@@ -11,7 +11,7 @@ import { nodeScriptCommand } from './process-count.js';
 import { ownConfirm } from './own-run-advice.js';
 import { commandLine, sweepCost } from './confirm-command.js';
 import { tuneArgs } from './size-knob.js';
-import { RPS_BAND } from '../thresholds.js';
+import { RPS_BAND } from '../base/thresholds.js';
 
 /** Knob sources tune takes as they are (own-run-advice.js). */
 const TUNABLE = ['given', 'command', 'environment'];

@@ -10,8 +10,8 @@
 import { groupCells, groupSizes, isClean } from './cells.js';
 import { overlaps, isFiniteNumber } from './stats.js';
 import { findBottleneck } from './bottleneck.js';
-import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN, DOWNSTREAM_JUMP_CONNECTIONS, POOL_BUSY_FRACTION } from '../thresholds.js';
-export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../thresholds.js';
+import { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN, DOWNSTREAM_JUMP_CONNECTIONS, POOL_BUSY_FRACTION } from '../base/thresholds.js';
+export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../base/thresholds.js';
 
 /**
  * @typedef {object} Recommendation

@@ -5,7 +5,7 @@
  * only. A success is a 2xx response whose body matched (when bodies are checked).
  * Pure: a LoadResult or LoadTick in, counts and an id out.
  */
-import { MOSTLY_FAILED_SHARE } from '../thresholds.js';
+import { MOSTLY_FAILED_SHARE } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 
 /**

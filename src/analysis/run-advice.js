@@ -34,7 +34,7 @@ import {
   POOL_MAIN_MS_PER_REQUEST,
   QUOTA_THROTTLED_FRACTION,
   MACHINE_CPU_LIMIT_PCT,
-} from '../thresholds.js';
+} from '../base/thresholds.js';
 
 /**
  * @typedef {object} Reason

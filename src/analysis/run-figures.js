@@ -5,13 +5,13 @@
  */
 import { mean, isFiniteNumber } from './stats.js';
 
-/** @typedef {import('../result-types.js').RunResult} RunResult */
-/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
-/** @typedef {import('../result-types.js').LoadResult} LoadResult */
-/** @typedef {import('../result-types.js').SamplesSummary} SamplesSummary */
-/** @typedef {import('../result-types.js').ProcessSamples} ProcessSamples */
+/** @typedef {import('../base/result-types.js').RunResult} RunResult */
+/** @typedef {import('../base/result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../base/result-types.js').LoadResult} LoadResult */
+/** @typedef {import('../base/result-types.js').SamplesSummary} SamplesSummary */
+/** @typedef {import('../base/result-types.js').ProcessSamples} ProcessSamples */
 import { cpuView } from './cpu-view.js';
-import { isWorkerEntry } from '../process-roles.js';
+import { isWorkerEntry } from '../machine/process-roles.js';
 import { compactErrorTexts } from './error-reasons.js';
 import { requestOutcome } from './request-outcome.js';
 

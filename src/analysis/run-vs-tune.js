@@ -7,7 +7,7 @@
  * loses only a few percent; on 2 cores a size one off the best can lose 20% (#36).
  * Pure: figures in, figures out; bench/advice.js and bench/machines.js print them.
  */
-import { RPS_BAND } from '../thresholds.js';
+import { RPS_BAND } from '../base/thresholds.js';
 
 /**
  * @typedef {object} RunAgainstTune

@@ -8,7 +8,7 @@
  * knob and the tune command's argv out.
  */
 import { durationArgs } from './confirm-command.js';
-import { POOL_THREADS_MATTER_PCT, POOL_THREADS_MATTER_SHARE } from '../thresholds.js';
+import { POOL_THREADS_MATTER_PCT, POOL_THREADS_MATTER_SHARE } from '../base/thresholds.js';
 
 /**
  * Environment variables servers commonly read their worker or thread count from,

@@ -4,7 +4,7 @@
  * endpoint measured 18 req/s where wrk measured 23, and some got 0 responses). And the
  * step length that fits a latency seen, for the tune command a run prints. Pure.
  */
-import { TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE, TUNE_STEP_MAX_MS, TUNE_DEFAULTS } from '../thresholds.js';
+import { TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE, TUNE_STEP_MAX_MS, TUNE_DEFAULTS } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 
 /**

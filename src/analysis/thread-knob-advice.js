@@ -9,7 +9,7 @@
  * cluster workers, 9 at 1). Pure: ids and figures out.
  */
 import { THREADPOOL_ENV, VIPS_ENV } from './size-knob.js';
-import { MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
+import { MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 
 /**

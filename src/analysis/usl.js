@@ -12,7 +12,7 @@
  * (`uslDisagreement`): a peak below the sizes measured, far from the measured best,
  * or a curve that falls where the data rise is a bad fit, not a finding.
  */
-import { RPS_BAND, USL_DIRECTION_MIN } from '../thresholds.js';
+import { RPS_BAND, USL_DIRECTION_MIN } from '../base/thresholds.js';
 
 /**
  * Throughput the law predicts.

@@ -6,7 +6,7 @@
  * "waits on a downstream" (slow, not refused) and from plain failing requests.
  */
 import { downstreamRefusal } from './error-reasons.js';
-import { ERROR_RATE } from '../thresholds.js';
+import { ERROR_RATE } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

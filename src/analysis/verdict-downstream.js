@@ -8,9 +8,9 @@
  */
 import { where, worst, num, outsideBusy } from './verdict-common.js';
 import { offLoopThreads } from './verdict-threads.js';
-import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES } from '../thresholds.js';
+import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
-export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../thresholds.js';
+export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

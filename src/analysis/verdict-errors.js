@@ -1,7 +1,7 @@
 /** Rule: a share of the requests failed, so latency and throughput describe a broken service. */
-import { ERROR_RATE } from '../thresholds.js';
+import { ERROR_RATE } from '../base/thresholds.js';
 import { topError } from './error-reasons.js';
-export { ERROR_RATE } from '../thresholds.js';
+export { ERROR_RATE } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -1,8 +1,8 @@
 /** Rule: garbage-collection pauses take a large share of a thread's time. */
 import { where, worst, num } from './verdict-common.js';
-import { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
+import { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
-export { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../thresholds.js';
+export { GC_FRACTION, GC_PEAK_MS_PER_SEC } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

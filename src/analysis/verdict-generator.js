@@ -1,9 +1,9 @@
 /** Rule: the load generator, not the server, set the pace (the throughput seen is a lower bound). */
 import { num } from './verdict-common.js';
 import { moreGeneratorThreads } from './bottleneck.js';
-import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS } from '../thresholds.js';
+import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
-export { GENERATOR_BUSY_ELU } from '../thresholds.js';
+export { GENERATOR_BUSY_ELU } from '../base/thresholds.js';
 
 /**
  * Not judged on a run measured for less than GENERATOR_BUSY_MIN_MS.

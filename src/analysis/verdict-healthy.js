@@ -8,9 +8,9 @@
 import { where, worst, num } from './verdict-common.js';
 import { capacityOf } from './verdict-pool.js';
 import { littleLaw } from './little-law.js';
-import { SATURATED_ELU } from '../thresholds.js';
+import { SATURATED_ELU } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
-export { SATURATED_ELU } from '../thresholds.js';
+export { SATURATED_ELU } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -5,8 +5,8 @@
 import { where, worst, num } from './verdict-common.js';
 import { cpuStarved } from './verdict-starved.js';
 import { heaviestRoute } from './route-costs.js';
-import { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
-export { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../thresholds.js';
+import { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../base/thresholds.js';
+export { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../base/thresholds.js';
 
 /**
  * The share of wall time the loop spends in JavaScript: busy time (ELU) minus

@@ -4,8 +4,8 @@
  * spawn and GC cannot be told apart.
  */
 import { num, outsideBusy } from './verdict-common.js';
-import { BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS } from '../thresholds.js';
-export { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../thresholds.js';
+import { BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS } from '../base/thresholds.js';
+export { BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

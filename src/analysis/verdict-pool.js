@@ -8,7 +8,7 @@
  * (src/sample/thread-busy.js).
  */
 import { poolCapacity } from './pool-capacity.js';
-import { POOL_BUSY_FRACTION, MAIN_ELU_LIMIT } from '../thresholds.js';
+import { POOL_BUSY_FRACTION, MAIN_ELU_LIMIT } from '../base/thresholds.js';
 
 /**
  * The capacity figures of the evidence (src/analysis/pool-capacity.js).

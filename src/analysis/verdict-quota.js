@@ -6,8 +6,8 @@
  * (src/sample/throttling.js). A quota that binds spawnbench alone holds back the
  * load generator: a limit on what was measured, not the server's problem.
  */
-import { QUOTA_THROTTLED_FRACTION } from '../thresholds.js';
-export { QUOTA_THROTTLED_FRACTION } from '../thresholds.js';
+import { QUOTA_THROTTLED_FRACTION } from '../base/thresholds.js';
+export { QUOTA_THROTTLED_FRACTION } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -1,8 +1,8 @@
 /** Rule: a thread spends a large share of its time frozen inside child_process spawn. */
 import { where, worst, num } from './verdict-common.js';
 import { spawningRoutes } from './route-costs.js';
-import { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
-export { SPAWN_BLOCKED_FRACTION } from '../thresholds.js';
+import { SPAWN_BLOCKED_FRACTION } from '../base/thresholds.js';
+export { SPAWN_BLOCKED_FRACTION } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

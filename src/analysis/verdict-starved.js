@@ -5,9 +5,9 @@
  */
 import { num } from './verdict-common.js';
 import { downstreamOf } from './error-reasons.js';
-import { OTHER_PROCESSES_CORES, OTHER_USER_SHARE } from '../thresholds.js';
-import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
-export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../thresholds.js';
+import { OTHER_PROCESSES_CORES, OTHER_USER_SHARE } from '../base/thresholds.js';
+import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../base/thresholds.js';
+export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../base/thresholds.js';
 
 /**
  * Whether the main thread waited for a CPU at least CPU_STARVED_FRACTION of the time.

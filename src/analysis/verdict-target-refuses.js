@@ -7,7 +7,7 @@
  * came back in a response, or the server's stderr, can show.
  */
 import { targetRefusal } from './error-reasons.js';
-import { ERROR_RATE } from '../thresholds.js';
+import { ERROR_RATE } from '../base/thresholds.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -11,9 +11,9 @@
  *   UV_THREADPOOL_SIZE (set at start: libuv reads it once) uses it.
  */
 import { num } from './verdict-common.js';
-import { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../thresholds.js';
+import { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
-export { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES } from '../thresholds.js';
+export { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES } from '../base/thresholds.js';
 
 /** Kinds whose CPU is the server's work beside the loop (Node's signal thread is not). */
 const WORKING_KINDS = ['threadpool', 'v8', 'libvips', 'native'];

@@ -35,7 +35,7 @@ import {
   GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU, POOL_BUSY_FRACTION, MAIN_ELU_LIMIT,
   ELU_CPU_DISAGREE, MACHINE_CPU_LIMIT_PCT, QUOTA_THROTTLED_FRACTION,
   OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES,
-} from '../thresholds.js';
+} from '../base/thresholds.js';
 
 /** The rules in verdict order. */
 export const RULES = [
@@ -43,7 +43,7 @@ export const RULES = [
   failingRequests, generatorLimited,
 ];
 
-/** The thresholds the rules read (src/thresholds.js), by name, for the --json output. */
+/** The thresholds the rules read (src/base/thresholds.js), by name, for the --json output. */
 export const THRESHOLDS = Object.freeze({
   SPAWN_BLOCKED_FRACTION,
   GC_FRACTION,

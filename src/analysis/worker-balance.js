@@ -4,9 +4,9 @@
  * children and worker threads without help from the server), and whether the
  * work was spread evenly over its workers. Pure: figures in, ids and figures out.
  */
-import { LOPSIDED_RATIO } from '../thresholds.js';
+import { LOPSIDED_RATIO } from '../base/thresholds.js';
 import { median, isFiniteNumber } from './stats.js';
-import { isWorkerEntry } from '../process-roles.js';
+import { isWorkerEntry } from '../machine/process-roles.js';
 
 /**
  * @typedef {object} ProcessRow
@@ -21,7 +21,7 @@ import { isWorkerEntry } from '../process-roles.js';
  * @property {number|null} waitPct         its (main) thread runnable but waiting for a core, % of wall time
  * @property {number|null} blockedFraction share of wall time inside spawn, 0..1
  * @property {number|null} spawnsPerSec    spawns per second: one per request in a spawn-per-request server
- * @property {import('../result-types.js').ProcessSummary['otherThreads']} [otherThreads] the process's other threads (libuv's pool, V8's)
+ * @property {import('../base/result-types.js').ProcessSummary['otherThreads']} [otherThreads] the process's other threads (libuv's pool, V8's)
  */
 
 /**
@@ -37,12 +37,12 @@ import { isWorkerEntry } from '../process-roles.js';
 
 /**
  * The processes of one run, from its sampler summary.
- * @param {import('../result-types.js').RunResult} result
+ * @param {import('../base/result-types.js').RunResult} result
  * @returns {ProcessRow[]}
  */
 export function runProcesses(result) {
   return (result.samples?.processes ?? []).map((p) => {
-    /** @type {import('../result-types.js').ProcessSummary} */
+    /** @type {import('../base/result-types.js').ProcessSummary} */
     const s = p.summary ?? {};
     return {
       // the sampler labels every process it follows

@@ -3,8 +3,8 @@
  * their lines printed, the --html file written. Loaded with the engine or the saved
  * result, so --help and --version never load the analysis and the HTML report.
  */
-import { fsReason, keptAsItWas, writeFileAtomic } from '../atomic-file.js';
-import { RunError } from '../errors.js';
+import { fsReason, keptAsItWas, writeFileAtomic } from '../output/atomic-file.js';
+import { RunError } from '../base/errors.js';
 import { gateFigures, evaluateAssertions } from '../analysis/assert-evaluate.js';
 import { againstBaseline, againstCompareBaseline } from '../analysis/against-deltas.js';
 import { formatAssertions } from '../report/assert-text.js';

@@ -9,11 +9,11 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { parseAssertions } from '../assert-expr.js';
+import { UsageError } from '../base/errors.js';
+import { parseAssertions } from '../plan/assert-expr.js';
 import { metricsOf } from '../analysis/metrics.js';
 import { readResultFile } from '../report/result-file.js';
-import { checkDestinationKind } from '../output-destinations.js';
+import { checkDestinationKind } from '../output/output-destinations.js';
 
 /** The exit code of a run whose --assert failed (0, 1 and 2 are taken: see README). */
 export const ASSERT_FAILED_EXIT_CODE = 3;
@@ -32,7 +32,7 @@ const AGAINST_KINDS = { run: ['run', 'diagnose'], diagnose: ['run', 'diagnose'],
 
 /**
  * @typedef {object} Extras
- * @property {import('../assert-expr.js').Assertion[]} asserts
+ * @property {import('../plan/assert-expr.js').Assertion[]} asserts
  * @property {{ file: string, result: object }|null} against
  * @property {string|null} html
  */

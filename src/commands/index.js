@@ -13,10 +13,10 @@ import diagnose from './diagnose.js';
  * @property {boolean} [isDefault]     run when no command is named
  * @property {string} [arguments]      its operands, as commander writes them ('[command...]', '<file>')
  * @property {boolean} [passThrough]   options after the operands are the operands' (a server's own flags)
- * @property {string[]} groups         the option groups of src/options.js it takes
+ * @property {string[]} groups         the option groups of src/plan/options.js it takes
  * @property {(command: import('commander').Command) => unknown} [options] its own options and help text
  * @property {(options: Record<string, any>, io: object, operands: any[], cmd: import('commander').Command) => Promise<number>} action
- *   `options`: the options read by cliOptions() (src/option-declarations.js): typed values, defaults filled in
+ *   `options`: the options read by cliOptions() (src/plan/option-declarations.js): typed values, defaults filled in
  *   (the command's own, COMMAND_DEFAULTS), and `given`, the names the user set; `operands`: commander's action arguments before the options; the exit code
  */
 

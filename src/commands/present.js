@@ -5,7 +5,7 @@
 import { mountDashboard, attachProgressLines, shouldUseDashboard } from '../ui/index.js';
 import { writeResultFile } from '../report/result-file.js';
 import { withWords } from '../report/words.js';
-import { createLogger, closeLogger } from '../logger.js';
+import { createLogger, closeLogger } from '../output/logger.js';
 import { handleSignals } from './signals.js';
 import { hasExtras } from './extras.js';
 import { decorateResult, finishExtras } from './extras-result.js';

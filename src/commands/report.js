@@ -1,5 +1,5 @@
 /** spawnbench report <file>: print a saved result (written by --out) again: summary, table, recommendation. */
-import { RunError, UsageError } from '../errors.js';
+import { RunError, UsageError } from '../base/errors.js';
 
 /**
  * The text formatter of each kind of result (every kind readResultFile accepts),
@@ -31,7 +31,7 @@ export default {
   async action(options, io, [file]) {
     // The file's reader and the checks load when a file is reported: --help never pays for them (issue 28).
     const [{ readResultFile }, { realTarget }, { prepareExtras, hasExtras }] = await Promise.all([
-      import('../report/result-file.js'), import('../atomic-file.js'), import('./extras.js'),
+      import('../report/result-file.js'), import('../output/atomic-file.js'), import('./extras.js'),
     ]);
     // The HTML over the file it is made from would lose the result.
     if (typeof options.html === 'string' && realTarget(options.html) === realTarget(file)) {

@@ -30,8 +30,8 @@ export default {
     // The plan and the engine load once a run starts: --help and --version never pay for them (issue 28).
     // The knob is looked for in the environment the server inherits: spawnbench's own.
     const plan = command === null
-      ? (await import('../run-plan.js')).buildRunPlan(options)
-      : (await import('../server-command-plan.js')).buildOwnRunPlan(options, command, process.env);
+      ? (await import('../plan/run-plan.js')).buildRunPlan(options)
+      : (await import('../plan/server-command-plan.js')).buildOwnRunPlan(options, command, process.env);
     const extras = prepareExtras(options, 'run');
     const [{ createRun }, { formatSummary }, { formatLiveAdvice }, { runEngineCommand }] = await Promise.all([
       import('../runner/run-engine.js'), import('../report/summary.js'), import('../report/run-advice-summary.js'), import('./present.js'),

@@ -5,7 +5,7 @@
  */
 import { killAllSync } from '../runner/cleanup.js';
 import { exitAfterHangup } from '../runner/hangup-exit.js';
-import { closeAllLoggers } from '../logger.js';
+import { closeAllLoggers } from '../output/logger.js';
 
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 

@@ -3,8 +3,8 @@
  * comparison, each started the way diagnose starts a server. The line is split
  * into argv without a shell, exactly as --workload-cmd is.
  */
-import { UsageError } from '../errors.js';
-import { splitCommand } from '../workloads.js';
+import { UsageError } from '../base/errors.js';
+import { splitCommand } from '../base/workloads.js';
 
 const EXAMPLE = '--command mine="node server.js"';
 

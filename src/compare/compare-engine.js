@@ -5,9 +5,9 @@
  * and `compare-step`; ends with `done` and the CompareResult. It never prints.
  */
 import { createRun as createRunEngine, planForJson } from '../runner/run-engine.js';
-import { readMachine } from '../machine.js';
+import { readMachine } from '../machine/machine.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../output/logger.js';
 import { compareOrder } from './compare-plan.js';
 import { compareTable } from '../analysis/compare-table.js';
 import { measureRowMetrics } from '../analysis/metrics.js';

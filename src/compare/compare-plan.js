@@ -2,11 +2,11 @@
  * CLI options → the plan of a comparison: one run plan per (workload, strategy),
  * all with the same load and warm-up, every one checked before anything starts.
  */
-import { buildRunPlan } from '../run-plan.js';
+import { buildRunPlan } from '../plan/run-plan.js';
 import { listStrategies, getStrategy } from '../strategies/registry.js';
-import { UsageError } from '../errors.js';
-import { buildCommandRunPlan, SERVER_WORKLOAD } from '../server-command-plan.js';
-import { readOptions, withOptions } from '../option-declarations.js';
+import { UsageError } from '../base/errors.js';
+import { buildCommandRunPlan, SERVER_WORKLOAD } from '../plan/server-command-plan.js';
+import { readOptions, withOptions } from '../plan/option-declarations.js';
 import { parseCommandEntries } from './commands.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { TOP_FUNCTIONS } from '../thresholds.js';
+import { TOP_FUNCTIONS } from '../base/thresholds.js';
 
 export { TOP_FUNCTIONS };
 /** V8's name for time the thread had nothing to do: not the code's cost, left out. */

@@ -7,8 +7,8 @@
  */
 import { noResponseFailure } from '../load/host-check.js';
 import { startSampler } from '../sample/index.js';
-import { readMachine } from '../machine.js';
-import { createLogger } from '../logger.js';
+import { readMachine } from '../machine/machine.js';
+import { createLogger } from '../output/logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';

@@ -4,12 +4,12 @@
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { UsageError } from '../errors.js';
-import { buildLoad, buildOutput, checkInsecure } from '../run-plan.js';
-import { readOptions, flagOf } from '../option-declarations.js';
+import { UsageError } from '../base/errors.js';
+import { buildLoad, buildOutput, checkInsecure } from '../plan/run-plan.js';
+import { readOptions, flagOf } from '../plan/option-declarations.js';
 import { checkPidOwnsPort } from './pid-owns-port.js';
 import { parseTarget } from '../load/target.js';
-import { commandTarget } from '../server-command-plan.js';
+import { commandTarget } from '../plan/server-command-plan.js';
 
 const EXAMPLE = 'spawnbench diagnose -- node server.js';
 

@@ -7,7 +7,7 @@
 import { median } from '../analysis/stats.js';
 import { cpuView } from '../analysis/cpu-view.js';
 import { ownCpuPct } from '../analysis/run-figures.js';
-import { isServerEntry } from '../process-roles.js';
+import { isServerEntry } from '../machine/process-roles.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -76,7 +76,7 @@ export function buildEvidence(result) {
       threads: load.threads ?? result.plan?.load?.threads ?? 1,
     },
     processes,
-    // The CPU budget (src/cpu-budget.js: affinity, cpuset, cgroup quota; else availableParallelism())
+    // The CPU budget (src/machine/cpu-budget.js: affinity, cpuset, cgroup quota; else availableParallelism())
     // and each core's busy share: what bounds the capacity estimate.
     machine: {
       cores: result.machine?.cpu?.budget ?? result.machine?.cores ?? null,

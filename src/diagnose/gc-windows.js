@@ -3,7 +3,7 @@
  * most pause time in any one-second window (Clinic Doctor's GC signal). The
  * sampler's summary keeps a total only, so diagnose folds the reports itself.
  */
-import { GC_WINDOW_MS } from '../thresholds.js';
+import { GC_WINDOW_MS } from '../base/thresholds.js';
 
 export { GC_WINDOW_MS };
 

@@ -4,7 +4,7 @@
  * the URL's port" (a cluster primary or a shell leader holds the socket for the group).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { listeningPorts } from '../runner/listening-ports.js';
 
 /**

@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from './response-parser.js';
 import { BODY_SAMPLE_BYTES, CONNECT, ERROR_KINDS, PARSE, RESET, TIMEOUT, TLS } from './counters.js';
 import { RequestWriter } from './request-writer.js';
-import { cleanText, firstLine } from '../untrusted-text.js';
+import { cleanText, firstLine } from '../base/untrusted-text.js';
 
 // Bodies up to this many bytes are compared in a JS loop: cheaper than the
 // native Buffer#compare call for a few bytes such as "hi\n" (~20 vs ~170 ns).

@@ -3,8 +3,8 @@
  * adds reports up. Plain objects so they cross postMessage as they are.
  */
 import { createHistogram, encodeHistogram, LatencyCounts, recordMs } from './histogram.js';
-import { createTextCounter } from '../untrusted-text.js';
-import { ERROR_KEYS_KEPT } from '../thresholds.js';
+import { createTextCounter } from '../base/untrusted-text.js';
+import { ERROR_KEYS_KEPT } from '../base/thresholds.js';
 
 /**
  * The error kinds, in the order reports and results list them. `tls`: the TCP

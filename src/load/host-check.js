@@ -4,8 +4,8 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { UsageError } from '../errors.js';
-import { formatDuration } from '../units.js';
+import { UsageError } from '../base/errors.js';
+import { formatDuration } from '../base/units.js';
 
 /**
  * The WHATWG URL parser reads `http:///x` as host `x`; a user who typed three slashes

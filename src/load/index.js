@@ -7,8 +7,8 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
-import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../thresholds.js';
-import { budgetWorkers, ownCpuBudget } from '../cpu-budget.js';
+import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
+import { budgetWorkers, ownCpuBudget } from '../machine/cpu-budget.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
 import { FAST_WRITES_AVAILABLE } from './request-writer.js';
 
@@ -40,7 +40,7 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
  * @param {import('./load-options.js').LoadOptions} options
  * @returns {EventEmitter & { done: Promise<object>, stop(): Promise<object> }}
  *   emits 'phase' ({ phase, at }: at, epoch ms it began) and 'tick' (LoadTick); `done` resolves to the LoadResult
- * @throws {import('../errors.js').UsageError} for a bad option (before anything starts)
+ * @throws {import('../base/errors.js').UsageError} for a bad option (before anything starts)
  */
 export function startLoad(options) {
   const opts = normalizeOptions(options);

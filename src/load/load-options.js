@@ -7,8 +7,8 @@
  * startLoad() as it is, with the URL it drives.
  */
 import { isIP } from 'node:net';
-import { UsageError } from '../errors.js';
-import { parseDuration, parseInteger, parsePositiveNumber } from '../units.js';
+import { UsageError } from '../base/errors.js';
+import { parseDuration, parseInteger, parsePositiveNumber } from '../base/units.js';
 import { buildRequest } from './request.js';
 import { parseTarget } from './target.js';
 import { checkMix, mixTable } from './mix.js';
@@ -16,7 +16,7 @@ import { checkMix, mixTable } from './mix.js';
 import {
   DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_WARMUP_MS, DEFAULT_TIMEOUT_MS, DEFAULT_GENERATOR_THREADS, DEFAULT_SEED,
   OPEN_LOOP_HEADROOM_S, OPEN_LOOP_MIN_DEFAULT_CONNECTIONS, OPEN_LOOP_MAX_DEFAULT_CONNECTIONS, MAX_RATE,
-} from '../thresholds.js';
+} from '../base/thresholds.js';
 
 /** Most keep-alive connections a run opens (count): past this a machine runs out of ephemeral ports. */
 export const MAX_CONNECTIONS = 10_000;

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { checkMix } from './mix.js';
-import { pathTemplate, routeName } from '../route-template.js';
+import { pathTemplate, routeName } from '../base/route-template.js';
 
 export { pathTemplate };
 

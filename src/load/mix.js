@@ -4,8 +4,8 @@
  * entry and the field), from a JSON file, a HAR 1.2 capture (mix-file.js) or the API's array;
  * the draw is a cumulative table and one seeded random number (worker.js).
  */
-import { UsageError } from '../errors.js';
-import { MIX_MAX_ENTRIES } from '../thresholds.js';
+import { UsageError } from '../base/errors.js';
+import { MIX_MAX_ENTRIES } from '../base/thresholds.js';
 
 /**
  * @typedef {object} MixEntry one endpoint of a mix

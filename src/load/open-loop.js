@@ -12,7 +12,7 @@
  * `missed` at zero.
  */
 import { performance } from 'node:perf_hooks';
-import { LATE_SLACK_MS } from '../thresholds.js';
+import { LATE_SLACK_MS } from '../base/thresholds.js';
 
 export { LATE_SLACK_MS };
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 /**
  * Builds the bytes of the one request a run sends over and over. They are built

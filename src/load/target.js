@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { checkHostGiven } from './host-check.js';
 
 const URL_HINT = 'http://127.0.0.1:3000/path';

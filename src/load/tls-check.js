@@ -6,7 +6,7 @@
  */
 import tls from 'node:tls';
 import { isIP } from 'node:net';
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 import { parseTarget } from './target.js';
 
 /** OpenSSL's and Node's codes for a certificate that does not verify. */

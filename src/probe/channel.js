@@ -9,9 +9,9 @@ import { rm } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeOwnedTempDir } from '../owned-temp-dir.js';
+import { makeOwnedTempDir } from '../sample/owned-temp-dir.js';
 import { SOCKET_ENV, INTERVAL_ENV, ROOT_ENV, COMMANDS_ENV, ROUTES_ENV, PROTOCOL_VERSION, parseInterval } from './protocol.js';
-import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
+import { SAMPLE_INTERVAL_MS } from '../base/thresholds.js';
 
 /** URL of the file injected with --import. A file URL has no spaces or quotes, so NODE_OPTIONS needs no quoting. */
 export const PROBE_URL = new URL('./preload.js', import.meta.url).href;

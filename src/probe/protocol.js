@@ -24,7 +24,7 @@
  * and continuations ran, its spawns and the time blocked in them, over the requests timed
  * (a sample: `routeSampling.sampled` of the `seen` requests the thread started; see route-timer.js).
  */
-import { SAMPLE_INTERVAL_MS } from '../thresholds.js';
+import { SAMPLE_INTERVAL_MS } from '../base/thresholds.js';
 
 /** Path of the Unix socket the probe reports to; the probe does nothing when unset. */
 export const SOCKET_ENV = 'SPAWNBENCH_PROBE_SOCKET';
@@ -68,6 +68,6 @@ export const MIN_INTERVAL_MS = 50;
  */
 export function parseInterval(value) {
   const ms = Number(value);
-  if (!Number.isFinite(ms) || ms <= 0) return SAMPLE_INTERVAL_MS; // the samplers' interval (src/thresholds.js); four reports a second cost the host ~0.1% of a core
+  if (!Number.isFinite(ms) || ms <= 0) return SAMPLE_INTERVAL_MS; // the samplers' interval (src/base/thresholds.js); four reports a second cost the host ~0.1% of a core
   return Math.max(MIN_INTERVAL_MS, ms);
 }

@@ -35,7 +35,7 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
-import { routeName } from '../route-template.js';
+import { routeName } from '../base/route-template.js';
 
 /** Published by Node's HTTP server when a request's headers are parsed, before its 'request' handler. */
 export const REQUEST_START_CHANNEL = 'http.server.request.start';

@@ -4,10 +4,10 @@
  */
 import { int, msNumber, isFiniteNumber } from './text-format.js';
 
-/** @typedef {import('../result-types.js').AgainstDelta} AgainstDelta */
-/** @typedef {import('../result-types.js').DeltaNoise} DeltaNoise */
+/** @typedef {import('../base/result-types.js').AgainstDelta} AgainstDelta */
+/** @typedef {import('../base/result-types.js').DeltaNoise} DeltaNoise */
 import { metricWords } from './metric-text.js';
-import { cleanText } from '../untrusted-text.js';
+import { cleanText } from '../base/untrusted-text.js';
 
 /**
  * A value of a delta in its unit, without the unit for ms (the column says it).
@@ -85,7 +85,7 @@ function noiseText(d) {
 
 /**
  * The block printed after a summary.
- * @param {import('../result-types.js').Against} against analysis/against-deltas.js result
+ * @param {import('../base/result-types.js').Against} against analysis/against-deltas.js result
  * @param {{ file: string, createdAt?: string }} baseline
  * @returns {string}
  */

@@ -4,7 +4,7 @@
  */
 import { metricOf, formatOf } from '../analysis/metrics.js';
 import { formatMetricValue, busiestPart } from './metric-text.js';
-import { cleanText } from '../untrusted-text.js';
+import { cleanText } from '../base/untrusted-text.js';
 import { isFiniteNumber } from './text-format.js';
 
 /**

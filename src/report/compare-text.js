@@ -15,7 +15,7 @@ import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 /** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
 /** @typedef {Record<string, any> & { metrics?: MetricFigure[] }} CompareRow a row of the table (src/analysis/compare-table.js) */
 /**
- * A CompareResult (src/result-types.js) as read here: its rows always there (as the engine and a
+ * A CompareResult (src/base/result-types.js) as read here: its rows always there (as the engine and a
  * checked result file have them), the rest as the file holds it.
  * @typedef {Record<string, any> & { rows: CompareRow[], runs?: Array<Record<string, any>> }} CompareResult
  */

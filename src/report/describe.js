@@ -3,13 +3,13 @@
  * and on what machine. Run, tune, compare and diagnose reports read these.
  */
 import { int, isFiniteNumber } from './text-format.js';
-import { formatDuration } from '../units.js';
-import { cpuBudgetLabel, budgetAmount } from '../labels.js';
+import { formatDuration } from '../base/units.js';
+import { cpuBudgetLabel, budgetAmount } from '../base/labels.js';
 
 /**
  * "Node 20.20.2 · libuv 1.51.0 · Intel Xeon × 2 cores · linux/x64", or inside a limit
  * "… · Intel Xeon × 1.0 CPU: cgroup quota, on a 2-core host · linux/x64" (labels.js).
- * @param {import('../result-types.js').Machine} m
+ * @param {import('../base/result-types.js').Machine} m
  */
 export function describeMachine(m) {
   return `Node ${m.node} · libuv ${m.libuv} · ${m.cpuModel} × ${cpuBudgetLabel(m)} · ${m.platform}/${m.arch}`;
@@ -36,7 +36,7 @@ export function describeLoad(l, { connections = l.connections, per } = {}) {
 /**
  * The CPU quotas that bound the run, over the measured phase (samples.throttling):
  * "CPU quota 1.0 CPU (cgroup /bench; server and spawnbench): throttled in 87% of 50 periods, 4.20 s held back".
- * @param {import('../result-types.js').Throttling[]|undefined} throttling
+ * @param {import('../base/result-types.js').Throttling[]|undefined} throttling
  * @returns {string[]}
  */
 export function describeThrottling(throttling) {

@@ -14,8 +14,8 @@ import { formatRuntimeList } from './runtimes-text.js';
 import { reasonLines } from './reasons.js';
 import { formatSpawnFailures } from './spawn-failures-text.js';
 
-/** @typedef {import('../result-types.js').DiagnoseResult} DiagnoseResult */
-/** @typedef {import('../result-types.js').DiagnoseSizeKnob} DiagnoseSizeKnob */
+/** @typedef {import('../base/result-types.js').DiagnoseResult} DiagnoseResult */
+/** @typedef {import('../base/result-types.js').DiagnoseSizeKnob} DiagnoseSizeKnob */
 
 /**
  * @param {DiagnoseResult} result DiagnoseResult (src/diagnose/diagnose-engine.js)
@@ -47,7 +47,7 @@ export function formatDiagnose(result) {
 /**
  * "'node server.js' (pid 123) on http://127.0.0.1:4000/", "'npm start' (server pid 125, launched by npm → sh)
  * on …" or "url http://… (pid 123)".
- * @param {{ target?: Record<string, any>, plan: import('../result-types.js').RunPlan }} result
+ * @param {{ target?: Record<string, any>, plan: import('../base/result-types.js').RunPlan }} result
  */
 export function describeDiagnoseTarget(result) {
   const t = result.target ?? result.plan.target;
@@ -60,7 +60,7 @@ export function describeDiagnoseTarget(result) {
 
 /**
  * The verdict block.
- * @param {import('../result-types.js').Diagnosis} diagnosis ids and figures
+ * @param {import('../base/result-types.js').Diagnosis} diagnosis ids and figures
  *   (src/analysis/verdicts.js), or already in words
  * @param {DiagnoseSizeKnob|null} [sizeKnob]
  * @returns {string[]}
@@ -81,7 +81,7 @@ export function formatDiagnosis(diagnosis, sizeKnob = null) {
 }
 
 /**
- * @param {import('../result-types.js').DiagnoseFinding} f a finding in words (wordDiagnosis() gives each its evidence and next)
+ * @param {import('../base/result-types.js').DiagnoseFinding} f a finding in words (wordDiagnosis() gives each its evidence and next)
  * @param {string} [indent]
  * @param {DiagnoseSizeKnob|null} [sizeKnob]
  */
@@ -105,7 +105,7 @@ function tuneHint(knob) {
 
 /**
  * Where the profiles are and the top functions by self time of the busiest one.
- * @param {import('../result-types.js').CpuProfileSummary} profile
+ * @param {import('../base/result-types.js').CpuProfileSummary} profile
  * @returns {string[]}
  */
 export function formatCpuProfile({ dir, files, top }, route = null) {

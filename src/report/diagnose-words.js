@@ -6,16 +6,16 @@
  */
 import { FASTER_SPAWN_SENTENCE } from './runtimes-text.js';
 import { pct, ms, int } from './text-format.js';
-import { budgetAmount, THREAD_KIND_WORDS } from '../labels.js';
+import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
-import { cleanText } from '../untrusted-text.js';
+import { cleanText } from '../base/untrusted-text.js';
 import { littleLawText } from './tune-words.js';
 import { noResponseReason } from '../load/host-check.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS, LONG_TAIL_RATIO, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE, GENERATOR_BUSY_ELU,
   CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, QUOTA_THROTTLED_FRACTION,
-} from '../thresholds.js';
+} from '../base/thresholds.js';
 
 /** How busy a process looked from outside: run-queue shares when /proc/<pid>/schedstat was read, else CPU. */
 function outsideText(f) {

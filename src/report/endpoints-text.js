@@ -4,7 +4,7 @@
  * lines of its error bodies. Names come from the user's mix file and texts from the
  * server: both are cleaned again here (untrusted-text.js), as a result file can be edited.
  */
-import { cleanText } from '../untrusted-text.js';
+import { cleanText } from '../base/untrusted-text.js';
 import { int, msNumber, pct } from './text-format.js';
 
 /** How many error texts an endpoint shows (the most frequent first). */
@@ -15,7 +15,7 @@ const NAME_WIDTH = 32;
 
 /**
  * The rows every view shows, one per endpoint: plain strings and numbers.
- * @param {import('../result-types.js').Endpoint[]|undefined|null} endpoints load.endpoints
+ * @param {import('../base/result-types.js').Endpoint[]|undefined|null} endpoints load.endpoints
  */
 export function endpointRows(endpoints) {
   return (endpoints ?? []).map((e) => ({
@@ -34,7 +34,7 @@ export function endpointRows(endpoints) {
 
 /**
  * "none" or "12: non-2xx 12 (500 ×12)".
- * @param {import('../result-types.js').Endpoint} e
+ * @param {import('../base/result-types.js').Endpoint} e
  */
 function endpointErrors(e) {
   const total = e.errors?.total ?? 0;
@@ -46,7 +46,7 @@ function endpointErrors(e) {
 
 /**
  * The summary's Endpoints block (empty without a mix).
- * @param {{ endpoints?: import('../result-types.js').Endpoint[]|null }} load
+ * @param {{ endpoints?: import('../base/result-types.js').Endpoint[]|null }} load
  * @returns {string[]}
  */
 export function formatEndpoints(load) {

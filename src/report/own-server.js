@@ -5,8 +5,8 @@
  * Plain figures and ids in, strings out.
  */
 import { int, pct } from './text-format.js';
-import { OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
-import { isWorkerEntry } from '../process-roles.js';
+import { OTHER_THREAD_BUSY_PCT } from '../base/thresholds.js';
+import { isWorkerEntry } from '../machine/process-roles.js';
 import { processGain, deployProcesses } from '../analysis/process-count.js';
 
 /**

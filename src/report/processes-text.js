@@ -5,23 +5,23 @@
  * object in (what `sampler.stop()` resolves to), string out.
  */
 import { int, pct, ms, isFiniteNumber } from './text-format.js';
-import { cleanText } from '../untrusted-text.js';
-import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION, OTHER_THREAD_BUSY_PCT } from '../thresholds.js';
-import { isWorkerEntry } from '../process-roles.js';
+import { cleanText } from '../base/untrusted-text.js';
+import { MIN_SHOWN_CPU_PCT, CPU_STARVED_FRACTION, OTHER_THREAD_BUSY_PCT } from '../base/thresholds.js';
+import { isWorkerEntry } from '../machine/process-roles.js';
 import { describeThrottling } from './describe.js';
-import { THREAD_KIND_WORDS } from '../labels.js';
+import { THREAD_KIND_WORDS } from '../base/labels.js';
 
 /** The summary fits an 80-column terminal: longer lines carry on below, under their figures. */
 const MAX_COLUMNS = 80;
 
-/** @typedef {import('../result-types.js').ProcessSummary} ProcessSummary */
+/** @typedef {import('../base/result-types.js').ProcessSummary} ProcessSummary */
 /**
  * A worker as the strategy last listed it (its pool id, its pid and thread, requests done, its dead incarnations).
  * @typedef {{ id: number, pid: number, threadId: number|null, completed: number, exits?: Array<{ pid: number, threadId?: number|null }> }} StrategyWorker
  */
 /**
  * A sampled process as src/sample/recorder.js writes it: always with its label and its summary.
- * @typedef {import('../result-types.js').ProcessSamples & { label: string, summary: ProcessSummary }} SampledProcess
+ * @typedef {import('../base/result-types.js').ProcessSamples & { label: string, summary: ProcessSummary }} SampledProcess
  */
 /** @typedef {SampledProcess & { requests: number|null }} ProcessRow */
 
@@ -32,7 +32,7 @@ const MAX_COLUMNS = 80;
 const KIND_WORDS = THREAD_KIND_WORDS;
 
 /**
- * @param {import('../result-types.js').SamplesSummary|null|undefined} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`
+ * @param {import('../base/result-types.js').SamplesSummary|null|undefined} samples the sampler summary: `{ processes, spawned, system, generator, probe, notes }`
  * @param {StrategyWorker[]} [workers]
  *   the strategy's last workers list: names workers by pool id and fills in requests the summary lacks
  * @returns {string} '' when there is nothing to show
@@ -191,7 +191,7 @@ function workerTable(rows) {
 
 /**
  * The worker slot a process or thread was an earlier incarnation of (it died and was replaced), or null.
- * @param {import('../result-types.js').ProcessSamples} p
+ * @param {import('../base/result-types.js').ProcessSamples} p
  * @param {StrategyWorker[]} workers
  */
 function deadIncarnation(p, workers) {
@@ -200,7 +200,7 @@ function deadIncarnation(p, workers) {
 
 /**
  * The strategy's own record of a process or thread (its pool id and request count), if it reported one.
- * @param {import('../result-types.js').ProcessSamples} p
+ * @param {import('../base/result-types.js').ProcessSamples} p
  * @param {StrategyWorker[]} workers
  */
 function workerOf(p, workers) {

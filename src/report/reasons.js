@@ -5,7 +5,7 @@
  * out, cut to size): a result file read by `report` may have been edited by hand.
  * The HTML report escapes what these return.
  */
-import { cleanText } from '../untrusted-text.js';
+import { cleanText } from '../base/untrusted-text.js';
 import { int } from './text-format.js';
 
 /** @type {Record<string, string>} */
@@ -30,7 +30,7 @@ export function errorLabel({ status, kind }) {
 
 /**
  * One line per status or kind with its most frequent text: "500 ×821: sorry, too many clients already".
- * @param {import('../result-types.js').ErrorTexts[]|undefined} errorTexts
+ * @param {import('../base/result-types.js').ErrorTexts[]|undefined} errorTexts
  * @param {{ max?: number }} [options]
  * @returns {string[]}
  */
@@ -48,7 +48,7 @@ export function errorTextLines(errorTexts, { max = 3 } = {}) {
 
 /**
  * The server's most frequent stderr lines: "×821  error: sorry, too many clients already".
- * @param {import('../result-types.js').ServerStderr|null|undefined} stderr
+ * @param {import('../base/result-types.js').ServerStderr|null|undefined} stderr
  * @returns {string[]}
  */
 export function stderrTextLines(stderr, { max = 3 } = {}) {
@@ -69,7 +69,7 @@ export function otherUserText(u) {
 
 /**
  * "postgres ×14: 1.2 cores, node ×2: 0.3 cores" (the busiest few), or null when none used CPU.
- * @param {import('../result-types.js').SamplesSummary['otherUsers']|undefined} otherUsers
+ * @param {import('../base/result-types.js').SamplesSummary['otherUsers']|undefined} otherUsers
  */
 export function otherUsersText(otherUsers) {
   const users = otherUsers?.users ?? [];
@@ -81,7 +81,7 @@ export function otherUsersText(otherUsers) {
 
 /**
  * "127.0.0.1:5432 (postgres) 20 connections"
- * @param {import('../result-types.js').Downstream} d
+ * @param {import('../base/result-types.js').Downstream} d
  */
 export function downstreamText(d) {
   const name = d.name ? ` (${cleanText(d.name, 40)})` : '';
@@ -107,7 +107,7 @@ export function cores(value) {
 /**
  * The summary's lines for a run's reasons: error texts under the Errors line, the server's
  * stderr, its downstreams, the other CPU users. Empty parts are left out.
- * @param {{ load?: { errorTexts?: import('../result-types.js').ErrorTexts[] }, serverStderr?: import('../result-types.js').ServerStderr|null, samples?: import('../result-types.js').SamplesSummary|null }} result
+ * @param {{ load?: { errorTexts?: import('../base/result-types.js').ErrorTexts[] }, serverStderr?: import('../base/result-types.js').ServerStderr|null, samples?: import('../base/result-types.js').SamplesSummary|null }} result
  * @returns {string[]}
  */
 export function reasonLines(result) {

@@ -2,12 +2,12 @@
  * Result files (--out): the run, tune or compare result as one JSON document, and
  * the checks that make an old or foreign file a clear error instead of a crash.
  */
-import { RunError } from '../errors.js';
-import { fsReason, keptAsItWas, writeFileAtomic } from '../atomic-file.js';
+import { RunError } from '../base/errors.js';
+import { fsReason, keptAsItWas, writeFileAtomic } from '../output/atomic-file.js';
 import { checkResultDepth, checkResultShape, readBounded } from './result-shape.js';
-import { plainDocument } from '../untrusted-text.js';
+import { plainDocument } from '../base/untrusted-text.js';
 
-import { RESULT_FORMAT, RESULT_KINDS } from '../result-format.js';
+import { RESULT_FORMAT, RESULT_KINDS } from '../output/result-format.js';
 
 export { RESULT_FORMAT, RESULT_KINDS };
 

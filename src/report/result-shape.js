@@ -6,8 +6,8 @@
  */
 import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { RunError } from '../errors.js';
-import { MAX_RESULT_DEPTH, MAX_RESULT_FILE_BYTES } from '../thresholds.js';
+import { RunError } from '../base/errors.js';
+import { MAX_RESULT_DEPTH, MAX_RESULT_FILE_BYTES } from '../base/thresholds.js';
 
 /** The schema of every result document (`--json`, `--out`), as published for CI users. */
 export const RESULT_SCHEMA_URL = new URL('../../schema/result.schema.json', import.meta.url);

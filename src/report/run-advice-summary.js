@@ -7,7 +7,7 @@ import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { formatAdviceBlock, adviceParagraphs } from './run-advice-text.js';
 
-/** @typedef {import('../result-types.js').RunResult} RunResult */
+/** @typedef {import('../base/result-types.js').RunResult} RunResult */
 
 /**
  * @param {RunResult} result RunResult, fresh or read from a file
@@ -37,7 +37,7 @@ export function runAdvice(result) {
  * reasons ("- …") and the basis. The run command passes it to the dashboard,
  * which does not import report/.
  * @param {import('../analysis/run-advice.js').RunAdvice} advice
- * @param {import('../result-types.js').RunPlan} plan the run's plan, as `start` gave it
+ * @param {import('../base/result-types.js').RunPlan} plan the run's plan, as `start` gave it
  * @returns {string[]}
  */
 export function formatLiveAdvice(advice, plan) {
@@ -46,11 +46,11 @@ export function formatLiveAdvice(advice, plan) {
 
 /**
  * What the run used, to say "this run: 3 workers, round-robin".
- * @param {{ plan?: import('../result-types.js').RunPlan, sizeKnob?: { size?: number|null }|null }} result
+ * @param {{ plan?: import('../base/result-types.js').RunPlan, sizeKnob?: { size?: number|null }|null }} result
  * @returns {{ poolSize: number|null, balance: string|null, strategy: string|null }}
  */
 export function currentOf(result) {
-  const t = result.plan?.target ?? /** @type {Partial<import('../result-types.js').RunPlan['target']>} */ ({});
+  const t = result.plan?.target ?? /** @type {Partial<import('../base/result-types.js').RunPlan['target']>} */ ({});
   if (t.kind === 'command') return { poolSize: result.sizeKnob?.size ?? null, balance: null, strategy: null };
   return { poolSize: t.poolSize ?? null, balance: t.balance ?? null, strategy: t.strategy ?? null };
 }

@@ -7,7 +7,7 @@ import { int, ms, pct } from './text-format.js';
 import { shellQuote } from '../analysis/confirm-command.js';
 import { knobAction, shellLine } from './own-server.js';
 import { deployProcesses } from '../analysis/process-count.js';
-import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
+import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
 import { downstreamName, errorLabel, quote, otherUserText } from './reasons.js';
 

@@ -3,7 +3,7 @@
  * src/analysis/spawn-mechanism.js): the header line of the summaries and the
  * sentence that points a forking Node at the faster spawn.
  */
-import { POSIX_SPAWN_LIBUV } from '../thresholds.js';
+import { POSIX_SPAWN_LIBUV } from '../base/thresholds.js';
 
 /** @type {Record<string, string>} */
 const KIND_NAMES = { node: 'Node', bun: 'Bun', deno: 'Deno' };
@@ -45,7 +45,7 @@ export function formatSpawnLine(runtimes) {
  * For results over several strategies (compare), or the runtimes a diagnosed server's
  * probed processes reported: each distinct runtime once,
  * "Node 20.20.2, libuv 1.46.0 spawns by fork · Bun 1.4.5 spawns by vfork"; null when none is known.
- * @param {import('../result-types.js').ProcessRuntime[]|undefined} runtimes
+ * @param {import('../base/result-types.js').ProcessRuntime[]|undefined} runtimes
  */
 export function formatRuntimeList(runtimes) {
   const seen = new Map();

@@ -19,7 +19,7 @@ const MEANING = {
 
 /**
  * "spawn echo: EAGAIN ×1,395: the process limit (ulimit -u 50) was reached"
- * @param {import('../result-types.js').SpawnFailureCount} f
+ * @param {import('../base/result-types.js').SpawnFailureCount} f
  */
 export function spawnFailureText(f) {
   const meaning = MEANING[f.code]?.(f.limitValue ?? null);
@@ -28,7 +28,7 @@ export function spawnFailureText(f) {
 
 /**
  * The summary's lines: "Spawns     spawn echo: EAGAIN ×1,395: …", one per command and errno.
- * @param {{ total: number, failures: import('../result-types.js').SpawnFailureCount[] }|null|undefined} spawnFailures
+ * @param {{ total: number, failures: import('../base/result-types.js').SpawnFailureCount[] }|null|undefined} spawnFailures
  * @returns {string[]}
  */
 export function formatSpawnFailures(spawnFailures) {

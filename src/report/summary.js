@@ -28,7 +28,7 @@ const ERROR_KINDS = [
 ];
 
 /**
- * A RunResult (src/result-types.js) as read here: the fields the summary shows, the rest as the file holds it.
+ * A RunResult (src/base/result-types.js) as read here: the fields the summary shows, the rest as the file holds it.
  * @typedef {Record<string, any> & { load: Record<string, any>, outcome?: RequestOutcome, metrics?: MetricFigure[] }} RunDoc
  */
 /** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
@@ -63,7 +63,7 @@ export function formatSummary(result, { columns } = {}) {
   for (const failure of result.failures ?? []) lines.push('', `FAILED: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   // A RunDoc is a RunResult read loosely (a file of any version): the advice block reads it as one.
-  lines.push('', ...formatRunAdvice(/** @type {import('../result-types.js').RunResult} */ (result), { columns }));
+  lines.push('', ...formatRunAdvice(/** @type {import('../base/result-types.js').RunResult} */ (result), { columns }));
   return lines.join('\n');
 }
 

@@ -1,5 +1,5 @@
 /** Number formatting of the text reports (summary, tune, compare, diagnose); the dashboard has its own, narrower cells (src/ui/cell-format.js). */
-import { formatInteger } from '../units.js';
+import { formatInteger } from '../base/units.js';
 
 /**
  * Number.isFinite as the type guard it is (TypeScript's lib declares it a plain boolean, so a

@@ -8,10 +8,10 @@ import { int, ms } from './text-format.js';
 import { wordRecommendation, sizeUnit } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences, processSweepSentences } from './own-server.js';
-import { policyLabel } from '../labels.js';
+import { policyLabel } from '../base/labels.js';
 import { formatSpawnLine, fasterSpawnHint } from './runtimes-text.js';
 import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
-import { cleanText } from '../untrusted-text.js';
+import { cleanText } from '../base/untrusted-text.js';
 import { failureLine } from './compare-text.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
@@ -20,7 +20,7 @@ import { stepsOfCell } from '../analysis/cells.js';
 import { metricColumns, textColumns } from './metric-columns.js';
 
 /**
- * A TuneResult (src/result-types.js) as read here, each part as the file holds it.
+ * A TuneResult (src/base/result-types.js) as read here, each part as the file holds it.
  * @typedef {Record<string, any>} TuneDoc
  */
 /** @typedef {Record<string, any> & { size: number, policy: string|null, metrics?: MetricFigure[] }} TuneCell a cell of the recommendation (src/analysis/cells.js) */

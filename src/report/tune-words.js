@@ -4,9 +4,9 @@
  * src/analysis/bottleneck.js return. The recommendation's wording changes here
  * and nowhere else; the text summary and `--json` (`sentences`, `text`) read it.
  */
-import { RPS_BAND, P99_BAND, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE } from '../thresholds.js';
-import { budgetAmount, BUDGET_SOURCE_WORDS } from '../labels.js';
-import { cleanText } from '../untrusted-text.js';
+import { RPS_BAND, P99_BAND, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE } from '../base/thresholds.js';
+import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
+import { cleanText } from '../base/untrusted-text.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { int } from './text-format.js';
 import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';

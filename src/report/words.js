@@ -9,7 +9,7 @@ import { wordDiagnosis } from './diagnose-words.js';
 import { wordRecommendation, sizeUnit } from './tune-words.js';
 
 /**
- * @template {import('../result-types.js').Result|null|undefined} R
+ * @template {import('../base/result-types.js').Result|null|undefined} R
  * @param {R} result a RunResult, TuneResult, CompareResult or DiagnoseResult
  * @returns {R} the same result, with words where its kind has them (a new object; the input is not changed)
  */

@@ -3,7 +3,7 @@
  * and the HTML report's text): one line each under the errors, the few first when
  * a slot kept dying. Plain figures in (src/analysis/worker-deaths.js), lines out.
  */
-import { workerDeathLabel } from '../labels.js';
+import { workerDeathLabel } from '../base/labels.js';
 
 /** Deaths listed one a line; the rest are counted. */
 const MAX_LISTED = 4;

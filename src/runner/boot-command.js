@@ -93,7 +93,7 @@ function urlOf(host, port, path) {
  * A result's `target` for a user's server command: `pid` the process that listens (the server),
  * `leaderPid` the one spawnbench started, `launchers` the resident ones between them (npm, sh, …),
  * `daemonised` whether the command exited and left the server in the background.
- * @param {{ target: import('../run-plan.js').TargetPlan }} plan a plan whose target is a command (its argv and path)
+ * @param {{ target: import('../plan/run-plan.js').TargetPlan }} plan a plan whose target is a command (its argv and path)
  * @param {Awaited<ReturnType<typeof bootCommand>>} server
  */
 export function commandTarget(plan, server) {

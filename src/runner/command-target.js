@@ -5,7 +5,7 @@
  * and readiness as "accepts TCP connections".
  */
 import { startProcessGroup } from './process-group.js';
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
 import { accepts, LOOPBACK_HOSTS } from './wait-listening.js';
@@ -13,7 +13,7 @@ import { readServerTree } from './server-tree.js';
 import { serverShape } from '../analysis/server-shape.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
 import { ticksNow, findDaemon, watchDaemon, endDaemon } from './daemon.js';
-import { STOP_GRACE_MS } from '../thresholds.js';
+import { STOP_GRACE_MS } from '../base/thresholds.js';
 
 /**
  * Extra time the launcher's own timeout waits beyond ours, ms, so that our more

@@ -13,7 +13,7 @@ import { readBoundedLines, createStderrTail } from './output-lines.js';
 import { spawnInCgroup, killCgroup, removeCgroup, cgroupPids } from './cgroup-containment.js';
 import { trackTree, stdioLinks, pipeHolders, endProcesses, outsideGroup } from './escapees.js';
 import { pidsInGroup } from '../sample/proc.js';
-import { STOP_GRACE_MS } from '../thresholds.js';
+import { STOP_GRACE_MS } from '../base/thresholds.js';
 
 /**
  * @typedef {object} ContainedProcess

@@ -5,7 +5,7 @@
  * user's flags. Only the built-in strategies speak this protocol; a user's server's
  * stdout is just output (process-group.js reads it so).
  */
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 
 /** Longest part of an offending line quoted in a message, in characters. */
 const QUOTE_CHARS = 200;

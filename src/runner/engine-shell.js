@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
 import { checkTls } from '../load/tls-check.js';
-import { RESULT_FORMAT } from '../result-format.js';
+import { RESULT_FORMAT } from '../output/result-format.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
 import { createStderrLines } from './stderr-lines.js';
 import { ownStartFailure } from './start-limits.js';

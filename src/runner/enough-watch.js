@@ -5,7 +5,7 @@
  * ranked, so it is not extended). Without it, nothing is watched.
  */
 import { hasEnoughResponses } from '../analysis/step-enough.js';
-import { STEP_TICK_SLACK_MS } from '../thresholds.js';
+import { STEP_TICK_SLACK_MS } from '../base/thresholds.js';
 
 /**
  * @param {import('./engine-shell.js').Engine} engine emits the load's ticks; endLoad() ends its measured phase

@@ -5,7 +5,7 @@
  * ~350 files). Imports nothing heavy: it runs before the CLI's modules load.
  */
 import { readFileSync } from 'node:fs';
-import { MIN_OPEN_FILES } from '../thresholds.js';
+import { MIN_OPEN_FILES } from '../base/thresholds.js';
 
 /**
  * The soft and hard open-files limits of this process, from /proc/self/limits

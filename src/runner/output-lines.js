@@ -5,7 +5,7 @@
  * rest of it dropped, and the stderr tail is bounded in lines and in bytes.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { MAX_CHILD_LINE_BYTES, STDERR_TAIL_LINES, STDERR_TAIL_BYTES, STDERR_TAIL_FRAMES } from '../thresholds.js';
+import { MAX_CHILD_LINE_BYTES, STDERR_TAIL_LINES, STDERR_TAIL_BYTES, STDERR_TAIL_FRAMES } from '../base/thresholds.js';
 
 /**
  * Calls `onLine` for each line of a byte stream (without its `\n` or `\r\n`). A line longer

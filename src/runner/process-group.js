@@ -8,12 +8,12 @@
  *   accepts TCP connections on that port (wait-listening.js); its stdout is output.
  */
 import { EventEmitter, once } from 'node:events';
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 import { spawnContained, withCutNote } from './contained-spawn.js';
 import { createControlReader } from './control-lines.js';
 import { waitListening } from './wait-listening.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { READY_TIMEOUT_MS, DAEMON_LISTEN_GRACE_MS } from '../thresholds.js';
+import { READY_TIMEOUT_MS, DAEMON_LISTEN_GRACE_MS } from '../base/thresholds.js';
 import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage } from './start-limits.js';
 
 /** How often, while a server starts, the process limit is checked (ms), and in how many checks in a row it must be reached. */

@@ -5,14 +5,14 @@
  */
 import { openProbeChannel, preloadArgs } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
-import { readMachine } from '../machine.js';
-import { createLogger } from '../logger.js';
-import { describeWorkload } from '../workloads.js';
+import { readMachine } from '../machine/machine.js';
+import { createLogger } from '../output/logger.js';
+import { describeWorkload } from '../base/workloads.js';
 import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { startProcessGroup } from './process-group.js';
 import { trackDir } from './cleanup.js';
-import { makeOwnedTempDir } from '../owned-temp-dir.js';
+import { makeOwnedTempDir } from '../sample/owned-temp-dir.js';
 import { noResponseFailure } from '../load/host-check.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 import { bootCommand, commandTarget } from './boot-command.js';
@@ -29,7 +29,7 @@ import { snapshotTree, listeningServer } from './server-tree.js';
 import { endLoadWhenEnough } from './enough-watch.js';
 
 /**
- * @param {import('../run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
+ * @param {import('../plan/run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
  * @param {{ logger?: import('pino').Logger }} [options]
  * @returns {import('node:events').EventEmitter & { start: () => Promise<object>, stop: () => void }}
  */
@@ -37,7 +37,7 @@ export function createRun(plan, { logger = createLogger(null) } = {}) {
   return createEngine((run) => execute(run, plan, logger), logger);
 }
 
-/** @param {import('../run-plan.js').RunPlan} plan */
+/** @param {import('../plan/run-plan.js').RunPlan} plan */
 async function execute(run, plan, logger) {
   const machine = await readMachine();
   // The runtimes that run the strategy, and so how they spawn: not spawnbench's own Node.

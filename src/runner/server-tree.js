@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { pidsInGroup, readStat, fdLinks, procUnits, processName } from '../sample/proc.js';
 import { listeningSockets, socketInode } from './listening-ports.js';
 import { serverShape } from '../analysis/server-shape.js';
-import { plainText } from '../untrusted-text.js';
+import { plainText } from '../base/untrusted-text.js';
 /** The name libuv gives its pool threads (/proc/<pid>/task/<tid>/comm). */
 const POOL_THREAD_COMM = 'libuv-worker';
 

@@ -9,9 +9,9 @@
  * root is not held to the limit, so nothing is said for it.
  */
 import { readFileSync } from 'node:fs';
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 import { procPids, readLimits } from '../sample/proc.js';
-import { PROCESS_LIMIT_ROOM_TASKS } from '../thresholds.js';
+import { PROCESS_LIMIT_ROOM_TASKS } from '../base/thresholds.js';
 
 /** Signs in a dying Node's stderr that it could not create a thread. */
 const THREAD_START_FAILED = /uv_thread_create|WorkerThreadsTaskRunner|pthread_create/;

@@ -4,8 +4,8 @@
  * first, with bounded memory. Stack frames (`    at …`) are left out: the line
  * above them says what happened, and a thousand identical frames would crowd it out.
  */
-import { createTextCounter } from '../untrusted-text.js';
-import { STDERR_LINES_KEPT } from '../thresholds.js';
+import { createTextCounter } from '../base/untrusted-text.js';
+import { STDERR_LINES_KEPT } from '../base/thresholds.js';
 
 /**
  * @returns {{ add: (line: string) => void, start: () => void, stop: () => void,

@@ -5,10 +5,10 @@
  * start, so the user gets "pass --port 4000" instead of a timeout.
  */
 import net from 'node:net';
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 import { listeningPorts } from './listening-ports.js';
-import { WRONG_PORT_GRACE_MS } from '../thresholds.js';
-import { ownCpuBudget, processCpuBudget } from '../cpu-budget.js';
+import { WRONG_PORT_GRACE_MS } from '../base/thresholds.js';
+import { ownCpuBudget, processCpuBudget } from '../machine/cpu-budget.js';
 
 /** Time between connection attempts, ms: readiness is seen within a tenth of a second. */
 const POLL_MS = 100;

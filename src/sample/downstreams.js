@@ -15,7 +15,7 @@
  */
 import { execFile } from 'node:child_process';
 import { procPids, readProcText, readStat, readTcpTables, socketInodes, TCP_ESTABLISHED, TCP_LISTEN } from './proc.js';
-import { DOWNSTREAMS_KEPT } from '../thresholds.js';
+import { DOWNSTREAMS_KEPT } from '../base/thresholds.js';
 
 const ANY_ADDRESSES = new Set(['0.0.0.0', '::']);
 

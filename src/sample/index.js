@@ -15,7 +15,7 @@ import { createRecorder } from './recorder.js';
 import { liveFigures } from './live-figures.js';
 import { threadBusy } from './thread-busy.js';
 import { createThrottleSampler } from './throttling.js';
-import { SAMPLE_INTERVAL_MS, STALE_INTERVALS, WIDE_SCAN_INTERVAL_MS, DOWNSTREAMS_KEPT } from '../thresholds.js';
+import { SAMPLE_INTERVAL_MS, STALE_INTERVALS, WIDE_SCAN_INTERVAL_MS, DOWNSTREAMS_KEPT } from '../base/thresholds.js';
 
 
 

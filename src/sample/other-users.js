@@ -8,7 +8,7 @@
  * reads is not seen.
  */
 import { procPids, procUnits, readStat, readProcText, descriptorFailureCount } from './proc.js';
-import { OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES } from '../thresholds.js';
+import { OTHER_USERS_SHOWN, OTHER_USER_MIN_CORES } from '../base/thresholds.js';
 
 /** Pids (and parent pids) kept per name in the summary: enough to recognise a downstream's processes. */
 const MAX_PIDS_KEPT = 64;

@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat, readProcText, descriptorFailureCount } from './proc.js';
 import { threadKinds, threadpoolSize, mapsLibvips, THREAD_KINDS } from './thread-kinds.js';
-import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS } from '../thresholds.js';
+import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS } from '../base/thresholds.js';
 
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);

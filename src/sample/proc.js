@@ -10,7 +10,7 @@
  */
 import { readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { plainText } from '../untrusted-text.js';
+import { plainText } from '../base/untrusted-text.js';
 
 /** True where /proc has what the samplers read. */
 export const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');

@@ -2,7 +2,7 @@
  * Keeps what the sampler saw: a time series per process or thread, probe totals,
  * and the run-wide aggregates, and turns them into the summary `stop()` returns.
  */
-import { spawnMechanism } from '../spawn-mechanism.js';
+import { spawnMechanism } from '../machine/spawn-mechanism.js';
 import { createProbeTotals } from './probe-totals.js';
 import { threadBusy } from './thread-busy.js';
 

@@ -12,7 +12,7 @@
  * Main threads keep their ELU: a main thread that waits synchronously (on a
  * worker through Atomics, on a file) is blocked, not idle, and its clients wait.
  */
-import { ELU_CPU_DISAGREE } from '../thresholds.js';
+import { ELU_CPU_DISAGREE } from '../base/thresholds.js';
 
 /**
  * @param {{ role: 'main'|'worker'|'thread', elu?: number|null, cpuPct?: number|null, loopCpuPct?: number|null,

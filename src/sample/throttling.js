@@ -2,10 +2,10 @@
  * CPU-quota throttling, sampled from cpu.stat each interval, for the cgroup whose
  * quota binds the server and for the one that binds spawnbench (the load generator
  * can be throttled too). Often one cgroup: the server is spawnbench's child. Each
- * group is read where its tightest quota is set (src/cpu-budget.js), since that is
+ * group is read where its tightest quota is set (src/machine/cpu-budget.js), since that is
  * the level whose periods the kernel throttles.
  */
-import { ownCpuBudget, processCpuBudget, readCpuStat, throttlingBetween } from '../cpu-budget.js';
+import { ownCpuBudget, processCpuBudget, readCpuStat, throttlingBetween } from '../machine/cpu-budget.js';
 
 /**
  * @typedef {object} Throttling  one quota's figures over an interval (sample) or the measured phase (summary)

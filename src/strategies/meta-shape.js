@@ -2,7 +2,7 @@
  * The shape of a strategy.json, checked when it is read: a list given as a string
  * ("runtimes": "deno") used to surface later as "join is not a function".
  */
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 
 const LISTS = ['runtimes', 'workerRuntimes', 'platforms', 'balancers'];
 /**

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, delimiter, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError, RunError } from '../errors.js';
+import { UsageError, RunError } from '../base/errors.js';
 import { checkStrategyMeta } from './meta-shape.js';
 
 export const STRATEGIES_DIR = fileURLToPath(new URL('../../strategies/', import.meta.url));

@@ -5,7 +5,7 @@
  * executable is asked once per spawnbench process (~40 ms for a Node).
  */
 import { execFile } from 'node:child_process';
-import { spawnMechanism } from '../spawn-mechanism.js';
+import { spawnMechanism } from '../machine/spawn-mechanism.js';
 
 /** A runtime that does not answer within this long is reported with unknown versions. */
 const VERSION_TIMEOUT_MS = 10_000;

@@ -6,7 +6,7 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, join, isAbsolute, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 const PACKAGE_BIN = fileURLToPath(new URL('../../node_modules/.bin/', import.meta.url));
 export const KNOWN_RUNTIMES = ['node', 'bun', 'deno'];

@@ -7,9 +7,9 @@
  * is shared by node:cluster, and the probe (NODE_OPTIONS) sees every worker.
  */
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { nodeScriptCommand, PROCESSES_SHAPE } from '../analysis/process-count.js';
-import { SIZE_PLACEHOLDER } from '../server-command-plan.js';
+import { SIZE_PLACEHOLDER } from '../plan/server-command-plan.js';
 
 /** The cluster primary the steps run (a file run by node, never imported). */
 export const CLUSTER_PRIMARY = fileURLToPath(new URL('../runner/cluster-primary.js', import.meta.url));
@@ -18,7 +18,7 @@ export const PROCESSES_ENV = 'SPAWNBENCH_PROCESSES';
 
 /**
  * Every check on `--processes`: the command's shape and the options it cannot go with.
- * @param {import('../option-declarations.js').PlanOptions} o
+ * @param {import('../plan/option-declarations.js').PlanOptions} o
  * @param {string[]} command
  */
 export function checkProcessSweep(o, command) {

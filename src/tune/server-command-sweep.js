@@ -5,8 +5,8 @@
  * with --balance-policies naming the values its own code understands. Each step
  * is the command with the step's values filled in, started afresh.
  */
-import { UsageError } from '../errors.js';
-import { buildCommandRunPlan, parseEnvName, checkStrategyOnly, SIZE_PLACEHOLDER } from '../server-command-plan.js';
+import { UsageError } from '../base/errors.js';
+import { buildCommandRunPlan, parseEnvName, checkStrategyOnly, SIZE_PLACEHOLDER } from '../plan/server-command-plan.js';
 import { checkProcessSweep, clusterCommand, PROCESSES_ENV } from './process-sweep.js';
 
 export { SIZE_PLACEHOLDER };
@@ -15,7 +15,7 @@ const EXAMPLE = 'spawnbench tune --size-env WEB_CONCURRENCY -- node server.js';
 
 
 /**
- * @param {import('../option-declarations.js').PlanOptions} o the options of `spawnbench tune` (its per-step load defaults)
+ * @param {import('../plan/option-declarations.js').PlanOptions} o the options of `spawnbench tune` (its per-step load defaults)
  * @param {string[]} command operands after `--`
  * @returns {{ base: object, policies: Array<string|null>, knobs: { sizeEnv: string|null, sizeArg: boolean,
  *   policyEnv: string|null, policyArg: boolean, processes?: boolean } }} `policies` is [null] when the server has no policy knob;

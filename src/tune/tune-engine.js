@@ -6,9 +6,9 @@
  * "Tune engine"). It never prints.
  */
 import { createRun as createRunEngine, planForJson } from '../runner/run-engine.js';
-import { readMachine } from '../machine.js';
+import { readMachine } from '../machine/machine.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../output/logger.js';
 import { recommend } from '../analysis/recommend.js';
 import { fitUsl, uslDisagreement } from '../analysis/usl.js';
 import { isClean, groupCells, stepsOfCell } from '../analysis/cells.js';
@@ -19,9 +19,9 @@ import { createAdaptiveSearch } from './adaptive.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 import { chosenProcesses, cellBalances, cellWorkers } from '../analysis/worker-balance.js';
-import { RunError } from '../errors.js';
+import { RunError } from '../base/errors.js';
 import { hasEnoughResponses } from '../analysis/step-enough.js';
-import { STEP_TICK_SLACK_MS } from '../thresholds.js';
+import { STEP_TICK_SLACK_MS } from '../base/thresholds.js';
 
 /**
  * @param {object} plan from buildTunePlan()

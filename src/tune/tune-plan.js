@@ -2,13 +2,13 @@
  * CLI options → the plan of a sweep: one run plan per step, pool size and policy
  * filled in per step. Every check on tune's own options lives here.
  */
-import { buildRunPlan } from '../run-plan.js';
+import { buildRunPlan } from '../plan/run-plan.js';
 import { listStrategies, getStrategy } from '../strategies/registry.js';
-import { UsageError } from '../errors.js';
-import { parseChoiceList } from '../units.js';
+import { UsageError } from '../base/errors.js';
+import { parseChoiceList } from '../base/units.js';
 import { buildCommandSweep, commandStepTarget } from './server-command-sweep.js';
-import { BALANCE_POLICIES, readOptions, flagOf } from '../option-declarations.js';
-import { TUNE_STEP_MAX_MS } from '../thresholds.js';
+import { BALANCE_POLICIES, readOptions, flagOf } from '../plan/option-declarations.js';
+import { TUNE_STEP_MAX_MS } from '../base/thresholds.js';
 
 /**
  * @param {Record<string, any>} options the API's options (typed or the CLI's text), or options read already;

@@ -3,7 +3,7 @@
  * Every function takes a possibly-missing value and returns a short string; a
  * missing value is shown as DASH so a column never collapses.
  */
-import { formatInteger } from '../units.js';
+import { formatInteger } from '../base/units.js';
 
 /** Shown where a value is not known (yet, or not measurable on this runtime). */
 export const DASH = '–';

@@ -7,7 +7,7 @@
  */
 import { emptyAdviceWindow, foldSample, windowInput } from '../analysis/advice-window.js';
 import { adviseRun } from '../analysis/run-advice.js';
-import { LIVE_ADVICE_MIN_MS } from '../thresholds.js';
+import { LIVE_ADVICE_MIN_MS } from '../base/thresholds.js';
 
 /**
  * @typedef {object} LiveAdvice

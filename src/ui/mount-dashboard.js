@@ -2,7 +2,7 @@ import React from 'react';
 import { render } from 'ink';
 import { App } from './components/app.js';
 import { createRunStore } from './run-store.js';
-import { DASHBOARD_REFRESH_MS } from '../thresholds.js';
+import { DASHBOARD_REFRESH_MS } from '../base/thresholds.js';
 import { colorEnabled, makeTone } from './theme.js';
 
 const h = React.createElement;

@@ -1,5 +1,5 @@
 /**
- * The few facts the dashboard shows from a plan (src/run-plan.js buildRunPlan, as sent
+ * The few facts the dashboard shows from a plan (src/plan/run-plan.js buildRunPlan, as sent
  * in the `start` event: `{ target, workload, load, probe }`), flattened once so
  * the panels do not each know the plan's nesting.
  */

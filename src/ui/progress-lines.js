@@ -1,8 +1,8 @@
 import { describeLoad, describeTarget, phaseWord } from './describe-plan.js';
 import { planView } from './plan-view.js';
 import { formatCount, formatElapsed, formatMs } from './cell-format.js';
-import { PROGRESS_INTERVAL_MS } from '../thresholds.js';
-import { policyLabel } from '../labels.js';
+import { PROGRESS_INTERVAL_MS } from '../base/thresholds.js';
+import { policyLabel } from '../base/labels.js';
 
 /**
  * Where there is no dashboard (pipes, CI, --json, --no-dashboard): one plain line

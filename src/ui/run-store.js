@@ -1,5 +1,5 @@
 import { applyRunEvent, initialRunState, RUN_EVENTS } from './run-state.js';
-import { DASHBOARD_REFRESH_MS } from '../thresholds.js';
+import { DASHBOARD_REFRESH_MS } from '../base/thresholds.js';
 
 /** Events that are shown at once rather than at the next refresh. */
 const IMMEDIATE_EVENTS = new Set(['start', 'phase', 'done', 'stop-requested']);

@@ -10,7 +10,7 @@ import { generatorLimited } from '../../src/analysis/verdict-generator.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { wordBottleneck } from '../../src/report/tune-words.js';
 import { wordFinding } from '../../src/report/diagnose-words.js';
-import { parseGeneratorThreads } from '../../src/option-declarations.js';
+import { parseGeneratorThreads } from '../../src/plan/option-declarations.js';
 import { syntheticRun, evenWorkers } from './synthetic-runs.js';
 import { CALM } from './sweeps.js';
 

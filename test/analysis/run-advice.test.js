@@ -9,7 +9,7 @@ import { poolBalance } from '../../src/analysis/pool-balance.js';
 import { estimatePoolSize } from '../../src/analysis/pool-size.js';
 import { sweepCost } from '../../src/analysis/confirm-command.js';
 import { buildTunePlan } from '../../src/tune/tune-plan.js';
-import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../../src/thresholds.js';
+import { TUNE_STEP_OVERHEAD_MS, TUNE_DEFAULTS } from '../../src/base/thresholds.js';
 import { syntheticRun, evenWorkers } from './synthetic-runs.js';
 
 const advise = (run) => adviseRun(adviceInput(run));

@@ -2,7 +2,7 @@
 // the reports use, and the versions read from the real executables.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnMechanism, compareVersions } from '../../src/spawn-mechanism.js';
+import { spawnMechanism, compareVersions } from '../../src/machine/spawn-mechanism.js';
 import { formatSpawnLine, formatRuntimeList, fasterSpawnHint } from '../../src/report/runtimes-text.js';
 import { readRuntimeVersions, describeTargetRuntimes } from '../../src/strategies/runtime-versions.js';
 import { resolveRuntime } from '../../src/strategies/runtimes.js';

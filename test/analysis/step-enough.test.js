@@ -14,7 +14,7 @@ import { enoughMarks } from '../../src/tune/tune-engine.js';
 import { endLoadWhenEnough } from '../../src/runner/enough-watch.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
-import { TUNE_MIN_RESPONSES } from '../../src/thresholds.js';
+import { TUNE_MIN_RESPONSES } from '../../src/base/thresholds.js';
 import { sweep } from './sweeps.js';
 import { syntheticRun, evenWorkers } from './synthetic-runs.js';
 

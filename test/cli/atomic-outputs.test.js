@@ -1,4 +1,4 @@
-// --out, --html and --log-file are written whole or not at all (src/atomic-file.js): a write
+// --out, --html and --log-file are written whole or not at all (src/output/atomic-file.js): a write
 // that fails midway used to leave a --against baseline as 8 KB of cut JSON. The failure is
 // real, not simulated: spawnbench runs under `prlimit --fsize` (RLIMIT_FSIZE), so the kernel
 // refuses its writes past that size with EFBIG, midway through each file.
@@ -116,7 +116,7 @@ test('report <file> --html <the same file> is refused (exit 2): the result would
 });
 
 test('a log that no exit handler would put in place (a second hangup) is put in place by closeAllLoggers', async () => {
-  const { createLogger, closeAllLoggers } = await import('../../src/logger.js');
+  const { createLogger, closeAllLoggers } = await import('../../src/output/logger.js');
   const file = path.join(dir, 'hangup.log');
   writeFileSync(file, 'previous\n');
   const logger = createLogger(file);

@@ -1,6 +1,6 @@
 // Two smaller items of issue 25 (defect 10):
 // - `--generator-threads 64` on 2 cores was accepted and took ~1 GB: now at most one thread
-//   per CPU of the budget (src/cpu-budget.js), beyond it one line and exit 2;
+//   per CPU of the budget (src/machine/cpu-budget.js), beyond it one line and exit 2;
 // - Ctrl-C while a `diagnose --cpu-prof` server was still starting left an empty
 //   spawnbench-cpu-prof-* folder in the temp dir.
 import { test } from 'node:test';
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { cli, waitFor } from '../helpers/harness.js';
 import { startSpawnbench, waitForLog, processTree, stillAlive } from '../helpers/spawnbench-process.js';
-import { parseGeneratorThreads } from '../../src/option-declarations.js';
-import { budgetWorkers, ownCpuBudget } from '../../src/cpu-budget.js';
+import { parseGeneratorThreads } from '../../src/plan/option-declarations.js';
+import { budgetWorkers, ownCpuBudget } from '../../src/machine/cpu-budget.js';
 
 const budget = (cpus, source = 'host') => ({ budget: cpus, source, hostThreads: 8, physicalCores: 8, cpus: [], limits: {}, smt: null, unreadable: null });
 

@@ -75,7 +75,7 @@ test('--out that cannot be written at the end (its directory went away): the sum
 
 test('durations of hours read as hours', async () => {
   const { formatDuration } = await import('../../src/ui/cell-format.js');
-  const units = await import('../../src/units.js');
+  const units = await import('../../src/base/units.js');
   assert.equal(formatDuration(5 * 3_600_000), '5h00m');
   assert.equal(formatDuration(3_720_000 + 5000), '1h02m');
   assert.equal(formatDuration(65_000), '1m05s');

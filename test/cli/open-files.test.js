@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { BIN } from '../helpers/spawnbench-process.js';
 import { readOpenFilesLimit, openFilesRefusal } from '../../src/runner/open-files-limit.js';
-import { MIN_OPEN_FILES } from '../../src/thresholds.js';
+import { MIN_OPEN_FILES } from '../../src/base/thresholds.js';
 
 const withLimit = (limit, args) => spawnSync('/bin/sh', ['-c', `ulimit -n ${limit} && exec "$@"`, 'sh', process.execPath, BIN, ...args], { encoding: 'utf8' });
 

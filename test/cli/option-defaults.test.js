@@ -1,14 +1,14 @@
-// Defaults declared once (src/option-declarations.js): --help shows each declared
+// Defaults declared once (src/plan/option-declarations.js): --help shows each declared
 // default, the plans get the same typed values from the CLI and from the API, and
 // "was it given?" comes from commander's getOptionValueSource() or from the API's
 // options object, never from a second table. No process is started.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProgram } from '../../src/cli.js';
-import { OPTION_GROUPS } from '../../src/options.js';
+import { OPTION_GROUPS } from '../../src/plan/options.js';
 import { COMMANDS } from '../../src/commands/index.js';
-import { OPTIONS, defaultOf, shownDefault, cliOptions, readOptions } from '../../src/option-declarations.js';
-import { buildRunPlan } from '../../src/run-plan.js';
+import { OPTIONS, defaultOf, shownDefault, cliOptions, readOptions } from '../../src/plan/option-declarations.js';
+import { buildRunPlan } from '../../src/plan/run-plan.js';
 import { buildTunePlan } from '../../src/tune/tune-plan.js';
 import { buildComparePlan } from '../../src/compare/compare-plan.js';
 import { buildDiagnosePlan } from '../../src/diagnose/diagnose-plan.js';

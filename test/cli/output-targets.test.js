@@ -1,4 +1,4 @@
-// What --out, --html and --log-file write over (src/atomic-file.js destinationKind): a regular
+// What --out, --html and --log-file write over (src/output/atomic-file.js destinationKind): a regular
 // file or a new path is replaced whole; a character device, a FIFO and spawnbench's own stdout
 // are written through and stay what they are; a block device or a socket is refused before
 // anything starts (exit 2, one line). A rename over a device node used to replace it with a

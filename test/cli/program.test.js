@@ -4,11 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { ownCpuBudget } from '../../src/cpu-budget.js';
+import { ownCpuBudget } from '../../src/machine/cpu-budget.js';
 import { createProgram } from '../../src/cli.js';
 import { cli } from '../helpers/harness.js';
-import { buildRunPlan } from '../../src/run-plan.js';
-import { defaultPoolSize, cliOptions } from '../../src/option-declarations.js';
+import { buildRunPlan } from '../../src/plan/run-plan.js';
+import { defaultPoolSize, cliOptions } from '../../src/plan/option-declarations.js';
 import { fakeIo } from '../helpers/io.js';
 
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../src/cli.js';
 import { fakeIo } from '../helpers/io.js';
-import { MAX_RESULT_FILE_BYTES } from '../../src/thresholds.js';
+import { MAX_RESULT_FILE_BYTES } from '../../src/base/thresholds.js';
 import { createTune } from '../../src/tune/tune-engine.js';
 import { fakeRuns, MACHINE, tuneBase } from '../tune/fake-run.js';
 

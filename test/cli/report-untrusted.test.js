@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cli } from '../helpers/harness.js';
 import { readStat } from '../../src/sample/proc.js';
-import { cleanText, plainText } from '../../src/untrusted-text.js';
+import { cleanText, plainText } from '../../src/base/untrusted-text.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'spawnbench-test-untrusted-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

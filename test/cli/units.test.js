@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDuration, parseInteger, parsePositiveNumber, parseIntegerList, formatDuration, formatInteger } from '../../src/units.js';
-import { splitCommand } from '../../src/workloads.js';
-import { UsageError } from '../../src/errors.js';
+import { parseDuration, parseInteger, parsePositiveNumber, parseIntegerList, formatDuration, formatInteger } from '../../src/base/units.js';
+import { splitCommand } from '../../src/base/workloads.js';
+import { UsageError } from '../../src/base/errors.js';
 
 test('durations accept ms, s, m and bare seconds', () => {
   assert.equal(parseDuration('500ms', '--duration'), 500);

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import {
   readCpuBudget, parseCpuList, parseCpuStat, throttlingBetween, budgetWorkers, readCpuStat,
-} from '../../src/cpu-budget.js';
-import { SMT_SIBLING_SHARE } from '../../src/thresholds.js';
+} from '../../src/machine/cpu-budget.js';
+import { SMT_SIBLING_SHARE } from '../../src/base/thresholds.js';
 
 const roots = [];
 after(() => {
@@ -256,7 +256,7 @@ test('a quota file it may not read: the budget without it, and permission named'
   // Root reads a file of mode 0 anyway: there the read runs as nobody.
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chmodSync(root, 0o755);
-  const script = `import { readCpuBudget } from ${JSON.stringify(new URL('../../src/cpu-budget.js', import.meta.url).href)};
+  const script = `import { readCpuBudget } from ${JSON.stringify(new URL('../../src/machine/cpu-budget.js', import.meta.url).href)};
     process.stdout.write(JSON.stringify(readCpuBudget(${JSON.stringify(opts(root))})));`;
   const cpu = asRoot
     ? JSON.parse(spawnSync(process.execPath, ['--input-type=module', '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8' }).stdout)

@@ -1,7 +1,7 @@
 // How every view names the machine's CPU (labels.js), from the budget's shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpuBudgetLabel, budgetAmount } from '../../src/labels.js';
+import { cpuBudgetLabel, budgetAmount } from '../../src/base/labels.js';
 import { describeMachine } from '../../src/report/describe.js';
 
 const cpu = (over) => ({ budget: 2, source: 'host', hostThreads: 2, physicalCores: 2, unreadable: null, ...over });

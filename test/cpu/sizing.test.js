@@ -11,7 +11,7 @@ import { recommend } from '../../src/analysis/recommend.js';
 import { emptyAdviceWindow, foldSample, windowInput } from '../../src/analysis/advice-window.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { wordRecommendation, wordBottleneck } from '../../src/report/tune-words.js';
-import { defaultPoolSize, defaultSizes } from '../../src/option-declarations.js';
+import { defaultPoolSize, defaultSizes } from '../../src/plan/option-declarations.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 import { sweep, CALM } from '../analysis/sweeps.js';
 import { ownRun } from '../own-server/own-runs.js';

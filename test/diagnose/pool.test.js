@@ -6,7 +6,7 @@ import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
 import { poolCapacity } from '../../src/analysis/pool-capacity.js';
 import { wordDiagnosis } from '../../src/report/diagnose-words.js';
 import { seededRandom } from '../../strategies/lib/random.js';
-import { POOL_BUSY_FRACTION, MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT } from '../../src/thresholds.js';
+import { POOL_BUSY_FRACTION, MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT } from '../../src/base/thresholds.js';
 
 /**
  * Evidence of a server with a main thread and `workers` (threads by default), every figure given.

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { processesInGroup } from '../helpers/processes.js';
 import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
 import { figuresOf } from './fault.js';
-import { POOL_BUSY_FRACTION } from '../../src/thresholds.js';
+import { POOL_BUSY_FRACTION } from '../../src/base/thresholds.js';
 
 const SHORT = ['--duration', '2s', '--warmup', '500ms', '--json'];
 

@@ -7,7 +7,7 @@ import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
 import { threadsLimited } from '../../src/analysis/verdict-threads.js';
 import { waitingOnDownstream } from '../../src/analysis/verdict-downstream.js';
 import { wordFinding } from '../../src/report/diagnose-words.js';
-import { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../../src/thresholds.js';
+import { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../../src/base/thresholds.js';
 
 /**
  * A single-process server on 2 cores whose loop is idle (ELU 0.2) and slow (p50 300 ms,

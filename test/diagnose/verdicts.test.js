@@ -14,7 +14,7 @@ import { waitingForCpu } from '../../src/analysis/verdict-starved.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
 import { syntheticResult } from './synthetic.js';
 import { wordDiagnosis, wordFinding } from '../../src/report/diagnose-words.js';
-import * as thresholds from '../../src/thresholds.js';
+import * as thresholds from '../../src/base/thresholds.js';
 
 // The rules return ids and figures; the words these tests read are made in report/.
 const verdictOf = (knobs) => wordDiagnosis(diagnoseEvidence(buildEvidence(syntheticResult(knobs))));
@@ -213,7 +213,7 @@ test('a server that exited mid-run is the verdict, whatever else was seen', () =
   assert.equal(findings[0].id, 'js-blocking');
 });
 
-test('the thresholds in --json are the ones in src/thresholds.js, by the same name and value', () => {
+test('the thresholds in --json are the ones in src/base/thresholds.js, by the same name and value', () => {
   assert.ok(Object.keys(THRESHOLDS).length >= 18);
   for (const [name, value] of Object.entries(THRESHOLDS)) assert.equal(value, thresholds[name], name);
 });

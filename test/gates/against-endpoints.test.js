@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { againstBaseline } from '../../src/analysis/against-deltas.js';
 import { formatAgainst } from '../../src/report/against-text.js';
 import { createHistogram, recordMs, encodeHistogram, fullSummary } from '../../src/load/histogram.js';
-import { parseAssertion } from '../../src/assert-expr.js';
+import { parseAssertion } from '../../src/plan/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { formatAssertionLine } from '../../src/report/assert-text.js';
 

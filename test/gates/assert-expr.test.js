@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAssertion, parseAssertions } from '../../src/assert-expr.js';
-import { UsageError } from '../../src/errors.js';
+import { parseAssertion, parseAssertions } from '../../src/plan/assert-expr.js';
+import { UsageError } from '../../src/base/errors.js';
 
 test('latency, rps, errors, shares and changes parse into metric, op, value and unit', () => {
   assert.deepEqual(parseAssertion('p99<1ms'), { expr: 'p99<1ms', metric: 'p99', op: '<', value: 1, unit: 'ms' });

@@ -4,7 +4,7 @@
 // pool at rest passes it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAssertions } from '../../src/assert-expr.js';
+import { parseAssertions } from '../../src/plan/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { measureMetrics } from '../../src/analysis/metrics.js';
 import { formatAssertions } from '../../src/report/assert-text.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { parseAssertions } from '../../src/assert-expr.js';
+import { parseAssertions } from '../../src/plan/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { measureMetrics } from '../../src/analysis/metrics.js';
 import { requestOutcome } from '../../src/analysis/request-outcome.js';

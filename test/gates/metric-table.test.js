@@ -13,7 +13,7 @@ import { stepsOfCell } from '../../src/analysis/cells.js';
 import { createTune } from '../../src/tune/tune-engine.js';
 import { formatTune } from '../../src/report/tune-text.js';
 import { fakeRuns, MACHINE, tuneBase } from '../tune/fake-run.js';
-import { parseAssertion, parseAssertions, ASSERT_METRICS } from '../../src/assert-expr.js';
+import { parseAssertion, parseAssertions, ASSERT_METRICS } from '../../src/plan/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { againstBaseline } from '../../src/analysis/against-deltas.js';
 import { formatAssertions } from '../../src/report/assert-text.js';
@@ -24,7 +24,7 @@ import { formatCompare, formatCompareMarkdown } from '../../src/report/compare-t
 import { renderHtml } from '../../src/report/html/index.js';
 import { withWords } from '../../src/report/words.js';
 import { RESULT_SCHEMA_URL, resultSchemaErrors } from '../../src/report/result-shape.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/base/errors.js';
 import { TABLE } from './fixtures/goodput-metric.js';
 
 const Ajv = createRequire(import.meta.url)('ajv');

@@ -37,7 +37,7 @@ export function startSpawnbench(args, { env = {}, logFile = true } = {}) {
     clearInterval(watch);
     resolve({ code, signal, at: Date.now(), out, err });
   }));
-  // While spawnbench runs, the log is a temporary file next to run.log, renamed over it at the end (src/atomic-file.js).
+  // While spawnbench runs, the log is a temporary file next to run.log, renamed over it at the end (src/output/atomic-file.js).
   const log = () => {
     for (const name of ['run.log', ...readdirSync(dir).filter((n) => n.startsWith('.run.log.') && n.endsWith('.tmp'))]) {
       try {

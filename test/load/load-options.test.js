@@ -1,10 +1,10 @@
-// startLoad()'s defaults are the CLI's: one value each, from src/thresholds.js.
+// startLoad()'s defaults are the CLI's: one value each, from src/base/thresholds.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkLoad, normalizeOptions, LOAD_DEFAULTS } from '../../src/load/load-options.js';
-import { defaultOf } from '../../src/option-declarations.js';
+import { defaultOf } from '../../src/plan/option-declarations.js';
 import { startLoad } from '../../src/load/index.js';
-import { buildRunPlan } from '../../src/run-plan.js';
+import { buildRunPlan } from '../../src/plan/run-plan.js';
 import { cli } from '../helpers/harness.js';
 
 const url = 'http://127.0.0.1:9/';

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { startLoad } from '../../src/load/index.js';
 import { readMixFile, pathTemplate } from '../../src/load/mix-file.js';
 import { checkMix, mixTable, drawFrom } from '../../src/load/mix.js';
-import { buildRunPlan } from '../../src/run-plan.js';
-import { UsageError } from '../../src/errors.js';
+import { buildRunPlan } from '../../src/plan/run-plan.js';
+import { UsageError } from '../../src/base/errors.js';
 import { startHttpServer } from './helpers.js';
 import { cli } from '../helpers/harness.js';
 

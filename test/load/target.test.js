@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTarget, startLoad } from '../../src/load/index.js';
 import { buildRequest } from '../../src/load/request.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/base/errors.js';
 
 test('parseTarget splits an http URL', () => {
   assert.deepEqual(parseTarget('http://127.0.0.1:3000/run?x=1'), {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { findSizeKnob, givenSizeKnob, resolveSizeKnob, scriptIndex, tuneArgs } from '../../src/analysis/size-knob.js';
 import { serverShape, shapeBetween, launcherName, withOtherThreads } from '../../src/analysis/server-shape.js';
 import { describeSizeKnob, describeServer, knobAction } from '../../src/report/own-server.js';
-import { POOL_THREADS_MATTER_PCT } from '../../src/thresholds.js';
+import { POOL_THREADS_MATTER_PCT } from '../../src/base/thresholds.js';
 
 const found = (command, env = {}) => findSizeKnob({ command, env });
 

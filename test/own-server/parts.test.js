@@ -7,12 +7,12 @@ import { buildTunePlan, stepPlan } from '../../src/tune/tune-plan.js';
 import { createAdaptiveSearch } from '../../src/tune/adaptive.js';
 import { findSizeKnob, tuneArgs } from '../../src/analysis/size-knob.js';
 import { workerBalance, chosenProcesses, cellBalances } from '../../src/analysis/worker-balance.js';
-import { LOPSIDED_RATIO } from '../../src/thresholds.js';
+import { LOPSIDED_RATIO } from '../../src/base/thresholds.js';
 import { formatServerProcesses, shellLine, policyNotTunedSentences, balanceCell } from '../../src/report/own-server.js';
 import { formatDiagnosis } from '../../src/report/diagnose-text.js';
 import { recommend } from '../../src/analysis/recommend.js';
 import { wordRecommendation } from '../../src/report/tune-words.js';
-import { policyLabel, OWN_POLICY_LABEL } from '../../src/labels.js';
+import { policyLabel, OWN_POLICY_LABEL } from '../../src/base/labels.js';
 import { sweep } from '../analysis/sweeps.js';
 
 test('a step of a command sweep: {size} and {policy} filled in, the knobs set in its environment', () => {

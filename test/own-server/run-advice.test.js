@@ -91,7 +91,7 @@ test('a single process blocked in spawn with idle cores: a pool of processes wou
   assert.ok(help.figures.idleCores > 1 && help.figures.idleCores < 1.5, `idle cores ${help.figures.idleCores}`);
   assert.ok(advice.size >= 1);
   assert.equal(advice.confirmWith, null, 'a single process has no knob to sweep');
-  // In a container with 1.5 CPUs (src/cpu-budget.js): 1.5 − 0.7 used = 0.8 idle.
+  // In a container with 1.5 CPUs (src/machine/cpu-budget.js): 1.5 − 0.7 used = 0.8 idle.
   const capped = ownRun({ pool: false, rps: 300, cpus: [40, 30], spawnedCpuPct: 20, main: { elu: 0.95, blocked: 0.6, cpuPct: 45, loopCpuPct: 45, waitPct: 1 } });
   capped.machine.cpu = { budget: 1.5, source: 'quota' };
   const cappedHelp = advise(capped).reasons.find((r) => r.id === 'own-pool-would-help');

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { installRouteTimer, MAX_ROUTES, ROUTE_OVERFLOW, ROUTE_PERIOD_MS } from '../../src/probe/route-timer.js';
 import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
-import { pathTemplate, routeName } from '../../src/route-template.js';
+import { pathTemplate, routeName } from '../../src/base/route-template.js';
 
 const BURN_MS = 20;
 

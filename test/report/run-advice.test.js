@@ -9,7 +9,7 @@ import { formatSummary } from '../../src/report/summary.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { cli } from '../helpers/harness.js';
-import { TUNE_STEP_OVERHEAD_MS } from '../../src/thresholds.js';
+import { TUNE_STEP_OVERHEAD_MS } from '../../src/base/thresholds.js';
 import { syntheticRun, evenWorkers } from '../analysis/synthetic-runs.js';
 
 const withAdvice = (run) => ({ ...run, recommendation: adviseRun(adviceInput(run)) });

@@ -16,7 +16,7 @@ import { spawnInCgroup, removeCgroup } from '../../src/runner/cgroup-containment
 import { trackTree } from '../../src/runner/escapees.js';
 import { spawnContained } from '../../src/runner/contained-spawn.js';
 import { procPids, readStat } from '../../src/sample/proc.js';
-import { STOP_GRACE_MS } from '../../src/thresholds.js';
+import { STOP_GRACE_MS } from '../../src/base/thresholds.js';
 
 const HEALTHY = fileURLToPath(new URL('../../fixtures/servers/healthy.js', import.meta.url));
 const EXIT_AFTER_SUMMARY_MS = 2_000;

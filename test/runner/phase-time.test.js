@@ -8,7 +8,7 @@ import http from 'node:http';
 import { once, EventEmitter } from 'node:events';
 import pino from 'pino';
 import { createEngine, measureServer } from '../../src/runner/engine-shell.js';
-import { buildRunPlan } from '../../src/run-plan.js';
+import { buildRunPlan } from '../../src/plan/run-plan.js';
 
 const RESET_BUSY_MS = 300;
 

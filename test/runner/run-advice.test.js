@@ -2,7 +2,7 @@
 // the samples the recommendation reads (run-queue wait, in-flight per worker).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BALANCE_POLICIES } from '../../src/option-declarations.js';
+import { BALANCE_POLICIES } from '../../src/plan/option-declarations.js';
 import { cli, waitFor } from '../helpers/harness.js';
 import { processesInGroup } from '../helpers/processes.js';
 

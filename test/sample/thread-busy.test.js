@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { openProbeChannel } from '../../src/probe/channel.js';
 import { startSampler } from '../../src/sample/index.js';
 import { threadBusy } from '../../src/sample/thread-busy.js';
-import { ELU_CPU_DISAGREE } from '../../src/thresholds.js';
+import { ELU_CPU_DISAGREE } from '../../src/base/thresholds.js';
 import http from 'node:http';
 import { stopGroup } from '../probe/helpers/servers.js';
 import { startFixtureServer } from '../helpers/harness.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
 import { getStrategy, listStrategies } from '../../src/strategies/registry.js';
 import { checkRuntimeSupport, resolveRuntime, workerForkConfig } from '../../src/strategies/runtimes.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/base/errors.js';
 import { runtimePath, missingRuntime } from '../helpers/runtimes.js';
 
 const NODE = resolveRuntime('node');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTunePlan, stepPlan } from '../../src/tune/tune-plan.js';
-import { defaultSizes } from '../../src/option-declarations.js';
+import { defaultSizes } from '../../src/plan/option-declarations.js';
 import { coarseSizes, refineSizes } from '../../src/tune/adaptive.js';
 import { interleave } from '../../src/tune/exhaustive.js';
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, fixture, assertNothingLeft } from '../own-server/helpers.js';
-import { TUNE_MIN_RESPONSES } from '../../src/thresholds.js';
+import { TUNE_MIN_RESPONSES } from '../../src/base/thresholds.js';
 
 test('tune -d 1s on a 60 ms endpoint: each step runs past 1 s until it has 200 responses, and is ranked', async () => {
   const { code, out, err } = await cli(

@@ -10,7 +10,7 @@ import { frame, assertFits } from './render-helpers.js';
 import { syntheticRun } from '../analysis/synthetic-runs.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
-import { LIVE_ADVICE_MIN_MS } from '../../src/thresholds.js';
+import { LIVE_ADVICE_MIN_MS } from '../../src/base/thresholds.js';
 import { formatLiveAdvice } from '../../src/report/run-advice-summary.js';
 
 const h = React.createElement;

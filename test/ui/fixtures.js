@@ -7,7 +7,7 @@ import { applyRunEvent, initialRunState } from '../../src/ui/run-state.js';
 const runtime = (kind) => ({ name: kind, kind, path: `/usr/bin/${kind}` });
 
 /**
- * A plan as the engine's `start` event sends it (src/run-plan.js buildRunPlan, JSON-safe).
+ * A plan as the engine's `start` event sends it (src/plan/run-plan.js buildRunPlan, JSON-safe).
  * @param {{ workers?: number, runtime?: string, workerRuntime?: string }} [options] workers: 0 = baseline
  */
 export function makePlan({ workers = 0, runtime: main = 'node', workerRuntime = 'node' } = {}) {

@@ -12,7 +12,7 @@ import { headline, footer, endpointsTable } from './run-html.js';
 import { ms, pct } from '../text-format.js';
 
 /**
- * @param {import('../../result-types.js').DiagnoseResult} result DiagnoseResult
+ * @param {import('../../base/result-types.js').DiagnoseResult} result DiagnoseResult
  * @param {{ baseline?: { load?: { histogram?: string } } }} [options]
  * @returns {string}
  */
@@ -42,7 +42,7 @@ export function renderDiagnoseHtml(result, { baseline } = {}) {
   });
 }
 
-/** @param {import('../../result-types.js').DiagnoseFinding} f a finding in words */
+/** @param {import('../../base/result-types.js').DiagnoseFinding} f a finding in words */
 function findingHtml(f) {
   const where = f.where ? ` <span class="meta">(${esc(f.where)})</span>` : '';
   const evidence = f.evidence?.length ? `<ul>${f.evidence.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : '';
@@ -50,7 +50,7 @@ function findingHtml(f) {
   return `<h3>${esc(f.title)}${where}</h3>${evidence}${next}`;
 }
 
-/** @param {import('../../result-types.js').Diagnosis|undefined} diagnosis in words (renderHtml() words it) */
+/** @param {import('../../base/result-types.js').Diagnosis|undefined} diagnosis in words (renderHtml() words it) */
 function diagnosisSection(diagnosis) {
   if (!diagnosis?.verdict) return '';
   const ok = diagnosis.verdict.id === 'healthy';
@@ -60,7 +60,7 @@ function diagnosisSection(diagnosis) {
   return section('Verdict', parts.join(''));
 }
 
-/** @param {import('../../result-types.js').CpuProfileSummary|null|undefined} profile */
+/** @param {import('../../base/result-types.js').CpuProfileSummary|null|undefined} profile */
 function cpuProfileSection(profile) {
   if (!profile) return '';
   if (!profile.top) return section('CPU profile', `<p>None written in ${esc(profile.dir)} (the server was not a Node.js process, or it was killed before it could save one).</p>`);

@@ -15,7 +15,7 @@ import { withWords } from '../words.js';
 const RENDERERS = { run: renderRunHtml, tune: renderTuneHtml, compare: renderCompareHtml, diagnose: renderDiagnoseHtml };
 
 /**
- * @param {import('../../result-types.js').Result} result a RunResult, TuneResult, CompareResult or DiagnoseResult
+ * @param {import('../../base/result-types.js').Result} result a RunResult, TuneResult, CompareResult or DiagnoseResult
  * @param {{ baseline?: { load?: { histogram?: string } } }} [options] the --against result, for run and diagnose
  * @returns {string} the HTML document
  */

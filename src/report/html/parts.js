@@ -5,7 +5,7 @@
  */
 import { lineChart, percentileChart, esc } from './svg.js';
 import { colorAt, table, grid, section } from './page.js';
-import { cleanText } from '../../untrusted-text.js';
+import { cleanText } from '../../base/untrusted-text.js';
 import { errorLabel } from '../reasons.js';
 import { int, ms, msNumber, bytes, pct, isFiniteNumber } from '../text-format.js';
 import { latencyDistribution } from '../../analysis/latency-distribution.js';
@@ -14,11 +14,11 @@ import { formatGateValue, WHY as GATE_WHY } from '../assert-text.js';
 import { metricWords } from '../metric-text.js';
 import { describeMachine, describeThrottling } from '../describe.js';
 
-/** @typedef {import('../../result-types.js').SamplesSummary} SamplesSummary */
-/** @typedef {import('../../result-types.js').ProcessSamples} ProcessSamples */
-/** @typedef {import('../../result-types.js').ProcessSummary} ProcessSummary */
-/** @typedef {import('../../result-types.js').ProcessSample} ProcessSample */
-/** @typedef {import('../../result-types.js').AgainstDelta} AgainstDelta */
+/** @typedef {import('../../base/result-types.js').SamplesSummary} SamplesSummary */
+/** @typedef {import('../../base/result-types.js').ProcessSamples} ProcessSamples */
+/** @typedef {import('../../base/result-types.js').ProcessSummary} ProcessSummary */
+/** @typedef {import('../../base/result-types.js').ProcessSample} ProcessSample */
+/** @typedef {import('../../base/result-types.js').AgainstDelta} AgainstDelta */
 /** @typedef {'p50Ms'|'p90Ms'|'p99Ms'|'maxMs'} LatencyField */
 /** @typedef {[number, number|null]} Point */
 /**
@@ -30,7 +30,7 @@ const LATENCY_COLORS = { p50Ms: colorAt(0), p90Ms: colorAt(2), p99Ms: colorAt(1)
 
 /**
  * Throughput and latency percentiles per second of the measured window.
- * @param {{ series?: import('../../result-types.js').LoadSecond[] }|null|undefined} load
+ * @param {{ series?: import('../../base/result-types.js').LoadSecond[] }|null|undefined} load
  */
 export function loadOverTime(load) {
   const series = load?.series ?? [];
@@ -58,7 +58,7 @@ export function loadOverTime(load) {
 
 /**
  * The percentile plot from the result's HDR histogram (and the baseline's, with --against).
- * @param {Partial<import('../../result-types.js').LoadResult>|undefined} load
+ * @param {Partial<import('../../base/result-types.js').LoadResult>|undefined} load
  * @param {{ load?: { histogram?: string } }} [baseline]
  */
 export function latencyPlot(load, baseline) {
@@ -67,7 +67,7 @@ export function latencyPlot(load, baseline) {
   const series = [{ name: `this run (${int(now.count)} requests)`, color: colorAt(0), points: now.points }];
   const before = baseline ? latencyDistribution(baseline.load?.histogram) : null;
   if (before?.points.length) series.push({ name: `baseline (${int(before.count)} requests)`, color: colorAt(8), points: before.points });
-  const latency = load.latency ?? /** @type {Partial<import('../../result-types.js').Latency>} */ ({});
+  const latency = load.latency ?? /** @type {Partial<import('../../base/result-types.js').Latency>} */ ({});
   const summary = table(
     ['min', 'p50', 'p75', 'p90', 'p99', 'p99.9', 'max', 'mean'],
     [[latency.minMs, latency.p50Ms, latency.p75Ms, latency.p90Ms, latency.p99Ms, latency.p999Ms, latency.maxMs, latency.meanMs].map(msNumber)],
@@ -210,7 +210,7 @@ function deltaRows(deltas, lead = []) {
 
 /**
  * The --against block: before, after, change and mark per figure (per row for a compare).
- * @param {import('../../result-types.js').Against|undefined} against
+ * @param {import('../../base/result-types.js').Against|undefined} against
  */
 export function againstSection(against) {
   if (!against || (!against.deltas && !against.rows)) return '';
@@ -225,7 +225,7 @@ export function againstSection(against) {
 
 /**
  * The --assert block.
- * @param {import('../../result-types.js').Assertion[]|undefined} outcomes
+ * @param {import('../../base/result-types.js').Assertion[]|undefined} outcomes
  */
 export function assertionsSection(outcomes) {
   if (!outcomes?.length) return '';
@@ -249,7 +249,7 @@ export function notesSection(result) {
 }
 
 /** "Node 20.20.2 · libuv 1.46.0 · CPU × 2 cores · linux/x64" (the CPU budget as describeMachine says it) */
-/** @param {import('../../result-types.js').Machine|null|undefined} m */
+/** @param {import('../../base/result-types.js').Machine|null|undefined} m */
 export function machineLine(m) {
   return m ? describeMachine(m) : '';
 }
@@ -259,7 +259,7 @@ export function machineLine(m) {
  * Why requests failed and what the server leaned on: the error texts by status and kind,
  * its stderr lines, its downstream connections, the other CPU users. Every text is the
  * server's (untrusted): table() escapes it.
- * @param {{ load?: { errorTexts?: import('../../result-types.js').ErrorTexts[] }, serverStderr?: import('../../result-types.js').ServerStderr|null, samples?: SamplesSummary|null }} result
+ * @param {{ load?: { errorTexts?: import('../../base/result-types.js').ErrorTexts[] }, serverStderr?: import('../../base/result-types.js').ServerStderr|null, samples?: SamplesSummary|null }} result
  */
 export function reasonsSection(result) {
   const parts = [];

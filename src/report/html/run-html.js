@@ -16,7 +16,7 @@ import { requestOutcome } from '../../analysis/request-outcome.js';
 import { endpointRows } from '../endpoints-text.js';
 
 /**
- * @param {import('../../result-types.js').RunResult} result RunResult
+ * @param {import('../../base/result-types.js').RunResult} result RunResult
  * @param {{ baseline?: { load?: { histogram?: string } } }} [options] the --against result, drawn beside this one's distribution
  * @returns {string}
  */
@@ -47,11 +47,11 @@ export function renderRunHtml(result, { baseline } = {}) {
  * metric table's figures; the words say which the report shows further down instead); above
  * them, the line that says most requests failed when they did, and after the throughput how
  * much of it succeeded and how many requests were measured.
- * @param {{ load?: import('../../result-types.js').LoadResult, outcome?: import('../../result-types.js').RequestOutcome, metrics?: import('../../result-types.js').MetricFigure[] }} result a RunResult or DiagnoseResult
+ * @param {{ load?: import('../../base/result-types.js').LoadResult, outcome?: import('../../base/result-types.js').RequestOutcome, metrics?: import('../../base/result-types.js').MetricFigure[] }} result a RunResult or DiagnoseResult
  */
 export function headline(result) {
   // A result without its load (an edited file) reads as one that measured nothing.
-  const load = result.load ?? /** @type {Partial<import('../../result-types.js').LoadResult>} */ ({});
+  const load = result.load ?? /** @type {Partial<import('../../base/result-types.js').LoadResult>} */ ({});
   // A result's outcome is requestOutcome()'s (the result types keep its id as the schema does, a string).
   const outcome = /** @type {import('../../analysis/request-outcome.js').RequestOutcome|undefined} */ (result.outcome) ?? requestOutcome(load);
   const failed = outcome.failed > 0;
@@ -72,7 +72,7 @@ export function headline(result) {
 
 /**
  * A mix's endpoints, one row each (empty without a mix).
- * @param {{ endpoints?: import('../../result-types.js').Endpoint[]|null }} load
+ * @param {{ endpoints?: import('../../base/result-types.js').Endpoint[]|null }} load
  */
 export function endpointsTable(load) {
   const rows = endpointRows(load.endpoints);

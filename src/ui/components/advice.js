@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useTone } from '../theme.js';
-import { LIVE_ADVICE_MIN_MS } from '../../thresholds.js';
+import { LIVE_ADVICE_MIN_MS } from '../../base/thresholds.js';
 
 const h = React.createElement;
 

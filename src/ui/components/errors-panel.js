@@ -2,9 +2,9 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { formatCount } from '../cell-format.js';
 import { useTone } from '../theme.js';
-import { workerDeathLabel } from '../../labels.js';
+import { workerDeathLabel } from '../../base/labels.js';
 import { requestOutcome, mostlyFailed } from '../../analysis/request-outcome.js';
-import { cleanText } from '../../untrusted-text.js';
+import { cleanText } from '../../base/untrusted-text.js';
 
 const h = React.createElement;
 

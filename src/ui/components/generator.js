@@ -5,7 +5,7 @@ import { useTone } from '../theme.js';
 
 const h = React.createElement;
 
-import { GENERATOR_BUSY_CPU_PCT } from '../../thresholds.js';
+import { GENERATOR_BUSY_CPU_PCT } from '../../base/thresholds.js';
 
 /** The generator's busy level, % of one core per thread (kept as this panel's export name). */
 export const GENERATOR_BUSY_PCT = GENERATOR_BUSY_CPU_PCT;

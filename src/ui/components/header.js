@@ -2,7 +2,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { describeLoad, describeTarget } from '../describe-plan.js';
 import { useTone } from '../theme.js';
-import { cpuBudgetLabel } from '../../labels.js';
+import { cpuBudgetLabel } from '../../base/labels.js';
 
 const h = React.createElement;
 

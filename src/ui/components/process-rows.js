@@ -1,5 +1,5 @@
 import { median } from '../../analysis/stats.js';
-import { isWorkerEntry } from '../../process-roles.js';
+import { isWorkerEntry } from '../../machine/process-roles.js';
 
 /**
  * Rows for the process table: the sampler's processes joined with the engine's

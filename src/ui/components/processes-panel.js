@@ -4,8 +4,8 @@ import { bar } from '../charts.js';
 import { formatBytes, formatElu, formatFraction, formatMs, formatPct, DASH } from '../cell-format.js';
 import { useTone } from '../theme.js';
 import { buildProcessRows, collapseRows } from './process-rows.js';
-import { LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, SATURATED_ELU, SPAWN_BLOCKED_FRACTION, BUSY_FRACTION, QUOTA_THROTTLED_FRACTION } from '../../thresholds.js';
-import { budgetAmount } from '../../labels.js';
+import { LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, SATURATED_ELU, SPAWN_BLOCKED_FRACTION, BUSY_FRACTION, QUOTA_THROTTLED_FRACTION } from '../../base/thresholds.js';
+import { budgetAmount } from '../../base/labels.js';
 
 const h = React.createElement;
 

@@ -4,7 +4,7 @@ import { sparkline } from '../charts.js';
 import { median } from '../../analysis/stats.js';
 import { formatCompact, formatMs, DASH } from '../cell-format.js';
 import { useTone } from '../theme.js';
-import { policyLabel } from '../../labels.js';
+import { policyLabel } from '../../base/labels.js';
 
 const h = React.createElement;
 

@@ -9,7 +9,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readStat } from './sample/proc.js';
+import { readStat } from './proc.js';
 
 /** The kinds of directory spawnbench makes and removes itself (a CPU-profile dir is the user's output, not swept). */
 const KINDS = ['run', 'probe'];

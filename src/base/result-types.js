@@ -178,14 +178,14 @@
  */
 
 /**
- * A run plan's load (src/run-plan.js, checked by src/load/load-options.js): the fields every
+ * A run plan's load (src/plan/run-plan.js, checked by src/load/load-options.js): the fields every
  * report describes, named; the rest as startLoad() takes them.
  * @typedef {{ rate: number|null, connections: number, threads: number, requests: number|null,
  *   durationMs: number|null, warmupMs: number, extendToMs?: number|null } & Record<string, any>} LoadPlan
  */
 
 /**
- * The machine line's facts (src/machine.js).
+ * The machine line's facts (src/machine/machine.js).
  * @typedef {object} Machine
  * @property {string} node
  * @property {string} libuv
@@ -196,7 +196,7 @@
  * @property {number} cores
  * @property {number} [physicalCores]
  * @property {number} [memTotalBytes]
- * @property {import('./cpu-budget.js').CpuBudget} [cpu] the CPU budget (src/cpu-budget.js)
+ * @property {import('../machine/cpu-budget.js').CpuBudget} [cpu] the CPU budget (src/machine/cpu-budget.js)
  */
 
 /**
@@ -304,7 +304,7 @@
 
 /**
  * How many requests succeeded: the one type src/analysis/request-outcome.js makes.
- * @typedef {import('./analysis/request-outcome.js').RequestOutcome} RequestOutcome
+ * @typedef {import('../analysis/request-outcome.js').RequestOutcome} RequestOutcome
  */
 
 /**

@@ -2,7 +2,7 @@
  * The run log: pino writing to --log-file only. Nothing is logged to the terminal,
  * where it would break the dashboard and the JSON on stdout. The log is written to a
  * temporary file next to --log-file and renamed over it when the command ends
- * (src/atomic-file.js), so a write that fails midway leaves the previous log as it
+ * (src/output/atomic-file.js), so a write that fails midway leaves the previous log as it
  * was; a failed write never ends the run, it is reported when the log is closed.
  */
 import { createRequire } from 'node:module';

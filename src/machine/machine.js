@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileSync, statSync } from 'node:fs';
 import { ownCpuBudget } from './cpu-budget.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../output/atomic-file.js';
 
 let cached;
 
@@ -74,7 +74,7 @@ function readBootId() {
 
 /**
  * `cores` is availableParallelism() as before; `cpu` is what sizes the run: the
- * CPU budget (src/cpu-budget.js) with its source, the host's hardware threads and
+ * CPU budget (src/machine/cpu-budget.js) with its source, the host's hardware threads and
  * physical cores.
  * @returns {Promise<{node: string, libuv: string, v8: string, platform: string, arch: string, cpuModel: string, cores: number,
  *   physicalCores: number|null, memTotalBytes: number, cpu: import('./cpu-budget.js').CpuBudget}>}

@@ -2,17 +2,17 @@
  * CLI options → a plain plan object. Every check on user input lives here, so the
  * engine can trust the plan and tests can cover bad input without a process.
  */
-import { UsageError } from './errors.js';
-import { checkOutputDestinations } from './output-destinations.js';
-import { resolveWorkload } from './workloads.js';
-import { getStrategy } from './strategies/registry.js';
-import { checkRuntimeSupport } from './strategies/runtimes.js';
-import { parseTarget } from './load/target.js';
-import { checkLoad } from './load/load-options.js';
-import { readMixFile } from './load/mix-file.js';
+import { UsageError } from '../base/errors.js';
+import { checkOutputDestinations } from '../output/output-destinations.js';
+import { resolveWorkload } from '../base/workloads.js';
+import { getStrategy } from '../strategies/registry.js';
+import { checkRuntimeSupport } from '../strategies/runtimes.js';
+import { parseTarget } from '../load/target.js';
+import { checkLoad } from '../load/load-options.js';
+import { readMixFile } from '../load/mix-file.js';
 import { BALANCE_POLICIES, readOptions, flagOf } from './option-declarations.js';
-import { readLimits } from './sample/proc.js';
-import { OPEN_FILES_BESIDES_CONNECTIONS } from './thresholds.js';
+import { readLimits } from '../sample/proc.js';
+import { OPEN_FILES_BESIDES_CONNECTIONS } from '../base/thresholds.js';
 
 /**
  * @typedef {object} TargetPlan what a run measures: a built-in strategy it boots (buildTarget), a URL it
@@ -43,8 +43,8 @@ import { OPEN_FILES_BESIDES_CONNECTIONS } from './thresholds.js';
  *   what the run engine (src/runner/run-engine.js) reads
  * @property {'run'|'tune'|'compare'} command the command it is part of (a tune step's or a compare row's plan is one)
  * @property {TargetPlan} target
- * @property {import('./workloads.js').Workload} workload
- * @property {import('./load/load-options.js').CheckedLoad} load startLoad()'s input, but for the URL
+ * @property {import('../base/workloads.js').Workload} workload
+ * @property {import('../load/load-options.js').CheckedLoad} load startLoad()'s input, but for the URL
  * @property {{ enabled: boolean, intervalMs: number }} probe
  * @property {ReturnType<typeof buildOutput>} output
  */
@@ -128,7 +128,7 @@ export function buildLoad(o, expected) {
  * Refuses more connections than this process's open-files limit leaves room for: each is a
  * file, and the connects past the limit failed with spawnbench's own EMFILE, counted as the
  * server's errors. An open loop's own pool (connections null) stays within its 1,000.
- * @param {import('./load/load-options.js').CheckedLoad} load
+ * @param {import('../load/load-options.js').CheckedLoad} load
  * @param {number|null|undefined} [limit] the soft limit (this process's)
  */
 export function checkOpenFiles(load, limit = readLimits('self')?.openFiles) {

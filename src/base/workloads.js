@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './errors.js';
 
-export const LARGE_FIXTURE = fileURLToPath(new URL('../fixtures/large.txt', import.meta.url));
+export const LARGE_FIXTURE = fileURLToPath(new URL('../../fixtures/large.txt', import.meta.url));
 
 /** @typedef {{ name: string, command: string, args: string[], expected: Buffer|null }} Workload */
 
@@ -19,7 +19,7 @@ export const WORKLOAD_NAMES = Object.keys(KNOWN);
 /**
  * The workload a run's options name: --workload-cmd's command when given (the two
  * exclude each other: option-declarations.js), else the named workload.
- * @param {import('./option-declarations.js').PlanOptions} options the options read: `workload`, and `workloadCmd` when given
+ * @param {import('../plan/option-declarations.js').PlanOptions} options the options read: `workload`, and `workloadCmd` when given
  * @returns {Workload}
  */
 export function resolveWorkload({ workload, workloadCmd }) {

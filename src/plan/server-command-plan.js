@@ -6,10 +6,10 @@
  * group); its responses are not compared with a workload's bytes, since only the
  * server knows what it answers.
  */
-import { UsageError } from './errors.js';
+import { UsageError } from '../base/errors.js';
 import { buildLoad, buildOutput, requestPaths } from './run-plan.js';
 import { readOptions, flagOf } from './option-declarations.js';
-import { findSizeKnob, givenSizeKnob } from './analysis/size-knob.js';
+import { findSizeKnob, givenSizeKnob } from '../analysis/size-knob.js';
 
 /**
  * What each request runs on a user's server: its own code, unknown to spawnbench.

@@ -3,11 +3,11 @@
  * pure, wordless (ids only; src/report/ words them).
  *
  * - Node: libuv's uv_spawn, which forks below POSIX_SPAWN_LIBUV and uses
- *   posix_spawn from it on (src/thresholds.js);
+ *   posix_spawn from it on (src/base/thresholds.js);
  * - Bun: vfork (bun-spawn.cpp), whatever its version;
  * - Deno: Rust std's posix_spawn path.
  */
-import { POSIX_SPAWN_LIBUV } from './thresholds.js';
+import { POSIX_SPAWN_LIBUV } from '../base/thresholds.js';
 
 /**
  * @param {{ kind: string, libuv?: string|null }} runtime `kind`: 'node', 'bun' or 'deno';

@@ -8,7 +8,7 @@
  */
 import { accessSync, constants, openSync, closeSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from './errors.js';
+import { UsageError } from '../base/errors.js';
 import { destinationKind, fsReason as why, realTarget } from './atomic-file.js';
 
 /** A file name to suggest for each destination flag, by what it holds. */
@@ -68,7 +68,7 @@ export function checkFileDestination(file, flag) {
       // it will be written over anyway
     }
   }
-  // The file is written next to itself and renamed over (src/atomic-file.js): its directory must take new files.
+  // The file is written next to itself and renamed over (src/output/atomic-file.js): its directory must take new files.
   checkDirDestination(path.dirname(target), flag);
 }
 

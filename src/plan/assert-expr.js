@@ -7,8 +7,8 @@
  * evaluation is in src/analysis/assert-evaluate.js, the wording of results in
  * src/report/assert-text.js.
  */
-import { UsageError } from './errors.js';
-import { METRICS, assertSpecs } from './analysis/metrics.js';
+import { UsageError } from '../base/errors.js';
+import { METRICS, assertSpecs } from '../analysis/metrics.js';
 
 /**
  * Every metric of the table, with the comparisons it takes and the kind of value it
@@ -34,7 +34,7 @@ const SHAPE = /^([a-z0-9-]+)\s*(<=|>=|<|>|=)\s*([+-]?\d+(?:\.\d+)?)\s*([a-zµ%/]
 /**
  * Parses one --assert expression.
  * @param {string} text
- * @param {{ metrics?: string[], command?: string, table?: readonly import('./analysis/metrics.js').Metric[] }} [context]
+ * @param {{ metrics?: string[], command?: string, table?: readonly import('../analysis/metrics.js').Metric[] }} [context]
  *   the metrics this command can measure; `table` the metric table (default: METRICS)
  * @returns {Assertion}
  * @throws {UsageError}

@@ -65,7 +65,7 @@ function plural(n, noun) {
  * One pool worker's death, as the summary, the dashboard and the HTML report say it:
  * "worker 0 (pid 4242) died (SIGKILL) at 2.5 s; replaced by pid 4250" (a worker thread:
  * "thread 3"; in the warm-up: "in the warm-up"; not replaced yet: no "replaced by").
- * @param {import('./analysis/worker-deaths.js').WorkerDeath} d
+ * @param {import('../analysis/worker-deaths.js').WorkerDeath} d
  * @returns {string}
  */
 export function workerDeathLabel(d) {

@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SMT_SIBLING_SHARE } from './thresholds.js';
+import { SMT_SIBLING_SHARE } from '../base/thresholds.js';
 
 /**
  * @typedef {object} CpuQuota

@@ -9,21 +9,21 @@
  * The numbers behind the defaults live in thresholds.js; tune's and compare's
  * shorter runs are per-command defaults here (COMMAND_DEFAULTS).
  */
-import { UsageError } from './errors.js';
-import { ownCpuBudget, budgetWorkers } from './cpu-budget.js';
-import { cpuBudgetLabel } from './labels.js';
+import { UsageError } from '../base/errors.js';
+import { ownCpuBudget, budgetWorkers } from '../machine/cpu-budget.js';
+import { cpuBudgetLabel } from '../base/labels.js';
 import {
   parseDuration, parseInteger, parseChoice, parseChoiceList, parseIntegerList, formatDuration,
-} from './units.js';
-import { WORKLOAD_NAMES } from './workloads.js';
-import { LOAD_PARSERS, MAX_GENERATOR_THREADS } from './load/load-options.js';
-import { listStrategies, defaultStrategyName } from './strategies/registry.js';
+} from '../base/units.js';
+import { WORKLOAD_NAMES } from '../base/workloads.js';
+import { LOAD_PARSERS, MAX_GENERATOR_THREADS } from '../load/load-options.js';
+import { listStrategies, defaultStrategyName } from '../strategies/registry.js';
 import {
   DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_WARMUP_MS, DEFAULT_TIMEOUT_MS, DEFAULT_GENERATOR_THREADS, DEFAULT_SEED,
   SAMPLE_INTERVAL_MS, SAMPLE_INTERVAL_RANGE_MS, READY_TIMEOUT_MS, MAX_POOL_SIZE, MAX_REPEAT,
   TUNE_DEFAULTS, COMPARE_DEFAULTS, TUNE_MAX_SIZE_FACTOR,
   TUNE_STEP_MAX_MS, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE,
-} from './thresholds.js';
+} from '../base/thresholds.js';
 
 export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
 export const SEARCH_MODES = ['exhaustive', 'adaptive'];
@@ -32,7 +32,7 @@ export const SEARCH_MODES = ['exhaustive', 'adaptive'];
 const MAX_PORT = 65535;
 
 /**
- * The default pool size: one worker per CPU of the budget (src/cpu-budget.js: the
+ * The default pool size: one worker per CPU of the budget (src/machine/cpu-budget.js: the
  * cgroup quota, cpuset or affinity when tighter than the host), a fractional
  * budget rounded up; what most servers do on the machine, and `tune` finds a better one.
  */
@@ -62,7 +62,7 @@ export function defaultSizes(parallelism = defaultPoolSize()) {
  * for a CPU (and takes its share from the server measured), and each costs memory (64 on 2
  * cores took ~1 GB).
  * @param {string|number} value
- * @param {import('./cpu-budget.js').CpuBudget} [cpu]
+ * @param {import('../machine/cpu-budget.js').CpuBudget} [cpu]
  * @returns {number}
  * @throws {UsageError}
  */
