@@ -11,6 +11,7 @@ import { foldIncarnations } from './worker-deaths.js';
 
 import { cpuView } from './cpu-view.js';
 import { budgetSignals } from './run-figures.js';
+import { targetOf } from '../target-kinds.js';
 
 /**
  * @typedef {object} AdviceWindow
@@ -144,7 +145,7 @@ function slotFigures(entries) {
  * the workers sampled so far (the tree's shape is read at the end).
  */
 function liveKnob(target, entries) {
-  if (target?.kind !== 'command' || !target.sizeKnob) return null;
+  if (targetOf(target).advice !== 'own' || !target.sizeKnob) return null;
   const workers = entries.filter((e) => e.role === 'worker').length;
   const threads = entries.filter((e) => e.role === 'thread').length;
   const shape = { kind: workers ? 'processes' : threads ? 'threads' : 'single', workers: Array(workers).fill(0), threads, poolThreads: { count: 0, cpuPct: null } };
