@@ -6,6 +6,7 @@
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { formatAdviceBlock, adviceParagraphs } from './run-advice-text.js';
+import { targetOf } from '../target-kinds.js';
 
 /**
  * @param {object} result RunResult, fresh or read from a file
@@ -23,7 +24,8 @@ export function formatRunAdvice(result, { columns } = {}) {
  */
 export function runAdvice(result) {
   if (result.recommendation !== undefined) return result.recommendation;
-  const hasFigures = result.samples?.processes?.length > 0 || result.plan?.target?.kind === 'url';
+  // A server spawnbench did not start is advised from the load's figures alone.
+  const hasFigures = result.samples?.processes?.length > 0 || targetOf(result.plan?.target).external;
   return hasFigures ? adviseRun(adviceInput(result)) : null;
 }
 
@@ -42,6 +44,7 @@ export function formatLiveAdvice(advice, plan) {
 /** What the run used, to say "this run: 3 workers, round-robin". */
 export function currentOf(result) {
   const t = result.plan?.target ?? {};
-  if (t.kind === 'command') return { poolSize: result.sizeKnob?.size ?? null, balance: null, strategy: null };
+  // A user's server is sized by its own knob, as the run resolved it.
+  if (targetOf(t).advice === 'own') return { poolSize: result.sizeKnob?.size ?? null, balance: null, strategy: null };
   return { poolSize: t.poolSize ?? null, balance: t.balance ?? null, strategy: t.strategy ?? null };
 }

@@ -6,7 +6,8 @@
 import { int, ms } from './text-format.js';
 import { wordRecommendation } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
-import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences, processSweepSentences } from './own-server.js';
+import { targetWords } from './target-text.js';
+import { balanceCell, formatServerProcesses, policyNotTunedSentences, processSweepSentences } from './own-server.js';
 import { policyLabel } from '../labels.js';
 import { formatSpawnLine, fasterSpawnHint } from './runtimes-text.js';
 import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
@@ -64,10 +65,7 @@ function stepFailures(steps) {
 /** "strategy fork-pool · workload echo · closed loop, 30 connections, 3s after 1s warm-up · sizes 1,2,4 × 4 policies × 3 repeats" */
 function describeSweep(plan) {
   const base = plan.base;
-  const runtime = base.target.runtime?.name && base.target.runtime.name !== 'node' ? ` on ${base.target.runtime.name}` : '';
-  const what = base.target.kind === 'command'
-    ? [describeCommandTarget(plan)]
-    : [`strategy ${base.target.strategy}${runtime}`, `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`];
+  const what = targetWords(base.target).sweep(plan);
   return [
     ...what,
     describeLoad(base.load, { per: 'step' }),
