@@ -166,6 +166,10 @@ const OWN_SERVER = {
   poolWouldHelp: 'own-pool-would-help',
 };
 
+/**
+ * The pool model over any target with processes of its own: too little measured, a pool sized, or a
+ * single process judged; `adviser` (an Adviser) answers where a strategy and a user's server differ.
+ */
 function adviseTarget(input, adviser) {
   const target = input.target;
   // Figures of requests that mostly failed describe the failures (an error answered at once looks fast), not the service.
