@@ -133,7 +133,11 @@ function adviseOwnServer(input) {
  * @property {(input: object) => number[]} broadSizes  the sweep when the run cannot narrow it
  * @property {(input: object) => object|null} noKnobSweep  a too-short run's sweep when `confirm` has none
  * @property {(input: object) => string|null} moveTo  the pool strategy a run without a pool moves to
- * @property {boolean} moreOfItself  a single process is sized by running more of it (not moved to a pool strategy)
+ * @property {(input: object, main: object, busy: object) => Reason[]|null} quotaHeld  a single process held back by a
+ *   CPU quota that throttled: why more of it would not help (the advice ends there), or null to go on
+ * @property {(input: object) => Reason[]} roomReasons  a single process whose main thread had room: what limits it instead
+ * @property {(input: object, main: object, busy: object) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
+ *   process whose main thread is the limit: more processes of itself (null: move its spawning to a pool)
  * @property {string} poolWouldHelp  the reason's id when a pool is expected to gain
  */
 
@@ -145,7 +149,9 @@ const STRATEGY = {
   broadSizes: (input) => sweepSizes(input.cores),
   noKnobSweep: () => null,
   moveTo: pickPoolStrategy,
-  moreOfItself: false,
+  quotaHeld: () => null,
+  roomReasons: () => [],
+  moreProcesses: () => null,
   poolWouldHelp: 'move-to-pool',
 };
 
@@ -162,7 +168,14 @@ const OWN_SERVER = {
   // A single process of its own with no knob: the sweep that needs none, over process counts.
   noKnobSweep: (input) => (input.target.pool ? null : processesSweep(input)),
   moveTo: () => null,
-  moreOfItself: true,
+  // More processes would split the same quota.
+  quotaHeld: (input, main, busy) => [
+    ...budgetReasons(input),
+    { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } },
+  ],
+  roomReasons: (input) => [{ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }],
+  // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
+  moreProcesses: (input, main, busy) => (spawnsSeen(main, input.spawnedCpuPct) ? null : adviseProcesses(input, busy)),
   poolWouldHelp: 'own-pool-would-help',
 };
 
@@ -281,22 +294,20 @@ function adviseNoPool(input, adviser) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
   }
   const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
-  if (throttled && adviser.moreOfItself) {
-    // A single process held back by its CPU quota: more processes would split the same quota.
-    reasons.push(...budgetReasons(input));
-    reasons.push({ id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } });
+  const held = throttled ? adviser.quotaHeld(input, main, busy) : null;
+  if (held) {
+    reasons.push(...held);
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });
-    if (adviser.moreOfItself) reasons.push({ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });
+    reasons.push(...adviser.roomReasons(input));
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
   reasons.push(...budgetReasons(input));
-  // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
-  if (adviser.moreOfItself && !spawnsSeen(main, input.spawnedCpuPct)) {
-    const more = adviseProcesses(input, busy);
+  const more = adviser.moreProcesses(input, main, busy);
+  if (more) {
     reasons.push({ id: more.size !== null ? 'more-processes' : 'processes-no-gain', figures: more.figures });
     const confidence = judgeConfidence(input, more.estimate, reasons, { expected: more.size !== null });
     return { size: more.size, policy: null, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: more.confirmWith, estimate: more.estimate };
