@@ -11,6 +11,7 @@ import { foldIncarnations } from './worker-deaths.js';
 
 import { cpuView } from './cpu-view.js';
 import { budgetSignals } from './run-figures.js';
+import { targetOf } from '../base/target-kinds.js';
 import { isFiniteNumber } from './stats.js';
 
 /** @typedef {{ sum: number, n: number }} Sum a running sum and its count */
@@ -199,7 +200,7 @@ function slotFigures(entries) {
  * @param {ProcessWindow[]} entries
  */
 function liveKnob(target, entries) {
-  if (target?.kind !== 'command' || !target.sizeKnob) return null;
+  if (targetOf(target).advice !== 'own' || !target.sizeKnob) return null;
   const workers = entries.filter((e) => e.role === 'worker').length;
   const threads = entries.filter((e) => e.role === 'thread').length;
   const shape = { kind: workers ? 'processes' : threads ? 'threads' : 'single', workers: Array(workers).fill(0), threads, poolThreads: { count: 0, cpuPct: null } };

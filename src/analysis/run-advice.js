@@ -35,6 +35,7 @@ import {
   QUOTA_THROTTLED_FRACTION,
   MACHINE_CPU_LIMIT_PCT,
 } from '../base/thresholds.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /**
  * @typedef {object} Reason
@@ -96,42 +97,110 @@ export function neighbourReasons(input) {
   return reasons;
 }
 
+const NONE = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
+
+/** The advice of each kind of target (src/base/target-kinds.js `advice`): one function each; a --url has none. */
+const ADVICE = {
+  strategy: (input) => adviseTarget(input, STRATEGY),
+  own: adviseOwnServer,
+};
+
 function adviseRunAlone(input) {
-  const none = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
-  if (input.target?.kind === 'command') {
-    // A user's server: the same model over its own workers, worded for its knob.
-    const own = { ...input, target: ownTarget(input) };
-    const advice = adviseTarget(own, none);
-    // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same,
-    // and its value today and the value to try (thread-knob-advice.js).
-    const threads = threadKnobReason(input);
-    // A thread knob reading 1 is swept past 2 (threads share one process); a worker knob reading 1, 1 against 2 (broadSizes).
-    const confirmWith = advice.confirmWith ?? ownConfirm(own, threadKnobSizes(threads ? sweepSizes(input.cores) : broadSizes(input), threads), null);
-    return { ...advice, reasons: withThreadKnob(advice.reasons, threads), confirmWith, knob: input.knob ?? null };
-  }
-  if (input.target?.kind !== 'strategy') return { ...none, reasons: [{ id: 'not-a-strategy', figures: {} }] };
-  return adviseTarget(input, none);
+  const advice = targetOf(input.target).advice;
+  return advice ? ADVICE[advice](input) : { ...NONE, reasons: [{ id: 'not-a-strategy', figures: {} }] };
 }
 
-function adviseTarget(input, none) {
+/** A user's server: the same model over its own workers, worded for its knob. */
+function adviseOwnServer(input) {
+  const own = { ...input, target: ownTarget(input) };
+  const advice = adviseTarget(own, OWN_SERVER);
+  // A knob the model does not size (a single process's UV_THREADPOOL_SIZE): its sweep all the same,
+  // and its value today and the value to try (thread-knob-advice.js).
+  const threads = threadKnobReason(input);
+  // A thread knob reading 1 is swept past 2 (threads share one process); a worker knob reading 1, 1 against 2 (broadSizes).
+  const confirmWith = advice.confirmWith ?? ownConfirm(own, threadKnobSizes(threads ? sweepSizes(input.cores) : OWN_SERVER.broadSizes(input), threads), null);
+  return { ...advice, reasons: withThreadKnob(advice.reasons, threads), confirmWith, knob: input.knob ?? null };
+}
+
+/**
+ * Where the pool model asks of the target: a strategy (its pool in the plan, a move to a pool strategy,
+ * `tune --strategy`) or a user's server (its knob, node:cluster's policy, more processes of itself,
+ * `tune -- <command>`, own-run-advice.js and process-advice.js).
+ * @typedef {object} Adviser
+ * @property {(input: object, size: number) => { policy: string|null, reason: Reason }} policy  the balancing policy at `size`
+ * @property {(input: object, strategy: string|null, sizes: number[], policies: string[]|null) => object|null} confirm  the tune that confirms it
+ * @property {(input: object, sizes: number[]) => Reason[]} knobReasons  how to give tune a knob it lacks
+ * @property {(input: object) => number[]} broadSizes  the sweep when the run cannot narrow it
+ * @property {(input: object) => object|null} noKnobSweep  a too-short run's sweep when `confirm` has none
+ * @property {(input: object) => string|null} moveTo  the pool strategy a run without a pool moves to
+ * @property {(input: object, main: object, busy: object) => Reason[]|null} quotaHeld  a single process held back by a
+ *   CPU quota that throttled: why more of it would not help (the advice ends there), or null to go on
+ * @property {(input: object) => Reason[]} roomReasons  a single process whose main thread had room: what limits it instead
+ * @property {(input: object, main: object, busy: object) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
+ *   process whose main thread is the limit: more processes of itself (null: move its spawning to a pool)
+ * @property {string} poolWouldHelp  the reason's id when a pool is expected to gain
+ */
+
+/** @type {Adviser} */
+const STRATEGY = {
+  policy: strategyPolicy,
+  confirm: (input, strategy, sizes, policies) => confirmCommand({ strategy, sizes, policies, target: input.target, workload: input.workload, load: input.load }),
+  knobReasons: () => [],
+  broadSizes: (input) => sweepSizes(input.cores),
+  noKnobSweep: () => null,
+  moveTo: pickPoolStrategy,
+  quotaHeld: () => null,
+  roomReasons: () => [],
+  moreProcesses: () => null,
+  poolWouldHelp: 'move-to-pool',
+};
+
+/** @type {Adviser} */
+const OWN_SERVER = {
+  policy: ownPolicy,
+  confirm: (input, strategy, sizes, policies) => ownConfirm(input, sizes, policies),
+  knobReasons: (input, sizes) => {
+    const reason = noKnobReason(input, sizes);
+    return reason ? [reason] : [];
+  },
+  // A knob that reads 1 on a single process (WORKERS=1, its code forking only above 1): 1 against 2 tells.
+  broadSizes: (input) => (input.knob?.value === 1 && input.workers.length === 0 ? [1, 2] : sweepSizes(input.cores)),
+  // A single process of its own with no knob: the sweep that needs none, over process counts.
+  noKnobSweep: (input) => (input.target.pool ? null : processesSweep(input)),
+  moveTo: () => null,
+  // More processes would split the same quota.
+  quotaHeld: (input, main, busy) => [
+    ...budgetReasons(input),
+    { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } },
+  ],
+  roomReasons: (input) => [{ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }],
+  // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
+  moreProcesses: (input, main, busy) => (spawnsSeen(main, input.spawnedCpuPct) ? null : adviseProcesses(input, busy)),
+  poolWouldHelp: 'own-pool-would-help',
+};
+
+/**
+ * The pool model over any target with processes of its own: too little measured, a pool sized, or a
+ * single process judged; `adviser` (an Adviser) answers where a strategy and a user's server differ.
+ */
+function adviseTarget(input, adviser) {
   const target = input.target;
   // Figures of requests that mostly failed describe the failures (an error answered at once looks fast), not the service.
   if (mostlyFailed(input.outcome)) {
     const { failed, attempts, failedShare, succeeded } = input.outcome;
-    return { ...none, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: input.outcome.mostlyFailedShare } }] };
+    return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: input.outcome.mostlyFailedShare } }] };
   }
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
-    const strategy = target.pool ? target.strategy : pickPoolStrategy(input);
-    const sizes = broadSizes(input);
+    const strategy = target.pool ? target.strategy : adviser.moveTo(input);
+    const sizes = adviser.broadSizes(input);
     return {
-      ...none,
+      ...NONE,
       // The sweep it proposes is sized by the budget: say which.
-      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...deathReasons(input), ...knobReasons(input, sizes)],
-      // A single process of its own with no knob: the sweep that needs none, over process counts.
-      confirmWith: confirm(input, strategy, sizes, target.pool ? null : ['round-robin']) ?? (target.kind === 'command' && !target.pool ? processesSweep(input) : null),
+      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...deathReasons(input), ...adviser.knobReasons(input, sizes)],
+      confirmWith: adviser.confirm(input, strategy, sizes, target.pool ? null : ['round-robin']) ?? adviser.noKnobSweep(input),
     };
   }
-  return target.pool ? advisePool(input) : adviseNoPool(input);
+  return target.pool ? advisePool(input, adviser) : adviseNoPool(input, adviser);
 }
 
 /** A pool worker that died while measured: a doubt on any advice from the run (`worker-died`). */
@@ -140,14 +209,7 @@ function deathReasons(input) {
   return deaths.length > 0 ? [{ id: 'worker-died', figures: { deaths: deaths.length, first: deaths[0] } }] : [];
 }
 
-/** On a user's server with no knob found: how to give tune one (run-advice's `no-knob`). */
-function knobReasons(input, sizes) {
-  if (input.target.kind !== 'command') return [];
-  const reason = noKnobReason(input, sizes);
-  return reason ? [reason] : [];
-}
-
-function advisePool(input) {
+function advisePool(input, adviser) {
   const target = input.target;
   const estimate = estimatePoolSize(input);
   const reasons = [];
@@ -155,7 +217,7 @@ function advisePool(input) {
     reasons.push({ id: 'no-worker-figures', figures: { workers: input.workers.length } });
     return {
       size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons, estimate,
-      confirmWith: confirm(input, target.strategy, sweepSizes(input.cores), null),
+      confirmWith: adviser.confirm(input, target.strategy, sweepSizes(input.cores), null),
     };
   }
   const figures = {
@@ -179,21 +241,20 @@ function advisePool(input) {
   const spread = quotaSpread(input, estimate.size);
   if (spread) reasons.push({ id: 'quota-spread', figures: spread });
   const size = spread ? spread.low : estimate.size;
-  const { policy, reason } = advisePolicy(input, size);
+  const { policy, reason } = adviser.policy(input, size);
   reasons.push(reason);
   const range = spread ? Array.from({ length: spread.high - spread.low + 1 }, (_, i) => spread.low + i) : [];
   const sizes = [...new Set([size - 1, size, size + 1, ...range, target.poolSize])].filter((n) => n >= 1).sort((a, b) => a - b);
-  reasons.push(...knobReasons(input, sizes));
+  reasons.push(...adviser.knobReasons(input, sizes));
   const judged = judgeConfidence(input, estimate, reasons);
   // Sizes the run cannot tell apart: never sure.
   const confidence = spread && judged === 'high' ? 'medium' : judged;
   const policies = policy !== target.balance ? [target.balance, policy] : [target.balance];
-  return { size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: confirm(input, target.strategy, sizes, policies), estimate };
+  return { size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: adviser.confirm(input, target.strategy, sizes, policies), estimate };
 }
 
-/** The balancing policy: a change only where the worker table shows one is needed. */
-function advisePolicy(input, size) {
-  if (input.target.kind === 'command') return ownPolicy(input, size);
+/** A strategy's balancing policy: a change only where the worker table shows one is needed. */
+function strategyPolicy(input, size) {
   const current = input.target.balance;
   const honoured = input.target.balancers ?? [current];
   // A worker that died left its requests (502s) and its share of the run's figures to chance: no policy follows from them.
@@ -221,7 +282,7 @@ function advisePolicy(input, size) {
  * spawn), move spawning to a pool; the gain expected is what the cores and the
  * main thread's remaining work allow once spawning leaves it.
  */
-function adviseNoPool(input) {
+function adviseNoPool(input, adviser) {
   const main = input.main;
   // Under a quota that throttled, its stops stay in the busy time (as for a pool's workers): the quota is where the server runs.
   const throttled = throttledByQuota(input);
@@ -233,22 +294,20 @@ function adviseNoPool(input) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
   }
   const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
-  if (throttled && input.target.kind === 'command') {
-    // A single process held back by its CPU quota: more processes would split the same quota.
-    reasons.push(...budgetReasons(input));
-    reasons.push({ id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } });
+  const held = throttled ? adviser.quotaHeld(input, main, busy) : null;
+  if (held) {
+    reasons.push(...held);
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });
-    if (input.target.kind === 'command') reasons.push({ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), x) });
+    reasons.push(...adviser.roomReasons(input));
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
   reasons.push(...budgetReasons(input));
-  // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
-  if (input.target.kind === 'command' && !spawnsSeen(main, input.spawnedCpuPct)) {
-    const more = adviseProcesses(input, busy);
+  const more = adviser.moreProcesses(input, main, busy);
+  if (more) {
     reasons.push({ id: more.size !== null ? 'more-processes' : 'processes-no-gain', figures: more.figures });
     const confidence = judgeConfidence(input, more.estimate, reasons, { expected: more.size !== null });
     return { size: more.size, policy: null, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: more.confirmWith, estimate: more.estimate };
@@ -278,8 +337,7 @@ function adviseNoPool(input) {
   const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * Math.ceil(input.cores - 1e-9) : Infinity;
   const size = Math.min(maxSize, Math.max(1, Math.ceil(knee / POOL_TARGET_BUSY)));
   const gain = expectedRps / x;
-  const own = input.target.kind === 'command';
-  const strategy = own ? null : pickPoolStrategy(input);
+  const strategy = adviser.moveTo(input);
   // What the CPU budget (cgroup quota, cpuset, affinity) left idle: the room a pool would use.
   const budget = input.budget ?? input.cores;
   // Other processes (host-wide) take from the host's CPUs, not from a quota they are not under.
@@ -292,7 +350,7 @@ function adviseNoPool(input) {
     reasons.push({ id: 'no-gain-expected', figures });
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, pool, reasons), reasons, confirmWith: null, estimate: pool };
   }
-  reasons.push({ id: own ? 'own-pool-would-help' : 'move-to-pool', figures });
+  reasons.push({ id: adviser.poolWouldHelp, figures });
   const sizes = [...new Set([size - 1, size, size + 1])].filter((n) => n >= 1);
   return {
     size,
@@ -302,7 +360,7 @@ function adviseNoPool(input) {
     confidence: judgeConfidence(input, pool, reasons, { expected: true }),
     reasons,
     // A new pool starts on the default policy: nothing measured argues for another.
-    confirmWith: confirm(input, strategy, sizes, ['round-robin']),
+    confirmWith: adviser.confirm(input, strategy, sizes, ['round-robin']),
     estimate: pool,
   };
 }
@@ -423,16 +481,6 @@ function pickPoolStrategy(input) {
 function sweepSizes(cores) {
   const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * Math.ceil((cores ?? 1) - 1e-9));
   return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
-}
-
-/** The sweep when the run cannot narrow it; a knob that reads 1 on a single process (WORKERS=1, its code forking only above 1): 1 against 2 tells. */
-function broadSizes(input) {
-  return input.target.kind === 'command' && input.knob?.value === 1 && input.workers.length === 0 ? [1, 2] : sweepSizes(input.cores);
-}
-
-function confirm(input, strategy, sizes, policies) {
-  if (input.target.kind === 'command') return ownConfirm(input, sizes, policies);
-  return confirmCommand({ strategy, sizes, policies, target: input.target, workload: input.workload, load: input.load });
 }
 
 /** The sampler signals bottleneck.js reads, from the advice's figures. */

@@ -10,6 +10,7 @@ import { handleSignals } from './signals.js';
 import { hasExtras } from './extras.js';
 import { decorateResult, finishExtras } from './extras-result.js';
 import { checkHostResolves } from '../load/host-check.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
 const SIGINT_EXIT_CODE = 130;
@@ -77,7 +78,8 @@ export async function presentEngine(engine, output, io, format, extras = null, v
  * @param {{ formatAdvice?: import('../ui/components/advice.js').FormatAdvice }} [views] see presentEngine()
  */
 export async function runEngineCommand(plan, createEngine, format, io, extras = null, views = {}) {
-  if (plan.target?.kind === 'url') await checkHostResolves(plan.target.url);
+  const { url } = targetOf(plan.target);
+  if (url !== null) await checkHostResolves(url);
   const logger = createLogger(plan.output.logFile);
   let exitCode = 1;
   try {

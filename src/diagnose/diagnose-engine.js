@@ -23,6 +23,7 @@ import { findSizeKnob, tuneArgs } from '../analysis/size-knob.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from '../runner/engine-shell.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /**
  * @param {object} plan from buildDiagnosePlan()
@@ -52,7 +53,7 @@ async function execute(engine, plan, logger) {
     plan,
     logger,
     what: 'server',
-    boot: (stops, onStderr) => (plan.target.kind === 'command' ? bootTarget(plan, logger, stops, engine.signal, onReport, onStderr) : null),
+    boot: (stops, onStderr) => (targetOf(plan.target).external ? null : bootTarget(plan, logger, stops, engine.signal, onReport, onStderr)),
     sample: (server) => {
       const leaderPid = server?.proc.pid ?? plan.target.pid;
       if (!leaderPid) return null;
@@ -133,7 +134,7 @@ function bootTarget(plan, logger, stops, signal, onReport, onStderr) {
 
 /** The size knob of the user's command and the tune that sweeps it (null for --url, or without a knob). */
 function sizeKnobOf(plan) {
-  if (plan.target.kind !== 'command') return null;
+  if (targetOf(plan.target).external) return null;
   const knob = findSizeKnob({ command: plan.target.command, env: process.env });
   return knob ? { ...knob, tune: tuneArgs(knob, plan.target, plan.load) } : null;
 }

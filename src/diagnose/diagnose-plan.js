@@ -10,6 +10,7 @@ import { readOptions, flagOf } from '../plan/option-declarations.js';
 import { checkPidOwnsPort } from './pid-owns-port.js';
 import { parseTarget } from '../load/target.js';
 import { commandTarget } from '../plan/server-command-plan.js';
+import { targetOf } from '../base/target-kinds.js';
 
 const EXAMPLE = 'spawnbench diagnose -- node server.js';
 
@@ -25,7 +26,7 @@ export function buildDiagnosePlan(options, command = []) {
     command: 'diagnose',
     target,
     load: buildLoad(o, null),
-    probe: { enabled: target.kind === 'command' && o.probe !== false, intervalMs: o.sampleInterval },
+    probe: { enabled: !targetOf(target).external && o.probe !== false, intervalMs: o.sampleInterval },
     cpuProf: {
       enabled: Boolean(o.cpuProf || o.cpuProfDir),
       dir: o.cpuProfDir ? path.resolve(o.cpuProfDir) : null,

@@ -8,6 +8,7 @@ import { median } from '../analysis/stats.js';
 import { cpuView } from '../analysis/cpu-view.js';
 import { ownCpuPct } from '../analysis/run-figures.js';
 import { isServerEntry } from '../machine/process-roles.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -47,7 +48,7 @@ export function buildEvidence(result) {
     };
   });
   return {
-    mode: result.plan?.target?.kind === 'url' ? 'url' : 'command',
+    mode: targetOf(result.plan?.target).external ? 'url' : 'command',
     probe: Boolean(samples?.probe?.available),
     probeReason: probeReason(result),
     load: {
@@ -120,7 +121,7 @@ function quotaOf(throttling) {
 /** Why there are no probe figures, in the words the "not seen" list uses. */
 function probeReason(result) {
   if (result.samples?.probe?.available) return null;
-  if (result.plan?.target?.kind === 'url') return 'the server was not started by spawnbench';
+  if (targetOf(result.plan?.target).external) return 'the server was not started by spawnbench';
   if (result.plan?.probe?.enabled === false) return '--no-probe';
   return result.samples?.probe?.reason ?? 'not measured';
 }

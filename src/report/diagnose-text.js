@@ -10,6 +10,7 @@ import { formatEndpoints } from './endpoints-text.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis, heaviestRouteText } from './diagnose-words.js';
 import { shellLine } from './own-server.js';
+import { targetWords } from './target-text.js';
 import { formatRuntimeList } from './runtimes-text.js';
 import { reasonLines } from './reasons.js';
 import { formatSpawnFailures } from './spawn-failures-text.js';
@@ -53,8 +54,7 @@ export function describeDiagnoseTarget(result) {
   const t = result.target ?? result.plan.target;
   const launchers = t.launchers?.length ? `server pid ${t.pid}, launched by ${t.launchers.map((/** @type {{ name: string }} */ l) => l.name).join(' → ')}` : null;
   const pid = launchers ? ` (${launchers})` : t.pid ? ` (pid ${t.pid})` : '';
-  if (t.kind === 'url') return `url ${t.url}${pid}`;
-  return `'${t.command.join(' ')}'${pid}${t.url ? ` on ${t.url}` : ''}`;
+  return targetWords(t).diagnosed(t, pid);
 }
 
 

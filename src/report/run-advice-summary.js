@@ -6,6 +6,7 @@
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { formatAdviceBlock, adviceParagraphs } from './run-advice-text.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
 
@@ -27,8 +28,8 @@ export function formatRunAdvice(result, { columns } = {}) {
 export function runAdvice(result) {
   // A run's recommendation is adviseRun()'s; the result types keep its ids as the schema does, as strings.
   if (result.recommendation !== undefined) return /** @type {import('../analysis/run-advice.js').RunAdvice|null} */ (result.recommendation);
-  // Number(): no processes reads as NaN, as `>` has always read it.
-  const hasFigures = Number(result.samples?.processes?.length) > 0 || result.plan?.target?.kind === 'url';
+  // A server spawnbench did not start is advised from the load's figures alone. Number(): no processes reads as NaN, as `>` has always read it.
+  const hasFigures = Number(result.samples?.processes?.length) > 0 || targetOf(result.plan?.target).external;
   return hasFigures ? adviseRun(adviceInput(result)) : null;
 }
 
@@ -51,6 +52,7 @@ export function formatLiveAdvice(advice, plan) {
  */
 export function currentOf(result) {
   const t = result.plan?.target ?? /** @type {Partial<import('../base/result-types.js').RunPlan['target']>} */ ({});
-  if (t.kind === 'command') return { poolSize: result.sizeKnob?.size ?? null, balance: null, strategy: null };
+  // A user's server is sized by its own knob, as the run resolved it.
+  if (targetOf(t).advice === 'own') return { poolSize: result.sizeKnob?.size ?? null, balance: null, strategy: null };
   return { poolSize: t.poolSize ?? null, balance: t.balance ?? null, strategy: t.strategy ?? null };
 }

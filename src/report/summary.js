@@ -7,7 +7,9 @@ import { formatProcesses } from './processes-text.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { formatRunAdvice } from './run-advice-summary.js';
 import { formatSpawnLine } from './runtimes-text.js';
-import { shellLine, describeSizeKnob, describeServer } from './own-server.js';
+import { describeSizeKnob, describeServer } from './own-server.js';
+import { targetWords } from './target-text.js';
+import { targetOf } from '../base/target-kinds.js';
 import { succeededPart, outcomeAlarm } from './outcome.js';
 import { formatWorkerDeaths } from './worker-deaths-text.js';
 import { formatSpawnFailures } from './spawn-failures-text.js';
@@ -122,7 +124,7 @@ function spawnLines(runtimes) {
  * @param {RunDoc} result
  */
 function ownServerLines(result) {
-  if (result.plan.target.kind !== 'command') return [];
+  if (!targetOf(result.plan.target).command) return [];
   return [...describeSizeKnob(result.sizeKnob ?? null), describeServer(result.server ?? null, { daemonised: Boolean(result.target?.daemonised) })].filter(Boolean);
 }
 
@@ -131,14 +133,7 @@ function ownServerLines(result) {
  * @param {Record<string, any>} plan
  */
 export function describeTarget(plan) {
-  const t = plan.target;
-  if (t.kind === 'url') return `url ${t.url}`;
-  if (t.kind === 'command') return `command '${shellLine(t.command)}'${t.port !== null ? ` on port ${t.port}` : ''}${t.path !== '/' ? `, path ${t.path}` : ''}`;
-  const parts = [];
-  if (t.pool) parts.push(`${t.poolSize} workers`, t.balance);
-  if (t.runtime?.name && t.runtime.name !== 'node') parts.push(`runtime ${t.runtime.name}`);
-  if (t.workerRuntime?.name && t.workerRuntime.name !== 'node' && t.pool) parts.push(`workers on ${t.workerRuntime.name}`);
-  return `strategy ${t.strategy}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+  return targetWords(plan.target).label(plan.target);
 }
 
 /**
@@ -147,16 +142,7 @@ export function describeTarget(plan) {
  */
 function describeRequests(plan) {
   if (plan.load.mix) return `a mix of ${plan.load.mix.length} endpoint${plan.load.mix.length === 1 ? '' : 's'}, drawn by weight (seed ${plan.load.seed})`;
-  if (plan.target.kind === 'command') return `${plan.load.method} requests, its own responses (bodies not checked)`;
-  if (plan.target.kind !== 'url') return `workload ${describeWorkload(plan.workload)}`;
-  const checked = plan.load.expectedBytes != null ? `, bodies checked against ${plan.workload.name}` : '';
-  return `${plan.load.method} requests${checked}`;
-}
-
-/** @param {Record<string, any>} w the plan's workload */
-function describeWorkload(w) {
-  const cmd = [w.command, ...w.args].join(' ');
-  return w.name === 'custom' ? `"${cmd}"` : `${w.name} (${cmd.length > 60 ? `${cmd.slice(0, 57)}...` : cmd})`;
+  return targetWords(plan.target).requests(plan);
 }
 
 

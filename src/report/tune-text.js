@@ -7,7 +7,8 @@
 import { int, ms } from './text-format.js';
 import { wordRecommendation, sizeUnit } from './tune-words.js';
 import { describeLoad, describeMachine } from './describe.js';
-import { balanceCell, describeCommandTarget, formatServerProcesses, policyNotTunedSentences, processSweepSentences } from './own-server.js';
+import { targetWords } from './target-text.js';
+import { balanceCell, formatServerProcesses, policyNotTunedSentences, processSweepSentences } from './own-server.js';
 import { policyLabel } from '../base/labels.js';
 import { formatSpawnLine, fasterSpawnHint } from './runtimes-text.js';
 import { downstreamName, errorLabel, otherUserText, quote } from './reasons.js';
@@ -78,10 +79,7 @@ function stepFailures(steps) {
  */
 function describeSweep(plan) {
   const base = plan.base;
-  const runtime = base.target.runtime?.name && base.target.runtime.name !== 'node' ? ` on ${base.target.runtime.name}` : '';
-  const what = base.target.kind === 'command'
-    ? [describeCommandTarget(plan)]
-    : [`strategy ${base.target.strategy}${runtime}`, `workload ${base.workload.name === 'custom' ? `"${[base.workload.command, ...base.workload.args].join(' ')}"` : base.workload.name}`];
+  const what = targetWords(base.target).sweep(plan);
   return [
     ...what,
     describeLoad(base.load, { per: 'step' }),

@@ -3,29 +3,24 @@
  * everything it started and returns a plain result. It emits; renderers listen
  * (events in src/README.md). It never prints.
  */
-import { openProbeChannel, preloadArgs } from '../probe/channel.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
 import { createLogger } from '../output/logger.js';
 import { describeWorkload } from '../base/workloads.js';
-import { scriptArgs, workerForkConfig } from '../strategies/runtimes.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
-import { startProcessGroup } from './process-group.js';
-import { trackDir } from './cleanup.js';
-import { makeOwnedTempDir } from '../sample/owned-temp-dir.js';
 import { noResponseFailure } from '../load/host-check.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
-import { bootCommand, commandTarget } from './boot-command.js';
+import { targetRunner } from './target-runner.js';
+import { targetOf } from '../base/target-kinds.js';
 import { adviceInput } from '../analysis/advice-input.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
-import { workerDeaths, treeWorkerDeaths } from '../analysis/worker-deaths.js';
 import { shapeBetween, withOtherThreads } from '../analysis/server-shape.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
 import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
-import { snapshotTree, listeningServer } from './server-tree.js';
+import { snapshotTree } from './server-tree.js';
 import { endLoadWhenEnough } from './enough-watch.js';
 
 /**
@@ -42,6 +37,7 @@ async function execute(run, plan, logger) {
   const machine = await readMachine();
   // The runtimes that run the strategy, and so how they spawn: not spawnbench's own Node.
   const runtimes = await describeTargetRuntimes(plan.target);
+  const runner = targetRunner(plan.target);
   logger.info({ plan: planForJson(plan), machine, runtimes }, 'run start');
   run.emit('start', { plan: planForJson(plan), machine, runtimes });
   let workers = [];
@@ -54,8 +50,8 @@ async function execute(run, plan, logger) {
   const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
     logger,
-    what: plan.target.kind === 'command' ? 'server' : 'strategy',
-    boot: (stops, onStderr) => bootServer(plan, logger, run, stops, onStderr),
+    what: runner.what,
+    boot: (stops, onStderr) => runner.boot(plan, logger, run, stops, onStderr),
     sample: (server) => server && startSampler({
       // A daemon is sampled from its own process: its group's leader (the double fork's first child) is gone.
       rootPid: server.daemon?.pid ?? server.treePid ?? server.proc.pid,
@@ -67,7 +63,7 @@ async function execute(run, plan, logger) {
       getGeneratorStats: () => run.lastTick?.generator ?? null,
       getWorkers: () => server.proc.workers(),
       // A user's server that a launcher restarts (nodemon) is followed to the process that listens.
-      findServer: plan.target.kind === 'command' ? () => listeningServer(server.treePid ?? server.proc.pid, server.port) : null,
+      findServer: runner.findServer(server),
     }),
     url: (server) => (server?.url ? server.url(plan.target.path) : server ? `http://127.0.0.1:${server.proc.port}/` : plan.target.url),
     // A user's server: its process tree when the measured phase starts and ends (who serves, its workers).
@@ -101,8 +97,7 @@ async function execute(run, plan, logger) {
     plan: planForJson(plan),
     machine,
     runtimes,
-    strategy: server && plan.target.kind === 'strategy' ? { name: plan.target.strategy, pid: server.proc.pid, port: server.proc.port, workers, containment: server.containment ?? null } : null,
-    ...(plan.target.kind === 'command' ? { target: commandTarget(plan, server) } : {}),
+    ...runner.resultFields(plan, server, workers),
     load,
     samples,
     serverStderr: stderr,
@@ -113,12 +108,13 @@ async function execute(run, plan, logger) {
     outcome,
     // Pool workers that died (and were replaced) while the run went on: a strategy's say so in its
     // control lines; a user's server's (node:cluster, a fork pool) are seen in its process tree.
-    workerDeaths: plan.target.kind === 'command' ? treeWorkerDeaths(samples?.processes, measureStartedAt) : workerDeaths(workers, measureStartedAt),
+    workerDeaths: runner.workerDeaths(workers, samples, measureStartedAt),
     // Requests whose command could not be started, by errno and the limit it points at.
     spawnFailures: spawnFailures(load.errorTexts, limits),
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,
   });
-  if (plan.target.kind === 'command' && plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));
+  // Only `run -- <command>`'s plan carries the knob its server is sized by (buildOwnRunPlan()).
+  if (plan.target.sizeKnob) Object.assign(result, ownServer(plan.target, server, trees, samples));
   result.recommendation = adviseRun(adviceInput(result));
   // Every metric of the table (src/analysis/metrics.js), as --json, the summary and the HTML report show it.
   result.metrics = measureMetrics(result);
@@ -140,71 +136,9 @@ function ownServer(target, server, trees, samples) {
   return { server: shape, sizeKnob: resolveSizeKnob({ given, found, shape, command: given?.command ?? found?.command ?? target.command }) };
 }
 
-/** The server a run measures: a strategy, or a user's server command (tune or compare on `-- <command>`), which boots exactly as diagnose starts it; none for --url. */
-function bootServer(plan, logger, run, stops, onStderr) {
-  if (plan.target.kind === 'command') return bootCommand({ target: plan.target, probe: plan.probe, logger, stops, signal: run.signal, onStderr });
-  return plan.target.kind === 'strategy' ? bootStrategy(plan, logger, run, stops, onStderr) : null;
-}
-
-/** @param {import('./engine-shell.js').Engine} run */
-async function bootStrategy(plan, logger, run, stops, onStderr) {
-  const { target, workload } = plan;
-  // Node loads the probe through NODE_OPTIONS (workers too), Bun through --preload; Deno cannot preload it.
-  const useProbe = plan.probe.enabled && preloadArgs(target.runtime.kind) !== null;
-  const channel = useProbe ? await openProbeChannel({ intervalMs: plan.probe.intervalMs }) : null;
-  if (channel) stops.push(() => channel.close());
-  // Pushed before the strategy's stop, so it runs after it: the strategy may be
-  // killed before it can remove its own files, and this removes them anyway.
-  const tempDir = await makeOwnedTempDir('run');
-  stops.push(trackDir(tempDir));
-  /** @type {import('../../strategies/lib/config.js').StrategyConfig} the contract's one type, both sides */
-  const config = {
-    host: '127.0.0.1',
-    port: 0,
-    command: workload.command,
-    args: workload.args,
-    poolSize: target.poolSize,
-    balance: target.balance,
-    ...workerForkConfig(target.workerRuntime, target.runtime),
-    workerRuntimeKind: target.workerRuntime.kind,
-    seed: target.seed,
-    tempDir,
-  };
-  logger.info({ strategy: target.strategy, config }, 'strategy start');
-  const proc = await startProcessGroup({
-    command: target.runtime.path,
-    args: [...(channel ? preloadArgs(target.runtime.kind) : []), ...scriptArgs(target.runtime, target.entry)],
-    env: { SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify(config), ...(channel?.env ?? {}) },
-    label: `strategy '${target.strategy}'`,
-    readyTimeoutMs: target.readyTimeoutMs,
-    readiness: 'protocol',
-    signal: run.signal,
-    onOutput: (line, stream) => {
-      logger.info({ stream }, line);
-      if (stream === 'stderr') onStderr(line);
-    },
-  });
-  const server = { proc, channel, stopping: false, containment: null, brokeProtocol: null };
-  // A workers or ready line that breaks the contract is the strategy's fault: the run ends, naming it.
-  proc.on('protocol-error', (error) => {
-    if (server.brokeProtocol) return;
-    server.brokeProtocol = error.message;
-    logger.error({ error: server.brokeProtocol }, 'strategy broke the protocol');
-    run.endLoad();
-  });
-  stops.push(async () => {
-    const { code, signal, containment } = await proc.stop();
-    server.containment = containment;
-    logger.info({ strategy: target.strategy, code, signal, containment }, 'strategy stopped');
-  });
-  proc.on('workers', (workers) => run.emit('workers', workers));
-  logger.info({ strategyPid: proc.pid, port: proc.port }, 'strategy ready');
-  return server;
-}
-
 /** A workload command that cannot be started shows up as 500s whose body is the spawn error. */
 function workloadNotFound(plan, load) {
-  if (plan.target.kind !== 'strategy') return false;
+  if (!targetOf(plan.target).runsWorkload) return false;
   const sample = load.bodySamples?.['500'] ?? '';
   return /ENOENT|EACCES|not found/i.test(sample);
 }

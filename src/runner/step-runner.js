@@ -5,6 +5,7 @@
  */
 import { runFigures } from '../analysis/run-figures.js';
 import { runProcesses } from '../analysis/worker-balance.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
 export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
@@ -20,7 +21,7 @@ export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
  */
 export async function measureRun(parent, run, { processes = false } = {}) {
   const result = await parent.runStep(run, FORWARDED);
-  return { ...runFigures(result), ...(processes && result.target?.kind === 'command' ? { processes: runProcesses(result) } : {}) };
+  return { ...runFigures(result), ...(processes && targetOf(result.target).processes === 'tree' ? { processes: runProcesses(result) } : {}) };
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { spawnMechanism } from '../machine/spawn-mechanism.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /** A runtime that does not answer within this long is reported with unknown versions. */
 const VERSION_TIMEOUT_MS = 10_000;
@@ -39,7 +40,7 @@ export async function readRuntimeVersions(runtime) {
  */
 export async function describeTargetRuntimes(target) {
   // A plan without resolved runtimes (made by hand, or a test's) has nothing to ask.
-  if (target?.kind !== 'strategy' || !target.runtime?.path) return [];
+  if (targetOf(target).processes !== 'pool' || !target.runtime?.path) return [];
   const main = { role: 'main', ...(await readRuntimeVersions(target.runtime)) };
   const workers = target.pool ? target.workerRuntime : null;
   const runtimes = !workers?.path || workers.path === target.runtime.path ? [main] : [main, { role: 'workers', ...(await readRuntimeVersions(workers)) }];

@@ -22,6 +22,7 @@ import { chosenProcesses, cellBalances, cellWorkers } from '../analysis/worker-b
 import { RunError } from '../base/errors.js';
 import { hasEnoughResponses } from '../analysis/step-enough.js';
 import { STEP_TICK_SLACK_MS } from '../base/thresholds.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -44,7 +45,7 @@ async function execute(tune, plan, { createRun, logger, machineOf }) {
       if (tune.stopRequested) break;
       index += 1;
       tune.emit('tune-progress', { ...item, index, total: search.mode === 'exhaustive' ? search.exhaustiveSteps : null });
-      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, steps, plan.base.target.kind === 'command');
+      const step = await measureStep(tune, createRun(stepPlan(plan, item), { logger }), item, steps, targetOf(plan.base.target).processes === 'tree');
       if (!step) break;
       steps.push({ index, ...step, ...enoughMarks(step, plan.base.load) });
       logger.info({ step: steps.at(-1) }, 'tune step');

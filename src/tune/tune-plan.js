@@ -80,10 +80,17 @@ export function policiesOf(info) {
  * @param {{ base: object, knobs?: { sizeEnv: string|null, policyEnv: string|null } }} tunePlan
  * @param {{ size: number, policy: string }} step
  */
-export function stepPlan(tunePlan, { size, policy }) {
-  if (tunePlan.base.target.kind === 'command') return { ...tunePlan.base, target: commandStepTarget(tunePlan.base.target, tunePlan.knobs, { size, policy }) };
-  return { ...tunePlan.base, target: { ...tunePlan.base.target, poolSize: size, balance: policy } };
+export function stepPlan(tunePlan, step) {
+  const target = tunePlan.base.target;
+  const sized = Object.hasOwn(STEP_TARGETS, target.kind) ? STEP_TARGETS[target.kind] : STEP_TARGETS.strategy;
+  return { ...tunePlan.base, target: sized(target, tunePlan.knobs, step) };
 }
+
+/** How each kind of target takes a step's size and policy: a strategy's pool in its plan, a server's knobs in its command or environment. */
+const STEP_TARGETS = {
+  strategy: (target, knobs, { size, policy }) => ({ ...target, poolSize: size, balance: policy }),
+  command: commandStepTarget,
+};
 
 /** The tune plan as plain JSON (for the result file): the base plan as the run engine writes it. */
 export function tunePlanForJson(tunePlan, planForJson) {

@@ -8,6 +8,7 @@
 import { emptyAdviceWindow, foldSample, windowInput } from '../analysis/advice-window.js';
 import { adviseRun } from '../analysis/run-advice.js';
 import { LIVE_ADVICE_MIN_MS } from '../base/thresholds.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /**
  * @typedef {object} LiveAdvice
@@ -24,8 +25,8 @@ import { LIVE_ADVICE_MIN_MS } from '../base/thresholds.js';
  */
 export function startAdvice(start) {
   const plan = start?.plan;
-  const own = plan?.target?.kind === 'command' && plan.target.sizeKnob;
-  if (plan?.command !== 'run' || (plan.target?.kind !== 'strategy' && !own)) return null;
+  // A target with nothing to size (--url, a command whose knob was not looked for) has no live advice.
+  if (plan?.command !== 'run' || !targetOf(plan.target).sizeKnob) return null;
   return { plan, machine: start.machine ?? null, window: emptyAdviceWindow(), current: null, final: false };
 }
 

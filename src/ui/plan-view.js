@@ -3,6 +3,7 @@
  * in the `start` event: `{ target, workload, load, probe }`), flattened once so
  * the panels do not each know the plan's nesting.
  */
+import { targetOf } from '../base/target-kinds.js';
 
 const runtimeName = (runtime) => (typeof runtime === 'object' ? runtime?.kind ?? runtime?.name : runtime) ?? null;
 
@@ -34,10 +35,11 @@ export function planView(plan) {
   const target = plan.target ?? {};
   const load = plan.load ?? {};
   const pool = Boolean(target.pool ?? target.poolSize);
+  const asked = targetOf(plan.target);
   return {
     strategy: target.strategy ?? null,
-    url: target.kind === 'url' ? target.url : null,
-    command: target.kind === 'command' ? (target.label ?? target.command.join(' ')) : null,
+    url: asked.url,
+    command: asked.command ? (target.label ?? asked.name) : null,
     verb: plan.command ?? null,
     runtime: runtimeName(target.runtime),
     workerRuntime: pool ? runtimeName(target.workerRuntime) : null,
@@ -50,6 +52,6 @@ export function planView(plan) {
     warmupMs: load.warmupMs ?? null,
     threads: load.threads ?? 1,
     // A user's server (a command, or one at --url) runs its own work per request: there is no workload to name.
-    workload: target.kind === 'command' || target.kind === 'url' ? null : plan.workload?.name ?? null,
+    workload: asked.runsWorkload ? plan.workload?.name ?? null : null,
   };
 }
