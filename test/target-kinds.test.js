@@ -112,6 +112,6 @@ function kindBranches(dir) {
 }
 
 test("a target's kind is asked only where targets are made (run-plan.js's input checks)", () => {
-  const outside = kindBranches(SRC).filter((where) => !where.startsWith('run-plan.js:'));
+  const outside = kindBranches(SRC).filter((where) => !where.startsWith('plan/run-plan.js:'));
   assert.deepEqual(outside, [], 'ask targetOf() (src/base/target-kinds.js), or add a row to the runner or words table');
 });
