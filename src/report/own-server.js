@@ -179,7 +179,7 @@ export function describeServer(server, { daemonised = false } = {}) {
 
 /**
  * How the recommendation's size is set on this server: "set WORKERS=2", "start it with --workers 2".
- * @param {import('../analysis/size-knob.js').SizeKnob|null} knob
+ * @param {import('../analysis/size-knob.js').SizeKnob|null|undefined} knob
  * @param {number} size
  * @returns {string|null} null when no knob was found
  */
