@@ -126,10 +126,13 @@ export function formatCpuProfile({ dir, files, top }, route = null) {
   return lines;
 }
 
-/** The route the JavaScript verdict (or finding) names, or null. */
+/**
+ * The route the JavaScript verdict (or finding) names, or null.
+ * @param {import('../result-types.js').Diagnosis|null|undefined} diagnosis
+ */
 function blockingRoute(diagnosis) {
   const all = [diagnosis?.verdict, ...(diagnosis?.findings ?? [])];
-  return all.find((f) => f?.id === 'js-blocking' && f.figures?.route)?.figures.route ?? null;
+  return all.find((f) => f?.id === 'js-blocking' && f.figures?.route)?.figures?.route ?? null;
 }
 
 /**

@@ -17,40 +17,76 @@ import {
   CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, QUOTA_THROTTLED_FRACTION,
 } from '../base/thresholds.js';
 
-/** How busy a process looked from outside: run-queue shares when /proc/<pid>/schedstat was read, else CPU. */
+/**
+ * A verdict's figures: free-form per verdict, each rule in src/analysis/ names its own
+ * (Finding.figures), and a result file from an older version may lack some.
+ * @typedef {Record<string, any>} Figures
+ */
+
+/** @typedef {import('../result-types.js').DiagnoseFinding} DiagnoseFinding */
+
+/**
+ * Whether an optional line is there (a line is never empty): Boolean, as a type guard.
+ * @param {string|null} line
+ * @returns {line is string}
+ */
+const said = (line) => Boolean(line);
+
+/**
+ * A verdict's words, made from its figures (and the finding, for its kind and where).
+ * @typedef {(f: Figures, finding: DiagnoseFinding) => { title: string, evidence: string[], next: string[] }} Say
+ */
+
+/**
+ * How busy a process looked from outside: run-queue shares when /proc/<pid>/schedstat was read, else CPU.
+ * @param {Figures} f
+ */
 function outsideText(f) {
   return f.busyFrom === 'schedstat'
     ? `main thread runnable ${pct(f.runnable)} of the time: on a CPU ${pct(f.onCpu)}, waiting for one ${pct(f.waitingForCpu)}`
     : `CPU ${Math.round(f.cpuPct)}% of a core`;
 }
 
-/** "p99 is 8× p50: …" when the latency has a long tail, else null. */
+/**
+ * "p99 is 8× p50: …" when the latency has a long tail, else null.
+ * @param {{ p50Ms?: number|null, p99Ms?: number|null }} latency
+ * @returns {string|null}
+ */
 export function tailShape({ p50Ms, p99Ms }) {
-  if (!(Number.isFinite(p50Ms) && p50Ms > 0) || !Number.isFinite(p99Ms)) return null;
+  if (typeof p50Ms !== 'number' || !(Number.isFinite(p50Ms) && p50Ms > 0) || typeof p99Ms !== 'number' || !Number.isFinite(p99Ms)) return null;
   const ratio = p99Ms / p50Ms;
   if (ratio < LONG_TAIL_RATIO) return null;
   return `p99 is ${Math.round(ratio)}× p50 (from ${LONG_TAIL_RATIO}×): a long tail, some requests wait behind stalls`;
 }
 
-const slowLatency = (f) =>
+const slowLatency = (/** @type {Figures} */ f) =>
   `latency p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (threshold p99 ≥ ${ms(SLOW_P99_MS)} or p50 ≥ ${ms(SLOW_P50_MS)})`;
 
 /** " (per-interval median 145 ms)" when it says more than the run-wide p50. */
 /** Routes named in a verdict's evidence, the costliest first. */
 const ROUTES_LISTED = 3;
 
-/** A route's name as the probe saw it in a request line: the server's text, so cleaned. */
+/**
+ * A route's name as the probe saw it in a request line: the server's text, so cleaned.
+ * @param {string} route
+ */
 function routeText(route) {
   return cleanText(route, 120);
 }
 
-/** 'GET /report takes 15 ms of the main thread per request, 71% of its busy time' */
+/**
+ * 'GET /report takes 15 ms of the main thread per request, 71% of its busy time'
+ * @param {{ route: string, loopMsPerRequest: number, busyShare?: number|null }} route
+ */
 export function heaviestRouteText(route) {
   const share = Number.isFinite(route.busyShare) ? `, ${pct(route.busyShare)} of its busy time` : '';
   return `${routeText(route.route)} takes ${ms(route.loopMsPerRequest)} of the main thread per request${share}`;
 }
 
-/** '; POST /convert spawns' or '; POST /convert and PUT /files/:id spawn' (none: ''). */
+/**
+ * '; POST /convert spawns' or '; POST /convert and PUT /files/:id spawn' (none: '').
+ * @param {Array<{ route: string }>|null|undefined} routes
+ */
 function spawningRoutesText(routes) {
   if (!routes?.length) return '';
   const names = routes.slice(0, ROUTES_LISTED).map((r) => routeText(r.route));
@@ -59,18 +95,25 @@ function spawningRoutesText(routes) {
   return `; ${list} ${routes.length > 1 ? 'spawn' : 'spawns'}`;
 }
 
-/** '1 spawn', '0.5 spawns' */
+/**
+ * '1 spawn', '0.5 spawns'
+ * @param {number} n
+ */
 function spawnsText(n) {
   const shown = Number.isInteger(n) ? String(n) : n.toFixed(2);
   return `${shown} ${n === 1 ? 'spawn' : 'spawns'}`;
 }
 
+/** @param {Figures} f */
 function typical(f) {
   const t = f.loopDelayTypicalMs;
   return Number.isFinite(t) && t >= LOOP_DELAY_P50_MS && t > (f.loopDelayP50Ms ?? 0) ? ` (per-interval median ${ms(t)})` : '';
 }
 
-/** "at least 1,000 req/s (…)" and the other ways the healthy verdict states capacity. */
+/**
+ * "at least 1,000 req/s (…)" and the other ways the healthy verdict states capacity.
+ * @param {Figures} f
+ */
 function capacityText(f) {
   switch (f.capacityFrom) {
     case 'generator-limited': return `at least ${int(f.rps)} req/s (the load generator was the limit)`;
@@ -83,10 +126,16 @@ function capacityText(f) {
   }
 }
 
-/** What bounds a capacity estimate (src/analysis/pool-capacity.js `limit`). */
+/**
+ * What bounds a capacity estimate (src/analysis/pool-capacity.js `limit`).
+ * @type {Record<string, string>}
+ */
 const LIMIT_WORDS = { main: 'the main thread', pool: 'the pool', cpu: 'the CPU budget' };
 
-/** "main thread 25%, 2 threads 45% busy, 1.2 of 2 cores (other programs 0.4)": what the capacity was scaled from. */
+/**
+ * "main thread 25%, 2 threads 45% busy, 1.2 of 2 cores (other programs 0.4)": what the capacity was scaled from.
+ * @param {Figures} f
+ */
 function usedText(f) {
   const parts = [];
   if (Number.isFinite(f.mainBusy)) parts.push(`main thread ${pct(f.mainBusy)}`);
@@ -97,41 +146,61 @@ function usedText(f) {
   return parts.join(', ') || pct(f.busiest);
 }
 
-/** "2 threads", "1 worker process", "3 workers". */
+/**
+ * "2 threads", "1 worker process", "3 workers".
+ * @param {Figures} f
+ */
 function workersText(f) {
   const noun = f.workerKind === 'thread' ? 'thread' : f.workerKind === 'process' ? 'worker process' : 'worker';
   return `${f.workers} ${noun}${f.workers === 1 ? '' : noun === 'worker process' ? 'es' : 's'}`;
 }
 
-/** A number of cores, one decimal. */
+/**
+ * A number of cores, one decimal.
+ * @param {number} n
+ */
 function cores(n) {
   return n.toFixed(1);
 }
 
-/** "its busy figure is CPU time: ELU counts a thread waiting for work (Atomics.wait) as busy", when it is. */
+/**
+ * "its busy figure is CPU time: ELU counts a thread waiting for work (Atomics.wait) as busy", when it is.
+ * @param {Figures} f
+ */
 function busyFromText(f) {
   if (f.busyFrom === 'cpu') return ' (CPU time: their ELU counted waiting for work as busy)';
   if (f.busyFrom === 'mixed') return ' (ELU, or CPU time where ELU counted waiting for work as busy)';
   return ' (ELU)';
 }
 
-/** "libuv threadpool 1.8, V8 platform (GC, compiler) 0.1": the cores each kind of thread used, busiest first. */
+/**
+ * "libuv threadpool 1.8, V8 platform (GC, compiler) 0.1": the cores each kind of thread used, busiest first.
+ * @param {Record<string, number>|null|undefined} byKind
+ */
 function kindCores(byKind) {
   return Object.entries(byKind ?? {})
     .filter(([, n]) => n >= 0.05)
     .sort((a, b) => b[1] - a[1])
-    .map(([kind, n]) => `${THREAD_KIND_WORDS[kind] ?? kind} ${cores(n)}`)
+    .map(([kind, n]) => `${/** @type {Record<string, string>} */ (THREAD_KIND_WORDS)[kind] ?? kind} ${cores(n)}`)
     .join(', ');
 }
 
-/** "4 libuv threadpool threads (UV_THREADPOOL_SIZE 4), 4 of them working": the pool as seen. */
+/**
+ * "4 libuv threadpool threads (UV_THREADPOOL_SIZE 4), 4 of them working": the pool as seen.
+ * @param {Figures} f
+ * @returns {string|null}
+ */
 function poolText(f) {
   if (!(f.poolThreads > 0)) return null;
   return `${f.poolThreads} libuv threadpool thread${f.poolThreads === 1 ? '' : 's'} (UV_THREADPOOL_SIZE ${f.poolSize ?? f.poolThreads}), ` +
     `${Math.round(f.poolBusy ?? 0)} working, ${cores(f.poolCores ?? 0)} cores`;
 }
 
-/** What a downstream wait rests on: its connections, or the server's threads off-CPU. */
+/**
+ * What a downstream wait rests on: its connections, or the server's threads off-CPU.
+ * @param {Figures} f
+ * @returns {string|null}
+ */
 function waitText(f) {
   if (f.waitFrom === 'downstreams') return `the server held ${int(f.downstreamConnections)} outbound connection${f.downstreamConnections === 1 ? '' : 's'}`;
   if (f.waitFrom === 'threads-off-cpu') return `its threads outside the loop (libuv threadpool, V8) were on a CPU or waiting for one ${(f.threadsCores ?? 0).toFixed(2)} cores' worth (threshold < ${f.threadsThreshold}): the time goes waiting, not working`;
@@ -139,7 +208,10 @@ function waitText(f) {
   return null;
 }
 
-/** id → (figures, finding) → { title, evidence, next } */
+/**
+ * id → (figures, finding) → { title, evidence, next }
+ * @type {Record<string, Say>}
+ */
 const WORDS = {
   'threads-cores-full': (f) => ({
     title: `the cores are full and the server's work runs on threads outside its event loop: ${kindCores(f.byKind)} of ${f.cores ?? '?'} cores` +
@@ -148,7 +220,7 @@ const WORDS = {
       `${pct(f.share)} of the server's CPU ran outside its event loop (threshold ${pct(f.threshold)}): ${kindCores(f.byKind)} cores`,
       `cores ${pct((f.coresBusyPct ?? 0) / 100)} busy (threshold ${pct(f.coresThreshold / 100)}): the server used ${cores(f.serverCores)} of ${f.cores ?? '?'}` +
         `${f.otherCores >= 0.1 ? `, other programs (the load generator included) ${cores(f.otherCores)}` : ''}`,
-      ...[poolText(f)].filter(Boolean),
+      ...[poolText(f)].filter(said),
       'the event loop is idle because its work waits for these threads, not for I/O',
     ],
     next: [
@@ -208,6 +280,7 @@ const WORDS = {
     ],
   }),
   'cpu-starved': (f, finding) => {
+    /** @type {Array<{ name: string, count: number, cores: number, competes?: boolean, downstream?: string }>} */
     const takers = f.takenBy ?? [];
     const of = f.cores ? ` of the ${f.cores} CPUs` : '';
     const named = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}${of}`);
@@ -261,7 +334,7 @@ const WORDS = {
     return {
       title: `the downstream refuses: ${pct(f.errorRate)} of requests failed with ${quote(f.text)}`,
       evidence: [
-        `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)}); ${errorLabel(f)} ×${int(f.count)}, ${f.source === 'body' ? 'the response said' : 'the server\'s stderr said'} ${quote(f.text)}`,
+        `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)}); ${errorLabel({ status: f.status, kind: f.kind })} ×${int(f.count)}, ${f.source === 'body' ? 'the response said' : 'the server\'s stderr said'} ${quote(f.text)}`,
         f.downstream
           ? `the server held ${int(f.downstream.connections)} connection${f.downstream.connections === 1 ? '' : 's'} to ${who} at once`
           : 'no downstream connection of the server was seen (a Unix socket where iproute2\'s ss is missing, or another network namespace)',
@@ -277,7 +350,7 @@ const WORDS = {
     evidence: [
       `blocked in spawn ${pct(f.blockedFraction, 1)} of wall time (threshold ${pct(SPAWN_BLOCKED_FRACTION)})`,
       `${int(f.spawnsPerSec)} spawns/s, ${ms(f.msPerSpawn)} frozen per spawn (fork copies the page tables of the whole process)`,
-      ...(f.routes ?? []).slice(0, ROUTES_LISTED).map((r) => `${routeText(r.route)}: ${spawnsText(r.spawnsPerRequest)} per request, blocked ${ms(r.blockedMsPerRequest)} per request`),
+      ...(f.routes ?? []).slice(0, ROUTES_LISTED).map((/** @type {{ route: string, spawnsPerRequest: number, blockedMsPerRequest: number }} */ r) => `${routeText(r.route)}: ${spawnsText(r.spawnsPerRequest)} per request, blocked ${ms(r.blockedMsPerRequest)} per request`),
     ],
     next: [
       'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
@@ -315,7 +388,7 @@ const WORDS = {
     evidence: [
       `${outsideText(f)} (threshold ${pct(BUSY_FRACTION)})`,
       slowLatency(f),
-      ...[tailShape(f)].filter(Boolean),
+      ...[tailShape(f)].filter(said),
       'without the probe spawnbench cannot tell JavaScript from time blocked in spawn or GC',
     ],
     next: [
@@ -330,7 +403,7 @@ const WORDS = {
       f.busyFrom === 'elu'
         ? `while the loop is busy only ${pct(f.elu)} of the time (ELU, threshold ≤ ${pct(IDLE_ELU_MAX)})`
         : `while ${outsideText(f)} (threshold ≤ ${pct(IDLE_BUSY_MAX)})`,
-      ...[waitText(f)].filter(Boolean),
+      ...[waitText(f)].filter(said),
     ],
     next: [
       'time the calls each request waits on (database, HTTP, file system) and check their pools and timeouts',
@@ -339,7 +412,7 @@ const WORDS = {
   }),
   'slow-unexplained': (f) => ({
     title: 'responses are slow, and the cause cannot be seen from outside',
-    evidence: [slowLatency(f), ...[tailShape(f)].filter(Boolean)],
+    evidence: [slowLatency(f), ...[tailShape(f)].filter(said)],
     next: [
       'pass the server\'s process id with --pid to see whether it is busy (CPU-bound) or waiting (I/O, downstream)',
       'or run it under spawnbench: spawnbench diagnose -- <the command that starts it>',
@@ -412,13 +485,15 @@ const WORDS = {
 /**
  * A finding with its words: `{ id, kind, title, where, evidence, next, figures }`.
  * A finding read from a result file that already has its words keeps them.
- * @param {import('../analysis/verdict-common.js').Finding & { title?: string }} finding
+ * @param {DiagnoseFinding} finding
+ * @returns {DiagnoseFinding}
  */
 export function wordFinding(finding) {
   if (typeof finding.title === 'string') return finding;
   const say = WORDS[finding.id];
   if (!say) throw new Error(`no wording for diagnose finding '${finding.id}'`);
-  const { title, evidence, next } = say(finding.figures, finding);
+  // A finding without words is a rule's (src/analysis/verdict-common.js Finding), which always has its figures.
+  const { title, evidence, next } = say(/** @type {Figures} */ (finding.figures), finding);
   return { id: finding.id, kind: finding.kind, title, where: finding.where, evidence, next, figures: finding.figures };
 }
 
@@ -440,7 +515,8 @@ export function unseenLines(unseen) {
 
 /**
  * The diagnosis with its words: verdict and findings worded, `notSeen` the gaps in words.
- * @param {{ verdict: object, findings: object[], unseen?: object[], notSeen?: string[] }} diagnosis
+ * @param {import('../result-types.js').Diagnosis} diagnosis
+ * @returns {import('../result-types.js').Diagnosis & { notSeen: string[] }}
  */
 export function wordDiagnosis(diagnosis) {
   return {

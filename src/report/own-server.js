@@ -9,6 +9,8 @@ import { OTHER_THREAD_BUSY_PCT } from '../base/thresholds.js';
 import { isWorkerEntry } from '../machine/process-roles.js';
 import { processGain, deployProcesses } from '../analysis/process-count.js';
 
+/** @typedef {import('../analysis/size-knob.js').SizeKnob} SizeKnob */
+
 /**
  * An argv as a line a POSIX shell reads back to the same words: plain words as
  * they are, others in single quotes.
@@ -21,11 +23,13 @@ export function shellLine(argv) {
 
 /**
  * "command 'node server.js --workers {size}' · size via WORKERS and {size} · policy via {policy}"
- * @param {{ base: object, knobs: object }} plan TuneResult plan
+ * @param {{ base: { target: { command: string[] } }, knobs: { processes?: boolean, policyEnv?: string|null, policyArg?: boolean,
+ *   sizeEnv?: string|null, sizeArg?: boolean } }} plan TuneResult plan
  */
 export function describeCommandTarget(plan) {
   const { knobs } = plan;
   if (knobs.processes) return `command '${shellLine(plan.base.target.command)}' · processes via node:cluster (--processes), round-robin`;
+  /** @type {(env: string|null|undefined, arg: boolean|undefined, placeholder: string) => string} */
   const via = (env, arg, placeholder) => [env ? `$${env}` : null, arg ? placeholder : null].filter(Boolean).join(' and ');
   const policy = knobs.policyEnv || knobs.policyArg ? `policy via ${via(knobs.policyEnv, knobs.policyArg, '{policy}')}` : 'policy not tuned';
   return `command '${shellLine(plan.base.target.command)}' · size via ${via(knobs.sizeEnv, knobs.sizeArg, '{size}')} · ${policy}`;
@@ -43,6 +47,7 @@ export function balanceCell(balance) {
 /**
  * The sentence for a recommendation whose policy was not tuned.
  * @param {{ policyReason?: string }} rec
+ * @param {{ knobs?: { processes?: boolean } }|null} [plan] the TuneResult's plan
  * @returns {string[]}
  */
 export function policyNotTunedSentences(rec, plan = null) {
@@ -53,7 +58,8 @@ export function policyNotTunedSentences(rec, plan = null) {
 /**
  * A `--processes` sweep's recommendation: the gain it measured and how to deploy
  * that many processes, and what a cluster changes.
- * @param {{ plan: { knobs?: { processes?: boolean }, base: { target: { command: string[] } } }, recommendation: object }} result a TuneResult
+ * @param {{ plan: { knobs?: { processes?: boolean }, base: { target: { command: string[] } } },
+ *   recommendation: Parameters<typeof processGain>[0] }} result a TuneResult
  * @returns {string[]}
  */
 export function processSweepSentences(result) {
@@ -73,13 +79,15 @@ export function processSweepSentences(result) {
   ];
 }
 
+/** @param {number} n */
 function processes(n) {
   return n === 1 ? '1 process' : `${n} processes`;
 }
 
 /**
  * The processes of the user's server at the recommended size, and how evenly its workers shared the work.
- * @param {{ size: number, policy: string|null, repeat: number, rows: object[], balance: object|null }|null} processes
+ * @param {{ size: number, policy: string|null, repeat: number, rows: import('../analysis/worker-balance.js').ProcessRow[],
+ *   balance: ReturnType<typeof import('../analysis/worker-balance.js').workerBalance>|null }|null|undefined} processes
  * @returns {string[]}
  */
 export function formatServerProcesses(processes) {
@@ -91,12 +99,12 @@ export function formatServerProcesses(processes) {
     r.role === 'main' || r.role === 'launcher' ? `${r.label}, pid ${r.pid}` : r.label,
     int(r.spawnsPerSec),
     pct(r.blockedFraction),
-    Number.isFinite(r.elu) ? r.elu.toFixed(2) : '–',
+    typeof r.elu === 'number' && Number.isFinite(r.elu) ? r.elu.toFixed(2) : '–',
     ...(threads ? [Number.isFinite(r.busy) ? `${pct(r.busy)}${r.busyFrom === 'cpu' ? ' CPU' : ''}` : '–'] : []),
-    Number.isFinite(r.cpuPct) ? `${Math.round(r.cpuPct)}%` : '–',
+    typeof r.cpuPct === 'number' && Number.isFinite(r.cpuPct) ? `${Math.round(r.cpuPct)}%` : '–',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
+  const line = (/** @type {string[]} */ r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
   const lines = [`Your server's processes at size ${processes.size}${policy} (repeat ${processes.repeat})`, line(header), ...rows.map(line)];
   if (processes.rows.some((r) => r.role === 'thread' && r.busyFrom === 'cpu')) {
     lines.push('busy … CPU: the thread\'s time on a CPU or waiting for one, since its ELU counted waiting for work (Atomics.wait) as busy.');
@@ -110,7 +118,7 @@ export function formatServerProcesses(processes) {
       : `Even: the busiest worker (${b.busiest}) did ${pct(b.busiestShare)} of the workers' ${basis}, ${b.ratio.toFixed(2)}× an even share.`);
   } else if (processes.rows.filter(isWorkerEntry).length === 0) {
     const other = processes.rows.find((r) => r.role === 'main')?.otherThreads;
-    lines.push(other?.cpuPct >= OTHER_THREAD_BUSY_PCT
+    lines.push(typeof other?.cpuPct === 'number' && other.cpuPct >= OTHER_THREAD_BUSY_PCT
       ? `No worker process or Worker thread: the work ran on the main thread and on its other threads (libuv's pool, V8's): ` +
         `${Math.round(other.busy ?? 0)} of ${other.count} worked (≥ ${OTHER_THREAD_BUSY_PCT}% of a core), ${Math.round(other.cpuPct)}% of a core together, the busiest ${Math.round(other.maxCpuPct ?? 0)}%.`
       : `Only the main process was seen, and its other threads (libuv's pool, V8's) were nearly idle (${Math.round(other?.cpuPct ?? 0)}% of a core together): the work ran on its main thread.`);
@@ -145,6 +153,7 @@ export function describeSizeKnob(knob) {
   return lines;
 }
 
+/** @param {SizeKnob['seen']|undefined} seen */
 function seenText(seen) {
   if (!seen) return '';
   if (seen.workers > 0) return `${seen.workers} ${seen.kind === 'cluster' ? 'cluster worker' : 'worker process'}${seen.workers === 1 ? '' : seen.kind === 'cluster' ? 's' : 'es'} seen`;
@@ -152,10 +161,14 @@ function seenText(seen) {
   return '';
 }
 
+/**
+ * @param {SizeKnob['ignored'][number] & { written?: string }} ignored size-knob.js gives each its `written` too
+ * @param {SizeKnob['seen']} seen
+ */
 function ignoredText(ignored, seen) {
   const what = ignored.name ? `${ignored.written} in the environment` : ignored.written;
   if (ignored.why === 'threadpool-idle') {
-    return `${what} not taken as the knob: libuv's pool threads did no work to speak of (${pct((seen?.poolCpuPct ?? 0) / 100)} of a core${Number.isFinite(seen?.poolShare) ? `, ${pct(seen.poolShare)} of the server's CPU` : ''}), so its size is not what limits the server`;
+    return `${what} not taken as the knob: libuv's pool threads did no work to speak of (${pct((seen?.poolCpuPct ?? 0) / 100)} of a core${Number.isFinite(seen?.poolShare) ? `, ${pct(seen?.poolShare)} of the server's CPU` : ''}), so its size is not what limits the server`;
   }
   const count = seen?.workers || seen?.threads || 0;
   return `${what} not taken as the knob: ${count ? plural(count, 'worker') : 'no workers'} seen, not ${ignored.value}`;
@@ -179,17 +192,21 @@ export function describeServer(server, { daemonised = false } = {}) {
 
 /**
  * How the recommendation's size is set on this server: "set WORKERS=2", "start it with --workers 2".
- * @param {import('../analysis/size-knob.js').SizeKnob|null} knob
+ * @param {import('../analysis/size-knob.js').SizeKnob|null|undefined} knob
  * @param {number} size
  * @returns {string|null} null when no knob was found
  */
 export function knobAction(knob, size) {
-  if (!knob || !['given', 'command', 'environment'].includes(knob.source)) return null;
+  if (!knob || !/** @type {Array<string|null>} */ (['given', 'command', 'environment']).includes(knob.source)) return null;
   if (knob.kind === 'env') return `set ${knob.name}=${size}`;
   if (knob.kind === 'flag') return `start it with ${knob.flag} ${size}`;
   return `start it with ${size} in place of {size}`;
 }
 
+/**
+ * @param {number} n
+ * @param {string} word
+ */
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -130,6 +130,7 @@ const ROUTES_SHOWN = 3;
 /**
  * '       routes: GET /report 15.2 ms each (71% of busy), POST /convert 5.40 ms each (12%, 1 spawn)', wrapped.
  * @param {{ routes?: { route: string, loopMsPerRequest: number, busyShare: number|null, spawnsPerRequest: number }[]|null }} s
+ * @param {number} width
  */
 function routesLine(s, width) {
   if (!s.routes?.length) return [];

@@ -11,6 +11,17 @@ import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
 import { downstreamName, errorLabel, quote, otherUserText } from './reasons.js';
 
+/**
+ * A reason's figures: free-form per reason id (src/analysis/run-advice.js and own-run-advice.js
+ * name their own), and a result file from an older version may lack some.
+ * @typedef {Record<string, any>} Figures
+ */
+
+/** @typedef {import('../analysis/run-advice.js').RunAdvice} RunAdvice */
+/** @typedef {import('../analysis/size-knob.js').SizeKnob} SizeKnob */
+
+/** @typedef {{ poolSize?: number|null, balance?: string|null, strategy?: string|null }} Current what the run used */
+
 /** The summary fits an 80-column terminal (the same width as the process lines). Columns */
 const MAX_COLUMNS = 80;
 /** Indent of the reasons under the headline. Columns */
@@ -59,13 +70,18 @@ export function adviceParagraphs(advice, current = {}) {
   return out;
 }
 
+/**
+ * @param {RunAdvice} a
+ * @param {Current} current
+ */
 function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
   if (a.strategy) {
-    const move = a.reasons.find((r) => r.id === 'move-to-pool')?.figures;
+    // A strategy to move to comes with its move-to-pool reason (run-advice.js).
+    const move = /** @type {Figures} */ (a.reasons.find((r) => r.id === 'move-to-pool')?.figures);
     return `Move to ${a.strategy} with ${workers(a.size)}: up to ~${int(move.expectedRps)} req/s, ${gain(move.gain)} this run's ${int(move.rps)}.`;
   }
   if (a.size !== null && a.policy !== null) {
@@ -82,9 +98,11 @@ function headline(a, current) {
 /**
  * A user's server: the size in its knob's words ("Set WORKERS=2"), a pool for a
  * single process that is its own limit, or what limits it instead.
+ * @param {RunAdvice} a
  */
 function ownHeadline(a) {
   const knob = a.knob;
+  /** @type {(id: string) => Figures|undefined} */
   const has = (id) => a.reasons.find((r) => r.id === id)?.figures;
   const help = has('own-pool-would-help');
   if (help) {
@@ -95,31 +113,38 @@ function ownHeadline(a) {
   if (threads?.limit === 'threadpool') return `Set ${threads.name}=${threads.trySize} at start (this run: ${threads.value}${threads.unset ? ', not set' : ''}): its threads were all busy and the cores had room.`;
   const more = has('more-processes');
   if (more) {
-    const action = knobAction(knob, a.size);
-    const pm2 = deployProcesses(more.command ?? [], a.size).pm2;
+    // more-processes comes with the process count it advises (run-advice.js), so a size.
+    const action = knobAction(knob, /** @type {number} */ (a.size));
+    const pm2 = deployProcesses(more.command ?? [], /** @type {number} */ (a.size)).pm2;
     const how = action || `run ${a.size} processes of it (node:cluster${pm2 ? `, ${shellLine(pm2)}` : ', PM2\'s cluster mode'}, or ${a.size} replicas)`;
     return `More processes would help: ${how}, up to ~${int(more.expectedRps)} req/s, ${gain(more.gain)} this run's ${int(more.rps)}.`;
   }
   const enough = has('one-process-enough');
   if (enough || has('no-gain-expected') || has('processes-no-gain')) {
-    const limit = enough?.limit ?? (has('no-gain-expected') ?? has('processes-no-gain')).limit;
-    const amount = limit === 'quota' ? ` (${fixed(enough.quotaCpus, 1)} CPU)` : '';
+    // One of the three is there (the test above); only one-process-enough names the quota as its limit (run-advice.js).
+    const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
+    const amount = limit === 'quota' ? ` (${fixed(/** @type {Figures} */ (enough).quotaCpus, 1)} CPU)` : '';
     return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
   if (a.size === null) return 'Cannot tell from this run.';
-  const policyChange = has('cluster-lopsided') ? ` and ${has('cluster-lopsided').env}=${a.policy}` : '';
+  const policyChange = has('cluster-lopsided') ? ` and ${/** @type {Figures} */ (has('cluster-lopsided')).env}=${a.policy}` : '';
   const action = knobAction(knob, a.size);
   const now = knob?.size ?? null;
   if (!action) return `The figures support ${workers(a.size)}${now !== null ? ` (this run: ${now} seen)` : ''}; no size knob was found to set.`;
-  if (a.size === now && !policyChange) return `Keep it at ${a.size}: the figures call for no change (${knob.written ?? action.replace(/^set |^start it with /, '')}).`;
+  // An action is only worded for a knob (knobAction()).
+  if (a.size === now && !policyChange) return `Keep it at ${a.size}: the figures call for no change (${/** @type {SizeKnob} */ (knob).written ?? action.replace(/^set |^start it with /, '')}).`;
   return `${capital(action)}${policyChange} (this run: ${workers(now ?? 0)}).`;
 }
 
+/** @param {string} text */
 function capital(text) {
   return text[0].toUpperCase() + text.slice(1);
 }
 
-/** What limits a single process when its main thread has room. */
+/**
+ * What limits a single process when its main thread has room.
+ * @type {Record<string, string>}
+ */
 const ownLimitName = {
   processes: 'its main thread, with no whole core to spare for a second process',
   cores: 'the cores, not the process',
@@ -128,30 +153,44 @@ const ownLimitName = {
   quota: 'its CPU quota',
 };
 
-/** "worker 0, pid 4242, SIGKILL at 2.5 s" */
+/**
+ * "worker 0, pid 4242, SIGKILL at 2.5 s"
+ * @param {{ id: number, pid?: number|null, signal?: string|null, code: number|null, atMs?: number|null }|null|undefined} d
+ */
 function deathWords(d) {
   if (!d) return 'a worker';
   const how = d.signal ?? (d.code !== null ? `exit code ${d.code}` : 'exited');
-  const at = Number.isFinite(d.atMs) ? ` at ${secs(Math.max(0, d.atMs))}` : '';
+  const at = typeof d.atMs === 'number' && Number.isFinite(d.atMs) ? ` at ${secs(Math.max(0, d.atMs))}` : '';
   return `worker ${d.id}${d.pid ? `, pid ${d.pid}` : ''}, ${how}${at}`;
 }
 
+/** @type {Record<string, string>} */
 const limitName = { cores: 'the cores', 'main-thread': 'the main thread', generator: 'the load generator' };
 
-/** A budget of at most one CPU named as the limit takes a singular verb ("1.0 CPU (cgroup quota) serves"). */
+/**
+ * A budget of at most one CPU named as the limit takes a singular verb ("1.0 CPU (cgroup quota) serves").
+ * @param {Figures} f
+ */
 function singularBudget(f) {
   return f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && f.cores <= 1;
 }
 
-/** The limit in words: the cores, or a narrower CPU budget by what set it ("1.0 CPU (cgroup quota)"). */
+/**
+ * The limit in words: the cores, or a narrower CPU budget by what set it ("1.0 CPU (cgroup quota)").
+ * @param {Figures} f
+ * @returns {string|undefined}
+ */
 function limitWords(f) {
   if (f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && Number.isFinite(f.cores)) {
-    return `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${BUDGET_SOURCE_WORDS[f.budgetSource]})`;
+    return `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]})`;
   }
   return limitName[f.limit];
 }
 
-/** One sentence per reason id, from its figures. */
+/**
+ * One sentence per reason id, from its figures.
+ * @type {Record<string, (f: Figures, advice: RunAdvice) => string>}
+ */
 const SENTENCES = {
   'not-a-strategy': () => 'Its pool, if any, is not spawnbench\'s to size; `spawnbench diagnose` says why it is slow.',
   'policy-after-death': (f) =>
@@ -169,7 +208,7 @@ const SENTENCES = {
     `${f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
     `so ${budgetWords(f)} ${singularBudget(f) ? 'serves' : 'serve'} at most ~${int(f.bounds.cores)} req/s.`,
   'cpu-budget': (f) =>
-    `Sized for ${budgetAmount({ budget: f.budget, source: f.source })} (${BUDGET_SOURCE_WORDS[f.source]}), not the host's ${f.hostCpus} CPUs` +
+    `Sized for ${budgetAmount({ budget: f.budget, source: f.source })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.source]}), not the host's ${f.hostCpus} CPUs` +
     `${Number.isFinite(f.throttledFraction) ? `; the quota throttled ${pct(f.throttledFraction)} of periods, under the ${pct(f.threshold)} where it is the limit` : ''}.`,
   'quota-limit': (f) => `${capitalFirst(bottleneckFindingText({ kind: 'cpu-quota', figures: f }))}.`,
   'main-thread-limit': (f) =>
@@ -216,7 +255,8 @@ const SENTENCES = {
   },
   errors: (f) => `${pct(f.share, 1)} of requests failed: their time is in the figures too.`,
   'errors-why': (f) => {
-    const said = f.text ? `${errorLabel(f)} ×${int(f.count)} ${quote(f.text)}` : `${errorLabel(f)} ×${int(f.count)}`;
+    const label = errorLabel({ status: f.status, kind: f.kind });
+    const said = f.text ? `${label} ×${int(f.count)} ${quote(f.text)}` : `${label} ×${int(f.count)}`;
     const stderr = f.stderr && (!f.text || !f.stderr.text.includes(f.text)) ? `; its stderr said ${quote(f.stderr.text)} ×${int(f.stderr.count)}` : '';
     const r = f.refusal;
     if (r) {
@@ -259,15 +299,19 @@ const SENTENCES = {
     (f.confirmable ? '' : ` To measure it, give tune the node command that starts it: spawnbench tune --processes 1,${f.size} -- node <entry file>.`),
   'processes-no-gain': (f) =>
     `It spawned nothing and its main thread is the limit, but more processes would leave ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
+  // Past quota and load, its limit is cores or generator (own-run-advice.js singleProcessLimit()), both in limitName.
   'one-process-enough': (f) =>
     f.limit === 'quota'
       ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
-      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(limitWords(f))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'thread-knob': (f) => threadKnobSentence(f),
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 
-/** "; other processes used 0.3 of them (node ×1: 0.3 cores)", when the figures name any. */
+/**
+ * "; other processes used 0.3 of them (node ×1: 0.3 cores)", when the figures name any.
+ * @param {Figures} f
+ */
 function othersShare(f) {
   if (!(f.otherCores >= 0.05)) return '';
   const named = (f.otherUsers ?? []).map(otherUserText).join(', ');
@@ -278,63 +322,82 @@ function othersShare(f) {
  * The CPUs the "serve at most" bound is for: "2 cores" on a bare host, "1.0 CPU
  * (cgroup quota)", "1 CPU (CPU affinity)"; with SMT siblings in it, their worth:
  * "24 CPUs (18 cores' worth: SMT)".
+ * @param {Figures} f
  */
 function budgetWords(f) {
   const smt = Number.isFinite(f.capacity) && f.capacity < f.cores - 1e-9;
   const amount = f.budgetSource && f.budgetSource !== 'host'
-    ? `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${BUDGET_SOURCE_WORDS[f.budgetSource]})`
+    ? `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]})`
     : `${f.cores} ${smt ? 'CPUs' : 'cores'}`;
   return `${amount}${smt ? ` (${fixed(f.capacity, 1)} cores' worth: SMT)` : ''}`;
 }
 
+/** @param {string} text */
 function capitalFirst(text) {
   return text[0].toUpperCase() + text.slice(1);
 }
 
+/** @param {Figures} f */
 function sizeSentence(f) {
   const limit = limitWords(f) ?? 'the shared resources';
   const shared = f.bounds[boundKey(f.limit)];
   return `Each request keeps a worker ${ms(f.workersMs)}; at the ~${int(shared)} req/s ${limit} ${singularBudget(f) ? 'allows' : 'allow'} that is ${fixed(f.knee)} workers' worth, planned at 80% busy: ${workers(f.size)}.`;
 }
 
+/** @param {{ measure: string, min: number, max: number, expected: number, band: number }|null|undefined} s */
 function spreadText(s) {
   if (!s) return 'no counts';
   const what = s.measure === 'requests' ? 'requests' : 'mean in flight';
-  const value = (v) => (s.measure === 'requests' ? int(v) : fixed(v, 1));
+  const value = (/** @type {number} */ v) => (s.measure === 'requests' ? int(v) : fixed(v, 1));
   return `${what} ${value(s.min)}–${value(s.max)} per worker, ${value(s.expected)} ± ${value(s.band)} by chance`;
 }
 
-/** "; a request spent 41 ms with worker 2, 12 ms with worker 0" (Little's law per worker), when they differ. */
+/**
+ * "; a request spent 41 ms with worker 2, 12 ms with worker 0" (Little's law per worker), when they differ.
+ * @param {{ maxMs: number, minMs: number, maxLabel: string, minLabel: string }|null|undefined} l
+ */
 function latencyText(l) {
   if (!l || !(l.maxMs > l.minMs * 1.05)) return '';
   return `; a request spent ${ms(l.maxMs)} with ${l.maxLabel}, ${ms(l.minMs)} with ${l.minLabel}`;
 }
 
+/** @param {string} limit */
 function boundKey(limit) {
   return limit === 'main-thread' ? 'main' : limit;
 }
 
+/** @param {number|null} n */
 function workers(n) {
   return `${n} worker${n === 1 ? '' : 's'}`;
 }
 
+/** @param {number} ratio */
 function gain(ratio) {
   return `${ratio.toFixed(1)}×`;
 }
 
+/** @param {number} n */
 function cores(n) {
   return `${n.toFixed(1)} core${n >= 0.95 && n < 1.05 ? '' : 's'}`;
 }
 
+/**
+ * @param {number|null|undefined} v
+ * @param {number} [digits]
+ */
 function fixed(v, digits = 2) {
-  return Number.isFinite(v) ? v.toFixed(digits) : '–';
+  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
 }
 
+/** @param {number} msValue */
 function secs(msValue) {
   return `${(msValue / 1000).toFixed(1)} s`;
 }
 
-/** "about 1 min 12 s", "about 40 s" */
+/**
+ * "about 1 min 12 s", "about 40 s"
+ * @param {number} msValue
+ */
 export function duration(msValue) {
   const s = Math.round(msValue / 1000);
   return s >= 60 ? `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}` : `${s} s`;
@@ -343,6 +406,10 @@ export function duration(msValue) {
 /**
  * Words wrapped to `columns`, the first line at `indent`, carried-on lines two
  * further in (under a "- " bullet's text).
+ * @param {string} text
+ * @param {number} columns
+ * @param {number} indent
+ * @returns {string[]}
  */
 export function wrap(text, columns, indent) {
   const first = ' '.repeat(indent);
@@ -362,7 +429,11 @@ export function wrap(text, columns, indent) {
   return lines;
 }
 
-/** A shell command over several lines (ending in " \") so each fits and it still pastes. */
+/** A shell command over several lines (ending in " \") so each fits and it still pastes.
+ * @param {string[]} argv
+ * @param {number} columns
+ * @param {number} indent
+ */
 function wrapCommand(argv, columns, indent) {
   const words = ['spawnbench', ...argv.map(shellQuote)];
   const lines = [];
@@ -380,7 +451,10 @@ function wrapCommand(argv, columns, indent) {
   return lines;
 }
 
-/** What the server's thread knob (UV_THREADPOOL_SIZE, VIPS_CONCURRENCY) did this run and the value to try. */
+/**
+ * What the server's thread knob (UV_THREADPOOL_SIZE, VIPS_CONCURRENCY) did this run and the value to try.
+ * @param {Figures} f
+ */
 function threadKnobSentence(f) {
   const whose = f.name === 'VIPS_CONCURRENCY' ? 'libvips\'s threads (sharp)' : 'libuv\'s threadpool';
   const now = `${f.name} was ${f.value}${f.unset ? ' (not set: the default)' : ''}`;

@@ -11,18 +11,46 @@ import { downstreamName, errorLabel, quote } from './reasons.js';
 import { int } from './text-format.js';
 import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';
 
-const pctRound = (fraction) => `${Math.round(fraction * 100)}%`;
+/**
+ * A limit's figures: free-form per kind (src/analysis/bottleneck.js Finding.figures; the run
+ * advice's reasons pass theirs), and a result file from an older version may lack some.
+ * @typedef {Record<string, any>} Figures
+ */
 
-/** The machine finding's CPU shares, as the sentence names them. */
+/** @typedef {import('../analysis/cells.js').Cell} Cell */
+/** @typedef {import('../analysis/cells.js').SizeFigures} SizeFigures */
+
+/**
+ * The size after the best one, and why it did no better (recommend.js pastBest()).
+ * @typedef {{ size: number, rps: number, bestRps: number, fell: boolean,
+ *   findings: import('../analysis/bottleneck.js').Finding[], checked: Record<string, number|null> }} PastBest
+ */
+
+/**
+ * A recommendation that picked a size: past nothing-measured, too-few-responses and all-errors,
+ * recommend() sets its size, chosen cell, best size, bottleneck and the basis of the pick.
+ * @typedef {import('../analysis/recommend.js').Recommendation & { size: number, chosen: Cell, best: SizeFigures,
+ *   basis: { pickedSize: number, bandSize: number, p99Best: number } }} PickedRecommendation
+ */
+
+const pctRound = (/** @type {number} */ fraction) => `${Math.round(fraction * 100)}%`;
+
+/**
+ * The machine finding's CPU shares, as the sentence names them.
+ * @type {Record<string, string>}
+ */
 const SHARE_NAMES = { workers: 'workers', spawned: 'spawned commands', main: 'main', generator: 'generator' };
 
-/** One bottleneck finding in words, with the figures behind it. */
+/**
+ * One bottleneck finding in words, with the figures behind it.
+ * @param {{ kind: string, figures: Figures }} finding
+ */
 export function bottleneckFindingText({ kind, figures: f }) {
   if (kind === 'cpu-quota') return quotaText(f);
   if (kind === 'host') {
     const budget = budgetAmount({ budget: f.cores, source: f.budgetSource });
     return `the host is the limit (its ${f.hostCpus} CPUs ${Math.round(f.systemCpuPct)}% busy, other processes ${f.otherCores.toFixed(1)}): ` +
-      `the run got ${Math.round(f.busyPct)}% of its ${budget} (${BUDGET_SOURCE_WORDS[f.budgetSource]}); measure on a quieter host`;
+      `the run got ${Math.round(f.busyPct)}% of its ${budget} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]}); measure on a quieter host`;
   }
   if (kind === 'generator') {
     const busy = f.cpuPctPerThread !== null ? `${Math.round(f.cpuPctPerThread)}% of a core per thread` : `event loop busy ${pctRound(f.generatorElu)}`;
@@ -48,13 +76,16 @@ export function bottleneckFindingText({ kind, figures: f }) {
     // A budget narrower than the host: busy against it, named by what set it.
     const budget = budgetAmount({ budget: f.cores, source: f.budgetSource });
     const them = f.otherUsers?.length ? othersClause(f.otherUsers, f.hostCpus ?? f.cores, { host: true }) : `more workers only compete for the same ${budget}`;
-    return `the CPU budget is the limit (${budget} by ${BUDGET_SOURCE_WORDS[f.budgetSource]}, ${Math.round(f.busyPct)}% busy${shares.length ? `; CPUs used: ${shares.join(', ')}` : ''}): ${them}`;
+    return `the CPU budget is the limit (${budget} by ${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]}, ${Math.round(f.busyPct)}% busy${shares.length ? `; CPUs used: ${shares.join(', ')}` : ''}): ${them}`;
   }
   const cores = f.cores ? ` of ${f.cores}` : '';
   return `the machine is the limit (cores ${Math.round(f.busyPct ?? f.systemCpuPct)}% busy${shares.length ? `; cores used${cores}: ${shares.join(', ')}${otherText}` : ''}): ${othersClause(f.otherUsers ?? [], f.hostCpus ?? f.cores)}`;
 }
 
-/** The quota finding: whose quota, how often it throttled, and what that means for a pool. */
+/**
+ * The quota finding: whose quota, how often it throttled, and what that means for a pool.
+ * @param {Figures} f
+ */
 function quotaText(f) {
   const quota = budgetAmount({ budget: f.quotaCpus, source: 'quota' });
   const periods = `throttled in ${pctRound(f.throttledFraction)} of periods`;
@@ -74,18 +105,28 @@ export function littleLawText(f) {
   return `${int(f.connections)} connections / ${latency} ≈ ${int(f.predictedRps)} req/s, the throughput measured (${int(f.rps)} req/s)`;
 }
 
-/** The connection count as the limit, with the figures that show the server had room. */
+/**
+ * The connection count as the limit, with the figures that show the server had room.
+ * @param {Figures} f
+ */
 function connectionsText(f) {
+  // The connections finding's figures are Little's law's (bottleneck.js), with the server's room.
+  const law = /** @type {import('../analysis/little-law.js').LittleLaw} */ (f);
   const room = [
     f.busyPct !== null && `cores ${Math.round(f.busyPct)}% busy`,
     f.mainElu !== null && `main thread ${pctRound(f.mainElu)}`,
     f.workersBusy !== null && `workers ${pctRound(f.workersBusy)}`,
   ].filter(Boolean);
-  return `the connection count is the limit, not the server: ${littleLawText(f)}, while the server had room${room.length ? ` (${room.join(', ')})` : ''}; ` +
+  return `the connection count is the limit, not the server: ${littleLawText(law)}, while the server had room${room.length ? ` (${room.join(', ')})` : ''}; ` +
     `measure with more connections, e.g. --connections ${f.connections * 2}, to find the server's own limit`;
 }
 
-/** Who else took the cores, when one program took a large share; the usual words otherwise. */
+/**
+ * Who else took the cores, when one program took a large share; the usual words otherwise.
+ * @param {Array<{ name: string, count: number, cores: number, downstream?: string|null }>} users
+ * @param {number|null|undefined} cores
+ * @param {{ host?: boolean }} [options]
+ */
 export function othersClause(users, cores, { host = false } = {}) {
   if (users.length === 0) return 'more workers only compete for the same cores';
   // Measured host-wide: `cores` is the host's, "the host's" where the run had a narrower budget.
@@ -129,8 +170,9 @@ export function failedSizeSentence(f) {
 export function wordBottleneck(found) {
   // Worded already (read from a result file).
   if (typeof found.text === 'string') return /** @type {Bottleneck & { text: string }} */ (found);
-  const findings = found.findings.map((f) => ({ ...f, text: bottleneckFindingText(f) }));
-  const past = found.past ?? null;
+  // findBottleneck()'s findings and recommend()'s past, which recommend.js's Recommendation types as object.
+  const findings = /** @type {import('../analysis/bottleneck.js').Finding[]} */ (found.findings).map((f) => ({ ...f, text: bottleneckFindingText(f) }));
+  const past = /** @type {PastBest|null} */ (found.past ?? null);
   let text;
   if (findings.length > 0) text = findings.map((f) => f.text).join('; ');
   else if (past) text = pastText(past);
@@ -143,6 +185,7 @@ export function wordBottleneck(found) {
  * Throughput did not rise past the best size, and nothing at the best size
  * reached its limit: what the next size shows, or exactly which figures were
  * checked and where to look next. Never "no limit reached": something limited it.
+ * @param {PastBest} p
  */
 function pastText(p) {
   const r = int;
@@ -161,7 +204,7 @@ function pastText(p) {
     'look at what the workers wait on (memory and swap, disk, a downstream service, locks) with spawnbench diagnose';
 }
 
-const workers = (n) => `${n} worker${n === 1 ? '' : 's'}`;
+const workers = (/** @type {number} */ n) => `${n} worker${n === 1 ? '' : 's'}`;
 
 /**
  * @typedef {object} SizeUnit how a sweep's sizes are named in its sentences
@@ -192,34 +235,39 @@ export function sizeUnit(plan) {
   return WORKERS_UNIT;
 }
 
-/** "1 worker: 45 responses in 60.0 s; 2 workers (2 steps): 150 in 60.0 s" */
+/**
+ * "1 worker: 45 responses in 60.0 s; 2 workers (2 steps): 150 in 60.0 s"
+ * @param {Array<{ size: number, steps: number, requests: number, durationMs: number }>} [sizes]
+ * @param {SizeUnit} [unit]
+ */
 function tooFewList(sizes = [], unit = WORKERS_UNIT) {
   return sizes.map((x) => `${unit.count(x.size)}${x.steps > 1 ? ` (${x.steps} steps)` : ''}: at most ${int(x.requests)} responses in ${(x.durationMs / 1000).toFixed(1)} s`).join('; ');
 }
-const over = (x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
-const rps = (x) => `${int(x.rps.median)} req/s`;
-const capital = (text) => text[0].toUpperCase() + text.slice(1);
+const over = (/** @type {SizeFigures} */ x) => (x.policies > 1 ? `, median over its ${x.policies} policies` : '');
+const rps = (/** @type {SizeFigures} */ x) => `${int(x.rps.median)} req/s`;
+const capital = (/** @type {string} */ text) => text[0].toUpperCase() + text.slice(1);
 
+/** @param {{ median: number|null, min: number|null, max: number|null, n: number }} figure */
 function fmtRps({ median, min, max, n }) {
   const r = int;
   return n > 1 ? `${r(median)} req/s (${r(min)}–${r(max)} over ${n} repeats)` : `${r(median)} req/s`;
 }
 
+/** @param {number|null|undefined} value */
 function fmtMs(value) {
-  if (!Number.isFinite(value)) return '–';
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '–';
   return value < 10 ? `${value.toFixed(2)} ms` : value < 100 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`;
 }
 
 /**
  * The recommendation's reasons as sentences, with their figures.
  * @param {import('../analysis/recommend.js').Recommendation} rec
- * @param {{ text: string, primary?: object|null }} bottleneck the worded bottleneck at the best size
+ * @param {{ text: string, primary?: object|null }|null} bottleneck the worded bottleneck at the best size (null only where no size was picked)
  * @param {SizeUnit} [unit] how the sizes are named (sizeUnit())
  * @returns {string[]}
  */
 export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
-  const workers = unit.count;
-  const { chosen, best, reasons, basis } = rec;
+  const { reasons, basis } = rec;
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
   if (reasons.includes('too-few-responses')) {
     return [`No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d) or with more connections.`];
@@ -230,12 +278,27 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
       ...(basis.failedSizes ?? []).map(failedSizeSentence),
     ];
   }
-  const picked = rec.sizes.find((x) => x.size === basis.pickedSize);
+  // Past these three a size was picked: recommend() set its size, chosen, best, bottleneck and basis.
+  return pickedSentences(/** @type {PickedRecommendation} */ (rec), /** @type {{ text: string, primary?: object|null }} */ (bottleneck), unit);
+}
+
+/**
+ * The sentences of a recommendation that picked a size.
+ * @param {PickedRecommendation} rec
+ * @param {{ text: string, primary?: object|null }} bottleneck the worded bottleneck at the best size
+ * @param {SizeUnit} unit how the sizes are named
+ * @returns {string[]}
+ */
+function pickedSentences(rec, bottleneck, unit) {
+  const workers = unit.count;
+  const { chosen, best, reasons, basis } = rec;
+  // pickedSize and bandSize are sizes of rec.sizes (recommend() picked them from it).
+  const picked = /** @type {SizeFigures} */ (rec.sizes.find((x) => x.size === basis.pickedSize));
   const relaxed = reasons.includes('p99-relaxed');
   // A null policy: a user's server balanced by its own code, with no policy knob to sweep.
   const sentences = [`Use ${workers(rec.size)}${rec.policy === null ? '' : ` with ${rec.policy}`}: ${fmtRps(chosen.rps)}, p99 ${fmtMs(chosen.p99Ms.median)}, no errors.`];
   if (reasons.includes('tie-smaller')) {
-    const band = rec.sizes.find((x) => x.size === basis.bandSize);
+    const band = /** @type {SizeFigures} */ (rec.sizes.find((x) => x.size === basis.bandSize));
     const bandWords = band.size === best.size ? 'the best size' : `the smallest size within ${RPS_BAND * 100}% of the best (${workers(best.size)}: ${rps(best)})`;
     sentences.push(
       `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within the spread of the repeats of ${workers(band.size)} (${rps(band)}), ` +
@@ -276,9 +339,10 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
     sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
   }
   if (reasons.includes('over-cpus')) {
+    // over-cpus is given only where the workers' busy share was measured (recommend.js).
     const sig = rec.sizes.find((x) => x.size === rec.size)?.signals ?? {};
     const from = sig.workersBusyFrom === 'cpu' ? ' (by CPU time)' : '';
-    sentences.push(`${capital(workers(rec.size))} is more than the ${sig.cores} CPUs, and they were busy only ${pctRound(sig.workersBusy)} on average${from} with the cores full: the extra workers shared the same cores. Where other programs compete for the CPU, more threads win a larger share of it; on a machine of its own, a pool the size of its CPUs does the same work.`);
+    sentences.push(`${capital(workers(rec.size))} is more than the ${sig.cores} CPUs, and they were busy only ${pctRound(/** @type {number} */ (sig.workersBusy))} on average${from} with the cores full: the extra workers shared the same cores. Where other programs compete for the CPU, more threads win a larger share of it; on a machine of its own, a pool the size of its CPUs does the same work.`);
   }
   if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
   if (basis.errorSizes.length > 0) {

@@ -167,7 +167,7 @@ export function processTable(samples, workers = []) {
   const completed = new Map(workers.map((w) => [w.pid, w.completed]));
   // Worker threads get a busy column: their CPU time where ELU counted waiting for work (Atomics.wait).
   const threads = processes.some((p) => p.role === 'thread');
-  const requestsOf = (p) => p.requests ?? completed.get(p.pid);
+  const requestsOf = (/** @type {(typeof processes)[number]} */ p) => p.requests ?? completed.get(p.pid);
   // Requests per process are known where a strategy's workers count them; a user's server (its
   // cluster workers, threads) has none, and a column of dashes says nothing: it is left out.
   const counted = processes.some((p) => Number.isFinite(requestsOf(p)));
