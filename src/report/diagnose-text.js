@@ -128,7 +128,7 @@ export function formatCpuProfile({ dir, files, top }, route = null) {
 
 /**
  * The route the JavaScript verdict (or finding) names, or null.
- * @param {import('../result-types.js').Diagnosis|null|undefined} diagnosis
+ * @param {import('../base/result-types.js').Diagnosis|null|undefined} diagnosis
  */
 function blockingRoute(diagnosis) {
   const all = [diagnosis?.verdict, ...(diagnosis?.findings ?? [])];

@@ -23,7 +23,7 @@ import {
  * @typedef {Record<string, any>} Figures
  */
 
-/** @typedef {import('../result-types.js').DiagnoseFinding} DiagnoseFinding */
+/** @typedef {import('../base/result-types.js').DiagnoseFinding} DiagnoseFinding */
 
 /**
  * Whether an optional line is there (a line is never empty): Boolean, as a type guard.
@@ -515,8 +515,8 @@ export function unseenLines(unseen) {
 
 /**
  * The diagnosis with its words: verdict and findings worded, `notSeen` the gaps in words.
- * @param {import('../result-types.js').Diagnosis} diagnosis
- * @returns {import('../result-types.js').Diagnosis & { notSeen: string[] }}
+ * @param {import('../base/result-types.js').Diagnosis} diagnosis
+ * @returns {import('../base/result-types.js').Diagnosis & { notSeen: string[] }}
  */
 export function wordDiagnosis(diagnosis) {
   return {

@@ -43,7 +43,8 @@ const WORDS = {
   command: {
     label: (t) => `command '${shellLine(t.command)}'${t.port !== null ? ` on port ${t.port}` : ''}${t.path !== '/' ? `, path ${t.path}` : ''}`,
     requests: (plan) => `${plan.load.method} requests, its own responses (bodies not checked)`,
-    sweep: (plan) => [describeCommandTarget(plan)],
+    // A tune plan on a user's server: its base target is the command, its knobs the sweep's.
+    sweep: (plan) => [describeCommandTarget(/** @type {Parameters<typeof describeCommandTarget>[0]} */ (plan))],
     diagnosed: (t, pid) => `'${t.command.join(' ')}'${pid}${t.url ? ` on ${t.url}` : ''}`,
   },
   url: {
