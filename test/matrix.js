@@ -351,10 +351,43 @@ async function runSet(node, set, limits) {
   const alone = files.filter(runsAlone);
   const shared = longestFirst(files.filter((file) => !alone.includes(file)));
   const parts = [];
-  if (shared.length > 0) parts.push(await runFiles(node, shared, limits));
-  if (alone.length > 0) parts.push(await runFiles(node, alone, { budget: 0, maxFiles: 1 }));
+  const run = NODE_RUNNER ? runWithNodeTest : runFiles;
+  if (shared.length > 0) parts.push(await run(node, shared, limits));
+  if (alone.length > 0) parts.push(await run(node, alone, { budget: 0, maxFiles: 1 }));
   const failedPart = parts.find((part) => part.code !== 0 || !part.summary);
   return { code: failedPart ? 1 : 0, summary: addSummaries(parts.map((part) => part.summary)) };
+}
+
+/**
+ * `--node-test`: the same files under `node --test`'s own runner instead of the CPU-weighted
+ * scheduler above: `--test-concurrency` files at a time (the scheduler's most, MAX_FILES), its
+ * `--test-timeout`, the same two reporters over all of them; the run-alone files after, one at a
+ * time. Kept to measure the two side by side (`node test/matrix.js --node-test`), as the note on
+ * the scheduler says.
+ */
+const NODE_RUNNER = process.argv.includes('--node-test');
+
+/**
+ * Runs files with `node --test`; resolves to { code, summary } as runFiles() does.
+ * @param {string} node
+ * @param {string[]} files
+ * @param {{ maxFiles: number }} limits
+ */
+function runWithNodeTest(node, files, { maxFiles }) {
+  const totalsDir = mkdtempSync(join(tmpdir(), 'spawnbench-test-totals-'));
+  const totalsFile = join(totalsDir, 'totals.jsonl');
+  const args = ['--test', `--test-concurrency=${maxFiles}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...fileArgs(totalsFile), ...files];
+  const child = spawn(node, args, { cwd: ROOT, env: testEnv(node), stdio: ['ignore', 'inherit', 'inherit'] });
+  running.add(child);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      running.delete(child);
+      let totals = '';
+      try { totals = readFileSync(totalsFile, 'utf8'); } catch {}
+      rmSync(totalsDir, { recursive: true, force: true });
+      resolve({ code: code ?? 1, summary: parseTotals(totals) });
+    });
+  });
 }
 
 /** `--node this,26` → the runs named; `--matrix` → the matrix; neither → the machine's Node. */
@@ -429,7 +462,7 @@ async function main() {
   if (argv.includes('--time-files')) return timeFiles();
   const runs = selectRuns(argv);
   const results = [];
-  if (argv.length === 0) {
+  if (argv.every((arg) => arg === '--node-test')) {
     const failedStep = await runGate();
     if (failedStep) {
       console.log(`\nspawnbench tests: not run, ${failedStep} failed`);

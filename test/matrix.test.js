@@ -52,7 +52,8 @@ test("a file's totals are counted from the runner's events as node's own summary
       '--test-reporter=spec', '--test-reporter-destination=stdout',
       `--test-reporter=${fileURLToPath(new URL('./helpers/totals-reporter.js', import.meta.url))}`,
       `--test-reporter-destination=${totalsFile}`, file,
-    ], { encoding: 'utf8' });
+    // Run as a top-level test run even under `node --test`, whose NODE_TEST_CONTEXT would send the fixture's events to it.
+    ], { encoding: 'utf8', env: Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_TEST_CONTEXT')) });
     const spec = Object.fromEntries([...run.stdout.matchAll(/^ℹ (\w+) ([\d.]+)$/gm)].map((m) => [m[1], Number(m[2])]));
     const totals = parseTotals(readFileSync(totalsFile, 'utf8'));
     assert.ok(totals, `no totals line; stdout:\n${run.stdout}`);
