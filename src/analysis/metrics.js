@@ -33,21 +33,44 @@
  * A new metric is one entry here (and its test). Functions that read the table take it
  * as an argument, defaulting to METRICS, so a test can add one without touching them.
  */
-import { median } from './stats.js';
+import { median, isFiniteNumber } from './stats.js';
 import { requestOutcome, runsOutcome } from './request-outcome.js';
 
-/** The process with the highest summary[field] (null when no process reported it: no probe). */
+/** @typedef {import('../base/result-types.js').LoadResult} LoadResult */
+/** @typedef {import('../base/result-types.js').Endpoint} Endpoint */
+/** @typedef {import('../base/result-types.js').MetricFigure} ResultMetricFigure */
+/**
+ * @typedef {{ total?: number|null, non2xx?: number, mismatch?: number }} ErrorCounts
+ * @typedef {{ requests?: number, errors?: ErrorCounts|null }} Attempted a load, or one endpoint of its mix
+ * @typedef {{ load?: Partial<LoadResult>|null, outcome?: import('./request-outcome.js').RequestOutcome }} Measured
+ *   a run or diagnose result, as the gates read its load (a view's copy may hold only part of it)
+ * @typedef {{ partial?: boolean, failed?: unknown, rps?: number|null, succeeded?: number, requests?: number,
+ *   errors?: number, p50Ms?: number|null }} RowRun one run of a compare row, or one step of a tune cell
+ * @typedef {{ failed?: unknown, rps?: { median: number|null }|null, errors?: number }} RowFigures a compare row, or a tune cell
+ */
+
+/**
+ * The process with the highest summary[field] (null when no process reported it: no probe).
+ * @param {{ samples?: import('../base/result-types.js').SamplesSummary|null }} result
+ * @param {'blockedFraction'|'elu'|'busy'} field
+ * @returns {{ value: number|null, process: string|null }}
+ */
 function busiest(result, field) {
+  /** @type {{ value: number, process: string }|null} */
   let best = null;
   for (const p of result.samples?.processes ?? []) {
     const value = p.summary?.[field];
-    if (Number.isFinite(value) && (best === null || value > best.value)) best = { value, process: p.label ?? p.key ?? String(p.pid) };
+    if (isFiniteNumber(value) && (best === null || value > best.value)) best = { value, process: p.label ?? p.key ?? String(p.pid) };
   }
   return best ?? { value: null, process: null };
 }
 
-/** Requests sent (completed or failed) of a load: refused connections count, non-2xx and mismatches are already in `requests`. */
+/**
+ * Requests sent (completed or failed) of a load: refused connections count, non-2xx and mismatches are already in `requests`.
+ * @param {Attempted|null|undefined} load
+ */
 export function attemptsOf(load) {
+  /** @type {ErrorCounts} */
   const e = load?.errors ?? {};
   return (load?.requests ?? 0) + (e.total ?? 0) - (e.non2xx ?? 0) - (e.mismatch ?? 0);
 }
@@ -57,8 +80,8 @@ export function attemptsOf(load) {
  * served nothing). `why` says why a figure is null or 0: no request succeeded
  * ('no-successes'), or no response was measured at all ('no-responses': a run of a
  * few ms, one stopped in its warm-up).
- * @param {object} result
- * @returns {{ rps: number|null, latency: Record<string, number|null>|null, why: 'no-successes'|'no-responses'|null }}
+ * @param {Measured} result
+ * @returns {{ rps: number|null, latency: import('../base/result-types.js').Latency|null, why: 'no-successes'|'no-responses'|null }}
  */
 export function succeededFigures(result) {
   const load = result.load ?? null;
@@ -70,9 +93,13 @@ export function succeededFigures(result) {
   return { rps: outcome.attempts === 0 ? null : outcome.succeededRps, latency, why };
 }
 
-/** A figure read from succeededFigures(), with `why` where it has no data. */
+/**
+ * A figure read from succeededFigures(), with `why` where it has no data.
+ * @param {number|null|undefined} value
+ * @param {string|null} why
+ */
 function succeeded(value, why) {
-  return { value: Number.isFinite(value) ? value : null, ...(why ? { why } : {}) };
+  return { value: isFiniteNumber(value) ? value : null, ...(why ? { why } : {}) };
 }
 
 /**
@@ -89,15 +116,25 @@ function endpointSucceeded(e, value) {
   return succeeded(why ? null : value, why);
 }
 
-/** A compare row's runs that measured something. */
+/**
+ * A compare row's runs that measured something.
+ * @param {RowRun[]} runs
+ */
 const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
 
-/** 'no-successes' when a compare row's runs got responses and none succeeded: its rps and latency gates fail. */
+/**
+ * 'no-successes' when a compare row's runs got responses and none succeeded: its rps and latency gates fail.
+ * @param {RowRun[]} runs
+ */
 function rowWhy(runs) {
   return runsOutcome(measuredRuns(runs)).noneSucceeded ? 'no-successes' : null;
 }
 
-/** A compare row's latency figure: null, and why, when none of its requests succeeded. */
+/**
+ * A compare row's latency figure: null, and why, when none of its requests succeeded.
+ * @param {RowFigure} figure
+ * @returns {RowFigure}
+ */
 function rowLatency(figure) {
   return (row, runs) => {
     const why = rowWhy(runs);
@@ -108,12 +145,18 @@ function rowLatency(figure) {
 /**
  * A compare row's successful responses a second: the median of its runs' rates scaled to
  * their successes (runs saved before `succeeded` count every response).
+ * @param {RowFigures} row
+ * @param {RowRun[]} runs
+ * @returns {number|null|{ value: number, why: string }}
  */
 function rowSucceededRps(row, runs) {
   if (row.failed) return 0;
   const why = rowWhy(runs);
   if (why) return { value: 0, why };
-  const rates = measuredRuns(runs).filter((r) => Number.isFinite(r.rps)).map((r) => (Number.isFinite(r.succeeded) && r.requests > 0 && r.succeeded !== r.requests ? (r.rps * r.succeeded) / r.requests : r.rps));
+  const rates = measuredRuns(runs).flatMap(({ rps, succeeded: ok, requests }) => {
+    if (!isFiniteNumber(rps)) return [];
+    return [isFiniteNumber(ok) && typeof requests === 'number' && requests > 0 && ok !== requests ? (rps * ok) / requests : rps];
+  });
   return rates.length ? median(rates) : row.rps?.median ?? null;
 }
 
@@ -133,7 +176,7 @@ function latency(id, field, percentile, row) {
     field,
     read: (result) => {
       const { latency, why } = succeededFigures(result);
-      return succeeded(latency?.[field], why);
+      return succeeded(latency?.[/** @type {keyof import('../base/result-types.js').Latency} */ (field)], why); // field: a Latency key ('p99Ms')
     },
     endpoint: (e) => endpointSucceeded(e, e.latency?.[field]),
     ...(row ? { row } : {}),
@@ -242,7 +285,13 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
   },
 ]));
 
-/** `<id>-change` metrics: every metric --against judges, unless it says `change: false`. */
+/** @typedef {'noise'|'compareNoise'} NoiseField which noise model --against reads: between runs, or between compare results */
+
+/**
+ * `<id>-change` metrics: every metric --against judges, unless it says `change: false`.
+ * @param {readonly Metric[]} [table]
+ * @param {NoiseField} [noiseField]
+ */
 export function changeIds(table = METRICS, noiseField = 'noise') {
   return table.filter((m) => m[noiseField] && m.change !== false).map((m) => `${m.id}-change`);
 }
@@ -257,7 +306,11 @@ export function metricsOf(kind, table = METRICS) {
   return [...table.map((m) => m.id), ...changeIds(table)];
 }
 
-/** The metric of an id; null when there is none. */
+/**
+ * The metric of an id; null when there is none.
+ * @param {string} id
+ * @param {readonly Metric[]} [table]
+ */
 export function metricOf(id, table = METRICS) {
   return table.find((m) => m.id === id) ?? null;
 }
@@ -282,19 +335,28 @@ export function assertSpecs(table = METRICS) {
 
 /** The order every view lists figures in (--against, the metrics block): throughput, latency, errors, then any other. */
 const READING_ORDER = ['rps', 'latency', 'errors'];
+/** @param {Metric} m */
 const rank = (m) => (READING_ORDER.includes(m.kind) ? READING_ORDER.indexOf(m.kind) : READING_ORDER.length);
 
-/** The table in reading order (the table's own order within each kind). */
+/**
+ * The table in reading order (the table's own order within each kind).
+ * @param {readonly Metric[]} table
+ */
 function readingOrder(table) {
   return [...table].sort((a, b) => rank(a) - rank(b));
 }
 
-/** The metrics --against compares (with `noise`, or `compareNoise` between compare results), in reading order. */
+/**
+ * The metrics --against compares (with `noise`, or `compareNoise` between compare results), in reading order.
+ * @param {readonly Metric[]} [table]
+ * @param {NoiseField} [noiseField]
+ */
 export function againstMetrics(table = METRICS, noiseField = 'noise') {
   return readingOrder(table.filter((m) => m[noiseField]));
 }
 
 /** How a value of each unit is shown when its metric does not say (a fraction: as a share, 31%). */
+/** @type {Record<string, MetricFormat|undefined>} */
 const FORMAT_BY_UNIT = { ms: 'ms', rps: 'rps', count: 'count', fraction: 'percent' };
 
 /**
@@ -356,7 +418,17 @@ export function measureMetrics(result, table = METRICS) {
  * @returns {MetricFigure[]}
  */
 export function measureEndpointMetrics(endpoint, table = METRICS) {
-  return readingOrder(table.filter((m) => m.endpoint)).map((m) => figureOf(m, m.endpoint(endpoint)));
+  return readingOrder(table).flatMap((m) => (m.endpoint ? [figureOf(m, m.endpoint(endpoint))] : []));
+}
+
+/**
+ * A row's or cell's figure as a reading: a number (or null) is its value.
+ * @param {ReturnType<RowFigure>} figure
+ * @returns {{ value: number|null, why?: string }}
+ */
+function readingOf(figure) {
+  if (figure !== null && typeof figure === 'object') return figure;
+  return { value: /** @type {number|null} */ (figure) }; // not an object: a number or null
 }
 
 /**
@@ -367,10 +439,10 @@ export function measureEndpointMetrics(endpoint, table = METRICS) {
  * @returns {MetricFigure[]}
  */
 export function measureRowMetrics(row, runs, table = METRICS) {
-  return readingOrder(table.filter((m) => m.row)).map((m) => {
-    const figure = m.row(row, runs);
-    const read = figure !== null && typeof figure === 'object' ? figure : { value: figure };
-    return figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) });
+  return readingOrder(table).flatMap((m) => {
+    if (!m.row) return [];
+    const read = readingOf(m.row(row, runs));
+    return [figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(row, runs) } : {}) })];
   });
 }
 
@@ -382,17 +454,17 @@ export function measureRowMetrics(row, runs, table = METRICS) {
  * @returns {MetricFigure[]}
  */
 export function measureCellMetrics(cell, steps, table = METRICS) {
-  return readingOrder(table.filter((m) => m.cell)).map((m) => {
-    const figure = m.cell(cell, steps);
-    const read = figure !== null && typeof figure === 'object' ? figure : { value: figure };
-    return figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(cell, steps) } : {}) });
+  return readingOrder(table).flatMap((m) => {
+    if (!m.cell) return [];
+    const read = readingOf(m.cell(cell, steps));
+    return [figureOf(m, { ...read, ...(m.rowOf ? { of: m.rowOf(cell, steps) } : {}) })];
   });
 }
 
 /**
  * A result's metrics block: the one it carries, or, for a result saved before it had
  * one, measured now from its figures.
- * @param {object} result
+ * @param {Measured & { metrics?: MetricFigure[]|null, samples?: import('../base/result-types.js').SamplesSummary|null }} result
  * @returns {MetricFigure[]}
  */
 export function metricsBlock(result) {

@@ -7,7 +7,7 @@
  * figure is the busy share the sampler settled on (src/sample/thread-busy.js).
  * Pure: figures in, figures and ids out.
  */
-import { mean } from './stats.js';
+import { mean, isFiniteNumber } from './stats.js';
 import { MIN_ELU_TO_EXTRAPOLATE, MACHINE_CPU_LIMIT_PCT, MIN_SERVER_CPU_PCT } from '../base/thresholds.js';
 import { isWorkerEntry, isServerEntry } from '../machine/process-roles.js';
 
@@ -31,8 +31,12 @@ import { isWorkerEntry, isServerEntry } from '../machine/process-roles.js';
  */
 
 /**
- * @param {{ rps: number, processes: Array<{ role?: string|null, busy?: number|null, busyFrom?: string|null, elu?: number|null,
- *   cpuPct?: number|null }>, cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null, busyPct?: number|null }} input
+ * @typedef {{ role?: string|null, busy?: number|null, busyFrom?: 'elu'|'cpu'|null, elu?: number|null, cpuPct?: number|null }} CapacityProcess
+ *   one process or thread of the server, as poolCapacity reads it
+ */
+
+/**
+ * @param {{ rps: number, processes: CapacityProcess[], cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null, busyPct?: number|null }} input
  *   `processes`: role 'main' | 'worker' (a process) | 'thread' (a worker thread, `cpuPct` its own);
  *   a process's `cpuPct` covers all its threads; `cpus`: each core's busy %
  * @returns {PoolCapacity}
@@ -40,8 +44,9 @@ import { isWorkerEntry, isServerEntry } from '../machine/process-roles.js';
 export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedCpuPct = null, busyPct = null }) {
   const main = processes.find((p) => p.role === 'main') ?? null;
   const workers = processes.filter(isWorkerEntry);
-  const busyOf = (p) => finite(p.busy) ?? finite(p.elu) ?? (finite(p.cpuPct) !== null ? Math.min(1, p.cpuPct / 100) : null);
-  const workerBusy = workers.map(busyOf).filter((b) => b !== null);
+  /** @param {CapacityProcess} p */
+  const busyOf = (p) => finite(p.busy) ?? finite(p.elu) ?? (isFiniteNumber(p.cpuPct) ? Math.min(1, p.cpuPct / 100) : null);
+  const workerBusy = workers.map(busyOf).filter(isFiniteNumber);
   const workersBusy = mean(workerBusy);
   const mainBusy = main ? busyOf(main) : null;
 
@@ -64,7 +69,8 @@ export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedC
   /** @type {PoolCapacity['limit']} */
   let limit = null;
   for (const id of /** @type {const} */ (['cpu', 'pool', 'main'])) {
-    if (bounds[id] !== null && (limit === null || bounds[id] < bounds[limit])) limit = id;
+    const bound = bounds[id];
+    if (bound !== null && (limit === null || bound < /** @type {number} */ (bounds[limit]))) limit = id; // limit is only ever set to a non-null bound
   }
   return {
     workers: workers.length,
@@ -84,22 +90,41 @@ export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedC
   };
 }
 
+/**
+ * @param {CapacityProcess[]} workers
+ * @returns {PoolCapacity['workerKind']}
+ */
 function kindOf(workers) {
   const kinds = new Set(workers.map((w) => (w.role === 'thread' ? 'thread' : 'process')));
   if (kinds.size === 0) return null;
   return kinds.size === 1 ? [...kinds][0] : 'mixed';
 }
 
+/**
+ * @param {CapacityProcess[]} workers
+ * @returns {PoolCapacity['busyFrom']}
+ */
 function fromOf(workers) {
+  /** @type {Set<'elu'|'cpu'>} */
   const from = new Set(workers.map((w) => w.busyFrom ?? (finite(w.elu) !== null ? 'elu' : 'cpu')));
   if (from.size === 0) return null;
   return from.size === 1 ? [...from][0] : 'mixed';
 }
 
+/**
+ * @param {unknown} value
+ * @returns {number|null}
+ */
 function finite(value) {
-  return Number.isFinite(value) ? value : null;
+  return isFiniteNumber(value) ? value : null;
 }
 
+/**
+ * @param {Array<number|null>} values
+ * @returns {number}
+ */
 function sum(values) {
-  return values.reduce((total, v) => total + (v ?? 0), 0);
+  let total = 0;
+  for (const v of values) total += v ?? 0;
+  return total;
 }

@@ -13,6 +13,19 @@ import { commandLine, sweepCost } from './confirm-command.js';
 import { tuneArgs } from './size-knob.js';
 import { RPS_BAND } from '../base/thresholds.js';
 
+/**
+ * @typedef {{ command?: string[]|null, port: number|null, path: string }} CommandTarget the plan's target of a user's
+ *   server (`run -- <command>`): its argv, and the port and path it was loaded on
+ */
+
+/**
+ * The target of a user's server. AdviceInput types its target as a plain object; the advice
+ * here is asked only of a user's server (run-advice.js checks `target.kind === 'command'`).
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @returns {CommandTarget}
+ */
+const commandTarget = (input) => /** @type {CommandTarget} */ (input.target);
+
 /** Knob sources tune takes as they are (own-run-advice.js). */
 const TUNABLE = ['given', 'command', 'environment'];
 
@@ -43,8 +56,9 @@ export function adviseProcesses(input, busy) {
   const wanted = coresBound ? Math.ceil(coresBound / perProcess - RPS_BAND) : maxSize;
   const size = Math.max(1, Math.min(maxSize, wanted));
   const bounds = { processes: perProcess * size, cores: coresBound, generator: pool.bounds.generator };
-  const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null && v > 0));
-  const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
+  const expectedRps = Math.min(...Object.values(bounds).filter(/** @returns {v is number} */ (v) => v !== null && v > 0));
+  // The processes bound is > 0 (the caller asks only with rps > 0 and a busy share), so one bound is the least.
+  const limit = /** @type {[string, number|null]} */ (Object.entries(bounds).find(([, v]) => v === expectedRps))[0];
   const gain = expectedRps / x;
   const budget = input.budget ?? input.cores;
   const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
@@ -52,7 +66,7 @@ export function adviseProcesses(input, busy) {
   const confirmWith = gain >= 1 + RPS_BAND ? processConfirm(input, sizes) : null;
   const figures = {
     size, expectedRps, rps: x, gain, limit, bounds, perProcess, idleCores, budget, cores: input.cores, budgetSource: input.budgetSource ?? null,
-    cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: input.target.command ?? null,
+    cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: commandTarget(input).command ?? null,
   };
   return { size: gain >= 1 + RPS_BAND ? size : null, expectedRps, gain, figures, confirmWith, estimate: pool };
 }
@@ -64,10 +78,14 @@ export function adviseProcesses(input, busy) {
  */
 export function processesSweep(input) {
   const cores = Math.max(1, Math.floor((input.capacity ?? input.budget ?? input.cores ?? 1) + 1e-9));
-  return nodeScriptCommand(input.target.command ?? []).ok ? processConfirm({ ...input, knob: null }, processSizes(cores)) : null;
+  return nodeScriptCommand(commandTarget(input).command ?? []).ok ? processConfirm({ ...input, knob: null }, processSizes(cores)) : null;
 }
 
-/** 1 to N: 1,2 on two cores; 1, the middle and N beyond four. */
+/**
+ * 1 to N: 1,2 on two cores; 1, the middle and N beyond four.
+ * @param {number} size
+ * @returns {number[]}
+ */
 function processSizes(size) {
   if (size <= 4) return Array.from({ length: Math.max(2, size) }, (_, i) => i + 1);
   return [...new Set([1, Math.ceil(size / 2), size])];
@@ -76,13 +94,19 @@ function processSizes(size) {
 /**
  * The tune that measures it: the server's own knob where it has one (WORKERS=1 that
  * its code reads), else `tune --processes` on a `node <script>` command, else null.
+ * @param {import('./advice-input.js').AdviceInput} input
+ * @param {number[]} sizes
+ * @returns {import('./confirm-command.js').ConfirmWith|null}
  */
 function processConfirm(input, sizes) {
   const knob = input.knob;
-  if (knob && TUNABLE.includes(knob.source) && knob.command) return ownConfirm(input, sizes, null);
-  const command = input.target.command ?? [];
+  if (knob && TUNABLE.includes(knob.source ?? '') && knob.command) return ownConfirm(input, sizes, null);
+  const target = commandTarget(input);
+  const command = target.command ?? [];
   if (!nodeScriptCommand(command).ok) return null;
-  const argv = tuneArgs({ kind: 'processes', command }, input.target, input.load, { connections: input.load.connections, rate: input.load.rate, threads: input.load.threads });
+  // AdviceInput types the mix's entries as plain objects: they are the load's mix entries, each with its path.
+  const load = /** @type {Parameters<typeof tuneArgs>[2]} */ (input.load);
+  const argv = tuneArgs({ kind: 'processes', command }, target, load, { connections: input.load.connections, rate: input.load.rate, threads: input.load.threads });
   argv.splice(1, 0, '--processes', sizes.join(','));
   return { command: commandLine(argv), argv, ...sweepCost(sizes.length) };
 }

@@ -6,6 +6,7 @@
  * workers can run as their main module. Pure.
  */
 import { scriptIndex } from './size-knob.js';
+import { isFiniteNumber } from './stats.js';
 
 /** Executables that are Node itself. */
 const NODE_NAMES = ['node', 'nodejs'];
@@ -31,7 +32,7 @@ export const PROCESSES_SHAPE = 'node [node-flags] <script> [args], e.g. --proces
  */
 export function nodeScriptCommand(command) {
   const exe = String(command[0] ?? '');
-  if (!NODE_NAMES.includes(exe.split('/').at(-1))) return { ok: false, why: 'not-node', word: exe };
+  if (!NODE_NAMES.includes(exe.split('/').at(-1) ?? '')) return { ok: false, why: 'not-node', word: exe };
   const at = scriptIndex(command);
   const flags = command.slice(1, at);
   const inline = flags.find((flag) => NOT_A_SERVER.includes(flag.split('=')[0]));
@@ -51,7 +52,7 @@ export function nodeScriptCommand(command) {
  */
 export function deployProcesses(command, size) {
   const shape = nodeScriptCommand(command);
-  if (!shape.ok) return { pm2: null, size };
+  if (!shape.ok || !shape.parts) return { pm2: null, size }; // parts is there whenever ok
   const { flags, script, args } = shape.parts;
   const pm2 = ['pm2', 'start', script, '-i', String(size)];
   if (flags.length > 0) pm2.push(`--node-args=${flags.join(' ')}`);
@@ -67,7 +68,10 @@ export function deployProcesses(command, size) {
  */
 export function processGain(recommendation) {
   // A size's rps is the median over its repeats (cells.js SizeFigures).
-  const sizes = (recommendation?.sizes ?? []).map((s) => ({ size: s.size, rps: typeof s.rps === 'number' ? s.rps : s.rps?.median })).filter((s) => Number.isFinite(s.rps));
+  const sizes = (recommendation?.sizes ?? []).flatMap((s) => {
+    const rps = typeof s.rps === 'number' ? s.rps : s.rps?.median;
+    return isFiniteNumber(rps) ? [{ size: s.size, rps }] : [];
+  });
   const chosen = sizes.find((s) => s.size === recommendation.size);
   if (!chosen || sizes.length === 0) return null;
   const base = sizes.reduce((a, b) => (b.size < a.size ? b : a));

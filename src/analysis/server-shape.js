@@ -7,6 +7,7 @@
  * threads. A cluster primary with 4 workers is size 4 even when nothing names it.
  * Pure: a snapshot of /proc in (runner/server-tree.js reads it), the shape out.
  */
+import { isFiniteNumber } from './stats.js';
 
 /**
  * @typedef {object} TreeProcess one process of the server's group, as /proc shows it
@@ -37,15 +38,25 @@
  */
 
 /**
+ * @typedef {{ count: number, cpuPct?: number|null }} ThreadCount some threads of a process, and their CPU (% of one core)
+ * @typedef {ThreadCount & { poolSize?: number|null, kinds?: Record<string, ThreadCount> }} OtherThreadFigures
+ *   a process's threads outside its event loops (the sampler's `otherThreads`): in all and by kind
+ *   (src/sample/thread-kinds.js; a result from before the kinds has none), and the pool size it started with
+ * @typedef {{ pid: number, role?: string, summary?: { cpuPct?: number|null, otherThreads?: OtherThreadFigures|null }|null }} SampledProcess
+ *   one of the sampler summary's processes, as withOtherThreads reads it
+ */
+
+/**
  * @param {TreeProcess[]} tree the processes of the server's group
  * @param {{ rootPid: number, threads?: number }} options `threads`: worker threads the probe saw in the server
  * @returns {ServerShape}
  */
 export function serverShape(tree, { rootPid, threads = 0 }) {
   const byPid = new Map(tree.map((p) => [p.pid, p]));
+  /** @param {TreeProcess} p */
   const depth = (p) => {
     let d = 0;
-    for (let at = p; at && at.pid !== rootPid && d < tree.length; at = byPid.get(at.ppid)) d++;
+    for (let at = /** @type {TreeProcess|undefined} */ (p); at && at.pid !== rootPid && d < tree.length; at = byPid.get(at.ppid)) d++;
     return d;
   };
   const listening = tree.filter((p) => p.listens).sort((a, b) => depth(a) - depth(b));
@@ -75,8 +86,13 @@ export function serverShape(tree, { rootPid, threads = 0 }) {
   };
 }
 
-/** Every process below `pid` in the tree. */
+/**
+ * Every process below `pid` in the tree.
+ * @param {TreeProcess[]} tree
+ * @param {number} pid
+ */
 function descendants(tree, pid) {
+  /** @type {TreeProcess[]} */
   const out = [];
   const queue = [pid];
   while (queue.length) {
@@ -97,9 +113,10 @@ const RUNTIME_COMMS = /^(node|nodejs|bun|deno)\d*$/;
 /**
  * A launcher by what the user would call it: 'npm', 'npx', 'pm2-runtime', 'yarn', 'sh', the script
  * a runtime runs ('nodemon' for `node /usr/bin/nodemon app.js`), or its comm.
+ * @param {{ argv?: string[]|null, comm?: string|null }} p
  */
 export function launcherName(p) {
-  const words = (p.argv ?? []).map((w) => w.split('/').at(-1));
+  const words = (p.argv ?? []).map((w) => w.split('/').at(-1) ?? '');
   for (const known of ['npm-cli.js', 'npx-cli.js', 'pm2-runtime', 'yarn.js', 'pnpm.cjs']) {
     if (words.includes(known)) return known.replace(/-cli\.js$|\.c?js$/, '');
   }
@@ -121,12 +138,13 @@ export function shapeBetween(early, late, options) {
   const first = early ? serverShape(early.tree, options) : null;
   const last = late ? serverShape(late.tree, options) : null;
   // A server that a launcher restarted (nodemon) is the process that listens at the end.
-  const replaced = last?.pid && last.pid !== first?.pid && late.tree.some((p) => p.listens && p.pid === last.pid);
+  const replaced = late && last?.pid && last.pid !== first?.pid && late.tree.some((p) => p.listens && p.pid === last.pid);
   const shape = last?.pid && (last.kind !== 'single' || replaced) ? last : first?.pid ? first : last;
   if (!shape) return null;
-  const seconds = first && last ? (late.at - early.at) / 1000 : 0;
+  // Both snapshots are there exactly when both shapes are.
+  const seconds = early && late ? (late.at - early.at) / 1000 : 0;
   const ticks = (last?.poolThreads.cpuTicks ?? 0) - (first?.poolThreads.cpuTicks ?? 0);
-  const cpuPct = seconds > 0 ? Math.max(0, (ticks / late.ticksPerSec / seconds) * 100) : null;
+  const cpuPct = late && seconds > 0 ? Math.max(0, (ticks / late.ticksPerSec / seconds) * 100) : null;
   return { ...shape, poolThreads: { ...shape.poolThreads, cpuPct } };
 }
 
@@ -139,24 +157,28 @@ export function shapeBetween(early, late, options) {
  * and the pool size the processes started with. libvips's threads (sharp) are
  * counted beside it. A result from before the kinds counts every other thread.
  * @param {ServerShape|null} shape
- * @param {object[]} processes the sampler summary's processes
+ * @param {SampledProcess[]} processes the sampler summary's processes
  * @returns {ServerShape|null}
  */
 export function withOtherThreads(shape, processes) {
   if (!shape) return shape;
   const mine = processes.filter((p) => p.role !== 'thread' && (p.pid === shape.pid || shape.workers.includes(p.pid)));
-  const other = mine.map((p) => p.summary?.otherThreads).filter(Boolean);
+  const other = mine.map((p) => p.summary?.otherThreads).filter(/** @returns {o is OtherThreadFigures} */ (o) => Boolean(o));
   if (other.length === 0) return shape;
+  /** @type {(o: OtherThreadFigures, name: string) => ThreadCount|null} */
   const kind = (o, name) => o.kinds?.[name] ?? null;
+  /** @param {OtherThreadFigures} o */
   const pool = (o) => (o.kinds ? kind(o, 'threadpool') : o);
+  /** @param {number|null|undefined} value */
+  const orZero = (value) => (isFiniteNumber(value) ? value : 0);
   const count = other.reduce((sum, o) => sum + (pool(o)?.count ?? 0), 0);
-  const cpuPct = other.reduce((sum, o) => sum + (Number.isFinite(pool(o)?.cpuPct) ? pool(o).cpuPct : 0), 0);
-  const sizes = other.map((o) => o.poolSize).filter(Number.isFinite);
-  const vips = other.map((o) => kind(o, 'libvips')).filter(Boolean);
+  const cpuPct = other.reduce((sum, o) => sum + orZero(pool(o)?.cpuPct), 0);
+  const sizes = other.map((o) => o.poolSize).filter(isFiniteNumber);
+  const vips = other.map((o) => kind(o, 'libvips')).filter(/** @returns {k is ThreadCount} */ (k) => Boolean(k));
   const vipsThreads = vips.length
-    ? { count: vips.reduce((sum, k) => sum + k.count, 0), cpuPct: vips.reduce((sum, k) => sum + (Number.isFinite(k.cpuPct) ? k.cpuPct : 0), 0) }
+    ? { count: vips.reduce((sum, k) => sum + k.count, 0), cpuPct: vips.reduce((sum, k) => sum + orZero(k.cpuPct), 0) }
     : null;
-  const serverCpuPct = mine.reduce((sum, p) => sum + (Number.isFinite(p.summary?.cpuPct) ? p.summary.cpuPct : 0), 0);
+  const serverCpuPct = mine.reduce((sum, p) => sum + orZero(p.summary?.cpuPct), 0);
   const withVips = vipsThreads ? { ...shape, vipsThreads } : shape;
   if (cpuPct <= (shape.poolThreads.cpuPct ?? 0)) return withVips;
   const share = serverCpuPct > 0 ? cpuPct / serverCpuPct : null;
@@ -164,7 +186,13 @@ export function withOtherThreads(shape, processes) {
   return { ...withVips, poolThreads: { ...shape.poolThreads, count: Math.max(count, shape.poolThreads.count), cpuPct, share, from: 'other-threads', ...size } };
 }
 
-/** Whether two processes have the same command line (a fork child before its exec). */
+/**
+ * Whether two processes have the same command line (a fork child before its exec).
+ * @param {TreeProcess} a
+ * @param {TreeProcess|undefined} b
+ */
 function sameArgv(a, b) {
-  return Boolean(a && b && a.argv && b.argv) && a.argv.length === b.argv.length && a.argv.every((arg, i) => arg === b.argv[i]);
+  if (!a || !b || !a.argv || !b.argv) return false;
+  const other = b.argv;
+  return a.argv.length === other.length && a.argv.every((arg, i) => arg === other[i]);
 }

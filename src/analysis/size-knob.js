@@ -75,7 +75,7 @@ const SHELLS = ['sh', 'bash', 'dash', 'zsh'];
  * @returns {FoundKnob|null}
  */
 function findShellFlagKnob(command) {
-  const exe = String(command[0] ?? '').split('/').at(-1);
+  const exe = String(command[0] ?? '').split('/').at(-1) ?? '';
   const at = command.indexOf('-c');
   if (!SHELLS.includes(exe) || at < 1 || typeof command[at + 1] !== 'string') return null;
   const line = command[at + 1];
@@ -90,7 +90,13 @@ function findShellFlagKnob(command) {
   return { ...knob, command: tuned };
 }
 
-/** `line` with its `index`-th whitespace-separated word replaced. */
+/**
+ * `line` with its `index`-th whitespace-separated word replaced.
+ * @param {string} line
+ * @param {string[]} words its words
+ * @param {number} index
+ * @param {string} replacement
+ */
 function replaceWord(line, words, index, replacement) {
   let from = 0;
   for (let n = 0; n < index; n++) from = line.indexOf(words[n], from) + words[n].length;
@@ -139,7 +145,7 @@ function findEnvKnob(command, env) {
  * @param {string[]} command
  */
 export function scriptIndex(command) {
-  const exe = String(command[0] ?? '').split('/').at(-1);
+  const exe = String(command[0] ?? '').split('/').at(-1) ?? '';
   if (!RUNTIMES.includes(exe)) return 0;
   for (let i = 1; i < command.length; i++) {
     const word = command[i];
@@ -179,7 +185,7 @@ export function givenSizeKnob({ sizeEnv, sizeArg, size, command, env }) {
  *   and its share of the server's CPU, the pool size the server started with, libvips's threads and their CPU
  * @property {string[]|null} command the argv tune sizes it with (`{size}` in place of a flag's value)
  * @property {boolean} [unset]   the variable is not set: `value` is the runtime's default (UV_THREADPOOL_SIZE: libuv's 4)
- * @property {Array<{ kind: string, name?: string, flag?: string, value: number|null, why: string }>} ignored
+ * @property {Array<{ kind: string, name?: string, flag?: string, written?: string, value: number|null, why: string }>} ignored
  *   knobs found but not believed: `seen-differs` (its value is not the worker count seen),
  *   `threadpool-idle` (UV_THREADPOOL_SIZE, but the pool's threads did no work)
  */
@@ -209,6 +215,7 @@ export function resolveSizeKnob({ given, found, shape, command }) {
     }
     : null;
   const seenSize = seen ? (seen.workers || seen.threads || null) : null;
+  /** @type {SizeKnob} */
   const base = { source: null, kind: null, name: null, flag: null, written: null, sizeArg: false, value: null, size: seenSize, seen, command: null, ignored: [] };
   if (given) {
     return { ...base, source: 'given', kind: given.kind, name: given.name, sizeArg: Boolean(given.sizeArg), value: given.value, size: given.value ?? seenSize, command: given.command };
@@ -236,7 +243,10 @@ export function resolveSizeKnob({ given, found, shape, command }) {
   return { ...base, source: seenSize ? 'seen' : null, command: seenSize ? [...command] : null };
 }
 
-/** Whether libuv's pool did work enough to be what limits the server (POOL_THREADS_MATTER_*). */
+/**
+ * Whether libuv's pool did work enough to be what limits the server (POOL_THREADS_MATTER_*).
+ * @param {SizeKnob['seen']} seen
+ */
 function poolWorks(seen) {
   return (seen?.poolCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT || (seen?.poolShare ?? 0) >= POOL_THREADS_MATTER_SHARE;
 }
@@ -245,11 +255,16 @@ function poolWorks(seen) {
  * A single process whose libuv pool (or libvips's threads) worked, with no knob
  * set: the variable is its knob all the same, at its default (libuv's 4; libvips's,
  * the threads seen). Null when those threads did no work to speak of.
+ * @param {SizeKnob['seen']} seen
+ * @param {string[]} command
  */
 function unsetThreadKnob(seen, command) {
+  // Nothing seen: no thread did work (POOL_THREADS_MATTER_PCT and _SHARE are above 0).
+  if (!seen) return null;
+  const vipsThreads = seen.vipsThreads ?? 0;
   const env = poolWorks(seen)
     ? { name: THREADPOOL_ENV, value: seen.poolSize ?? THREADPOOL_DEFAULT }
-    : (seen?.vipsCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT && seen.vipsThreads > 0 ? { name: VIPS_ENV, value: seen.vipsThreads } : null;
+    : (seen.vipsCpuPct ?? 0) >= POOL_THREADS_MATTER_PCT && vipsThreads > 0 ? { name: VIPS_ENV, value: vipsThreads } : null;
   if (!env) return null;
   return {
     source: /** @type {const} */ ('environment'),
@@ -267,6 +282,9 @@ function unsetThreadKnob(seen, command) {
  * Why a knob found in the command or its environment is not believed, or null.
  * A flag names what the user wrote; an inherited variable may be meant for
  * something else, so it must agree with the workers seen.
+ * @param {FoundKnob} found
+ * @param {SizeKnob['seen']} seen
+ * @returns {string|null}
  */
 function foundDoubt(found, seen) {
   if (!seen) return null;
@@ -297,7 +315,7 @@ export function tuneArgs(knob, target, load, sweep = {}) {
   if (sweep.policyEnv && sweep.policies) args.push('--policy-env', sweep.policyEnv, '--balance-policies', sweep.policies.join(','));
   if (sweep.rate) args.push('--rate', String(sweep.rate));
   if (sweep.connections) args.push('-c', String(sweep.connections));
-  if (sweep.threads > 1) args.push('--generator-threads', String(sweep.threads));
+  if ((sweep.threads ?? 0) > 1) args.push('--generator-threads', String(sweep.threads));
   args.push(...durationArgs(load));
   if (target.port !== null) args.push('--port', String(target.port));
   // A mix gives each request its method, path and body (--mix refuses them beside it).

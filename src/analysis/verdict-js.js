@@ -14,8 +14,9 @@ export { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_T
  * @param {import('./verdict-common.js').ProcessEvidence} p
  */
 export function jsShare(p) {
-  if (num(p.elu) === null) return null;
-  return Math.max(0, p.elu - (num(p.blockedFraction) ?? 0) - (num(p.gcFraction) ?? 0));
+  const elu = num(p.elu);
+  if (elu === null) return null;
+  return Math.max(0, elu - (num(p.blockedFraction) ?? 0) - (num(p.gcFraction) ?? 0));
 }
 
 /**
@@ -23,12 +24,16 @@ export function jsShare(p) {
  * counted over samples or over intervals (a blocked loop takes few samples, so
  * idle moments can outvote it in the run-wide p50; the per-interval median is
  * weighted by time).
+ * @param {import('./verdict-common.js').ProcessEvidence} p
  */
 export function loopStalledMostly(p) {
   return Math.max(num(p.loopDelayP50Ms) ?? 0, num(p.loopDelayTypicalMs) ?? 0) >= LOOP_DELAY_P50_MS;
 }
 
-/** Whether the loop's tail (p99 or max delay) passes its threshold. */
+/**
+ * Whether the loop's tail (p99 or max delay) passes its threshold.
+ * @param {import('./verdict-common.js').ProcessEvidence} p
+ */
 export function loopStalledAtTimes(p) {
   return (num(p.loopDelayP99Ms) ?? 0) >= LOOP_DELAY_P99_MS || (num(p.loopDelayMaxMs) ?? 0) >= LOOP_DELAY_MAX_MS;
 }

@@ -10,7 +10,8 @@ export { SPAWN_BLOCKED_FRACTION } from '../base/thresholds.js';
  */
 export function spawnBlocked(evidence) {
   const p = worst(evidence.processes, (x) => num(x.blockedFraction));
-  if (!p || p.blockedFraction < SPAWN_BLOCKED_FRACTION) return null;
+  // worst() picks only a process whose blockedFraction is a finite number.
+  if (!p || p.blockedFraction === null || p.blockedFraction < SPAWN_BLOCKED_FRACTION) return null;
   return {
     id: 'spawn-blocked',
     kind: 'problem',

@@ -81,7 +81,7 @@ export const THRESHOLDS = Object.freeze({
  *   `capacity`: the req/s the main thread, the pool and the CPU budget each allow (src/analysis/pool-capacity.js)
  */
 export function diagnoseEvidence(evidence) {
-  const found = RULES.map((rule) => rule(evidence)).filter(Boolean);
+  const found = RULES.map((rule) => rule(evidence)).filter(/** @returns {f is import('./verdict-common.js').Finding} */ (f) => Boolean(f));
   const problems = found.filter((f) => f.kind === 'problem');
   const limits = found.filter((f) => f.kind !== 'problem');
   const verdict = problems[0] ?? healthy(evidence, {
