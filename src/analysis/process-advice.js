@@ -20,7 +20,7 @@ import { RPS_BAND } from '../base/thresholds.js';
 
 /**
  * The target of a user's server. AdviceInput types its target as a plain object; the advice
- * here is asked only of a user's server (run-advice.js checks `target.kind === 'command'`).
+ * here is asked only of a user's server (run-advice.js picks it where `targetOf(target).advice` is 'own').
  * @param {import('./advice-input.js').AdviceInput} input
  * @returns {CommandTarget}
  */
