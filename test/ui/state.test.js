@@ -158,6 +158,12 @@ describe('when to show the dashboard', () => {
     assert.equal(shouldUseDashboard({ stdout: tty, env: { TERM: 'dumb' } }), false);
   });
 
+  it('not on a terminal that says it has no size (a 0×0 pty): Ink would clear the scrollback on every frame', () => {
+    assert.equal(shouldUseDashboard({ stdout: { isTTY: true, rows: 0, columns: 0 }, env: {} }), false);
+    assert.equal(shouldUseDashboard({ stdout: { isTTY: true, rows: 24, columns: 0 }, env: {} }), false);
+    assert.equal(shouldUseDashboard({ stdout: { isTTY: true, rows: 24, columns: 80 }, env: {} }), true);
+  });
+
   it('turns colour off with NO_COLOR (non-empty) or FORCE_COLOR=0', () => {
     assert.equal(colorEnabled({}), true);
     assert.equal(colorEnabled({ NO_COLOR: '1' }), false);
