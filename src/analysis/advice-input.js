@@ -28,10 +28,10 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
 
 /**
  * @typedef {object} AdviceInput
- * @property {object|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
+ * @property {import('../base/result-types.js').RunPlan['target']|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
  * @property {{ name: string, command: string, args: string[] }|null} workload
  * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null, stepMs?: number,
- *   mix?: object[]|null, mixFile?: string|null }} load the requests' mix and the --mix file it came from (null: one request)
+ *   mix?: Array<{ name: string, path: string }>|null, mixFile?: string|null }} load the requests' mix (src/load/mix.js's entries) and the --mix file it came from (null: one request)
  *   `stepMs`: the measured time a tune step needs at the latency and throughput seen (src/analysis/step-enough.js)
  * @property {number|null} cores          the CPU budget, CPUs (src/machine/cpu-budget.js; an old result: its cores)
  * @property {number|null} capacity       the budget in core-equivalents (SMT siblings a share of a core)
