@@ -38,9 +38,21 @@ import {
 import { targetOf } from '../base/target-kinds.js';
 
 /**
+ * @typedef {import('./advice-input.js').AdviceInput} AdviceInput
+ * @typedef {import('./advice-input.js').ThreadFigures} ThreadFigures
+ * @typedef {ReturnType<typeof busyShare>} BusyShare
+ * @typedef {ReturnType<typeof estimatePoolSize>} PoolEstimate
+ */
+
+/**
+ * The numbers behind a reason: free-form, one set per reason id (the report reads them by name).
+ * @typedef {Record<string, any>} ReasonFigures
+ */
+
+/**
  * @typedef {object} Reason
  * @property {string} id       what was found (the report words it)
- * @property {object} figures  the numbers behind it
+ * @property {ReasonFigures} figures  the numbers behind it
  */
 
 /**
@@ -97,6 +109,7 @@ export function neighbourReasons(input) {
   return reasons;
 }
 
+/** @type {RunAdvice} */
 const NONE = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
 
 /** The advice of each kind of target (src/base/target-kinds.js `advice`): one function each; a --url has none. */
@@ -105,12 +118,20 @@ const ADVICE = {
   own: adviseOwnServer,
 };
 
+/**
+ * @param {AdviceInput} input
+ * @returns {RunAdvice}
+ */
 function adviseRunAlone(input) {
   const advice = targetOf(input.target).advice;
   return advice ? ADVICE[advice](input) : { ...NONE, reasons: [{ id: 'not-a-strategy', figures: {} }] };
 }
 
-/** A user's server: the same model over its own workers, worded for its knob. */
+/**
+ * A user's server: the same model over its own workers, worded for its knob.
+ * @param {AdviceInput} input
+ * @returns {RunAdvice}
+ */
 function adviseOwnServer(input) {
   const own = { ...input, target: ownTarget(input) };
   const advice = adviseTarget(own, OWN_SERVER);
@@ -127,16 +148,16 @@ function adviseOwnServer(input) {
  * `tune --strategy`) or a user's server (its knob, node:cluster's policy, more processes of itself,
  * `tune -- <command>`, own-run-advice.js and process-advice.js).
  * @typedef {object} Adviser
- * @property {(input: object, size: number) => { policy: string|null, reason: Reason }} policy  the balancing policy at `size`
- * @property {(input: object, strategy: string|null, sizes: number[], policies: string[]|null) => object|null} confirm  the tune that confirms it
- * @property {(input: object, sizes: number[]) => Reason[]} knobReasons  how to give tune a knob it lacks
- * @property {(input: object) => number[]} broadSizes  the sweep when the run cannot narrow it
- * @property {(input: object) => object|null} noKnobSweep  a too-short run's sweep when `confirm` has none
- * @property {(input: object) => string|null} moveTo  the pool strategy a run without a pool moves to
- * @property {(input: object, main: object, busy: object) => Reason[]|null} quotaHeld  a single process held back by a
+ * @property {(input: AdviceInput, size: number) => { policy: string|null, reason: Reason }} policy  the balancing policy at `size`
+ * @property {(input: AdviceInput, strategy: string|null, sizes: number[], policies: string[]|null) => import('./confirm-command.js').ConfirmWith|null} confirm  the tune that confirms it
+ * @property {(input: AdviceInput, sizes: number[]) => Reason[]} knobReasons  how to give tune a knob it lacks
+ * @property {(input: AdviceInput) => number[]} broadSizes  the sweep when the run cannot narrow it
+ * @property {(input: AdviceInput) => import('./confirm-command.js').ConfirmWith|null} noKnobSweep  a too-short run's sweep when `confirm` has none
+ * @property {(input: AdviceInput) => string|null} moveTo  the pool strategy a run without a pool moves to
+ * @property {(input: AdviceInput, main: ThreadFigures, busy: BusyShare) => Reason[]|null} quotaHeld  a single process held back by a
  *   CPU quota that throttled: why more of it would not help (the advice ends there), or null to go on
- * @property {(input: object) => Reason[]} roomReasons  a single process whose main thread had room: what limits it instead
- * @property {(input: object, main: object, busy: object) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
+ * @property {(input: AdviceInput) => Reason[]} roomReasons  a single process whose main thread had room: what limits it instead
+ * @property {(input: AdviceInput, main: ThreadFigures, busy: BusyShare) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
  *   process whose main thread is the limit: more processes of itself (null: move its spawning to a pool)
  * @property {string} poolWouldHelp  the reason's id when a pool is expected to gain
  */
@@ -182,6 +203,9 @@ const OWN_SERVER = {
 /**
  * The pool model over any target with processes of its own: too little measured, a pool sized, or a
  * single process judged; `adviser` (an Adviser) answers where a strategy and a user's server differ.
+ * @param {AdviceInput} input
+ * @param {Adviser} adviser
+ * @returns {RunAdvice}
  */
 function adviseTarget(input, adviser) {
   const target = input.target;
@@ -203,12 +227,20 @@ function adviseTarget(input, adviser) {
   return target.pool ? advisePool(input, adviser) : adviseNoPool(input, adviser);
 }
 
-/** A pool worker that died while measured: a doubt on any advice from the run (`worker-died`). */
+/**
+ * A pool worker that died while measured: a doubt on any advice from the run (`worker-died`).
+ * @param {AdviceInput} input
+ */
 function deathReasons(input) {
   const deaths = input.deaths ?? [];
   return deaths.length > 0 ? [{ id: 'worker-died', figures: { deaths: deaths.length, first: deaths[0] } }] : [];
 }
 
+/**
+ * @param {AdviceInput} input
+ * @param {Adviser} adviser
+ * @returns {RunAdvice}
+ */
 function advisePool(input, adviser) {
   const target = input.target;
   const estimate = estimatePoolSize(input);
@@ -253,7 +285,11 @@ function advisePool(input, adviser) {
   return { size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: adviser.confirm(input, target.strategy, sizes, policies), estimate };
 }
 
-/** A strategy's balancing policy: a change only where the worker table shows one is needed. */
+/**
+ * A strategy's balancing policy: a change only where the worker table shows one is needed.
+ * @param {AdviceInput} input
+ * @param {number} size
+ */
 function strategyPolicy(input, size) {
   const current = input.target.balance;
   const honoured = input.target.balancers ?? [current];
@@ -281,6 +317,9 @@ function strategyPolicy(input, size) {
  * A run without a pool: when its main thread is the limit (busy, or blocked in
  * spawn), move spawning to a pool; the gain expected is what the cores and the
  * main thread's remaining work allow once spawning leaves it.
+ * @param {AdviceInput} input
+ * @param {Adviser} adviser
+ * @returns {RunAdvice}
  */
 function adviseNoPool(input, adviser) {
   const main = input.main;
@@ -368,6 +407,11 @@ function adviseNoPool(input, adviser) {
 /**
  * How sure one run can be: high only for a run as long as run's default, clean,
  * on a machine nobody else was using; each doubt lowers it and is listed.
+ * @param {AdviceInput} input
+ * @param {{ source?: string|null, otherCores?: number|null }|null} estimate the pool model's (pool-size.js, process-advice.js)
+ * @param {Reason[]} reasons
+ * @param {{ expected?: boolean }} [options]
+ * @returns {'high'|'medium'|'low'}
  */
 function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   /** @type {Array<[string, number, object]>} doubt, its weight, its figures */
@@ -394,7 +438,10 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   return weight === 0 ? 'high' : weight <= 1 ? 'medium' : 'low';
 }
 
-/** The largest share of busy time any loop of the strategy spent waiting for a core. */
+/**
+ * The largest share of busy time any loop of the strategy spent waiting for a core.
+ * @param {AdviceInput} input
+ */
 function worstWaitShare(input) {
   const loops = [input.main, ...input.workers].filter((t) => t && Number.isFinite(t.waitPct) && Number.isFinite(t.loopCpuPct));
   return Math.max(0, ...loops.map((t) => (t.loopCpuPct + t.waitPct > 0 ? t.waitPct / (t.loopCpuPct + t.waitPct) : 0)));
@@ -403,6 +450,7 @@ function worstWaitShare(input) {
 /**
  * The CPU quota, when it throttled the run: a measured limit (cpu.stat), named
  * before the model's bounds, which it caps (src/analysis/bottleneck.js).
+ * @param {AdviceInput} input
  */
 function budgetReasons(input) {
   const t = input.throttle;
@@ -418,6 +466,7 @@ function budgetReasons(input) {
  * The cores as the limit when the budget was MACHINE_CPU_LIMIT_PCT busy or more, whoever
  * used them: the other processes are named with their share (measured per process), not
  * taken out, since a pool would compete with them for the same cores. Null below it.
+ * @param {AdviceInput} input
  */
 function fullCores(input) {
   const busy = input.budgetBusyPct;
@@ -433,6 +482,8 @@ function fullCores(input) {
  * more, while each worker past the quota's CPUs only adds stops (under a 1.5-CPU
  * quota, tune's best over three runs was 4, 3 and 2 workers). The smaller is
  * advised, the sweep covers the spread. Null without such a quota or spread.
+ * @param {AdviceInput} input
+ * @param {number} size
  */
 function quotaSpread(input, size) {
   if (!throttledByQuota(input) || !Number.isFinite(input.throttle.quotaCpus)) return null;
@@ -440,11 +491,18 @@ function quotaSpread(input, size) {
   return size > low ? { low, high: size, quotaCpus: input.throttle.quotaCpus, throttledFraction: input.throttle.fraction } : null;
 }
 
-/** Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION). */
+/**
+ * Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION).
+ * @param {AdviceInput} input
+ */
 function throttledByQuota(input) {
   return (input.throttle?.fraction ?? 0) >= QUOTA_THROTTLED_FRACTION;
 }
 
+/**
+ * @param {AdviceInput} input
+ * @param {PoolEstimate} estimate
+ */
 function limitFigures(input, estimate) {
   return {
     capacity: input.capacity ?? input.cores,
@@ -468,22 +526,34 @@ function limitFigures(input, estimate) {
   };
 }
 
+/**
+ * @param {string} limit
+ */
 function boundKey(limit) {
   return limit === 'main-thread' ? 'main' : limit;
 }
 
-/** The pool strategy a run without a pool should move to: streaming for large outputs, fork-pool otherwise (BACKGROUND's table). */
+/**
+ * The pool strategy a run without a pool should move to: streaming for large outputs, fork-pool otherwise (BACKGROUND's table).
+ * @param {AdviceInput} input
+ */
 function pickPoolStrategy(input) {
   return input.workload?.name === 'large' ? 'comm-channel' : 'fork-pool';
 }
 
-/** tune's default series (1, 2, 3, 4, 6, 8, …) up to twice the cores: the sweep for a run too short to narrow it. */
+/**
+ * tune's default series (1, 2, 3, 4, 6, 8, …) up to twice the cores: the sweep for a run too short to narrow it.
+ * @param {number|null} cores
+ */
 function sweepSizes(cores) {
   const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * Math.ceil((cores ?? 1) - 1e-9));
   return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
 }
 
-/** The sampler signals bottleneck.js reads, from the advice's figures. */
+/**
+ * The sampler signals bottleneck.js reads, from the advice's figures.
+ * @param {AdviceInput} input
+ */
 function signalsOf(input) {
   const processes = input.workers.filter((w) => w.kind !== 'thread');
   return {
