@@ -42,7 +42,7 @@ export function ownTarget(input) {
   const policy = cluster ? (input.server?.clusterPolicy ?? CLUSTER_DEFAULT_POLICY) : null;
   const seen = input.workers.length;
   return {
-    ...input.target,
+    ...commandTarget(input),
     pool: seen > 0,
     poolSize: seen > 0 ? (input.knob?.value ?? seen) : null,
     balance: policy,

@@ -40,6 +40,8 @@ import { targetOf } from '../base/target-kinds.js';
 /**
  * @typedef {import('./advice-input.js').AdviceInput} AdviceInput
  * @typedef {import('./advice-input.js').ThreadFigures} ThreadFigures
+ * @typedef {AdviceInput & { target: NonNullable<AdviceInput['target']> }} TargetedInput the input of a run with a
+ *   target to advise (targetOf gives an advice only for a plan's target; a user's server's is ownTarget's)
  * @typedef {ReturnType<typeof busyShare>} BusyShare
  * @typedef {ReturnType<typeof estimatePoolSize>} PoolEstimate
  */
@@ -113,6 +115,7 @@ export function neighbourReasons(input) {
 const NONE = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
 
 /** The advice of each kind of target (src/base/target-kinds.js `advice`): one function each; a --url has none. */
+/** @type {Record<'strategy'|'own', (input: TargetedInput) => RunAdvice>} */
 const ADVICE = {
   strategy: (input) => adviseTarget(input, STRATEGY),
   own: adviseOwnServer,
@@ -124,12 +127,13 @@ const ADVICE = {
  */
 function adviseRunAlone(input) {
   const advice = targetOf(input.target).advice;
-  return advice ? ADVICE[advice](input) : { ...NONE, reasons: [{ id: 'not-a-strategy', figures: {} }] };
+  // An advice is named only for a plan's target (targetOf): the target is there.
+  return advice ? ADVICE[advice](/** @type {TargetedInput} */ (input)) : { ...NONE, reasons: [{ id: 'not-a-strategy', figures: {} }] };
 }
 
 /**
  * A user's server: the same model over its own workers, worded for its knob.
- * @param {AdviceInput} input
+ * @param {TargetedInput} input
  * @returns {RunAdvice}
  */
 function adviseOwnServer(input) {
@@ -148,11 +152,11 @@ function adviseOwnServer(input) {
  * `tune --strategy`) or a user's server (its knob, node:cluster's policy, more processes of itself,
  * `tune -- <command>`, own-run-advice.js and process-advice.js).
  * @typedef {object} Adviser
- * @property {(input: AdviceInput, size: number) => { policy: string|null, reason: Reason }} policy  the balancing policy at `size`
- * @property {(input: AdviceInput, strategy: string|null, sizes: number[], policies: string[]|null) => import('./confirm-command.js').ConfirmWith|null} confirm  the tune that confirms it
+ * @property {(input: TargetedInput, size: number) => { policy: string|null, reason: Reason }} policy  the balancing policy at `size`
+ * @property {(input: TargetedInput, strategy: string|null, sizes: number[], policies: string[]|null) => import('./confirm-command.js').ConfirmWith|null} confirm  the tune that confirms it
  * @property {(input: AdviceInput, sizes: number[]) => Reason[]} knobReasons  how to give tune a knob it lacks
  * @property {(input: AdviceInput) => number[]} broadSizes  the sweep when the run cannot narrow it
- * @property {(input: AdviceInput) => import('./confirm-command.js').ConfirmWith|null} noKnobSweep  a too-short run's sweep when `confirm` has none
+ * @property {(input: TargetedInput) => import('./confirm-command.js').ConfirmWith|null} noKnobSweep  a too-short run's sweep when `confirm` has none
  * @property {(input: AdviceInput) => string|null} moveTo  the pool strategy a run without a pool moves to
  * @property {(input: AdviceInput, main: ThreadFigures, busy: BusyShare) => Reason[]|null} quotaHeld  a single process held back by a
  *   CPU quota that throttled: why more of it would not help (the advice ends there), or null to go on
@@ -165,7 +169,8 @@ function adviseOwnServer(input) {
 /** @type {Adviser} */
 const STRATEGY = {
   policy: strategyPolicy,
-  confirm: (input, strategy, sizes, policies) => confirmCommand({ strategy, sizes, policies, target: input.target, workload: input.workload, load: input.load }),
+  // A strategy's target names its strategy, and moveTo (pickPoolStrategy) always names one: never null here.
+  confirm: (input, strategy, sizes, policies) => confirmCommand({ strategy: /** @type {string} */ (strategy), sizes, policies, target: input.target, workload: input.workload, load: input.load }),
   knobReasons: () => [],
   broadSizes: (input) => sweepSizes(input.cores),
   noKnobSweep: () => null,
@@ -203,7 +208,7 @@ const OWN_SERVER = {
 /**
  * The pool model over any target with processes of its own: too little measured, a pool sized, or a
  * single process judged; `adviser` (an Adviser) answers where a strategy and a user's server differ.
- * @param {AdviceInput} input
+ * @param {TargetedInput} input
  * @param {Adviser} adviser
  * @returns {RunAdvice}
  */
@@ -237,7 +242,7 @@ function deathReasons(input) {
 }
 
 /**
- * @param {AdviceInput} input
+ * @param {TargetedInput} input
  * @param {Adviser} adviser
  * @returns {RunAdvice}
  */
@@ -287,7 +292,7 @@ function advisePool(input, adviser) {
 
 /**
  * A strategy's balancing policy: a change only where the worker table shows one is needed.
- * @param {AdviceInput} input
+ * @param {TargetedInput} input
  * @param {number} size
  */
 function strategyPolicy(input, size) {
@@ -317,7 +322,7 @@ function strategyPolicy(input, size) {
  * A run without a pool: when its main thread is the limit (busy, or blocked in
  * spawn), move spawning to a pool; the gain expected is what the cores and the
  * main thread's remaining work allow once spawning leaves it.
- * @param {AdviceInput} input
+ * @param {TargetedInput} input
  * @param {Adviser} adviser
  * @returns {RunAdvice}
  */
