@@ -12,7 +12,7 @@ import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
 import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
-import { mean } from './stats.js';
+import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
@@ -43,6 +43,7 @@ import { targetOf } from '../base/target-kinds.js';
  * @typedef {AdviceInput & { target: NonNullable<AdviceInput['target']> }} TargetedInput the input of a run with a
  *   target to advise (targetOf gives an advice only for a plan's target; a user's server's is ownTarget's)
  * @typedef {ReturnType<typeof busyShare>} BusyShare
+ * @typedef {BusyShare & { busy: number }} MeasuredBusy a busy share that was measured
  * @typedef {ReturnType<typeof estimatePoolSize>} PoolEstimate
  */
 
@@ -158,10 +159,10 @@ function adviseOwnServer(input) {
  * @property {(input: AdviceInput) => number[]} broadSizes  the sweep when the run cannot narrow it
  * @property {(input: TargetedInput) => import('./confirm-command.js').ConfirmWith|null} noKnobSweep  a too-short run's sweep when `confirm` has none
  * @property {(input: AdviceInput) => string|null} moveTo  the pool strategy a run without a pool moves to
- * @property {(input: AdviceInput, main: ThreadFigures, busy: BusyShare) => Reason[]|null} quotaHeld  a single process held back by a
+ * @property {(input: AdviceInput, main: ThreadFigures, busy: MeasuredBusy) => Reason[]|null} quotaHeld  a single process held back by a
  *   CPU quota that throttled: why more of it would not help (the advice ends there), or null to go on
  * @property {(input: AdviceInput) => Reason[]} roomReasons  a single process whose main thread had room: what limits it instead
- * @property {(input: AdviceInput, main: ThreadFigures, busy: BusyShare) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
+ * @property {(input: AdviceInput, main: ThreadFigures, busy: MeasuredBusy) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
  *   process whose main thread is the limit: more processes of itself (null: move its spawning to a pool)
  * @property {string} poolWouldHelp  the reason's id when a pool is expected to gain
  */
@@ -194,10 +195,10 @@ const OWN_SERVER = {
   // A single process of its own with no knob: the sweep that needs none, over process counts.
   noKnobSweep: (input) => (input.target.pool ? null : processesSweep(input)),
   moveTo: () => null,
-  // More processes would split the same quota.
+  // More processes would split the same quota (asked only when throttledByQuota: the throttle is there).
   quotaHeld: (input, main, busy) => [
     ...budgetReasons(input),
-    { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } },
+    { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle?.fraction, quotaCpus: input.throttle?.quotaCpus, elu: main.elu, busy: busy.busy } },
   ],
   roomReasons: (input) => [{ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }],
   // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
@@ -215,9 +216,10 @@ const OWN_SERVER = {
 function adviseTarget(input, adviser) {
   const target = input.target;
   // Figures of requests that mostly failed describe the failures (an error answered at once looks fast), not the service.
-  if (mostlyFailed(input.outcome)) {
-    const { failed, attempts, failedShare, succeeded } = input.outcome;
-    return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: input.outcome.mostlyFailedShare } }] };
+  const outcome = input.outcome ?? null;
+  if (outcome && mostlyFailed(outcome)) {
+    const { failed, attempts, failedShare, succeeded } = outcome;
+    return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: outcome.mostlyFailedShare } }] };
   }
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : adviser.moveTo(input);
@@ -305,7 +307,7 @@ function strategyPolicy(input, size) {
     return { policy: current, reason: { id, figures: { policy: current, deaths: deaths.length, lopsided: false, spread: null } } };
   }
   const balance = poolBalance(input.workers, input.durationMs);
-  const spread = [balance.requests, balance.inFlight].filter(Boolean).sort((a, b) => b.z - a.z)[0] ?? null;
+  const spread = [balance.requests, balance.inFlight].flatMap((s) => (s ? [s] : [])).sort((a, b) => b.z - a.z)[0] ?? null;
   if (honoured.length <= 1) return { policy: current, reason: { id: 'policy-fixed', figures: { policy: current, lopsided: balance.lopsided, spread } } };
   // One worker measured, or one advised: there is nothing to balance either way.
   if (input.workers.length < 2 || size === 1) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
@@ -338,7 +340,9 @@ function adviseNoPool(input, adviser) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
   }
   const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
-  const held = throttled ? adviser.quotaHeld(input, main, busy) : null;
+  // busy.busy is a number here (checked above): the share was measured.
+  const measured = /** @type {MeasuredBusy} */ (busy);
+  const held = throttled ? adviser.quotaHeld(input, main, measured) : null;
   if (held) {
     reasons.push(...held);
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
@@ -350,7 +354,7 @@ function adviseNoPool(input, adviser) {
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
   reasons.push(...budgetReasons(input));
-  const more = adviser.moreProcesses(input, main, busy);
+  const more = adviser.moreProcesses(input, main, measured);
   if (more) {
     reasons.push({ id: more.size !== null ? 'more-processes' : 'processes-no-gain', figures: more.figures });
     const confidence = judgeConfidence(input, more.estimate, reasons, { expected: more.size !== null });
@@ -360,7 +364,7 @@ function adviseNoPool(input, adviser) {
   // After the move: the main thread keeps its work minus spawning, plus handing
   // each request to a worker; the workers take the spawning. The probe's blocked
   // share is wall time, so it shrinks with the contention taken out of busy.
-  const spawnShare = Math.min(busy.busy, (blocked ?? 0) * (busy.measured > 0 ? busy.busy / busy.measured : 1));
+  const spawnShare = Math.min(busy.busy, (blocked ?? 0) * ((busy.measured ?? 0) > 0 ? busy.busy / (busy.measured ?? 0) : 1));
   const mainMsAfter = ((busy.busy - spawnShare) / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
   const pool = estimatePoolSize({ ...input, workers: [] });
   // CPU per request grows by the hand-off on both sides (main and worker). Like
@@ -373,9 +377,11 @@ function adviseNoPool(input, adviser) {
     generator: pool.bounds.generator,
   };
   // Cores that were full serve little more whoever else used them: what they served at 100% busy.
-  if (fullCores(input)) bounds.cores = Math.min(bounds.cores ?? Infinity, (x * 100) / input.budgetBusyPct);
+  // fullCores found budgetBusyPct finite.
+  if (fullCores(input)) bounds.cores = Math.min(bounds.cores ?? Infinity, (x * 100) / /** @type {number} */ (input.budgetBusyPct));
   const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null));
-  const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
+  // The main thread's bound is always a number: expectedRps is one of the bounds.
+  const limit = /** @type {[string, number|null]} */ (Object.entries(bounds).find(([, v]) => v === expectedRps))[0];
   const workerMs = (spawnShare / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
   const knee = (workerMs / 1000) * expectedRps;
   const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * Math.ceil(input.cores - 1e-9) : Infinity;
@@ -386,7 +392,7 @@ function adviseNoPool(input, adviser) {
   const budget = input.budget ?? input.cores;
   // Other processes (host-wide) take from the host's CPUs, not from a quota they are not under.
   const hostCpus = input.hostCpus ?? budget;
-  const idleCores = budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, hostCpus - (pool.otherCores ?? 0)) - pool.usedCores) : null;
+  const idleCores = budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, (hostCpus ?? budget) - (pool.otherCores ?? 0)) - pool.usedCores) : null;
   // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
   const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };
@@ -448,7 +454,9 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
  * @param {AdviceInput} input
  */
 function worstWaitShare(input) {
-  const loops = [input.main, ...input.workers].filter((t) => t && Number.isFinite(t.waitPct) && Number.isFinite(t.loopCpuPct));
+  /** @type {(t: ThreadFigures|null) => t is ThreadFigures & { waitPct: number, loopCpuPct: number }} */
+  const timed = (t) => Boolean(t && Number.isFinite(t.waitPct) && Number.isFinite(t.loopCpuPct));
+  const loops = [input.main, ...input.workers].filter(timed);
   return Math.max(0, ...loops.map((t) => (t.loopCpuPct + t.waitPct > 0 ? t.waitPct / (t.loopCpuPct + t.waitPct) : 0)));
 }
 
@@ -459,7 +467,7 @@ function worstWaitShare(input) {
  */
 function budgetReasons(input) {
   const t = input.throttle;
-  if (throttledByQuota(input)) {
+  if (t && throttledByQuota(input)) {
     return [{ id: 'quota-limit', figures: { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, threshold: QUOTA_THROTTLED_FRACTION } }];
   }
   // A budget narrower than the host sizes everything: say so, with the quota's throttling when it had one.
@@ -475,7 +483,7 @@ function budgetReasons(input) {
  */
 function fullCores(input) {
   const busy = input.budgetBusyPct;
-  if (!Number.isFinite(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
+  if (!isFiniteNumber(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
   const users = (input.otherUsers ?? []).map(({ name, count, cores }) => ({ name, count, cores }));
   return { limit: 'cores', share: busy / 100, cores: input.cores, budgetSource: input.budgetSource ?? null, otherCores: input.otherCores ?? null, otherUsers: users };
 }
@@ -499,6 +507,7 @@ function quotaSpread(input, size) {
 /**
  * Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION).
  * @param {AdviceInput} input
+ * @returns {input is AdviceInput & { throttle: NonNullable<AdviceInput['throttle']> }}
  */
 function throttledByQuota(input) {
   return (input.throttle?.fraction ?? 0) >= QUOTA_THROTTLED_FRACTION;
@@ -532,10 +541,13 @@ function limitFigures(input, estimate) {
 }
 
 /**
- * @param {string} limit
+ * The bound of the pool model's limit. A model without a limit has no such bound: `bounds['null']` is
+ * undefined, as before; the type names the keys there are.
+ * @param {PoolEstimate['limit']} limit
+ * @returns {keyof PoolEstimate['bounds']}
  */
 function boundKey(limit) {
-  return limit === 'main-thread' ? 'main' : limit;
+  return /** @type {keyof PoolEstimate['bounds']} */ (limit === 'main-thread' ? 'main' : limit);
 }
 
 /**
