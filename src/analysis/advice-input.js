@@ -28,10 +28,10 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
 
 /**
  * @typedef {object} AdviceInput
- * @property {object|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
+ * @property {import('../base/result-types.js').RunPlan['target']|null} target    the plan's target (kind, strategy, pool, poolSize, balance, balancers, runtime names)
  * @property {{ name: string, command: string, args: string[] }|null} workload
  * @property {{ connections: number|null, rate: number|null, threads: number, method: string, headers: Record<string, string>, body: string|null, stepMs?: number,
- *   mix?: object[]|null, mixFile?: string|null }} load the requests' mix and the --mix file it came from (null: one request)
+ *   mix?: Array<{ name: string, path: string }>|null, mixFile?: string|null }} load the requests' mix (src/load/mix.js's entries) and the --mix file it came from (null: one request)
  *   `stepMs`: the measured time a tune step needs at the latency and throughput seen (src/analysis/step-enough.js)
  * @property {number|null} cores          the CPU budget, CPUs (src/machine/cpu-budget.js; an old result: its cores)
  * @property {number|null} capacity       the budget in core-equivalents (SMT siblings a share of a core)
@@ -54,9 +54,9 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
  * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
  * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
- * @property {object[]} [errorTexts] the load's error texts by status and kind
- * @property {object|null} [stderr] the server's stderr lines of the run
- * @property {object[]|null} [downstreams] its downstream connections by peer
+ * @property {import('../base/result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind
+ * @property {import('../base/result-types.js').ServerStderr|null} [stderr] the server's stderr lines of the run
+ * @property {import('../base/result-types.js').Downstream[]|null} [downstreams] its downstream connections by peer
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
  * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another that
  *   listens, in the measured phase (nodemon restarting it: src/sample/index.js)
@@ -64,19 +64,31 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
  */
 
 /**
- * @param {object} result RunResult (src/runner/run-engine.js), or a saved one (`report`)
+ * A strategy's record of one worker slot (its `workers` list): the live incarnation, its
+ * requests, the incarnations that exited.
+ * @typedef {{ id: number, pid: number|null, threadId?: number|null, completed?: number|null,
+ *   exits?: import('./worker-deaths.js').WorkerExit[] }} ListedWorker
+ */
+
+/**
+ * @param {import('../base/result-types.js').RunResult} result RunResult (src/runner/run-engine.js), or a saved one (`report`)
  * @returns {AdviceInput}
  */
 export function adviceInput(result) {
+  /** @type {Partial<import('../base/result-types.js').RunPlan>} a saved result may lack it */
   const plan = result.plan ?? {};
+  /** @type {Partial<import('../base/result-types.js').LoadResult>} a saved result may lack it */
   const load = result.load ?? {};
   const samples = result.samples ?? null;
   const processes = samples?.processes ?? [];
+  /** @type {ListedWorker[]} */
   const listed = result.strategy?.workers ?? [];
   const cpus = samples?.system?.cpus ?? [];
-  const server = result.server ?? null;
-  const deaths = result.workerDeaths ?? [];
+  // server-shape.js made it (RunResult names it loosely, as it does sizeKnob and workerDeaths).
+  const server = /** @type {import('./server-shape.js').ServerShape|null} */ (result.server ?? null);
+  const deaths = /** @type {import('./worker-deaths.js').WorkerDeath[]} */ (result.workerDeaths ?? []);
   const { main: mainProcess, workers } = server ? serverProcesses(processes, server, deaths) : { main: processes.find((p) => p.role === 'main') ?? null, workers: processes.filter(isWorkerEntry) };
+  /** @type {{ cpuPct?: number|null, elu?: number|null }} */
   const generator = load.generator ?? samples?.generator ?? {};
   return {
     target: plan.target ?? null,
@@ -101,19 +113,20 @@ export function adviceInput(result) {
     errors: load.errors?.total ?? 0,
     main: mainProcess ? threadFigures(mainProcess, null) : null,
     workers: slotWorkers(workers, listed, deaths),
-    deaths: measuredDeaths(result.workerDeaths),
+    deaths: measuredDeaths(/** @type {import('./worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     systemCpuPct: mean(cpus),
     generator: { cpuPct: generator.cpuPct ?? null, elu: generator.elu ?? null },
     stoppedEarly: Boolean(result.stoppedEarly),
     outcome: result.outcome ?? requestOutcome(load),
-    knob: result.sizeKnob ?? null,
+    knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
     server,
     errorTexts: load.errorTexts ?? [],
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers?.users ?? null,
-    restarts: samples?.serverRestarts ?? [],
+    // src/sample/index.js adds `serverRestarts` to the samples' summary; SamplesSummary does not name it yet.
+    restarts: /** @type {(import('../base/result-types.js').SamplesSummary & { serverRestarts?: Array<{ from: number, to: number, t: number }> })|null} */ (samples)?.serverRestarts ?? [],
     otherCores: samples?.otherUsers?.cores ?? null,
   };
 }
@@ -123,7 +136,7 @@ export function adviceInput(result) {
  * process that serves (not npm or a shell in front of it), and its worker
  * processes, or else the worker threads the probe saw in it.
  * A worker that died while measured is one too (its slot's earlier incarnation).
- * @param {object[]} processes the sampler's processes
+ * @param {import('../base/result-types.js').ProcessSamples[]} processes the sampler's processes
  * @param {import('./server-shape.js').ServerShape} server
  * @param {import('./worker-deaths.js').WorkerDeath[]} [deaths] the run's worker deaths
  */
@@ -135,11 +148,16 @@ export function serverProcesses(processes, server, deaths = []) {
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
 }
 
-/** @returns {ThreadFigures} */
+/**
+ * @param {import('../base/result-types.js').ProcessSamples} p
+ * @param {{ id: number, completed?: number|null }|null} worker its slot
+ * @returns {ThreadFigures}
+ */
 function threadFigures(p, worker) {
   const s = p.summary ?? {};
   return {
-    label: worker ? `worker ${worker.id}` : p.label,
+    // The sampler labels every process and thread (src/sample/recorder.js sorts by it).
+    label: worker ? `worker ${worker.id}` : /** @type {string} */ (p.label),
     kind: p.role === 'thread' ? 'thread' : 'process',
     requests: !isWorkerEntry(p) ? null : (p.requests ?? worker?.completed ?? null),
     inFlight: s.inFlight ?? null,
@@ -156,24 +174,30 @@ function threadFigures(p, worker) {
 /**
  * The workers' figures, one entry per worker slot: a worker that died and its
  * replacement (same slot, new pid) are one worker for the balance check.
- * @param {object[]} entries the sampler's worker processes and threads
- * @param {object[]} listed the strategy's last workers list (with each slot's `exits`)
+ * @param {import('../base/result-types.js').ProcessSamples[]} entries the sampler's worker processes and threads
+ * @param {ListedWorker[]} listed the strategy's last workers list (with each slot's `exits`)
  * @param {import('./worker-deaths.js').WorkerDeath[]} [deaths] the run's worker deaths (a user's server's, from its tree)
  */
 function slotWorkers(entries, listed, deaths = []) {
   const slots = listed.length > 0 ? incarnationSlots(listed) : deathSlots(deaths);
+  /** @type {Map<string, Array<{ figures: ThreadFigures, samples: number }>>} */
   const groups = new Map();
   for (const p of entries) {
     const slot = slots.get(incarnationKey(p.pid, p.threadId ?? null));
     const key = slot === undefined ? `entry:${p.key ?? p.pid}` : `slot:${slot}`;
     const figures = threadFigures(p, workerOf(p, listed) ?? (slot === undefined ? null : { id: slot }));
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push({ figures, samples: p.series?.length ?? 0 });
+    const group = groups.get(key) ?? [];
+    groups.set(key, group);
+    group.push({ figures, samples: p.series?.length ?? 0 });
   }
   return [...groups.values()].map(foldIncarnations);
 }
 
-/** The strategy's own record of a process or thread (pool id, request count). */
+/**
+ * The strategy's own record of a process or thread (pool id, request count).
+ * @param {import('../base/result-types.js').ProcessSamples} p
+ * @param {ListedWorker[]} workers
+ */
 function workerOf(p, workers) {
   return workers.find((w) => w.pid === p.pid && (w.threadId ?? null) === (p.threadId ?? null)) ?? null;
 }

@@ -200,7 +200,7 @@ function slotFigures(entries) {
  * @param {ProcessWindow[]} entries
  */
 function liveKnob(target, entries) {
-  if (targetOf(target).advice !== 'own' || !target.sizeKnob) return null;
+  if (!target || targetOf(target).advice !== 'own' || !target.sizeKnob) return null;
   const workers = entries.filter((e) => e.role === 'worker').length;
   const threads = entries.filter((e) => e.role === 'thread').length;
   const shape = { kind: workers ? 'processes' : threads ? 'threads' : 'single', workers: Array(workers).fill(0), threads, poolThreads: { count: 0, cpuPct: null } };

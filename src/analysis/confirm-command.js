@@ -17,7 +17,9 @@ import { formatDuration } from '../base/units.js';
 
 /**
  * @param {{ strategy: string, sizes: number[], policies: string[]|null,
- *   target: object, workload: object|null, load: { connections: number|null, rate: number|null, threads: number, stepMs?: number|null } }} what
+ *   target: import('../base/result-types.js').RunPlan['target']|null,
+ *   workload: { name: string, command: string, args?: string[] }|null,
+ *   load: { connections: number|null, rate: number|null, threads: number, stepMs?: number|null } }} what
  *   policies null: every policy the strategy honours (the target's `balancers`)
  * @returns {ConfirmWith}
  */
@@ -47,7 +49,7 @@ export function confirmCommand({ strategy, sizes, policies, target, workload, lo
  * @returns {string[]}
  */
 export function durationArgs(load) {
-  return load.stepMs > TUNE_DEFAULTS.durationMs ? ['-d', formatDuration(load.stepMs)] : [];
+  return load.stepMs != null && load.stepMs > TUNE_DEFAULTS.durationMs ? ['-d', formatDuration(load.stepMs)] : [];
 }
 
 /**
@@ -62,12 +64,18 @@ export function sweepCost(cells, stepMs = null) {
   return { steps, expectedMs: steps * perStep };
 }
 
-/** The line to paste into a shell for a tune's argv. */
+/**
+ * The line to paste into a shell for a tune's argv.
+ * @param {string[]} argv
+ */
 export function commandLine(argv) {
   return ['spawnbench', ...argv].map(shellQuote).join(' ');
 }
 
-/** Single quotes where a shell would split or expand the argument. */
+/**
+ * Single quotes where a shell would split or expand the argument.
+ * @param {string} arg
+ */
 export function shellQuote(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }

@@ -18,8 +18,19 @@ export const CLUSTER_POLICY_ENV = 'NODE_CLUSTER_SCHED_POLICY';
 /** node:cluster's default on Linux (and everywhere but Windows): the primary deals connections. */
 const CLUSTER_DEFAULT_POLICY = 'rr';
 
-/** Knob sources a tune can be given as they are (`--size-env NAME`, `{size}`). */
+/**
+ * Knob sources a tune can be given as they are (`--size-env NAME`, `{size}`).
+ * @type {Array<import('./size-knob.js').SizeKnob['source']>}
+ */
 const TUNABLE = ['given', 'command', 'environment'];
+
+/**
+ * The plan's target of a user's server, as tuneArgs reads it. run-advice.js calls
+ * this file only for a command target (server-command-plan.js: never null, with its
+ * port and path), so the cast holds.
+ * @param {import('./advice-input.js').AdviceInput} input
+ */
+const commandTarget = (input) => /** @type {NonNullable<import('./advice-input.js').AdviceInput['target']> & { port: number|null, path: string }} */ (input.target);
 
 /**
  * The run-advice target of a user's server: a pool when workers were seen, at
@@ -28,10 +39,10 @@ const TUNABLE = ['given', 'command', 'environment'];
  */
 export function ownTarget(input) {
   const cluster = input.server?.kind === 'cluster';
-  const policy = cluster ? (input.server.clusterPolicy ?? CLUSTER_DEFAULT_POLICY) : null;
+  const policy = cluster ? (input.server?.clusterPolicy ?? CLUSTER_DEFAULT_POLICY) : null;
   const seen = input.workers.length;
   return {
-    ...input.target,
+    ...commandTarget(input),
     pool: seen > 0,
     poolSize: seen > 0 ? (input.knob?.value ?? seen) : null,
     balance: policy,
@@ -47,7 +58,7 @@ export function ownTarget(input) {
  * @param {number} size
  */
 export function ownPolicy(input, size) {
-  const current = input.target.balance;
+  const current = commandTarget(input).balance;
   // A worker that died (a cluster worker that threw) left its share of the work to chance: its connections
   // went to the others while its replacement started, so how the work was spread says nothing of the balancing.
   const deaths = (input.deaths ?? []).length;
@@ -74,7 +85,9 @@ export function ownConfirm(input, sizes, policies) {
   const knob = input.knob;
   if (!knob || !TUNABLE.includes(knob.source) || !knob.command) return null;
   const comparing = policies && policies.length > 1 ? policies : null;
-  const argv = tuneArgs(knob, input.target, input.load, {
+  // A tunable knob (given, or found in the command or its environment) always has its kind; its command is checked above.
+  const tunable = /** @type {{ kind: string, name: string|null, command: string[] }} */ (knob);
+  const argv = tuneArgs(tunable, commandTarget(input), input.load, {
     sizes,
     policyEnv: comparing ? CLUSTER_POLICY_ENV : null,
     policies: comparing,
@@ -94,8 +107,8 @@ export function ownConfirm(input, sizes, policies) {
 export function noKnobReason(input, sizes) {
   const knob = input.knob;
   if (knob && TUNABLE.includes(knob.source)) return null;
-  const command = knob?.command ?? input.target.command ?? [];
-  const example = tuneArgs({ kind: 'env', name: 'NAME', command }, input.target, input.load, { sizes, connections: input.load.connections, rate: input.load.rate, threads: input.load.threads });
+  const command = knob?.command ?? commandTarget(input).command ?? [];
+  const example = tuneArgs({ kind: 'env', name: 'NAME', command }, commandTarget(input), input.load, { sizes, connections: input.load.connections, rate: input.load.rate, threads: input.load.threads });
   return { id: 'no-knob', figures: { seen: knob?.seen ?? null, ignored: knob?.ignored ?? [], example } };
 }
 
@@ -110,9 +123,8 @@ export function noKnobReason(input, sizes) {
 export function singleProcessLimit(estimate, rps) {
   /** @type {Array<['cores'|'generator'|'load', number|null]>} */
   const bounds = [['cores', estimate.bounds.cores], ['generator', estimate.bounds.generator]];
-  const shares = bounds
-    .filter(([, bound]) => bound > 0)
-    .map(([limit, bound]) => /** @type {typeof bounds[number]} */ ([limit, rps / bound]));
-  const [limit, share] = shares.reduce((a, b) => (b[1] > a[1] ? b : a), ['load', null]);
+  const shares = bounds.flatMap(([limit, bound]) => (bound !== null && bound > 0 ? [/** @type {[typeof limit, number]} */ ([limit, rps / bound])] : []));
+  // `?? 0`: the starting null compares as 0 (a share of 0 keeps 'load' and null)
+  const [limit, share] = shares.reduce((a, b) => (b[1] > (a[1] ?? 0) ? b : a), /** @type {typeof bounds[number]} */ (['load', null]));
   return share !== null && share >= BUSY_FRACTION ? { limit, share } : { limit: 'load', share };
 }

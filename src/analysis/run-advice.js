@@ -12,7 +12,7 @@ import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
 import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
-import { mean } from './stats.js';
+import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
@@ -38,9 +38,24 @@ import {
 import { targetOf } from '../base/target-kinds.js';
 
 /**
+ * @typedef {import('./advice-input.js').AdviceInput} AdviceInput
+ * @typedef {import('./advice-input.js').ThreadFigures} ThreadFigures
+ * @typedef {AdviceInput & { target: NonNullable<AdviceInput['target']> }} TargetedInput the input of a run with a
+ *   target to advise (targetOf gives an advice only for a plan's target; a user's server's is ownTarget's)
+ * @typedef {ReturnType<typeof busyShare>} BusyShare
+ * @typedef {BusyShare & { busy: number }} MeasuredBusy a busy share that was measured
+ * @typedef {ReturnType<typeof estimatePoolSize>} PoolEstimate
+ */
+
+/**
+ * The numbers behind a reason: free-form, one set per reason id (the report reads them by name).
+ * @typedef {Record<string, any>} ReasonFigures
+ */
+
+/**
  * @typedef {object} Reason
  * @property {string} id       what was found (the report words it)
- * @property {object} figures  the numbers behind it
+ * @property {ReasonFigures} figures  the numbers behind it
  */
 
 /**
@@ -97,20 +112,31 @@ export function neighbourReasons(input) {
   return reasons;
 }
 
+/** @type {RunAdvice} */
 const NONE = { size: null, policy: null, strategy: null, basis: null, confidence: null, reasons: [], confirmWith: null, estimate: null };
 
 /** The advice of each kind of target (src/base/target-kinds.js `advice`): one function each; a --url has none. */
+/** @type {Record<'strategy'|'own', (input: TargetedInput) => RunAdvice>} */
 const ADVICE = {
   strategy: (input) => adviseTarget(input, STRATEGY),
   own: adviseOwnServer,
 };
 
+/**
+ * @param {AdviceInput} input
+ * @returns {RunAdvice}
+ */
 function adviseRunAlone(input) {
   const advice = targetOf(input.target).advice;
-  return advice ? ADVICE[advice](input) : { ...NONE, reasons: [{ id: 'not-a-strategy', figures: {} }] };
+  // An advice is named only for a plan's target (targetOf): the target is there.
+  return advice ? ADVICE[advice](/** @type {TargetedInput} */ (input)) : { ...NONE, reasons: [{ id: 'not-a-strategy', figures: {} }] };
 }
 
-/** A user's server: the same model over its own workers, worded for its knob. */
+/**
+ * A user's server: the same model over its own workers, worded for its knob.
+ * @param {TargetedInput} input
+ * @returns {RunAdvice}
+ */
 function adviseOwnServer(input) {
   const own = { ...input, target: ownTarget(input) };
   const advice = adviseTarget(own, OWN_SERVER);
@@ -127,16 +153,16 @@ function adviseOwnServer(input) {
  * `tune --strategy`) or a user's server (its knob, node:cluster's policy, more processes of itself,
  * `tune -- <command>`, own-run-advice.js and process-advice.js).
  * @typedef {object} Adviser
- * @property {(input: object, size: number) => { policy: string|null, reason: Reason }} policy  the balancing policy at `size`
- * @property {(input: object, strategy: string|null, sizes: number[], policies: string[]|null) => object|null} confirm  the tune that confirms it
- * @property {(input: object, sizes: number[]) => Reason[]} knobReasons  how to give tune a knob it lacks
- * @property {(input: object) => number[]} broadSizes  the sweep when the run cannot narrow it
- * @property {(input: object) => object|null} noKnobSweep  a too-short run's sweep when `confirm` has none
- * @property {(input: object) => string|null} moveTo  the pool strategy a run without a pool moves to
- * @property {(input: object, main: object, busy: object) => Reason[]|null} quotaHeld  a single process held back by a
+ * @property {(input: TargetedInput, size: number) => { policy: string|null, reason: Reason }} policy  the balancing policy at `size`
+ * @property {(input: TargetedInput, strategy: string|null, sizes: number[], policies: string[]|null) => import('./confirm-command.js').ConfirmWith|null} confirm  the tune that confirms it
+ * @property {(input: AdviceInput, sizes: number[]) => Reason[]} knobReasons  how to give tune a knob it lacks
+ * @property {(input: AdviceInput) => number[]} broadSizes  the sweep when the run cannot narrow it
+ * @property {(input: TargetedInput) => import('./confirm-command.js').ConfirmWith|null} noKnobSweep  a too-short run's sweep when `confirm` has none
+ * @property {(input: AdviceInput) => string|null} moveTo  the pool strategy a run without a pool moves to
+ * @property {(input: AdviceInput, main: ThreadFigures, busy: MeasuredBusy) => Reason[]|null} quotaHeld  a single process held back by a
  *   CPU quota that throttled: why more of it would not help (the advice ends there), or null to go on
- * @property {(input: object) => Reason[]} roomReasons  a single process whose main thread had room: what limits it instead
- * @property {(input: object, main: object, busy: object) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
+ * @property {(input: AdviceInput) => Reason[]} roomReasons  a single process whose main thread had room: what limits it instead
+ * @property {(input: AdviceInput, main: ThreadFigures, busy: MeasuredBusy) => ReturnType<typeof adviseProcesses>|null} moreProcesses  a single
  *   process whose main thread is the limit: more processes of itself (null: move its spawning to a pool)
  * @property {string} poolWouldHelp  the reason's id when a pool is expected to gain
  */
@@ -144,7 +170,8 @@ function adviseOwnServer(input) {
 /** @type {Adviser} */
 const STRATEGY = {
   policy: strategyPolicy,
-  confirm: (input, strategy, sizes, policies) => confirmCommand({ strategy, sizes, policies, target: input.target, workload: input.workload, load: input.load }),
+  // A strategy's target names its strategy, and moveTo (pickPoolStrategy) always names one: never null here.
+  confirm: (input, strategy, sizes, policies) => confirmCommand({ strategy: /** @type {string} */ (strategy), sizes, policies, target: input.target, workload: input.workload, load: input.load }),
   knobReasons: () => [],
   broadSizes: (input) => sweepSizes(input.cores),
   noKnobSweep: () => null,
@@ -168,10 +195,10 @@ const OWN_SERVER = {
   // A single process of its own with no knob: the sweep that needs none, over process counts.
   noKnobSweep: (input) => (input.target.pool ? null : processesSweep(input)),
   moveTo: () => null,
-  // More processes would split the same quota.
+  // More processes would split the same quota (asked only when throttledByQuota: the throttle is there).
   quotaHeld: (input, main, busy) => [
     ...budgetReasons(input),
-    { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle.fraction, quotaCpus: input.throttle.quotaCpus, elu: main.elu, busy: busy.busy } },
+    { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle?.fraction, quotaCpus: input.throttle?.quotaCpus, elu: main.elu, busy: busy.busy } },
   ],
   roomReasons: (input) => [{ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }],
   // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
@@ -182,13 +209,17 @@ const OWN_SERVER = {
 /**
  * The pool model over any target with processes of its own: too little measured, a pool sized, or a
  * single process judged; `adviser` (an Adviser) answers where a strategy and a user's server differ.
+ * @param {TargetedInput} input
+ * @param {Adviser} adviser
+ * @returns {RunAdvice}
  */
 function adviseTarget(input, adviser) {
   const target = input.target;
   // Figures of requests that mostly failed describe the failures (an error answered at once looks fast), not the service.
-  if (mostlyFailed(input.outcome)) {
-    const { failed, attempts, failedShare, succeeded } = input.outcome;
-    return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: input.outcome.mostlyFailedShare } }] };
+  const outcome = input.outcome ?? null;
+  if (outcome && mostlyFailed(outcome)) {
+    const { failed, attempts, failedShare, succeeded } = outcome;
+    return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: outcome.mostlyFailedShare } }] };
   }
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : adviser.moveTo(input);
@@ -203,12 +234,20 @@ function adviseTarget(input, adviser) {
   return target.pool ? advisePool(input, adviser) : adviseNoPool(input, adviser);
 }
 
-/** A pool worker that died while measured: a doubt on any advice from the run (`worker-died`). */
+/**
+ * A pool worker that died while measured: a doubt on any advice from the run (`worker-died`).
+ * @param {AdviceInput} input
+ */
 function deathReasons(input) {
   const deaths = input.deaths ?? [];
   return deaths.length > 0 ? [{ id: 'worker-died', figures: { deaths: deaths.length, first: deaths[0] } }] : [];
 }
 
+/**
+ * @param {TargetedInput} input
+ * @param {Adviser} adviser
+ * @returns {RunAdvice}
+ */
 function advisePool(input, adviser) {
   const target = input.target;
   const estimate = estimatePoolSize(input);
@@ -253,7 +292,11 @@ function advisePool(input, adviser) {
   return { size, policy, strategy: null, basis: 'one-run', confidence, reasons, confirmWith: adviser.confirm(input, target.strategy, sizes, policies), estimate };
 }
 
-/** A strategy's balancing policy: a change only where the worker table shows one is needed. */
+/**
+ * A strategy's balancing policy: a change only where the worker table shows one is needed.
+ * @param {TargetedInput} input
+ * @param {number} size
+ */
 function strategyPolicy(input, size) {
   const current = input.target.balance;
   const honoured = input.target.balancers ?? [current];
@@ -264,7 +307,7 @@ function strategyPolicy(input, size) {
     return { policy: current, reason: { id, figures: { policy: current, deaths: deaths.length, lopsided: false, spread: null } } };
   }
   const balance = poolBalance(input.workers, input.durationMs);
-  const spread = [balance.requests, balance.inFlight].filter(Boolean).sort((a, b) => b.z - a.z)[0] ?? null;
+  const spread = [balance.requests, balance.inFlight].flatMap((s) => (s ? [s] : [])).sort((a, b) => b.z - a.z)[0] ?? null;
   if (honoured.length <= 1) return { policy: current, reason: { id: 'policy-fixed', figures: { policy: current, lopsided: balance.lopsided, spread } } };
   // One worker measured, or one advised: there is nothing to balance either way.
   if (input.workers.length < 2 || size === 1) return { policy: current, reason: { id: 'one-worker', figures: { policy: current } } };
@@ -281,6 +324,9 @@ function strategyPolicy(input, size) {
  * A run without a pool: when its main thread is the limit (busy, or blocked in
  * spawn), move spawning to a pool; the gain expected is what the cores and the
  * main thread's remaining work allow once spawning leaves it.
+ * @param {TargetedInput} input
+ * @param {Adviser} adviser
+ * @returns {RunAdvice}
  */
 function adviseNoPool(input, adviser) {
   const main = input.main;
@@ -294,7 +340,9 @@ function adviseNoPool(input, adviser) {
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'no-main-figures', figures: {} }], confirmWith: null, estimate: null };
   }
   const mainFigures = { elu: main.elu, busy: busy.busy, blocked, cpuPct: main.cpuPct, eluLimit: MAIN_ELU_LIMIT, blockedLimit: SPAWN_BLOCKED_LIMIT_FRACTION };
-  const held = throttled ? adviser.quotaHeld(input, main, busy) : null;
+  // busy.busy is a number here (checked above): the share was measured.
+  const measured = /** @type {MeasuredBusy} */ (busy);
+  const held = throttled ? adviser.quotaHeld(input, main, measured) : null;
   if (held) {
     reasons.push(...held);
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
@@ -306,7 +354,7 @@ function adviseNoPool(input, adviser) {
   }
   reasons.push({ id: (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'main-blocked-in-spawn' : 'main-busy', figures: mainFigures });
   reasons.push(...budgetReasons(input));
-  const more = adviser.moreProcesses(input, main, busy);
+  const more = adviser.moreProcesses(input, main, measured);
   if (more) {
     reasons.push({ id: more.size !== null ? 'more-processes' : 'processes-no-gain', figures: more.figures });
     const confidence = judgeConfidence(input, more.estimate, reasons, { expected: more.size !== null });
@@ -316,7 +364,7 @@ function adviseNoPool(input, adviser) {
   // After the move: the main thread keeps its work minus spawning, plus handing
   // each request to a worker; the workers take the spawning. The probe's blocked
   // share is wall time, so it shrinks with the contention taken out of busy.
-  const spawnShare = Math.min(busy.busy, (blocked ?? 0) * (busy.measured > 0 ? busy.busy / busy.measured : 1));
+  const spawnShare = Math.min(busy.busy, (blocked ?? 0) * ((busy.measured ?? 0) > 0 ? busy.busy / (busy.measured ?? 0) : 1));
   const mainMsAfter = ((busy.busy - spawnShare) / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
   const pool = estimatePoolSize({ ...input, workers: [] });
   // CPU per request grows by the hand-off on both sides (main and worker). Like
@@ -329,9 +377,11 @@ function adviseNoPool(input, adviser) {
     generator: pool.bounds.generator,
   };
   // Cores that were full serve little more whoever else used them: what they served at 100% busy.
-  if (fullCores(input)) bounds.cores = Math.min(bounds.cores ?? Infinity, (x * 100) / input.budgetBusyPct);
+  // fullCores found budgetBusyPct finite.
+  if (fullCores(input)) bounds.cores = Math.min(bounds.cores ?? Infinity, (x * 100) / /** @type {number} */ (input.budgetBusyPct));
   const expectedRps = Math.min(...Object.values(bounds).filter((v) => v !== null));
-  const limit = Object.entries(bounds).find(([, v]) => v === expectedRps)[0];
+  // The main thread's bound is always a number: expectedRps is one of the bounds.
+  const limit = /** @type {[string, number|null]} */ (Object.entries(bounds).find(([, v]) => v === expectedRps))[0];
   const workerMs = (spawnShare / x) * 1000 + POOL_MAIN_MS_PER_REQUEST;
   const knee = (workerMs / 1000) * expectedRps;
   const maxSize = input.cores ? TUNE_MAX_SIZE_FACTOR * Math.ceil(input.cores - 1e-9) : Infinity;
@@ -342,7 +392,7 @@ function adviseNoPool(input, adviser) {
   const budget = input.budget ?? input.cores;
   // Other processes (host-wide) take from the host's CPUs, not from a quota they are not under.
   const hostCpus = input.hostCpus ?? budget;
-  const idleCores = budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, hostCpus - (pool.otherCores ?? 0)) - pool.usedCores) : null;
+  const idleCores = budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, (hostCpus ?? budget) - (pool.otherCores ?? 0)) - pool.usedCores) : null;
   // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
   const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };
@@ -368,6 +418,11 @@ function adviseNoPool(input, adviser) {
 /**
  * How sure one run can be: high only for a run as long as run's default, clean,
  * on a machine nobody else was using; each doubt lowers it and is listed.
+ * @param {AdviceInput} input
+ * @param {{ source?: string|null, otherCores?: number|null }|null} estimate the pool model's (pool-size.js, process-advice.js)
+ * @param {Reason[]} reasons
+ * @param {{ expected?: boolean }} [options]
+ * @returns {'high'|'medium'|'low'}
  */
 function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   /** @type {Array<[string, number, object]>} doubt, its weight, its figures */
@@ -394,19 +449,25 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   return weight === 0 ? 'high' : weight <= 1 ? 'medium' : 'low';
 }
 
-/** The largest share of busy time any loop of the strategy spent waiting for a core. */
+/**
+ * The largest share of busy time any loop of the strategy spent waiting for a core.
+ * @param {AdviceInput} input
+ */
 function worstWaitShare(input) {
-  const loops = [input.main, ...input.workers].filter((t) => t && Number.isFinite(t.waitPct) && Number.isFinite(t.loopCpuPct));
+  /** @type {(t: ThreadFigures|null) => t is ThreadFigures & { waitPct: number, loopCpuPct: number }} */
+  const timed = (t) => Boolean(t && Number.isFinite(t.waitPct) && Number.isFinite(t.loopCpuPct));
+  const loops = [input.main, ...input.workers].filter(timed);
   return Math.max(0, ...loops.map((t) => (t.loopCpuPct + t.waitPct > 0 ? t.waitPct / (t.loopCpuPct + t.waitPct) : 0)));
 }
 
 /**
  * The CPU quota, when it throttled the run: a measured limit (cpu.stat), named
  * before the model's bounds, which it caps (src/analysis/bottleneck.js).
+ * @param {AdviceInput} input
  */
 function budgetReasons(input) {
   const t = input.throttle;
-  if (throttledByQuota(input)) {
+  if (t && throttledByQuota(input)) {
     return [{ id: 'quota-limit', figures: { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, threshold: QUOTA_THROTTLED_FRACTION } }];
   }
   // A budget narrower than the host sizes everything: say so, with the quota's throttling when it had one.
@@ -418,10 +479,11 @@ function budgetReasons(input) {
  * The cores as the limit when the budget was MACHINE_CPU_LIMIT_PCT busy or more, whoever
  * used them: the other processes are named with their share (measured per process), not
  * taken out, since a pool would compete with them for the same cores. Null below it.
+ * @param {AdviceInput} input
  */
 function fullCores(input) {
   const busy = input.budgetBusyPct;
-  if (!Number.isFinite(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
+  if (!isFiniteNumber(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
   const users = (input.otherUsers ?? []).map(({ name, count, cores }) => ({ name, count, cores }));
   return { limit: 'cores', share: busy / 100, cores: input.cores, budgetSource: input.budgetSource ?? null, otherCores: input.otherCores ?? null, otherUsers: users };
 }
@@ -433,6 +495,8 @@ function fullCores(input) {
  * more, while each worker past the quota's CPUs only adds stops (under a 1.5-CPU
  * quota, tune's best over three runs was 4, 3 and 2 workers). The smaller is
  * advised, the sweep covers the spread. Null without such a quota or spread.
+ * @param {AdviceInput} input
+ * @param {number} size
  */
 function quotaSpread(input, size) {
   if (!throttledByQuota(input) || !Number.isFinite(input.throttle.quotaCpus)) return null;
@@ -440,11 +504,19 @@ function quotaSpread(input, size) {
   return size > low ? { low, high: size, quotaCpus: input.throttle.quotaCpus, throttledFraction: input.throttle.fraction } : null;
 }
 
-/** Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION). */
+/**
+ * Whether a CPU quota throttled the run enough to be a limit (QUOTA_THROTTLED_FRACTION).
+ * @param {AdviceInput} input
+ * @returns {input is AdviceInput & { throttle: NonNullable<AdviceInput['throttle']> }}
+ */
 function throttledByQuota(input) {
   return (input.throttle?.fraction ?? 0) >= QUOTA_THROTTLED_FRACTION;
 }
 
+/**
+ * @param {AdviceInput} input
+ * @param {PoolEstimate} estimate
+ */
 function limitFigures(input, estimate) {
   return {
     capacity: input.capacity ?? input.cores,
@@ -468,22 +540,37 @@ function limitFigures(input, estimate) {
   };
 }
 
+/**
+ * The bound of the pool model's limit. A model without a limit has no such bound: `bounds['null']` is
+ * undefined, as before; the type names the keys there are.
+ * @param {PoolEstimate['limit']} limit
+ * @returns {keyof PoolEstimate['bounds']}
+ */
 function boundKey(limit) {
-  return limit === 'main-thread' ? 'main' : limit;
+  return /** @type {keyof PoolEstimate['bounds']} */ (limit === 'main-thread' ? 'main' : limit);
 }
 
-/** The pool strategy a run without a pool should move to: streaming for large outputs, fork-pool otherwise (BACKGROUND's table). */
+/**
+ * The pool strategy a run without a pool should move to: streaming for large outputs, fork-pool otherwise (BACKGROUND's table).
+ * @param {AdviceInput} input
+ */
 function pickPoolStrategy(input) {
   return input.workload?.name === 'large' ? 'comm-channel' : 'fork-pool';
 }
 
-/** tune's default series (1, 2, 3, 4, 6, 8, …) up to twice the cores: the sweep for a run too short to narrow it. */
+/**
+ * tune's default series (1, 2, 3, 4, 6, 8, …) up to twice the cores: the sweep for a run too short to narrow it.
+ * @param {number|null} cores
+ */
 function sweepSizes(cores) {
   const max = Math.max(2, TUNE_MAX_SIZE_FACTOR * Math.ceil((cores ?? 1) - 1e-9));
   return [1, 2, 3, 4, 6, 8, 12, 16, 24, 32].filter((n) => n <= max);
 }
 
-/** The sampler signals bottleneck.js reads, from the advice's figures. */
+/**
+ * The sampler signals bottleneck.js reads, from the advice's figures.
+ * @param {AdviceInput} input
+ */
 function signalsOf(input) {
   const processes = input.workers.filter((w) => w.kind !== 'thread');
   return {
