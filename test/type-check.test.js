@@ -47,3 +47,14 @@ test('every @ts-expect-error says why, on its own line', () => {
       .map(({ at }) => at));
   assert.deepEqual(bare, []);
 });
+
+test('src/analysis/ and src/report/ are held to noImplicitAny and strictNullChecks, and npm run typecheck checks them', async () => {
+  // Another folder may opt in (a line in STRICT_FOLDERS); none of these two may opt out.
+  const { STRICT_FOLDERS, STRICT_OPTIONS, isStrict } = await import('../scripts/typecheck-strict.js');
+  assert.ok(STRICT_FOLDERS.includes('src/analysis/') && STRICT_FOLDERS.includes('src/report/'), STRICT_FOLDERS.join(', '));
+  assert.deepEqual(STRICT_OPTIONS, { noImplicitAny: true, strictNullChecks: true });
+  assert.equal(isStrict('src/report/html/page.js'), true);
+  assert.equal(isStrict('src/runner/run-engine.js'), false);
+  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
+  assert.match(scripts.typecheck, /node scripts\/typecheck-strict\.js/);
+});

@@ -19,12 +19,13 @@ import { RPS_BAND } from '../base/thresholds.js';
  */
 
 /**
- * The target of a user's server. AdviceInput types its target as a plain object; the advice
- * here is asked only of a user's server (run-advice.js picks it where `targetOf(target).advice` is 'own').
+ * The target of a user's server. AdviceInput types its target as any kind's; the advice here is
+ * asked only of a user's server (run-advice.js picks it where `targetOf(target).advice` is 'own'),
+ * whose plan target always has its port and path (plan/server-command-plan.js).
  * @param {import('./advice-input.js').AdviceInput} input
  * @returns {CommandTarget}
  */
-const commandTarget = (input) => /** @type {CommandTarget} */ (input.target);
+const commandTarget = (input) => /** @type {CommandTarget} */ (/** @type {unknown} */ (input.target));
 
 /** Knob sources tune takes as they are (own-run-advice.js). */
 const TUNABLE = ['given', 'command', 'environment'];
