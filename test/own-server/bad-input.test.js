@@ -31,7 +31,7 @@ async function refused(args, pattern, marker) {
 
 const cases = [
   ['a command without --size-env or {size}', (m) => ['tune', '--', ...markerCommand(m)],
-    /say how your server gets its size: --size-env NAME \(e\.g\. --size-env WEB_CONCURRENCY\) or \{size\} in its arguments/],
+    /say how your server gets its size: --size-env NAME \(e\.g\. --size-env WEB_CONCURRENCY\), \{size\} in its arguments \(-- node server\.js --workers \{size\}\), or --processes 1,2 to run it in node:cluster workers/],
   ['{size} and --strategy together', (m) => ['tune', '--strategy', 'fork-pool', '--', ...markerCommand(m), '--workers', '{size}'],
     /\{size\} sizes your own server, --strategy boots a built-in one: tune one of them, drop --strategy or the command after --/],
   ['--strategy with a command', (m) => ['tune', '--strategy', 'fork-pool', '--size-env', 'WORKERS', '--', ...markerCommand(m)],

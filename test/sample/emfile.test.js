@@ -1,4 +1,5 @@
-// spawnbench short of file descriptors (`ulimit -n 1024` and 2000 connections):
+// spawnbench short of file descriptors (`ulimit -n 1024` and an open loop at 2,000 req/s, whose
+// pool is 1,000 connections: more `--connections` than the limit allows are refused up front):
 // its /proc reads fail with EMFILE, and a figure read through a failed read is
 // left out and the failure said, never shown as a figure (other processes at 8
 // of 2 CPUs, every core 0%, a process at 400% of a 2-core host).
@@ -10,8 +11,8 @@ import { availableParallelism } from 'node:os';
 import { BIN, ROOT } from '../helpers/harness.js';
 import { processesInGroup } from '../helpers/processes.js';
 
-test('run -c 2000 under ulimit -n 1024: no impossible CPU figure, and the EMFILE said', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async () => {
-  const child = spawn('/bin/sh', ['-c', `ulimit -n 1024 && exec "${process.execPath}" "${BIN}" run --strategy baseline -d 3s -w 1s -c 2000 --json`], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+test('run -r 2000 under ulimit -n 1024 (an open loop\'s pool of 1,000 connections): no impossible CPU figure, and the EMFILE said', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async () => {
+  const child = spawn('/bin/sh', ['-c', `ulimit -n 1024 && exec "${process.execPath}" "${BIN}" run --strategy baseline -d 3s -w 1s -r 2000 --json`], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c) => { stdout += c; });
