@@ -259,10 +259,18 @@ export function startSampler({
             recorder.note(`sampling failed: ${error.message}`);
           }
         }
-        reader.close?.();
-        // A server replaced in the last interval: its successor is the main process of the summary too.
+        // A server replaced in the last interval: its successor is the main process of the summary too,
+        // read once now if no tick caught it (a restart just before the end left no `main` at all).
         const stat = serverPid ? readStat(serverPid) : null;
         followServer(new Set(stat && stat.state !== 'Z' ? [serverPid] : []), Date.now());
+        if (serverPid && !recorder.has(`${serverPid}`)) {
+          try {
+            recorder.addSample(await takeSample());
+          } catch (error) {
+            recorder.note(`sampling failed: ${error.message}`);
+          }
+        }
+        reader.close?.();
         throttle.read();
         const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary(), serverRestarts: restarts });
         return { ...withReplaced(summary, replaced, serverPid), ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };

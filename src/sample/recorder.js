@@ -10,7 +10,7 @@ import { threadBusy } from './thread-busy.js';
 const ROLE_ORDER = { main: 0, worker: 1, thread: 2, launcher: 3, replaced: 4 };
 
 /**
- * @returns {{ addReport: (key: string, report: object) => void, addSample: (sample: object) => void, sampleCount: () => number,
+ * @returns {{ addReport: (key: string, report: object) => void, addSample: (sample: object) => void, sampleCount: () => number, has: (key: string) => boolean,
  *   note: (text: string) => void, reset: () => void, summary: (extra: object) => object }}
  */
 export function createRecorder() {
@@ -39,6 +39,8 @@ export function createRecorder() {
     },
     /** Samples added since the last reset (the measured phase's). */
     sampleCount: () => samples,
+    /** Whether a process or thread (by key) was in a sample since the last reset. */
+    has: (key) => entries.has(key),
     addSample(sample) {
       samples++;
       for (const proc of sample.processes) {
