@@ -4,7 +4,7 @@
  * events (advice-window.js), so one set of rules serves both.
  */
 import { stepMsFor } from './step-enough.js';
-import { mean } from './stats.js';
+import { mean, isFiniteNumber } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
 import { isWorkerEntry } from '../machine/process-roles.js';
@@ -45,6 +45,8 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
  * @property {number} rps
  * @property {number} errors
  * @property {ThreadFigures|null} main
+ * @property {number|null} [poolRunnablePct] the main process's libuv pool threads on a CPU or waiting for one (% of one
+ *   core, summed): busy even where other programs kept them off a CPU (null: not read)
  * @property {ThreadFigures[]} workers
  * @property {number|null} spawnedCpuPct  spawned commands, % of one core
  * @property {number|null} systemCpuPct   mean busy share of all cores, %
@@ -112,6 +114,7 @@ export function adviceInput(result) {
     rps: load.rps ?? 0,
     errors: load.errors?.total ?? 0,
     main: mainProcess ? threadFigures(mainProcess, null) : null,
+    poolRunnablePct: poolRunnable(mainProcess),
     workers: slotWorkers(workers, listed, deaths),
     deaths: measuredDeaths(/** @type {import('./worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
@@ -200,4 +203,18 @@ function slotWorkers(entries, listed, deaths = []) {
  */
 function workerOf(p, workers) {
   return workers.find((w) => w.pid === p.pid && (w.threadId ?? null) === (p.threadId ?? null)) ?? null;
+}
+
+/**
+ * A process's libuv pool threads on a CPU or runnable and waiting for one, % of one core summed
+ * (src/sample/thread-kinds.js): a pool thread with work queued is runnable all the time, however
+ * little CPU a crowded machine gives it. Null where the kinds were not read.
+ * @param {import('../base/result-types.js').ProcessSamples|null|undefined} p
+ * @returns {number|null}
+ */
+function poolRunnable(p) {
+  const kinds = /** @type {Record<string, { cpuPct?: number|null, waitPct?: number|null }>|undefined} */ (p?.summary?.otherThreads?.kinds);
+  const pool = kinds?.threadpool;
+  if (!pool || !isFiniteNumber(pool.cpuPct)) return null;
+  return pool.cpuPct + (isFiniteNumber(pool.waitPct) ? pool.waitPct : 0);
 }

@@ -29,7 +29,10 @@ export function threadKnobReason(input) {
   const busyPct = isFiniteNumber(input.systemCpuPct) ? input.systemCpuPct : null;
   const idleCores = cores !== null && busyPct !== null ? Math.max(0, cores * (1 - busyPct / 100)) : null;
   const coresFull = busyPct !== null && busyPct >= MACHINE_CPU_LIMIT_PCT;
-  const poolFull = isFiniteNumber(threadsPct) && threadsPct / 100 >= POOL_BUSY_FRACTION * Math.min(knob.value, threads);
+  // Busy is runnable time where the sampler read it: one pool thread hashing on a machine others load
+  // read 0.82 of a core of CPU while it had work all the time (the threadpool-full verdict reads the same).
+  const poolBusyPct = vips ? threadsPct : (input.poolRunnablePct ?? threadsPct);
+  const poolFull = isFiniteNumber(poolBusyPct) && poolBusyPct / 100 >= POOL_BUSY_FRACTION * Math.min(knob.value, threads);
   const limit = coresFull ? 'cores' : poolFull ? 'threadpool' : 'neither';
   // Full cores: keep the value. More threads only share the cores, and fewer can lose some: sharp's
   // thumbnails on 2 full cores served 270 req/s with 2 threads against 290 with 4 (by hand, wrk), while

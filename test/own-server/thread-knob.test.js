@@ -101,3 +101,14 @@ test('the pool counted from the sampler\'s kinds: its threads alone, not V8\'s',
   assert.equal(seen.poolThreads.cpuPct, 180);
   assert.equal(seen.poolThreads.size, 4);
 });
+
+test('a pool thread kept off a CPU by other programs is still busy: its runnable time counts, not its CPU alone', async () => {
+  const { threadKnobReason } = await import('../../src/analysis/thread-knob-advice.js');
+  const knob = { kind: 'env', name: 'UV_THREADPOOL_SIZE', value: 1, seen: { kind: 'single', workers: 0, threads: 0, poolThreads: 1, poolCpuPct: 82 } };
+  const input = { knob, capacity: 2, cores: 2, systemCpuPct: 74 };
+  // Measured under load: the one pool thread had 0.82 of a core of CPU, and waited for one the rest of the time.
+  assert.equal(threadKnobReason({ ...input, poolRunnablePct: 99 })?.figures.limit, 'threadpool');
+  assert.equal(threadKnobReason({ ...input, poolRunnablePct: 99 })?.figures.trySize, 2);
+  assert.equal(threadKnobReason({ ...input, poolRunnablePct: 82 })?.figures.limit, 'neither', 'off-CPU for its own reasons (I/O): not full');
+  assert.equal(threadKnobReason(input)?.figures.limit, 'neither', 'without the runnable figure, its CPU decides');
+});
