@@ -5,6 +5,8 @@
 // either way the report says what could not be seen without the probe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { processesMatching } from '../helpers/processes.js';
 import { cli, startFixtureServer } from '../helpers/harness.js';
 import { faultOf, figuresOf } from './fault.js';
@@ -14,7 +16,30 @@ const servers = {};
 
 before(async () => {
   for (const name of SERVERS) servers[name] = await startFixtureServer(name);
+  // The verdicts read the whole machine's CPU: the file before this one in the run-alone phase can
+  // leave processes winding down (two full runs read 0.44 cores of other processes here and called
+  // the CPU-bound server healthy). Wait, up to 20 s, until the machine is quiet.
+  await untilQuiet();
 });
+
+/** Busy cores over 500 ms, from /proc/stat (all CPUs' user, nice, system, irq, softirq, steal ticks). */
+async function busyCores() {
+  const read = () => {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const idle = fields[3] + fields[4];
+    return { idle, total: fields.reduce((a, b) => a + b, 0) };
+  };
+  const before = read();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const after = read();
+  const total = after.total - before.total;
+  return total > 0 ? (availableParallelism() * (total - (after.idle - before.idle))) / total : 0;
+}
+
+async function untilQuiet() {
+  const until = Date.now() + 20_000;
+  while (Date.now() < until && (await busyCores()) > 0.25);
+}
 
 after(async () => {
   for (const { stop, file } of Object.values(servers)) {
