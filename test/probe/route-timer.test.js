@@ -104,7 +104,8 @@ test('above its rate it times a sample: a few requests each period, each with it
   const server = http.createServer(async (req, res) => {
     await sleep(1);
     const from = performance.now();
-    burn(5, '/report');
+    // 20 ms: the HTTP work around a burn and a preemption are a small part of what is timed.
+    burn(20, '/report');
     burnMs += performance.now() - from;
     burns += 1;
     res.end('ok');
