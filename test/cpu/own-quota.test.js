@@ -6,17 +6,14 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, ROOT } from '../helpers/harness.js';
-import { makeQuotaCgroup } from '../helpers/cpu-cgroup.js';
+import { quotaForTest } from '../helpers/cpu-cgroup.js';
 import { processesMatching } from '../helpers/processes.js';
 
-const inCi = Boolean(process.env.CI) && !['0', 'false'].includes(process.env.CI);
-const mustRun = inCi || (process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/sys/fs/cgroup'));
-const quota = makeQuotaCgroup(0.3);
-const why = quota.skip ?? null;
+const { quota, why, mustRun } = quotaForTest(0.3);
 const work = mkdtempSync(path.join(tmpdir(), 'cpu-own-quota-'));
 after(() => {
   rmSync(work, { recursive: true, force: true });

@@ -110,3 +110,17 @@ function removeCgroup(dir, parent) {
   }
   return false;
 }
+
+/**
+ * A quota cgroup for an end-to-end test that must run where it can: in CI always (a cgroup that
+ * cannot be made there fails the test), and wherever this process is root on Linux with a cgroup
+ * filesystem; elsewhere the test skips, saying why. `why` is null when the cgroup was made.
+ * @param {number} cpus
+ * @returns {{ quota: ReturnType<typeof makeQuotaCgroup>, why: string|null, mustRun: boolean }}
+ */
+export function quotaForTest(cpus) {
+  const inCi = Boolean(process.env.CI) && !['0', 'false'].includes(process.env.CI);
+  const mustRun = inCi || (process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/sys/fs/cgroup'));
+  const quota = makeQuotaCgroup(cpus);
+  return { quota, why: 'skip' in quota ? quota.skip : null, mustRun };
+}
