@@ -27,12 +27,19 @@
  * most ROUTE_TAIL_MS), so each counted request's continuations are timed too. Outside
  * the windows neither the hook nor the AsyncLocalStorage is on.
  *
+ * On Node 24+, AsyncLocalStorage follows the async context frame: a store entered in
+ * `request.start` lasts for that turn and what it starts, but the connection's later
+ * callbacks (the request body's 'data' and 'end', where a POST handler does its work)
+ * run in the frame the connection was made in, with no store. So the resource whose
+ * turn the request started in (the connection's) is remembered with its route, and
+ * `before` enters the route's store for that resource's later turns: the body events,
+ * and what they start, are the route's on every Node (on Node 20 the store already
+ * stays on that resource).
+ *
  * Not attributed: work a route leaves to an EventEmitter that was made before the
- * request and emits outside it (a connection pool's 'data' events; on Node 24+, where
- * AsyncLocalStorage follows the async context frame, a request's own body events
- * too: they run in the parser's frame, made with the connection).
+ * request and emits outside it (a connection pool's 'data' events).
  */
-import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { AsyncLocalStorage, createHook, executionAsyncId } from 'node:async_hooks';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { routeName } from '../base/route-template.js';
@@ -105,10 +112,17 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     owner = next;
     since = now;
   };
+  // The resource a counted request started in (its connection's turn) → its route.
+  let connections = new Map();
   const hook = createHook({
-    before() {
+    before(asyncId) {
       stack.push(owner);
-      handTo(storage.getStore() ?? null);
+      let store = storage.getStore();
+      if (store === undefined) {
+        store = connections.get(asyncId);
+        if (store !== undefined) storage.enterWith(store);
+      }
+      handTo(store ?? null);
     },
     after() {
       handTo(stack.length > 0 ? stack.pop() : null);
@@ -131,6 +145,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     stack = [];
     owner = null;
     storage = new AsyncLocalStorage();
+    connections = new Map();
     diagnosticsChannel.subscribe(RESPONSE_FINISH_CHANNEL, onFinish);
     hook.enable();
   };
@@ -141,6 +156,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     storage.disable();
     diagnosticsChannel.unsubscribe(RESPONSE_FINISH_CHANNEL, onFinish);
     stack = [];
+    connections = new Map();
   };
 
   let seen = 0;
@@ -151,7 +167,10 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     if (!request) return;
     if (!counting) {
       // Kept-alive connections carry the store of their last counted request: not this one's.
-      if (timing) storage.enterWith(undefined);
+      if (timing) {
+        storage.enterWith(undefined);
+        connections.delete(executionAsyncId());
+      }
       return;
     }
     const name = routeName(request.method ?? 'GET', request.url ?? '/');
@@ -164,6 +183,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC } = {}
     inFlight.add(request);
     inFlightCount += 1;
     storage.enterWith(route);
+    connections.set(executionAsyncId(), route);
     handTo(route);
     counted += 1;
     sampled += 1;

@@ -165,6 +165,9 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
       const tail = stderrTail();
+      // A Node that could not make a thread may wait for it forever, below the limit by then.
+      const close = processLimitClose('self');
+      if (close) return reject(new RunError(processLimitMessage(label, close)));
       reject(new RunError(`${label} did not report a listening port within ${readyTimeoutMs / 1000}s${tail ? `; its stderr ends:\n${tail}` : ''}`));
     }, readyTimeoutMs);
   });

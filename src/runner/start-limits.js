@@ -78,7 +78,7 @@ export function ownStartFailure(what, error) {
 export function processLimitMessage(label, { limit, tasks, room = null }) {
   if (room !== null) {
     return `${label} could not start: the process limit (ulimit -u ${limit}) leaves room for only ${room} more processes and threads, ` +
-      'and each Node process needs ~10 before it runs (a worker that cannot make them aborts); raise it with `ulimit -u`, or run fewer workers';
+      'and each Node process needs ~10 before it runs (one that cannot make them aborts, or waits forever); raise it with `ulimit -u`, or run fewer workers';
   }
   const why = tasks === null ? 'a Node process could not create its threads' : `${tasks} processes and threads of this user run`;
   return `${label} could not start: the process limit (ulimit -u ${limit}) was reached (${why}; each Node process needs ~10 threads); ` +

@@ -7,6 +7,7 @@
 import net from 'node:net';
 import { RunError } from '../base/errors.js';
 import { listeningPorts } from './listening-ports.js';
+import { processLimitClose, processLimitMessage } from './start-limits.js';
 import { WRONG_PORT_GRACE_MS } from '../base/thresholds.js';
 import { ownCpuBudget, processCpuBudget } from '../machine/cpu-budget.js';
 
@@ -81,6 +82,10 @@ async function notListening({ label, port, portSource, readyTimeoutMs, mentioned
       }
     }
   }
+  // A Node (or a cluster worker) that could not make a thread may wait for it forever: with
+  // little room left under the process limit, that is the likelier reason than a slow start.
+  const close = processLimitClose('self');
+  if (close) return new RunError(processLimitMessage(label, close));
   // A quota of a fraction of a CPU makes a start slow: say so, whatever else the port says.
   const slow = quota ? `; it runs under a CPU quota of ${quota.cpus} CPUs (cgroup ${quota.cgroup}), which may be what made its start this slow: raise the quota, or give it a longer --ready-timeout` : '';
   return new RunError(`${label} did not accept connections on port ${port}${given(portSource)} within ${readyTimeoutMs / 1000}s${slow}${hint}`);
