@@ -8,7 +8,7 @@ import { budgetWorkers } from '../machine/cpu-budget.js';
 import { isFiniteNumber } from './stats.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
-  POOL_BUSY_FRACTION,
+  POOL_BUSY_FRACTION, CONNECTION_BOUND_MAX_BUSY,
   QUOTA_THROTTLED_FRACTION,
 } from '../base/thresholds.js';
 export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../base/thresholds.js';
@@ -102,7 +102,9 @@ export function findBottleneck(s, { downstreams = null } = {}) {
     }
   }
   const known = [s.mainElu, s.systemCpuPct, s.generatorCpuPct, s.generatorElu, throttle?.fraction].some(Number.isFinite);
-  const little = known && findings.length === 0 ? littleLaw({ mode: s.loadMode ?? null, connections: s.connections, rps: s.loadRps, meanMs: s.meanMs, p50Ms: s.p50Ms }) : null;
+  // A main thread or pool near its own limit is not waiting for connections, whatever the law says.
+  const roomy = Math.max(s.mainElu ?? 0, s.workersBusy ?? 0) < CONNECTION_BOUND_MAX_BUSY;
+  const little = known && roomy && findings.length === 0 ? littleLaw({ mode: s.loadMode ?? null, connections: s.connections, rps: s.loadRps, meanMs: s.meanMs, p50Ms: s.p50Ms }) : null;
   if (little?.holds) {
     findings.push({
       kind: 'connections',

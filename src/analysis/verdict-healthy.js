@@ -8,7 +8,7 @@
 import { where, worst, num } from './verdict-common.js';
 import { capacityOf } from './verdict-pool.js';
 import { littleLaw } from './little-law.js';
-import { SATURATED_ELU } from '../base/thresholds.js';
+import { SATURATED_ELU, CONNECTION_BOUND_MAX_BUSY } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 export { SATURATED_ELU } from '../base/thresholds.js';
 
@@ -43,7 +43,8 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
   // More connections find the limit only where the main thread, the pool and the cores all had room.
   const roomLeft = load.mode === 'closed' && capacityFrom === 'extrapolated';
   // Little's law: with room left and throughput = connections / latency, the connection count bounded it.
-  const little = roomLeft ? littleLaw(load) : null;
+  // A thread near its own limit is not waiting for connections, whatever the law says.
+  const little = roomLeft && (busy ?? 0) < CONNECTION_BOUND_MAX_BUSY ? littleLaw(load) : null;
   return {
     id: 'healthy',
     kind: 'healthy',

@@ -454,6 +454,15 @@ export const USL_DIRECTION_MIN = 0.01;
 export const LITTLE_LAW_TOLERANCE = 0.2;
 
 /**
+ * Busiest thread (busy or ELU, 0..1) from which the connection count is not called the
+ * limit, though Little's law holds (it holds on any closed loop the generator kept full):
+ * a thread this busy is near its own limit, and more connections would mostly queue.
+ * A full run once read a CPU-burning server's main thread 0.83 busy on a crowded machine
+ * and called the connection count the limit.
+ */
+export const CONNECTION_BOUND_MAX_BUSY = 0.75;
+
+/**
  * How much more of the work the busiest worker of a user's server may do than
  * the mean worker before its balancing counts as lopsided, as a ratio of shares
  * (1 = perfectly even). 1.3 is a 65/35 split between two workers. Measured on

@@ -38,6 +38,9 @@ test('tune\'s bottleneck names the connection count when the server had room, an
   assert.deepEqual(findBottleneck({ ...roomy, loadRps: 6000 }).findings, []);
   // No sampler figures: the server's room is not known, so nothing is claimed.
   assert.deepEqual(findBottleneck({ ...SEEN }).findings, []);
+  // A main thread or a pool near its limit: not waiting for connections, though the law holds.
+  assert.deepEqual(findBottleneck({ ...roomy, mainElu: 0.83 }).findings, []);
+  assert.deepEqual(findBottleneck({ ...roomy, workers: 4, workersBusy: 0.8 }).findings, []);
 });
 
 test('a sweep whose best size was bounded by its 30 connections says so', () => {
@@ -75,4 +78,8 @@ test('diagnose\'s "raise --connections" holds on the 16-core case, and says why 
   const gap = wordDiagnosis(diagnoseEvidence(evidence({ rps: 6000, requests: 60000, attempts: 60000 })));
   assert.equal(gap.verdict.figures.connectionBound, null);
   assert.doesNotMatch(gap.verdict.next.join(' '), /connection count/);
+  // The main thread 83% busy (a CPU-burning server on a crowded machine): not the connection count.
+  const near = wordDiagnosis(diagnoseEvidence({ ...evidence({}), processes: [{ ...evidence({}).processes[0], elu: 0.83, busy: 0.83, cpuPct: 83 }] }));
+  assert.equal(near.verdict.figures.connectionBound, null);
+  assert.doesNotMatch(near.verdict.next.join(' '), /connection count/);
 });
