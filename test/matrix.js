@@ -153,15 +153,17 @@ export function nextToStart(queue, running, { budget, maxFiles, load = loadOf })
 const ALONE = /^\/\/.*\btest: run alone\b/m;
 
 /**
- * Test files of a set, relative to the repository, sorted: 'full' every file,
- * 'smoke' test/smoke, 'runtimes' the files with tests that skip without the runtime
- * cache (they call missingRuntime() of test/helpers/runtimes.js).
+ * Test files of a set, relative to the repository, sorted: 'full' every file but the
+ * smoke set's (each of its cases is a short copy of what the full set tests at length:
+ * every strategy, the probe's figures, tune, compare, diagnose, the dashboard; it ran
+ * 27 s of a 4:54 npm test), 'smoke' test/smoke, 'runtimes' the files with tests that
+ * skip without the runtime cache (they call missingRuntime() of test/helpers/runtimes.js).
  */
 export function testFiles(set) {
   if (set === 'smoke') return list('test/smoke');
   const top = list('test');
   const nested = readdirSync(join(ROOT, 'test'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && entry.name !== 'smoke')
     .map((entry) => entry.name)
     .sort()
     .flatMap((dir) => list(`test/${dir}`));

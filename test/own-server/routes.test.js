@@ -47,8 +47,8 @@ test('run --mix: the sync burn, the burn after await and the spawns are each the
     { method: 'GET', path: '/summary', weight: 30 },
     { method: 'POST', path: '/convert', body: 'hi', weight: 10 },
   ]));
-  // ~1,200 requests at ~100 a second: the probe times 50 a second, ~150 of each burning route.
-  const { code, err, result, burns, file } = await runWithBurns(['run', '--mix', mix, '-n', '1200', '-w', '0', '-c', '2'], 'mix');
+  // ~800 requests at ~100 a second: the probe times 50 a second, ~100 of each burning route.
+  const { code, err, result, burns, file } = await runWithBurns(['run', '--mix', mix, '-n', '800', '-w', '0', '-c', '2'], 'mix');
   assert.equal(code, 0, err);
   // The result file with its routes is one the schema accepts.
   const again = await cli('report', file);
@@ -69,7 +69,7 @@ test('run --mix: the sync burn, the burn after await and the spawns are each the
 test('diagnose --mix names GET /report as the route that holds the main thread', async () => {
   // GET /report burns 40 ms here: the JavaScript is then plainly the loop's work, however the machine
   // stretches GC pauses (a full run beside other test files once read GC 12% and no JS finding at 15 ms).
-  const { code, out, err, result } = await runWithBurns(['diagnose', '--mix', join(ROOT, 'fixtures/mix/api.json'), '-d', '6s', '-w', '500ms', '-c', '4'], 'diagnose', { REPORT_MS: '40' });
+  const { code, out, err, result } = await runWithBurns(['diagnose', '--mix', join(ROOT, 'fixtures/mix/api.json'), '-d', '4s', '-w', '500ms', '-c', '4'], 'diagnose', { REPORT_MS: '40' });
   assert.equal(code, 0, err);
   // The verdict, unless a machine short of CPU comes first: then it is the first finding after it.
   const { verdict, findings } = result.diagnosis;

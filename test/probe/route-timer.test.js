@@ -90,10 +90,11 @@ test('each route gets its handler\'s synchronous time, its continuations after a
     assert.deepEqual(Object.keys(byRoute).sort(), ['GET /files/readme-0.txt', 'GET /files/readme-1.txt', 'GET /items/:id', 'GET /report', 'GET /summary', 'POST /convert', 'POST /upload']);
     for (const name of ['GET /report', 'GET /summary', 'GET /items/:id', 'POST /convert', 'POST /upload']) assert.equal(byRoute[name].requests, 10, name);
     const perRequest = (name) => byRoute[name].loopMs / byRoute[name].requests;
-    // The burn, and not much more: its own turn, whatever ran around it.
+    // The burn, and not much more: its own turn, whatever ran around it. Below another route's burn
+    // on top (2×): a full run beside other files read 1.25× (its turn preempted after the burn).
     for (const name of ['GET /report', 'GET /summary', 'POST /upload']) {
       const burnMs = burnt[name.split(' ')[1]] / 10;
-      assert.ok(perRequest(name) >= burnMs && perRequest(name) <= burnMs * 1.25, `${name}: ${perRequest(name).toFixed(2)} ms per request for a burn of ${burnMs.toFixed(2)} ms`);
+      assert.ok(perRequest(name) >= burnMs && perRequest(name) <= burnMs * 1.6, `${name}: ${perRequest(name).toFixed(2)} ms per request for a burn of ${burnMs.toFixed(2)} ms`);
     }
     assert.ok(perRequest('GET /items/:id') < BURN_MS / 4, `GET /items/:id: ${perRequest('GET /items/:id').toFixed(2)} ms per request`);
     // Every spawn is the converting route's, with the time it blocked the thread.

@@ -1,6 +1,6 @@
-// The smoke set: what a user does first, end to end through the CLI, short. `npm test`
-// runs it on Node 22 and 24 (test/matrix.js) and, with the full suite, on the
-// machine's Node and Node 26. Every strategy runs on the Node that runs this file
+// The smoke set: what a user does first, end to end through the CLI, short. `npm run
+// test:matrix` runs it on Node 22 and 24 (test/matrix.js), where the full suite does not
+// run; the full suite tests each of its cases at length. Every strategy runs on the Node that runs this file
 // (spawnbench starts them with process.execPath), which the runtimes it reports prove.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
