@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
@@ -72,10 +73,23 @@ test("diagnose's short-of-CPU title puts the other user before the server's pid"
   assert.equal(line, 'Verdict    the machine is short of CPU (node took 0.2 of the 2 CPUs): the server waited for a core (pid 4242)');
 });
 
+/**
+ * A busy loop of 30 ms of CPU every 100 ms: 0.3 of a core (less on a crowded host), named, so it is
+ * told from the other node processes of a shared machine. Its system time counts: each reading of
+ * the clock is a getrusage call, and a loop that counted user time alone used 0.87 of a core.
+ */
+function busyLoop() {
+  return spawn(process.execPath, ['-e', 'process.title = "sb-busy-loop"; setInterval(() => { const from = process.cpuUsage(); for (;;) { const u = process.cpuUsage(from); if (u.user + u.system >= 30_000) break; } }, 100)'], { stdio: 'ignore' });
+}
+
+async function stopLoop(loop) {
+  loop.kill('SIGKILL');
+  await new Promise((resolve) => (loop.exitCode !== null || loop.signalCode !== null ? resolve() : loop.once('exit', resolve)));
+  assert.ok(!isAlive(loop.pid), 'the busy loop is gone');
+}
+
 test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool fills both cores', async () => {
-  // 30 ms of CPU every 100 ms: about 0.3 of a core (less on a crowded host), started before the run and killed after it.
-  // Named, so it is told from the other node processes of a shared machine.
-  const loop = spawn(process.execPath, ['-e', 'process.title = "sb-busy-loop"; setInterval(() => { const from = process.cpuUsage(); while (process.cpuUsage(from).user < 30_000); }, 100)'], { stdio: 'ignore' });
+  const loop = busyLoop();
   try {
     const out = join(dir, 'run.json');
     const { code, out: text, err } = await spawnCli(['run', '-d', '4s', '-w', '1s', '--out', out, '--', process.execPath, fixture('pbkdf2')], { env: { ...process.env, CI: 'true' } });
@@ -100,10 +114,28 @@ test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool
     for (const said of block.replace(/\s+/g, ' ').matchAll(/other processes used (\d+\.\d)/g)) assert.equal(said[1], total, block);
     await assertNothingLeft({ pids: [result.target.pid], marker: fixture('pbkdf2') });
   } finally {
-    loop.kill('SIGKILL');
+    await stopLoop(loop);
   }
-  await new Promise((resolve) => (loop.exitCode !== null || loop.signalCode !== null ? resolve() : loop.once('exit', resolve)));
-  assert.ok(!isAlive(loop.pid), 'the busy loop is gone');
+});
+
+const CPU_ROUTE = fileURLToPath(new URL('../../fixtures/servers/fastify-cpu-route.cjs', import.meta.url));
+
+test('end to end: the same loop beside a single process whose route fills its main thread: still 2 processes', async () => {
+  const loop = busyLoop();
+  try {
+    // 5 s: ~250 responses at the ~50 req/s of one process, enough to advise (at 3 s: too-short).
+    const out = join(dir, 'cpu-route.json');
+    const { code, err } = await spawnCli(['run', '-d', '5s', '-w', '1s', '--out', out, '--', process.execPath, CPU_ROUTE], { env: { ...process.env, CI: 'true' } });
+    assert.equal(code, 0, err);
+    const result = JSON.parse(readFileSync(out, 'utf8'));
+    const rec = result.recommendation;
+    const why = JSON.stringify({ size: rec.size, reasons: rec.reasons.map((r) => [r.id, r.figures?.limit]), others: result.samples.otherUsers });
+    assert.equal(rec.size, 2, why);
+    assert.ok(rec.reasons.some((r) => r.id === 'more-processes'), why);
+    await assertNothingLeft({ pids: [result.target.pid], marker: CPU_ROUTE });
+  } finally {
+    await stopLoop(loop);
+  }
 });
 
 test('"had room" beside an ELU over the limit says the busy time it was judged on', () => {
