@@ -11,7 +11,11 @@ import { spawnCli } from '../helpers/harness.js';
 import { assertNothingLeft } from './helpers.js';
 
 const DIR = fileURLToPath(new URL('../../fixtures/launchers/', import.meta.url));
-const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6', '--json'];
+/**
+ * Who serves below the launchers and the knob's confirm command are checked, not how much the server serves (the
+ * confirm is built from the knob on a run of any length): an open loop at a low rate, for 1 s.
+ */
+const QUICK = ['-d', '1s', '-w', '500ms', '-c', '6', '-r', '20', '--json'];
 
 async function runIn(args, env = {}) {
   const { code, out, err } = await spawnCli(args, { cwd: DIR, env: { ...process.env, CI: 'true', ...env }, timeoutMs: 120_000 });
