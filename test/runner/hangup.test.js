@@ -19,7 +19,8 @@ for (const flags of [[], ['--no-dashboard']]) {
     const env = { ...process.env, TERM: 'xterm' };
     delete env.CI;
     // --workload-cmd names the run's processes, so what is left of it can be found.
-    const result = spawnSync('python3', [PTY, '--after', '4', process.execPath, BIN, 'run', '-s', 'fork-pool', '-d', '60s', '-w', '0s', '-c', '2', '--workload-cmd', `echo ${marker}`, ...flags], { encoding: 'utf8', env, timeout: 30_000 });
+    // The terminal closes once the first progress line of the measured phase is printed (under load), 15 s at the latest.
+    const result = spawnSync('python3', [PTY, '--until', 'measure ', '--after', '15', process.execPath, BIN, 'run', '-s', 'fork-pool', '-d', '60s', '-w', '0s', '-c', '2', '--workload-cmd', `echo ${marker}`, ...flags], { encoding: 'utf8', env, timeout: 30_000 });
     assert.equal(result.status, 0, result.stderr);
     const ended = JSON.parse(result.stdout);
     assert.deepEqual({ code: ended.code, signal: ended.signal }, { code: null, signal: SIGHUP }, JSON.stringify(ended));

@@ -14,6 +14,9 @@ const FIXTURE_STRATEGIES = fileURLToPath(new URL('../../fixtures/strategies/', i
 const FLOODS = fileURLToPath(new URL('../../fixtures/servers/floods-output.js', import.meta.url));
 /** spawnbench's own resident memory stays under this, MB (it is ~120 MB on a normal run; the flood reached 600+ MB before). */
 const MAX_RSS_MB = 300;
+// The runs last 2 s: an unbounded reader (readline, as before) passes MAX_RSS_MB within
+// (300 - 120) / 130 ≈ 1.4 s of flood even at the slowest growth seen; on an idle machine it
+// read 590-710 MB peaks at 2 s.
 
 const rssMb = (pid) => {
   try {
@@ -24,8 +27,8 @@ const rssMb = (pid) => {
 };
 
 const CASES = [
-  { name: 'a strategy', args: ['run', '-s', 'floods-output', '-d', '3s', '-w', '0s', '-c', '2', '--no-dashboard'], summary: /Requests\s+[\d,]+ in/ },
-  { name: 'a diagnosed server', args: ['diagnose', '-d', '3s', '-w', '0s', '-c', '2', '--no-dashboard', '--', process.execPath, FLOODS], summary: /Verdict|verdict/ },
+  { name: 'a strategy', args: ['run', '-s', 'floods-output', '-d', '2s', '-w', '0s', '-c', '2', '--no-dashboard'], summary: /Requests\s+[\d,]+ in/ },
+  { name: 'a diagnosed server', args: ['diagnose', '-d', '2s', '-w', '0s', '-c', '2', '--no-dashboard', '--', process.execPath, FLOODS], summary: /Verdict|verdict/ },
 ];
 
 for (const c of CASES) {

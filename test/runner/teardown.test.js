@@ -17,7 +17,8 @@ for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]]) {
     // Wait until the strategy has spawned workload commands under load: beyond the strategy
     // and its group's watchdog (a `sh` spawnbench starts with it), at least one more.
     await waitFor(() => run.seen.size >= 3, { timeoutMs: 15_000, what: 'the strategy to start workload commands' });
-    await new Promise((r) => setTimeout(r, 1000));
+    // A moment more under load, so commands are in flight when the signal comes.
+    await new Promise((r) => setTimeout(r, 300));
     run.child.kill(signal);
     const { code, out, err } = await run.exited;
     assert.equal(code, exitCode, err);

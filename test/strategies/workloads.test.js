@@ -1,11 +1,11 @@
-// Every strategy x {echo, large}: 200 requests over 10 keep-alive connections, every
-// body byte-exact, no errors; and a command that cannot start answers 500 with why.
+// Every strategy x {echo, large}: 60 requests over 10 keep-alive connections (6 on each,
+// 5 in flight on each of the 2 workers), every body byte-exact, no errors; and a command that cannot start answers 500 with why.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { boot, hammer, groupMembers, WORKLOADS } from './helpers.js';
 
 const STRATEGIES = ['baseline', 'cluster', 'worker-threads', 'fork-pool', 'comm-channel', 'send-advanced'];
-const REQUESTS = 200;
+const REQUESTS = 60;
 const CONNECTIONS = 10;
 const started = [];
 
