@@ -10,8 +10,10 @@
 // whose check reads no verdict, is in through-shell.test.js, which shares the machine.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { processesInGroup } from '../helpers/processes.js';
 import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
@@ -64,20 +66,45 @@ test('spawn-per-request: "blocked inside spawn" with the fork-pool next step', a
 });
 
 test('alloc-heavy: "GC pressure"', async (t) => {
-  // A 1 s warm-up fills the fixture's rolling cache first: before it is full, Node 24
+  // The fixture fills its rolling cache before it listens: before it is full, Node 24
   // collects little of the old generation and GC can stay under the 10% threshold.
-  const result = await verdictOf(t, 'alloc-heavy', '--warmup', '1s');
+  const result = await verdictOf(t, 'alloc-heavy');
   assert.equal(faultOf(result).id, 'gc-pressure', figuresOf(result));
 });
 
+/**
+ * slow-downstream's one diagnose, shared by its verdict case and the text report's: the text
+ * summary on stdout and the same result as JSON through --out (one run instead of two).
+ */
+let slowDownstreamRun = null;
+function slowDownstream() {
+  slowDownstreamRun ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spawnbench-fixtures-'));
+    try {
+      const file = join(dir, 'result.json');
+      const { code, out: text, err } = await diagnose('--duration', '1500ms', '--warmup', '300ms', '--out', file, '--', process.execPath, server('slow-downstream'));
+      assert.equal(code, 0, err);
+      const result = JSON.parse(readFileSync(file, 'utf8'));
+      assert.equal(result.kind, 'diagnose');
+      await assertGroupGone(result.target.pid);
+      return { text, result };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  })();
+  return slowDownstreamRun;
+}
+
 test('slow-downstream: "waiting on I/O or a downstream"', async (t) => {
-  const result = await verdictOf(t, 'slow-downstream');
+  const { result } = await slowDownstream();
+  t.diagnostic(figuresOf(result));
   assert.equal(faultOf(result).id, 'downstream-wait', figuresOf(result));
   assert.ok(result.load.latency.p50Ms >= 40);
 });
 
 test('healthy: "healthy", with the capacity seen', async (t) => {
-  const result = await verdictOf(t, 'healthy', '--rate', '200', '--connections', '10');
+  // An open loop: 1 s at 200 req/s is 200 requests, twice the rps asserted, and no verdict reads the duration.
+  const result = await verdictOf(t, 'healthy', '--rate', '200', '--connections', '10', '--duration', '1s');
   const verdict = faultOf(result);
   assert.ok(['healthy', 'cpu-starved'].includes(verdict.id), `no fault of the server's own is found: ${figuresOf(result)}`);
   assert.ok(result.load.rps > 100, figuresOf(result));
@@ -87,8 +114,7 @@ test('healthy: "healthy", with the capacity seen', async (t) => {
 });
 
 test('the text report: verdict, evidence and next step after the figures', async () => {
-  const { code, out: text, err } = await diagnose('--duration', '1s', '--warmup', '200ms', '--', process.execPath, server('slow-downstream'));
-  assert.equal(code, 0, err);
+  const { text } = await slowDownstream();
   // An idle server waits for nothing, so a crowded machine does not change this verdict.
   assert.match(text, /^spawnbench diagnose · '.*slow-downstream\.js' \(pid \d+\) on http:\/\/127\.0\.0\.1:\d+\//);
   assert.match(text, /Latency\s+p50 /);

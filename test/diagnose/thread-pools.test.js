@@ -11,9 +11,11 @@ import { figuresOf } from './fault.js';
 import { POOL_BUSY_FRACTION } from '../../src/base/thresholds.js';
 
 const SHORT = ['--duration', '2s', '--warmup', '500ms', '--json'];
+/** For the open loop at a low rate, which checks rows and figures, not a verdict: 1 s measured. */
+const LIGHT = ['--duration', '1s', '--warmup', '300ms', '--json'];
 
 async function diagnose(t, name, ...extra) {
-  const { code, out, err } = await cli('diagnose', ...SHORT, ...extra, '--', process.execPath, server(name));
+  const { code, out, err } = await cli('diagnose', ...(extra.includes('--rate') ? LIGHT : SHORT), ...extra, '--', process.execPath, server(name));
   assert.equal(code, 0, err);
   const result = JSON.parse(out);
   await waitFor(() => processesInGroup(result.target.pid).length === 0, { what: () => `group ${result.target.pid} to empty` });

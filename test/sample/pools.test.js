@@ -5,7 +5,7 @@ import { startSampler } from '../../src/sample/index.js';
 import { formatProcesses } from '../../src/report/processes-text.js';
 import { startServer, runLoad } from '../probe/helpers/servers.js';
 
-const LOAD_MS = 1800;
+const LOAD_MS = 1300;
 const SETTLE_MS = 300;
 const POOL = { poolSize: 3, balance: 'round-robin' };
 

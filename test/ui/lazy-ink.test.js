@@ -19,7 +19,10 @@ const TRACER = fileURLToPath(new URL('../helpers/module-trace.js', import.meta.u
 /** A bound for a short run on a busy shared machine, not a speed check. ms */
 const LIMIT_MS = 90_000;
 const UI_PACKAGES = /\/node_modules\/(ink|react|react-reconciler)\//;
-/** The modules a run loads do not depend on how hard it drives the server (src/load/worker.js imports both loops): an open loop at a low rate. */
+/**
+ * The modules a run loads do not depend on how hard it drives the server (src/load/worker.js imports both loops): an open loop at a low rate.
+ * Nor on how long, below the 2 s a run's full advice takes: the runs below measure 500 ms.
+ */
 const LIGHT_LOAD = ['--rate', '20'];
 
 let dir;
@@ -74,7 +77,7 @@ describe('ink and react load only for the dashboard', () => {
 
   it('a run without a TTY (text, saved with --out), --json, then report and list', async () => {
     const out = path.join(dir, 'run.json');
-    const load = ['--url', server.url, '--duration', '1s', '--warmup', '0s', ...LIGHT_LOAD];
+    const load = ['--url', server.url, '--duration', '500ms', '--warmup', '0s', ...LIGHT_LOAD];
     assertNoUi(await traced([BIN, 'run', ...load, '--out', out]), 'run (text, no TTY)');
     assert.ok(existsSync(out), 'run --out wrote no file');
     assertNoUi(await traced([BIN, 'run', ...load, '--json']), 'run --json');
@@ -84,6 +87,6 @@ describe('ink and react load only for the dashboard', () => {
   });
 
   it('a strategy run without a TTY', async () => {
-    assertNoUi(await traced([BIN, '--strategy', 'baseline', '--duration', '1s', '--warmup', '0s', ...LIGHT_LOAD]), 'run --strategy baseline');
+    assertNoUi(await traced([BIN, '--strategy', 'baseline', '--duration', '500ms', '--warmup', '0s', ...LIGHT_LOAD]), 'run --strategy baseline');
   });
 });
