@@ -347,7 +347,14 @@ function adviseNoPool(input, adviser) {
     reasons.push(...held);
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };
   }
-  if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT)) {
+  // In a closed loop, a loop that never idled is the limit, whatever share of its time was a wait for a
+  // core: taking the wait out says how much of it was contention, not that it had room (given the core,
+  // it serves more, it does not idle). Seen: ELU 1.00, 15% of it waiting while others used 0.7 of 2
+  // cores, told "one process is enough: the limit is the load offered". Under a fixed rate the wait
+  // comes out: given the core, the loop would idle between the requests offered.
+  const closedLoop = !isFiniteNumber(input.load?.rate);
+  const neverIdle = closedLoop && (main.elu ?? 0) >= MAIN_ELU_LIMIT;
+  if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT || neverIdle)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });
     reasons.push(...adviser.roomReasons(input));
     return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, null, reasons), reasons, confirmWith: null, estimate: null };

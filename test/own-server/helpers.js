@@ -1,5 +1,6 @@
 /** Running spawnbench on the own-server fixtures, in-process or as a real process, and proving nothing is left. */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { processesInGroup, processesMatching, isAlive } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';
@@ -39,4 +40,19 @@ export async function assertNothingLeft({ pids = [], marker = null, seen = new S
   const alive = () => [...seen].filter((pid) => processesInGroup(pid).length > 0 || isAlive(pid));
   await waitFor(() => alive().length === 0, { what: () => `every process seen to be gone (still alive: ${alive()})` });
   assert.equal(trackedGroupCount(), 0);
+}
+
+/**
+ * A busy loop of 30 ms of CPU every 100 ms: 0.3 of a core (less on a crowded host), named, so it is
+ * told from the other node processes of a shared machine. Its system time counts: each reading of
+ * the clock is a getrusage call, and a loop that counted user time alone used 0.87 of a core.
+ */
+export function busyLoop() {
+  return spawn(process.execPath, ['-e', 'process.title = "sb-busy-loop"; setInterval(() => { const from = process.cpuUsage(); for (;;) { const u = process.cpuUsage(from); if (u.user + u.system >= 30_000) break; } }, 100)'], { stdio: 'ignore' });
+}
+
+export async function stopLoop(loop) {
+  loop.kill('SIGKILL');
+  await new Promise((resolve) => (loop.exitCode !== null || loop.signalCode !== null ? resolve() : loop.once('exit', resolve)));
+  assert.ok(!isAlive(loop.pid), 'the busy loop is gone');
 }

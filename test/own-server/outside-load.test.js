@@ -5,11 +5,9 @@
 // server whose threadpool fills the cores.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
@@ -18,8 +16,7 @@ import { reasonLines } from '../../src/report/reasons.js';
 import { formatDiagnosis } from '../../src/report/diagnose-text.js';
 import { reasonsSection } from '../../src/report/html/parts.js';
 import { spawnCli } from '../helpers/harness.js';
-import { isAlive } from '../helpers/processes.js';
-import { fixture, assertNothingLeft } from './helpers.js';
+import { fixture, assertNothingLeft, busyLoop, stopLoop } from './helpers.js';
 import { ownRun } from './own-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-outside-load-'));
@@ -73,21 +70,6 @@ test("diagnose's short-of-CPU title puts the other user before the server's pid"
   assert.equal(line, 'Verdict    the machine is short of CPU (node took 0.2 of the 2 CPUs): the server waited for a core (pid 4242)');
 });
 
-/**
- * A busy loop of 30 ms of CPU every 100 ms: 0.3 of a core (less on a crowded host), named, so it is
- * told from the other node processes of a shared machine. Its system time counts: each reading of
- * the clock is a getrusage call, and a loop that counted user time alone used 0.87 of a core.
- */
-function busyLoop() {
-  return spawn(process.execPath, ['-e', 'process.title = "sb-busy-loop"; setInterval(() => { const from = process.cpuUsage(); for (;;) { const u = process.cpuUsage(from); if (u.user + u.system >= 30_000) break; } }, 100)'], { stdio: 'ignore' });
-}
-
-async function stopLoop(loop) {
-  loop.kill('SIGKILL');
-  await new Promise((resolve) => (loop.exitCode !== null || loop.signalCode !== null ? resolve() : loop.once('exit', resolve)));
-  assert.ok(!isAlive(loop.pid), 'the busy loop is gone');
-}
-
 test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool fills both cores', async () => {
   const loop = busyLoop();
   try {
@@ -118,32 +100,20 @@ test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool
   }
 });
 
-const CPU_ROUTE = fileURLToPath(new URL('../../fixtures/servers/fastify-cpu-route.cjs', import.meta.url));
-
-test('end to end: the same loop beside a single process whose route fills its main thread: still 2 processes', async () => {
-  const loop = busyLoop();
-  try {
-    // 5 s: ~250 responses at the ~50 req/s of one process, enough to advise (at 3 s: too-short).
-    const out = join(dir, 'cpu-route.json');
-    const { code, err } = await spawnCli(['run', '-d', '5s', '-w', '1s', '--out', out, '--', process.execPath, CPU_ROUTE], { env: { ...process.env, CI: 'true' } });
-    assert.equal(code, 0, err);
-    const result = JSON.parse(readFileSync(out, 'utf8'));
-    const rec = result.recommendation;
-    const why = JSON.stringify({ size: rec.size, reasons: rec.reasons.map((r) => [r.id, r.figures?.limit]), others: result.samples.otherUsers });
-    assert.equal(rec.size, 2, why);
-    assert.ok(rec.reasons.some((r) => r.id === 'more-processes'), why);
-    await assertNothingLeft({ pids: [result.target.pid], marker: CPU_ROUTE });
-  } finally {
-    await stopLoop(loop);
-  }
-});
-
-test('"had room" beside an ELU over the limit says the busy time it was judged on', () => {
-  // ELU 0.95, of which 45% waiting for a core: busy ~50% once the wait is taken out.
+test('"had room" beside an ELU over the limit says the busy time it was judged on (a fixed rate)', () => {
+  // ELU 0.95, of which 45% waiting for a core: busy ~50% once the wait is taken out. At a fixed rate
+  // the loop given the core would idle between requests: it had room.
   const run = ownRun({ pool: false, rps: 300, cpus: [70, 70], spawnedCpuPct: 0, main: { elu: 0.95, blocked: 0, cpuPct: 45, loopCpuPct: 45, waitPct: 45 } });
+  run.plan.load.rate = 300;
+  run.load.mode = 'open';
   const text = words(run);
   assert.match(text, /Its main thread had room \(busy \d+% once its wait for a core is taken out, ELU 0\.95 with it, blocked in spawn 0%; it is the limit from 90% busy or 25% in spawn\)\./);
   assert.doesNotMatch(text, /had room \(ELU 0\.95/);
+  // A closed loop at the same figures never idled: its main thread is the limit, contention and all.
+  const closed = ownRun({ pool: false, rps: 300, cpus: [70, 70], spawnedCpuPct: 0, main: { elu: 0.95, blocked: 0, cpuPct: 45, loopCpuPct: 45, waitPct: 45 } });
+  const advice = adviseRun(adviceInput(closed));
+  assert.ok(advice.reasons.some((r) => r.id === 'main-busy'), JSON.stringify(advice.reasons.map((r) => r.id)));
+  assert.doesNotMatch(words(closed), /had room|load offered/);
 });
 
 test("the HTML report's CPU chart and process table include the spawned commands", async () => {
