@@ -269,6 +269,7 @@ function advisePool(input, adviser) {
     rps: input.rps,
     cores: input.cores,
     budgetSource: input.budgetSource ?? null,
+    quotaCpus: estimate.quotaCpus,
   };
   const poolBound = estimate.bounds.pool;
   const sharedBound = estimate.bounds[boundKey(estimate.limit)];
@@ -527,6 +528,7 @@ function limitFigures(input, estimate) {
     mainMs: estimate.demands.mainMs,
     workersMs: estimate.demands.workersMs,
     availableCores: estimate.availableCores,
+    quotaCpus: estimate.quotaCpus,
     otherCores: estimate.otherCores,
     cores: input.cores,
     systemCpuPct: input.systemCpuPct,

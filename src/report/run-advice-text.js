@@ -172,7 +172,17 @@ const limitName = { cores: 'the cores', 'main-thread': 'the main thread', genera
  * @param {Figures} f
  */
 function singularBudget(f) {
-  return f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && f.cores <= 1;
+  const { cores, source } = cpuBudgetOf(f);
+  return f.limit === 'cores' && source && source !== 'host' && cores <= 1;
+}
+
+/**
+ * The CPUs the cores bound is for: a throttled quota on the server where it, not the budget, bounds it (pool-size.js), else the budget.
+ * @param {Figures} f
+ * @returns {{ cores: number, source: string|null }}
+ */
+function cpuBudgetOf(f) {
+  return Number.isFinite(f.quotaCpus) ? { cores: f.quotaCpus, source: 'quota' } : { cores: f.cores, source: f.budgetSource ?? null };
 }
 
 /**
@@ -181,8 +191,9 @@ function singularBudget(f) {
  * @returns {string|undefined}
  */
 function limitWords(f) {
-  if (f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && Number.isFinite(f.cores)) {
-    return `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]})`;
+  const { cores, source } = cpuBudgetOf(f);
+  if (f.limit === 'cores' && source && source !== 'host' && Number.isFinite(cores)) {
+    return `${budgetAmount({ budget: cores, source })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[source]})`;
   }
   return limitName[f.limit];
 }
@@ -205,7 +216,7 @@ const SENTENCES = {
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',
   'no-main-figures': () => 'The main thread was not sampled, so this run cannot say whether a pool would help.',
   'cores-limit': (f) =>
-    `${f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
+    `${Number.isFinite(f.quotaCpus) ? 'The CPU quota is' : f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
     `so ${budgetWords(f)} ${singularBudget(f) ? 'serves' : 'serve'} at most ~${int(f.bounds.cores)} req/s.`,
   'cpu-budget': (f) =>
     `Sized for ${budgetAmount({ budget: f.budget, source: f.source })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.source]}), not the host's ${f.hostCpus} CPUs` +
@@ -325,6 +336,7 @@ function othersShare(f) {
  * @param {Figures} f
  */
 function budgetWords(f) {
+  if (Number.isFinite(f.quotaCpus)) return /** @type {string} */ (limitWords({ ...f, limit: 'cores' }));
   const smt = Number.isFinite(f.capacity) && f.capacity < f.cores - 1e-9;
   const amount = f.budgetSource && f.budgetSource !== 'host'
     ? `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]})`
