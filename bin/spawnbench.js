@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { openFilesRefusal } from '../src/runner/open-files-limit.js';
-import { removeOrphanedTempDirs } from '../src/sample/owned-temp-dir.js';
-import { removeOrphanedCgroups } from '../src/runner/cgroup-containment.js';
 
-// Before the CLI's modules load: with too few open files, loading them is what would fail.
+// Before any other module loads (the clean-up's too): with too few open files, loading them is what would fail.
 const refusal = openFilesRefusal();
 if (refusal) {
   process.stderr.write(`${refusal}\n`);
   process.exit(2);
 }
+const [{ removeOrphanedTempDirs }, { removeOrphanedCgroups }] = await Promise.all([
+  import('../src/sample/owned-temp-dir.js'), import('../src/runner/cgroup-containment.js'),
+]);
 // What a SIGKILLed spawnbench could not remove, its next start does (any command, even --version).
 removeOrphanedTempDirs();
 removeOrphanedCgroups();
