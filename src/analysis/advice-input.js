@@ -52,6 +52,7 @@ import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, dea
  * @property {number|null} systemCpuPct   mean busy share of all cores, %
  * @property {{ cpuPct: number|null, elu: number|null }} generator
  * @property {boolean} stoppedEarly
+ * @property {{ code: number|null, signal: string|null }|null} [serverExit] the server ended during the run, unasked
  * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
  * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
@@ -121,6 +122,7 @@ export function adviceInput(result) {
     systemCpuPct: mean(cpus),
     generator: { cpuPct: generator.cpuPct ?? null, elu: generator.elu ?? null },
     stoppedEarly: Boolean(result.stoppedEarly),
+    serverExit: result.serverExit ?? null,
     outcome: result.outcome ?? requestOutcome(load),
     knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
     server,

@@ -221,6 +221,8 @@ function adviseTarget(input, adviser) {
     const { failed, attempts, failedShare, succeeded } = outcome;
     return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: outcome.mostlyFailedShare } }] };
   }
+  // A server that died during the run is not sized from the figures it left: what killed it comes first.
+  if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : adviser.moveTo(input);
     const sizes = adviser.broadSizes(input);

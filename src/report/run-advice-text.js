@@ -76,6 +76,7 @@ export function adviceParagraphs(advice, current = {}) {
  */
 function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
+  if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
@@ -211,6 +212,9 @@ const SENTENCES = {
   'requests-failed': (f) =>
     `${pct(f.failedShare)} of the requests failed (${int(f.failed)} of ${int(f.attempts)}; from ${pct(f.limit)} a run is not sized): ` +
     'its figures describe the failures, not the service. Fix what makes them fail (Errors above), then run again.',
+  'server-exited': (f) =>
+    `It ${f.signal ? `was killed by ${f.signal}` : f.code === null ? 'ended' : `exited with code ${f.code}`} while measured (FAILED above): the figures stop there, and a server that dies is not sized. ` +
+    'Find out why it ended (its stderr, a limit such as ulimit -t or the OOM killer), then run again.',
   'too-short': (f) =>
     `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',

@@ -111,6 +111,8 @@ async function execute(run, plan, logger) {
     workerDeaths: runner.workerDeaths(workers, samples, measureStartedAt),
     // Requests whose command could not be started, by errno and the limit it points at.
     spawnFailures: spawnFailures(load.errorTexts, limits),
+    // The server (or strategy) ended during the run, unasked (a daemon's exit 0 while its child serves is not an end).
+    serverExit: crash && !crash.daemonised ? { code: crash.code, signal: crash.signal } : null,
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,
   });
   // Only `run -- <command>`'s plan carries the knob its server is sized by (buildOwnRunPlan()).
