@@ -304,6 +304,9 @@ function pickedSentences(rec, bottleneck, unit) {
       `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within the spread of the repeats of ${workers(band.size)} (${rps(band)}), ` +
         `${bandWords}, and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}): no meaningful difference, with ${unit.fewer}.`,
     );
+  } else if (rec.sizes.length === 1) {
+    // One size (--sizes N, or a stop after its steps): the only one, not the best of several.
+    sentences.push(`${capital(workers(rec.size))} was the only size measured (${rps(best)}${over(best)}): there was no other size to compare it with.`);
   } else if (picked.size === best.size) {
     sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
   } else if (picked.size < best.size) {

@@ -117,3 +117,14 @@ test('stopped before a second repeat: no advice to pass --repeat 3, which was gi
   const once = withWords(tuneResult(plan({ repeat: 1 }), { machine: MACHINE, steps: [step(1), step(2)], search, stoppedEarly: false }));
   assert.match(formatTune(once), /Each step was measured once: use --repeat 3/);
 });
+
+test('one size measured (a stop after the first step): not called the highest throughput measured, but the only size', () => {
+  // Seen: tune --sizes 1,2 stopped by SIGTERM during the second step's boot: "1 worker gave the highest throughput measured (197 req/s)".
+  const search = { mode: 'exhaustive', exhaustiveSteps: 6 };
+  const step = (size) => ({ index: size, size, policy: 'round-robin', repeat: 1, rps: 300 * size, p50Ms: 1, p99Ms: 5, errors: 0, requests: 3000, durationMs: 1000, partial: false, failures: [], signals: {} });
+  const text = formatTune(withWords(tuneResult(plan(), { machine: MACHINE, steps: [step(1)], search, stoppedEarly: true })));
+  assert.doesNotMatch(text, /highest throughput measured/);
+  assert.match(text, /1 worker was the only size measured \(300 req\/s\): there was no other size to compare it with\./);
+  // Two sizes: as before.
+  assert.match(formatTune(withWords(tuneResult(plan(), { machine: MACHINE, steps: [step(1), step(2)], search, stoppedEarly: true }))), /2 workers gave the highest throughput measured/);
+});
