@@ -223,6 +223,8 @@ function adviseTarget(input, adviser) {
   }
   // A server that died during the run is not sized from the figures it left: what killed it comes first.
   if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
+  // Nor is one that stopped answering: the requests it left waiting are in no figure.
+  if (input.stall) return { ...NONE, reasons: [{ id: 'stopped-answering', figures: { ...input.stall } }] };
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : adviser.moveTo(input);
     const sizes = adviser.broadSizes(input);

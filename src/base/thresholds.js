@@ -202,6 +202,15 @@ export const GENERATOR_BUSY_ELU = 0.9;
 export const GENERATOR_BUSY_MIN_MS = 500;
 
 /**
+ * A measured request still unanswered when the run ended, waiting at least this long (ms) and longer than
+ * any answered request, means the server stopped answering: the figures, which leave it out (as wrk), are
+ * not the server's, and the run is not sized from them. A second is many times a healthy request's
+ * latency and longer than a GC pause; a server frozen (SIGSTOP) for 1.5 s of a 3 s run was called
+ * healthy with max 19.6 ms.
+ */
+export const UNANSWERED_STALL_MS = 1_000;
+
+/**
  * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:
  * CPU per generator thread, % of one core. One level in two units, so the
  * dashboard's generator warning and tune's "the generator is the limit" agree

@@ -1,0 +1,63 @@
+// A server that stops answering mid-run (frozen by SIGSTOP, a lock, a downstream that never answers):
+// the requests it holds are in flight when the run ends and are left out of every figure (as wrk). A run
+// that saw a server frozen for 1.5 s of 3 s said "Errors none", max 19.6 ms, "nothing it runs on was
+// saturated", and passed max<100ms. Now the load result holds them (`unanswered`), with a note, the
+// run gets no recommendation, and its gates fail saying why.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLoad } from '../../src/load/index.js';
+import { stalledAtEnd } from '../../src/load/stall.js';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { evaluateAssertions, gateFigures } from '../../src/analysis/assert-evaluate.js';
+import { parseAssertion } from '../../src/plan/assert-expr.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
+import { ownRun } from '../own-server/own-runs.js';
+import { startHttpServer } from './helpers.js';
+
+const held = [];
+let answering = true;
+const server = await startHttpServer((req, res) => {
+  req.resume();
+  if (answering) res.end('hi\n');
+  else held.push(res);
+});
+after(async () => {
+  for (const res of held) res.destroy();
+  await server.close();
+});
+
+test('requests held past the end are counted as unanswered, with how long the oldest waited, and a note', async () => {
+  setTimeout(() => { answering = false; }, 400).unref();
+  const result = await startLoad({ url: server.url, connections: 3, warmupMs: 0, durationMs: 2000 }).done;
+  assert.ok(result.requests > 0, 'it answered at first');
+  assert.equal(result.unanswered.count, 3);
+  assert.ok(result.unanswered.oldestMs >= 1000 && result.unanswered.oldestMs <= 2500, `oldest ${result.unanswered.oldestMs}`);
+  assert.ok(result.unanswered.oldestMs > result.latency.maxMs);
+  assert.deepEqual(stalledAtEnd(result), { count: 3, oldestMs: result.unanswered.oldestMs });
+  assert.ok(result.notes.some((n) => /^3 requests were still unanswered when the run ended, the oldest after \d\.\d s, longer than any answered request \([\d.]+ ms\): the server stopped answering/.test(n)), result.notes.join('\n'));
+});
+
+test('a request in flight for less than a second, or no longer than answered ones, is no stall', () => {
+  assert.equal(stalledAtEnd({ unanswered: { count: 3, oldestMs: 40 }, latency: { maxMs: 30 } }), null);
+  assert.equal(stalledAtEnd({ unanswered: { count: 1, oldestMs: 1500 }, latency: { maxMs: 2000 } }), null, 'a 2 s endpoint: its request in flight is as slow as the others');
+  assert.equal(stalledAtEnd({ unanswered: { count: 0, oldestMs: 0 }, latency: { maxMs: 3 } }), null);
+  assert.equal(stalledAtEnd({ latency: { maxMs: 3 } }), null, 'a file written before unanswered was recorded');
+});
+
+test('a stalled run: no recommendation, and every gate fails saying why', () => {
+  const run = ownRun({ pool: false, rps: 9000, cpus: [50, 45], spawnedCpuPct: 0, main: { elu: 0.75, blocked: 0, cpuPct: 28, loopCpuPct: 20, waitPct: 10 } });
+  run.load.unanswered = { count: 4, oldestMs: 1800 };
+  run.load.latency = { ...run.load.latency, maxMs: 19.6 };
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.equal(advice.reasons[0].id, 'stopped-answering');
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /^No recommendation: the server stopped answering\.$/m);
+  assert.match(words, /4 requests were still unanswered when the run ended, the oldest after 1\.8 s/);
+  assert.doesNotMatch(words, /nothing it runs on was saturated|One process is enough/);
+  const outcomes = evaluateAssertions([parseAssertion('max<100ms'), parseAssertion('rps>=1')], gateFigures(run));
+  assert.deepEqual(outcomes.map((o) => [o.pass, o.why]), [[false, 'stopped-answering'], [false, 'stopped-answering']]);
+  run.load.unanswered = { count: 4, oldestMs: 3 };
+  assert.ok(evaluateAssertions([parseAssertion('rps>=1')], gateFigures(run))[0].pass, 'requests cut off by the end are no stall');
+});
