@@ -2,7 +2,7 @@
 // the requests it holds are in flight when the run ends and are left out of every figure (as wrk). A run
 // that saw a server frozen for 1.5 s of 3 s said "Errors none", max 19.6 ms, "nothing it runs on was
 // saturated", and passed max<100ms. Now the load result holds them (`unanswered`), with a note, the
-// run gets no recommendation, and its gates fail saying why.
+// run gets no recommendation, its gates fail saying why, and diagnose's verdict says it stopped answering.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
@@ -13,6 +13,10 @@ import { evaluateAssertions, gateFigures } from '../../src/analysis/assert-evalu
 import { parseAssertion } from '../../src/plan/assert-expr.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { ownRun } from '../own-server/own-runs.js';
+import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
+import { buildEvidence } from '../../src/diagnose/evidence.js';
+import { wordDiagnosis } from '../../src/report/diagnose-words.js';
+import { syntheticResult } from '../diagnose/synthetic.js';
 import { startHttpServer } from './helpers.js';
 
 const held = [];
@@ -60,4 +64,15 @@ test('a stalled run: no recommendation, and every gate fails saying why', () => 
   assert.deepEqual(outcomes.map((o) => [o.pass, o.why]), [[false, 'stopped-answering'], [false, 'stopped-answering']]);
   run.load.unanswered = { count: 4, oldestMs: 3 };
   assert.ok(evaluateAssertions([parseAssertion('rps>=1')], gateFigures(run))[0].pass, 'requests cut off by the end are no stall');
+});
+
+test('diagnose: a server that stopped answering is the verdict, not "healthy"', () => {
+  const result = syntheticResult({ elu: 0.75, p50Ms: 0.07, p99Ms: 0.6, maxMs: 11.3 });
+  const healthy = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.notEqual(healthy.verdict.id, 'stopped-answering');
+  result.load.unanswered = { count: 4, oldestMs: 1700 };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.equal(verdict.id, 'stopped-answering');
+  assert.equal(verdict.title, 'the server stopped answering: 4 requests were still unanswered when the run ended');
+  assert.match(verdict.evidence[0], /^the oldest had waited 1\.7 s, longer than any answered request \([\d.]+ ms\)$/);
 });
