@@ -71,7 +71,9 @@ function compareFigures(result, table) {
     const against = againstRows.find((r) => r.workload === row.workload && r.strategy === row.strategy);
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
     const figures = byId(measureRowMetrics(row, runs, table));
-    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null };
+    // A run that failed while measured (the server crashed, stopped answering) leaves the row's figures short: no gate passes on them.
+    const failed = runs.some((r) => (r.failures?.length ?? 0) > 0);
+    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, failed };
   });
 }
 

@@ -202,13 +202,20 @@ export const GENERATOR_BUSY_ELU = 0.9;
 export const GENERATOR_BUSY_MIN_MS = 500;
 
 /**
- * A measured request still unanswered when the run ended, waiting at least this long (ms) and longer than
- * any answered request, means the server stopped answering: the figures, which leave it out (as wrk), are
- * not the server's, and the run is not sized from them. A second is many times a healthy request's
- * latency and longer than a GC pause; a server frozen (SIGSTOP) for 1.5 s of a 3 s run was called
- * healthy with max 19.6 ms.
+ * A measured request still unanswered when the run ended, waiting at least this long (ms) and
+ * UNANSWERED_STALL_FACTOR times longer than any answered request, means the server stopped answering:
+ * the figures, which leave it out (as wrk), are not the server's, and the run is not sized from them.
+ * Half a second is many times a healthy request's latency and longer than a GC pause; a server frozen
+ * (SIGSTOP) for 1.5 s of a 3 s run was called healthy with max 19.6 ms, and compare's 2 s runs of it
+ * held requests 0.8 s.
  */
-export const UNANSWERED_STALL_MS = 1_000;
+export const UNANSWERED_STALL_MS = 500;
+
+/**
+ * How many times the longest answered request an unanswered one must have waited to be a stall (ratio):
+ * a slow endpoint's request cut off by the end waits at most about as long as the answered ones.
+ */
+export const UNANSWERED_STALL_FACTOR = 2;
 
 /**
  * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:

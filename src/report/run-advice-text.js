@@ -217,7 +217,7 @@ const SENTENCES = {
     `It ${f.signal ? `was killed by ${f.signal}` : f.code === null ? 'ended' : `exited with code ${f.code}`} while measured (FAILED above): the figures stop there, and a server that dies is not sized. ` +
     'Find out why it ended (its stderr, a limit such as ulimit -t or the OOM killer), then run again.',
   'stopped-answering': (f) =>
-    `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, longer than any answered request: ` +
+    `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
     'the figures leave them out, so they are not the server\'s. Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.',
   'too-short': (f) =>
     `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,

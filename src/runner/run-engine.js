@@ -9,6 +9,7 @@ import { createLogger } from '../output/logger.js';
 import { describeWorkload } from '../base/workloads.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { noResponseFailure } from '../load/host-check.js';
+import { stalledAtEnd } from '../load/stall.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 import { targetRunner } from './target-runner.js';
 import { targetOf } from '../base/target-kinds.js';
@@ -90,6 +91,9 @@ async function execute(run, plan, logger) {
   const stoppedEarly = run.stopRequested && !measuredToEnd;
   const silent = noResponseFailure(load, stoppedEarly, plan.load);
   if (silent && failures.length === 0) failures.push(silent);
+  // A server that stopped answering failed the run: its figures leave out what it held (tune and compare mark the step).
+  const stall = stalledAtEnd(load);
+  if (stall && failures.length === 0) failures.push(`${server?.label ?? (plan.target.strategy ? `strategy '${plan.target.strategy}'` : 'the server')} stopped answering: ${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s`);
   if (stoppedEarly) notes.push(STOPPED_EARLY_NOTE);
 
   const outcome = requestOutcome(load);
