@@ -218,6 +218,16 @@ export const UNANSWERED_STALL_MS = 500;
 export const UNANSWERED_STALL_FACTOR = 2;
 
 /**
+ * A run of -n requests is ended when no response came for this many --timeout periods (count): every
+ * request sent in them timed out, so the server answers nothing, and -n would be settled one timeout
+ * at a time (-n 100000 on 4 connections of a frozen server: days).
+ */
+export const SILENT_END_TIMEOUTS = 3;
+
+/** The least silence that ends a -n run (ms), whatever --timeout: a short --timeout is no reason to give up sooner. */
+export const SILENT_END_MIN_MS = 3_000;
+
+/**
  * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:
  * CPU per generator thread, % of one core. One level in two units, so the
  * dashboard's generator warning and tune's "the generator is the limit" agree

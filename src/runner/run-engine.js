@@ -23,6 +23,7 @@ import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
 import { endLoadWhenEnough } from './enough-watch.js';
+import { endLoadWhenSilent } from './silence-watch.js';
 
 /**
  * @param {import('../plan/run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
@@ -47,7 +48,12 @@ async function execute(run, plan, logger) {
   const trees = { early: null, late: null };
   // A stop that comes once the measured phase is over (while the server stops) leaves it complete.
   let measuredToEnd = false;
-  const unwatch = endLoadWhenEnough(run, plan.load);
+  const unwatchEnough = endLoadWhenEnough(run, plan.load);
+  const unwatchSilence = endLoadWhenSilent(run, plan.load);
+  const unwatch = () => {
+    unwatchEnough();
+    unwatchSilence();
+  };
   const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
     logger,

@@ -19,6 +19,8 @@ import { wordDiagnosis } from '../../src/report/diagnose-words.js';
 import { syntheticResult } from '../diagnose/synthetic.js';
 import { compareTable } from '../../src/analysis/compare-table.js';
 import { formatCompare } from '../../src/report/compare-text.js';
+import { EventEmitter } from 'node:events';
+import { endLoadWhenSilent } from '../../src/runner/silence-watch.js';
 import { startHttpServer } from './helpers.js';
 
 const held = [];
@@ -98,4 +100,38 @@ test('compare: a row with a run that failed while measured (stopped answering) f
   const outcomes = evaluateAssertions([parseAssertion('p99<50ms')], gateFigures(result));
   assert.deepEqual(outcomes.map((o) => [o.where, o.pass, o.why ?? null]), [['baseline · echo', true, null], ['a · echo', false, 'run-failed']]);
   assert.match(formatCompare(result), /WARNING +a: 1 of 2 runs failed while measured \('node stopself\.js' stopped answering: 4 requests were still unanswered/);
+});
+
+test('-n: a run whose server answers nothing for 3 × --timeout is ended, not settled one timeout at a time', () => {
+  // Seen: run -n 100000 -c 4 of a server frozen after 1.5 s was still running a minute later (4 timeouts per 10 s).
+  let t = 0;
+  const engine = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended++; } });
+  const stop = endLoadWhenSilent(engine, { requests: 100_000, timeoutMs: 2000 }, () => t);
+  const tick = (requests) => engine.emit('tick', { phase: 'measure', requests });
+  for (const [at, requests] of [[1000, 500], [2000, 900], [3000, 900], [7000, 900]]) {
+    t = at;
+    tick(requests);
+  }
+  assert.equal(engine.ended, 0, '5 s without a response: under 3 × 2 s');
+  t = 8000;
+  tick(900);
+  assert.equal(engine.ended, 1);
+  t = 9000;
+  tick(900);
+  assert.equal(engine.ended, 1, 'ended once');
+  stop();
+  // A -d run ends by itself; a short --timeout still waits SILENT_END_MIN_MS.
+  const timed = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended++; } });
+  endLoadWhenSilent(timed, { requests: null, timeoutMs: 10 }, () => t);
+  assert.equal(timed.listenerCount('tick'), 0);
+  const short = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended++; } });
+  endLoadWhenSilent(short, { requests: 10, timeoutMs: 10 }, () => t);
+  t = 0;
+  short.emit('tick', { phase: 'measure', requests: 1 });
+  t = 2900;
+  short.emit('tick', { phase: 'measure', requests: 1 });
+  assert.equal(short.ended, 0);
+  t = 3000;
+  short.emit('tick', { phase: 'measure', requests: 1 });
+  assert.equal(short.ended, 1);
 });
