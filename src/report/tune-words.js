@@ -145,7 +145,7 @@ export function othersClause(users, cores, { host = false } = {}) {
  * @param {import('../analysis/recommend.js').FailedSize} f
  */
 export function failedSizeSentence(f) {
-  if (f.failed) return `${capital(workers(f.size))}: could not run (${cleanText(f.failed.split('\n')[0])}).`;
+  if (f.failed) return `${capital(workers(f.size))}: failed (${cleanText(f.failed.split('\n')[0])}).`;
   const parts = [];
   if (f.kind) parts.push(`${errorLabel(f)} ×${int(f.count)}${f.text ? ` ${quote(f.text)}` : ''}`);
   else parts.push(`${int(f.errors)} errors`);
