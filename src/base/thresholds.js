@@ -228,6 +228,13 @@ export const SILENT_END_TIMEOUTS = 3;
 export const SILENT_END_MIN_MS = 3_000;
 
 /**
+ * The least address space (ulimit -v) spawnbench starts with (bytes). Node reserves address space for
+ * each thread's V8 code range and heap: on Node 20, x64, `run -- node server.js` died with a V8 "Fatal
+ * process OOM" trap at 1.5 GB and ran at 1.8 GB (the server inherits the limit); 2 GiB leaves a margin.
+ */
+export const MIN_ADDRESS_SPACE_BYTES = 2 * 1024 ** 3;
+
+/**
  * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:
  * CPU per generator thread, % of one core. One level in two units, so the
  * dashboard's generator warning and tune's "the generator is the limit" agree
