@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 import { openFilesRefusal } from '../src/runner/open-files-limit.js';
-import { removeOrphanedTempDirs } from '../src/sample/owned-temp-dir.js';
-import { removeOrphanedCgroups } from '../src/runner/cgroup-containment.js';
 
-// Before the CLI's modules load: with too few open files, loading them is what would fail.
-const refusal = openFilesRefusal();
+// Before any other module loads (the clean-up's too): with too few open files, loading them is what would fail.
+// The address-space check loads after it: at 18 open files one more module at start is one too many.
+const refusal = openFilesRefusal() ?? (await import('../src/runner/address-space-limit.js')).addressSpaceRefusal();
 if (refusal) {
   process.stderr.write(`${refusal}\n`);
   process.exit(2);
 }
+const [{ removeOrphanedTempDirs }, { removeOrphanedCgroups }] = await Promise.all([
+  import('../src/sample/owned-temp-dir.js'), import('../src/runner/cgroup-containment.js'),
+]);
 // What a SIGKILLed spawnbench could not remove, its next start does (any command, even --version).
 removeOrphanedTempDirs();
 removeOrphanedCgroups();

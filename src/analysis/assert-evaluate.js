@@ -5,6 +5,7 @@
  */
 import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } from './metrics.js';
 import { isFiniteNumber } from './stats.js';
+import { stalledAtEnd } from '../load/stall.js';
 
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
 /** @typedef {import('../base/result-types.js').DiagnoseResult} DiagnoseResult */
@@ -23,6 +24,7 @@ import { isFiniteNumber } from './stats.js';
  *   entry's name and under `METHOD path` (with and without its query)
  * @property {boolean} [partial] the run was stopped before its end (Ctrl-C, SIGTERM): its figures cover part of it
  * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
+ * @property {boolean} [stalled] the server stopped answering: requests unanswered at the end, longer than any answered (load/stall.js)
  */
 
 /**
@@ -33,7 +35,7 @@ import { isFiniteNumber } from './stats.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0 }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null }];
 }
 
 /**
@@ -69,7 +71,9 @@ function compareFigures(result, table) {
     const against = againstRows.find((r) => r.workload === row.workload && r.strategy === row.strategy);
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
     const figures = byId(measureRowMetrics(row, runs, table));
-    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null };
+    // A run that failed while measured (the server crashed, stopped answering) leaves the row's figures short: no gate passes on them.
+    const failed = runs.some((r) => (r.failures?.length ?? 0) > 0);
+    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, failed };
   });
 }
 
@@ -119,7 +123,7 @@ const COMPARE = {
  * @property {string|null} where    the compare row, or null
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
- *   measurement failed (the server crashed, …); 'stopped-early': the run was stopped before its end, its figure covers
+ *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it. The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
@@ -139,7 +143,8 @@ export function evaluateAssertions(assertions, targets) {
       const { measured, process, why: noData } = measuredFor(a, f);
       const known = isFiniteNumber(measured);
       // A failed run (exit 1) or one cut short by a signal (130/143) holds figures of part of it: no gate passes on them.
-      const why = noData ?? (!known ? null : f.failed ? 'run-failed' : f.partial ? 'stopped-early' : null);
+      // One whose server stopped answering leaves the requests it held out of every figure.
+      const why = noData ?? (!known ? null : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : null);
       // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
       const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({

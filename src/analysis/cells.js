@@ -17,6 +17,7 @@ import { spread, median } from './stats.js';
  * @property {boolean} [partial]   stopped early
  * @property {boolean} [tooFew]    ended without enough responses to rank (step-enough.js)
  * @property {string|null} [failed] why the step could not run (boot failure)
+ * @property {string[]} [failures] what failed while it was measured (the server crashed, stopped answering)
  * @property {import('./run-figures.js').RunSignals} [signals]
  * @property {number} [requests]
  * @property {number} [durationMs]
@@ -34,7 +35,7 @@ import { spread, median } from './stats.js';
  * @property {{ median: number|null, min: number|null, max: number|null, n: number }} rps
  * @property {{ median: number|null, min: number|null, max: number|null, n: number }} p99Ms
  * @property {number} errors   summed over the repeats
- * @property {string|null} failed
+ * @property {string|null} failed why a step of it could not run, or the first failure while one was measured (a crash, a stall)
  * @property {Partial<import('./run-figures.js').RunSignals>} signals  per-signal median over the repeats
  * @property {import('./metrics.js').MetricFigure[]} [metrics] the metrics of the table it has a figure of
  *   (measureCellMetrics(), added by the tune engine for --json)
@@ -64,7 +65,9 @@ export function groupCells(steps) {
     rps: spread(group.filter((s) => !s.failed).map((s) => s.rps)),
     p99Ms: spread(group.filter((s) => !s.failed).map((s) => s.p99Ms)),
     errors: group.reduce((sum, s) => sum + (s.errors ?? 0), 0),
-    failed: group.find((s) => s.failed)?.failed ?? null,
+    // A step that could not start (`failed`), or whose measurement failed (`failures`: the server crashed, stopped
+    // answering): the cell is not recommended.
+    failed: group.find((s) => s.failed)?.failed ?? group.find((s) => (s.failures?.length ?? 0) > 0)?.failures?.[0] ?? null,
     signals: medianSignals(group.map((s) => s.signals).filter(isSignals)),
   }));
   return cells.sort((a, b) => a.size - b.size || policyOrder.indexOf(a.policy) - policyOrder.indexOf(b.policy));

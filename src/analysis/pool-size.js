@@ -22,6 +22,7 @@ import { POOL_TARGET_BUSY, TUNE_MAX_SIZE_FACTOR, QUOTA_THROTTLED_FRACTION } from
  * @property {{ pool: number|null, main: number|null, cores: number|null, generator: number|null }} bounds
  *   the most req/s each resource allows (pool at the run's size)
  * @property {number|null} availableCores core-equivalents the pool is sized for (the CPU budget's capacity)
+ * @property {number|null} quotaCpus      the throttled quota's CPUs where they, not the budget, bound `bounds.cores`
  * @property {number|null} otherCores     cores other processes used during the run
  * @property {number|null} usedCores      cores the run used (server, commands, generator)
  * @property {number} stretch             worst run-queue stretch of the workers (1 = none)
@@ -41,7 +42,7 @@ export function estimatePoolSize(input) {
   const hostCpus = input.hostCpus ?? cores;
   const empty = {
     size: null, knee: null, limit: null, demands: { workersMs: null, mainMs: null, cpuMs: null },
-    bounds: { pool: null, main: null, cores: null, generator: null }, availableCores: null, otherCores: null, usedCores: null, stretch: 1, source: null,
+    bounds: { pool: null, main: null, cores: null, generator: null }, availableCores: null, quotaCpus: null, otherCores: null, usedCores: null, stretch: 1, source: null,
   };
   if (!(x > 0)) return empty;
 
@@ -69,11 +70,18 @@ export function estimatePoolSize(input) {
   // memory while one too few costs throughput. Their share is reported and
   // lowers the confidence instead (run-advice.js).
   const availableCores = capacity ?? null;
+  // A quota that throttled the server bounds what its processes get, below the budget when spawnbench is outside
+  // it: its CPUs over the CPU of what runs inside it (the generator only when spawnbench shares the quota).
+  const quota = throttled && input.throttle?.roles?.includes('server') && isFiniteNumber(input.throttle.quotaCpus) ? input.throttle : null;
+  const inQuota = quota && !quota.roles.includes('spawnbench') ? ours - (input.generator.cpuPct ?? 0) / 100 : ours;
+  const quotaBound = quota && inQuota > 0 ? quota.quotaCpus / (inQuota / x) : null;
+  const budgetBound = dCpu && availableCores ? availableCores / dCpu : null;
+  const quotaBinds = quotaBound !== null && (budgetBound === null || quotaBound < budgetBound);
 
   const bounds = {
     pool: dWorkers ? input.workers.length / dWorkers : null,
     main: dMain ? 1 / dMain : null,
-    cores: dCpu && availableCores ? availableCores / dCpu : null,
+    cores: quotaBinds ? quotaBound : budgetBound,
     // The busiest generator thread's ELU: at 1 it sends no faster.
     generator: (input.generator.elu ?? 0) > 0 ? x / /** @type {number} above 0 */ (input.generator.elu) : null,
   };
@@ -91,6 +99,7 @@ export function estimatePoolSize(input) {
     demands: { workersMs: ms(dWorkers), mainMs: ms(dMain), cpuMs: ms(dCpu) },
     bounds,
     availableCores,
+    quotaCpus: quotaBinds ? /** @type {NonNullable<typeof quota>} */ (quota).quotaCpus : null,
     otherCores,
     usedCores: ours > 0 ? ours : null,
     stretch: Math.max(1, ...shares.map((s) => s.stretch)),

@@ -43,7 +43,7 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../base/thresholds.js';
  * @typedef {object} FailedSize why a size had errors: its most frequent error and text, and the
  *   downstream connections where they jumped from the largest clean size below it
  * @property {number} size
- * @property {string|null} failed the step could not run (boot failure), else null
+ * @property {string|null} failed the step could not run (boot failure) or its measurement failed (its first failure), else null
  * @property {number} errors summed over its steps
  * @property {number|null} status the most frequent error's status (null: a failed request's kind)
  * @property {string|null} kind 'non2xx', 'connect', …
@@ -245,7 +245,7 @@ function lastOf(steps, size, field) {
  */
 function failedSize(size, steps, cleanSizes) {
   const own = steps.filter((s) => s.size === size && !s.partial);
-  const failed = own.find((s) => s.failed)?.failed ?? null;
+  const failed = own.find((s) => s.failed)?.failed ?? own.find((s) => (s.failures?.length ?? 0) > 0)?.failures?.[0] ?? null;
   const errors = own.reduce((sum, s) => sum + (s.errors ?? 0), 0);
   const entries = own.flatMap((s) => s.errorTexts ?? []);
   const top = entries.reduce((/** @type {(typeof entries)[number]|null} */ a, b) => (b.count > (a?.count ?? -1) ? b : a), null);

@@ -221,6 +221,10 @@ function adviseTarget(input, adviser) {
     const { failed, attempts, failedShare, succeeded } = outcome;
     return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: outcome.mostlyFailedShare } }] };
   }
+  // A server that died during the run is not sized from the figures it left: what killed it comes first.
+  if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
+  // Nor is one that stopped answering: the requests it left waiting are in no figure.
+  if (input.stall) return { ...NONE, reasons: [{ id: 'stopped-answering', figures: { ...input.stall } }] };
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : adviser.moveTo(input);
     const sizes = adviser.broadSizes(input);
@@ -269,6 +273,7 @@ function advisePool(input, adviser) {
     rps: input.rps,
     cores: input.cores,
     budgetSource: input.budgetSource ?? null,
+    quotaCpus: estimate.quotaCpus,
   };
   const poolBound = estimate.bounds.pool;
   const sharedBound = estimate.bounds[boundKey(estimate.limit)];
@@ -534,6 +539,7 @@ function limitFigures(input, estimate) {
     mainMs: estimate.demands.mainMs,
     workersMs: estimate.demands.workersMs,
     availableCores: estimate.availableCores,
+    quotaCpus: estimate.quotaCpus,
     otherCores: estimate.otherCores,
     cores: input.cores,
     systemCpuPct: input.systemCpuPct,

@@ -15,3 +15,15 @@ export function serverExited(evidence) {
     figures: { code: exit.code ?? null, signal: exit.signal ?? null, stderrLastLine: lastLine },
   };
 }
+
+/**
+ * Rule: the server stopped answering (frozen, a lock, a downstream that never answers): requests it held at the
+ * end, longer than any it answered, are in no figure, so the figures cannot call it healthy.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function serverStoppedAnswering(evidence) {
+  const stall = evidence.stall;
+  if (!stall) return null;
+  return { id: 'stopped-answering', kind: 'problem', where: null, figures: { count: stall.count, oldestMs: stall.oldestMs, answeredMaxMs: evidence.load.maxMs ?? null } };
+}

@@ -14,7 +14,7 @@
  * (verdict-threads.js) come before that machine: they are what took its cores.
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
-import { serverExited } from './verdict-exited.js';
+import { serverExited, serverStoppedAnswering } from './verdict-exited.js';
 import { spawnBlocked } from './verdict-spawn.js';
 import { gcPressure } from './verdict-gc.js';
 import { jsBlocking } from './verdict-js.js';
@@ -39,7 +39,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, serverStoppedAnswering, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, generatorLimited,
 ];
 

@@ -455,6 +455,7 @@
  *   outcome?: RequestOutcome,
  *   workerDeaths?: object[],
  *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
+ *   serverExit?: { code: number|null, signal: string|null }|null,
  *   recommendation?: RunRecommendation|null,
  *   server?: Record<string, any>,
  *   sizeKnob?: Record<string, any>|null,

@@ -202,6 +202,39 @@ export const GENERATOR_BUSY_ELU = 0.9;
 export const GENERATOR_BUSY_MIN_MS = 500;
 
 /**
+ * A measured request still unanswered when the run ended, waiting at least this long (ms) and
+ * UNANSWERED_STALL_FACTOR times longer than any answered request, means the server stopped answering:
+ * the figures, which leave it out (as wrk), are not the server's, and the run is not sized from them.
+ * Half a second is many times a healthy request's latency and longer than a GC pause; a server frozen
+ * (SIGSTOP) for 1.5 s of a 3 s run was called healthy with max 19.6 ms, and compare's 2 s runs of it
+ * held requests 0.8 s.
+ */
+export const UNANSWERED_STALL_MS = 500;
+
+/**
+ * How many times the longest answered request an unanswered one must have waited to be a stall (ratio):
+ * a slow endpoint's request cut off by the end waits at most about as long as the answered ones.
+ */
+export const UNANSWERED_STALL_FACTOR = 2;
+
+/**
+ * A run of -n requests is ended when no response came for this many --timeout periods (count): every
+ * request sent in them timed out, so the server answers nothing, and -n would be settled one timeout
+ * at a time (-n 100000 on 4 connections of a frozen server: days).
+ */
+export const SILENT_END_TIMEOUTS = 3;
+
+/** The least silence that ends a -n run (ms), whatever --timeout: a short --timeout is no reason to give up sooner. */
+export const SILENT_END_MIN_MS = 3_000;
+
+/**
+ * The least address space (ulimit -v) spawnbench starts with (bytes). Node reserves address space for
+ * each thread's V8 code range and heap: on Node 20, x64, `run -- node server.js` died with a V8 "Fatal
+ * process OOM" trap at 1.5 GB and ran at 1.8 GB (the server inherits the limit); 2 GiB leaves a margin.
+ */
+export const MIN_ADDRESS_SPACE_BYTES = 2 * 1024 ** 3;
+
+/**
  * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:
  * CPU per generator thread, % of one core. One level in two units, so the
  * dashboard's generator warning and tune's "the generator is the limit" agree

@@ -9,6 +9,7 @@ import { cpuView } from '../analysis/cpu-view.js';
 import { ownCpuPct } from '../analysis/run-figures.js';
 import { isServerEntry } from '../machine/process-roles.js';
 import { targetOf } from '../base/target-kinds.js';
+import { stalledAtEnd } from '../load/stall.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -92,6 +93,7 @@ export function buildEvidence(result) {
     cores: result.machine?.cpu?.budget ?? result.machine?.cores ?? null,
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
+    stall: stalledAtEnd(load),
     pid: result.target?.pid ?? null,
     port: portOf(result.target),
     restarts: samples?.serverRestarts ?? [],

@@ -38,6 +38,8 @@ export class Aggregator {
     this.nextIndex = 0;
     this.phase = null;
     this.phaseTotals = emptyTotals();
+    /** The measured requests still in flight when the threads finished, and the longest any had waited (ms). */
+    this.unanswered = { count: 0, oldestMs: 0 };
     this.measure = emptyTotals();
     this.measureSeen = false;
     this.series = [];
@@ -58,6 +60,10 @@ export class Aggregator {
   add(thread, report) {
     this.lastIndex[thread] = report.index;
     if (report.final) this.done[thread] = true;
+    if (report.unanswered) {
+      this.unanswered.count += report.unanswered.count;
+      this.unanswered.oldestMs = Math.max(this.unanswered.oldestMs, report.unanswered.oldestMs);
+    }
     for (const [status, text] of Object.entries(report.bodySamples)) this.bodySamples[status] ??= text;
     if (report.phase === 'measure' && report.errorTexts.length > 0) this.errorTexts.add(report.errorTexts);
     for (const code of report.notes) this.codes.add(code);
@@ -193,6 +199,7 @@ export class Aggregator {
       requests: m.requests,
       bytes: m.bytes,
       missed: m.missed,
+      unanswered: { count: this.unanswered.count, oldestMs: Math.round(this.unanswered.oldestMs * 10) / 10 },
       errors: { ...m.errors },
       statuses: { ...m.statuses },
       latency: fullSummary(m.histogram),

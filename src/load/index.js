@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
 import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
+import { stalledAtEnd } from './stall.js';
 import { budgetWorkers, ownCpuBudget } from '../machine/cpu-budget.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
 import { FAST_WRITES_AVAILABLE } from './request-writer.js';
@@ -118,6 +119,10 @@ export function startLoad(options) {
         `${m.missed} requests could not be sent on time: all ${opts.connections} connections were busy; raise --connections`,
       );
     }
+    const stall = stalledAtEnd(m);
+    if (stall) {
+      notes.push(`${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${Math.round(m.latency.maxMs * 10) / 10} ms): the server stopped answering, and the figures leave those requests out`);
+    }
     if (eluBusiest >= GENERATOR_BUSY_ELU && m.elapsedMs >= GENERATOR_BUSY_MIN_MS) {
       // No more threads than --generator-threads allows (one per CPU of spawnbench's budget).
       const more = opts.threads < budgetWorkers(ownCpuBudget()) ? `try --generator-threads ${opts.threads + 1}` : 'drive the server from another machine, or with wrk';
@@ -141,6 +146,8 @@ export function startLoad(options) {
       bodySamples: m.bodySamples,
       errorTexts: m.errorTexts,
       missed: m.missed,
+      // Measured requests still in flight at the end (left out of every figure) and the longest any had waited.
+      unanswered: m.unanswered,
       series: m.series,
       generator: {
         cpuPct: round1(m.cpuMs !== null && seconds > 0 ? m.cpuMs / 10 / seconds : eluSum * 100),

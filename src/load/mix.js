@@ -62,7 +62,8 @@ function checkEntry(item, where) {
   if (item.headers != null) {
     if (typeof item.headers !== 'object' || Array.isArray(item.headers)) throw new UsageError(`${where}: "headers" must be an object of name: value`);
     for (const [name, value] of Object.entries(item.headers)) {
-      if (!TOKEN.test(name) || /[\r\n]/.test(String(value))) throw new UsageError(`${where}: "headers" '${name}' must be a header name with a value on one line`);
+      // A control character (NUL, DEL, …) is no header value: the server would answer every request 400.
+      if (!TOKEN.test(name) || /[\x00-\x08\x0a-\x1f\x7f]/.test(String(value))) throw new UsageError(`${where}: "headers" '${name}' must be a header name with a value on one line, without control characters`);
       headers[name.toLowerCase()] = String(value);
     }
   }

@@ -86,6 +86,8 @@ const ctx = {
 let phase = NOT_COUNTING;
 let started = false;
 let finished = false;
+/** The measured requests in flight when the run ended (finish()): sent with the final report. */
+let unanswered = null;
 let issued = 0;
 let settled = 0;
 let goAt = 0;
@@ -139,6 +141,7 @@ function report(final) {
     phaseElapsedMs: t - phaseStartAt,
     cpuMs: cpuMs === null || lastCpuMs === null ? null : cpuMs - lastCpuMs,
     final,
+    unanswered: final ? unanswered : null,
     eluActiveMs: eluDelta.active,
     eluIdleMs: eluDelta.idle,
     ...stats.take(),
@@ -215,6 +218,11 @@ function finish() {
   for (const timer of timers) clearTimeout(timer);
   timers.clear();
   if (phase === MEASURE) stats.missed += loop.unsent();
+  // The measured requests still unanswered: left out of the figures (as wrk), yet one that waited
+  // longer than any answered request says the server stopped answering (load result `unanswered`).
+  const t = now();
+  const waiting = phase === MEASURE ? connections.filter((c) => c.inFlight && c.generation === MEASURE) : [];
+  unanswered = { count: waiting.length, oldestMs: waiting.length ? Math.max(...waiting.map((c) => t - c.startedAt)) : 0 };
   loop.stop();
   ctx.stopping = true;
   if (started) report(true);

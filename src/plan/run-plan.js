@@ -227,8 +227,10 @@ export function parseHeaders(list) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
       throw new UsageError(`--header '${item}' must look like 'name: value'`);
     }
-    // Checked here, before anything starts: a line break would smuggle a header or a request.
+    // Checked here, before anything starts: a line break would smuggle a header or a request; another control character
+    // (NUL, DEL, …) makes every request one the server answers 400.
     if (/[\r\n]/.test(item)) throw new UsageError(`--header '${name}' must not contain a line break`);
+    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(item)) throw new UsageError(`--header '${name}' must not contain a line break or a control character`);
     headers[name.toLowerCase()] = item.slice(at + 1).trim();
   }
   return headers;

@@ -58,6 +58,7 @@ export const WHY = {
   'no-responses': 'no response was measured: the measured phase was empty',
   'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
+  'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
 };
 
 /** @param {string} metric */

@@ -11,6 +11,7 @@ import { measureRowMetrics } from '../analysis/metrics.js';
 import { metricColumns, textColumns, splitColumns } from './metric-columns.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
+import { cleanText } from '../base/untrusted-text.js';
 
 /** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
 /** @typedef {Record<string, any> & { metrics?: MetricFigure[] }} CompareRow a row of the table (src/analysis/compare-table.js) */
@@ -102,8 +103,14 @@ export function compareColumns(result) {
  */
 export function rowWarnings(result, rows) {
   return rows.flatMap((row) => {
-    const outcome = runsOutcome((result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy));
-    return outcome.mostlyFailed ? [rowFailureWarning(row.strategy, outcome)] : [];
+    const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
+    const outcome = runsOutcome(runs);
+    // A run that failed while measured (the server crashed, stopped answering): its figures are not the server's.
+    const failedRuns = runs.filter((r) => (r.failures ?? []).length > 0);
+    const failed = failedRuns.length > 0
+      ? [`${cleanText(row.strategy, 80)}: ${failedRuns.length} of ${runs.length} ${runs.length === 1 ? 'run' : 'runs'} failed while measured (${cleanText(failedRuns[0].failures[0].split('\n')[0], 300)}); its figures are not the server's`]
+      : [];
+    return [...(outcome.mostlyFailed ? [rowFailureWarning(row.strategy, outcome)] : []), ...failed];
   });
 }
 

@@ -249,6 +249,14 @@ const WORDS = {
         : 'read its full output (--log-file) and fix the crash before diagnosing its speed',
     ],
   }),
+  'stopped-answering': (f) => ({
+    title: `the server stopped answering: ${f.count} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended`,
+    evidence: [
+      `the oldest had waited ${(f.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${ms(f.answeredMaxMs)})`,
+      'the figures leave the unanswered requests out: the latency and throughput above are of the time before',
+    ],
+    next: ['find what held it: a stopped process, a lock, a downstream that never answers (--timeout shorter than the run counts each as a timeout)'],
+  }),
   'pool-saturated': (f) => ({
     title: f.coresFull
       ? `the pool is at capacity: ${workersText(f)} ${pct(f.workersBusy)} busy, ${f.cores ?? '?'} cores ${pct((f.coresBusyPct ?? 0) / 100)}`

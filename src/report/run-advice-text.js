@@ -76,6 +76,8 @@ export function adviceParagraphs(advice, current = {}) {
  */
 function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
+  if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
+  if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
@@ -172,7 +174,17 @@ const limitName = { cores: 'the cores', 'main-thread': 'the main thread', genera
  * @param {Figures} f
  */
 function singularBudget(f) {
-  return f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && f.cores <= 1;
+  const { cores, source } = cpuBudgetOf(f);
+  return f.limit === 'cores' && source && source !== 'host' && cores <= 1;
+}
+
+/**
+ * The CPUs the cores bound is for: a throttled quota on the server where it, not the budget, bounds it (pool-size.js), else the budget.
+ * @param {Figures} f
+ * @returns {{ cores: number, source: string|null }}
+ */
+function cpuBudgetOf(f) {
+  return Number.isFinite(f.quotaCpus) ? { cores: f.quotaCpus, source: 'quota' } : { cores: f.cores, source: f.budgetSource ?? null };
 }
 
 /**
@@ -181,8 +193,9 @@ function singularBudget(f) {
  * @returns {string|undefined}
  */
 function limitWords(f) {
-  if (f.limit === 'cores' && f.budgetSource && f.budgetSource !== 'host' && Number.isFinite(f.cores)) {
-    return `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]})`;
+  const { cores, source } = cpuBudgetOf(f);
+  if (f.limit === 'cores' && source && source !== 'host' && Number.isFinite(cores)) {
+    return `${budgetAmount({ budget: cores, source })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[source]})`;
   }
   return limitName[f.limit];
 }
@@ -200,12 +213,18 @@ const SENTENCES = {
   'requests-failed': (f) =>
     `${pct(f.failedShare)} of the requests failed (${int(f.failed)} of ${int(f.attempts)}; from ${pct(f.limit)} a run is not sized): ` +
     'its figures describe the failures, not the service. Fix what makes them fail (Errors above), then run again.',
+  'server-exited': (f) =>
+    `It ${f.signal ? `was killed by ${f.signal}` : f.code === null ? 'ended' : `exited with code ${f.code}`} while measured (FAILED above): the figures stop there, and a server that dies is not sized. ` +
+    'Find out why it ended (its stderr, a limit such as ulimit -t or the OOM killer), then run again.',
+  'stopped-answering': (f) =>
+    `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
+    'the figures leave them out, so they are not the server\'s. Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.',
   'too-short': (f) =>
     `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',
   'no-main-figures': () => 'The main thread was not sampled, so this run cannot say whether a pool would help.',
   'cores-limit': (f) =>
-    `${f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
+    `${Number.isFinite(f.quotaCpus) ? 'The CPU quota is' : f.budgetSource && f.budgetSource !== 'host' ? 'The CPU budget is' : 'The cores are'} the limit: each request takes ${ms(f.cpuMs)} of CPU (server, commands and generator), ` +
     `so ${budgetWords(f)} ${singularBudget(f) ? 'serves' : 'serve'} at most ~${int(f.bounds.cores)} req/s.`,
   'cpu-budget': (f) =>
     `Sized for ${budgetAmount({ budget: f.budget, source: f.source })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.source]}), not the host's ${f.hostCpus} CPUs` +
@@ -325,6 +344,7 @@ function othersShare(f) {
  * @param {Figures} f
  */
 function budgetWords(f) {
+  if (Number.isFinite(f.quotaCpus)) return /** @type {string} */ (limitWords({ ...f, limit: 'cores' }));
   const smt = Number.isFinite(f.capacity) && f.capacity < f.cores - 1e-9;
   const amount = f.budgetSource && f.budgetSource !== 'host'
     ? `${budgetAmount({ budget: f.cores, source: f.budgetSource })} (${/** @type {Record<string, string>} */ (BUDGET_SOURCE_WORDS)[f.budgetSource]})`

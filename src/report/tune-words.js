@@ -145,7 +145,7 @@ export function othersClause(users, cores, { host = false } = {}) {
  * @param {import('../analysis/recommend.js').FailedSize} f
  */
 export function failedSizeSentence(f) {
-  if (f.failed) return `${capital(workers(f.size))}: could not run (${cleanText(f.failed.split('\n')[0])}).`;
+  if (f.failed) return `${capital(workers(f.size))}: failed (${cleanText(f.failed.split('\n')[0])}).`;
   const parts = [];
   if (f.kind) parts.push(`${errorLabel(f)} ×${int(f.count)}${f.text ? ` ${quote(f.text)}` : ''}`);
   else parts.push(`${int(f.errors)} errors`);
@@ -304,6 +304,9 @@ function pickedSentences(rec, bottleneck, unit) {
       `With ${workers(rec.size)}, throughput (${rps(picked)}${over(picked)}) was within the spread of the repeats of ${workers(band.size)} (${rps(band)}), ` +
         `${bandWords}, and p99 within ${P99_BAND * 100}% of the best (${fmtMs(basis.p99Best)}${relaxed ? ' among the sizes that fast' : ''}): no meaningful difference, with ${unit.fewer}.`,
     );
+  } else if (rec.sizes.length === 1) {
+    // One size (--sizes N, or a stop after its steps): the only one, not the best of several.
+    sentences.push(`${capital(workers(rec.size))} was the only size measured (${rps(best)}${over(best)}): there was no other size to compare it with.`);
   } else if (picked.size === best.size) {
     sentences.push(`${capital(workers(rec.size))} gave the highest throughput measured (${rps(best)}${over(best)})${relaxed ? '' : ` and a p99 within ${P99_BAND * 100}% of the best`}.`);
   } else if (picked.size < best.size) {

@@ -130,11 +130,14 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
   });
+  // Set once it exited 0 with the port still to answer: a ready timeout inside the grace is that exit, not the port.
+  let exitedZero = false;
   const early = exited.then(({ code, signal, error }) => {
     if (error) throw new RunError(`${label} could not be started: ${error.message}`);
     // A launcher that exits 0 may have left the server in the background: the port decides.
     // It has DAEMON_LISTEN_GRACE_MS for the port to answer; then it simply exited.
     if (daemonOk && code === 0 && !signal) {
+      exitedZero = true;
       return sleep(DAEMON_LISTEN_GRACE_MS, null, { signal: ac.signal }).then(() => {
         throw new RunError(`${label} exited with code 0 before it was ready, and nothing listened on its port ${DAEMON_LISTEN_GRACE_MS / 1000}s later: a server keeps running (or, if it puts itself in the background, leaves a process that listens)`);
       });
@@ -175,7 +178,11 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     return await Promise.race([aborted, ready, early, timeout, broken, limited]);
   } catch (error) {
     // A wait that failed because of the stop (an aborted readiness poll) is the stop too.
-    throw signal?.aborted ? stoppedEarly() : error;
+    if (signal?.aborted) throw stoppedEarly();
+    // --ready-timeout shorter than the grace: the command exited 0 and nothing listened in the whole wait (a port
+    // found elsewhere, or a limit, keeps its own message).
+    if (exitedZero && /did not (accept connections|report a listening port)/.test(error.message)) throw new RunError(`${label} exited with code 0 before it was ready, and nothing listened on its port before --ready-timeout ran out: a server keeps running (or, if it puts itself in the background, leaves a process that listens)`);
+    throw error;
   } finally {
     clearTimeout(timer);
     clearInterval(limitTimer);

@@ -9,6 +9,7 @@ import { createLogger } from '../output/logger.js';
 import { describeWorkload } from '../base/workloads.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { noResponseFailure } from '../load/host-check.js';
+import { stalledAtEnd } from '../load/stall.js';
 import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
 import { targetRunner } from './target-runner.js';
 import { targetOf } from '../base/target-kinds.js';
@@ -22,6 +23,7 @@ import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
 import { snapshotTree } from './server-tree.js';
 import { endLoadWhenEnough } from './enough-watch.js';
+import { endLoadWhenSilent } from './silence-watch.js';
 
 /**
  * @param {import('../plan/run-plan.js').RunPlan} plan from buildRunPlan(), or server-command-plan.js for a command
@@ -46,7 +48,12 @@ async function execute(run, plan, logger) {
   const trees = { early: null, late: null };
   // A stop that comes once the measured phase is over (while the server stops) leaves it complete.
   let measuredToEnd = false;
-  const unwatch = endLoadWhenEnough(run, plan.load);
+  const unwatchEnough = endLoadWhenEnough(run, plan.load);
+  const unwatchSilence = endLoadWhenSilent(run, plan.load);
+  const unwatch = () => {
+    unwatchEnough();
+    unwatchSilence();
+  };
   const { server, load, samples, crash, stderr } = await measureServer(run, {
     plan,
     logger,
@@ -90,6 +97,9 @@ async function execute(run, plan, logger) {
   const stoppedEarly = run.stopRequested && !measuredToEnd;
   const silent = noResponseFailure(load, stoppedEarly, plan.load);
   if (silent && failures.length === 0) failures.push(silent);
+  // A server that stopped answering failed the run: its figures leave out what it held (tune and compare mark the step).
+  const stall = stalledAtEnd(load);
+  if (stall && failures.length === 0) failures.push(`${server?.label ?? (plan.target.strategy ? `strategy '${plan.target.strategy}'` : 'the server')} stopped answering: ${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s`);
   if (stoppedEarly) notes.push(STOPPED_EARLY_NOTE);
 
   const outcome = requestOutcome(load);
@@ -111,6 +121,8 @@ async function execute(run, plan, logger) {
     workerDeaths: runner.workerDeaths(workers, samples, measureStartedAt),
     // Requests whose command could not be started, by errno and the limit it points at.
     spawnFailures: spawnFailures(load.errorTexts, limits),
+    // The server (or strategy) ended during the run, unasked (a daemon's exit 0 while its child serves is not an end).
+    serverExit: crash && !crash.daemonised ? { code: crash.code, signal: crash.signal } : null,
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,
   });
   // Only `run -- <command>`'s plan carries the knob its server is sized by (buildOwnRunPlan()).

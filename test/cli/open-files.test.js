@@ -20,6 +20,16 @@ for (const args of [['--version'], ['list'], ['run', '-d', '200ms'], ['diagnose'
   });
 }
 
+test('ulimit -n 18 and 19 (Node itself still starts): the same one line, not an EMFILE stack from loading the clean-up modules', () => {
+  // bin's clean-up modules loaded before the check; at 18 or 19 files their loading died with an EMFILE stack.
+  for (const limit of [18, 19]) {
+    const result = withLimit(limit, ['--version']);
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, new RegExp(`^spawnbench: the open-files limit is ${limit} \\(hard limit ${limit}\\) and spawnbench needs ${MIN_OPEN_FILES}; run \`ulimit -n ${MIN_OPEN_FILES}\` in this shell first .*\\n$`));
+    assert.doesNotMatch(result.stderr, /EMFILE|at /);
+  }
+});
+
 test(`ulimit -n ${MIN_OPEN_FILES}: commands run`, () => {
   const result = withLimit(MIN_OPEN_FILES, ['list']);
   assert.equal(result.status, 0, result.stderr);

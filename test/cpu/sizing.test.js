@@ -223,3 +223,18 @@ test('under a throttled 1.5-CPU quota one run cannot tell 2 workers from 4: the 
   run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 1.5, fraction: 0.05, throttledPeriods: 5 }];
   assert.ok(!adviseRun(adviceInput(run)).reasons.some((r) => r.id === 'quota-spread'));
 });
+
+test("a throttled quota on the server alone bounds the pool model's CPU, not the host's cores", () => {
+  // Seen: cluster-env.js with 2 workers inside a 0.5-CPU v1 quota, spawnbench outside it on 2 cores: 161 req/s,
+  // "the pool allowed ~183 req/s, the cores ~697" and "at the ~697 req/s the cores allow": the server cannot get past 0.5 CPU.
+  const run = syntheticRun({ poolSize: 2, rps: 161, workers: evenWorkers(2, { rps: 161, elu: 0.88, blocked: 0.6, cpuPct: 13, waitPct: 40 }), spawnedCpuPct: 18, cpus: [100, 100], generator: { cpuPct: 1, elu: 0.04 } });
+  run.machine.cpu = budget({ budget: 2, capacity: 2 });
+  run.samples.throttling = [{ ...THROTTLED[0], roles: ['server'], quotaCpus: 0.5, fraction: 0.69, throttledPeriods: 22, periods: 32, throttledMs: 1160 }];
+  const advice = adviseRun(adviceInput(run));
+  const cores = advice.estimate.bounds.cores;
+  // Server CPU per request: (13 + 13 + 18)% / 161 req/s; 0.5 CPU of it serves ~183 req/s.
+  assert.ok(cores < 200, `the quota's bound, not the host's: ${cores}`);
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.doesNotMatch(words, /the cores ~|the cores allow/);
+  assert.match(words, /0\.5 CPU \(cgroup quota\) (allows|~)/);
+});

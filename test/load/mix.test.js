@@ -165,3 +165,13 @@ test('run --url with --path given twice: an equal-weight mix of the two, each pa
   assert.ok(seen.includes('GET /a') && seen.includes('GET /b'));
   for (const e of result.load.endpoints) assert.ok(Math.abs(e.share - 0.5) < 0.1, `${e.name}: ${e.share}`);
 });
+
+test('a header value with a control character (NUL, \\x01, DEL) is refused before the load, in --mix as in -H', () => {
+  // Seen: {"headers":{"Cookie":"a\u0000b"}} (and -H $'X: a\x01b') ran, and every request got the server's 400.
+  for (const value of ['a\u0000b', 'a\u0001b', 'a\u007fb']) {
+    assert.throws(() => checkMix([{ path: '/', headers: { Cookie: value } }]), (error) => error instanceof UsageError && /"headers" 'Cookie' must be a header name with a value on one line, without control characters/.test(error.message));
+    assert.throws(() => buildRunPlan({ header: [`X-A: ${value}`] }), (error) => error instanceof UsageError && /--header 'X-A' must not contain a line break or a control character/.test(error.message));
+  }
+  // A tab and text beyond ASCII are a header value's own.
+  assert.equal(checkMix([{ path: '/', headers: { 'X-T': 'a\tb é' } }])[0].headers['x-t'], 'a\tb é');
+});

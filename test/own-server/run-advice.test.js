@@ -127,3 +127,20 @@ test('too short a run on a server with a knob: cannot tell, and the sweep to run
   assert.deepEqual(ids(advice), ['too-short']);
   assert.deepEqual(advice.confirmWith.argv.slice(0, 5), ['tune', '--sizes', '1,2,3,4', '--size-env', 'WORKERS']);
 });
+
+test('a server that ended during the run is not sized: the advice says why there is none', () => {
+  // Seen: prlimit --cpu=2 spawnbench run -d 8s -- node server.js: the server was killed by SIGKILL at 5 s,
+  // "FAILED: … was killed by SIGKILL during the run", then "One process is enough: the limit is the cores".
+  const run = ownRun({ pool: false, rps: 19_000, cpus: [100, 100], spawnedCpuPct: 0, main: { elu: 0.67, blocked: 0, cpuPct: 40, loopCpuPct: 35, waitPct: 30 } });
+  run.durationMs = 5000;
+  const sized = adviseRun(adviceInput(run));
+  assert.notEqual(sized.reasons[0].id, 'server-exited');
+  run.serverExit = { code: null, signal: 'SIGKILL' };
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.equal(advice.reasons[0].id, 'server-exited');
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /^No recommendation: the server ended during the run\.$/m);
+  assert.match(words, /It was killed by SIGKILL while measured \(FAILED above\)/);
+  assert.doesNotMatch(words, /One process is enough|the limit is/);
+});

@@ -88,6 +88,10 @@ test('a strategy that crashes mid-run: the run ends with what it measured, exit 
   const result = JSON.parse(out);
   assert.ok(result.failures.some((f) => /strategy 'crash-mid-run' was killed by SIGKILL during the run/.test(f)), result.failures.join('\n'));
   assert.ok(result.load.durationMs < 15_000, 'the load stopped when the strategy died');
+  // A server that died is not sized: its recommendation says so, not a size from the figures it left.
+  assert.deepEqual(result.serverExit, { code: null, signal: 'SIGKILL' });
+  assert.deepEqual(result.recommendation.reasons.map((r) => r.id).slice(0, 1), ['server-exited']);
+  assert.equal(result.recommendation.size, null);
   // The fixture left a `sleep 300` child behind when it died: the group kill took it.
   await assertGroupGone(result.strategy.pid);
 });

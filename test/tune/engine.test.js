@@ -117,3 +117,28 @@ test('stopped before a second repeat: no advice to pass --repeat 3, which was gi
   const once = withWords(tuneResult(plan({ repeat: 1 }), { machine: MACHINE, steps: [step(1), step(2)], search, stoppedEarly: false }));
   assert.match(formatTune(once), /Each step was measured once: use --repeat 3/);
 });
+
+test('one size measured (a stop after the first step): not called the highest throughput measured, but the only size', () => {
+  // Seen: tune --sizes 1,2 stopped by SIGTERM during the second step's boot: "1 worker gave the highest throughput measured (197 req/s)".
+  const search = { mode: 'exhaustive', exhaustiveSteps: 6 };
+  const step = (size) => ({ index: size, size, policy: 'round-robin', repeat: 1, rps: 300 * size, p50Ms: 1, p99Ms: 5, errors: 0, requests: 3000, durationMs: 1000, partial: false, failures: [], signals: {} });
+  const text = formatTune(withWords(tuneResult(plan(), { machine: MACHINE, steps: [step(1)], search, stoppedEarly: true })));
+  assert.doesNotMatch(text, /highest throughput measured/);
+  assert.match(text, /1 worker was the only size measured \(300 req\/s\): there was no other size to compare it with\./);
+  // Two sizes: as before.
+  assert.match(formatTune(withWords(tuneResult(plan(), { machine: MACHINE, steps: [step(1), step(2)], search, stoppedEarly: true }))), /2 workers gave the highest throughput measured/);
+});
+
+test('a step whose measurement failed (its server stopped answering or crashed) is not recommended', () => {
+  // Seen: tune --sizes 1,2 of a server that froze mid-step: both steps 'step failed: … stopped answering', and 'Use 2 workers', exit 0.
+  const search = { mode: 'exhaustive', exhaustiveSteps: 2 };
+  const stopped = "'node stopself.js' stopped answering: 4 requests were still unanswered when the run ended, the oldest after 1.6 s";
+  const step = (size, failures) => ({ index: size, size, policy: 'round-robin', repeat: 1, rps: 9000 * size, p50Ms: 0.1, p99Ms: 1, errors: 0, requests: 30000, durationMs: 3000, partial: false, failures, signals: {} });
+  const none = withWords(tuneResult(plan(), { machine: MACHINE, steps: [step(1, [stopped]), step(2, [stopped])], search, stoppedEarly: false }));
+  assert.equal(none.recommendation.size, null);
+  assert.equal(none.exitCode, 1);
+  assert.match(formatTune(none), /^ {2}1 worker: failed \('node stopself\.js' stopped answering/m);
+  // One clean size: it is the one recommended, the failed one is not.
+  const one = tuneResult(plan(), { machine: MACHINE, steps: [step(1, []), step(2, [stopped])], search, stoppedEarly: false });
+  assert.equal(one.recommendation.size, 1);
+});

@@ -1,0 +1,137 @@
+// A server that stops answering mid-run (frozen by SIGSTOP, a lock, a downstream that never answers):
+// the requests it holds are in flight when the run ends and are left out of every figure (as wrk). A run
+// that saw a server frozen for 1.5 s of 3 s said "Errors none", max 19.6 ms, "nothing it runs on was
+// saturated", and passed max<100ms. Now the load result holds them (`unanswered`), with a note, the
+// run gets no recommendation, its gates fail saying why, and diagnose's verdict says it stopped answering.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLoad } from '../../src/load/index.js';
+import { stalledAtEnd } from '../../src/load/stall.js';
+import { adviceInput } from '../../src/analysis/advice-input.js';
+import { adviseRun } from '../../src/analysis/run-advice.js';
+import { evaluateAssertions, gateFigures } from '../../src/analysis/assert-evaluate.js';
+import { parseAssertion } from '../../src/plan/assert-expr.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
+import { ownRun } from '../own-server/own-runs.js';
+import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
+import { buildEvidence } from '../../src/diagnose/evidence.js';
+import { wordDiagnosis } from '../../src/report/diagnose-words.js';
+import { syntheticResult } from '../diagnose/synthetic.js';
+import { compareTable } from '../../src/analysis/compare-table.js';
+import { formatCompare } from '../../src/report/compare-text.js';
+import { EventEmitter } from 'node:events';
+import { endLoadWhenSilent } from '../../src/runner/silence-watch.js';
+import { startHttpServer } from './helpers.js';
+
+const held = [];
+let answering = true;
+const server = await startHttpServer((req, res) => {
+  req.resume();
+  if (answering) res.end('hi\n');
+  else held.push(res);
+});
+after(async () => {
+  for (const res of held) res.destroy();
+  await server.close();
+});
+
+test('requests held past the end are counted as unanswered, with how long the oldest waited, and a note', async () => {
+  setTimeout(() => { answering = false; }, 400).unref();
+  const result = await startLoad({ url: server.url, connections: 3, warmupMs: 0, durationMs: 2000 }).done;
+  assert.ok(result.requests > 0, 'it answered at first');
+  assert.equal(result.unanswered.count, 3);
+  assert.ok(result.unanswered.oldestMs >= 1000 && result.unanswered.oldestMs <= 2500, `oldest ${result.unanswered.oldestMs}`);
+  assert.ok(result.unanswered.oldestMs > result.latency.maxMs);
+  assert.deepEqual(stalledAtEnd(result), { count: 3, oldestMs: result.unanswered.oldestMs });
+  assert.ok(result.notes.some((n) => /^3 requests were still unanswered when the run ended, the oldest after \d\.\d s, far longer than any answered request \([\d.]+ ms\): the server stopped answering/.test(n)), result.notes.join('\n'));
+});
+
+test('a request in flight under half a second, or not twice as long as answered ones, is no stall', () => {
+  assert.equal(stalledAtEnd({ unanswered: { count: 3, oldestMs: 400 }, latency: { maxMs: 30 } }), null, 'a GC pause at the end');
+  assert.equal(stalledAtEnd({ unanswered: { count: 1, oldestMs: 1500 }, latency: { maxMs: 2000 } }), null, 'a 2 s endpoint: its request in flight is as slow as the others');
+  assert.equal(stalledAtEnd({ unanswered: { count: 1, oldestMs: 1500 }, latency: { maxMs: 900 } }), null);
+  // compare's 2 s runs of a server frozen 1.5 s after its start held requests 0.8 s, answered ones 3 ms at most.
+  assert.deepEqual(stalledAtEnd({ unanswered: { count: 4, oldestMs: 800 }, latency: { maxMs: 3 } }), { count: 4, oldestMs: 800 });
+  assert.equal(stalledAtEnd({ unanswered: { count: 0, oldestMs: 0 }, latency: { maxMs: 3 } }), null);
+  assert.equal(stalledAtEnd({ latency: { maxMs: 3 } }), null, 'a file written before unanswered was recorded');
+  assert.equal(stalledAtEnd({ unanswered: { count: 3, oldestMs: 5000 }, latency: { maxMs: null } }), null, 'nothing answered: the load\'s own failure says so');
+});
+
+test('a stalled run: no recommendation, and every gate fails saying why', () => {
+  const run = ownRun({ pool: false, rps: 9000, cpus: [50, 45], spawnedCpuPct: 0, main: { elu: 0.75, blocked: 0, cpuPct: 28, loopCpuPct: 20, waitPct: 10 } });
+  run.load.unanswered = { count: 4, oldestMs: 1800 };
+  run.load.latency = { ...run.load.latency, maxMs: 19.6 };
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.equal(advice.reasons[0].id, 'stopped-answering');
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /^No recommendation: the server stopped answering\.$/m);
+  assert.match(words, /4 requests were still unanswered when the run ended, the oldest after 1\.8 s/);
+  assert.doesNotMatch(words, /nothing it runs on was saturated|One process is enough/);
+  const outcomes = evaluateAssertions([parseAssertion('max<100ms'), parseAssertion('rps>=1')], gateFigures(run));
+  assert.deepEqual(outcomes.map((o) => [o.pass, o.why]), [[false, 'stopped-answering'], [false, 'stopped-answering']]);
+  run.load.unanswered = { count: 4, oldestMs: 3 };
+  assert.ok(evaluateAssertions([parseAssertion('rps>=1')], gateFigures(run))[0].pass, 'requests cut off by the end are no stall');
+});
+
+test('diagnose: a server that stopped answering is the verdict, not "healthy"', () => {
+  const result = syntheticResult({ elu: 0.75, p50Ms: 0.07, p99Ms: 0.6, maxMs: 11.3 });
+  const healthy = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.notEqual(healthy.verdict.id, 'stopped-answering');
+  result.load.unanswered = { count: 4, oldestMs: 1700 };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.equal(verdict.id, 'stopped-answering');
+  assert.equal(verdict.title, 'the server stopped answering: 4 requests were still unanswered when the run ended');
+  assert.match(verdict.evidence[0], /^the oldest had waited 1\.7 s, far longer than any answered request \([\d.]+ ms\)$/);
+});
+
+test('compare: a row with a run that failed while measured (stopped answering) fails its gates and says so', () => {
+  // Seen: compare --command a="node stopself.js": its runs stopped answering, the row read p99 1.18 ms and 'p99<50ms' passed.
+  const stopped = "'node stopself.js' stopped answering: 4 requests were still unanswered when the run ended, the oldest after 0.7 s";
+  const run = (strategy, repeat, failures) => ({ workload: 'echo', strategy, repeat, rps: 20000, p50Ms: 0.1, p99Ms: 1.2, errors: 0, requests: 40000, attempts: 40000, succeeded: 40000, durationMs: 2000, partial: false, failures });
+  const result = {
+    kind: 'compare',
+    plan: { strategies: ['baseline', 'a'], workloads: ['echo'], repeat: 2, load: { mode: 'closed', connections: 4, durationMs: 2000, warmupMs: 0 }, commands: { a: ['node', 'stopself.js'] } },
+    machine: { node: '20.20.2', cores: 2 },
+    runs: [run('baseline', 1, []), run('a', 1, [stopped]), run('baseline', 2, []), run('a', 2, [])],
+    notes: [],
+  };
+  result.rows = compareTable(result.runs, result.plan);
+  const outcomes = evaluateAssertions([parseAssertion('p99<50ms')], gateFigures(result));
+  assert.deepEqual(outcomes.map((o) => [o.where, o.pass, o.why ?? null]), [['baseline · echo', true, null], ['a · echo', false, 'run-failed']]);
+  assert.match(formatCompare(result), /WARNING +a: 1 of 2 runs failed while measured \('node stopself\.js' stopped answering: 4 requests were still unanswered/);
+});
+
+test('-n: a run whose server answers nothing for 3 × --timeout is ended, not settled one timeout at a time', () => {
+  // Seen: run -n 100000 -c 4 of a server frozen after 1.5 s was still running a minute later (4 timeouts per 10 s).
+  let t = 0;
+  const engine = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended++; } });
+  const stop = endLoadWhenSilent(engine, { requests: 100_000, timeoutMs: 2000 }, () => t);
+  const tick = (requests) => engine.emit('tick', { phase: 'measure', requests });
+  for (const [at, requests] of [[1000, 500], [2000, 900], [3000, 900], [7000, 900]]) {
+    t = at;
+    tick(requests);
+  }
+  assert.equal(engine.ended, 0, '5 s without a response: under 3 × 2 s');
+  t = 8000;
+  tick(900);
+  assert.equal(engine.ended, 1);
+  t = 9000;
+  tick(900);
+  assert.equal(engine.ended, 1, 'ended once');
+  stop();
+  // A -d run ends by itself; a short --timeout still waits SILENT_END_MIN_MS.
+  const timed = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended++; } });
+  endLoadWhenSilent(timed, { requests: null, timeoutMs: 10 }, () => t);
+  assert.equal(timed.listenerCount('tick'), 0);
+  const short = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended++; } });
+  endLoadWhenSilent(short, { requests: 10, timeoutMs: 10 }, () => t);
+  t = 0;
+  short.emit('tick', { phase: 'measure', requests: 1 });
+  t = 2900;
+  short.emit('tick', { phase: 'measure', requests: 1 });
+  assert.equal(short.ended, 0);
+  t = 3000;
+  short.emit('tick', { phase: 'measure', requests: 1 });
+  assert.equal(short.ended, 1);
+});
