@@ -166,7 +166,7 @@ export const OPTIONS = {
     flags: '-d, --duration <time>', description: (command) => `measured time${perStep(command) ? ' of each run' : ''}, e.g. 500ms, 10s, 1m${command === 'tune' ? STEP_EXTENSION_WORDS : ''}`,
     default: DEFAULT_DURATION_MS, shown: formatDuration, parse: LOAD_PARSERS.durationMs, conflicts: ['requests'],
   },
-  requests: { flags: '-n, --requests <n>', description: 'measure this many requests instead of a duration', parse: LOAD_PARSERS.requests },
+  requests: { flags: '-n, --requests <n>', description: 'measure this many requests instead of a duration (ended as a stall when nothing answers for 3 × --timeout)', parse: LOAD_PARSERS.requests },
   warmup: {
     flags: '-w, --warmup <time>', description: (command) => `warm-up before measuring${perStep(command) ? ', before each run' : ''}, not counted`,
     default: DEFAULT_WARMUP_MS, shown: formatDuration, parse: LOAD_PARSERS.warmupMs,
