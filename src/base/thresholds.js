@@ -841,3 +841,10 @@ export const OFF_LOOP_BUSY_CORES = 0.5;
  * so 200 cost ~80 MB per thread; a browser capture with more is mostly static files to drop.
  */
 export const MIX_MAX_ENTRIES = 200;
+
+/**
+ * Longest the server's process tree is read again, after the measured load, while no process of
+ * its group listens (ms): a launcher that restarts its server every 1.5 s (the restarts fixture)
+ * was caught between two children at both reads and taken for the server itself.
+ */
+export const LISTENER_WAIT_MS = 1500;

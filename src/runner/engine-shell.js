@@ -235,7 +235,7 @@ export function resultEnvelope(kind, fields) {
  * @param {(server: object|null) => object|null} steps.sample starts the sampler, or null
  * @param {(server: object|null) => string} steps.url the URL the load drives
  * @param {(phase: string, server: object|null, at: number) => void} [steps.onLoadPhase] the load's phases, after the sampler's reset at 'measure'; `at`: when the phase began (epoch ms), taken before the reset, which can take a while on a loaded machine
- * @param {(server: object|null) => void} [steps.afterLoad] right after the measured load, before anything stops
+ * @param {(server: object|null) => void|Promise<void>} [steps.afterLoad] right after the measured load, before anything stops
  * @param {(server: object|null) => void} [steps.beforeStops] after the sampler's summary, before the server stops
  * @returns {Promise<{ server: object|null, load: object, samples: object|null, crash: object|null,
  *   stderr: { lines: Array<{ text: string, count: number }>, other: number, total: number }|null }>}
@@ -271,7 +271,7 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
     });
     const load = await loadRun.done;
     stderrLines.stop();
-    afterLoad?.(server);
+    await afterLoad?.(server);
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;
     beforeStops?.(server);

@@ -21,7 +21,7 @@ import { spawnFailures } from '../analysis/spawn-failures.js';
 import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
-import { snapshotTree } from './server-tree.js';
+import { snapshotTree, listeningSnapshot } from './server-tree.js';
 import { endLoadWhenEnough } from './enough-watch.js';
 import { endLoadWhenSilent } from './silence-watch.js';
 
@@ -78,11 +78,11 @@ async function execute(run, plan, logger) {
       if (phase === 'measure') measureStartedAt = at;
       if (phase === 'measure' && plan.target.sizeKnob && server) trees.early = snapshotTree(server.treePid ?? server.proc.pid, server.port);
     },
-    afterLoad: (server) => {
+    afterLoad: async (server) => {
       measuredToEnd = !run.stopRequested;
       // The limits a failed spawn may have hit, read while the server's processes still run.
       if (server) limits = groupLimits(server.proc.pid);
-      if (plan.target.sizeKnob && server) trees.late = snapshotTree(server.treePid ?? server.proc.pid, server.port);
+      if (plan.target.sizeKnob && server) trees.late = await listeningSnapshot(server.treePid ?? server.proc.pid, server.port);
     },
     beforeStops: (server) => {
       workers = server?.proc.workers() ?? [];

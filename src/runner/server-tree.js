@@ -11,6 +11,7 @@ import { pidsInGroup, readStat, fdLinks, procUnits, processName } from '../sampl
 import { listeningSockets, socketInode } from './listening-ports.js';
 import { serverShape } from '../analysis/server-shape.js';
 import { plainText } from '../base/untrusted-text.js';
+import { LISTENER_WAIT_MS } from '../base/thresholds.js';
 /** The name libuv gives its pool threads (/proc/<pid>/task/<tid>/comm). */
 const POOL_THREAD_COMM = 'libuv-worker';
 
@@ -46,6 +47,23 @@ export function readServerTree(pgid, port) {
  */
 export function snapshotTree(pgid, port) {
   return { tree: readServerTree(pgid, port), at: Date.now(), ticksPerSec: procUnits().ticksPerSec };
+}
+
+/**
+ * snapshotTree, read again every 100 ms while no process of the group listens, for at most
+ * LISTENER_WAIT_MS: a launcher that restarts its server (nodemon) may be between two children
+ * just then, and the tree would make the launcher itself the server.
+ * @param {number} pgid
+ * @param {number} port
+ */
+export async function listeningSnapshot(pgid, port) {
+  const until = Date.now() + LISTENER_WAIT_MS;
+  let snapshot = snapshotTree(pgid, port);
+  while (!snapshot.tree.some((p) => p.listens) && snapshot.tree.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    snapshot = snapshotTree(pgid, port);
+  }
+  return snapshot;
 }
 
 /**

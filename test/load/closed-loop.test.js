@@ -2,6 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeHistogram, startLoad } from '../../src/load/index.js';
 import { startHttpServer, startMisbehaving } from './helpers.js';
+import { waitFor } from '../helpers/harness.js';
 
 const servers = [];
 after(() => Promise.all(servers.map((s) => s.close())));
@@ -21,12 +22,16 @@ async function hello() {
  */
 const SLOW_MS = 5;
 async function slowHello() {
+  let answered = 0;
   const server = await startHttpServer((req, res) => {
     req.resume();
-    setTimeout(() => res.end('hi\n'), SLOW_MS);
+    setTimeout(() => {
+      res.end('hi\n');
+      answered += 1;
+    }, SLOW_MS);
   });
   servers.push(server);
-  return server;
+  return Object.assign(server, { answered: () => answered });
 }
 
 const TICK_KEYS = [
@@ -86,7 +91,8 @@ test('requests mode stops after exactly N measured requests', async () => {
 test('stop() ends early and resolves with the result so far', async () => {
   const server = await slowHello();
   const load = startLoad({ warmupMs: 0, url: server.url, connections: 2, durationMs: 60_000 });
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  // Some responses first (a loaded machine can take longer than a fixed wait to start the generator's thread).
+  await waitFor(() => server.answered() >= 20, { timeoutMs: 20_000, what: 'the first responses' });
   const startedStop = Date.now();
   const result = await load.stop();
   assert.ok(Date.now() - startedStop < 2000);
