@@ -15,7 +15,10 @@ const SERVERS = ['cpu-burn', 'slow-downstream'];
 const servers = {};
 
 before(async () => {
-  for (const name of SERVERS) servers[name] = await startFixtureServer(name);
+  // 20 ms a request, not 5: the server's own HTTP work and the generator's turn between requests are then a
+  // small part of each request, so the CPU-burning main thread is runnable nearly all the time (at 5 ms, a
+  // fresh-clone CI run read it runnable 88% beside 0.3 cores of other processes: below the 90% of cpu-bound).
+  for (const name of SERVERS) servers[name] = await startFixtureServer(name, name === 'cpu-burn' ? { BURN_MS: '20' } : {});
   // The verdicts read the whole machine's CPU: the file before this one in the run-alone phase can
   // leave processes winding down (two full runs read 0.44 cores of other processes here and called
   // the CPU-bound server healthy). Wait, up to 20 s, until the machine is quiet.

@@ -77,10 +77,10 @@ export function fixtureServer(name) {
  * @param {string} name
  * @returns {Promise<{ child: import('node:child_process').ChildProcess, port: number, url: string, file: string, stop: () => Promise<void> }>}
  */
-export async function startFixtureServer(name) {
+export async function startFixtureServer(name, env = {}) {
   const port = await findFreePort();
   const file = fixtureServer(name);
-  const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [file], { env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
