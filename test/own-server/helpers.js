@@ -42,13 +42,17 @@ export async function assertNothingLeft({ pids = [], marker = null, seen = new S
   assert.equal(trackedGroupCount(), 0);
 }
 
+/** The busy loop's process name, this test process's own: a loop another file (or person) left running is not it (≤ 15 characters, /proc's comm). */
+export const BUSY_LOOP_NAME = `sbloop${process.pid}`.slice(0, 15);
+
 /**
  * A busy loop of 30 ms of CPU every 100 ms: 0.3 of a core (less on a crowded host), named, so it is
  * told from the other node processes of a shared machine. Its system time counts: each reading of
  * the clock is a getrusage call, and a loop that counted user time alone used 0.87 of a core.
  */
 export function busyLoop() {
-  return spawn(process.execPath, ['-e', 'process.title = "sb-busy-loop"; setInterval(() => { const from = process.cpuUsage(); for (;;) { const u = process.cpuUsage(from); if (u.user + u.system >= 30_000) break; } }, 100)'], { stdio: 'ignore' });
+  const body = 'setInterval(() => { const from = process.cpuUsage(); for (;;) { const u = process.cpuUsage(from); if (u.user + u.system >= 30_000) break; } }, 100)';
+  return spawn(process.execPath, ['-e', `process.title = ${JSON.stringify(BUSY_LOOP_NAME)}; ${body}`], { stdio: 'ignore' });
 }
 
 export async function stopLoop(loop) {

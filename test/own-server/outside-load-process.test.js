@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after } from 'node:test';
 import { spawnCli } from '../helpers/harness.js';
-import { assertNothingLeft, busyLoop, stopLoop } from './helpers.js';
+import { assertNothingLeft, busyLoop, stopLoop, BUSY_LOOP_NAME } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-outside-process-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +34,7 @@ test('a busy loop at ~0.3 of a core beside a single process whose route fills it
     });
     assert.equal(rec.size, 2, why);
     assert.ok(rec.reasons.some((r) => r.id === 'more-processes'), why);
-    const loopSeen = result.samples.otherUsers.users.find((u) => u.name === 'sb-busy-loop');
+    const loopSeen = result.samples.otherUsers.users.find((u) => u.name === BUSY_LOOP_NAME);
     assert.ok(loopSeen && loopSeen.cores > 0.15 && loopSeen.cores < 0.6, `the loop is seen using ~0.3 of a core: ${why}`);
     await assertNothingLeft({ pids: [result.target.pid], marker: server });
   } finally {

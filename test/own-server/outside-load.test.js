@@ -16,7 +16,7 @@ import { reasonLines } from '../../src/report/reasons.js';
 import { formatDiagnosis } from '../../src/report/diagnose-text.js';
 import { reasonsSection } from '../../src/report/html/parts.js';
 import { spawnCli } from '../helpers/harness.js';
-import { fixture, assertNothingLeft, busyLoop, stopLoop } from './helpers.js';
+import { fixture, assertNothingLeft, busyLoop, stopLoop, BUSY_LOOP_NAME } from './helpers.js';
 import { ownRun } from './own-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-outside-load-'));
@@ -87,7 +87,7 @@ test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool
     // The loop is an other CPU user; the server's own processes never are.
     const users = result.samples.otherUsers.users;
     // Listed by name among the busiest few, or (on a crowded shared host) counted in the rest.
-    const named = users.find((u) => u.name === 'sb-busy-loop');
+    const named = users.find((u) => u.name === BUSY_LOOP_NAME);
     if (named) assert.ok(named.pids.includes(loop.pid) && named.cores < 0.6, `the loop (pid ${loop.pid}): ${JSON.stringify(named)}`);
     else assert.ok(result.samples.otherUsers.rest.names > 0, `the loop among the other users: ${JSON.stringify(result.samples.otherUsers)}`);
     assert.ok(!users.some((u) => u.pids.includes(result.target.pid)), `the server (pid ${result.target.pid}) is not another user`);
