@@ -32,7 +32,8 @@ test('run on a node:cluster server whose first worker throws every 1.5 s: its de
   const server = fixtureServer('cluster-throws');
   const env = { ...process.env, CI: 'true', THROW_EVERY_MS: '1500' };
   const { code, out, err } = await spawnCli(['run', '-d', '5s', '-w', '500ms', '-c', '8', '--json', '--', process.execPath, server], { env });
-  assert.equal(code, 0, err);
+  const failedWith = () => { try { const r = JSON.parse(out); return JSON.stringify({ failures: r.failures, unanswered: r.load?.unanswered, serverExit: r.serverExit }); } catch { return out.slice(-2000); } };
+  assert.equal(code, 0, `${err}\n${failedWith()}`);
   const result = JSON.parse(out);
   const deaths = result.workerDeaths;
   assert.ok(deaths.length >= 1, `the thrown workers are deaths: ${JSON.stringify(deaths)}; processes ${JSON.stringify(result.samples.processes.map((p) => [p.pid, p.role, p.series.length]))}`);
