@@ -1,3 +1,5 @@
+// test: run alone (its saturated-pool verdict reads the whole machine's CPU: beside other files a pool
+// 83% busy on a machine short of CPU read healthy in a fresh-clone CI run)
 // Thread pools end to end: diagnose sees every thread of a piscina pool (default
 // options: idle threads wait in Atomics.wait) and of a hand-made pool of eval
 // workers, with their own CPU and busy figures, and calls a saturated pool what it
