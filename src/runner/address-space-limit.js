@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { MIN_ADDRESS_SPACE_BYTES } from '../base/thresholds.js';
+import { limitRow } from '../base/proc-limits.js';
 
 /**
  * The soft address-space limit of this process in bytes, from /proc/self/limits (null where
@@ -19,10 +20,7 @@ export function readAddressSpaceLimit(text) {
   } catch {
     return null;
   }
-  const line = text.split('\n').find((l) => l.startsWith('Max address space'));
-  const soft = line?.slice('Max address space'.length).trim().split(/\s+/)[0];
-  if (soft === undefined) return null;
-  return soft === 'unlimited' ? Infinity : Number(soft);
+  return limitRow(text, 'Max address space')?.soft ?? null;
 }
 
 /**

@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { MIN_OPEN_FILES } from '../base/thresholds.js';
 
+// It parses its row itself rather than with base/proc-limits.js's limitRow: one module more before the
+// check, and Node 20 under `ulimit -n 18` died loading it (an EMFILE stack, the thing this check prevents).
 /**
  * The soft and hard open-files limits of this process, from /proc/self/limits
  * (null where there is no /proc). `unlimited` reads as Infinity.

@@ -11,6 +11,7 @@
 import { readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { plainText } from '../base/untrusted-text.js';
+import { limitRow } from '../base/proc-limits.js';
 
 /** True where /proc has what the samplers read. */
 export const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
@@ -345,8 +346,7 @@ export function readLimits(pid) {
   // Every key of LIMIT_ROWS is set below.
   const limits = /** @type {{ processes: number|null, openFiles: number|null }} */ ({});
   for (const [key, row] of Object.entries(LIMIT_ROWS)) {
-    const soft = text.split('\n').find((l) => l.startsWith(row))?.slice(row.length).trim().split(/\s+/)[0];
-    limits[key] = soft === undefined ? null : soft === 'unlimited' ? Infinity : Number(soft);
+    limits[key] = limitRow(text, row)?.soft ?? null;
   }
   return limits;
 }
