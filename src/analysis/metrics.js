@@ -15,6 +15,10 @@
  * - `cell(cell, steps)`: its figure in a tune cell (one pool size and policy, src/analysis/cells.js),
  *   or absent when a tune has none; a metric with a row or cell figure is a column of the compare
  *   or tune table;
+ * - `tick(tick, window)`: its figure in a live LoadTick, for the dashboard: `window` 'interval' is the
+ *   last second, 'overall' the phase so far; absent when a tick does not carry it. A live figure counts
+ *   every response (a tick does not split the successes' latencies out); the dashboard shows each metric
+ *   with a tick figure (`measureTickMetrics`);
  * - `noise`: how --against judges a change between two results ('rate', 'percentile',
  *   'share', 'single-sample', or 'none': shown, never judged; src/analysis/against-deltas.js),
  *   or absent when --against does not compare it;
@@ -165,9 +169,10 @@ function rowSucceededRps(row, runs) {
  * @param {string} field
  * @param {number|null} percentile
  * @param {RowFigure} [row]
+ * @param {{ live?: boolean }} [options] live: false, a tick does not carry it (its windows hold p50, p90, p99 and max)
  * @returns {Metric}
  */
-function latency(id, field, percentile, row) {
+function latency(id, field, percentile, row, { live = true } = {}) {
   return {
     id,
     kind: 'latency',
@@ -180,12 +185,14 @@ function latency(id, field, percentile, row) {
     },
     endpoint: (e) => endpointSucceeded(e, e.latency?.[field]),
     ...(row ? { row } : {}),
+    ...(live ? { tick: (/** @type {any} */ tick, /** @type {TickWindow} */ window) => ({ value: tick?.[window]?.[field] ?? null }) } : {}),
     noise: percentile === null ? 'single-sample' : 'percentile',
     percentile,
   };
 }
 
 /** @typedef {'ms'|'rps'|'count'|'percent'|'fraction'|'number'} MetricFormat */
+/** @typedef {'interval'|'overall'} TickWindow a live tick's last second, or its phase so far */
 /** @typedef {(row: any, runs: any[]) => number|null|{ value: number|null, why?: string }} RowFigure a compare row's figure, with why where it has no data */
 /** @typedef {(cell: any, steps: any[]) => number|null|{ value: number|null, why?: string }} CellFigure a tune cell's figure, with why where it has no data */
 
@@ -199,6 +206,8 @@ function latency(id, field, percentile, row) {
  * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string }} read
  * @property {RowFigure} [row] its figure in a compare row
  * @property {CellFigure} [cell] its figure in a tune cell (a pool size and policy, its measured steps)
+ * @property {(tick: any, window: TickWindow) => { value: number|null, of?: number|null }} [tick] its figure in a live
+ *   LoadTick's window, for the dashboard; absent when a tick does not carry it
  * @property {(endpoint: any) => { value: number|null, of?: number|null, why?: string }} [endpoint] its figure in one
  *   endpoint of a mix (load.endpoints), for `--assert 'p99{GET /report}<50ms'`; absent when it has none per endpoint
  * @property {(row: any, runs: any[]) => number|null} [rowOf] the whole a compare row's (or tune cell's) count is a share of
@@ -221,7 +230,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
   latency('p50', 'p50Ms', 50, rowLatency((row, runs) => median(measuredRuns(runs).map((r) => r.p50Ms)))),
   latency('p90', 'p90Ms', 90),
   { ...latency('p99', 'p99Ms', 99, medianP99), cell: medianP99, compareNoise: 'spread', compareField: 'p99Ms' },
-  latency('p999', 'p999Ms', 99.9),
+  latency('p999', 'p999Ms', 99.9, undefined, { live: false }),
   latency('max', 'maxMs', null),
   {
     id: 'rps',
@@ -236,6 +245,8 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     endpoint: (e) => endpointSucceeded(e, Number.isFinite(e.rps) && e.requests > 0 ? e.rps * (1 - (e.errors?.total ?? 0) / attemptsOf(e)) : null),
     row: rowSucceededRps,
     cell: rowSucceededRps,
+    // Live: every response a second (the dashboard says the succeeded rate beside it when some failed).
+    tick: (tick, window) => ({ value: window === 'interval' ? tick?.rps ?? null : tick?.phase === 'measure' ? tick.meanRps ?? null : null }),
     noise: 'rate',
     compareNoise: 'spread',
     compareField: 'rps',
@@ -250,6 +261,8 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     row: (row, runs) => row.errors,
     rowOf: (row, runs) => measuredRuns(runs).reduce((sum, r) => sum + (r.requests ?? 0), 0) + row.errors,
     cell: (cell, steps) => cell.errors,
+    // Live: the phase's errors so far, in both windows (a tick counts errors for the phase, not the second).
+    tick: (tick) => ({ value: tick?.errors?.total ?? null, of: tick?.errors ? attemptsOf(tick) : null }),
     ops: ['=', '<='], // a count or share of failures: at most, or exactly (errors=0)
     noise: 'share',
     compareNoise: 'share',
@@ -419,6 +432,26 @@ export function measureMetrics(result, table = METRICS) {
  */
 export function measureEndpointMetrics(endpoint, table = METRICS) {
   return readingOrder(table).flatMap((m) => (m.endpoint ? [figureOf(m, m.endpoint(endpoint))] : []));
+}
+
+/**
+ * @typedef {MetricFigure & { interval: number|null }} TickFigure a metric's live figure: `value` the
+ *   phase so far (a warm-up tick's warm-up, a measured tick's measured window), `interval` the last second
+ */
+
+/**
+ * A live LoadTick's figures, for the dashboard: the metrics with a tick reader, in reading order.
+ * @param {object|null} tick
+ * @param {readonly Metric[]} [table]
+ * @returns {TickFigure[]}
+ */
+export function measureTickMetrics(tick, table = METRICS) {
+  if (!tick) return [];
+  return readingOrder(table).flatMap((m) => {
+    if (!m.tick) return [];
+    const interval = m.tick(tick, 'interval').value;
+    return [{ ...figureOf(m, m.tick(tick, 'overall')), interval: Number.isFinite(interval) ? interval : null }];
+  });
 }
 
 /**

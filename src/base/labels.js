@@ -16,6 +16,18 @@ export function policyLabel(policy) {
   return policy ?? OWN_POLICY_LABEL;
 }
 
+/** The metrics (src/analysis/metrics.js, by id) whose label is not their id with dashes as spaces. */
+const METRIC_LABELS = /** @type {Record<string, string>} */ ({ rps: 'req/s', p999: 'p99.9', elu: 'ELU' });
+
+/**
+ * A metric's label in lines, tables and the dashboard: 'req/s', 'p99', 'blocked in spawn'.
+ * @param {string} id
+ * @returns {string}
+ */
+export function metricLabel(id) {
+  return METRIC_LABELS[id] ?? id.replaceAll('-', ' ');
+}
+
 /** What set a CPU budget narrower than the host, in words. */
 export const BUDGET_SOURCE_WORDS = { quota: 'cgroup quota', cpuset: 'cpuset', affinity: 'CPU affinity' };
 const UNREADABLE_WORDS = {

@@ -8,10 +8,12 @@
  * Figures in (a result's `metrics` block), strings out.
  */
 import { int, ms, msNumber } from './text-format.js';
+import { metricLabel } from '../base/labels.js';
 
 /**
  * @typedef {object} MetricWords
- * @property {string} [label] its label in lines and tables (default: the id, dashes as spaces)
+ * @property {string} [label] its label in lines and tables (default: metricLabel() of src/base/labels.js, which the
+ *   dashboard shows too: the id, dashes as spaces, where it has none)
  * @property {string|null} [tile] the label of its HTML headline tile (default: the label); null: no tile,
  *   the report shows it elsewhere (the latency table, the process table)
  * @property {'requests'|'latency'|'errors'|'processes'} [line] the summary line that shows it (the Requests,
@@ -24,15 +26,15 @@ import { int, ms, msNumber } from './text-format.js';
 
 /** @type {Record<string, MetricWords>} */
 const WORDS = {
-  rps: { label: 'req/s', tile: 'requests per second', line: 'requests' },
+  rps: { tile: 'requests per second', line: 'requests' },
   p50: { tile: 'latency p50', line: 'latency', column: false }, // --assert reads it in a compare; its table shows p99
   p90: { tile: null, line: 'latency' },
   p99: { tile: 'latency p99', line: 'latency' },
-  p999: { label: 'p99.9', tile: null, line: 'latency' },
+  p999: { tile: null, line: 'latency' },
   max: { tile: 'latency max', line: 'latency' },
   errors: { tile: 'errors', line: 'errors', bad: (value) => value > 0 },
   'blocked-in-spawn': { tile: null, line: 'processes' },
-  elu: { label: 'ELU', tile: null, line: 'processes', busiest: 'busiest loop' },
+  elu: { tile: null, line: 'processes', busiest: 'busiest loop' },
   busy: { tile: null, line: 'processes', busiest: 'busiest thread' },
 };
 
@@ -45,7 +47,7 @@ const NEVER_BAD = () => false;
  */
 export function metricWords(id) {
   const words = WORDS[id] ?? {};
-  const label = words.label ?? id.replaceAll('-', ' ');
+  const label = words.label ?? metricLabel(id);
   return {
     label,
     tile: words.tile === undefined ? label : words.tile,

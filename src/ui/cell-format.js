@@ -116,3 +116,22 @@ export function formatElapsed(ms) {
 
 /** The name formatElapsed() had (kept for code written against it). */
 export const formatDuration = formatElapsed;
+
+/**
+ * A metric's figure as its format says (src/analysis/metrics.js formatOf), short for a
+ * panel: '12.3 ms', '950/s', '1,204', '31%', '0.93'; DASH when not measured.
+ * @param {number|null|undefined} value
+ * @param {string} format 'ms', 'rps', 'count', 'percent', 'fraction' or 'number'
+ * @returns {string}
+ */
+export function formatFigure(value, format) {
+  if (!isNumber(value)) return DASH;
+  switch (format) {
+    case 'ms': return formatMs(value);
+    case 'rps': return `${formatCount(value)}/s`;
+    case 'count': return formatCount(value);
+    case 'percent': return formatFraction(value);
+    case 'fraction': return formatElu(value);
+    default: return Math.abs(value) < 100 ? String(Number(value.toPrecision(3))) : formatCount(value);
+  }
+}

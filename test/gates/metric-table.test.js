@@ -3,12 +3,17 @@
 // parsed by --assert, checked against a result, compared by --against, worded by
 // the report, measured into the result's metrics block (--json, checked by the
 // published schema) and shown by the text summary, the HTML report and the compare and
-// tune tables (text, Markdown, HTML), without any other file knowing it.
+// tune tables (text, Markdown, HTML) and the live dashboard, without any other file knowing it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { METRICS, metricsOf, assertSpecs, measureMetrics, measureRowMetrics, measureCellMetrics } from '../../src/analysis/metrics.js';
+import React from 'react';
+import { METRICS, metricsOf, assertSpecs, measureMetrics, measureRowMetrics, measureCellMetrics, measureTickMetrics } from '../../src/analysis/metrics.js';
+import { Dashboard } from '../../src/ui/components/dashboard.js';
+import { applyRunEvent } from '../../src/ui/run-state.js';
+import { makeState, makeTick } from '../ui/fixtures.js';
+import { frame } from '../ui/render-helpers.js';
 import { stepsOfCell } from '../../src/analysis/cells.js';
 import { createTune } from '../../src/tune/tune-engine.js';
 import { formatTune } from '../../src/report/tune-text.js';
@@ -243,4 +248,38 @@ test('the summary\'s Requests and Errors lines read the metrics block: a table t
   const before = formatSummary(saved).split('\n');
   assert.ok(before.includes('Errors     9: non-2xx 9 (500 ×9)'));
   assert.equal(lines.filter((l, i) => l !== before[i]).length, 2, 'only those two lines change');
+});
+
+/** The live dashboard of a run whose latest tick carries these figures (a table's tick readers), at 100 × 40. */
+function dashboardWith(tick) {
+  const state = applyRunEvent(makeState({ workers: 2 }), 'tick', tick);
+  return frame(React.createElement(Dashboard, { state, columns: 100, rows: 40 }), 100);
+}
+
+test('a metric defined in a fixture with a tick reader is on the live dashboard, every other line as before', () => {
+  const tick = makeTick({ errors: true }); // 2,720 requests so far, 12 failed; 683 req/s in the last second, 672 the mean
+  const live = measureTickMetrics(tick, TABLE);
+  assert.deepEqual(live.map((f) => f.id), ['rps', 'goodput', 'p50', 'p90', 'p99', 'max', 'errors']);
+  const text = dashboardWith({ ...tick, metrics: live });
+  const goodput = (rate) => Math.round(rate * (1 - 12 / 2720)).toLocaleString('en-US');
+  const line = `metrics    goodput ${goodput(672)}/s (last 1s ${goodput(683)}/s)`;
+  assert.ok(text.split('\n').includes(line), `${line}\n${text}`);
+  // Without it, the frame is the same less that line; a tick without a block is measured with the table.
+  assert.equal(text.split('\n').filter((l) => l !== line).join('\n'), dashboardWith({ ...tick, metrics: measureTickMetrics(tick) }));
+  assert.equal(dashboardWith(tick), dashboardWith({ ...tick, metrics: measureTickMetrics(tick) }));
+});
+
+test('the dashboard\'s throughput, latency and errors are the table\'s: a metric taken out or read otherwise changes them', () => {
+  const tick = makeTick({ errors: true });
+  const full = dashboardWith(tick);
+  assert.match(full, /latency ms +p50 +p90 +p99 +max/);
+  assert.match(full, /rps now 683 {2}mean 672/);
+  assert.match(full, /! errors 12/);
+  const withoutP99 = METRICS.filter((m) => m.id !== 'p99');
+  const table = withoutP99.map((m) => (m.id === 'rps' ? { ...m, tick: (_t, w) => ({ value: w === 'interval' ? 11 : 22 }) } : m.id === 'errors' ? { ...m, tick: () => ({ value: 3, of: 100 }) } : m));
+  const text = dashboardWith({ ...tick, metrics: measureTickMetrics(tick, table) });
+  assert.match(text, /latency ms +p50 +p90 +max$/m);
+  assert.match(text, /last 1s +41 +45 +62$/m);
+  assert.match(text, /rps now 11 {2}mean 22/);
+  assert.match(text, /! errors 3/);
 });

@@ -4,7 +4,8 @@ import { useTone } from '../theme.js';
 import { Header, headerLines } from './header.js';
 import { Progress } from './progress.js';
 import { Throughput, THROUGHPUT_LINES } from './throughput.js';
-import { Latency, LATENCY_LINES } from './latency.js';
+import { Latency, LATENCY_LINES, latencyWidth } from './latency.js';
+import { MetricsLine, metricsLineLines } from './metrics-line.js';
 import { Errors, errorsLines } from './errors-panel.js';
 import { workerDeaths } from '../../analysis/worker-deaths.js';
 import { Generator, generatorBusy, GENERATOR_LINES } from './generator.js';
@@ -21,6 +22,7 @@ const panels = {
   Progress: React.memo(Progress),
   Throughput: React.memo(Throughput),
   Latency: React.memo(Latency),
+  MetricsLine: React.memo(MetricsLine),
   Errors: React.memo(Errors),
   Generator: React.memo(Generator),
   Processes: React.memo(Processes),
@@ -30,8 +32,6 @@ const panels = {
 
 /** From this width throughput and latency sit side by side; below, they stack. Columns */
 export const SIDE_BY_SIDE_COLUMNS = 80;
-/** Width of the latency table (11-character label + four 7-character cells). Columns */
-const LATENCY_WIDTH = 39;
 /** Process lines shown however short the terminal: main, the busiest worker, "(N workers, busiest shown)". */
 const MIN_PROCESS_ROWS = 3;
 
@@ -78,7 +78,8 @@ export function frameLayout(state, { rows, sideBySide, oneLine, formatAdvice, co
   const layout = {
     // errors (and a worker's death), and the generator on its own line unless calm (then both on one)
     errors: take(oneLine ? 1 : errorsLines({ tick: state.tick, deaths: deathsOf(state) }) + GENERATOR_LINES),
-    perf: take(sideBySide ? Math.max(THROUGHPUT_LINES, LATENCY_LINES) : THROUGHPUT_LINES + LATENCY_LINES),
+    // throughput and latency, and the line of the metric table's other live figures under them
+    perf: take((sideBySide ? Math.max(THROUGHPUT_LINES, LATENCY_LINES) : THROUGHPUT_LINES + LATENCY_LINES) + metricsLineLines({ tick: state.tick })),
     header: take(1) ? 1 : 0,
     tune: Boolean(state.tune) && take(tuneLines(state.tune)),
     processes: take(processesFixedLines(state) + MIN_PROCESS_ROWS),
@@ -121,19 +122,21 @@ export function Dashboard({ state, columns, rows, keys = false, formatAdvice = n
   const errors = h(panels.Errors, { tick: state.tick, deaths: deathsOf(state) });
   const generatorPanel = h(panels.Generator, { generator, threads: state.plan?.threads ?? 1 });
   const lastLog = state.logs.at(-1);
-  const perf = sideBySide
+  const latencyColumns = latencyWidth(state.tick);
+  const rates = sideBySide
     ? h(
         Box,
         null,
-        h(panels.Throughput, { rpsHistory: state.rpsHistory, tick: state.tick, width: columns - LATENCY_WIDTH - 2 }),
-        h(Box, { marginLeft: 2 }, h(panels.Latency, { tick: state.tick, width: LATENCY_WIDTH })),
+        h(panels.Throughput, { rpsHistory: state.rpsHistory, tick: state.tick, width: columns - latencyColumns - 2 }),
+        h(Box, { marginLeft: 2 }, h(panels.Latency, { tick: state.tick, width: latencyColumns })),
       )
     : h(
         Box,
         { flexDirection: 'column' },
         h(panels.Throughput, { rpsHistory: state.rpsHistory, tick: state.tick, width: columns }),
-        h(panels.Latency, { tick: state.tick, width: Math.min(columns, LATENCY_WIDTH) }),
+        h(panels.Latency, { tick: state.tick, width: Math.min(columns, latencyColumns) }),
       );
+  const perf = h(Box, { flexDirection: 'column' }, rates, h(panels.MetricsLine, { tick: state.tick }));
   return h(
     Box,
     { flexDirection: 'column', width: columns },

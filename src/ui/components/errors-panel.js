@@ -5,6 +5,7 @@ import { useTone } from '../theme.js';
 import { workerDeathLabel } from '../../base/labels.js';
 import { requestOutcome, mostlyFailed } from '../../analysis/request-outcome.js';
 import { cleanText } from '../../base/untrusted-text.js';
+import { tickFigure } from '../tick-figures.js';
 
 const h = React.createElement;
 
@@ -72,7 +73,9 @@ export function Errors({ tick, deaths = [] }) {
   const topText = (tick?.errorTexts ?? []).find((e) => String(e.status) === top)?.texts?.[0]?.text;
   const statuses = non2xxStatuses(tick?.statuses).map(([status, count]) => `${status} ×${formatCount(count)}${status === top && topText ? ` '${cleanText(topText, 120)}'` : ''}`);
   const alarm = failureAlarm(tick);
-  if (!errors.total && kinds.length === 0 && statuses.length === 0) {
+  // The count is the metric table's errors, live (src/ui/tick-figures.js); the kinds and statuses the tick's own.
+  const total = tickFigure(tick, 'errors')?.value ?? errors.total;
+  if (!total && kinds.length === 0 && statuses.length === 0) {
     const none = h(Text, { wrap: 'truncate-end' }, h(Text, { bold: true }, 'errors '), h(Text, { color: tone('ok') }, tick ? '0' : '–'));
     return death ? h(Box, { flexDirection: 'column' }, none, h(Text, { wrap: 'truncate-end', color: tone('bad') }, death)) : none;
   }
@@ -82,7 +85,7 @@ export function Errors({ tick, deaths = [] }) {
     h(
       Text,
       { wrap: 'truncate-end', color: tone('bad') },
-      h(Text, { bold: true, inverse: Boolean(alarm) }, alarm ? `${alarm} · errors ${formatCount(errors.total)}` : `! errors ${formatCount(errors.total)}`),
+      h(Text, { bold: true, inverse: Boolean(alarm) }, alarm ? `${alarm} · errors ${formatCount(total)}` : `! errors ${formatCount(total)}`),
       kinds.length ? `: ${kinds.join(' · ')}` : '',
     ),
     statuses.length

@@ -2,6 +2,8 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { formatMs } from '../cell-format.js';
 import { useTone } from '../theme.js';
+import { latencyFigures } from '../tick-figures.js';
+import { metricLabel } from '../../base/labels.js';
 
 const h = React.createElement;
 
@@ -9,26 +11,31 @@ const h = React.createElement;
 const CELL = 7;
 /** Width of the row label ("latency ms", "last 1s", "overall"). */
 const LABEL = 11;
-const COLUMNS = [
-  ['p50', 'p50Ms'],
-  ['p90', 'p90Ms'],
-  ['p99', 'p99Ms'],
-  ['max', 'maxMs'],
-];
 
 const row = (label, values) =>
   label.padEnd(LABEL) + values.map((value) => value.padStart(CELL)).join('');
 
-/**
- * Latency percentiles in ms for the last second and for the whole measurement.
- * @param {{ tick: object|null, width: number }} props
- */
 /** The lines Latency draws: the column titles, the last second, overall. */
 export const LATENCY_LINES = 3;
 
+/**
+ * The Latency panel's width: its label and a cell for each latency metric a tick carries
+ * (four with the metric table's p50, p90, p99 and max: 39 columns).
+ * @param {object|null} tick
+ */
+export function latencyWidth(tick) {
+  return LABEL + CELL * latencyFigures(tick).length;
+}
+
+/**
+ * Latency percentiles in ms for the last second and for the whole measurement: a column
+ * for each metric of the table a tick carries that is shown in ms (src/ui/tick-figures.js).
+ * @param {{ tick: object|null, width: number }} props
+ */
 export function Latency({ tick, width }) {
   const tone = useTone();
-  const cells = (stats) => COLUMNS.map(([, key]) => formatMs(stats?.[key], { unit: false }));
+  const figures = latencyFigures(tick);
+  const cells = (/** @type {'interval'|'value'} */ window) => figures.map((f) => formatMs(f[window], { unit: false }));
   return h(
     Box,
     { flexDirection: 'column', width },
@@ -36,9 +43,9 @@ export function Latency({ tick, width }) {
       Text,
       { wrap: 'truncate-end' },
       h(Text, { bold: true }, 'latency ms'.padEnd(LABEL)),
-      h(Text, { color: tone('dim') }, COLUMNS.map(([title]) => title.padStart(CELL)).join('')),
+      h(Text, { color: tone('dim') }, figures.map((f) => metricLabel(f.id).padStart(CELL)).join('')),
     ),
-    h(Text, { wrap: 'truncate-end' }, row('last 1s', cells(tick?.interval))),
-    h(Text, { wrap: 'truncate-end' }, row('overall', cells(tick?.overall))),
+    h(Text, { wrap: 'truncate-end' }, row('last 1s', cells('interval'))),
+    h(Text, { wrap: 'truncate-end' }, row('overall', cells('value'))),
   );
 }

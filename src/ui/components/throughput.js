@@ -4,6 +4,7 @@ import { sparkline } from '../charts.js';
 import { formatCount } from '../cell-format.js';
 import { useTone } from '../theme.js';
 import { requestOutcome } from '../../analysis/request-outcome.js';
+import { tickFigure } from '../tick-figures.js';
 
 const h = React.createElement;
 
@@ -12,7 +13,8 @@ const MIN_SPARK_WIDTH = 8;
 
 /**
  * Requests per second, one sparkline character per second (warm-up seconds dim),
- * with the current and the mean of the measured seconds.
+ * with the current and the mean of the measured seconds (the metric table's rps,
+ * live: src/ui/tick-figures.js).
  * @param {{ rpsHistory: { phase: string, rps: number }[], tick: object|null, width: number }} props
  */
 /** The lines Throughput draws: the figures and the sparkline. */
@@ -28,6 +30,7 @@ export function Throughput({ rpsHistory, tick, width }) {
   // With errors among the measured requests, the mean counts them: say how much of it succeeded.
   const outcome = tick?.phase === 'measure' ? requestOutcome(tick) : null;
   const succeeded = outcome && outcome.failed > 0 ? outcome.succeededRps : null;
+  const rps = tickFigure(tick, 'rps');
   const peak = Math.max(0, ...rpsHistory.filter((entry) => entry.phase !== 'warmup').map((entry) => entry.rps));
   return h(
     Box,
@@ -36,7 +39,7 @@ export function Throughput({ rpsHistory, tick, width }) {
       Text,
       { wrap: 'truncate-end' },
       h(Text, { bold: true }, 'rps '),
-      `now ${formatCount(tick?.rps)}  mean ${formatCount(tick?.phase === 'measure' ? tick.meanRps : null)}`,
+      `now ${formatCount(rps?.interval)}  mean ${formatCount(rps?.value)}`,
       succeeded !== null ? h(Text, { color: tone('bad') }, `  succeeded ${formatCount(succeeded)}/s`) : '',
       peak > 0 ? h(Text, { color: tone('dim') }, `  peak ${formatCount(peak)}`) : '',
     ),
