@@ -69,7 +69,7 @@ export const WHY = {
 function endpointWhy(o) {
   const name = cleanText(o.endpoint ?? '', 200);
   if (!o.why) return `no endpoint '${name}' in the result's mix; name one by its name or METHOD path`;
-  if (o.why === 'no-responses') return `no request to '${name}' was measured (a small weight in a short run may draw it 0 times)`;
+  if (o.why === 'no-responses') return `no request to '${name}' was measured: a small weight in a short run may draw it 0 times`;
   return WHY[o.why] ?? notMeasuredReason(o.metric);
 }
 
