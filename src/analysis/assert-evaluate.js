@@ -26,6 +26,7 @@ import { stalledAtEnd } from '../load/stall.js';
  * @property {boolean} [partial] the run was stopped before its end (Ctrl-C, SIGTERM): its figures cover part of it
  * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
  * @property {boolean} [stalled] the server stopped answering: requests unanswered at the end, longer than any answered (load/stall.js)
+ * @property {boolean} [noRows] a compare result with no row: no run of it ended
  */
 
 /**
@@ -92,6 +93,9 @@ const byId = (figures) => Object.fromEntries(figures.map((f) => [f.id, f]));
  */
 function compareFigures(result, table) {
   const againstRows = result.against?.rows ?? [];
+  // A comparison stopped before its first run ended has no row: its gates have nothing to read, and fail
+  // (with no target, no gate was checked at all, and `report --assert 'rps>=1'` passed it, exit 0).
+  if ((result.rows ?? []).length === 0) return [{ where: null, figures: {}, changes: null, noRows: true }];
   return (result.rows ?? []).map((row) => {
     const against = againstRows.find((r) => r.workload === row.workload && r.strategy === row.strategy);
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
@@ -119,6 +123,7 @@ function changesOf(against) {
  * @returns {{ measured: number|null, process: string|null, why: string|null }}
  */
 export function measuredFor(a, f) {
+  if (f.noRows) return { measured: null, process: null, why: 'no-rows' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
   const { value, of = null, process = null, why = null } = figure;
@@ -149,7 +154,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it. The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)

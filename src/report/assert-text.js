@@ -59,6 +59,7 @@ export const WHY = {
   'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
+  'no-rows': 'the comparison has no row: it was stopped before any run ended',
   'ambiguous-endpoint': 'more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query',
 };
 
