@@ -43,3 +43,23 @@ test('the limit is read from /proc/self/limits, in bytes; unlimited or unreadabl
   assert.equal(addressSpaceRefusal(MIN_ADDRESS_SPACE_BYTES), null);
   assert.match(addressSpaceRefusal(1024 ** 3), /limit is 1048576 kB/);
 });
+
+const withStack = (kb, args) => spawnSync('/bin/sh', ['-c', `ulimit -s ${kb} && exec "$@"`, 'sh', process.execPath, BIN, ...args], { encoding: 'utf8' });
+
+test('ulimit -s below the 984 kB V8 assumes (at the lowest this Node starts a script with): one line saying what to set, exit 2, not a segfault', async () => {
+  const { stackRefusal, readStackLimit } = await import('../../src/runner/address-space-limit.js');
+  // Below ~64 kB Node itself dies before any script; spawnbench --help died by SIGSEGV (139, no word) at 64 and 70.
+  const starts = (kb) => spawnSync('/bin/sh', ['-c', `ulimit -s ${kb} && exec "$@"`, 'sh', process.execPath, NOOP]).status === 0;
+  const kb = [64, 96, 128, 256].find(starts);
+  assert.ok(kb, 'this Node starts a script under some ulimit -s below 1 MiB');
+  for (const args of [['--help'], ['run', '-d', '1s', '--url', 'http://127.0.0.1:1/']]) {
+    const result = withStack(kb, args);
+    assert.equal(result.status, 2, `${args[0]}: status ${result.status} signal ${result.signal} ${result.stderr}`);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, `spawnbench: the stack limit is ${kb} kB (ulimit -s) and Node needs at least 1024 kB; run \`ulimit -s 8192\` in this shell first\n`);
+  }
+  assert.equal(withStack(1024, ['list']).status, 0, 'at 1 MiB commands run');
+  assert.equal(readStackLimit('Max stack size            8388608              unlimited            bytes\n'), 8388608);
+  assert.equal(stackRefusal(Infinity), null);
+  assert.equal(stackRefusal(null), null);
+});
