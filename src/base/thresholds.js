@@ -235,6 +235,13 @@ export const SILENT_END_MIN_MS = 3_000;
 export const MIN_ADDRESS_SPACE_BYTES = 2 * 1024 ** 3;
 
 /**
+ * The address space (ulimit -v) each load-generator thread beyond the first adds to MIN_ADDRESS_SPACE_BYTES
+ * (bytes): a worker thread reserves its own V8 heap and code range. On Node 20, x64, `run --generator-threads 2`
+ * died with a V8 "Fatal process OOM" trap (exit 133) at 2 GiB and an abort at 2.25 GB, and ran at 2.3 GB.
+ */
+export const GENERATOR_THREAD_ADDRESS_SPACE_BYTES = 512 * 1024 ** 2;
+
+/**
  * The least stack (ulimit -s) spawnbench starts with (bytes). V8 assumes its main thread has 984 kB of
  * stack (its --stack-size default) and only checks against that: with less, a deep call runs off the
  * real stack and Node dies by SIGSEGV, not a RangeError. On Node 20, x64, `spawnbench --help` died so

@@ -63,3 +63,17 @@ test('ulimit -s below the 984 kB V8 assumes (at the lowest this Node starts a sc
   assert.equal(stackRefusal(Infinity), null);
   assert.equal(stackRefusal(null), null);
 });
+
+test('--generator-threads 2 under a ulimit -v that fits one thread: one line saying what to set, exit 2, not a V8 OOM trap', async () => {
+  const { parseGeneratorThreads } = await import('../../src/plan/option-declarations.js');
+  const cpu = { budget: 2, source: 'host', hostThreads: 2, physicalCores: 2, cpus: [0, 1], limits: {}, smt: null, unreadable: null };
+  const kb = 2_202_009;
+  assert.throws(() => parseGeneratorThreads('2', cpu, kb * 1024), new RegExp(`^UsageError: --generator-threads 2 needs at least 2621440 kB of address space and the limit is ${kb} kB \\(ulimit -v\\); run \`ulimit -v unlimited\` in this shell first, or give --generator-threads 1$`));
+  assert.equal(parseGeneratorThreads('1', cpu, kb * 1024), 1, 'one thread fits');
+  assert.equal(parseGeneratorThreads('2', cpu, 2621440 * 1024), 2);
+  assert.equal(parseGeneratorThreads('2', cpu, null), 2, 'no limit');
+  // End to end it died with exit 133 (Fatal process OOM); on a 1-CPU budget the CPUs refuse it first, in one line too.
+  const result = withLimit(kb, ['run', '-d', '1s', '--url', 'http://127.0.0.1:1/', '--generator-threads', '2']);
+  assert.equal(result.status, 2, `status ${result.status} signal ${result.signal}: ${result.stderr}`);
+  assert.match(result.stderr, /^spawnbench: --generator-threads 2 [^\n]*\n$/);
+});
