@@ -330,7 +330,7 @@ const WORDS = {
     return {
       title: `the server refuses connections: ${pct(f.errorRate)} of requests failed with ${quote(f.text)}${restarts ? `; ${restarts}` : ''}`,
       evidence: [
-        `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)}); spawnbench's own connects to ${port} were refused ×${int(f.refused)}: nothing listened there at those moments`,
+        `${int(f.errors)} failed of ${int(f.attempts)} (${f.belowThreshold ? 'below the ' : ''}threshold ${pct(ERROR_RATE)}${f.belowThreshold ? ', named for the restart' : ''}); spawnbench's own connects to ${port} were refused ×${int(f.refused)}: nothing listened there at those moments`,
         restarts
           ? 'each pid replaced the one before it (its launcher ended it and started another, as nodemon does): a restart, not a second worker; between two, nothing listens'
           : f.none
