@@ -2,8 +2,12 @@
 import { openFilesRefusal } from '../src/runner/open-files-limit.js';
 
 // Before any other module loads (the clean-up's too): with too few open files, loading them is what would fail.
-// The address-space check loads after it: at 18 open files one more module at start is one too many.
-const refusal = openFilesRefusal() ?? (await import('../src/runner/address-space-limit.js')).addressSpaceRefusal();
+// The address-space and stack checks load after it: at 18 open files one more module at start is one too many.
+let refusal = openFilesRefusal();
+if (!refusal) {
+  const { addressSpaceRefusal, stackRefusal } = await import('../src/runner/address-space-limit.js');
+  refusal = addressSpaceRefusal() ?? stackRefusal();
+}
 if (refusal) {
   process.stderr.write(`${refusal}\n`);
   process.exit(2);

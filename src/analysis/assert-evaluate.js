@@ -10,6 +10,7 @@ import { stalledAtEnd } from '../load/stall.js';
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
 /** @typedef {import('../base/result-types.js').DiagnoseResult} DiagnoseResult */
 /** @typedef {import('../base/result-types.js').CompareResult} CompareResult */
+/** @typedef {import('../base/result-types.js').Endpoint} Endpoint */
 /** @typedef {readonly import('./metrics.js').Metric[]} MetricTable */
 
 /** @typedef {{ value: number|null, of?: number|null, process?: string|null, why?: string }} GateFigure one metric's figure */
@@ -25,6 +26,7 @@ import { stalledAtEnd } from '../load/stall.js';
  * @property {boolean} [partial] the run was stopped before its end (Ctrl-C, SIGTERM): its figures cover part of it
  * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
  * @property {boolean} [stalled] the server stopped answering: requests unanswered at the end, longer than any answered (load/stall.js)
+ * @property {boolean} [noRows] a compare result with no row: no run of it ended
  */
 
 /**
@@ -39,19 +41,43 @@ export function gateFigures(result, table = METRICS) {
 }
 
 /**
- * Each endpoint's figures by the names a filter may give it: its name, `METHOD path`, `METHOD path` without the query.
+ * Each endpoint's figures by the names a filter may give it: its name or `METHOD path`, else
+ * `METHOD path` without the query. A name two endpoints answer to at once (`GET /items` for
+ * `/items?page=1` and `/items?page=2`) reads neither: its figures are null, why
+ * 'ambiguous-endpoint', and its gates fail (a gate read the last of them, and passed on the
+ * fast page while the slow one was 8 times its limit).
  * @param {RunResult|DiagnoseResult} result
  * @param {MetricTable} table
  */
 function endpointFigures(result, table) {
+  /** @type {Map<string, { rank: number, entries: Set<Endpoint> }>} */
+  const claims = new Map();
+  /** @type {(name: string, rank: number, e: Endpoint) => void} */
+  const claim = (name, rank, e) => {
+    const known = claims.get(name);
+    if (!known || rank < known.rank) claims.set(name, { rank, entries: new Set([e]) });
+    else if (rank === known.rank) known.entries.add(e);
+  };
+  for (const e of result.load?.endpoints ?? []) {
+    claim(e.name, 0, e);
+    claim(`${e.method} ${e.path}`, 0, e);
+    claim(`${e.method} ${String(e.path).split('?')[0]}`, 1, e);
+  }
   /** @type {Record<string, Record<string, GateFigure>>} */
   const byName = {};
-  for (const e of result.load?.endpoints ?? []) {
-    const figures = byId(measureEndpointMetrics(e, table));
-    for (const name of [`${e.method} ${e.path}`, `${e.method} ${String(e.path).split('?')[0]}`, e.name]) byName[name] = figures;
+  for (const [name, { entries }] of claims) {
+    const [e] = entries;
+    byName[name] = entries.size === 1 ? byId(measureEndpointMetrics(e, table)) : ambiguous(table);
   }
   return byName;
 }
+
+/**
+ * The figures of a name more than one endpoint answers to: none.
+ * @param {MetricTable} table
+ * @returns {Record<string, GateFigure>}
+ */
+const ambiguous = (table) => Object.fromEntries(table.filter((m) => m.endpoint).map((m) => [m.id, { value: null, why: 'ambiguous-endpoint' }]));
 
 /**
  * A metrics block by metric id.
@@ -67,6 +93,9 @@ const byId = (figures) => Object.fromEntries(figures.map((f) => [f.id, f]));
  */
 function compareFigures(result, table) {
   const againstRows = result.against?.rows ?? [];
+  // A comparison stopped before its first run ended has no row: its gates have nothing to read, and fail
+  // (with no target, no gate was checked at all, and `report --assert 'rps>=1'` passed it, exit 0).
+  if ((result.rows ?? []).length === 0) return [{ where: null, figures: {}, changes: null, noRows: true }];
   return (result.rows ?? []).map((row) => {
     const against = againstRows.find((r) => r.workload === row.workload && r.strategy === row.strategy);
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
@@ -94,6 +123,7 @@ function changesOf(against) {
  * @returns {{ measured: number|null, process: string|null, why: string|null }}
  */
 export function measuredFor(a, f) {
+  if (f.noRows) return { measured: null, process: null, why: 'no-rows' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
   const { value, of = null, process = null, why = null } = figure;
@@ -123,7 +153,8 @@ const COMPARE = {
  * @property {string|null} where    the compare row, or null
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
- *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'stopped-early': the run was stopped before its end, its figure covers
+ *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it. The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)

@@ -257,7 +257,8 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     unit: 'count',
     better: 'lower',
     read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null }),
-    endpoint: (e) => ({ value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
+    // An endpoint the draw never picked has no error count: errors{GET /x}=0 passed on nothing sent to it.
+    endpoint: (e) => (attemptsOf(e) === 0 ? { value: null, why: 'no-responses' } : { value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
     row: (row, runs) => row.errors,
     rowOf: (row, runs) => measuredRuns(runs).reduce((sum, r) => sum + (r.requests ?? 0), 0) + row.errors,
     cell: (cell, steps) => cell.errors,

@@ -497,7 +497,7 @@ function fullCores(input) {
   const busy = input.budgetBusyPct;
   if (!isFiniteNumber(busy) || busy < MACHINE_CPU_LIMIT_PCT) return null;
   const users = (input.otherUsers ?? []).map(({ name, count, cores }) => ({ name, count, cores }));
-  return { limit: 'cores', share: busy / 100, cores: input.cores, budgetSource: input.budgetSource ?? null, otherCores: input.otherCores ?? null, otherUsers: users };
+  return { limit: 'cores', share: busy / 100, cores: input.cores, budgetSource: input.budgetSource ?? null, hostCpus: input.hostCpus ?? null, otherCores: input.otherCores ?? null, otherUsers: users };
 }
 
 /**

@@ -42,6 +42,8 @@
  *   and the budget's busy % (src/analysis/cpu-view.js)
  * @property {number|null} [spawnedCpuPct] CPU of the commands the server spawned, % of one core
  * @property {import('../base/result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind (LoadResult.errorTexts)
+ * @property {{ total: number, failures: import('../base/result-types.js').SpawnFailureCount[] }|null} [spawnFailures] the commands the
+ *   server could not start, by errno and the limit it points at (src/analysis/spawn-failures.js)
  * @property {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null} [stderr] the server's stderr lines
  * @property {Array<{ peer: string, name: string|null, connections: number }>|null} [downstreams] its outbound connections by peer
  * @property {{ users: Array<{ name: string, count: number, cores: number }> }|null} [otherUsers] other CPU users by name

@@ -24,6 +24,8 @@ export function failingRequests(evidence) {
     id: 'errors',
     kind: 'problem',
     where: null,
-    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr) },
+    // The commands it could not start, with the limit they ran into (ulimit -u): the cause and the fix, where
+    // "check --path, --method, --header and --body" pointed at the request.
+    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr), spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null },
   };
 }

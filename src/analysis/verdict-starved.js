@@ -1,11 +1,14 @@
 /**
  * Rule: the server's main thread often waited for a CPU (other processes, the
  * load generator included, took the cores). Its loop delays and latency are then
- * inflated by the machine, not by the server's own work.
+ * inflated by the machine, not by the server's own work. Under a CPU quota that
+ * throttled the server, the wait is the quota's stops (verdict-quota.js), not a
+ * machine short of CPU, unless the machine's cores were full too.
  */
 import { num } from './verdict-common.js';
 import { downstreamOf } from './error-reasons.js';
-import { OTHER_PROCESSES_CORES, OTHER_USER_SHARE } from '../base/thresholds.js';
+import { quotaThrottled } from './verdict-quota.js';
+import { MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, OTHER_USER_SHARE } from '../base/thresholds.js';
 import { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../base/thresholds.js';
 export { CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION } from '../base/thresholds.js';
 
@@ -23,6 +26,9 @@ export function cpuStarved(evidence) {
  */
 export function waitingForCpu(evidence) {
   if (!cpuStarved(evidence)) return null;
+  // The server's own CPU quota stopped it (the verdict says so): its wait for a CPU is the quota's stops, and a
+  // machine whose cores had room is not short of CPU (it said "diagnose on a quieter machine" at 26% and 31% busy).
+  if (quotaThrottled(evidence)?.id === 'cpu-quota' && !((num(evidence.machine?.busyPct) ?? 0) >= MACHINE_CPU_LIMIT_PCT)) return null;
   // cpuStarved(): the main thread was read
   const t = /** @type {NonNullable<import('./verdict-common.js').Evidence['mainThread']>} */ (evidence.mainThread);
   return {

@@ -235,6 +235,21 @@ export const SILENT_END_MIN_MS = 3_000;
 export const MIN_ADDRESS_SPACE_BYTES = 2 * 1024 ** 3;
 
 /**
+ * The address space (ulimit -v) each load-generator thread beyond the first adds to MIN_ADDRESS_SPACE_BYTES
+ * (bytes): a worker thread reserves its own V8 heap and code range. On Node 20, x64, `run --generator-threads 2`
+ * died with a V8 "Fatal process OOM" trap (exit 133) at 2 GiB and an abort at 2.25 GB, and ran at 2.3 GB.
+ */
+export const GENERATOR_THREAD_ADDRESS_SPACE_BYTES = 512 * 1024 ** 2;
+
+/**
+ * The least stack (ulimit -s) spawnbench starts with (bytes). V8 assumes its main thread has 984 kB of
+ * stack (its --stack-size default) and only checks against that: with less, a deep call runs off the
+ * real stack and Node dies by SIGSEGV, not a RangeError. On Node 20, x64, `spawnbench --help` died so
+ * (exit 139, no word) at `ulimit -s 70` and ran at 80; 1 MiB is V8's assumption with the native frames below it.
+ */
+export const MIN_STACK_BYTES = 1024 ** 2;
+
+/**
  * The same level as GENERATOR_BUSY_ELU, in the unit the /proc sampler gives:
  * CPU per generator thread, % of one core. One level in two units, so the
  * dashboard's generator warning and tune's "the generator is the limit" agree

@@ -115,10 +115,12 @@ async function execute(engine, plan, logger) {
     failures,
     stoppedEarly: engine.stopRequested,
   });
-  result.diagnosis = { ...diagnoseEvidence(buildEvidence(result)), thresholds: THRESHOLDS };
+  // The failed spawns are evidence too (the limit they ran into); the result keeps its fields' order.
+  const failedSpawns = spawnFailures(load.errorTexts, limits);
+  result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, spawnFailures: failedSpawns })), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);
   result.outcome = requestOutcome(load);
-  result.spawnFailures = spawnFailures(load.errorTexts, limits);
+  result.spawnFailures = failedSpawns;
   result.exitCode = failures.length > 0 || result.outcome.id === 'none-succeeded' ? 1 : 0;
   // Every metric of the table (src/analysis/metrics.js), as --json, the summary and the HTML report show it.
   result.metrics = measureMetrics(result);

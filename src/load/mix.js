@@ -75,7 +75,16 @@ function checkEntry(item, where) {
   const upper = method.toUpperCase();
   const name = item.name == null ? `${upper} ${item.path}` : String(item.name);
   if (name.trim() === '' || /[{}\r\n]/.test(name)) throw new UsageError(`${where}: "name" ${JSON.stringify(name)} must be one line without { or }`);
-  return { name, method: upper, path: item.path, headers, body, weight };
+  return { name, method: upper, path: encodePath(item.path), headers, body, weight };
+}
+
+/**
+ * A path with its non-ASCII characters percent-encoded as UTF-8, as a URL has them (`--path /ünïcode`
+ * alone is sent so): sent raw, every request of `/ünïcode` in a mix was answered 400.
+ * @param {string} path
+ */
+function encodePath(path) {
+  return path.replace(/[^\x00-\x7f]+/g, (text) => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }
 
 /**

@@ -21,7 +21,7 @@ export function fsReason(error) {
     ENOENT: 'no such file or directory', EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system',
     ENOTDIR: 'a part of the path is not a directory', EISDIR: 'it is a directory', ENOSPC: 'no space left on the device',
     EDQUOT: 'the disk quota is used up', EFBIG: 'the file size limit was reached (ulimit -f)', EIO: 'an input/output error on the device',
-    EPIPE: 'the reading end of the pipe was closed', ENXIO: 'no reader or device behind it',
+    EPIPE: 'the reading end of the pipe was closed', ENXIO: 'no reader or device behind it', EBADF: 'it is open for reading only',
   };
   return words[error?.code] ?? error?.code ?? error?.message ?? String(error);
 }

@@ -6,7 +6,7 @@
  * read-only file system, /proc and a directory given as a file all fail here, in one line
  * that names the flag.
  */
-import { accessSync, constants, openSync, closeSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
+import { accessSync, constants, openSync, closeSync, readFileSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../base/errors.js';
 import { destinationKind, fsReason as why, realTarget } from './atomic-file.js';
@@ -17,7 +17,10 @@ const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' 
 /**
  * Refuses a destination that is neither a regular file, a new path, nor a special file
  * written through (a FIFO, a character device such as /dev/null, spawnbench's own stdout):
- * a directory, a block device, a socket. Says whether the destination is written through.
+ * a directory, a block device, a socket. One written through must take writes now: a
+ * descriptor of spawnbench's open for reading only (/dev/stdin from a file), or a device
+ * that cannot be opened (/dev/tty with no terminal, as in CI), used to fail only after the
+ * whole run, the result lost. Says whether the destination is written through.
  * @param {string} file
  * @param {string} flag e.g. '--out'
  * @returns {boolean} true for a destination written through (no file is made next to it)
@@ -31,10 +34,28 @@ export function checkDestinationKind(file, flag) {
   if (destination.kind !== 'through') return false;
   try {
     accessSync(file, constants.W_OK);
+    if (destination.fd !== undefined) checkDescriptorWrites(destination.fd);
+    else if (statSync(file).isCharacterDevice()) closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY));
   } catch (error) {
     throw new UsageError(`${flag} ${file}: cannot write there (${why(error)}); give a path you can write`);
   }
   return true;
+}
+
+/**
+ * Throws when spawnbench's descriptor `fd` is open for reading only (its flags in
+ * /proc/self/fdinfo; where that cannot be read, the write will tell).
+ * @param {number} fd
+ */
+function checkDescriptorWrites(fd) {
+  let flags;
+  try {
+    flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+  } catch {
+    return;
+  }
+  // O_ACCMODE 3: O_RDONLY is 0.
+  if (flags !== undefined && (Number.parseInt(flags, 8) & 3) === 0) throw Object.assign(new Error(`descriptor ${fd} is open for reading only`), { code: 'EBADF' });
 }
 
 /**

@@ -9,7 +9,9 @@
  * The numbers behind the defaults live in thresholds.js; tune's and compare's
  * shorter runs are per-command defaults here (COMMAND_DEFAULTS).
  */
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../base/errors.js';
+import { limitRow } from '../base/proc-limits.js';
 import { ownCpuBudget, budgetWorkers } from '../machine/cpu-budget.js';
 import { cpuBudgetLabel } from '../base/labels.js';
 import {
@@ -22,7 +24,7 @@ import {
   DEFAULT_CONNECTIONS, DEFAULT_DURATION_MS, DEFAULT_WARMUP_MS, DEFAULT_TIMEOUT_MS, DEFAULT_GENERATOR_THREADS, DEFAULT_SEED,
   SAMPLE_INTERVAL_MS, SAMPLE_INTERVAL_RANGE_MS, READY_TIMEOUT_MS, MAX_POOL_SIZE, MAX_REPEAT,
   TUNE_DEFAULTS, COMPARE_DEFAULTS, TUNE_MAX_SIZE_FACTOR,
-  TUNE_STEP_MAX_MS, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE,
+  TUNE_STEP_MAX_MS, TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE, MIN_ADDRESS_SPACE_BYTES, GENERATOR_THREAD_ADDRESS_SPACE_BYTES,
 } from '../base/thresholds.js';
 
 export const BALANCE_POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
@@ -63,10 +65,11 @@ export function defaultSizes(parallelism = defaultPoolSize()) {
  * cores took ~1 GB).
  * @param {string|number} value
  * @param {import('../machine/cpu-budget.js').CpuBudget} [cpu]
+ * @param {number|null} [addressSpace] the address-space limit in bytes (null: none)
  * @returns {number}
  * @throws {UsageError}
  */
-export function parseGeneratorThreads(value, cpu = ownCpuBudget()) {
+export function parseGeneratorThreads(value, cpu = ownCpuBudget(), addressSpace = ownAddressSpace()) {
   const most = budgetWorkers(cpu);
   // The example a non-number gets is one the cap allows (it said 'e.g. 10' where 2 was the most);
   // the bound and the words are LOAD_PARSERS.threads' (load-options.js).
@@ -74,7 +77,23 @@ export function parseGeneratorThreads(value, cpu = ownCpuBudget()) {
   if (threads > most) {
     throw new UsageError(`--generator-threads ${threads} is more than the CPUs spawnbench may use here (${cpuBudgetLabel({ cpu })}); give at most ${most}`);
   }
+  // Each thread reserves its own V8 heap: under a ulimit -v that fits one, a second died with a V8 OOM trap, no word.
+  const needed = MIN_ADDRESS_SPACE_BYTES + (threads - 1) * GENERATOR_THREAD_ADDRESS_SPACE_BYTES;
+  if (threads > 1 && addressSpace !== null && addressSpace < needed) {
+    const kb = (/** @type {number} */ bytes) => Math.floor(bytes / 1024);
+    throw new UsageError(`--generator-threads ${threads} needs at least ${kb(needed)} kB of address space and the limit is ${kb(addressSpace)} kB (ulimit -v); run \`ulimit -v unlimited\` in this shell first, or give --generator-threads 1`);
+  }
   return threads;
+}
+
+/** This process's soft address-space limit in bytes (ulimit -v), null where /proc cannot tell or it is unlimited. */
+function ownAddressSpace() {
+  try {
+    const soft = limitRow(readFileSync('/proc/self/limits', 'utf8'), 'Max address space')?.soft ?? null;
+    return soft !== null && Number.isFinite(soft) ? soft : null;
+  } catch {
+    return null;
+  }
 }
 
 /** --sample-interval: a duration between 100 ms and 1 s. */

@@ -30,7 +30,7 @@ export function formatAssertionLine(o) {
   const where = o.where ? `  ${o.where}:` : '';
   if (o.id === 'assert-not-measured') {
     // WHY[''] is undefined, as WHY[undefined] was.
-    const why = o.endpoint && !o.why ? `no endpoint '${cleanText(o.endpoint, 200)}' in the result's mix; name one by its name or METHOD path` : WHY[o.why ?? ''] ?? notMeasuredReason(o.metric);
+    const why = o.endpoint ? endpointWhy(o) : WHY[o.why ?? ''] ?? notMeasuredReason(o.metric);
     return `assert ${o.expr}  ${status}${where}  not measured (${why})`;
   }
   const why = o.why ? ` (${WHY[o.why]})` : '';
@@ -59,7 +59,20 @@ export const WHY = {
   'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
+  'no-rows': 'the comparison has no row: it was stopped before any run ended',
+  'ambiguous-endpoint': 'more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query',
 };
+
+/**
+ * Why an endpoint's gate had no figure: no such endpoint, none of its requests drawn, or WHY (more than one answers to it, …).
+ * @param {import('../analysis/assert-evaluate.js').AssertionOutcome} o
+ */
+function endpointWhy(o) {
+  const name = cleanText(o.endpoint ?? '', 200);
+  if (!o.why) return `no endpoint '${name}' in the result's mix; name one by its name or METHOD path`;
+  if (o.why === 'no-responses') return `no request to '${name}' was measured: a small weight in a short run may draw it 0 times`;
+  return WHY[o.why] ?? notMeasuredReason(o.metric);
+}
 
 /** @param {string} metric */
 function notMeasuredReason(metric) {

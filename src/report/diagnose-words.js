@@ -9,6 +9,7 @@ import { pct, ms, int } from './text-format.js';
 import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { cleanText } from '../base/untrusted-text.js';
+import { spawnFailureText } from './spawn-failures-text.js';
 import { littleLawText } from './tune-words.js';
 import { noResponseReason } from '../load/host-check.js';
 import {
@@ -125,6 +126,17 @@ function capacityText(f) {
     default: return `at least ${int(f.rps)} req/s`;
   }
 }
+
+/**
+ * Where each limit a failed spawn points at is raised (src/analysis/spawn-failures.js `limit`).
+ * @type {Record<string, string>}
+ */
+const LIMIT_FIX = {
+  processes: 'raise the process limit the server runs under (ulimit -u)',
+  openFiles: 'raise the open-files limit of the process that spawns (ulimit -n)',
+  systemFiles: 'raise the system\'s open-files table (fs.file-max)',
+  memory: 'give the server more memory',
+};
 
 /**
  * What bounds a capacity estimate (src/analysis/pool-capacity.js `limit`).
@@ -318,7 +330,7 @@ const WORDS = {
     return {
       title: `the server refuses connections: ${pct(f.errorRate)} of requests failed with ${quote(f.text)}${restarts ? `; ${restarts}` : ''}`,
       evidence: [
-        `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)}); spawnbench's own connects to ${port} were refused ×${int(f.refused)}: nothing listened there at those moments`,
+        `${int(f.errors)} failed of ${int(f.attempts)} (${f.belowThreshold ? 'below the ' : ''}threshold ${pct(ERROR_RATE)}${f.belowThreshold ? ', named for the restart' : ''}); spawnbench's own connects to ${port} were refused ×${int(f.refused)}: nothing listened there at those moments`,
         restarts
           ? 'each pid replaced the one before it (its launcher ended it and started another, as nodemon does): a restart, not a second worker; between two, nothing listens'
           : f.none
@@ -443,8 +455,11 @@ const WORDS = {
         `${int(f.errors)} failed of ${int(f.attempts)} (threshold ${pct(ERROR_RATE)})${statuses.length ? `: ${statuses.join(', ')}` : ''}`,
         ...(f.top?.text ? [`most frequent: ${errorLabel(f.top)} ×${int(f.top.count)} ${quote(f.top.text)}`] : []),
         ...(f.top?.stderr ? [`the server's stderr said ${quote(f.top.stderr.text)} ×${int(f.top.stderr.count)}`] : []),
+        ...(f.spawnFailure ? [`its commands could not start: ${spawnFailureText(f.spawnFailure)}`] : []),
       ],
-      next: ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
+      next: f.spawnFailure?.limit
+        ? [`${LIMIT_FIX[f.spawnFailure.limit]}, or start fewer commands at once (a pool of workers)`]
+        : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
   'cpu-quota': (f) => ({

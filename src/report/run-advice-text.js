@@ -334,7 +334,10 @@ const SENTENCES = {
 function othersShare(f) {
   if (!(f.otherCores >= 0.05)) return '';
   const named = (f.otherUsers ?? []).map(otherUserText).join(', ');
-  return `; other processes used ${fixed(f.otherCores, 1)} of them${named ? ` (${named})` : ''}`;
+  // Other processes are measured host-wide: under a narrower budget (affinity, cpuset, quota) they are not "of them"
+  // (on 1 CPU of affinity: "ran at 100% …; other processes used 1.0 of them", beside the run's own 0.96).
+  const of = f.budgetSource && f.budgetSource !== 'host' && Number.isFinite(f.hostCpus) ? `cores of the host's ${f.hostCpus} CPUs` : 'of them';
+  return `; other processes used ${fixed(f.otherCores, 1)} ${of}${named ? ` (${named})` : ''}`;
 }
 
 /**

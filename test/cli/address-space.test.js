@@ -43,3 +43,37 @@ test('the limit is read from /proc/self/limits, in bytes; unlimited or unreadabl
   assert.equal(addressSpaceRefusal(MIN_ADDRESS_SPACE_BYTES), null);
   assert.match(addressSpaceRefusal(1024 ** 3), /limit is 1048576 kB/);
 });
+
+const withStack = (kb, args) => spawnSync('/bin/sh', ['-c', `ulimit -s ${kb} && exec "$@"`, 'sh', process.execPath, BIN, ...args], { encoding: 'utf8' });
+
+test('ulimit -s below the 984 kB V8 assumes (at the lowest this Node starts a script with): one line saying what to set, exit 2, not a segfault', async () => {
+  const { stackRefusal, readStackLimit } = await import('../../src/runner/address-space-limit.js');
+  // Below ~64 kB Node itself dies before any script; spawnbench --help died by SIGSEGV (139, no word) at 64 and 70.
+  const starts = (kb) => spawnSync('/bin/sh', ['-c', `ulimit -s ${kb} && exec "$@"`, 'sh', process.execPath, NOOP]).status === 0;
+  const kb = [64, 96, 128, 256].find(starts);
+  assert.ok(kb, 'this Node starts a script under some ulimit -s below 1 MiB');
+  for (const args of [['--help'], ['run', '-d', '1s', '--url', 'http://127.0.0.1:1/']]) {
+    const result = withStack(kb, args);
+    assert.equal(result.status, 2, `${args[0]}: status ${result.status} signal ${result.signal} ${result.stderr}`);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, `spawnbench: the stack limit is ${kb} kB (ulimit -s) and Node needs at least 1024 kB; run \`ulimit -s 8192\` in this shell first\n`);
+  }
+  assert.equal(withStack(1024, ['list']).status, 0, 'at 1 MiB commands run');
+  assert.equal(readStackLimit('Max stack size            8388608              unlimited            bytes\n'), 8388608);
+  assert.equal(stackRefusal(Infinity), null);
+  assert.equal(stackRefusal(null), null);
+});
+
+test('--generator-threads 2 under a ulimit -v that fits one thread: one line saying what to set, exit 2, not a V8 OOM trap', async () => {
+  const { parseGeneratorThreads } = await import('../../src/plan/option-declarations.js');
+  const cpu = { budget: 2, source: 'host', hostThreads: 2, physicalCores: 2, cpus: [0, 1], limits: {}, smt: null, unreadable: null };
+  const kb = 2_202_009;
+  assert.throws(() => parseGeneratorThreads('2', cpu, kb * 1024), new RegExp(`^UsageError: --generator-threads 2 needs at least 2621440 kB of address space and the limit is ${kb} kB \\(ulimit -v\\); run \`ulimit -v unlimited\` in this shell first, or give --generator-threads 1$`));
+  assert.equal(parseGeneratorThreads('1', cpu, kb * 1024), 1, 'one thread fits');
+  assert.equal(parseGeneratorThreads('2', cpu, 2621440 * 1024), 2);
+  assert.equal(parseGeneratorThreads('2', cpu, null), 2, 'no limit');
+  // End to end it died with exit 133 (Fatal process OOM); on a 1-CPU budget the CPUs refuse it first, in one line too.
+  const result = withLimit(kb, ['run', '-d', '1s', '--url', 'http://127.0.0.1:1/', '--generator-threads', '2']);
+  assert.equal(result.status, 2, `status ${result.status} signal ${result.signal}: ${result.stderr}`);
+  assert.match(result.stderr, /^spawnbench: --generator-threads 2 [^\n]*\n$/);
+});

@@ -7,7 +7,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -118,4 +118,24 @@ test('--html /dev/stdout into a shell pipe (a real pipe, read late) carries the 
   assert.equal(result.stderr, '');
   assert.match(result.stdout, /^\{"tool":"spawnbench"/);
   assert.match(result.stdout, /<\/html>\s*$/i, 'the report is whole');
+});
+
+test('--out /dev/stdin from a file, and /dev/tty with no terminal (as in CI), are refused before the run, not after it', () => {
+  const input = path.join(dir, 'input.json');
+  writeFileSync(input, '{"kept":true}\n');
+  // stdin open for reading only: the write failed with EBADF once the run was over, the result lost.
+  const stdin = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" run --url ${server.url} ${QUICK.join(' ')} --out /dev/stdin < "${input}"`], {
+    encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000,
+  });
+  assert.equal(stdin.status, 2, stdin.stderr);
+  assert.equal(stdin.stderr, 'spawnbench: --out /dev/stdin: cannot write there (it is open for reading only); give a path you can write\n');
+  assert.equal(stdin.stdout, '', 'nothing ran');
+  assert.equal(readFileSync(input, 'utf8'), '{"kept":true}\n');
+  // setsid: a session with no controlling terminal, where opening /dev/tty fails (ENXIO).
+  const tty = spawnSync('setsid', ['-w', process.execPath, BIN, 'run', '--url', server.url, ...QUICK, '--html', '/dev/tty'], {
+    encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  assert.equal(tty.status, 2, tty.stderr);
+  assert.equal(tty.stderr, 'spawnbench: --html /dev/tty: cannot write there (no reader or device behind it); give a path you can write\n');
+  assert.equal(tty.stdout, '', 'nothing ran');
 });

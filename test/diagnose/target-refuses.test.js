@@ -42,6 +42,21 @@ test('the generator\'s refused connects are the server\'s refusal, with its rest
   assert.doesNotMatch(text, /downstream|Fewer workers/);
 });
 
+test('a restart seen in the process tree is the verdict below the 1% threshold too, not "healthy: nothing to fix"', () => {
+  // nodemon's restart mid-run: 270 refused connects and 30 resets of 53,057 (0.6%).
+  const result = refusedResult({ restarts: [{ from: 20977, to: 21009, t: 1 }] });
+  result.load.requests = 52_757;
+  result.load.errors = { total: 300, connect: 270, reset: 30, non2xx: 0, mismatch: 0 };
+  result.load.errorTexts = [...refusedConnects(270), { status: null, kind: 'reset', count: 30, texts: [{ text: 'ECONNRESET', count: 30 }], other: 0 }];
+  const diagnosis = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.equal(diagnosis.verdict.id, 'target-refuses');
+  assert.match(diagnosis.verdict.title, /the server restarted 1 time: pid 20977 → 21009$/);
+  assert.match(diagnosis.verdict.evidence[0], /^300 failed of 53,057 \(below the threshold 1%, named for the restart\);/);
+  // The same errors without a restart stay below the threshold: no verdict of their own.
+  result.samples.serverRestarts = [];
+  assert.notEqual(diagnoseEvidence(buildEvidence(result)).verdict.id, 'target-refuses');
+});
+
 test('a refusal in a response, or stderr beside the server\'s own outbound connections, is still the downstream\'s', () => {
   const inBody = refusedResult();
   inBody.load.errors = { total: 900, connect: 0, non2xx: 900, mismatch: 0 };

@@ -241,6 +241,35 @@ test('borderline: a CPU quota that throttled the server in 25% of periods is the
   assert.equal(THRESHOLDS.QUOTA_THROTTLED_FRACTION, thresholds.QUOTA_THROTTLED_FRACTION);
 });
 
+test('under a CPU quota that throttled the server, its wait for a CPU is the quota\'s: not "the machine is short of CPU" while the cores had room', () => {
+  const quota = { quotaCpus: 0.3, throttledFraction: 1, throttledMs: 2074, roles: ['server'], cgroup: '/sw' };
+  const mainThread = { pid: 7, onCpu: 0.18, waitingForCpu: 0.73, runnable: 0.91 };
+  const base = { ...evidence({ mainThread }), quota, cores: 2 };
+  // Cores 26% and 31% busy: it said "the machine is short of CPU … diagnose on a quieter machine … the other findings are unreliable".
+  const quiet = diagnoseEvidence({ ...base, machine: { cores: 2, cpus: [26, 31], busyPct: 28.5 } });
+  assert.equal(quiet.verdict.id, 'cpu-quota');
+  assert.deepEqual(quiet.findings.map((f) => f.id).filter((id) => id === 'cpu-starved'), []);
+  assert.equal(waitingForCpu({ ...base, machine: { cores: 2, cpus: [26, 31], busyPct: 28.5 } }), null);
+  // The cores full as well: the machine is short too, and says so.
+  assert.equal(waitingForCpu({ ...base, machine: { cores: 2, cpus: [97, 99], busyPct: 98 } })?.id, 'cpu-starved');
+  // No quota: the wait is the machine's.
+  assert.equal(waitingForCpu({ ...base, quota: null, machine: { cores: 2, cpus: [26, 31], busyPct: 28.5 } })?.id, 'cpu-starved');
+});
+
+test('requests that failed because the server\'s commands could not start (EAGAIN under ulimit -u): the finding names the limit and how to raise it', () => {
+  const errorTexts = [{ status: 500, kind: 'non2xx', count: 167, texts: [{ text: 'spawn echo EAGAIN', count: 167 }], other: 0 }];
+  const spawnFailures = { total: 167, failures: [{ command: 'echo', code: 'EAGAIN', count: 167, limit: 'processes', limitValue: 40 }] };
+  const failing = { ...evidence({ load: { requests: 295, attempts: 295, errors: 167, errorRate: 0.57, statuses: { 200: 128, 500: 167 } } }), errorTexts };
+  const words = wordDiagnosis(diagnoseEvidence({ ...failing, spawnFailures }));
+  const found = [words.verdict, ...words.findings].find((f) => f.id === 'errors');
+  // It said "next: look at the server's log for these requests; check --path, --method, --header and --body".
+  assert.match(found.evidence.join('\n'), /its commands could not start: spawn echo: EAGAIN ×167: the process limit \(ulimit -u 40\) was reached/);
+  assert.deepEqual(found.next, ['raise the process limit the server runs under (ulimit -u), or start fewer commands at once (a pool of workers)']);
+  const plain = wordDiagnosis(diagnoseEvidence(failing));
+  const other = [plain.verdict, ...plain.findings].find((f) => f.id === 'errors');
+  assert.match(other.next[0], /check --path, --method, --header and --body/, 'without spawn failures the request is what to check');
+});
+
 test('a quota that binds spawnbench alone is a limit on the measurement, not the verdict', async () => {
   const { quotaThrottled } = await import('../../src/analysis/verdict-quota.js');
   const found = quotaThrottled({ ...evidence(), quota: { quotaCpus: 0.5, throttledFraction: 0.6, throttledMs: 900, roles: ['spawnbench'], cgroup: '/me' } });

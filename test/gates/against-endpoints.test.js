@@ -73,3 +73,37 @@ test('gates read the endpoint named by its name or METHOD path; an unknown one i
   assert.equal(outcomes[2].measured, 2);
   assert.match(formatAssertionLine(outcomes[4]), /not measured \(no endpoint 'GET \/nope' in the result's mix/);
 });
+
+test('a name two endpoints answer to reads neither, and its gates fail saying so; an exact METHOD path beats the one without its query', () => {
+  const slow = endpoint('GET /items?page=1', { lowMs: 80, highMs: 90 });
+  const fast = endpoint('GET /items?page=2', { lowMs: 1, highMs: 2 });
+  const bare = endpoint('GET /items', { lowMs: 1, highMs: 2 });
+  const named = { ...endpoint('GET /slow', { lowMs: 80, highMs: 90 }), name: 'slow' };
+  const decoy = { ...endpoint('GET /fast', { lowMs: 1, highMs: 2 }), name: 'GET /slow' };
+  const gate = (endpoints, text) => evaluateAssertions([parseAssertion(text)], gateFigures(run(endpoints)))[0];
+  // The query-less name of two pages: the gate read the last page (p99 2 ms) and passed while page 1 took 90 ms.
+  const both = gate([slow, fast], 'p99{GET /items}<50ms');
+  assert.equal(both.pass, false);
+  assert.equal(both.why, 'ambiguous-endpoint');
+  assert.match(formatAssertionLine(both), /FAIL {2}not measured \(more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query\)/);
+  assert.equal(gate([slow, fast], 'p99{GET /items?page=1}<50ms').pass, false, 'the slow page by its own path');
+  assert.equal(gate([slow, fast], 'errors{GET /items}=0').pass, false);
+  // One entry's name is another's METHOD path: neither is read.
+  assert.equal(gate([named, decoy], 'p99{GET /slow}<50ms').why, 'ambiguous-endpoint');
+  assert.equal(gate([named, decoy], 'p99{slow}<50ms').pass, false, 'by its own name, the slow entry');
+  // /items exactly and /items?page=1: GET /items is the entry with that path.
+  const exact = gate([slow, bare], 'p99{GET /items}<50ms');
+  assert.equal(exact.pass, true);
+  assert.equal(exact.measured, bare.p99Ms);
+});
+
+test('an endpoint the draw never picked has no error count: its errors gate fails, not passes on nothing sent', () => {
+  const never = { ...endpoint('GET /500', { requests: 0, lowMs: 1, highMs: 1 }), rps: 0, share: 0 };
+  const outcomes = evaluateAssertions(['errors{GET /500}=0', 'errors{GET /500}<=1%', 'p99{GET /500}<50ms'].map((t) => parseAssertion(t)), gateFigures(run([endpoint('GET /a', { lowMs: 1, highMs: 2 }), never])));
+  assert.deepEqual(outcomes.map((o) => [o.id, o.pass, o.why]), [
+    ['assert-not-measured', false, 'no-responses'],
+    ['assert-not-measured', false, 'no-responses'],
+    ['assert-not-measured', false, 'no-responses'],
+  ]);
+  assert.match(formatAssertionLine(outcomes[0]), /errors\{GET \/500\}=0 {2}FAIL {2}not measured \(no request to 'GET \/500' was measured/);
+});

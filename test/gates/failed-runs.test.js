@@ -172,3 +172,20 @@ test('report of a run whose server crashed during it (a failure recorded, exit 1
   assert.match(r.err, /\nassert rps>=1 {2}FAIL {2}measured [\d,.]+ req\/s \(the run failed \(FAILED above\): its figures cover only what came before\)\n/);
   assert.ok(validate(JSON.parse(r.out)), JSON.stringify(validate.errors));
 });
+
+test('report of a compare stopped before its first run ended (no row): every gate fails, saying so (exit 3), not passes unchecked', async () => {
+  const COMPARE = new URL('./fixtures/compare.json', import.meta.url);
+  const stopped = { ...JSON.parse(readFileSync(COMPARE, 'utf8')), rows: [], runs: [], stoppedEarly: true };
+  const outcomes = check(['rps>=1', 'p99<10s', 'errors=0'], stopped);
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.id, o.pass, o.why]), [
+    ['rps>=1', 'assert-not-measured', false, 'no-rows'],
+    ['p99<10s', 'assert-not-measured', false, 'no-rows'],
+    ['errors=0', 'assert-not-measured', false, 'no-rows'],
+  ]);
+  const file = join(dir, 'compare-no-rows.json');
+  writeFileSync(file, JSON.stringify(stopped));
+  // It printed no gate line and exited 0.
+  const r = await cli('report', file, '--assert', 'rps>=1');
+  assert.equal(r.code, 3, r.err);
+  assert.match(r.out + r.err, /\nassert rps>=1 {2}FAIL {2}not measured \(the comparison has no row: it was stopped before any run ended\)\n/);
+});

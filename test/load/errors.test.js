@@ -140,3 +140,11 @@ test('a refused connection keeps its errno as the text of its kind', async () =>
   assert.equal(connect.status, null);
   assert.equal(connect.texts[0].text, 'ECONNREFUSED');
 });
+
+test('every reset has a text: a close with no socket error (no errno) is counted under its own text, so the texts add up to the count', async () => {
+  const result = await run((await misbehaving('close-early')).url);
+  assert.ok(result.errors.reset > 0);
+  const resets = result.errorTexts.filter((e) => e.kind === 'reset');
+  assert.equal(resets.reduce((n, e) => n + e.count, 0), result.errors.reset, JSON.stringify(result.errorTexts));
+  assert.ok(resets.some((e) => e.texts.some((t) => t.text === 'closed before the response ended')), JSON.stringify(resets));
+});

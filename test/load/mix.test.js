@@ -175,3 +175,19 @@ test('a header value with a control character (NUL, \\x01, DEL) is refused befor
   // A tab and text beyond ASCII are a header value's own.
   assert.equal(checkMix([{ path: '/', headers: { 'X-T': 'a\tb é' } }])[0].headers['x-t'], 'a\tb é');
 });
+
+test('a mix path with non-ASCII characters goes out percent-encoded, as --path alone sends it: Node answered the raw bytes 400', async () => {
+  const [entry] = checkMix([{ method: 'GET', path: '/ünïcode/日本?q=é' }], 'test');
+  assert.equal(entry.path, '/%C3%BCn%C3%AFcode/%E6%97%A5%E6%9C%AC?q=%C3%A9');
+  assert.equal(entry.name, 'GET /ünïcode/日本?q=é', 'the name keeps the path as written');
+  const seen = new Set();
+  const server = await startHttpServer((req, res) => {
+    seen.add(req.url);
+    res.end('hi\n');
+  });
+  servers.push(server);
+  const mix = checkMix([{ path: '/ünïcode' }, { path: '/a' }], 'test');
+  const result = await startLoad({ warmupMs: 0, url: server.url, connections: 2, durationMs: 250, mix, expectedBody: 'hi\n' }).done;
+  assert.equal(result.errors.total, 0, JSON.stringify(result.statuses));
+  assert.ok(seen.has('/%C3%BCn%C3%AFcode'), [...seen].join(' '));
+});

@@ -73,3 +73,31 @@ test('open loop with too few connections counts missed requests and says so', as
   assert.ok(result.latency.maxMs >= 500, 'the wait for a connection is part of the latency');
   assert.ok(result.notes.some((n) => /could not be sent on time.*raise --connections/.test(n)), result.notes.join('\n'));
 });
+
+test('a request sent late on an idle connection (this thread\'s timer fired late) is not "missed"; one that waited for a connection is', async () => {
+  const { OpenLoop } = await import('../../src/load/open-loop.js');
+  const { performance } = await import('node:perf_hooks');
+  let missed = 0;
+  let issued = 0;
+  const run = { canIssue: () => issued < 1, issue: () => issued++, generationAt: () => 1, generation: () => 1, running: () => true, missed: () => missed++ };
+  const sent = [];
+  const conn = { connected: true, inFlight: false, idleListed: false, send: (due, now) => sent.push(now - due) };
+  // At 2 req/s on a busy machine, the timer fired 50 ms late: it said "all 10 connections were busy; raise --connections".
+  const late = new OpenLoop(run, 2, 0);
+  late.onIdle(conn, performance.now());
+  late.t0 = performance.now() - 50;
+  late.fire();
+  late.stop();
+  assert.equal(sent.length, 1);
+  assert.ok(sent[0] >= 50, `sent ${sent[0]} ms after it was due`);
+  assert.equal(missed, 0, 'the pool had an idle connection');
+  // No idle connection when it fell due: it waits in the queue, and goes out late on the next one to free up.
+  issued = 0;
+  const queued = new OpenLoop(run, 2, 0);
+  queued.t0 = performance.now() - 50;
+  queued.fire();
+  queued.onIdle(conn, performance.now());
+  queued.stop();
+  assert.equal(sent.length, 2);
+  assert.equal(missed, 1);
+});

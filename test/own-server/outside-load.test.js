@@ -142,3 +142,13 @@ test('the live advice (dashboard) reads the other processes as the finished run 
   assert.deepEqual(input.otherUsers.map((u) => u.name), ['node']);
   assert.equal(input.systemCpuPct, 95, 'the interval without a reading is left out');
 });
+
+test('under a budget narrower than the host (1 CPU of affinity on 2), the other processes, measured host-wide, are not "of them"', () => {
+  const run = saturatedBeside([{ name: 'node', count: 1, cores: 0.7, pids: [900], parents: [1] }, { name: 'wrk', count: 1, cores: 0.3, pids: [901], parents: [1] }]);
+  run.machine.cpu = { budget: 1, source: 'affinity', hostThreads: 2, physicalCores: 2, capacity: 1, cpus: [0], limits: { quota: null, cpuset: 2, affinity: 1 }, smt: null, unreadable: null };
+  run.samples.system.cpus = [100, 100];
+  const text = words(run);
+  // It said "1 CPU (CPU affinity) ran at 100% of what they allow; other processes used 1.0 of them": 2 CPUs' worth on 1.
+  assert.match(text, /ran at 100% of what they allow; other processes used 1\.0 cores of the host's 2 CPUs \(node ×1: 0\.7 cores, wrk ×1: 0\.3 cores\)\./);
+  assert.doesNotMatch(text, /of them/);
+});
