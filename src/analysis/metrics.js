@@ -45,7 +45,7 @@ import { requestOutcome, runsOutcome } from './request-outcome.js';
 /** @typedef {import('../base/result-types.js').MetricFigure} ResultMetricFigure */
 /**
  * @typedef {{ total?: number|null, non2xx?: number, mismatch?: number }} ErrorCounts
- * @typedef {{ requests?: number, errors?: ErrorCounts|null }} Attempted a load, or one endpoint of its mix
+ * @typedef {{ requests?: number, errors?: ErrorCounts|null, unsolicited?: number }} Attempted a load, or one endpoint of its mix
  * @typedef {{ load?: Partial<LoadResult>|null, outcome?: import('./request-outcome.js').RequestOutcome }} Measured
  *   a run or diagnose result, as the gates read its load (a view's copy may hold only part of it)
  * @typedef {{ partial?: boolean, failed?: unknown, rps?: number|null, succeeded?: number, requests?: number,
@@ -76,7 +76,7 @@ function busiest(result, field) {
 export function attemptsOf(load) {
   /** @type {ErrorCounts} */
   const e = load?.errors ?? {};
-  return (load?.requests ?? 0) + (e.total ?? 0) - (e.non2xx ?? 0) - (e.mismatch ?? 0);
+  return (load?.requests ?? 0) + (e.total ?? 0) - (e.non2xx ?? 0) - (e.mismatch ?? 0) - (load?.unsolicited ?? 0);
 }
 
 /**

@@ -109,5 +109,6 @@ function processConfirm(input, sizes) {
   const load = /** @type {Parameters<typeof tuneArgs>[2]} */ (input.load);
   const argv = tuneArgs({ kind: 'processes', command }, target, load, { connections: input.load.connections, rate: input.load.rate, threads: input.load.threads });
   argv.splice(1, 0, '--processes', sizes.join(','));
-  return { command: commandLine(argv), argv, ...sweepCost(sizes.length) };
+  // The step length tuneArgs gives it (-d, to fit the latency seen) is what each step takes: '6 steps, about 42 s' read 14 s steps as 7.
+  return { command: commandLine(argv), argv, ...sweepCost(sizes.length, input.load.stepMs) };
 }

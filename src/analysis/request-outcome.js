@@ -20,7 +20,7 @@ import { isFiniteNumber } from './stats.js';
  */
 
 /**
- * @param {{ requests?: number, errors?: Partial<Record<string, number>>, durationMs?: number|null, elapsedMs?: number, rps?: number|null, meanRps?: number }|null} load
+ * @param {{ requests?: number, errors?: Partial<Record<string, number>>, unsolicited?: number, durationMs?: number|null, elapsedMs?: number, rps?: number|null, meanRps?: number }|null} load
  *   a LoadResult (`durationMs`, `rps`) or a LoadTick (`elapsedMs`, `meanRps`)
  * @returns {RequestOutcome}
  */
@@ -28,7 +28,8 @@ export function requestOutcome(load) {
   const responses = load?.requests ?? 0;
   const errors = load?.errors ?? {};
   const failedResponses = (errors.non2xx ?? 0) + (errors.mismatch ?? 0);
-  const withoutResponse = Math.max(0, (errors.total ?? 0) - failedResponses);
+  // A parse error with no request in flight (a response nobody asked for) failed no request.
+  const withoutResponse = Math.max(0, (errors.total ?? 0) - failedResponses - (load?.unsolicited ?? 0));
   const attempts = responses + withoutResponse;
   const succeeded = Math.max(0, responses - failedResponses);
   const failed = attempts - succeeded;

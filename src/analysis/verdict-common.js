@@ -32,10 +32,11 @@
  * @property {boolean} probe          whether probe figures exist
  * @property {string|null} probeReason why not, when they do not
  * @property {{ mode: 'closed'|'open', rps: number, requests: number, attempts: number, connections: number, rate: number|null,
- *   missed: number, errors: number, errorRate: number, statuses: Record<string, number>,
+ *   missed: number, errors: number, errorRate: number, unsolicited?: number, statuses: Record<string, number>,
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null,
  *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null }} load
- *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration
+ *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration;
+ *   errors: the requests that failed; unsolicited: the responses no request asked for (in errorKinds.parse, not in errors)
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
  * @property {ProcessEvidence[]} processes
  * @property {{ cores: number|null, cpus: number[], busyPct?: number|null }} [machine] the CPU budget (cores), each core's busy %

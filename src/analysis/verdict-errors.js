@@ -1,7 +1,22 @@
-/** Rule: a share of the requests failed, so latency and throughput describe a broken service. */
+/**
+ * Rules: a share of the requests failed, so latency and throughput describe a broken service; and the server
+ * sent responses no request asked for (a second answer after a whole one), which fail no request but break
+ * the stream: counted apart, so "50% of requests failed" is not said where every request had its answer.
+ */
 import { ERROR_RATE } from '../base/thresholds.js';
 import { topError } from './error-reasons.js';
 export { ERROR_RATE } from '../base/thresholds.js';
+
+/**
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function unsolicitedResponses(evidence) {
+  const { load } = evidence;
+  const unsolicited = load.unsolicited ?? 0;
+  if (unsolicited === 0 || unsolicited / Math.max(1, load.attempts) < ERROR_RATE) return null;
+  return { id: 'unsolicited-responses', kind: 'problem', where: null, figures: { unsolicited, attempts: load.attempts } };
+}
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -20,7 +20,7 @@ import { gcPressure } from './verdict-gc.js';
 import { jsBlocking } from './verdict-js.js';
 import { cpuBoundFromOutside, slowUnexplained } from './verdict-outside.js';
 import { waitingOnDownstream } from './verdict-downstream.js';
-import { failingRequests } from './verdict-errors.js';
+import { failingRequests, unsolicitedResponses } from './verdict-errors.js';
 import { downstreamRefuses } from './verdict-downstream-refuses.js';
 import { targetRefuses } from './verdict-target-refuses.js';
 import { generatorLimited } from './verdict-generator.js';
@@ -40,7 +40,7 @@ import {
 /** The rules in verdict order. */
 export const RULES = [
   serverExited, serverStoppedAnswering, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
-  failingRequests, generatorLimited,
+  failingRequests, unsolicitedResponses, generatorLimited,
 ];
 
 /** The thresholds the rules read (src/base/thresholds.js), by name, for the --json output. */

@@ -66,6 +66,7 @@
  * @property {Record<string, unknown>} [bodySamples]
  * @property {ErrorTexts[]} [errorTexts] the first lines of error bodies (a failed request's errno), cleaned: by status or kind, most frequent first
  * @property {number} [missed] open loop: requests not sent when due
+ * @property {number} [unsolicited] parse errors with no request in flight (bytes or a response nobody asked for), also in errors.parse
  * @property {LoadSecond[]} [series]
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
  * @property {string[]} [notes]

@@ -20,7 +20,9 @@ export function buildEvidence(result) {
   const samples = result.samples ?? null;
   const gc = result.gc ?? {};
   const requests = load.requests ?? 0;
-  const errors = load.errors?.total ?? 0;
+  // A parse error with no request in flight (a response nobody asked for) failed no request: it is its own finding.
+  const unsolicited = load.unsolicited ?? 0;
+  const errors = Math.max(0, (load.errors?.total ?? 0) - unsolicited);
   // `requests` counts every response (2xx or not); connect, reset, timeout and parse errors had none.
   const attempts = requests + errors - (load.errors?.non2xx ?? 0) - (load.errors?.mismatch ?? 0);
   // A launcher (npm, sh) above the server is not the server: no verdict is drawn from its figures.
@@ -62,6 +64,7 @@ export function buildEvidence(result) {
       missed: load.missed ?? 0,
       errors,
       errorRate: attempts > 0 ? errors / attempts : 0,
+      unsolicited,
       statuses: load.statuses ?? {},
       p50Ms: load.latency?.p50Ms ?? null,
       p99Ms: load.latency?.p99Ms ?? null,

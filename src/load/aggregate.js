@@ -17,6 +17,7 @@ function emptyTotals() {
     requests: 0,
     bytes: 0,
     missed: 0,
+    unsolicited: 0,
     errors: emptyErrors(),
     statuses: {},
     histogram: createHistogram(),
@@ -80,6 +81,7 @@ export class Aggregator {
     merged.requests += report.requests;
     merged.bytes += report.bytes;
     merged.missed += report.missed;
+    merged.unsolicited += report.unsolicited ?? 0;
     addCounts(merged.errors, report.errors);
     addCounts(merged.statuses, report.statuses);
     if (report.histogram) addEncoded(merged.histogram, report.histogram);
@@ -147,6 +149,7 @@ export class Aggregator {
     totals.requests += merged.requests;
     totals.bytes += merged.bytes;
     totals.missed += merged.missed;
+    totals.unsolicited += merged.unsolicited;
     addCounts(totals.errors, merged.errors);
     addCounts(totals.statuses, merged.statuses);
     totals.histogram.add(merged.histogram);
@@ -184,6 +187,7 @@ export class Aggregator {
         requests: totals.requests,
         bytes: totals.bytes,
         missed: totals.missed,
+        unsolicited: totals.unsolicited,
         errors: { ...totals.errors },
         statuses: { ...totals.statuses },
         errorTexts: merged.phase === 'measure' && totals.errors.total > 0 ? this.errorTexts.list() : [],
@@ -199,6 +203,7 @@ export class Aggregator {
       requests: m.requests,
       bytes: m.bytes,
       missed: m.missed,
+      unsolicited: m.unsolicited,
       unanswered: { count: this.unanswered.count, oldestMs: Math.round(this.unanswered.oldestMs * 10) / 10 },
       errors: { ...m.errors },
       statuses: { ...m.statuses },

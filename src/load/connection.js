@@ -310,7 +310,10 @@ export class Connection {
       }
       ctx.onOutcome(measured);
     } else if (kind === PARSE && ctx.counting) {
+      // Bytes or a response no request asked for: a parse error, but no request failed (it was counted as one:
+      // "6,450 more got no response: 50% succeeded" where every request had its answer).
       ctx.stats.error(kind);
+      ctx.stats.unsolicited++;
     }
     this.reconnect();
   }

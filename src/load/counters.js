@@ -48,6 +48,8 @@ export class IntervalStats {
     this.requests = 0;
     this.bytes = 0;
     this.missed = 0;
+    /** Parse errors with no request in flight: bytes or a second response nobody asked for (also in the parse errors). */
+    this.unsolicited = 0;
     this.bodySamples = {};
     /** status or kind → { status, kind, count, counter }: error texts, filled on the error paths only */
     this.errorTexts = new Map();
@@ -115,6 +117,7 @@ export class IntervalStats {
       requests: this.requests,
       bytes: this.bytes,
       missed: this.missed,
+      unsolicited: this.unsolicited,
       errors,
       statuses,
       histogram: this.histogram.totalCount > 0 ? encodeHistogram(this.histogram) : null,
@@ -131,6 +134,7 @@ export class IntervalStats {
     this.requests = 0;
     this.bytes = 0;
     this.missed = 0;
+    this.unsolicited = 0;
     this.bodySamples = {};
     this.errorTexts.clear();
     this.notes.clear();

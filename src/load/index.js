@@ -119,6 +119,9 @@ export function startLoad(options) {
         `${m.missed} requests could not be sent on time: all ${opts.connections} connections were busy; raise --connections`,
       );
     }
+    if (m.unsolicited > 0) {
+      notes.push(`the server sent ${m.unsolicited} ${m.unsolicited === 1 ? 'response (or bytes)' : 'responses (or bytes)'} that no request asked for: each is a bad response in Errors, not a failed request, and its connection was opened again`);
+    }
     const stall = stalledAtEnd(m);
     if (stall) {
       notes.push(`${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${Math.round(m.latency.maxMs * 10) / 10} ms): the server stopped answering, and the figures leave those requests out`);
@@ -146,6 +149,8 @@ export function startLoad(options) {
       bodySamples: m.bodySamples,
       errorTexts: m.errorTexts,
       missed: m.missed,
+      // Parse errors with no request in flight (also in errors.parse): no request failed with them.
+      unsolicited: m.unsolicited,
       // Measured requests still in flight at the end (left out of every figure) and the longest any had waited.
       unanswered: m.unanswered,
       series: m.series,

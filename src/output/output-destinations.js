@@ -121,8 +121,9 @@ export function checkDirDestination(dir, flag) {
 }
 
 /**
- * Refuses two outputs that name one file (`--out x --html x`): the second write would
- * replace the first, and a log would be renamed over a result. Destinations written
+ * Refuses two outputs that name one file (`--out x --html x`), or an output and an input
+ * (`--mix x --out x`): the second write would replace the first, a log would be renamed
+ * over a result, a result over the mix it was measured with. Destinations written
  * through (`--out /dev/null --log-file /dev/null`) replace nothing.
  * @param {{ flag: string, file: string }[]} outputs
  * @throws {UsageError}
@@ -147,7 +148,8 @@ export function checkOutputDestinations(o) {
     const file = o[key];
     return typeof file === 'string' ? [{ flag, file }] : [];
   });
-  checkDistinct(files);
+  // The --mix file is read by the run: an output over it lost the mix (`--mix m.json --out m.json`).
+  checkDistinct([...(typeof o.mix === 'string' ? [{ flag: '--mix', file: o.mix }] : []), ...files]);
   for (const { flag, file } of files) checkFileDestination(file, flag);
   if (typeof o.cpuProfDir === 'string') checkDirDestination(o.cpuProfDir, '--cpu-prof-dir');
 }

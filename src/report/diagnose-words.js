@@ -462,6 +462,14 @@ const WORDS = {
         : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
+  'unsolicited-responses': (f) => ({
+    title: `the server sent responses no request asked for: ${int(f.unsolicited)} after ${int(f.attempts)} requests`,
+    evidence: [
+      'each came on a connection after a whole response to its one request: spawnbench counts it as a bad response (Errors), and opens the connection again',
+      'a client that reuses the connection would take it for the answer to its next request',
+    ],
+    next: ['find the handler that answers twice, or writes after the response ended (res.end() then res.write(), a second res.send())'],
+  }),
   'cpu-quota': (f) => ({
     title: `the container's CPU quota (${budgetAmount({ budget: f.quotaCpus, source: 'quota' })}) is the limit: throttled in ${pct(f.throttledFraction)} of periods`,
     evidence: [

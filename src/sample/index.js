@@ -100,6 +100,12 @@ export function startSampler({
   /** key → { pid, tid, threadId, isMainThread, latest, latestAt, insideAt (the probe inside's last report), pending (reports not yet in a sample), figures } */
   const probed = new Map();
   const launcherPids = new Map(launchers.map((l) => [l.pid, l.name]));
+  /**
+   * The processes sampled once, kept while they live: a node:cluster worker whose loop hangs stops
+   * reporting, and untracked it was gone from the samples: "worker 1 died at 0.8 s" while it spun at
+   * 100% of a core, its CPU in no figure.
+   */
+  const kept = new Set();
   /** The server processes a restart replaced (nodemon ends its child and starts another), and each change. */
   const replaced = new Set();
   let restarts = [];
@@ -164,14 +170,16 @@ export function startSampler({
     // main thread blocked in spawn on a loaded machine can miss the stale window, and
     // without the probe it never reports; taken for a spawned command it was left out
     // of the samples (a server behind `npm start` or `sh -c` then had no main process).
-    const isTracked = (pid) => pid === serverPid || probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid);
+    const isTracked = (pid) => pid === serverPid || probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid) || kept.has(pid);
     const threads = fresh.filter(([, p]) => !p.isMainThread).map(([key, p]) => ({ key, pid: p.pid, tid: p.tid }));
     // A probed Node process forks only from its JS threads: reading their children
     // is enough, and skips ~10 libuv/V8 threads per process (measured on a 5-process
     // fork-pool: 1.4 ms → 0.22 ms of CPU per reading, 0.09% of a core at 4 Hz).
     const forkingThreads = (pid) =>
       probedPids.has(pid) ? [pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)] : undefined;
-    const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids])] });
+    const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids, ...kept])] });
+    for (const pid of kept) if (!reading.processes.has(pid)) kept.delete(pid);
+    for (const pid of reading.processes.keys()) kept.add(pid);
     followServer(reading.processes, now);
     if (reading.unreadable) recorder.note(unreadableNote(reading.unreadable));
 

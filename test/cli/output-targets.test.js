@@ -139,3 +139,15 @@ test('--out /dev/stdin from a file, and /dev/tty with no terminal (as in CI), ar
   assert.equal(tty.stderr, 'spawnbench: --html /dev/tty: cannot write there (no reader or device behind it); give a path you can write\n');
   assert.equal(tty.stdout, '', 'nothing ran');
 });
+
+test('an output over the --mix file the run reads is refused before the run (it replaced the mix with the result)', async () => {
+  const mix = path.join(dir, 'mix.json');
+  writeFileSync(mix, '[{ "method": "GET", "path": "/" }]\n');
+  for (const flag of ['--out', '--html', '--log-file']) {
+    const { code, out, err } = await cli('run', '--url', server.url, ...QUICK, '--mix', mix, flag, path.join(dir, '.', 'mix.json'));
+    assert.equal(code, 2, `${flag}: ${err}`);
+    assert.match(err, new RegExp(`^spawnbench: --mix .*mix\\.json and ${flag} .*mix\\.json name the same file; give each its own file\\n$`));
+    assert.equal(out, '');
+  }
+  assert.equal(readFileSync(mix, 'utf8'), '[{ "method": "GET", "path": "/" }]\n', 'the mix is as it was');
+});

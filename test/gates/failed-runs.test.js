@@ -189,3 +189,23 @@ test('report of a compare stopped before its first run ended (no row): every gat
   assert.equal(r.code, 3, r.err);
   assert.match(r.out + r.err, /\nassert rps>=1 {2}FAIL {2}not measured \(the comparison has no row: it was stopped before any run ended\)\n/);
 });
+
+test('report of a result that failed a gate of its own: its exit code is the same with --html or --against as without (0), and only the gates given now decide it', async () => {
+  const RUN = new URL('./fixtures/run.json', import.meta.url);
+  const saved = { ...JSON.parse(readFileSync(RUN, 'utf8')) };
+  saved.assertions = check(['p99<0.001ms'], saved);
+  assert.equal(saved.assertions[0].pass, false);
+  const file = join(dir, 'gate-failed.json');
+  writeFileSync(file, JSON.stringify(saved));
+  assert.equal((await cli('report', file)).code, 0);
+  // With an extra, the saved gate was printed and decided the exit code: 3.
+  for (const extra of [['--html', join(dir, 'gate-failed.html')], ['--against', file]]) {
+    const r = await cli('report', file, ...extra);
+    assert.equal(r.code, 0, `${extra[0]}: ${r.out}${r.err}`);
+    assert.doesNotMatch(r.out + r.err, /assert p99<0\.001ms/);
+  }
+  const given = await cli('report', file, '--html', join(dir, 'gate-failed.html'), '--assert', 'p99<10s');
+  assert.equal(given.code, 0, given.err);
+  assert.match(given.out, /\nassert p99<10s {2}pass {2}measured/);
+  assert.equal((await cli('report', file, '--assert', 'p99<0.001ms')).code, 3);
+});

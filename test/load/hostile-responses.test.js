@@ -3,6 +3,11 @@ import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
 import { MISBEHAVE_AT_REQUEST } from '../../fixtures/servers/misbehave-responses.js';
 import { startMisbehaving } from './helpers.js';
+import { requestOutcome } from '../../src/analysis/request-outcome.js';
+import { attemptsOf } from '../../src/analysis/metrics.js';
+import { buildEvidence } from '../../src/diagnose/evidence.js';
+import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
+import { wordDiagnosis } from '../../src/report/diagnose-words.js';
 
 const servers = [];
 after(() => Promise.all(servers.map((s) => s.close())));
@@ -41,6 +46,23 @@ test('a second, unrequested response is one parse error; the requested one and l
   assert.equal(result.statuses['203'], 1, `the requested answer was counted: ${JSON.stringify(result.statuses)}`);
   assert.equal(result.statuses['200'], result.requests - 1);
   assert.ok(result.statuses['200'] >= MISBEHAVE_AT_REQUEST, 'good answers after the bad one are counted');
+  // It failed no request: counted apart, so the outcome and the gates' share do not take it for one.
+  assert.equal(result.unsolicited, 1);
+  const outcome = requestOutcome(result);
+  assert.deepEqual([outcome.attempts, outcome.failed], [result.requests, 0]);
+  assert.equal(attemptsOf(result), result.requests);
+  assert.match(result.notes.join('\n'), /the server sent 1 response \(or bytes\) that no request asked for/);
+});
+
+test('diagnose on responses nobody asked for: its own finding, not "50% of requests failed"', () => {
+  const result = { kind: 'diagnose', load: { requests: 3571, errors: { total: 3571, connect: 0, reset: 0, timeout: 0, parse: 3571, mismatch: 0, non2xx: 0, tls: 0 }, unsolicited: 3571, statuses: { 200: 3571 }, latency: {} }, samples: null };
+  const evidence = buildEvidence(result);
+  assert.deepEqual([evidence.load.errors, evidence.load.attempts, evidence.load.errorRate], [0, 3571, 0]);
+  const { verdict, findings } = wordDiagnosis(diagnoseEvidence(evidence));
+  const found = [verdict, ...findings];
+  assert.ok(!found.some((f) => f.id === 'errors'), JSON.stringify(found.map((f) => f.id)));
+  const unsolicited = found.find((f) => f.id === 'unsolicited-responses');
+  assert.equal(unsolicited.title, 'the server sent responses no request asked for: 3,571 after 3,571 requests');
 });
 
 test('a response with LF-only line endings is a parse error at once, not a timeout', async () => {

@@ -109,3 +109,13 @@ test('the command shapes --processes takes, and how to deploy N processes', () =
   assert.match(sentences[1], /^To run 2 processes: `pm2 start api\.js -i 2` \(PM2's cluster mode\), node:cluster in your entry file .* or 2 replicas behind a load balancer\. Each process has its own memory: in-memory state/);
   assert.deepEqual(processSweepSentences({ plan: { knobs: { sizeEnv: 'W' } }, recommendation: { size: 2 } }), []);
 });
+
+test('the tune --processes sweep a slow server gets carries a -d, and its time estimate counts those longer steps', () => {
+  const slow = advise(cpuRoute({ command: ['node', 'api.js'], rps: 15 }));
+  const argv = slow.confirmWith.argv;
+  const d = argv.indexOf('-d');
+  assert.ok(d > 0, argv.join(' '));
+  const stepMs = Number.parseFloat(argv[d + 1]) * 1000;
+  // It said "6 steps, about 42 s" beside -d 14s: 7 s a step, half of one step's measuring alone.
+  assert.ok(slow.confirmWith.expectedMs >= slow.confirmWith.steps * stepMs, `${slow.confirmWith.expectedMs} ms for ${slow.confirmWith.steps} steps of ${argv[d + 1]}`);
+});

@@ -4,6 +4,9 @@
 // replacement takes its slot (so it is no extra worker), and the balance is not read from
 // a worker and its late replacement ("lopsided (2.00×)").
 import { test } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { spawnCli, fixtureServer } from '../helpers/harness.js';
 import { assertNothingLeft } from './helpers.js';
@@ -57,4 +60,32 @@ test('deaths from the tree: a slot empty at the first sample (its worker died ju
   ];
   const deaths = treeWorkerDeaths(processes, 0);
   assert.deepEqual(deaths.map((d) => [d.id, d.pid, d.replacedBy]), [[2, 22, 23], [2, 23, 24]]);
+});
+
+test('run on a node:cluster server one of whose workers hangs (its loop blocked, its probe silent): it is no death, and it is sampled to the end', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-hung-worker-'));
+  // Worker 2 blocks its event loop for good 300 ms after it starts (Atomics.wait: alive, asleep, no CPU burnt).
+  const server = join(dir, 'hung-worker.cjs');
+  writeFileSync(server, `const cluster = require('node:cluster');
+const http = require('node:http');
+if (cluster.isPrimary) { cluster.fork(); cluster.fork(); }
+else {
+  http.createServer((q, s) => { q.resume(); s.end('hi\\n'); }).listen(Number(process.env.PORT), '127.0.0.1');
+  if (cluster.worker.id === 2) setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 300);
+}
+`);
+  try {
+    const { out, err } = await spawnCli(['run', '-d', '2s', '-w', '0', '-c', '4', '--timeout', '500ms', '--json', '--', process.execPath, server], { env: { ...process.env, CI: 'true' } });
+    const result = JSON.parse(out || '{}');
+    assert.ok(result.samples, err);
+    // It said "worker 1 (pid N) died at 0.8 s": untracked once its probe fell silent, it left the samples.
+    assert.deepEqual(result.workerDeaths, [], JSON.stringify(result.workerDeaths));
+    const workers = result.samples.processes.filter((p) => p.role === 'worker');
+    assert.equal(workers.length, 2, JSON.stringify(result.samples.processes.map((p) => [p.pid, p.role])));
+    const lastOf = (p) => p.series.at(-1).t;
+    assert.equal(lastOf(workers[0]), lastOf(workers[1]), 'both workers are sampled until the end');
+    await assertNothingLeft({ pids: [result.target.leaderPid], marker: server, seen: new Set([...workers.map((p) => p.pid), result.target.pid]) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
