@@ -31,7 +31,7 @@ export function buildDiagnosePlan(options, command = []) {
       enabled: Boolean(o.cpuProf || o.cpuProfDir),
       dir: o.cpuProfDir ? path.resolve(o.cpuProfDir) : null,
     },
-    output: buildOutput(o),
+    output: buildOutput(o, command),
   };
 }
 

@@ -126,10 +126,17 @@ export function checkDirDestination(dir, flag) {
  * over a result, a result over the mix it was measured with. Destinations written
  * through (`--out /dev/null --log-file /dev/null`) replace nothing.
  * @param {{ flag: string, file: string }[]} outputs
+ * @param {{ flag: string, file: string }[]} [inputs] files the run reads (the --mix file, the server command's files)
  * @throws {UsageError}
  */
-export function checkDistinct(outputs) {
+export function checkDistinct(outputs, inputs = []) {
   const seen = new Map();
+  // Inputs may name one file twice (`node a.js --mix a.json` reading a.json again): only an output over one counts.
+  for (const { flag, file } of inputs) {
+    if (destinationKind(file).kind === 'through') continue;
+    const real = realTarget(file);
+    if (!seen.has(real)) seen.set(real, { flag, file });
+  }
   for (const { flag, file } of outputs) {
     if (destinationKind(file).kind === 'through') continue;
     const real = realTarget(file);
@@ -140,16 +147,36 @@ export function checkDistinct(outputs) {
 }
 
 /**
+ * The files a server command names (its program and arguments that are existing regular
+ * files: `node server.js`'s server.js), as inputs no output may replace.
+ * @param {string[]} command argv
+ * @returns {{ flag: string, file: string }[]}
+ */
+function commandFiles(command) {
+  return command.flatMap((arg) => {
+    if (typeof arg !== 'string' || arg === '' || arg.startsWith('-')) return [];
+    try {
+      return statSync(arg).isFile() ? [{ flag: 'the server command\'s', file: arg }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
  * The file destinations of a command's options, checked in the order of the flags.
  * @param {Record<string, unknown>} o commander options
+ * @param {string[]} [command] the server command the run starts (its files are inputs too)
  */
-export function checkOutputDestinations(o) {
+export function checkOutputDestinations(o, command = []) {
   const files = [['out', '--out'], ['logFile', '--log-file'], ['html', '--html']].flatMap(([key, flag]) => {
     const file = o[key];
     return typeof file === 'string' ? [{ flag, file }] : [];
   });
-  // The --mix file is read by the run: an output over it lost the mix (`--mix m.json --out m.json`).
-  checkDistinct([...(typeof o.mix === 'string' ? [{ flag: '--mix', file: o.mix }] : []), ...files]);
+  // The --mix file is read by the run: an output over it lost the mix (`--mix m.json --out m.json`);
+  // likewise the server's own files (`--out server.js -- node server.js` replaced the script with the result).
+  const inputs = [...(typeof o.mix === 'string' ? [{ flag: '--mix', file: o.mix }] : []), ...(files.length ? commandFiles(command) : [])];
+  checkDistinct(files, inputs);
   for (const { flag, file } of files) checkFileDestination(file, flag);
   if (typeof o.cpuProfDir === 'string') checkDirDestination(o.cpuProfDir, '--cpu-prof-dir');
 }

@@ -194,9 +194,13 @@ export function buildRunPlan(options) {
   };
 }
 
-/** Output options shared by every command; their destinations are checked now, before anything starts. */
-export function buildOutput(o) {
-  checkOutputDestinations(o);
+/**
+ * Output options shared by every command; their destinations are checked now, before anything starts.
+ * @param {Record<string, any>} o
+ * @param {string[]} [command] the server command the run starts: no output may replace its files
+ */
+export function buildOutput(o, command = []) {
+  checkOutputDestinations(o, command);
   return {
     json: Boolean(o.json),
     dashboard: o.dashboard !== false,

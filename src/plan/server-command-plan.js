@@ -34,7 +34,7 @@ export function buildCommandRunPlan(options, command, { env = {} } = {}) {
     workload: SERVER_WORKLOAD,
     load: buildLoad(o, null),
     probe: { enabled: o.probe !== false, intervalMs: o.sampleInterval },
-    output: buildOutput(o),
+    output: buildOutput(o, command),
   };
 }
 

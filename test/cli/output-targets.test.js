@@ -151,3 +151,25 @@ test('an output over the --mix file the run reads is refused before the run (it 
   }
   assert.equal(readFileSync(mix, 'utf8'), '[{ "method": "GET", "path": "/" }]\n', 'the mix is as it was');
 });
+
+test('an output over a file the server command names is refused before the run (--out server.js replaced the script with the result)', async () => {
+  const script = path.join(dir, 'server.js');
+  const source = readFileSync(fileURLToPath(new URL('../../fixtures/servers/healthy.js', import.meta.url)), 'utf8');
+  writeFileSync(script, source);
+  const cases = [
+    ['run', '--out', script, '--', process.execPath, script],
+    ['diagnose', '--html', path.join(dir, '.', 'server.js'), '--', process.execPath, script],
+    ['tune', '--sizes', '1', '--size-env', 'WORKERS', '--log-file', script, '--', process.execPath, script],
+    ['compare', '--command', `a=${process.execPath} ${script}`, '--out', script],
+  ];
+  for (const [command, ...args] of cases) {
+    const { code, out, err } = await cli(command, ...QUICK, ...args);
+    assert.equal(code, 2, `${command}: ${err}`);
+    assert.match(err, /^spawnbench: the server command's .*server\.js and --(out|html|log-file) .*server\.js name the same file; give each its own file\n$/, command);
+    assert.equal(out, '');
+  }
+  assert.equal(readFileSync(script, 'utf8'), source, 'the script is as it was');
+  // Two arguments naming one file are both read, not written: the run goes ahead.
+  const { code, err } = await cli('run', ...QUICK, '--out', path.join(dir, 'r.json'), '--', process.execPath, script, script);
+  assert.equal(code, 0, err);
+});
