@@ -225,6 +225,9 @@ function adviseTarget(input, adviser) {
   if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
   // Nor is one that stopped answering: the requests it left waiting are in no figure.
   if (input.stall) return { ...NONE, reasons: [{ id: 'stopped-answering', figures: { ...input.stall } }] };
+  // Nor one replaced mid-run (nodemon, a supervisor): its figures are of two processes, and the gap between.
+  const restarts = input.restarts ?? [];
+  if (restarts.length > 0) return { ...NONE, reasons: [{ id: 'server-restarted', figures: { restarts: restarts.length, pids: [restarts[0].from, ...restarts.map((r) => r.to)] } }] };
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : adviser.moveTo(input);
     const sizes = adviser.broadSizes(input);

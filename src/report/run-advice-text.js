@@ -78,6 +78,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
+  if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
@@ -216,6 +217,9 @@ const SENTENCES = {
   'server-exited': (f) =>
     `It ${f.signal ? `was killed by ${f.signal}` : f.code === null ? 'ended' : `exited with code ${f.code}`} while measured (FAILED above): the figures stop there, and a server that dies is not sized. ` +
     'Find out why it ended (its stderr, a limit such as ulimit -t or the OOM killer), then run again.',
+  'server-restarted': (f) =>
+    `It restarted ${f.restarts === 1 ? 'once' : `${int(f.restarts)} times`} while measured (pid ${f.pids.join(' → ')}): the figures are of more than one process and the gap between, so it is not sized. ` +
+    'Find what restarts it (a file watcher such as nodemon, a supervisor after a crash: spawnbench diagnose), then run again.',
   'stopped-answering': (f) =>
     `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
     'the figures leave them out, so they are not the server\'s. Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.',

@@ -144,3 +144,20 @@ test('a server that ended during the run is not sized: the advice says why there
   assert.match(words, /It was killed by SIGKILL while measured \(FAILED above\)/);
   assert.doesNotMatch(words, /One process is enough|the limit is/);
 });
+
+test('a server restarted during the run (nodemon) is not sized: the advice says why there is none', () => {
+  // Seen: spawnbench run -- node fixtures/servers/restarts.js: "the server restarted 1 time: pid A → B" in the
+  // errors, beside "One process is enough: the limit is the cores".
+  const run = ownRun({ pool: false, rps: 19_000, cpus: [100, 100], spawnedCpuPct: 0, main: { elu: 0.67, blocked: 0, cpuPct: 40, loopCpuPct: 35, waitPct: 30 } });
+  const sized = adviseRun(adviceInput(run));
+  assert.ok(!sized.reasons.some((r) => r.id === 'server-restarted'));
+  assert.match(adviceParagraphs(sized, run.plan.target).join('\n'), /One process is enough/, 'advised without a restart');
+  run.samples = { ...run.samples, serverRestarts: [{ from: 4100, to: 4200, t: 1500 }] };
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.deepEqual(advice.reasons.map((r) => r.id), ['server-restarted']);
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /^No recommendation: the server restarted during the run\.$/m);
+  assert.match(words, /It restarted once while measured \(pid 4100 → 4200\)/);
+  assert.doesNotMatch(words, /One process is enough|the limit is/);
+});
