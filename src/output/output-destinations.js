@@ -139,6 +139,28 @@ export function checkDistinct(outputs) {
 }
 
 /**
+ * Refuses an output written over a file the command reads: a log or an HTML report over the
+ * --against baseline, anything over the --mix file, both lost once the run ends (they were
+ * replaced without a word). --out over --against is kept: the baseline is read before the
+ * run, and the new result becomes the next one.
+ * @param {{ flag: string, file: string }[]} outputs
+ * @param {Record<string, unknown>} o commander options
+ * @throws {UsageError}
+ */
+export function checkInputsKept(outputs, o) {
+  for (const [key, inputFlag] of [['against', '--against'], ['mix', '--mix']]) {
+    const input = o[key];
+    if (typeof input !== 'string') continue;
+    const real = realTarget(input);
+    for (const { flag, file } of outputs) {
+      if (key === 'against' && flag === '--out') continue;
+      if (destinationKind(file).kind === 'through' || realTarget(file) !== real) continue;
+      throw new UsageError(`${flag} ${file} is the ${inputFlag} file being read; give ${flag} its own file, like ${flag} ${EXAMPLE_NAMES[flag] ?? 'result.json'}`);
+    }
+  }
+}
+
+/**
  * The file destinations of a command's options, checked in the order of the flags.
  * @param {Record<string, unknown>} o commander options
  */
@@ -148,6 +170,7 @@ export function checkOutputDestinations(o) {
     return typeof file === 'string' ? [{ flag, file }] : [];
   });
   checkDistinct(files);
+  checkInputsKept(files, o);
   for (const { flag, file } of files) checkFileDestination(file, flag);
   if (typeof o.cpuProfDir === 'string') checkDirDestination(o.cpuProfDir, '--cpu-prof-dir');
 }
