@@ -9,6 +9,8 @@ export { ERROR_RATE } from '../base/thresholds.js';
  */
 export function failingRequests(evidence) {
   const { load } = evidence;
+  // A server that stopped answering in the warm-up sent nothing measured: that verdict says why, not 'too short'.
+  if (load.requests === 0 && evidence.stall?.inWarmup) return null;
   if (load.requests === 0) {
     return {
       id: 'no-responses',
