@@ -24,6 +24,8 @@ export function unsolicitedResponses(evidence) {
  */
 export function failingRequests(evidence) {
   const { load } = evidence;
+  // A server that stopped answering in the warm-up sent nothing measured: that verdict says why, not 'too short'.
+  if (load.requests === 0 && evidence.stall?.inWarmup) return null;
   if (load.requests === 0) {
     return {
       id: 'no-responses',

@@ -25,5 +25,16 @@ export function serverExited(evidence) {
 export function serverStoppedAnswering(evidence) {
   const stall = evidence.stall;
   if (!stall) return null;
-  return { id: 'stopped-answering', kind: 'problem', where: null, figures: { count: stall.count, oldestMs: stall.oldestMs, answeredMaxMs: evidence.load.maxMs ?? null } };
+  return {
+    id: 'stopped-answering',
+    kind: 'problem',
+    where: null,
+    figures: {
+      count: stall.count,
+      oldestMs: stall.oldestMs,
+      // It stopped in the warm-up: nothing measured was answered, the warm-up's answers are the comparison.
+      answeredMaxMs: stall.answeredMaxMs ?? evidence.load.maxMs ?? null,
+      inWarmup: Boolean(stall.inWarmup),
+    },
+  };
 }

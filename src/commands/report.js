@@ -37,6 +37,9 @@ export default {
     if (typeof options.html === 'string' && realTarget(options.html) === realTarget(file)) {
       throw new UsageError(`--html ${options.html} is the result file being read; give the report its own file, like --html report.html`);
     }
+    if (typeof options.html === 'string' && typeof options.against === 'string' && realTarget(options.html) === realTarget(options.against)) {
+      throw new UsageError(`--html ${options.html} is the --against file being read; give the report its own file, like --html report.html`);
+    }
     const saved = readSaved(readResultFile, file);
     const extras = prepareExtras(options, 'report', saved.kind);
     const { decorateResult, finishExtras } = await import('./extras-result.js');

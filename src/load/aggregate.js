@@ -41,6 +41,8 @@ export class Aggregator {
     this.phaseTotals = emptyTotals();
     /** The measured requests still in flight when the threads finished, and the longest any had waited (ms). */
     this.unanswered = { count: 0, oldestMs: 0 };
+    /** The warm-up's requests still in flight then, and the warm-up's answered requests with their histogram. */
+    this.warmup = { count: 0, oldestMs: 0, answered: 0, histogram: createHistogram() };
     this.measure = emptyTotals();
     this.measureSeen = false;
     this.series = [];
@@ -64,6 +66,14 @@ export class Aggregator {
     if (report.unanswered) {
       this.unanswered.count += report.unanswered.count;
       this.unanswered.oldestMs = Math.max(this.unanswered.oldestMs, report.unanswered.oldestMs);
+      if (report.unanswered.warmup) {
+        this.warmup.count += report.unanswered.warmup.count;
+        this.warmup.oldestMs = Math.max(this.warmup.oldestMs, report.unanswered.warmup.oldestMs);
+      }
+    }
+    if (report.phase === 'warmup') {
+      this.warmup.answered += report.requests;
+      if (report.histogram) addEncoded(this.warmup.histogram, report.histogram);
     }
     for (const [status, text] of Object.entries(report.bodySamples)) this.bodySamples[status] ??= text;
     if (report.phase === 'measure' && report.errorTexts.length > 0) this.errorTexts.add(report.errorTexts);
@@ -204,7 +214,17 @@ export class Aggregator {
       bytes: m.bytes,
       missed: m.missed,
       unsolicited: m.unsolicited,
-      unanswered: { count: this.unanswered.count, oldestMs: Math.round(this.unanswered.oldestMs * 10) / 10 },
+      unanswered: {
+        count: this.unanswered.count,
+        oldestMs: Math.round(this.unanswered.oldestMs * 10) / 10,
+        // A server that stopped answering in the warm-up: what it answered then, and what it left waiting.
+        warmup: {
+          count: this.warmup.count,
+          oldestMs: Math.round(this.warmup.oldestMs * 10) / 10,
+          answered: this.warmup.answered,
+          answeredMaxMs: this.warmup.answered > 0 ? fullSummary(this.warmup.histogram).maxMs : null,
+        },
+      },
       errors: { ...m.errors },
       statuses: { ...m.statuses },
       latency: fullSummary(m.histogram),

@@ -6,6 +6,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { UsageError } from '../base/errors.js';
 import { formatDuration } from '../base/units.js';
+import { stalledAtEnd } from './stall.js';
 
 /**
  * The WHATWG URL parser reads `http:///x` as host `x`; a user who typed three slashes
@@ -41,7 +42,7 @@ export async function checkHostResolves(url) {
  * sent and none finished in the measured time (responses longer than the run, or a run
  * of a few milliseconds); with bad responses something that is not an HTTP/1.1 server
  * answered; and so on, by the most frequent kind.
- * @param {{ requests: number, errors: Record<string, number>, bytes?: number, durationMs?: number, mode?: string, rate?: number|null, missed?: number }} load
+ * @param {{ requests: number, errors: Record<string, number>, bytes?: number, durationMs?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object }} load
  * @param {boolean} stoppedEarly
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned] the plan's --duration and --timeout
  * @returns {string|null}
@@ -56,7 +57,7 @@ export function noResponseFailure(load, stoppedEarly, planned = {}) {
  * The two halves of that failure: what happened ("no request got a response: 9 bad
  * responses") and what to do, by the most frequent error kind; diagnose's verdict
  * shows the second as its next step.
- * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number }} load
+ * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object }} load
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned]
  * @returns {{ what: string, hint: string }}
  */
@@ -68,6 +69,14 @@ export function noResponseReason(load, planned = {}) {
   const window = planned.durationMs ? ` within the measured ${formatDuration(planned.durationMs)}` : '';
   const longer = 'give a longer --duration, or measure with -n <requests>';
   if (kinds.length === 0) {
+    // Answered in the warm-up, then not: its requests held the connections, and nothing measured was sent.
+    const stall = stalledAtEnd(load);
+    if (stall?.inWarmup) {
+      return {
+        what: `no response arrived${window}: the server stopped answering in the warm-up: it answered ${stall.warmupAnswered} ${stall.warmupAnswered === 1 ? 'request' : 'requests'} (the slowest in ${Math.round(stall.answeredMaxMs * 10) / 10} ms), then left ${stall.count} unanswered, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s`,
+        hint: 'find what held it: its own output, a stopped process, a lock, a downstream that never answers',
+      };
+    }
     if (load.mode === 'open' && load.missed > 0) {
       return { what: `no response finished${window}: an open loop at ${load.rate} req/s is far beyond what the server answers`, hint: 'lower --rate' };
     }

@@ -124,7 +124,7 @@ export function startLoad(options) {
     }
     const stall = stalledAtEnd(m);
     if (stall) {
-      notes.push(`${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${Math.round(m.latency.maxMs * 10) / 10} ms): the server stopped answering, and the figures leave those requests out`);
+      notes.push(`${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${Math.round((stall.answeredMaxMs ?? m.latency.maxMs) * 10) / 10} ms${stall.inWarmup ? ', in the warm-up' : ''}): the server stopped answering, and the figures leave those requests out`);
     }
     if (eluBusiest >= GENERATOR_BUSY_ELU && m.elapsedMs >= GENERATOR_BUSY_MIN_MS) {
       // No more threads than --generator-threads allows (one per CPU of spawnbench's budget).

@@ -222,7 +222,14 @@ function finish() {
   // longer than any answered request says the server stopped answering (load result `unanswered`).
   const t = now();
   const waiting = phase === MEASURE ? connections.filter((c) => c.inFlight && c.generation === MEASURE) : [];
-  unanswered = { count: waiting.length, oldestMs: waiting.length ? Math.max(...waiting.map((c) => t - c.startedAt)) : 0 };
+  // Warm-up requests still unanswered held their connections through the measured phase: a server
+  // that stopped answering in the warm-up left nothing measured, and only these say so.
+  const warmWaiting = phase === MEASURE ? connections.filter((c) => c.inFlight && c.generation === WARMUP) : [];
+  unanswered = {
+    count: waiting.length,
+    oldestMs: waiting.length ? Math.max(...waiting.map((c) => t - c.startedAt)) : 0,
+    warmup: { count: warmWaiting.length, oldestMs: warmWaiting.length ? Math.max(...warmWaiting.map((c) => t - c.startedAt)) : 0 },
+  };
   loop.stop();
   ctx.stopping = true;
   if (started) report(true);

@@ -121,22 +121,14 @@ export function checkDirDestination(dir, flag) {
 }
 
 /**
- * Refuses two outputs that name one file (`--out x --html x`), or an output and an input
- * (`--mix x --out x`): the second write would replace the first, a log would be renamed
- * over a result, a result over the mix it was measured with. Destinations written
+ * Refuses two outputs that name one file (`--out x --html x`): the second write would
+ * replace the first, and a log would be renamed over a result. Destinations written
  * through (`--out /dev/null --log-file /dev/null`) replace nothing.
  * @param {{ flag: string, file: string }[]} outputs
- * @param {{ flag: string, file: string }[]} [inputs] files the run reads (the --mix file, the server command's files)
  * @throws {UsageError}
  */
-export function checkDistinct(outputs, inputs = []) {
+export function checkDistinct(outputs) {
   const seen = new Map();
-  // Inputs may name one file twice (`node a.js --mix a.json` reading a.json again): only an output over one counts.
-  for (const { flag, file } of inputs) {
-    if (destinationKind(file).kind === 'through') continue;
-    const real = realTarget(file);
-    if (!seen.has(real)) seen.set(real, { flag, file });
-  }
   for (const { flag, file } of outputs) {
     if (destinationKind(file).kind === 'through') continue;
     const real = realTarget(file);
@@ -148,19 +140,46 @@ export function checkDistinct(outputs, inputs = []) {
 
 /**
  * The files a server command names (its program and arguments that are existing regular
- * files: `node server.js`'s server.js), as inputs no output may replace.
+ * files: `node server.js`'s server.js): it reads them, so no output may replace them.
  * @param {string[]} command argv
- * @returns {{ flag: string, file: string }[]}
+ * @returns {string[]}
  */
 function commandFiles(command) {
-  return command.flatMap((arg) => {
-    if (typeof arg !== 'string' || arg === '' || arg.startsWith('-')) return [];
+  return command.filter((arg) => {
+    if (typeof arg !== 'string' || arg === '' || arg.startsWith('-')) return false;
     try {
-      return statSync(arg).isFile() ? [{ flag: 'the server command\'s', file: arg }] : [];
+      return statSync(arg).isFile();
     } catch {
-      return [];
+      return false;
     }
   });
+}
+
+/**
+ * Refuses an output written over a file the command reads: a log or an HTML report over the
+ * --against baseline, anything over the --mix file or a file of the server command (`--out
+ * server.js -- node server.js`), all lost once the run ends (they were replaced without a
+ * word). --out over --against is kept: the baseline is read before the run, and the new
+ * result becomes the next one.
+ * @param {{ flag: string, file: string }[]} outputs
+ * @param {Record<string, unknown>} o commander options
+ * @param {string[]} [command] the server command the run starts
+ * @throws {UsageError}
+ */
+export function checkInputsKept(outputs, o, command = []) {
+  const inputs = [
+    ...(typeof o.against === 'string' ? [{ key: 'against', what: 'the --against file being read', file: o.against }] : []),
+    ...(typeof o.mix === 'string' ? [{ key: 'mix', what: 'the --mix file being read', file: o.mix }] : []),
+    ...(outputs.length > 0 ? commandFiles(command).map((file) => ({ key: 'command', what: 'a file the server command reads', file })) : []),
+  ];
+  for (const input of inputs) {
+    const real = realTarget(input.file);
+    for (const { flag, file } of outputs) {
+      if (input.key === 'against' && flag === '--out') continue;
+      if (destinationKind(file).kind === 'through' || realTarget(file) !== real) continue;
+      throw new UsageError(`${flag} ${file} is ${input.what}; give ${flag} its own file, like ${flag} ${EXAMPLE_NAMES[flag] ?? 'result.json'}`);
+    }
+  }
 }
 
 /**
@@ -173,10 +192,8 @@ export function checkOutputDestinations(o, command = []) {
     const file = o[key];
     return typeof file === 'string' ? [{ flag, file }] : [];
   });
-  // The --mix file is read by the run: an output over it lost the mix (`--mix m.json --out m.json`);
-  // likewise the server's own files (`--out server.js -- node server.js` replaced the script with the result).
-  const inputs = [...(typeof o.mix === 'string' ? [{ flag: '--mix', file: o.mix }] : []), ...(files.length ? commandFiles(command) : [])];
-  checkDistinct(files, inputs);
+  checkDistinct(files);
+  checkInputsKept(files, o, command);
   for (const { flag, file } of files) checkFileDestination(file, flag);
   if (typeof o.cpuProfDir === 'string') checkDirDestination(o.cpuProfDir, '--cpu-prof-dir');
 }

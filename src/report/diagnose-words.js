@@ -264,7 +264,7 @@ const WORDS = {
   'stopped-answering': (f) => ({
     title: `the server stopped answering: ${f.count} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended`,
     evidence: [
-      `the oldest had waited ${(f.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${ms(f.answeredMaxMs)})`,
+      `the oldest had waited ${(f.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${ms(f.answeredMaxMs)}${f.inWarmup ? ', in the warm-up: none was answered while measured' : ''})`,
       'the figures leave the unanswered requests out: the latency and throughput above are of the time before',
     ],
     next: ['find what held it: a stopped process, a lock, a downstream that never answers (--timeout shorter than the run counts each as a timeout)'],

@@ -115,6 +115,32 @@ test('report <file> --html <the same file> is refused (exit 2): the result would
   assert.ok(readFileSync(file).equals(before));
 });
 
+// A log or an HTML report over the --against baseline, or a result over the --mix file, replaced
+// the file being read once the run ended, without a word; --out over --against is the next baseline.
+for (const [input, output, name] of [['--against', '--log-file', 'base.json'], ['--against', '--html', 'base.json'], ['--mix', '--out', 'mix.json'], ['--mix', '--html', 'mix.json']]) {
+  test(`${output} naming the ${input} file is refused before anything starts (exit 2): the file read would be lost`, async () => {
+    const file = path.join(dir, name);
+    if (input === '--against') copyFileSync(RUN_RESULT, file);
+    else writeFileSync(file, JSON.stringify([{ path: '/a' }, { path: '/b' }]));
+    const before = readFileSync(file);
+    const io = fakeIo();
+    const code = await runCli(['run', '--url', 'http://127.0.0.1:9/', '-d', '300ms', '-w', '0s', '--no-dashboard', input, file, output, path.join(dir, '.', name)], io);
+    assert.equal(code, 2, io.err());
+    assert.match(io.err(), new RegExp(`^spawnbench: ${output} .*${name.replace('.', '\\.')} is the ${input} file being read; give ${output} its own file`));
+    assert.ok(readFileSync(file).equals(before));
+  });
+}
+
+test('report <file> --against <old> --html <old> is refused (exit 2): the baseline would be lost', async () => {
+  const file = path.join(dir, 'report-base.json');
+  copyFileSync(RUN_RESULT, file);
+  const before = readFileSync(file);
+  const io = fakeIo();
+  assert.equal(await runCli(['report', RUN_RESULT, '--against', file, '--html', file], io), 2);
+  assert.match(io.err(), /^spawnbench: --html .*report-base\.json is the --against file being read; give the report its own file/);
+  assert.ok(readFileSync(file).equals(before));
+});
+
 test('a log that no exit handler would put in place (a second hangup) is put in place by closeAllLoggers', async () => {
   const { createLogger, closeAllLoggers } = await import('../../src/output/logger.js');
   const file = path.join(dir, 'hangup.log');

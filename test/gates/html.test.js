@@ -178,3 +178,20 @@ test('the process table has a requests column where workers counted requests, an
   assert.doesNotMatch(html, /<th>requests<\/th>/, 'no column of dashes');
   assert.match(html, /<th>process<\/th><th>pid<\/th><th>ELU<\/th>/);
 });
+
+test('a long run (a day of seconds, hours of 250 ms samples of four processes) still gets its report: the charts\' ranges overflowed the stack', () => {
+  const result = fixture('run');
+  const day = 86_400;
+  result.load.durationMs = day * 1000;
+  result.load.series = Array.from({ length: day }, (_, i) => ({ second: i + 1, requests: 100, errors: 0, p50Ms: 1, p90Ms: 2, p99Ms: 3 + (i % 7), maxMs: 9 }));
+  const [first] = result.samples.processes;
+  result.samples.processes = [0, 1, 2, 3].map((k) => ({
+    ...first,
+    key: `p${k}`,
+    label: `node ${k}`,
+    series: Array.from({ length: 40_000 }, (_, i) => ({ ...first.series[i % first.series.length], t: first.series[0].t + i * 250 })),
+  }));
+  const html = renderHtml(withWords(result));
+  assertSelfContained(html);
+  assert.ok(chartTitles(html).some((t) => /Event-loop utilisation per process/.test(t)), chartTitles(html).join(' | '));
+});

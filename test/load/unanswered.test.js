@@ -7,6 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
 import { stalledAtEnd } from '../../src/load/stall.js';
+import { noResponseFailure } from '../../src/load/host-check.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
 import { evaluateAssertions, gateFigures } from '../../src/analysis/assert-evaluate.js';
@@ -51,6 +52,39 @@ test('requests held past the end are counted as unanswered, with how long the ol
   assert.ok(result.unanswered.oldestMs > result.latency.maxMs);
   assert.deepEqual(stalledAtEnd(result), { count: 3, oldestMs: result.unanswered.oldestMs });
   assert.ok(result.notes.some((n) => /^3 requests were still unanswered when the run ended, the oldest after \d\.\d s, far longer than any answered request \([\d.]+ ms\): the server stopped answering/.test(n)), result.notes.join('\n'));
+});
+
+test('a server that stops answering in the warm-up: its held requests say so, not "the measured phase was too short"', async () => {
+  // Seen: a server that answered 2,000 requests in the warm-up (28 ms at most), then none: 'no response arrived within
+  // the measured 2s: requests were sent and none finished in it (the measured phase was too short for them); give a
+  // longer --duration', and 'Cannot tell from this run: it was too short'. No measured request was even sent: the
+  // warm-up's held every connection.
+  answered = 0;
+  answerFirst = 30;
+  const result = await startLoad({ url: server.url, connections: 3, warmupMs: 1500, durationMs: 1000 }).done;
+  assert.equal(result.requests, 0);
+  assert.equal(result.unanswered.warmup.answered, 30, 'it answered in the warm-up');
+  assert.equal(result.unanswered.warmup.count, 3);
+  const stall = stalledAtEnd(result);
+  assert.ok(stall?.inWarmup, JSON.stringify(result.unanswered));
+  assert.equal(stall.count, 3);
+  const failure = noResponseFailure(result, false, { durationMs: 1000 });
+  assert.match(failure, /^no response arrived within the measured 1s: the server stopped answering in the warm-up: it answered 30 requests \(the slowest in [\d.]+ ms\), then left 3 unanswered, the oldest after \d\.\d s; find what held it/);
+  assert.doesNotMatch(failure, /too short|longer --duration/);
+  // Its diagnosis: that verdict, and no 'no request completed … give a longer --duration' beside it.
+  const diagnosed = syntheticResult({ elu: 0.01, p50Ms: 0.07, p99Ms: 0.6, maxMs: 11.3 });
+  diagnosed.load = { ...diagnosed.load, requests: 0, rps: 0, bytes: 0, latency: { ...diagnosed.load.latency, maxMs: null }, statuses: {}, unanswered: result.unanswered };
+  const { verdict, findings } = wordDiagnosis(diagnoseEvidence(buildEvidence(diagnosed)));
+  assert.equal(verdict.id, 'stopped-answering');
+  assert.match(verdict.evidence[0], /far longer than any answered request \([\d.]+ ms, in the warm-up: none was answered while measured\)$/);
+  assert.ok(!findings.some((f) => f.id === 'no-responses'), findings.map((f) => f.id).join(', '));
+});
+
+test('a warm-up whose requests are slower than the run, or were never answered, is no stall', () => {
+  const warm = (w) => ({ requests: 0, unanswered: { count: 0, oldestMs: 0, warmup: w }, latency: { maxMs: null } });
+  assert.equal(stalledAtEnd(warm({ count: 30, oldestMs: 2500, answered: 0, answeredMaxMs: null })), null, '3 s responses, -w 500ms -d 2s: too short');
+  assert.equal(stalledAtEnd(warm({ count: 30, oldestMs: 900, answered: 40, answeredMaxMs: 1000 })), null, '1 s responses: one in flight is no slower');
+  assert.deepEqual(stalledAtEnd(warm({ count: 30, oldestMs: 2100, answered: 2000, answeredMaxMs: 28 })), { count: 30, oldestMs: 2100, answeredMaxMs: 28, inWarmup: true, warmupAnswered: 2000 });
 });
 
 test('a request in flight under half a second, or not twice as long as answered ones, is no stall', () => {

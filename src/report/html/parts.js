@@ -3,7 +3,7 @@
  * distribution, per-process figures over time (one colour per process in every
  * chart), the process table, and the --against and --assert blocks.
  */
-import { lineChart, percentileChart, esc } from './svg.js';
+import { extent, lineChart, percentileChart, esc } from './svg.js';
 import { colorAt, table, grid, section } from './page.js';
 import { cleanText } from '../../base/untrusted-text.js';
 import { errorLabel } from '../reasons.js';
@@ -107,7 +107,7 @@ function spawnedEntry(samples) {
  */
 export function processesOverTime(samples) {
   const processes = processColors(samples);
-  const t0 = Math.min(...processes.flatMap((p) => (p.series ?? []).map((s) => s.t)).filter(Number.isFinite));
+  const t0 = extent(processes.flatMap((p) => (p.series ?? []).map((s) => s.t)).filter(Number.isFinite))[0];
   if (!Number.isFinite(t0)) return '';
   /**
    * @param {string} title

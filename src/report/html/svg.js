@@ -22,6 +22,23 @@ export function esc(text) {
 }
 
 /**
+ * The lowest and highest of `values` (not empty), by a loop: Math.min(...values) passes each as
+ * an argument, and a long run's series (a day of seconds, hours of 250 ms samples of several
+ * processes) overflowed the stack, so its --html report was lost.
+ * @param {number[]} values
+ * @returns {[number, number]}
+ */
+export function extent(values) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}
+
+/**
  * Round numbers for axis ticks: about `count` steps of 1, 2 or 5 × 10^k from min to max.
  * @param {number} min
  * @param {number} max
@@ -120,10 +137,9 @@ export function lineChart({ title, xLabel, yLabel, series, bands = [], markers =
     ...markers.map((m) => m.y),
   ].filter(isFiniteNumber);
   if (xs.length === 0 || ys.length === 0) return emptyChart(title);
-  const x0 = Math.min(...xs);
-  const x1 = Math.max(...xs);
+  const [x0, x1] = extent(xs);
   const ticksX = xTicks ?? niceTicks(x0, x1, 6).filter((t) => t >= x0 - 1e-9 && t <= x1 + 1e-9);
-  const ticksY = niceTicks(yMin, yMax ?? Math.max(...ys), 4);
+  const ticksY = niceTicks(yMin, yMax ?? extent(ys)[1], 4);
   const lo = ticksY[0];
   const hi = /** @type {number} */ (ticksY.at(-1)); // niceTicks() is never empty
   /** @param {number} v */
