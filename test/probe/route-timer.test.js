@@ -151,6 +151,57 @@ test('above its rate it times a sample: a few requests each period, each with it
   }
 });
 
+// While a window's last request is still in flight the hook stays on, and a request that came
+// after the window may arrive on a kept-alive connection whose last request was counted.
+test('a request after the window, on a connection whose last request was timed, is not charged to that route', async () => {
+  // Two requests a window, one window in the test's time.
+  const routes = installRouteTimer({ periodMs: 60_000, sampledPerSec: 2 / 60 });
+  let slowStarted;
+  const started = new Promise((resolve) => {
+    slowStarted = resolve;
+  });
+  let burnMs = 0;
+  const server = http.createServer(async (req, res) => {
+    if (req.url === '/slow') {
+      slowStarted();
+      await sleep(300);
+    } else if (req.url === '/burn') {
+      const from = performance.now();
+      burn(BURN_MS, '/report');
+      burnMs = performance.now() - from;
+    }
+    res.end('ok');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const first = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const second = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (agent, path) => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, path, agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    await get(first, '/cheap');
+    const slow = get(second, '/slow');
+    await started;
+    // The window is closed (two requests), the hook still on for /slow: /burn is not timed.
+    await get(first, '/burn');
+    await slow;
+    first.destroy();
+    second.destroy();
+    const taken = routes.take();
+    assert.equal(taken.seen, 3);
+    assert.equal(taken.sampled, 2);
+    const byRoute = Object.fromEntries(taken.routes.map((r) => [r.route, r]));
+    assert.equal(byRoute['GET /burn'], undefined, 'the untimed request has no figures');
+    assert.ok(burnMs >= BURN_MS);
+    assert.ok(byRoute['GET /cheap'].loopMs < BURN_MS / 4, `GET /cheap: ${byRoute['GET /cheap'].loopMs.toFixed(2)} ms, the burn of the request after it was ${burnMs.toFixed(2)} ms`);
+  } finally {
+    routes.uninstall();
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
 test(`beyond ${MAX_ROUTES} routes, further ones share one entry`, async () => {
   const routes = installRouteTimer({ sampledPerSec: 1e6 });
   const server = http.createServer((req, res) => res.end());
