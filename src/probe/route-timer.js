@@ -75,10 +75,11 @@ export const ROUTE_OVERFLOW = 'other routes';
  * Each window also costs what switching to it and back leaves behind: subscribing
  * response.finish for the windows only (and an AsyncLocalStorage per window) made
  * Node deoptimise and compile its resOnFinish again after every window (20 times in
- * 20 s, --trace-deopt), and the multi-route fixture's two cheapest routes paid 1.05×
- * CPU per request at one window a second, 1.18× at ten (bench/probe-overhead.js, in
- * one process, Node 20); as it is now, 1.00× and 1.04× (quartiles ±3 to 7%: a shared
- * 2-core machine at load 2 to 7).
+ * 20 s, --trace-deopt), and the multi-route fixture's two cheapest routes paid 0.98
+ * to 1.05× CPU per request at one window a second, 1.18 to 1.22× at ten (medians of two
+ * runs of bench/probe-overhead.js in one process, Node 20); as it is now, 1.00 to 1.02×
+ * and 0.98 to 1.06× (three runs; quartiles ±3 to 7%: a shared 2-core machine at load 2
+ * to 7).
  */
 export const ROUTE_PERIOD_MS = 1000;
 
