@@ -8,7 +8,8 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { installRouteTimer, MAX_ROUTES, ROUTE_OVERFLOW, ROUTE_PERIOD_MS } from '../../src/probe/route-timer.js';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { installRouteTimer, MAX_ROUTES, ROUTE_OVERFLOW, ROUTE_PERIOD_MS, REQUEST_START_CHANNEL, RESPONSE_FINISH_CHANNEL } from '../../src/probe/route-timer.js';
 import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
 import { pathTemplate, routeName } from '../../src/base/route-template.js';
 
@@ -150,6 +151,57 @@ test('above its rate it times a sample: a few requests each period, each with it
   }
 });
 
+// While a window's last request is still in flight the hook stays on, and a request that came
+// after the window may arrive on a kept-alive connection whose last request was counted.
+test('a request after the window, on a connection whose last request was timed, is not charged to that route', async () => {
+  // Two requests a window, one window in the test's time.
+  const routes = installRouteTimer({ periodMs: 60_000, sampledPerSec: 2 / 60 });
+  let slowStarted;
+  const started = new Promise((resolve) => {
+    slowStarted = resolve;
+  });
+  let burnMs = 0;
+  const server = http.createServer(async (req, res) => {
+    if (req.url === '/slow') {
+      slowStarted();
+      await sleep(300);
+    } else if (req.url === '/burn') {
+      const from = performance.now();
+      burn(BURN_MS, '/report');
+      burnMs = performance.now() - from;
+    }
+    res.end('ok');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const first = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const second = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (agent, path) => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, path, agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    await get(first, '/cheap');
+    const slow = get(second, '/slow');
+    await started;
+    // The window is closed (two requests), the hook still on for /slow: /burn is not timed.
+    await get(first, '/burn');
+    await slow;
+    first.destroy();
+    second.destroy();
+    const taken = routes.take();
+    assert.equal(taken.seen, 3);
+    assert.equal(taken.sampled, 2);
+    const byRoute = Object.fromEntries(taken.routes.map((r) => [r.route, r]));
+    assert.equal(byRoute['GET /burn'], undefined, 'the untimed request has no figures');
+    assert.ok(burnMs >= BURN_MS);
+    assert.ok(byRoute['GET /cheap'].loopMs < BURN_MS / 4, `GET /cheap: ${byRoute['GET /cheap'].loopMs.toFixed(2)} ms, the burn of the request after it was ${burnMs.toFixed(2)} ms`);
+  } finally {
+    routes.uninstall();
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
 test(`beyond ${MAX_ROUTES} routes, further ones share one entry`, async () => {
   const routes = installRouteTimer({ sampledPerSec: 1e6 });
   const server = http.createServer((req, res) => res.end());
@@ -172,11 +224,60 @@ test(`beyond ${MAX_ROUTES} routes, further ones share one entry`, async () => {
   }
 });
 
-test('uninstalled, it leaves no subscriber, hook or timer behind', async () => {
-  const diagnosticsChannel = await import('node:diagnostics_channel');
+// What the attribution cost a server of cheap routes came from its windows' side effects, not
+// from the requests it timed: both are held here. (1) Subscribing a channel changes the channel
+// object's class, and Node's code that tests it (resOnFinish, each response) was deoptimised at
+// every window while response.finish was subscribed for the windows only. (2) An AsyncLocalStorage
+// on Node 20 writes its store on each resource made under it (a new property name per window),
+// which gave timers and sockets new hidden classes and deoptimised Node's timer code.
+test('its windows leave the server as they found it: the channels keep their class, the resources their shape', async () => {
+  const finishChannel = diagnosticsChannel.channel(RESPONSE_FINISH_CHANNEL);
+  const startChannel = diagnosticsChannel.channel(REQUEST_START_CHANNEL);
+  const ownSymbols = (object) => Object.getOwnPropertySymbols(object).map(String).sort();
+  const idle = setTimeout(() => {}, 0);
+  const timerShape = ownSymbols(idle);
+  clearTimeout(idle);
+  // Two requests a second: a window closes after two, and the hook goes off once they have answered.
+  const routes = installRouteTimer({ sampledPerSec: 2 });
+  const classes = { finish: Object.getPrototypeOf(finishChannel), start: Object.getPrototypeOf(startChannel) };
+  const shapes = [];
+  const server = http.createServer(async (req, res) => {
+    await sleep(1);
+    const timer = setTimeout(() => {}, 0);
+    shapes.push(ownSymbols(timer));
+    clearTimeout(timer);
+    res.end('ok');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, path: '/items/1', agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    for (let i = 0; i < 4; i += 1) await get();
+    // The window's two requests have answered: timing is over until the next period.
+    await sleep(20);
+    agent.destroy();
+    const { sampled, seen } = routes.take();
+    assert.equal(seen, 4);
+    assert.equal(sampled, 2, 'the window took two requests; the other two came after it');
+    assert.ok(finishChannel.hasSubscribers && startChannel.hasSubscribers, 'both channels subscribed between windows');
+    assert.equal(Object.getPrototypeOf(finishChannel), classes.finish, 'response.finish kept its class');
+    assert.equal(Object.getPrototypeOf(startChannel), classes.start, 'request.start kept its class');
+    assert.equal(shapes.length, 4);
+    for (const [i, shape] of shapes.entries()) assert.deepEqual(shape, timerShape, `request ${i + 1}: a timer it made has the properties of any other`);
+  } finally {
+    routes.uninstall();
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
+test('uninstalled, it leaves no subscriber, hook or timer behind', () => {
   const routes = installRouteTimer();
   assert.ok(diagnosticsChannel.hasSubscribers('http.server.request.start'));
-  assert.ok(diagnosticsChannel.hasSubscribers('http.server.response.finish'), 'while timing');
+  assert.ok(diagnosticsChannel.hasSubscribers('http.server.response.finish'));
   routes.uninstall();
   assert.ok(!diagnosticsChannel.hasSubscribers('http.server.request.start'));
   assert.ok(!diagnosticsChannel.hasSubscribers('http.server.response.finish'));
