@@ -48,7 +48,7 @@ test('run --mix: the sync burn, the burn after await and the spawns are each the
     { method: 'POST', path: '/convert', body: 'hi', weight: 10 },
   ]));
   // ~800 requests at ~100 a second: the probe times 50 a second, ~100 of each burning route.
-  const { code, err, result, burns, file } = await runWithBurns(['run', '--mix', mix, '-n', '800', '-w', '0', '-c', '2'], 'mix');
+  const { code, err, result, burns, file } = await runWithBurns(['run', '--mix', mix, '-n', '800', '-w', '0', '-c', '2'], 'mix-run');
   assert.equal(code, 0, err);
   // The result file with its routes is one the schema accepts.
   const again = await cli('report', file);
