@@ -74,7 +74,11 @@ export function throughputCountsFailures(outcome, responses) {
  */
 export function rowFailureWarning(label, outcome) {
   if (outcome.noneSucceeded) return `${label}: no request succeeded, all ${int(outcome.attempts)} failed; its req/s and p99 are those of the errors`;
-  return `${label}: ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}); its req/s and p99 count them`;
+  const answered = outcome.answered ?? outcome.failed;
+  const counted = answered >= outcome.failed
+    ? 'its req/s and p99 count them'
+    : answered === 0 ? 'they got no response: its req/s and p99 leave them out' : `its req/s and p99 count the ${int(answered)} that got a response`;
+  return `${label}: ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}); ${counted}`;
 }
 
 /** The prefix of a warning line in the text views, as outcomeAlarm() writes it. */
