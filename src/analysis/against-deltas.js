@@ -92,7 +92,8 @@ function unjudged(m, before, after, reason) {
  * @param {RunResult|DiagnoseResult} baseline the same kind of result, read from --against
  * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `noise`
  * @returns {{ id: 'against', deltas: Delta[], summary: { changes: number, better: number, worse: number },
- *   differentTargets?: { before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } } }}
+ *   differentTargets?: { before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } },
+ *   differentLoads?: { before: ReturnType<typeof loadSent>, after: ReturnType<typeof loadSent> } }}
  */
 export function againstBaseline(current, baseline, table = METRICS) {
   // againstMetrics() keeps only the metrics that name a noise model.
@@ -108,7 +109,53 @@ export function againstBaseline(current, baseline, table = METRICS) {
     // Set when the two results measured different things (another command, strategy or URL):
     // their figures still compare, but not as a change of one target.
     ...(before.kind !== after.kind || before.name !== after.name ? { differentTargets: { before, after } } : {}),
+    // Set when they sent other requests or another load (a mix against one path, a POST against a GET,
+    // another --connections or --rate): a gate on the change read the two as one target's change, without a word.
+    ...differentLoads(baseline.plan, current.plan),
   };
+}
+
+/**
+ * What a run sent and how hard: its requests (the mix's endpoints, or method and path; with a body or
+ * not) and its load (an open loop's rate, a closed loop's connections).
+ * @param {any} plan a result's plan
+ * @returns {{ requests: string[], body: boolean, rate: number|null, connections: number|null }}
+ */
+export function loadSent(plan) {
+  const load = plan?.load ?? {};
+  const target = plan?.target ?? {};
+  const mix = Array.isArray(load.mix) && load.mix.length > 0 ? load.mix : null;
+  const path = target.kind === 'url' ? urlPath(target.url) : target.path ?? '/';
+  return {
+    requests: mix ? mix.map((/** @type {any} */ e) => String(e?.name ?? `${e?.method ?? 'GET'} ${e?.path}`)) : [`${load.method ?? 'GET'} ${path}`],
+    body: mix ? mix.some((/** @type {any} */ e) => e?.body != null) : load.body != null,
+    rate: typeof load.rate === 'number' ? load.rate : null,
+    connections: typeof load.connections === 'number' ? load.connections : null,
+  };
+}
+
+/**
+ * The path and query of a --url ('/' where it cannot be read).
+ * @param {unknown} url
+ */
+function urlPath(url) {
+  try {
+    const u = new URL(String(url));
+    return `${u.pathname || '/'}${u.search}`;
+  } catch {
+    return '/';
+  }
+}
+
+/**
+ * @param {any} beforePlan
+ * @param {any} afterPlan
+ * @returns {{ differentLoads?: { before: ReturnType<typeof loadSent>, after: ReturnType<typeof loadSent> } }}
+ */
+function differentLoads(beforePlan, afterPlan) {
+  if (!beforePlan?.load || !afterPlan?.load) return {};
+  const [before, after] = [loadSent(beforePlan), loadSent(afterPlan)];
+  return JSON.stringify(before) === JSON.stringify(after) ? {} : { differentLoads: { before, after } };
 }
 
 /**

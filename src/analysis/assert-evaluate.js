@@ -3,7 +3,7 @@
  * result, and each assertion checked against them. Pure and wordless: ids and
  * figures out; src/report/assert-text.js words them.
  */
-import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics } from './metrics.js';
+import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics, metricOf } from './metrics.js';
 import { isFiniteNumber } from './stats.js';
 import { stalledAtEnd } from '../load/stall.js';
 
@@ -27,6 +27,7 @@ import { stalledAtEnd } from '../load/stall.js';
  * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
  * @property {boolean} [stalled] the server stopped answering: requests unanswered at the end, longer than any answered (load/stall.js)
  * @property {boolean} [noRows] a compare result with no row: no run of it ended
+ * @property {boolean} [outside] the server was measured from outside (--url): no figure of the in-process probe can be there
  */
 
 /**
@@ -37,7 +38,7 @@ import { stalledAtEnd } from '../load/stall.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, outside: result.plan?.target?.kind === 'url' }];
 }
 
 /**
@@ -154,7 +155,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it. The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
@@ -175,7 +176,8 @@ export function evaluateAssertions(assertions, targets) {
       const known = isFiniteNumber(measured);
       // A failed run (exit 1) or one cut short by a signal (130/143) holds figures of part of it: no gate passes on them.
       // One whose server stopped answering leaves the requests it held out of every figure.
-      const why = noData ?? (!known ? null : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : null);
+      // A probe figure of a server measured from outside (--url) cannot be there: no flag brings it.
+      const why = noData ?? (!known ? (f.outside && metricOf(a.metric)?.needs === 'probe' ? 'outside' : null) : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : null);
       // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
       const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({

@@ -130,9 +130,10 @@ export function recommend(steps) {
   if (cells.every((c) => c.repeats < 2)) reasons.push('single-repeat');
   if (errorSizes.length > 0) reasons.push('errors-at-sizes');
   if (tooFewSizes.length > 0) reasons.push('too-few-at-sizes');
-  // More workers than CPUs, none of them busy, the cores full: the extra workers only shared the cores.
+  // More workers than CPUs, none of them busy, the cores full: the extra workers only shared the cores. Not one
+  // worker under a quota of under a CPU ('1 process is more than the 0.5 CPUs … the extra workers'): no pool is smaller.
   const s = picked.signals ?? {};
-  if (cpuBound && s.cores && picked.size > s.cores && (s.workers ?? 0) > 0 && isFiniteNumber(s.workersBusy) && s.workersBusy < POOL_BUSY_FRACTION) {
+  if (cpuBound && s.cores && picked.size > Math.max(1, Math.ceil(s.cores)) && (s.workers ?? 0) > 0 && isFiniteNumber(s.workersBusy) && s.workersBusy < POOL_BUSY_FRACTION) {
     reasons.push('over-cpus');
   }
 

@@ -87,22 +87,26 @@ export function mostlyFailed(outcome) {
  * Runs that could not start are left out (they say so themselves).
  * @param {Array<{ requests?: number, errors?: number, attempts?: number, succeeded?: number, failed?: unknown }>} runs
  *   RunFigures (src/analysis/run-figures.js); one saved before `attempts` counts its errors among them
- * @returns {{ attempts: number, failed: number, failedShare: number, mostlyFailed: boolean, noneSucceeded: boolean }}
+ * @returns {{ attempts: number, failed: number, answered: number, failedShare: number, mostlyFailed: boolean, noneSucceeded: boolean }} `answered`: the failures that got a response
  */
 export function runsOutcome(runs) {
   let attempts = 0;
   let failed = 0;
+  // The failures that got a response (a 500), which req/s and p99 count; those with none (reset, refused) they leave out.
+  let answered = 0;
   for (const run of runs) {
     if (run.failed) continue;
     if (isFiniteNumber(run.attempts) && isFiniteNumber(run.succeeded)) {
       attempts += run.attempts;
       failed += run.attempts - run.succeeded;
+      answered += isFiniteNumber(run.requests) ? Math.max(0, run.requests - run.succeeded) : run.attempts - run.succeeded;
     } else {
       // Without the split, a 500 counts in requests and errors alike: errors of requests + errors is a floor.
       attempts += (run.requests ?? 0) + (run.errors ?? 0);
       failed += run.errors ?? 0;
+      answered += run.errors ?? 0;
     }
   }
   const failedShare = attempts > 0 ? failed / attempts : 0;
-  return { attempts, failed, failedShare, mostlyFailed: attempts > 0 && failedShare >= MOSTLY_FAILED_SHARE, noneSucceeded: attempts > 0 && failed === attempts };
+  return { attempts, failed, answered, failedShare, mostlyFailed: attempts > 0 && failedShare >= MOSTLY_FAILED_SHARE, noneSucceeded: attempts > 0 && failed === attempts };
 }

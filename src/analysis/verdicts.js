@@ -15,6 +15,7 @@
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
 import { serverExited, serverStoppedAnswering } from './verdict-exited.js';
+import { workersDied } from './verdict-worker-died.js';
 import { spawnBlocked } from './verdict-spawn.js';
 import { gcPressure } from './verdict-gc.js';
 import { jsBlocking } from './verdict-js.js';
@@ -39,7 +40,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, serverStoppedAnswering, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, serverStoppedAnswering, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, unsolicitedResponses, generatorLimited,
 ];
 

@@ -146,6 +146,8 @@
  * @property {Array<{ name: string, deltas: AgainstDelta[], summary: AgainstSummary }>} [endpoints] each endpoint found in both results, judged on its own
  * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
  *   present when the baseline measured another target
+ * @property {{ before: { requests: string[], body: boolean, rate: number|null, connections: number|null }, after: { requests: string[], body: boolean, rate: number|null, connections: number|null } }} [differentLoads]
+ *   present when the baseline sent other requests (method, path, mix, a body) or another load (--connections, --rate)
  * @property {AgainstSummary} summary
  */
 

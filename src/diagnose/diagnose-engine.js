@@ -12,6 +12,7 @@ import { createLogger } from '../output/logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
+import { treeWorkerDeaths } from '../analysis/worker-deaths.js';
 import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from '../runner/group-limits.js';
 import { buildEvidence } from './evidence.js';
@@ -44,6 +45,7 @@ async function execute(engine, plan, logger) {
   let rootPid = null;
   let mainThread = null;
   let limits = null;
+  let measureStartedAt = null;
   const onReport = (report) => {
     if (report.isMainThread) sched.watch(report.pid);
     if (measuring) gc.add(report);
@@ -74,8 +76,9 @@ async function execute(engine, plan, logger) {
     },
     url: urlOf,
     // GC windows and run-queue time cover the measured phase only, like the load figures and samples.
-    onLoadPhase: (phase) => {
+    onLoadPhase: (phase, _server, at) => {
       if (phase === 'measure') {
+        measureStartedAt = at;
         if (rootPid) for (const pid of processTree(rootPid)) sched.watch(pid);
         sched.restart();
         measuring = true;
@@ -117,10 +120,13 @@ async function execute(engine, plan, logger) {
   });
   // The failed spawns are evidence too (the limit they ran into); the result keeps its fields' order.
   const failedSpawns = spawnFailures(load.errorTexts, limits);
-  result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, spawnFailures: failedSpawns })), thresholds: THRESHOLDS };
+  // Worker processes that died while measured (a node:cluster worker that threw), seen in the tree as run sees them.
+  const workerDeaths = samples ? treeWorkerDeaths(samples.processes, measureStartedAt) : [];
+  result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, spawnFailures: failedSpawns, workerDeaths })), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);
   result.outcome = requestOutcome(load);
   result.spawnFailures = failedSpawns;
+  result.workerDeaths = workerDeaths;
   result.exitCode = failures.length > 0 || result.outcome.id === 'none-succeeded' ? 1 : 0;
   // Every metric of the table (src/analysis/metrics.js), as --json, the summary and the HTML report show it.
   result.metrics = measureMetrics(result);

@@ -10,6 +10,7 @@ import { ownCpuPct } from '../analysis/run-figures.js';
 import { isServerEntry } from '../machine/process-roles.js';
 import { targetOf } from '../base/target-kinds.js';
 import { stalledAtEnd } from '../load/stall.js';
+import { measuredDeaths } from '../analysis/worker-deaths.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -98,6 +99,7 @@ export function buildEvidence(result) {
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
     stall: stalledAtEnd(load),
+    workerDeaths: measuredDeaths(/** @type {import('../analysis/worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     pid: result.target?.pid ?? null,
     port: portOf(result.target),
     restarts: samples?.serverRestarts ?? [],

@@ -69,9 +69,32 @@ function fromHar(data, source) {
       if (lower.startsWith(':') || DROPPED_HEADERS.has(lower)) continue;
       headers[lower] = String(value);
     }
-    const text = request.postData?.text;
+    const text = postBody(request.postData, headers['content-type'], `${source}: entry ${i + 1}`);
     if (text != null && request.postData.mimeType && !headers['content-type']) headers['content-type'] = request.postData.mimeType;
     endpoints.set(key, { name: key, method, path, headers, body: text ?? null, weight: 1 });
   });
   return [...endpoints.values()];
+}
+
+/**
+ * The body of a HAR entry's postData: its `text`, or, where a capture keeps a form as
+ * `params` only (HAR 1.2 allows either), that form encoded again. Sent as an empty body,
+ * a login form's POST went out with no fields and was measured all the same.
+ * @param {{ text?: string|null, mimeType?: string, params?: Array<{ name: string, value?: string, fileName?: string }> }|undefined} postData
+ * @param {string|undefined} contentType the entry's own content-type header
+ * @param {string} where '--mix x.har: entry N'
+ * @returns {string|null}
+ * @throws {UsageError} params that cannot be encoded again (a multipart form, a file)
+ */
+function postBody(postData, contentType, where) {
+  if (!postData || postData.text != null) return postData?.text ?? null;
+  const params = Array.isArray(postData.params) ? postData.params : [];
+  if (params.length === 0) return null;
+  const mime = String(contentType ?? postData.mimeType ?? '').toLowerCase();
+  if (mime.startsWith('application/x-www-form-urlencoded') && !params.some((p) => p?.fileName != null)) {
+    const form = new URLSearchParams();
+    for (const p of params) form.append(String(p?.name ?? ''), String(p?.value ?? ''));
+    return form.toString();
+  }
+  throw new UsageError(`${where}: "postData" holds params but no text, and a ${mime || 'body of no type'} cannot be rebuilt from them; export the capture with request bodies, or give this request's "body" in a JSON mix`);
 }

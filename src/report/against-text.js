@@ -98,7 +98,7 @@ export function formatAgainst(against, baseline) {
     // A mix: each endpoint's own changes under the totals'.
     const endpoints = (against.endpoints ?? []).flatMap((e) => [`  ${cleanText(e.name, 200)}: ${e.summary.changes === 0 ? 'no change beyond its noise' : `${e.summary.changes} beyond its noise (${e.summary.better} better, ${e.summary.worse} worse)`}`, ...deltaLines(e.deltas, '    ')]);
     // A run's comparison always has deltas (a compare's has rows): an edited file without them fails here, and `report` names the field.
-    return [head, ...differentTargetsLine(against.differentTargets), ...deltaLines(/** @type {AgainstDelta[]} */ (against.deltas), '  '), ...endpoints].join('\n');
+    return [head, ...differentTargetsLine(against.differentTargets), ...differentLoadsLine(against.differentLoads), ...deltaLines(/** @type {AgainstDelta[]} */ (against.deltas), '  '), ...endpoints].join('\n');
   }
   // A compare: one block per row, the repeats' spread as the noise.
   const lines = [head];
@@ -117,6 +117,24 @@ function differentTargetsLine(targets) {
   const name = ({ kind, name: what }) => cleanText(`${kind ?? 'unknown target'}${what ? ` '${what}'` : ''}`);
   return [`  warning: comparing different targets: the baseline measured ${name(targets.before)}, this run ${name(targets.after)}`];
 }
+
+/**
+ * The warning that the two results sent other requests, or another load, to their target.
+ * @param {{ before: LoadShape, after: LoadShape }|undefined} loads
+ * @returns {string[]}
+ */
+function differentLoadsLine(loads) {
+  if (!loads) return [];
+  /** @param {LoadShape} l */
+  const sent = (l) => {
+    const requests = l.requests.length > 3 ? `${l.requests.slice(0, 3).join(', ')} and ${l.requests.length - 3} more` : l.requests.join(', ');
+    const how = l.rate !== null ? `at ${int(l.rate)} req/s` : l.connections !== null ? `over ${int(l.connections)} ${l.connections === 1 ? 'connection' : 'connections'}` : '';
+    return cleanText(`${requests}${l.body ? ' with a body' : ''}${how ? ` ${how}` : ''}`);
+  };
+  return [`  warning: comparing different loads: the baseline sent ${sent(loads.before)}, this run ${sent(loads.after)}`];
+}
+
+/** @typedef {{ requests: string[], body: boolean, rate: number|null, connections: number|null }} LoadShape */
 
 /**
  * @param {AgainstDelta[]} deltas

@@ -269,6 +269,22 @@ const WORDS = {
     ],
     next: ['find what held it: a stopped process, a lock, a downstream that never answers (--timeout shorter than the run counts each as a timeout)'],
   }),
+  'worker-died': (f) => {
+    const d = f.first;
+    const how = d?.signal ?? (typeof d?.code === 'number' ? `exit code ${d.code}` : 'gone');
+    const at = typeof d?.atMs === 'number' && Number.isFinite(d.atMs) ? ` at ${(Math.max(0, d.atMs) / 1000).toFixed(1)} s` : '';
+    return {
+      title: `${f.deaths === 1 ? 'a worker process died' : `${int(f.deaths)} worker processes died`} while measured`,
+      evidence: [
+        `the first: pid ${d?.pid ?? '?'} (${how}${at}); ${f.replaced === f.deaths ? 'each was replaced by a new process' : `${int(f.replaced)} of ${int(f.deaths)} replaced`}`,
+        f.stderrLine ? `its stderr says: ${cleanText(f.stderrLine)}` : 'nothing on stderr says why',
+        f.errors > 0
+          ? `${int(f.errors)} ${f.errors === 1 ? 'request' : 'requests'} failed: the requests a dying worker holds fail, and its replacement starts cold`
+          : 'no measured request failed with it; under more load the requests a dying worker holds fail, and its replacement starts cold',
+      ],
+      next: ['read its full output (--log-file) and fix what ends the workers before diagnosing their speed'],
+    };
+  },
   'pool-saturated': (f) => ({
     title: f.coresFull
       ? `the pool is at capacity: ${workersText(f)} ${pct(f.workersBusy)} busy, ${f.cores ?? '?'} cores ${pct((f.coresBusyPct ?? 0) / 100)}`

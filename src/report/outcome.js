@@ -25,19 +25,44 @@ export function succeededPart(outcome, responses = null, succeededRps = outcome?
 
 /**
  * The alarm line of a run whose requests mostly failed, or null: "FAILED     no request
- * succeeded: …" (the run exits 1) or "WARNING    85% of requests failed …".
+ * succeeded: …" (the run exits 1) or "WARNING    85% of requests failed …". The throughput
+ * counts the failures that got a response (a 500), not those that got none (reset, refused,
+ * timed out): with `responses` known, it says which (it said "the throughput counts them"
+ * beside a req/s of the 32% that succeeded, every failure a reset).
  * @param {import('../analysis/request-outcome.js').RequestOutcome|null|undefined} outcome
+ * @param {number|null} [responses] the responses the req/s counts (load.requests)
  * @returns {string|null}
  */
-export function outcomeAlarm(outcome) {
+export function outcomeAlarm(outcome, responses = null) {
   if (!outcome) return null;
   if (outcome.id === 'none-succeeded') {
     return `FAILED     no request succeeded: all ${int(outcome.attempts)} failed (see Errors); the throughput is that of the errors`;
   }
   if (outcome.id === 'mostly-failed') {
-    return `WARNING    ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}, see Errors); the throughput counts them, the latency does not`;
+    return `WARNING    ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}, see Errors); ${countedFailures(outcome, responses)}`;
   }
   return null;
+}
+
+/**
+ * Which failures the throughput counts: those that got a response.
+ * @param {import('../analysis/request-outcome.js').RequestOutcome} outcome
+ * @param {number|null} responses
+ */
+function countedFailures(outcome, responses) {
+  const answered = Number.isFinite(responses) ? Math.max(0, /** @type {number} */ (responses) - outcome.succeeded) : outcome.failed;
+  if (answered >= outcome.failed) return 'the throughput counts them, the latency does not';
+  if (answered === 0) return 'they got no response: the throughput and the latency leave them out';
+  return `the throughput counts the ${int(answered)} that got a response, the latency none of them`;
+}
+
+/**
+ * Whether the throughput (load.rps) counts failed requests: those that got a response.
+ * @param {import('../analysis/request-outcome.js').RequestOutcome} outcome
+ * @param {number|null|undefined} responses load.requests
+ */
+export function throughputCountsFailures(outcome, responses) {
+  return outcome.failed > 0 && (!Number.isFinite(responses) || /** @type {number} */ (responses) > outcome.succeeded);
 }
 
 /**
@@ -49,7 +74,11 @@ export function outcomeAlarm(outcome) {
  */
 export function rowFailureWarning(label, outcome) {
   if (outcome.noneSucceeded) return `${label}: no request succeeded, all ${int(outcome.attempts)} failed; its req/s and p99 are those of the errors`;
-  return `${label}: ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}); its req/s and p99 count them`;
+  const answered = outcome.answered ?? outcome.failed;
+  const counted = answered >= outcome.failed
+    ? 'its req/s and p99 count them'
+    : answered === 0 ? 'they got no response: its req/s and p99 leave them out' : `its req/s and p99 count the ${int(answered)} that got a response`;
+  return `${label}: ${pct(outcome.failedShare)} of requests failed (${int(outcome.failed)} of ${int(outcome.attempts)}); ${counted}`;
 }
 
 /** The prefix of a warning line in the text views, as outcomeAlarm() writes it. */

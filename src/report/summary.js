@@ -100,7 +100,7 @@ export function formatHeadline(result) {
 export function formatRequests(result, figures = metricsBlock(result)) {
   const { load } = result;
   const outcome = result.outcome ?? requestOutcome(load);
-  const alarm = outcomeAlarm(outcome);
+  const alarm = outcomeAlarm(outcome, load.requests);
   const [succeeded, ...others] = figuresOnLine(figures, 'requests');
   // The line's own figures: every response's count and rate (a 500 counts), time and bytes.
   const all = `${int(load.requests)} in ${seconds(load.durationMs)}   ${int(load.rps)} req/s`;

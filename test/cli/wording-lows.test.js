@@ -42,6 +42,24 @@ test('--against a run of another target: a warning line names both', async () =>
   assert.doesNotMatch(same.out, /different targets/);
 });
 
+test('--against a run that sent other requests or another load: a warning line names both', async () => {
+  // Seen: run --against a baseline of a two-path mix, this run GET / alone: 'req/s +31% … 4 better' and rps-change passed, without a word.
+  const other = JSON.parse(readFileSync(RUN_RESULT, 'utf8'));
+  other.plan.load = { ...other.plan.load, mix: [{ name: 'GET /a', method: 'GET', path: '/a', headers: {}, body: null, weight: 1 }, { name: 'POST /b', method: 'POST', path: '/b', headers: {}, body: 'x', weight: 1 }] };
+  const file = path.join(dir, 'other-load.json');
+  writeFileSync(file, JSON.stringify(other));
+  const { code, out, err } = await cli('report', RUN_RESULT, '--against', file);
+  assert.equal(code, 0, err);
+  const { connections } = other.plan.load;
+  assert.match(out, new RegExp(`^ {2}warning: comparing different loads: the baseline sent GET /a, POST /b with a body over ${connections} connections, this run GET / over ${connections} connections$`, 'm'));
+  const json = JSON.parse((await cli('report', RUN_RESULT, '--against', file, '--json')).out);
+  assert.deepEqual(json.against.differentLoads.after, { requests: ['GET /'], body: false, rate: null, connections });
+  other.plan.load = { ...JSON.parse(readFileSync(RUN_RESULT, 'utf8')).plan.load, rate: 200 };
+  writeFileSync(file, JSON.stringify(other));
+  assert.match((await cli('report', RUN_RESULT, '--against', file)).out, /warning: comparing different loads: the baseline sent GET \/ at 200 req\/s, this run GET \/ over \d+ connections/);
+  assert.doesNotMatch((await cli('report', RUN_RESULT, '--against', RUN_RESULT)).out, /different loads/);
+});
+
 test('the --log-file line "server ready" holds the key pid once', async () => {
   const log = path.join(dir, 'run.log');
   const { code, err } = await cli('run', '-d', '300ms', '-w', '0s', '-c', '1', '--no-dashboard', '--log-file', log, '--', process.execPath, fixtureServer('healthy'));

@@ -213,6 +213,26 @@ test('a server that exited mid-run is the verdict, whatever else was seen', () =
   assert.equal(findings[0].id, 'js-blocking');
 });
 
+test('a worker process that died while measured is the verdict: a cluster whose worker threw every 2 s read "healthy … nothing to fix at this load"', () => {
+  const result = syntheticResult({ elu: 0.1, p50Ms: 1.2, p99Ms: 58, maxMs: 83, requests: 600, errors: 2 });
+  assert.equal(wordDiagnosis(diagnoseEvidence(buildEvidence(result))).verdict.id, 'healthy');
+  result.serverStderr = { lines: [{ text: 'file:///srv/cluster.js:38', count: 1 }, { text: "throw new Error('boom')", count: 1 }, { text: '^', count: 1 }], other: 0, total: 3 };
+  result.workerDeaths = [
+    { id: 1, pid: 4101, threadId: null, code: null, signal: null, atMs: 1000, replacedBy: 4102, replacedByThreadId: null },
+    { id: 1, pid: 4102, threadId: null, code: null, signal: null, atMs: 3000, replacedBy: 4103, replacedByThreadId: null },
+    // In the warm-up: not a death of the measured phase.
+    { id: 2, pid: 4100, threadId: null, code: null, signal: null, atMs: -200, replacedBy: 4099, replacedByThreadId: null },
+  ];
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.equal(verdict.id, 'worker-died');
+  assert.equal(verdict.title, '2 worker processes died while measured');
+  assert.equal(verdict.evidence[0], 'the first: pid 4101 (gone at 1.0 s); each was replaced by a new process');
+  assert.equal(verdict.evidence[1], "its stderr says: throw new Error('boom')");
+  assert.match(verdict.evidence[2], /^2 requests failed: /);
+  result.workerDeaths = result.workerDeaths.slice(2);
+  assert.equal(wordDiagnosis(diagnoseEvidence(buildEvidence(result))).verdict.id, 'healthy', 'a death in the warm-up only');
+});
+
 test('the thresholds in --json are the ones in src/base/thresholds.js, by the same name and value', () => {
   assert.ok(Object.keys(THRESHOLDS).length >= 18);
   for (const [name, value] of Object.entries(THRESHOLDS)) assert.equal(value, thresholds[name], name);

@@ -91,3 +91,15 @@ test('changes come from the --against comparison', () => {
   assert.deepEqual(out.map((o) => [o.pass, o.measured]), [[false, -7.5], [true, 3]]);
   assert.match(formatAssertions(out), /assert rps-change>-5% {2}FAIL {2}measured -7\.5%/);
 });
+
+test('a probe gate on a server measured from outside (--url) says the probe cannot be there, not "drop --no-probe"', () => {
+  // Seen: report url-run.json --assert 'elu<0.5': 'needs the in-process probe: drop --no-probe, …', and no --no-probe was given.
+  const outside = { kind: 'run', plan: { target: { kind: 'url', url: 'http://127.0.0.1:3000/' }, load: {} }, load: { requests: 100, durationMs: 1000, rps: 100, errors: { total: 0 }, latency: { p50Ms: 1, p90Ms: 2, p99Ms: 3, p999Ms: 3, maxMs: 3 } }, samples: null, failures: [] };
+  const [elu] = check(['elu<0.5'], outside);
+  assert.equal(elu.pass, false);
+  assert.equal(elu.why, 'outside');
+  assert.match(formatAssertions([elu]), /not measured \(needs the in-process probe, which a server measured from outside \(--url\) does not have: start it under spawnbench/);
+  assert.doesNotMatch(formatAssertions([elu]), /--no-probe/);
+  const started = { ...outside, plan: { ...outside.plan, target: { kind: 'command', command: ['node', 's.js'] } } };
+  assert.match(formatAssertions(check(['elu<0.5'], started)), /drop --no-probe/, 'a server spawnbench started: the flag is the reason');
+});

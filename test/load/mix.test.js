@@ -128,6 +128,20 @@ test('HAR: ids, query strings and the capture\'s host folded away; hop-by-hop, h
   assert.match(byName['GET /report'].path, /^\/report\?from=/);
 });
 
+test('HAR: a form kept as postData.params only (no text) is sent encoded again, not as an empty body; a multipart one is refused', () => {
+  // Seen: a Firefox-style capture of a login POST went out with an empty body, and was measured all the same.
+  const har = (postData, headers = []) => JSON.stringify({ log: { entries: [{ request: { method: 'POST', url: 'https://example.com/login?next=%2F', headers, postData } }] } });
+  const file = join(dir, 'params.har');
+  writeFileSync(file, har({ mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'user', value: 'bob' }, { name: 'pw', value: 'x y&z' }] }));
+  const [login] = readMixFile(file);
+  assert.equal(login.body, 'user=bob&pw=x+y%26z');
+  assert.equal(login.headers['content-type'], 'application/x-www-form-urlencoded');
+  writeFileSync(file, har({ mimeType: 'multipart/form-data; boundary=x', params: [{ name: 'f', fileName: 'a.png' }] }));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix params\.har: entry 1: "postData" holds params but no text, and a multipart\/form-data; boundary=x cannot be rebuilt from them; export the capture with request bodies/.test(error.message));
+  writeFileSync(file, har({ mimeType: 'text/plain', text: 'hi', params: [{ name: 'ignored', value: '1' }] }));
+  assert.equal(readMixFile(file)[0].body, 'hi', 'the text wins where both are kept (Chrome)');
+});
+
 const BAD_FILES = [
   ['a missing path', '[{"method":"GET","path":"/"},{"method":"GET"}]', /entry 2: "path" is missing/],
   ['a method that is not a token', '[{"method":"GE T","path":"/"}]', /entry 1: "method" "GE T" is not an HTTP method/],

@@ -89,3 +89,17 @@ else {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('diagnose on a node:cluster server whose first worker throws every second: the deaths are its verdict, not "healthy"', async () => {
+  // Seen: diagnose --rate 200 of cluster-throws said 'healthy: no stall found at this load … nothing to fix'; its result had no workerDeaths.
+  const server = fixtureServer('cluster-throws');
+  const env = { ...process.env, CI: 'true', THROW_EVERY_MS: '1000' };
+  const { code, out, err } = await spawnCli(['diagnose', '-d', '3s', '-w', '500ms', '--rate', '100', '--json', '--', process.execPath, server], { env });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.ok(result.workerDeaths.length >= 1, JSON.stringify(result.samples.processes.map((p) => [p.pid, p.role, p.series.length])));
+  assert.equal(result.diagnosis.verdict.id, 'worker-died', JSON.stringify(result.diagnosis.verdict));
+  assert.match(result.diagnosis.verdict.title, /worker process(es)? died while measured$/);
+  const workers = result.samples.processes.filter((p) => p.role === 'worker').map((p) => p.pid);
+  await assertNothingLeft({ pids: [result.target.leaderPid ?? result.target.pid], marker: server, seen: new Set([...workers, result.target.pid]) });
+});

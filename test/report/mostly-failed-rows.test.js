@@ -9,6 +9,7 @@ import { renderHtml } from '../../src/report/html/index.js';
 import { createTune } from '../../src/tune/tune-engine.js';
 import { compareTable } from '../../src/analysis/compare-table.js';
 import { runsOutcome } from '../../src/analysis/request-outcome.js';
+import { rowFailureWarning } from '../../src/report/outcome.js';
 import { withWords } from '../../src/report/words.js';
 import { fakeRuns, MACHINE, tuneBase } from '../tune/fake-run.js';
 
@@ -16,7 +17,7 @@ const BASE = tuneBase({ connections: 30, durationMs: 3000, warmupMs: 1000 });
 
 async function tuneWithFailures() {
   const rps = { 1: 600, 2: 1150, 4: 1500 };
-  // Size 4: 3 errors (a refused connect, a reset) for every response; size 2: 1 in 100.
+  // Size 4: 3 errors (a refused connect, a reset: no response, so req/s and p99 leave them out) for every response; size 2: 1 in 100.
   const model = (size) => ({ rps: rps[size], errors: size === 4 ? rps[size] * 3 : size === 2 ? rps[size] / 100 : 0 });
   const plan = { command: 'tune', base: BASE, sizes: [1, 2, 4], policies: ['round-robin'], repeat: 1, search: 'exhaustive', output: BASE.output };
   return withWords(await createTune(plan, { createRun: fakeRuns(model).createRun, readMachine: async () => MACHINE }).start());
@@ -25,10 +26,10 @@ async function tuneWithFailures() {
 test('tune: a size whose requests mostly failed gets a WARNING line under the table and an alarm in the HTML', async () => {
   const result = await tuneWithFailures();
   const text = formatTune(result);
-  assert.match(text, /\nWARNING {4}pool 4 round-robin: 75% of requests failed \(4,500 of 6,000\); its req\/s and p99 count them\n/);
+  assert.match(text, /\nWARNING {4}pool 4 round-robin: 75% of requests failed \(4,500 of 6,000\); they got no response: its req\/s and p99 leave them out\n/);
   assert.doesNotMatch(text, /WARNING {4}pool [12] /, 'a few errors are not a warning');
   const html = renderHtml(result);
-  assert.match(html, /<p class="alarm" role="alert">pool 4 round-robin: 75% of requests failed \(4,500 of 6,000\); its req\/s and p99 count them\.<\/p>/);
+  assert.match(html, /<p class="alarm" role="alert">pool 4 round-robin: 75% of requests failed \(4,500 of 6,000\); they got no response: its req\/s and p99 leave them out\.<\/p>/);
 });
 
 function compareWithFailures() {
@@ -56,7 +57,17 @@ test('compare: a row whose requests mostly failed gets a WARNING line (text, Mar
 });
 
 test('runsOutcome: every request failed is said so; a result saved before attempts counts errors among requests + errors', () => {
-  assert.deepEqual(runsOutcome([{ requests: 100, errors: 100, attempts: 100, succeeded: 0 }]), { attempts: 100, failed: 100, failedShare: 1, mostlyFailed: true, noneSucceeded: true });
+  assert.deepEqual(runsOutcome([{ requests: 100, errors: 100, attempts: 100, succeeded: 0 }]), { attempts: 100, failed: 100, answered: 100, failedShare: 1, mostlyFailed: true, noneSucceeded: true });
   assert.equal(runsOutcome([{ requests: 10, errors: 30 }]).failedShare, 0.75);
   assert.equal(runsOutcome([{ failed: 'could not start', requests: 0, errors: 0 }]).mostlyFailed, false);
+});
+
+test('a row whose failures got no response (resets): its warning does not say its req/s and p99 count them', () => {
+  // req/s and p99 count responses: a reset has none, so a row of 70% resets read 'its req/s and p99 count them' beside the survivors' figures.
+  const resets = runsOutcome([{ requests: 3000, errors: 7000, attempts: 10_000, succeeded: 3000 }]);
+  assert.equal(resets.answered, 0);
+  assert.equal(rowFailureWarning('a', resets), 'a: 70% of requests failed (7,000 of 10,000); they got no response: its req/s and p99 leave them out');
+  const mixed = runsOutcome([{ requests: 5000, errors: 7000, attempts: 10_000, succeeded: 3000 }]);
+  assert.equal(rowFailureWarning('a', mixed), 'a: 70% of requests failed (7,000 of 10,000); its req/s and p99 count the 2,000 that got a response');
+  assert.equal(rowFailureWarning('a', runsOutcome([{ requests: 10_000, errors: 7000, attempts: 10_000, succeeded: 3000 }])), 'a: 70% of requests failed (7,000 of 10,000); its req/s and p99 count them');
 });

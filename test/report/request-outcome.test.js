@@ -71,6 +71,26 @@ test('HTML report: the alarm above the headline figures, and the succeeded rate 
   assert.doesNotMatch(renderHtml(runWithErrors(0)), /class="alarm"/);
 });
 
+test('mostly failed with no response (resets): the warning does not say the throughput counts them, nor the HTML "errors included"', () => {
+  // Seen: a server at its open-files limit reset 68% of the connections: 'the throughput counts them' beside a req/s
+  // of the 32% that succeeded.
+  const reset = syntheticRun({ workers: evenWorkers(3), errors: 0 });
+  reset.load.errors = { ...reset.load.errors, total: 14_000, reset: 14_000 };
+  reset.outcome = requestOutcome(reset.load);
+  assert.equal(reset.outcome.id, 'mostly-failed');
+  const warning = formatSummary(reset).split('\n').find((l) => l.startsWith('WARNING'));
+  assert.match(warning, /; they got no response: the throughput and the latency leave them out$/);
+  const html = renderHtml(reset);
+  assert.doesNotMatch(html, /the throughput counts them|errors included/);
+  // Some with a response, some without: the throughput counts those with one.
+  const mixed = syntheticRun({ workers: evenWorkers(3), errors: 2000 });
+  mixed.load.statuses = { 200: mixed.load.requests - 2000, 500: 2000 };
+  mixed.load.errors = { ...mixed.load.errors, total: 16_000, non2xx: 2000, reset: 14_000 };
+  mixed.outcome = requestOutcome(mixed.load);
+  assert.match(formatSummary(mixed), /^WARNING .*; the throughput counts the 2,000 that got a response, the latency none of them$/m);
+  assert.match(formatSummary(runWithErrors(5950)), /^WARNING .*; the throughput counts them, the latency does not$/m, 'every failure a 500');
+});
+
 test('dashboard: the errors line opens with "! 85% FAILED" (inverse) and the throughput line says how much succeeded', () => {
   const tick = { ...makeTick(), requests: 1000, errors: { total: 850, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 850, tls: 0 }, statuses: { 200: 150, 500: 850 } };
   const errors = frame(h(Errors, { tick }), 80, { color: false });

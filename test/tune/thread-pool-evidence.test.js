@@ -109,3 +109,21 @@ test('a thread pool past the CPUs with the cores full: not "still rising", and t
   assert.ok(roomy.reasons.includes('still-rising'));
   assert.ok(!roomy.reasons.includes('over-cpus'));
 });
+
+test('one worker under a quota of under a CPU is not "more than the 0.5 CPUs … the extra workers shared the same cores"', async () => {
+  // Seen: tune --processes 1,2 inside a 0.5-CPU quota recommended 1 process and said so of it.
+  const { recommend } = await import('../../src/analysis/recommend.js');
+  const { wordRecommendation } = await import('../../src/report/tune-words.js');
+  const { sweep } = await import('../analysis/sweeps.js');
+  const steps = sweep({
+    sizes: [1, 2],
+    repeats: 1,
+    rps: (size) => ({ 1: 7581, 2: 2753 })[size],
+    p99: () => 60,
+    signals: (size) => ({ cores: 0.5, systemCpuPct: 100, workers: size, workerKind: 'process', workersBusy: 0.83 / size }),
+  });
+  const rec = recommend(steps);
+  assert.equal(rec.size, 1);
+  assert.ok(!rec.reasons.includes('over-cpus'), rec.reasons.join(' '));
+  assert.doesNotMatch(wordRecommendation(rec).sentences.join('\n'), /more than the 0\.5 CPUs|extra workers/);
+});

@@ -11,7 +11,7 @@ import { formatSummary } from '../summary.js';
 import { int, pct, isFiniteNumber } from '../text-format.js';
 import { metricWords, formatMetricValue, busiestPart } from '../metric-text.js';
 import { metricsBlock } from '../../analysis/metrics.js';
-import { outcomeAlarm } from '../outcome.js';
+import { outcomeAlarm, throughputCountsFailures } from '../outcome.js';
 import { requestOutcome } from '../../analysis/request-outcome.js';
 import { endpointRows } from '../endpoints-text.js';
 
@@ -55,10 +55,10 @@ export function headline(result) {
   // A result's outcome is requestOutcome()'s (the result types keep its id as the schema does, a string).
   const outcome = /** @type {import('../../analysis/request-outcome.js').RequestOutcome|undefined} */ (result.outcome) ?? requestOutcome(load);
   const failed = outcome.failed > 0;
-  const words = outcomeAlarm(outcome)?.replace(/^(FAILED|WARNING) +/, '');
+  const words = outcomeAlarm(outcome, load.requests ?? null)?.replace(/^(FAILED|WARNING) +/, '');
   /** @param {string|null} label */
   const throughput = (label) => [
-    { label: failed ? `${label}, errors included` : label, value: int(load.rps) },
+    { label: throughputCountsFailures(outcome, load.requests) ? `${label}, errors included` : label, value: int(load.rps) },
     ...(failed ? [{ label: `succeeded per second (${pct(1 - outcome.failedShare)})`, value: int(outcome.succeededRps), bad: true }] : []),
     { label: `requests in ${((load.durationMs ?? 0) / 1000).toFixed(1)} s`, value: int(load.requests) },
   ];
