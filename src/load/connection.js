@@ -44,6 +44,7 @@ const SMALL_COMPARE_BYTES = 64;
  * @property {Buffer|null} expectedBody
  * @property {number} [timeoutMs] --timeout: a response that ends later is a timeout
  * @property {import('./counters.js').IntervalStats} stats current interval's counters
+ * @property {number|null} lastAnswerAt performance.now() of the last response read, of any phase (null: none yet)
  * @property {number} generation the phase requests are counted in (changes at each phase)
  * @property {boolean} counting false before 'go' and after the end: errors are not counted
  * @property {boolean} stopping
@@ -271,6 +272,8 @@ export class Connection {
   record(now) {
     const ctx = this.ctx;
     this.inFlight = false;
+    // When the server last answered anyone: a request left waiting while others were answered was lost, not a stall.
+    ctx.lastAnswerAt = now;
     const measured = this.generation === ctx.generation && ctx.counting;
     if (measured) {
       const mismatch = this.verify && (this.mismatch || this.bodyOffset !== ctx.expectedBody.length);

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
 import { notesForCodes } from './notes.js';
 import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
-import { stalledAtEnd } from './stall.js';
+import { stalledAtEnd, lostAtEnd } from './stall.js';
 import { budgetWorkers, ownCpuBudget } from '../machine/cpu-budget.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
 import { FAST_WRITES_AVAILABLE } from './request-writer.js';
@@ -123,6 +123,10 @@ export function startLoad(options) {
       notes.push(`the server sent ${m.unsolicited} ${m.unsolicited === 1 ? 'response (or bytes)' : 'responses (or bytes)'} that no request asked for: each is a bad response in Errors, not a failed request, and its connection was opened again`);
     }
     const stall = stalledAtEnd(m);
+    const lost = lostAtEnd(m);
+    if (lost) {
+      notes.push(`${lost.count} ${lost.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(lost.oldestMs / 1000).toFixed(1)} s, while the server kept answering others: it lost ${lost.count === 1 ? 'it' : 'them'} (a worker that died with ${lost.count === 1 ? 'it' : 'them'}, a connection it stopped reading), and the figures leave ${lost.count === 1 ? 'it' : 'them'} out`);
+    }
     if (stall) {
       notes.push(`${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${Math.round((stall.answeredMaxMs ?? m.latency.maxMs) * 10) / 10} ms${stall.inWarmup ? ', in the warm-up' : ''}): the server stopped answering, and the figures leave those requests out`);
     }

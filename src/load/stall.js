@@ -12,12 +12,15 @@ import { UNANSWERED_STALL_MS, UNANSWERED_STALL_FACTOR } from '../base/thresholds
  * connection through the measured phase, and no measured request is even sent. The same test then
  * reads the warm-up's: requests still unanswered at the end, one of them waiting far longer than any
  * request answered in the warm-up (`inWarmup`, with how many it answered and the longest, `answeredMaxMs`).
- * @param {{ unanswered?: { count: number, oldestMs: number, warmup?: { count: number, oldestMs: number, answered: number, answeredMaxMs: number|null } }|null, latency?: { maxMs?: number|null }|null }} load
+ * @param {{ unanswered?: { count: number, oldestMs: number, quietMs?: number|null, warmup?: { count: number, oldestMs: number, answered: number, answeredMaxMs: number|null } }|null, latency?: { maxMs?: number|null }|null }} load
  * @returns {{ count: number, oldestMs: number, inWarmup?: boolean, warmupAnswered?: number, answeredMaxMs?: number }|null}
  */
 export function stalledAtEnd(load) {
   const u = load?.unanswered;
   if (!u) return null;
+  // Answered up to the end (to anyone): the requests left waiting were lost (a worker that died with them, a
+  // connection it stopped reading), not a server that stopped answering (lostAtEnd). Files without quietMs: the rule alone.
+  if (typeof u.quietMs === 'number' && u.quietMs < UNANSWERED_STALL_MS) return null;
   const answeredMax = load.latency?.maxMs ?? null;
   if (isFinite(answeredMax ?? NaN)) {
     if (!(u.count > 0) || !(u.oldestMs >= UNANSWERED_STALL_MS)) return null;
@@ -28,4 +31,21 @@ export function stalledAtEnd(load) {
   if (!w || !(w.count > 0) || !(w.answered > 0) || !(w.oldestMs >= UNANSWERED_STALL_MS) || !isFinite(w.answeredMaxMs ?? NaN)) return null;
   if (!(w.oldestMs > /** @type {number} */ (w.answeredMaxMs) * UNANSWERED_STALL_FACTOR)) return null;
   return { count: u.count + w.count, oldestMs: Math.max(u.oldestMs, w.oldestMs), answeredMaxMs: /** @type {number} */ (w.answeredMaxMs), inWarmup: true, warmupAnswered: w.answered };
+}
+
+/**
+ * Measured requests the server never answered though it kept answering others to the end: left waiting
+ * as long as a stall's (UNANSWERED_STALL_MS, and UNANSWERED_STALL_FACTOR × any answered request) while
+ * answers still came within the last UNANSWERED_STALL_MS. A node:cluster worker SIGKILLed with a request,
+ * or one that hung, leaves these: lost, and left out of the figures, but the server did not stop answering.
+ * Its count: those waiting at least UNANSWERED_STALL_MS (`lateCount`; the rest were merely in flight at the end).
+ * @param {{ unanswered?: { count: number, oldestMs: number, quietMs?: number|null, lateCount?: number }|null, latency?: { maxMs?: number|null }|null }} load
+ * @returns {{ count: number, oldestMs: number }|null}
+ */
+export function lostAtEnd(load) {
+  const u = load?.unanswered;
+  if (!u || !(u.count > 0) || typeof u.quietMs !== 'number' || u.quietMs >= UNANSWERED_STALL_MS) return null;
+  const answeredMax = load.latency?.maxMs ?? null;
+  if (!isFinite(answeredMax ?? NaN) || !(u.oldestMs >= UNANSWERED_STALL_MS)) return null;
+  return u.oldestMs > /** @type {number} */ (answeredMax) * UNANSWERED_STALL_FACTOR ? { count: u.lateCount ?? u.count, oldestMs: u.oldestMs } : null;
 }

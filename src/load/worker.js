@@ -14,6 +14,7 @@ import { OpenLoop } from './open-loop.js';
 import { IntervalStats } from './counters.js';
 import { createThreadCpuReader } from './thread-cpu.js';
 import { drawFrom, seededRandom } from './mix.js';
+import { UNANSWERED_STALL_MS } from '../base/thresholds.js';
 
 // One report per second: the dashboard's tick and the result's series resolution.
 const REPORT_MS = 1000;
@@ -60,6 +61,8 @@ const ctx = {
   expectedBody: toBuffer(config.expectedBody),
   timeoutMs: config.timeoutMs,
   stats,
+  /** performance.now() of the last response read, of any phase (null: none yet). */
+  lastAnswerAt: /** @type {number|null} */ (null),
   generation: NOT_COUNTING,
   counting: false,
   stopping: false,
@@ -228,6 +231,10 @@ function finish() {
   unanswered = {
     count: waiting.length,
     oldestMs: waiting.length ? Math.max(...waiting.map((c) => t - c.startedAt)) : 0,
+    // How long since this thread last got an answer (null: none): a server that stopped answering is quiet at the end.
+    quietMs: ctx.lastAnswerAt === null ? null : t - ctx.lastAnswerAt,
+    // Those left waiting as long as a stall's: the others were merely in flight when the run ended.
+    lateCount: waiting.filter((c) => t - c.startedAt >= UNANSWERED_STALL_MS).length,
     warmup: { count: warmWaiting.length, oldestMs: warmWaiting.length ? Math.max(...warmWaiting.map((c) => t - c.startedAt)) : 0 },
   };
   loop.stop();

@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
-import { stalledAtEnd } from '../../src/load/stall.js';
+import { stalledAtEnd, lostAtEnd } from '../../src/load/stall.js';
 import { noResponseFailure } from '../../src/load/host-check.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
@@ -28,8 +28,16 @@ const held = [];
 /** Requests the server answers before it holds every one after (the stall); Infinity: all. */
 let answerFirst = Infinity;
 let answered = 0;
+/** The one request (by its number) the server holds while it answers every other; null: none. */
+let holdOnly = null;
+let seen = 0;
 const server = await startHttpServer((req, res) => {
   req.resume();
+  seen += 1;
+  if (seen === holdOnly) {
+    held.push(res);
+    return;
+  }
   if (answered < answerFirst) {
     answered += 1;
     res.end('hi\n');
@@ -175,4 +183,31 @@ test('-n: a run whose server answers nothing for 3 × --timeout is ended, not se
   t = 3000;
   short.emit('tick', { phase: 'measure', requests: 1 });
   assert.equal(short.ended, 1);
+});
+
+test('one request held while the server answers the rest to the end is lost, not a stall: the run is sized as usual', async () => {
+  // Seen: a node:cluster worker SIGKILLed with a request in it; the server answered thousands after it, yet the run
+  // said '1 request was still unanswered … the server stopped answering' and gave no recommendation.
+  answered = 0;
+  answerFirst = Infinity;
+  seen = 0;
+  holdOnly = 20;
+  try {
+    const result = await startLoad({ url: server.url, connections: 3, warmupMs: 0, durationMs: 2000 }).done;
+    assert.equal(result.unanswered.lateCount, 1, 'one held; the others were in flight at the end');
+    assert.ok(result.unanswered.count >= 1 && result.unanswered.count <= 3, `${result.unanswered.count} in flight at the end`);
+    assert.ok(result.unanswered.oldestMs >= 500, `oldest ${result.unanswered.oldestMs}`);
+    assert.ok(result.unanswered.quietMs < 500, `quiet ${result.unanswered.quietMs} ms at the end`);
+    assert.equal(stalledAtEnd(result), null);
+    assert.deepEqual(lostAtEnd(result), { count: 1, oldestMs: result.unanswered.oldestMs });
+    assert.ok(result.notes.some((n) => /^1 request was still unanswered when the run ended, the oldest after \d\.\d s, while the server kept answering others: it lost it/.test(n)), result.notes.join('\n'));
+    assert.ok(!result.notes.some((n) => /stopped answering/.test(n)), result.notes.join('\n'));
+  } finally {
+    holdOnly = null;
+  }
+  // A result saved before quietMs was recorded reads as before.
+  assert.deepEqual(stalledAtEnd({ unanswered: { count: 1, oldestMs: 1800 }, latency: { maxMs: 5 } }), { count: 1, oldestMs: 1800 });
+  assert.equal(lostAtEnd({ unanswered: { count: 1, oldestMs: 1800 }, latency: { maxMs: 5 } }), null);
+  // Quiet for as long as the stall rule asks: a stall, whatever the count.
+  assert.deepEqual(stalledAtEnd({ unanswered: { count: 1, oldestMs: 1800, quietMs: 900 }, latency: { maxMs: 5 } }), { count: 1, oldestMs: 1800 });
 });
