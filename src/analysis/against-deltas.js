@@ -23,6 +23,7 @@
 import { percentileInterval } from './latency-distribution.js';
 import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../base/thresholds.js';
+import { targetOf as targetKind } from '../base/target-kinds.js';
 import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
 
 /** @typedef {import('./metrics.js').Metric} Metric */
@@ -125,7 +126,7 @@ export function loadSent(plan) {
   const load = plan?.load ?? {};
   const target = plan?.target ?? {};
   const mix = Array.isArray(load.mix) && load.mix.length > 0 ? load.mix : null;
-  const path = target.kind === 'url' ? urlPath(target.url) : target.path ?? '/';
+  const path = targetKind(target).external ? urlPath(target.url) : target.path ?? '/';
   return {
     requests: mix ? mix.map((/** @type {any} */ e) => String(e?.name ?? `${e?.method ?? 'GET'} ${e?.path}`)) : [`${load.method ?? 'GET'} ${path}`],
     body: mix ? mix.some((/** @type {any} */ e) => e?.body != null) : load.body != null,

@@ -6,6 +6,7 @@
 import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics, metricOf } from './metrics.js';
 import { isFiniteNumber } from './stats.js';
 import { stalledAtEnd } from '../load/stall.js';
+import { targetOf } from '../base/target-kinds.js';
 
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
 /** @typedef {import('../base/result-types.js').DiagnoseResult} DiagnoseResult */
@@ -38,7 +39,7 @@ import { stalledAtEnd } from '../load/stall.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, outside: result.plan?.target?.kind === 'url' }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, outside: targetOf(result.plan?.target).external }];
 }
 
 /**
