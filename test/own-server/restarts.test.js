@@ -35,7 +35,9 @@ test('diagnose: a server that restarts itself refuses the connects; the restarts
   const main = result.samples.processes.filter((p) => p.role === 'main');
   assert.deepEqual(main.map((p) => p.pid), [restarts.at(-1).to]);
   assert.ok(!result.samples.processes.some((p) => p.role === 'worker'), JSON.stringify(result.samples.processes.map((p) => [p.pid, p.role])));
-  assert.ok(result.samples.processes.some((p) => p.role === 'replaced' && p.pid === restarts.at(-1).from));
+  // Those replaced that were sampled are 'replaced' (on a loaded machine a child may be replaced between two samples).
+  const replaced = result.samples.processes.filter((p) => p.role === 'replaced').map((p) => p.pid);
+  assert.ok(replaced.length > 0 && replaced.every((pid) => restarts.some((r) => r.from === pid)), JSON.stringify({ replaced, restarts }));
   assert.ok(!result.target.launchers.some((l) => l.pid === result.mainThread?.pid), `the main thread measured is the server's, not its launcher's: ${result.mainThread?.pid}`);
   await assertNothingLeft({ pids: [result.target.leaderPid], marker: server, seen: new Set(chain(restarts)) });
 });
