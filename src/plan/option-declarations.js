@@ -9,9 +9,8 @@
  * The numbers behind the defaults live in thresholds.js; tune's and compare's
  * shorter runs are per-command defaults here (COMMAND_DEFAULTS).
  */
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../base/errors.js';
-import { limitRow } from '../base/proc-limits.js';
+import { ownLimit } from '../base/proc-limits.js';
 import { ownCpuBudget, budgetWorkers } from '../machine/cpu-budget.js';
 import { cpuBudgetLabel } from '../base/labels.js';
 import {
@@ -88,12 +87,8 @@ export function parseGeneratorThreads(value, cpu = ownCpuBudget(), addressSpace 
 
 /** This process's soft address-space limit in bytes (ulimit -v), null where /proc cannot tell or it is unlimited. */
 function ownAddressSpace() {
-  try {
-    const soft = limitRow(readFileSync('/proc/self/limits', 'utf8'), 'Max address space')?.soft ?? null;
-    return soft !== null && Number.isFinite(soft) ? soft : null;
-  } catch {
-    return null;
-  }
+  const soft = ownLimit('Max address space');
+  return soft !== null && Number.isFinite(soft) ? soft : null;
 }
 
 /** --sample-interval: a duration between 100 ms and 1 s. */

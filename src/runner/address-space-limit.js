@@ -6,9 +6,8 @@
  * V8 assumes, with a segmentation fault (`spawnbench --help` under `ulimit -s 64`). Imports
  * nothing heavy: it runs before the CLI's modules load.
  */
-import { readFileSync } from 'node:fs';
 import { MIN_ADDRESS_SPACE_BYTES, MIN_STACK_BYTES } from '../base/thresholds.js';
-import { limitRow } from '../base/proc-limits.js';
+import { ownLimit } from '../base/proc-limits.js';
 
 /**
  * The soft address-space limit of this process in bytes, from /proc/self/limits (null where
@@ -17,12 +16,7 @@ import { limitRow } from '../base/proc-limits.js';
  * @returns {number|null}
  */
 export function readAddressSpaceLimit(text) {
-  try {
-    text ??= readFileSync('/proc/self/limits', 'utf8');
-  } catch {
-    return null;
-  }
-  return limitRow(text, 'Max address space')?.soft ?? null;
+  return ownLimit('Max address space', text);
 }
 
 /**
@@ -44,12 +38,7 @@ export function addressSpaceRefusal(limit = readAddressSpaceLimit(), needed = MI
  * @returns {number|null}
  */
 export function readStackLimit(text) {
-  try {
-    text ??= readFileSync('/proc/self/limits', 'utf8');
-  } catch {
-    return null;
-  }
-  return limitRow(text, 'Max stack size')?.soft ?? null;
+  return ownLimit('Max stack size', text);
 }
 
 /**
