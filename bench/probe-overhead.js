@@ -117,6 +117,25 @@ function serverCpuMs(pid) {
 }
 
 /**
+ * Drives a booted server with its target's load on one generator thread; resolves to the measured
+ * phase's `{ rps, requests, cpuMs }` (the server's CPU over that phase, null without /proc).
+ * A request that failed throws: the figures would not be the server's.
+ * @param {string} what the run, for that error ('a slice')
+ */
+async function loadServer(server, target, { durationMs, warmupMs }, what) {
+  const { path = '/', ...rest } = target.load;
+  const load = startLoad({ url: `http://127.0.0.1:${server.port}${path}`, connections: CONNECTIONS, durationMs, warmupMs, threads: 1, ...rest });
+  let cpuAtMeasure = null;
+  load.on('phase', ({ phase }) => {
+    if (phase === 'measure') cpuAtMeasure = serverCpuMs(server.pid);
+  });
+  const result = await load.done;
+  const cpuAtEnd = serverCpuMs(server.pid);
+  if (result.errors.total > 0) throw new Error(`${result.errors.total} errors in ${what}`);
+  return { rps: result.rps, requests: result.requests, cpuMs: cpuAtMeasure !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtMeasure : null };
+}
+
+/**
  * One measured run; `probed` turns the probe and samplers on, `routes` its per-route
  * attribution (on by default). Resolves to `{ rps, cpuMsPerRequest }`.
  */
@@ -125,24 +144,8 @@ async function measure(probed, { target = TARGETS.echo, routes = true } = {}) {
   const server = await bootBaseline(channel?.env ?? {}, target.file);
   const sampler = probed ? startSampler({ rootPid: server.pid, channel, intervalMs: 250 }) : null;
   try {
-    const { path = '/', ...rest } = target.load;
-    const load = startLoad({
-      url: `http://127.0.0.1:${server.port}${path}`,
-      connections: CONNECTIONS,
-      durationMs: DURATION_MS,
-      warmupMs: WARMUP_MS,
-      threads: 1,
-      ...rest,
-    });
-    let cpuAtMeasure = null;
-    load.on('phase', ({ phase }) => {
-      if (phase === 'measure') cpuAtMeasure = serverCpuMs(server.pid);
-    });
-    const result = await load.done;
-    const cpuAtEnd = serverCpuMs(server.pid);
-    if (result.errors.total > 0) throw new Error(`${result.errors.total} errors in a ${probed ? 'probed' : 'plain'} run`);
-    const cpuMsPerRequest = cpuAtMeasure !== null && cpuAtEnd !== null ? (cpuAtEnd - cpuAtMeasure) / result.requests : null;
-    return { rps: result.rps, cpuMsPerRequest };
+    const { rps, cpuMs, requests } = await loadServer(server, target, { durationMs: DURATION_MS, warmupMs: WARMUP_MS }, `a ${probed ? 'probed' : 'plain'} run`);
+    return { rps, cpuMsPerRequest: cpuMs === null ? null : cpuMs / requests };
   } finally {
     await sampler?.stop();
     await server.stop();
@@ -234,25 +237,7 @@ async function compareRoutes(target, { noise = false } = {}) {
       sides[routes ? 'on' : 'off'].server = server;
       sides[routes ? 'on' : 'off'].sampler = startSampler({ rootPid: server.pid, channel, intervalMs: 250 });
     }
-    const slice = async (side) => {
-      const { path = '/', ...rest } = target.load;
-      const load = startLoad({
-        url: `http://127.0.0.1:${side.server.port}${path}`,
-        connections: CONNECTIONS,
-        durationMs: SLICE_MS,
-        warmupMs: SLICE_WARMUP_MS,
-        threads: 1,
-        ...rest,
-      });
-      let cpuAtMeasure = null;
-      load.on('phase', ({ phase }) => {
-        if (phase === 'measure') cpuAtMeasure = serverCpuMs(side.server.pid);
-      });
-      const result = await load.done;
-      const cpuAtEnd = serverCpuMs(side.server.pid);
-      if (result.errors.total > 0) throw new Error(`${result.errors.total} errors in a slice`);
-      return { rps: result.rps, cpuMs: cpuAtMeasure !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtMeasure : null, requests: result.requests };
-    };
+    const slice = (side) => loadServer(side.server, target, { durationMs: SLICE_MS, warmupMs: SLICE_WARMUP_MS }, 'a slice');
     // Both servers warm before the first measured slice.
     await slice(sides.on);
     await slice(sides.off);
