@@ -17,21 +17,31 @@ import { UNANSWERED_STALL_MS, UNANSWERED_STALL_FACTOR } from '../base/thresholds
  */
 export function stalledAtEnd(load) {
   const u = load?.unanswered;
-  if (!u) return null;
   // Answered up to the end (to anyone): the requests left waiting were lost (a worker that died with them, a
   // connection it stopped reading), not a server that stopped answering (lostAtEnd). Files without quietMs: the rule alone.
-  if (typeof u.quietMs === 'number' && u.quietMs < UNANSWERED_STALL_MS) return null;
+  if (!u || answeredToTheEnd(u)) return null;
   const answeredMax = load.latency?.maxMs ?? null;
-  if (isFinite(answeredMax ?? NaN)) {
-    if (!(u.count > 0) || !(u.oldestMs >= UNANSWERED_STALL_MS)) return null;
-    return u.oldestMs > /** @type {number} */ (answeredMax) * UNANSWERED_STALL_FACTOR ? { count: u.count, oldestMs: u.oldestMs } : null;
-  }
+  if (isFinite(answeredMax ?? NaN)) return waitedTooLong(u, /** @type {number} */ (answeredMax)) ? { count: u.count, oldestMs: u.oldestMs } : null;
   // Nothing measured was answered, nor anything in the warm-up: the load's own failure ('no request got a response', host-check.js), not a stall.
   const w = u.warmup;
-  if (!w || !(w.count > 0) || !(w.answered > 0) || !(w.oldestMs >= UNANSWERED_STALL_MS) || !isFinite(w.answeredMaxMs ?? NaN)) return null;
-  if (!(w.oldestMs > /** @type {number} */ (w.answeredMaxMs) * UNANSWERED_STALL_FACTOR)) return null;
+  if (!w || !(w.answered > 0) || !isFinite(w.answeredMaxMs ?? NaN) || !waitedTooLong(w, /** @type {number} */ (w.answeredMaxMs))) return null;
   return { count: u.count + w.count, oldestMs: Math.max(u.oldestMs, w.oldestMs), answeredMaxMs: /** @type {number} */ (w.answeredMaxMs), inWarmup: true, warmupAnswered: w.answered };
 }
+
+/**
+ * Requests left waiting as a stall's are: one at least UNANSWERED_STALL_MS and UNANSWERED_STALL_FACTOR × the longest answered.
+ * @param {{ count: number, oldestMs: number }} waiting
+ * @param {number} answeredMaxMs
+ */
+function waitedTooLong({ count, oldestMs }, answeredMaxMs) {
+  return count > 0 && oldestMs >= UNANSWERED_STALL_MS && oldestMs > answeredMaxMs * UNANSWERED_STALL_FACTOR;
+}
+
+/**
+ * Whether an answer (to any request) came within the last UNANSWERED_STALL_MS of the run; false where not recorded.
+ * @param {{ quietMs?: number|null }} u
+ */
+const answeredToTheEnd = (u) => typeof u.quietMs === 'number' && u.quietMs < UNANSWERED_STALL_MS;
 
 /**
  * Measured requests the server never answered though it kept answering others to the end: left waiting
@@ -44,8 +54,7 @@ export function stalledAtEnd(load) {
  */
 export function lostAtEnd(load) {
   const u = load?.unanswered;
-  if (!u || !(u.count > 0) || typeof u.quietMs !== 'number' || u.quietMs >= UNANSWERED_STALL_MS) return null;
-  const answeredMax = load.latency?.maxMs ?? null;
-  if (!isFinite(answeredMax ?? NaN) || !(u.oldestMs >= UNANSWERED_STALL_MS)) return null;
-  return u.oldestMs > /** @type {number} */ (answeredMax) * UNANSWERED_STALL_FACTOR ? { count: u.lateCount ?? u.count, oldestMs: u.oldestMs } : null;
+  const answeredMax = load?.latency?.maxMs ?? null;
+  if (!u || !answeredToTheEnd(u) || !isFinite(answeredMax ?? NaN) || !waitedTooLong(u, /** @type {number} */ (answeredMax))) return null;
+  return { count: u.lateCount ?? u.count, oldestMs: u.oldestMs };
 }
