@@ -203,7 +203,7 @@ export function installRouteTimer({ sampledPerSec = ROUTE_SAMPLED_PER_SEC, perio
   const onFinish = (message) => {
     if (!timing || !message?.request || !inFlight.delete(message.request)) return;
     inFlightCount -= 1;
-    if (!counting && timing && inFlightCount === 0) stopTiming();
+    if (!counting && inFlightCount === 0) stopTiming();
   };
   const closeWindow = () => {
     counting = false;
