@@ -66,7 +66,8 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
       cores: c.cores,
       serverCores: c.serverCores,
       otherCores: c.otherCores,
-      next: roomLeft ? 'raise-connections' : 'nothing-to-fix',
+      // A thread near its own limit had no idle time to speak of: more connections would queue at it.
+      next: !roomLeft ? 'nothing-to-fix' : (busy ?? 0) >= CONNECTION_BOUND_MAX_BUSY ? 'near-limit' : 'raise-connections',
       connectionBound: little?.holds ? little : null,
     },
   };

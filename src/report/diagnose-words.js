@@ -525,7 +525,9 @@ const WORDS = {
       ? [f.connectionBound
         ? `the connection count, not the server, bounded the throughput (${littleLawText(f.connectionBound)}) while the server had idle time: raise --connections (e.g. ${f.connectionBound.connections * 2}) to find its limit`
         : 'the server had idle time: raise --connections to find its limit']
-      : ['nothing to fix at this load; diagnose again with the load you expect in production (--rate)'],
+      : f.next === 'near-limit'
+        ? [`the busiest thread was ${pct(f.busiest)} busy, near its own limit: more connections would mostly queue at it; measure more processes or a larger pool (spawnbench tune), or diagnose again over a longer -d`]
+        : ['nothing to fix at this load; diagnose again with the load you expect in production (--rate)'],
   }),
 };
 

@@ -82,4 +82,8 @@ test('diagnose\'s "raise --connections" holds on the 16-core case, and says why 
   const near = wordDiagnosis(diagnoseEvidence({ ...evidence({}), processes: [{ ...evidence({}).processes[0], elu: 0.83, busy: 0.83, cpuPct: 83 }] }));
   assert.equal(near.verdict.figures.connectionBound, null);
   assert.doesNotMatch(near.verdict.next.join(' '), /connection count/);
+  // Nor "the server had idle time: raise --connections" (a single-threaded server read 88% busy with p50 585 ms was told so).
+  assert.equal(near.verdict.figures.next, 'near-limit');
+  assert.match(near.verdict.next[0], /^the busiest thread was 83% busy, near its own limit: more connections would mostly queue at it/);
+  assert.doesNotMatch(near.verdict.next.join(' '), /idle time|raise --connections/);
 });
