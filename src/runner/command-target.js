@@ -9,7 +9,7 @@ import { RunError } from '../base/errors.js';
 import { findFreePort } from './free-port.js';
 import { createPortHints } from './port-hints.js';
 import { accepts, LOOPBACK_HOSTS } from './wait-listening.js';
-import { readServerTree } from './server-tree.js';
+import { readServerTree, listeningSnapshot } from './server-tree.js';
 import { serverShape } from '../analysis/server-shape.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
 import { ticksNow, findDaemon, watchDaemon, endDaemon } from './daemon.js';
@@ -79,7 +79,9 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
   // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
   // its Node child still writes its CPU profile), then SIGKILLs what is left.
   // The server is the process that listens, below any launcher (npm → sh → node app.js).
-  const tree = readServerTree(proc.pid, port);
+  // A launcher that restarts its server (nodemon) may be between two children just now: while
+  // it runs and nothing of its group listens, its tree is read again for a while.
+  const tree = proc.child.exitCode === null ? (await listeningSnapshot(proc.pid, port)).tree : readServerTree(proc.pid, port);
   // The command exited 0, or it still runs but nothing in its group listens: the server is in the background.
   if (since !== null && (proc.child.exitCode === 0 || !tree.some((p) => p.listens))) {
     return daemonTarget({ proc, port, label, since });
@@ -98,8 +100,10 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
 async function daemonTarget({ proc, port, label, since }) {
   const daemon = findDaemon(port, since);
   if (!daemon) {
+    const running = proc.child.exitCode === null;
     await proc.stop();
-    throw new RunError(`${label} exited and port ${port} answers, but from no process started after it: something that was running before serves that port; stop it, or give another --port`);
+    const state = running ? `runs, nothing it started listens on port ${port}, and the port answers` : `exited and port ${port} answers`;
+    throw new RunError(`${label} ${state}, but from no process started after it: something that was running before serves that port; stop it, or give another --port`);
   }
   const watch = watchDaemon(daemon);
   const { launchers } = serverShape(readServerTree(daemon.pgid, port), { rootPid: daemon.pgid });

@@ -12,7 +12,9 @@ import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 
 const server = fixtureServer('restarts');
 // An open loop: each request due while nothing listens is a refused connect (a closed loop's
-// connections stay open across most of a restart and would make few). 4 s holds two restarts or more.
+// connections stay open across most of a restart and would make few). 4 s holds two restarts or more
+// on a quiet machine; on a loaded one a child may start so late that it is replaced before it listens,
+// and only the restarts of children that listened are seen: one at least.
 const ARGS = ['-d', '4s', '-w', '500ms', '-r', '100', '-c', '20', '--json'];
 const env = { ...process.env, CI: 'true', RESTART_EVERY_MS: '1200', RESTART_DELAY_MS: '300' };
 
@@ -21,11 +23,11 @@ const chain = (restarts) => [restarts[0].from, ...restarts.map((r) => r.to)];
 
 test('diagnose: a server that restarts itself refuses the connects; the restarts are named, no downstream, no pool', async () => {
   const { code, out, err } = await spawnCli(['diagnose', ...ARGS, '--', process.execPath, server], { env });
-  const result = JSON.parse(out);
   assert.equal(code, 0, err);
+  const result = JSON.parse(out);
   const { verdict, findings } = result.diagnosis;
   const restarts = result.samples.serverRestarts;
-  assert.ok(restarts.length >= 2, `the restarts were seen: ${JSON.stringify(restarts)}`);
+  assert.ok(restarts.length >= 1, `the restarts were seen: ${JSON.stringify(restarts)}`);
   assert.equal(verdict.id, 'target-refuses', JSON.stringify(result.diagnosis));
   assert.equal(verdict.figures.restarts, restarts.length);
   assert.match(verdict.title, new RegExp(`the server refuses connections: .*'ECONNREFUSED'; the server restarted ${restarts.length} times: pid ${chain(restarts).join(' → ')}`));
@@ -44,10 +46,10 @@ test('diagnose: a server that restarts itself refuses the connects; the restarts
 
 test('run: the refusals are the server\'s and its restarts are named; a replaced child is no second worker', async () => {
   const { code, out, err } = await spawnCli(['run', ...ARGS, '--', process.execPath, server], { env });
-  const result = JSON.parse(out);
   assert.equal(code, 0, err);
+  const result = JSON.parse(out);
   const restarts = result.samples.serverRestarts;
-  assert.ok(restarts.length >= 2, `the restarts were seen: ${JSON.stringify(restarts)}`);
+  assert.ok(restarts.length >= 1, `the restarts were seen: ${JSON.stringify(restarts)}`);
   const why = result.recommendation.reasons.find((r) => r.id === 'errors-why');
   assert.equal(why.figures.refusal, null, 'no downstream refused anything');
   assert.deepEqual([why.figures.targetRefusal.restarts, why.figures.targetRefusal.pids], [restarts.length, chain(restarts)]);
@@ -60,4 +62,16 @@ test('run: the refusals are the server\'s and its restarts are named; a replaced
   assert.ok(!result.server.launchers.some((l) => l.pid === result.server.pid), 'the server is a child, not the launcher');
   assert.deepEqual([result.server.kind, result.server.workers], ['single', []]);
   await assertNothingLeft({ pids: [result.target.leaderPid], marker: server, seen: new Set(chain(restarts)) });
+});
+
+test('run: a server that dies on the connect that found it ready, and is restarted by its launcher, is waited for, not taken for a daemon', async () => {
+  // The readiness connect ends the first child; for RESTART_DELAY_MS nothing of the group listens.
+  const quiet = { ...env, RESTART_ON_CONNECT: '1', RESTART_EVERY_MS: '600000', RESTART_DELAY_MS: '500' };
+  const { code, out, err } = await spawnCli(['run', '-d', '1s', '-w', '200ms', '-c', '2', '--json', '--', process.execPath, server], { env: quiet });
+  assert.equal(code, 0, err);
+  const result = JSON.parse(out);
+  assert.equal(result.target.daemonised, false, 'no daemon');
+  assert.deepEqual(result.server.launchers.map((l) => l.name), ['restarts']);
+  assert.ok(result.load.requests > 0 && result.load.errors.total === 0, JSON.stringify(result.load.errors));
+  await assertNothingLeft({ pids: [result.target.leaderPid], marker: server });
 });
