@@ -24,12 +24,12 @@ export function readServerTree(pgid, port) {
   const inodes = new Set(listeningSockets().filter((s) => s.port === port).map((s) => s.inode));
   return pidsInGroup(pgid).map((pid) => {
     const stat = readStat(pid);
-    const env = readEnviron(pid);
+    const { cmdline, env } = programOf(pid);
     return {
       pid,
       ppid: stat?.ppid ?? 0,
       comm: processName(readText(`/proc/${pid}/comm`).trim()),
-      argv: readText(`/proc/${pid}/cmdline`).split('\0').filter(Boolean).map(plainText),
+      argv: cmdline.split('\0').filter(Boolean).map(plainText),
       listens: fdLinks(pid).some((link) => inodes.has(socketInode(link))),
       clusterWorker: env.has('NODE_UNIQUE_ID'),
       ipc: env.has('NODE_CHANNEL_FD'),
@@ -79,10 +79,28 @@ export function listeningServer(pgid, port) {
   return tree.some((p) => p.listens) ? serverShape(tree, { rootPid: pgid }).pid : null;
 }
 
+/**
+ * A process's command line and environment, both of one program. A worker's child between
+ * fork and exec shows the worker's environment and command line; read across its exec, the
+ * environment was the worker's and the command line the new program's: a third worker for
+ * --workers 2. The command line is read on both sides of the environment, and the environment
+ * again when the two differ (the exec is done then).
+ * @param {number} pid
+ * @param {(file: string) => string} [read] a /proc file's text, '' when unreadable
+ * @returns {{ cmdline: string, env: Map<string, string> }}
+ */
+export function programOf(pid, read = readText) {
+  const before = read(`/proc/${pid}/cmdline`);
+  let env = readEnviron(pid, read);
+  const cmdline = read(`/proc/${pid}/cmdline`);
+  if (cmdline !== before) env = readEnviron(pid, read);
+  return { cmdline, env };
+}
+
 /** The variables of a process's environment (its own, same user), as a Map; empty when unreadable. */
-function readEnviron(pid) {
+function readEnviron(pid, read = readText) {
   const env = new Map();
-  for (const entry of readText(`/proc/${pid}/environ`).split('\0')) {
+  for (const entry of read(`/proc/${pid}/environ`).split('\0')) {
     const eq = entry.indexOf('=');
     if (eq > 0) env.set(entry.slice(0, eq), entry.slice(eq + 1));
   }
