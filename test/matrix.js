@@ -335,7 +335,24 @@ async function runFiles(node, files, limits) {
   }
   const summary = addSummaries(results.map((result) => fileSummary(result)));
   const failed = results.filter((result) => result.code !== 0);
-  return { code: failed.length > 0 ? 1 : 0, summary };
+  return { code: failed.length > 0 ? 1 : 0, summary, failures: failed.map(({ file, output }) => ({ file, text: failureText(output) })) };
+}
+
+/** Most lines of a failed file's output said again at the end of the run. */
+const FAILURE_LINES = 40;
+
+/**
+ * What a failed file said of its failures, to say again at the end of the run, where a reader
+ * of the log's last lines (CI) sees it: node's "failing tests" section, or else the output's
+ * last lines (a crash, a stop); at most FAILURE_LINES lines.
+ * @param {string} output
+ */
+export function failureText(output) {
+  const at = output.lastIndexOf('✖ failing tests:');
+  const lines = (at === -1 ? output : output.slice(at)).trimEnd().split('\n');
+  if (lines.length <= FAILURE_LINES) return lines.join('\n');
+  const more = `… ${lines.length - FAILURE_LINES} more lines in the file's section above`;
+  return (at === -1 ? [more, ...lines.slice(-FAILURE_LINES)] : [...lines.slice(0, FAILURE_LINES), more]).join('\n');
 }
 
 /** A file's summary, with one failed test more when it failed without one (crash, stop, no summary). */
@@ -360,7 +377,7 @@ async function runSet(node, set, limits) {
   if (shared.length > 0) parts.push(await run(node, shared, limits));
   if (alone.length > 0) parts.push(await run(node, alone, { budget: 0, maxFiles: 1 }));
   const failedPart = parts.find((part) => part.code !== 0 || !part.summary);
-  return { code: failedPart ? 1 : 0, summary: addSummaries(parts.map((part) => part.summary)) };
+  return { code: failedPart ? 1 : 0, summary: addSummaries(parts.map((part) => part.summary)), failures: parts.flatMap((part) => part.failures ?? []) };
 }
 
 /**
@@ -494,6 +511,10 @@ async function main() {
     results.push({ run, version, seconds: (Date.now() - started) / 1000, ...outcome });
   }
   const failed = results.filter((r) => r.code !== 0 || !r.summary || r.summary.fail > 0 || r.summary.tests === 0);
+  // The failures again, just above the totals: the end of the log is what a CI reader sees first.
+  for (const r of results) {
+    for (const { file, text } of r.failures ?? []) console.log(`\n✖ ${file} on Node ${r.version ?? r.run.name}:\n${text}`);
+  }
   console.log('\nspawnbench tests');
   for (const r of results) {
     const s = r.summary;

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testFiles, parseTotals, nodePath, runsAlone, loadOf, nextToStart, fileSummary } from './matrix.js';
+import { testFiles, parseTotals, nodePath, runsAlone, loadOf, nextToStart, fileSummary, failureText } from './matrix.js';
 import { RUNTIMES, runtimesDir } from './helpers/runtimes.js';
 
 test('the full set is every test file but test/smoke; smoke is test/smoke; runtimes is every file that uses the runtime cache', () => {
@@ -104,4 +104,14 @@ test('a file that ends non-zero without a failed test in its summary counts as o
   assert.equal(fileSummary({ code: 1, summary }).fail, 1, 'crashed after its tests passed');
   assert.equal(fileSummary({ code: 1, summary }).tests, 4);
   assert.deepEqual(fileSummary({ code: 1, summary: null }), { tests: 1, suites: 0, pass: 0, fail: 1, cancelled: 0, skipped: 0, todo: 0, duration_ms: 0 }, 'no summary at all');
+});
+
+test('a failed file\'s failures are said again at the end: node\'s "failing tests" section, or the last lines of a crash, at most 40 of its lines', () => {
+  const passed = Array.from({ length: 60 }, (_, i) => `✔ case ${i}`).join('\n');
+  const failing = '✖ failing tests:\n\ntest at a.test.js:3:1\n✖ it fails (2ms)\n  AssertionError: 1 == 2';
+  assert.equal(failureText(`${passed}\n${failing}\n`), failing);
+  const crash = failureText(`${passed}\nTypeError: boom\n`);
+  assert.deepEqual([crash.split('\n').length, crash.split('\n')[0], crash.split('\n').at(-1)], [41, '… 21 more lines in the file\'s section above', 'TypeError: boom']);
+  const long = failureText(`✖ failing tests:\n${Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n')}`);
+  assert.deepEqual([long.split('\n').length, long.split('\n').at(-1)], [41, '… 11 more lines in the file\'s section above']);
 });
