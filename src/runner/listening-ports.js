@@ -23,7 +23,7 @@ export function listeningPorts(pgid) {
  * @returns {Array<{ port: number, inode: string }>}
  */
 export function listeningSockets() {
-  return readTcpTables().filter((s) => s.state === TCP_LISTEN).map((s) => ({ port: s.local.port, inode: s.inode }));
+  return readTcpTables('/proc/net', (state) => state === TCP_LISTEN).map((s) => ({ port: s.local.port, inode: s.inode }));
 }
 
 /**

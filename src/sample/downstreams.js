@@ -34,8 +34,9 @@ export function createDownstreams() {
       const inodes = new Set(pids.flatMap(socketInodes));
       if (inodes.size === 0) return [];
       const unixList = unixDownstreams(inodes, listeners, unix);
-      // The server's own network namespace (a container's, when it runs in one).
-      const sockets = readTcpTables(`/proc/${rootPid}/net`);
+      // The server's own network namespace (a container's, when it runs in one): its listening
+      // sockets, and the connections of the server's processes (not the load's thousands).
+      const sockets = readTcpTables(`/proc/${rootPid}/net`, (state, inode) => state === TCP_LISTEN || (state === TCP_ESTABLISHED && inodes.has(inode)));
       const ownPorts = new Set(sockets.filter((s) => s.state === TCP_LISTEN && inodes.has(s.inode)).map((s) => s.local.port));
       // Counted by inode: /proc/net/tcp is read bucket by bucket while sockets come and go,
       // and on a busy machine the same socket can be listed twice in one read.
