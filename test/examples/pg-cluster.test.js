@@ -1,4 +1,7 @@
-// test: run alone (it drives a real PostgreSQL at 60 connections: timing-sensitive neighbours would slow each other)
+// Shares the machine with other test files: what it asserts holds under their load (sizes fail by
+// PostgreSQL's max_connections, not by time; postgres at 0.25-0.6 of a core stays among the CPU users
+// named beside two busy loops), and its load in test/durations.json counts postgres's CPU, which the
+// file does not wait for (pg_ctl puts it in the background).
 /**
  * End to end against a real PostgreSQL: the node:cluster example over pg
  * (examples/pg-cluster/), a cluster of the test's own with max_connections 22, so
