@@ -78,6 +78,15 @@ export const GENERATOR_STOP_GRACE_MS = 2_000;
 export const WRONG_PORT_GRACE_MS = 1_000;
 
 /**
+ * How often, while a server starts, its process group's listening ports are read to see
+ * whether it listens elsewhere, ms: each read is all of /proc/net/tcp and tcp6, which a
+ * load test leaves thousands of sockets long (TIME_WAIT), ~50 ms of the kernel's time at
+ * 10,000; read at each 100 ms connection attempt it was most of spawnbench's CPU in a short
+ * run. Half of WRONG_PORT_GRACE_MS: the answer comes at most this much later.
+ */
+export const WRONG_PORT_CHECK_MS = 500;
+
+/**
  * How long `run -- <command>` waits for the port after the command exited 0 before it
  * was ready, ms: a launcher that daemonises (pm2 start, a double fork) leaves a server
  * that listens soon after (a Node server boots in ~0.1–0.3 s here, a few seconds on a

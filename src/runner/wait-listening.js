@@ -8,7 +8,7 @@ import net from 'node:net';
 import { RunError } from '../base/errors.js';
 import { listeningPorts } from './listening-ports.js';
 import { processLimitClose, processLimitMessage } from './start-limits.js';
-import { WRONG_PORT_GRACE_MS } from '../base/thresholds.js';
+import { WRONG_PORT_GRACE_MS, WRONG_PORT_CHECK_MS } from '../base/thresholds.js';
 import { ownCpuBudget, processCpuBudget } from '../machine/cpu-budget.js';
 
 /** Time between connection attempts, ms: readiness is seen within a tenth of a second. */
@@ -46,17 +46,23 @@ export function accepts(host, port, timeoutMs = CONNECT_TIMEOUT_MS) {
  * @param {number} options.readyTimeoutMs
  * @param {() => number[]} options.mentionedPorts ports seen in its output
  * @param {AbortSignal} [options.signal] stops waiting (the server exited)
+ * @param {(pgid: number) => number[]} [options.portsOf] the group's listening ports (listeningPorts)
  * @returns {Promise<{ host: string, port: number }>}
  */
-export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, signal }) {
+export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, signal, portsOf = listeningPorts }) {
   const deadline = Date.now() + readyTimeoutMs;
   let elsewhereSince = null;
+  let others = [];
+  let checkedAt = -Infinity;
   while (!signal?.aborted) {
     for (const host of LOOPBACK_HOSTS) {
       if (await accepts(host, port)) return { host, port };
     }
-    const others = listeningPorts(pgid).filter((p) => p !== port);
-    elsewhereSince = others.length > 0 ? elsewhereSince ?? Date.now() : null;
+    if (Date.now() - checkedAt >= WRONG_PORT_CHECK_MS) {
+      checkedAt = Date.now();
+      others = portsOf(pgid).filter((p) => p !== port);
+      elsewhereSince = others.length > 0 ? elsewhereSince ?? checkedAt : null;
+    }
     if (elsewhereSince !== null && Date.now() - elsewhereSince >= WRONG_PORT_GRACE_MS) {
       throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others[0]}`);
     }

@@ -1,0 +1,37 @@
+// The readiness wait on a server spawnbench did not write: it tries the port every 100 ms, and
+// reads the group's listening ports (all of /proc/net/tcp, thousands of lines after a load
+// test) only every WRONG_PORT_CHECK_MS, still naming a server that listens elsewhere.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { waitListening } from '../../src/runner/wait-listening.js';
+import { WRONG_PORT_CHECK_MS, WRONG_PORT_GRACE_MS } from '../../src/base/thresholds.js';
+
+/** A port nothing listens on: one the kernel gave and took back. */
+async function closedPort() {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = /** @type {net.AddressInfo} */ (server.address());
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const options = (port, portsOf) => ({ pgid: 1, port, label: "'node app.js'", portSource: /** @type {const} */ ('PORT'), mentionedPorts: () => [], portsOf });
+
+test('while nothing answers, the listening ports are read every WRONG_PORT_CHECK_MS, not at every connection attempt', async () => {
+  const port = await closedPort();
+  const reads = [];
+  const started = Date.now();
+  await assert.rejects(waitListening({ ...options(port, () => { reads.push(Date.now() - started); return []; }), readyTimeoutMs: 1600 }), /did not accept|not listening|no connection|accept/i);
+  const elapsed = Date.now() - started;
+  // At 0, 500, 1000 and 1500 ms on a quiet machine; later ones on a loaded machine only make fewer.
+  assert.ok(reads.length >= 2 && reads.length <= Math.ceil(elapsed / WRONG_PORT_CHECK_MS) + 1, `${reads.length} reads in ${elapsed} ms: ${reads.join(', ')}`);
+  for (let i = 1; i < reads.length; i++) assert.ok(reads[i] - reads[i - 1] >= WRONG_PORT_CHECK_MS, `reads at ${reads.join(', ')} ms`);
+});
+
+test('a server that listens elsewhere is still named once the grace has passed', async () => {
+  const port = await closedPort();
+  const started = Date.now();
+  await assert.rejects(waitListening({ ...options(port, () => [4000]), readyTimeoutMs: 30_000 }), new RegExp(`listens on port 4000, not on port ${port} .*; pass --port 4000$`));
+  assert.ok(Date.now() - started >= WRONG_PORT_GRACE_MS, 'not before the grace');
+});
