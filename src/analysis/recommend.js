@@ -71,14 +71,19 @@ export function recommend(steps) {
   const cells = groupCells(steps);
   const sizes = groupSizes(steps, cells);
   const empty = { size: null, policy: null, cells, sizes, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null };
-  const tooFewSizes = tooFew(steps);
+  // A size whose steps had too few responses to rank its throughput, but errors among them, failed
+  // all the same: its errors are no less real for being few (3 workers over a database of 22
+  // connections: 173 of 528 refused, and it was only "not considered").
+  const erredFew = new Set(steps.filter((s) => s.tooFew && !s.partial && (s.errors ?? 0) > 0 && !cells.some((c) => c.size === s.size)).map((s) => s.size));
+  const tooFewSizes = tooFew(steps).filter((x) => !erredFew.has(x.size));
+  const errorSizes = [...new Set([...cells.filter((c) => !isClean(c)).map((c) => c.size), ...erredFew])].sort((a, b) => a - b);
+  const failedSizes = errorSizes.map((size) => failedSize(size, steps, sizes));
   if (cells.length === 0) {
     // Steps ran to the end but none had enough responses to rank: say that, not "nothing measured".
-    if (tooFewSizes.length > 0) return { ...empty, reasons: ['too-few-responses'], basis: { errorSizes: [], failedSizes: [], tooFewSizes } };
+    if (tooFewSizes.length > 0) return { ...empty, reasons: ['too-few-responses'], basis: { errorSizes, failedSizes, tooFewSizes } };
+    if (failedSizes.length > 0) return { ...empty, reasons: ['all-errors'], basis: { errorSizes, failedSizes } };
     return { ...empty, reasons: ['nothing-measured'], basis: { errorSizes: [], failedSizes: [] } };
   }
-  const errorSizes = [...new Set(cells.filter((c) => !isClean(c)).map((c) => c.size))];
-  const failedSizes = errorSizes.map((size) => failedSize(size, steps, sizes));
   if (sizes.length === 0) {
     return { ...empty, reasons: ['all-errors'], basis: { errorSizes, failedSizes } };
   }

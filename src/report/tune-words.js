@@ -270,7 +270,10 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
   const { reasons, basis } = rec;
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
   if (reasons.includes('too-few-responses')) {
-    return [`No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d) or with more connections.`];
+    return [
+      `No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d) or with more connections.`,
+      ...(basis.failedSizes ?? []).map(failedSizeSentence),
+    ];
   }
   if (reasons.includes('all-errors')) {
     return [

@@ -64,6 +64,26 @@ test('a step with too few responses is marked, never recommended, and said', () 
   assert.match(rec.sentences.join(' '), /Some steps had too few responses to rank \(200, over at least 5 × their p99\) and were not considered: 3 workers \(3 steps\)/);
 });
 
+test('a size whose steps had too few responses to rank, but errors among them, is a failed size with its errors, not only "not considered"', () => {
+  // 3 workers over a database of 22 connections, on a loaded machine: 528 responses, p99 too long to rank, 173 refused.
+  const refused = [{ status: 500, kind: 'non2xx', count: 173, texts: [{ text: 'sorry, too many clients already', count: 173 }] }];
+  const steps = slowSweep({ sizes: [1, 2, 3], rps: { 1: 40, 2: 45, 3: 46 }, durationMs: 20_000, tooFewAt: (size) => size === 3 })
+    .map((s) => (s.size === 3 ? { ...s, errors: 173, errorTexts: refused } : s));
+  const rec = wordRecommendation(recommend(steps));
+  assert.ok([1, 2].includes(rec.size));
+  assert.deepEqual(rec.basis.errorSizes, [3]);
+  assert.deepEqual(rec.basis.failedSizes.map((f) => [f.size, f.status, f.text]), [[3, 500, 'sorry, too many clients already']]);
+  assert.ok(!rec.reasons.includes('too-few-at-sizes'), 'said once, as failed');
+  assert.match(rec.sentences.join('\n'), /^3 workers: 500 ×[\d,]+ 'sorry, too many clients already'/m);
+
+  // Every step too few to rank, one size with errors: no recommendation, and that size's errors said.
+  const short = slowSweep({ sizes: [1, 2], rps: { 1: 10, 2: 14 }, durationMs: 3000 }).map((s) => (s.size === 2 ? { ...s, errors: 5, errorTexts: refused } : s));
+  const none = wordRecommendation(recommend(short));
+  assert.deepEqual([none.size, none.reasons], [null, ['too-few-responses']]);
+  assert.match(none.sentences[0], /no recommendation: 1 worker \(3 steps\)/);
+  assert.match(none.sentences.join('\n'), /^2 workers: 500 ×/m);
+});
+
 test('the watcher ends an extended step at the first tick past -d with enough responses, or with errors', () => {
   const engine = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended += 1; } });
   const unwatch = endLoadWhenEnough(engine, { durationMs: 3000, extendToMs: 60_000 });
