@@ -13,7 +13,10 @@ import { installRouteTimer, MAX_ROUTES, ROUTE_OVERFLOW, ROUTE_PERIOD_MS, REQUEST
 import { installSpawnTimer } from '../../src/probe/spawn-timer.js';
 import { pathTemplate, routeName } from '../../src/base/route-template.js';
 
-const BURN_MS = 20;
+// 40 ms: a route charged with another's burn reads far above what preemption adds to a cheap
+// route's turns on a loaded machine (a full run beside other files read 10.3 ms per request
+// for a route that burns nothing, against 20 ms burns).
+const BURN_MS = 40;
 
 /** Wall time each route's burns took, in ms. */
 const burnt = { '/report': 0, '/summary': 0, '/upload': 0 };
@@ -97,7 +100,7 @@ test('each route gets its handler\'s synchronous time, its continuations after a
       const burnMs = burnt[name.split(' ')[1]] / 10;
       assert.ok(perRequest(name) >= burnMs && perRequest(name) <= burnMs * 1.6, `${name}: ${perRequest(name).toFixed(2)} ms per request for a burn of ${burnMs.toFixed(2)} ms`);
     }
-    assert.ok(perRequest('GET /items/:id') < BURN_MS / 4, `GET /items/:id: ${perRequest('GET /items/:id').toFixed(2)} ms per request`);
+    assert.ok(perRequest('GET /items/:id') < BURN_MS / 2, `GET /items/:id: ${perRequest('GET /items/:id').toFixed(2)} ms per request`);
     // Every spawn is the converting route's, with the time it blocked the thread.
     assert.equal(byRoute['POST /convert'].spawns, 10);
     assert.ok(byRoute['POST /convert'].blockedMs > 0);
