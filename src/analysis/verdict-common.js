@@ -34,8 +34,10 @@
  * @property {{ mode: 'closed'|'open', rps: number, requests: number, attempts: number, connections: number, rate: number|null,
  *   missed: number, errors: number, errorRate: number, unsolicited?: number, statuses: Record<string, number>,
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null,
- *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null }} load
+ *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null,
+ *   stoppedEarly?: boolean }} load
  *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration;
+ *   stoppedEarly: the diagnose was stopped (Ctrl-C, a signal) before its measured phase ended;
  *   errors: the requests that failed; unsolicited: the responses no request asked for (in errorKinds.parse, not in errors)
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
  * @property {ProcessEvidence[]} processes

@@ -31,8 +31,12 @@ export function failingRequests(evidence) {
       id: 'no-responses',
       kind: 'problem',
       where: null,
-      // What the next step depends on: which errors, and whether bytes were still arriving.
-      figures: { requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null },
+      // What the next step depends on: which errors, whether bytes were still arriving, and whether the
+      // diagnose was stopped before its measured phase ended (then "the measured phase was too short" is not so).
+      figures: {
+        requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null,
+        stoppedEarly: Boolean(load.stoppedEarly),
+      },
     };
   }
   if (load.errorRate < ERROR_RATE) return null;

@@ -75,6 +75,7 @@ export function buildEvidence(result) {
       measuredMs: load.durationMs ?? null,
       plannedMs: result.plan?.load?.durationMs ?? null,
       timeoutMs: result.plan?.load?.timeoutMs ?? null,
+      stoppedEarly: Boolean(result.stoppedEarly),
     },
     generator: {
       elu: load.generator?.elu ?? samples?.generator?.elu ?? null,

@@ -9,6 +9,7 @@ import { pct, ms, int } from './text-format.js';
 import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { cleanText } from '../base/untrusted-text.js';
+import { formatDuration } from '../base/units.js';
 import { spawnFailureText } from './spawn-failures-text.js';
 import { littleLawText } from './tune-words.js';
 import { noResponseReason } from '../load/host-check.js';
@@ -455,6 +456,15 @@ const WORDS = {
     ],
   }),
   'no-responses': (f) => {
+    // Stopped (Ctrl-C, a signal) before any request failed or was answered: nothing was measured, and the planned
+    // duration is not what was too short.
+    if (f.stoppedEarly && !(f.errors > 0)) {
+      return {
+        title: 'nothing was measured: the diagnose was stopped early',
+        evidence: [`it was stopped (Ctrl-C or a signal) before a response of the measured phase${f.plannedMs ? ` (${formatDuration(f.plannedMs)} planned)` : ''} arrived`],
+        next: ['run it again and let it finish (-w sets the warm-up, -d the measured time)'],
+      };
+    }
     // The step follows the errors (a result from before errorKinds: the old advice, the only one it can give).
     const reason = f.errorKinds ? noResponseReason({ errors: f.errorKinds, bytes: f.bytes }, { durationMs: f.plannedMs, timeoutMs: f.timeoutMs }) : null;
     return {

@@ -296,3 +296,17 @@ test('a quota that binds spawnbench alone is a limit on the measurement, not the
   assert.deepEqual([found.id, found.kind], ['generator-quota', 'limit']);
   assert.match(wordFinding(found).title, /spawnbench's own CPU quota \(0\.5 CPU\) held back the load generator/);
 });
+
+test('a diagnose stopped in its warm-up, with no response measured, says it was stopped, not "the measured phase was too short"', () => {
+  const stopped = syntheticResult({ requests: 0, latency: { p50Ms: null, p99Ms: null, rps: 0 } });
+  stopped.plan.load.durationMs = 3000;
+  stopped.stoppedEarly = true;
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(stopped)));
+  assert.equal(verdict.id, 'no-responses');
+  assert.match(verdict.title, /stopped early/);
+  assert.match(verdict.evidence.join(' '), /stopped \(Ctrl-C or a signal\) before a response of the measured phase \(3s planned\) arrived/);
+  assert.doesNotMatch([verdict.title, ...verdict.evidence, ...verdict.next].join(' '), /too short|longer --duration/);
+  // Run to its end, the same result still reads as too short for its requests.
+  stopped.stoppedEarly = false;
+  assert.match(wordDiagnosis(diagnoseEvidence(buildEvidence(stopped))).verdict.next.join(' '), /longer --duration/);
+});
