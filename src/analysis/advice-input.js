@@ -60,6 +60,8 @@ import { stalledAtEnd } from '../load/stall.js';
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
  * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
  * @property {import('../base/result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind
+ * @property {import('../base/result-types.js').OpenFilesLimit|null} [openFilesLimit] the server's open-files limit, where
+ *   it is below the connections and they were reset (error-reasons.js openFilesShort)
  * @property {import('../base/result-types.js').ServerStderr|null} [stderr] the server's stderr lines of the run
  * @property {import('../base/result-types.js').Downstream[]|null} [downstreams] its downstream connections by peer
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
@@ -130,6 +132,7 @@ export function adviceInput(result) {
     knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
     server,
     errorTexts: load.errorTexts ?? [],
+    openFilesLimit: result.openFilesLimit ?? null,
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers?.users ?? null,

@@ -102,6 +102,7 @@ export function neighbourReasons(input) {
         ...top,
         refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null),
         targetRefusal: target && { ...target, restarts: restarts.length, pids: restarts.length > 0 ? [restarts[0].from, ...restarts.map((r) => r.to)] : [] },
+        filesLimit: input.openFilesLimit ?? null,
       },
     });
   }

@@ -45,6 +45,8 @@
  *   and the budget's busy % (src/analysis/cpu-view.js)
  * @property {number|null} [spawnedCpuPct] CPU of the commands the server spawned, % of one core
  * @property {import('../base/result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind (LoadResult.errorTexts)
+ * @property {import('../base/result-types.js').OpenFilesLimit|null} [openFilesLimit] the server's open-files limit, where it is below
+ *   the connections and they were reset (error-reasons.js openFilesShort)
  * @property {{ total: number, failures: import('../base/result-types.js').SpawnFailureCount[] }|null} [spawnFailures] the commands the
  *   server could not start, by errno and the limit it points at (src/analysis/spawn-failures.js)
  * @property {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null} [stderr] the server's stderr lines

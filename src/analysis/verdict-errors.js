@@ -47,6 +47,7 @@ export function failingRequests(evidence) {
     where: null,
     // The commands it could not start, with the limit they ran into (ulimit -u): the cause and the fix, where
     // "check --path, --method, --header and --body" pointed at the request.
-    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr), spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null },
+    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr), spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null,
+      filesLimit: evidence.openFilesLimit ?? null },
   };
 }

@@ -725,6 +725,14 @@ export const MIN_OPEN_FILES = 1024;
 export const OPEN_FILES_BESIDES_CONNECTIONS = 64;
 
 /**
+ * Open files a Node server holds besides its connections, count: a plain http server on Node 20
+ * holds 21 at start (stdio, epoll, eventfd, signal pipes, its listening socket; ls /proc/PID/fd),
+ * the probe a few more. A server whose open-files limit is below its connections plus these cannot
+ * accept them all: libuv accepts and closes what it cannot hold, and the client sees resets.
+ */
+export const SERVER_OWN_FILES = 32;
+
+/**
  * Longest line read from a child's stdout or stderr, in bytes. The rest of a longer line is
  * dropped (the line is logged cut, with a note): a child writing without newlines (100+ MB/s
  * seen) must not grow spawnbench's memory. 64 KiB holds any control line and log line.

@@ -93,6 +93,7 @@ export function buildEvidence(result) {
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     errorTexts: load.errorTexts ?? [],
     spawnFailures: result.spawnFailures ?? null,
+    openFilesLimit: result.openFilesLimit ?? null,
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers ?? null,

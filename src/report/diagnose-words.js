@@ -482,10 +482,13 @@ const WORDS = {
         ...(f.top?.text ? [`most frequent: ${errorLabel(f.top)} ×${int(f.top.count)} ${quote(f.top.text)}`] : []),
         ...(f.top?.stderr ? [`the server's stderr said ${quote(f.top.stderr.text)} ×${int(f.top.stderr.count)}`] : []),
         ...(f.spawnFailure ? [`its commands could not start: ${spawnFailureText(f.spawnFailure)}`] : []),
+        ...(f.filesLimit ? [`the server's open-files limit is ${int(f.filesLimit.openFiles)} (ulimit -n), too few for ${int(f.filesLimit.connections)} connections: it closes the connections it cannot hold`] : []),
       ],
       next: f.spawnFailure?.limit
         ? [`${LIMIT_FIX[f.spawnFailure.limit]}, or start fewer commands at once (a pool of workers)`]
-        : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
+        : f.filesLimit
+          ? [`raise the server's open-files limit where it starts (ulimit -n ${int(f.filesLimit.needed)} or more), or use fewer --connections`]
+          : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
   'unsolicited-responses': (f) => ({

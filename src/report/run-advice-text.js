@@ -286,6 +286,10 @@ const SENTENCES = {
       const who = r.downstream ? `${downstreamName(r.downstream)}, ${int(r.downstream.connections)} connections at once` : 'a downstream';
       return `The errors are a downstream refusing the server (${who}): ${said}${stderr}. Fewer workers, or smaller pools per worker, keep the connections under its limit.`;
     }
+    const files = f.filesLimit;
+    if (files && !f.status && (f.kind === 'reset' || f.kind === 'connect')) {
+      return `The errors are the server's open-files limit (${said}): it is ${int(files.openFiles)} (ulimit -n), too few for ${int(files.connections)} connections, and it closes the connections it cannot hold. Raise it where the server starts (ulimit -n ${int(files.needed)} or more), or use fewer --connections.`;
+    }
     const t = f.targetRefusal;
     if (t && !f.status && f.kind === 'connect') {
       const restarted = t.restarts > 0 ? ` The server restarted ${int(t.restarts)} time${t.restarts === 1 ? '' : 's'}: pid ${t.pids.join(' → ')}; measure it without what restarts it (node app.js, not nodemon).` : '';
