@@ -15,9 +15,11 @@ export { pathTemplate };
 
 // Headers a capture carries that belong to its own connection, not to a request
 // sent again elsewhere (RFC 9110 §7.6.1 hop-by-hop, host, the framing spawnbench sets).
+// A capture's postData.text is the body as sent before its content-encoding (HAR 1.2: plain text), so
+// that header would tell the server a plain body is gzip.
 const DROPPED_HEADERS = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer',
-  'proxy-authenticate', 'proxy-authorization', 'host', 'content-length',
+  'proxy-authenticate', 'proxy-authorization', 'host', 'content-length', 'content-encoding',
 ]);
 
 /**
@@ -47,6 +49,8 @@ function fromHar(data, source) {
   const entries = data?.log?.entries;
   if (!Array.isArray(entries) || entries.length === 0) throw new UsageError(`${source}: a HAR without entries (log.entries is empty or missing); export the capture with its requests`);
   const endpoints = new Map();
+  /** host → its requests in the capture */
+  const hosts = new Map();
   entries.forEach((entry, i) => {
     const request = entry?.request;
     let url;
@@ -55,6 +59,7 @@ function fromHar(data, source) {
     } catch {
       throw new UsageError(`${source}: entry ${i + 1}: "request.url" ${JSON.stringify(request?.url ?? null)} is not a URL`);
     }
+    hosts.set(url.host, (hosts.get(url.host) ?? 0) + 1);
     const method = String(request.method ?? 'GET').toUpperCase();
     const path = `${url.pathname || '/'}${url.search}`;
     const key = routeName(method, path);
@@ -73,6 +78,13 @@ function fromHar(data, source) {
     if (text != null && request.postData.mimeType && !headers['content-type']) headers['content-type'] = request.postData.mimeType;
     endpoints.set(key, { name: key, method, path, headers, body: text ?? null, weight: 1 });
   });
+  // A page's capture holds its CDN's, fonts' and analytics' requests too: sent to the one server under test,
+  // each was a 404 measured as its traffic.
+  if (hosts.size > 1) {
+    const [top] = [...hosts].sort((a, b) => b[1] - a[1]);
+    const listed = [...hosts].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([host, n]) => `${host} ×${n}`).join(', ');
+    throw new UsageError(`${source}: holds requests to ${hosts.size} hosts (${listed}${hosts.size > 4 ? ', …' : ''}), and every request would go to the one server under test; keep one host's entries, e.g. jq '.log.entries |= map(select(.request.url | test("//${top[0]}[:/]")))' ${basename(source.slice('--mix '.length))} > one-host.har`);
+  }
   return [...endpoints.values()];
 }
 

@@ -142,6 +142,29 @@ test('HAR: a form kept as postData.params only (no text) is sent encoded again, 
   assert.equal(readMixFile(file)[0].body, 'hi', 'the text wins where both are kept (Chrome)');
 });
 
+test('HAR: a capture of several hosts (a page\'s CDN, analytics) is refused, naming them; a body\'s content-encoding is dropped, since postData.text is the plain body', () => {
+  const entry = (url, extra = {}) => ({ request: { method: 'GET', url, headers: [], ...extra } });
+  const file = join(dir, 'page.har');
+  // Seen: the CDN's GET /static/app.js went to the server under test, 20% of the load, measured as its traffic.
+  writeFileSync(file, JSON.stringify({ log: { entries: [
+    entry('https://api.example.com/items/1'), entry('https://api.example.com/items/2'), entry('https://cdn.other.com/static/app.js'),
+  ] } }));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError &&
+    /^--mix page\.har: holds requests to 2 hosts \(api\.example\.com ×2, cdn\.other\.com ×1\), and every request would go to the one server under test; keep one host's entries, e\.g\. jq .*\/\/api\.example\.com\[:\/\].* page\.har > one-host\.har$/.test(error.message), 'the hosts named');
+  // One host over http and https is one host.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://api.example.com/a'), entry('https://api.example.com/b')] } }));
+  assert.equal(readMixFile(file).length, 2);
+  // Seen: "Content-Encoding: gzip" went out over the capture's plain JSON text.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('https://api.example.com/login', {
+    method: 'POST', headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Encoding', value: 'gzip' }],
+    postData: { mimeType: 'application/json', text: '{"u":"a"}' },
+  })] } }));
+  const [login] = readMixFile(file);
+  assert.equal(login.body, '{"u":"a"}');
+  assert.equal(login.headers['content-encoding'], undefined);
+  assert.equal(login.headers['content-type'], 'application/json');
+});
+
 const BAD_FILES = [
   ['a missing path', '[{"method":"GET","path":"/"},{"method":"GET"}]', /entry 2: "path" is missing/],
   ['a method that is not a token', '[{"method":"GE T","path":"/"}]', /entry 1: "method" "GE T" is not an HTTP method/],
