@@ -51,7 +51,7 @@
  *   server could not start, by errno and the limit it points at (src/analysis/spawn-failures.js)
  * @property {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null} [stderr] the server's stderr lines
  * @property {Array<{ peer: string, name: string|null, connections: number }>|null} [downstreams] its outbound connections by peer
- * @property {{ users: Array<{ name: string, count: number, cores: number }> }|null} [otherUsers] other CPU users by name
+ * @property {{ users: Array<{ name: string, count: number, cores: number }>, cores?: number|null }|null} [otherUsers] other CPU users by name (cores: all of them together)
  * @property {number|null} [cores] the machine's cores
  * @property {{ pid: number, onCpu: number, waitingForCpu: number, runnable: number }|null} mainThread
  *   the root process's main thread from /proc/<pid>/schedstat: shares of wall time on a CPU,

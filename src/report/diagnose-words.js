@@ -320,6 +320,21 @@ const WORDS = {
     /** @type {Array<{ name: string, count: number, cores: number, competes?: boolean, downstream?: string }>} */
     const takers = f.takenBy ?? [];
     const of = f.cores ? ` of the ${f.cores} CPUs` : '';
+    const others = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}`);
+    // The server's own threads took the cores (verdict-starved.js ownThreads): a quieter machine would change little.
+    if (Number.isFinite(f.ownThreadsCores)) {
+      return {
+        title: 'the server\'s own threads took the cores from its event loop: its main thread waited for a core',
+        evidence: [
+          `main thread waited for a CPU ${pct(f.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(f.onCpu)}`,
+          `the server's threads and processes beside its main thread used ${f.ownThreadsCores.toFixed(1)}${of}, other programs (the load generator included) ${f.othersCores.toFixed(1)}${others.length ? `: ${others.join(', ')}` : ''}`,
+          finding.kind === 'problem'
+            ? `from ${pct(CPU_STARVED_VERDICT_FRACTION)} waiting, loop delays and latency are mostly that wait`
+            : 'loop delays and latency include that wait',
+        ],
+        next: ['a quieter machine would change little: fewer threads beside the event loop (UV_THREADPOOL_SIZE, a smaller worker pool) leave it a core, or more cores serve both'],
+      };
+    }
     const named = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}${of}`);
     const own = takers.find((u) => u.competes);
     return {

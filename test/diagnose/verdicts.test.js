@@ -310,3 +310,20 @@ test('a diagnose stopped in its warm-up, with no response measured, says it was 
   stopped.stoppedEarly = false;
   assert.match(wordDiagnosis(diagnoseEvidence(buildEvidence(stopped))).verdict.next.join(' '), /longer --duration/);
 });
+
+test('a main thread that waited for a core while the server\'s own threads took the cores is not "the machine is short of CPU … diagnose on a quieter machine"', () => {
+  // Seen: pbkdf2 on libuv's 4 threads, 1.5 of 2 cores; the main thread waited 22%; other programs 0.2 cores.
+  const starved = { pid: 7, onCpu: 0.06, waitingForCpu: 0.31, runnable: 0.37 };
+  const own = { ...evidence({ mainThread: starved, process: { elu: 0.2, cpuPct: 165 }, generator: { cpuPct: 10 } }), otherUsers: { users: [{ name: 'node', count: 5, cores: 0.3 }], cores: 0.4 }, cores: 2 };
+  const finding = waitingForCpu(own);
+  assert.equal(finding?.id, 'cpu-starved');
+  const words = wordFinding(finding);
+  assert.match(words.title, /the server's own threads took the cores from its event loop/);
+  assert.match(words.evidence.join(' '), /threads and processes beside its main thread used 1\.6 of the 2 CPUs, other programs \(the load generator included\) 0\.5: node ×5 used 0\.3/);
+  assert.doesNotMatch(words.next.join(' '), /quieter machine, or drive/);
+  // Other programs took more than the server's threads beside its loop: the machine is short of CPU, as before.
+  const shared = { ...own, processes: [{ ...own.processes[0], cpuPct: 40 }], otherUsers: { users: [{ name: 'ffmpeg', count: 1, cores: 1.4 }], cores: 1.4 } };
+  const sharedWords = wordFinding(waitingForCpu(shared));
+  assert.match(sharedWords.title, /the machine is short of CPU \(ffmpeg took 1\.4 of the 2 CPUs\)/);
+  assert.match(sharedWords.next.join(' '), /quieter machine/);
+});
