@@ -494,7 +494,7 @@ function threadKnobSentence(f) {
   if (f.limit === 'threadpool') return `${now}; ${used}, all busy, and ${fixed(f.idleCores ?? 0, 1)} of them stayed idle: try ${f.name}=${f.trySize} (${start}).`;
   if (f.limit === 'cores') {
     return `${now}; ${used}, and the cores were ${pct((f.coresBusyPct ?? 0) / 100)} busy: more threads or more processes only share them. ` +
-      `${f.trySize < f.value ? `${f.name}=${f.trySize} does the same work with fewer threads; ` : ''}more cores, cheaper work per request (a lower bcrypt cost) or fewer connections help.`;
+      `${f.trySize < f.value ? `${f.name}=${f.trySize} does the same work with fewer threads; more` : 'More'} cores, cheaper work per request (a lower bcrypt cost) or fewer connections help.`;
   }
   return `${now}; ${used}: neither they nor the cores were full, so ${f.name} is not what limits it.`;
 }
