@@ -9,6 +9,7 @@ import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { cleanText } from '../base/untrusted-text.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { int } from './text-format.js';
+import { failureLine } from './compare-text.js';
 import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';
 
 /**
@@ -145,7 +146,7 @@ export function othersClause(users, cores, { host = false } = {}) {
  * @param {import('../analysis/recommend.js').FailedSize} f
  */
 export function failedSizeSentence(f) {
-  if (f.failed) return `${capital(workers(f.size))}: failed (${cleanText(f.failed.split('\n')[0])}).`;
+  if (f.failed) return `${capital(workers(f.size))}: failed (${cleanText(failureLine(f.failed))}).`;
   const parts = [];
   if (f.kind) parts.push(`${errorLabel(f)} ×${int(f.count)}${f.text ? ` ${quote(f.text)}` : ''}`);
   else parts.push(`${int(f.errors)} errors`);
