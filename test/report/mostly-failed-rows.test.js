@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTune, formatEvidence } from '../../src/report/tune-text.js';
-import { failedSizeSentence } from '../../src/report/tune-words.js';
+import { failedSizeSentence, sizeUnit } from '../../src/report/tune-words.js';
 import { formatCompare, formatCompareMarkdown } from '../../src/report/compare-text.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { createTune } from '../../src/tune/tune-engine.js';
@@ -86,4 +86,7 @@ test('a failed step\'s row and sentence are one line each, with the stderr line 
   const sentence = failedSizeSentence({ size: 1, failed: CRASH, errors: 121, status: null, kind: null, count: 0, text: null, stderr: null, downstream: null });
   assert.match(sentence, /^1 worker: failed \(.*its stderr ends: spawnbench cluster: worker 515 exited \(SIGSEGV\); stopping the others\)\.$/);
   assert.doesNotMatch(sentence, /\n/);
+  // tune --processes names its sizes processes, as the sentence above it does ("Every process count measured").
+  const processes = failedSizeSentence({ size: 1, failed: CRASH, errors: 121, status: null, kind: null, count: 0, text: null, stderr: null, downstream: null }, sizeUnit({ knobs: { processes: true } }));
+  assert.match(processes, /^1 process: failed/);
 });
