@@ -90,3 +90,10 @@ test('a failed step\'s row and sentence are one line each, with the stderr line 
   const processes = failedSizeSentence({ size: 1, failed: CRASH, errors: 121, status: null, kind: null, count: 0, text: null, stderr: null, downstream: null }, sizeUnit({ knobs: { processes: true } }));
   assert.match(processes, /^1 process: failed/);
 });
+
+test('compare: a run that failed on a crash has the stderr line that says why in its warning, not "its stderr ends:)"', () => {
+  const result = compareWithFailures();
+  result.runs[1].failures = ["'node esc.js' exited with code 3 during the run; its stderr ends:\nboom: DATABASE_URL is not set"];
+  const text = formatCompare(result);
+  assert.match(text, /WARNING {4}fork-pool: 1 of 2 runs failed while measured \('node esc\.js' exited with code 3 during the run; its stderr ends: boom: DATABASE_URL is not set\)/);
+});
