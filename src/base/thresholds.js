@@ -725,6 +725,19 @@ export const MIN_OPEN_FILES = 1024;
 export const OPEN_FILES_BESIDES_CONNECTIONS = 64;
 
 /**
+ * A second of the measured phase with no response at all, between seconds that had some, is a
+ * pause of the server (a debugger, SIGSTOP, a VM or container pause, a long GC) when its other
+ * seconds answered at least this many responses each (median, count) and its median latency was
+ * below PAUSE_MAX_P50_MS: such a server has a response in every second it runs. A server frozen
+ * 2 s of a 5 s run (kill -STOP) answered 0 in two seconds beside 11,000 to 24,000 in the others,
+ * and was sized all the same ("run 2 processes … 3.7× this run's").
+ */
+export const PAUSE_MIN_RPS = 20;
+
+/** Median latency, ms, below which a second without a response is a pause (see PAUSE_MIN_RPS). */
+export const PAUSE_MAX_P50_MS = 200;
+
+/**
  * Open files a Node server holds besides its connections, count: a plain http server on Node 20
  * holds 21 at start (stdio, epoll, eventfd, signal pipes, its listening socket; ls /proc/PID/fd),
  * the probe a few more. A server whose open-files limit is below its connections plus these cannot

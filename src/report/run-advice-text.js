@@ -78,6 +78,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
+  if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
@@ -223,6 +224,10 @@ const SENTENCES = {
   'stopped-answering': (f) =>
     `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
     'the figures leave them out, so they are not the server\'s. Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.',
+  paused: (f) =>
+    `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
+    `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
+    'Find what stopped it (spawnbench diagnose), then run again.',
   'too-short': (f) =>
     `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',
