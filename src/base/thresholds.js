@@ -613,6 +613,15 @@ export const ADVICE_TIMER_SLACK_MS = 50;
 export const ADVICE_MIN_REQUESTS = 200;
 
 /**
+ * Measured time below which diagnose does not call a server healthy, in ms: four probe intervals
+ * of 250 ms, the fewest in which a blocked loop shows in the loop delay and ELU. A handler that
+ * burns 2 ms per request (-w 0, a shared 2-core machine at load 5) read "healthy: no stall found …
+ * nothing to fix" over -n 20 (0.1 s) and -d 200ms, and once in two over 500 ms; "the event loop is
+ * blocked by JavaScript" in 6 runs of 7 over 1 s, 3 of 3 over 2 s, and over 10 s.
+ */
+export const DIAGNOSE_MIN_MEASURED_MS = 1000;
+
+/**
  * Width of the noise band of per-worker request counts and in-flight counts, in
  * standard deviations of a binomial draw (each of R requests lands on one of N
  * workers with p = 1/N): outside ±3σ a count happens by chance about 3 times in

@@ -542,6 +542,11 @@ const WORDS = {
       ? `add generator threads: --generator-threads ${f.suggestedThreads ?? f.threads + 1} (each needs a free core), or drive it with wrk`
       : `it already has a thread per CPU spawnbench may use (${f.threads}): drive it with wrk, or from another machine`],
   }),
+  'too-short': (f) => ({
+    title: `too little measured to call it healthy: ${(f.measuredMs / 1000).toFixed(1)} s and ${int(f.requests)} ${f.requests === 1 ? 'response' : 'responses'}`,
+    evidence: [`no problem was found in what was measured, but a stalled loop shows only over ${(f.minMs / 1000).toFixed(0)} s or more of the probe's samples`],
+    next: ['diagnose again for longer: -d 10s (the default), or -n with more requests'],
+  }),
   healthy: (f, finding) => ({
     title: 'healthy: no stall found at this load',
     evidence: [

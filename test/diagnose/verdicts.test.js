@@ -327,3 +327,16 @@ test('a main thread that waited for a core while the server\'s own threads took 
   assert.match(sharedWords.title, /the machine is short of CPU \(ffmpeg took 1\.4 of the 2 CPUs\)/);
   assert.match(sharedWords.next.join(' '), /quieter machine/);
 });
+
+test('no problem found in under a second measured is "too little measured", not "healthy: nothing to fix"', () => {
+  // Seen: a handler burning 2 ms per request read healthy over -n 20 (0.1 s) and -d 200ms; over 1 s, "blocked by JavaScript".
+  const short = evidence({ load: { measuredMs: 100, requests: 20, rps: 200 } });
+  const { verdict } = wordDiagnosis(diagnoseEvidence(short));
+  assert.equal(verdict.id, 'too-short');
+  assert.equal(verdict.title, 'too little measured to call it healthy: 0.1 s and 20 responses');
+  assert.match(verdict.next.join(' '), /diagnose again for longer: -d 10s/);
+  assert.doesNotMatch([verdict.title, ...verdict.evidence, ...verdict.next].join(' '), /nothing to fix/);
+  // A second measured (a timer's few ms short of it too), or a problem found however short: as before.
+  assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 960, requests: 500 } })).verdict.id, 'healthy');
+  assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 100, requests: 20, errors: 20, errorRate: 0.5, statuses: { 500: 20 } } })).verdict.id, 'errors');
+});
