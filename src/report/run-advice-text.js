@@ -93,6 +93,9 @@ function headline(a, current) {
     const was = current.poolSize != null ? ` (this run: ${workers(current.poolSize)}, ${current.balance})` : '';
     return same ? `Keep ${workers(a.size)} with ${a.policy}: the figures call for no change.` : `Use ${workers(a.size)} with ${a.policy}${was}.`;
   }
+  // The cores full with other programs' work: whether a pool's processes would win them is for a sweep to say.
+  const shared = /** @type {Figures|undefined} */ (a.reasons.find((r) => r.id === 'no-gain-expected'))?.figures?.sharedCores;
+  if (Number.isFinite(shared)) return `Cannot tell whether a pool would be faster: the cores were full, and other processes used ${fixed(shared, 1)} of them.`;
   if (a.reasons.some((r) => r.id === 'main-has-room' || r.id === 'no-gain-expected')) {
     return `Keep ${current.strategy ?? 'this strategy'}: a pool would not be faster here.`;
   }
@@ -124,6 +127,8 @@ function ownHeadline(a) {
     return `More processes would help: ${how}, up to ~${int(more.expectedRps)} req/s, ${gain(more.gain)} this run's ${int(more.rps)}.`;
   }
   const enough = has('one-process-enough');
+  const sharedCores = has('no-gain-expected')?.sharedCores;
+  if (!enough && Number.isFinite(sharedCores)) return `Cannot tell whether a pool would be faster: the cores were full, and other processes used ${fixed(sharedCores, 1)} of them.`;
   if (enough || has('no-gain-expected') || has('processes-no-gain')) {
     // One of the three is there (the test above); only one-process-enough names the quota as its limit (run-advice.js).
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
@@ -267,7 +272,10 @@ const SENTENCES = {
     `Spawning in workers leaves the main thread ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.`,
   'no-gain-expected': (f) =>
-    `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
+    `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}` +
+    (Number.isFinite(f.sharedCores)
+      ? `, if the cores stayed as they were; but other processes used ${fixed(f.sharedCores, 1)} of them, and a pool's processes would compete with them for the cores, which one run cannot price${f.swept ? ': the sweep below measures it' : ''}.`
+      : '.'),
   'main-has-room': (f) => {
     // Judged on busy time, the wait for a core taken out: an ELU over the limit beside "had room" says why.
     const corrected = Number.isFinite(f.busy) && Number.isFinite(f.elu) && f.elu - f.busy >= 0.05;
