@@ -92,13 +92,21 @@ function fromHar(data, source) {
  * The body of a HAR entry's postData: its `text`, or, where a capture keeps a form as
  * `params` only (HAR 1.2 allows either), that form encoded again. Sent as an empty body,
  * a login form's POST went out with no fields and was measured all the same.
- * @param {{ text?: string|null, mimeType?: string, params?: Array<{ name: string, value?: string, fileName?: string }> }|undefined} postData
+ * @param {{ text?: string|null, mimeType?: string, encoding?: string, params?: Array<{ name: string, value?: string, fileName?: string }> }|undefined} postData
  * @param {string|undefined} contentType the entry's own content-type header
  * @param {string} where '--mix x.har: entry N'
  * @returns {string|null}
  * @throws {UsageError} params that cannot be encoded again (a multipart form, a file)
  */
 function postBody(postData, contentType, where) {
+  // Some captures keep a body base64-encoded ("encoding": "base64", as HAR does for response content): sent as it is,
+  // the server got the base64 text. Decoded where it is text; binary is refused (bodies are sent as UTF-8 text).
+  if (postData?.text != null && String(postData.encoding ?? '').toLowerCase() === 'base64') {
+    const bytes = Buffer.from(String(postData.text), 'base64');
+    const text = bytes.toString('utf8');
+    if (Buffer.from(text, 'utf8').equals(bytes)) return text;
+    throw new UsageError(`${where}: "postData" is binary (base64), and spawnbench sends bodies as text; give this request's "body" in a JSON mix, or leave it out of the capture`);
+  }
   if (!postData || postData.text != null) return postData?.text ?? null;
   const params = Array.isArray(postData.params) ? postData.params : [];
   if (params.length === 0) return null;

@@ -165,6 +165,17 @@ test('HAR: a capture of several hosts (a page\'s CDN, analytics) is refused, nam
   assert.equal(login.headers['content-type'], 'application/json');
 });
 
+test('HAR: a body kept base64-encoded ("encoding": "base64") goes out decoded where it is text; a binary one is refused', () => {
+  const file = join(dir, 'base64.har');
+  const har = (text) => JSON.stringify({ log: { entries: [{ request: { method: 'POST', url: 'https://api.example.com/login', headers: [{ name: 'Content-Type', value: 'application/json' }],
+    postData: { mimeType: 'application/json', text, encoding: 'base64' } } }] } });
+  // Seen: the server got the base64 text itself, eyJ1Ijoiw7wifQ==.
+  writeFileSync(file, har(Buffer.from('{"u":"ü"}').toString('base64')));
+  assert.equal(readMixFile(file)[0].body, '{"u":"ü"}');
+  writeFileSync(file, har(Buffer.from([0xff, 0xd8, 0xff, 0x00]).toString('base64')));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix base64\.har: entry 1: "postData" is binary \(base64\), and spawnbench sends bodies as text/.test(error.message));
+});
+
 const BAD_FILES = [
   ['a missing path', '[{"method":"GET","path":"/"},{"method":"GET"}]', /entry 2: "path" is missing/],
   ['a method that is not a token', '[{"method":"GE T","path":"/"}]', /entry 1: "method" "GE T" is not an HTTP method/],
