@@ -187,6 +187,8 @@ const BAD_FILES = [
   ['weights whose sum no number holds', '[{"path":"/a","weight":1e308},{"path":"/b","weight":1e308}]', /weights add up to more than a number holds; give smaller weights/],
   // A control character goes raw into the request line (the server answers 400) and into the terminal.
   ['a path with a control character', '[{"path":"/a\\u001b[2J"}]', /entry 1: "path" "\/a\\u001b\[2J" must start with \/ and hold no spaces or control characters/],
+  // Seen: '"name" "GET /items/{id}" must be one line without { or }', of an entry that gave no name.
+  ['a route template for a path', '[{"path":"/items/{id}"}]', /entry 1: "path" "\/items\/\{id\}" holds \{ or \}: a mix sends each path as it is and fills in no template; give a real one like "\/items\/42"/],
 ];
 
 for (const [what, text, words] of BAD_FILES) {
