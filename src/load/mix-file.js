@@ -59,6 +59,10 @@ function fromHar(data, source) {
     } catch {
       throw new UsageError(`${source}: entry ${i + 1}: "request.url" ${JSON.stringify(request?.url ?? null)} is not a URL`);
     }
+    // A data: or blob: URL (a page's inline image) never went to a server: named here, not as a host without a name.
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError(`${source}: entry ${i + 1}: "request.url" is a ${url.protocol} URL, not a request to a server; drop such entries from the capture`);
+    }
     hosts.set(url.host, (hosts.get(url.host) ?? 0) + 1);
     const method = String(request.method ?? 'GET').toUpperCase();
     const path = `${url.pathname || '/'}${url.search}`;

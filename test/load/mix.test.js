@@ -151,6 +151,9 @@ test('HAR: a capture of several hosts (a page\'s CDN, analytics) is refused, nam
   ] } }));
   assert.throws(() => readMixFile(file), (error) => error instanceof UsageError &&
     /^--mix page\.har: holds requests to 2 hosts \(api\.example\.com ×2, cdn\.other\.com ×1\), and every request would go to the one server under test; keep one host's entries, e\.g\. jq .*\/\/api\.example\.com\[:\/\].* page\.har > one-host\.har$/.test(error.message), 'the hosts named');
+  // A page's inline image (data:) never went to a server: named as such, not as a host without a name.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('https://api.example.com/items/1'), entry('data:image/png;base64,iVBORw0KGgo=')] } }));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix page\.har: entry 2: "request\.url" is a data: URL, not a request to a server; drop such entries from the capture$/.test(error.message));
   // One host over http and https is one host.
   writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://api.example.com/a'), entry('https://api.example.com/b')] } }));
   assert.equal(readMixFile(file).length, 2);
