@@ -10,7 +10,7 @@ import { budgetSignals, ownCpuPct } from './run-figures.js';
 import { isWorkerEntry } from '../machine/process-roles.js';
 import { requestOutcome } from './request-outcome.js';
 import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, deathSlots } from './worker-deaths.js';
-import { stalledAtEnd } from '../load/stall.js';
+import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
 
 /**
  * @typedef {object} ThreadFigures one event loop of the strategy
@@ -55,11 +55,14 @@ import { stalledAtEnd } from '../load/stall.js';
  * @property {boolean} stoppedEarly
  * @property {{ code: number|null, signal: string|null }|null} [serverExit] the server ended during the run, unasked
  * @property {{ count: number, oldestMs: number }|null} [stall] measured requests unanswered at the end, one longer than any answered (load/stall.js)
+ * @property {ReturnType<typeof pausedMidRun>} [pause] seconds in which the server answered nothing, between seconds it answered (load/stall.js)
  * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
  * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
  * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
  * @property {import('../base/result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind
+ * @property {import('../base/result-types.js').OpenFilesLimit|null} [openFilesLimit] the server's open-files limit, where
+ *   it is below the connections and they were reset (error-reasons.js openFilesShort)
  * @property {import('../base/result-types.js').ServerStderr|null} [stderr] the server's stderr lines of the run
  * @property {import('../base/result-types.js').Downstream[]|null} [downstreams] its downstream connections by peer
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] other CPU users by name
@@ -126,10 +129,12 @@ export function adviceInput(result) {
     stoppedEarly: Boolean(result.stoppedEarly),
     serverExit: result.serverExit ?? null,
     stall: stalledAtEnd(load),
+    pause: pausedMidRun(load),
     outcome: result.outcome ?? requestOutcome(load),
     knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
     server,
     errorTexts: load.errorTexts ?? [],
+    openFilesLimit: result.openFilesLimit ?? null,
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers?.users ?? null,

@@ -19,7 +19,7 @@ import { spread, overlaps } from './stats.js';
  */
 
 /**
- * @param {Array<{ workload: string, strategy: string, repeat?: number, rps?: number|null, p99Ms?: number|null, errors?: number, partial?: boolean, failed?: string|null }>} runs
+ * @param {Array<{ workload: string, strategy: string, repeat?: number, rps?: number|null, p99Ms?: number|null, errors?: number, partial?: boolean, failed?: string|null, failures?: string[] }>} runs
  * @param {{ strategies: string[], workloads: string[] }} plan
  * @returns {CompareRow[]} workloads in order, strategies in order within each
  */
@@ -47,7 +47,10 @@ export function compareTable(runs, { strategies, workloads }) {
       };
       first ??= row;
       const firstRps = first.rps.median;
-      if (firstRps !== null && firstRps > 0 && row.rps.median !== null) row.ratio = row.rps.median / firstRps;
+      // A row whose every run failed while measured (the server crashed): its figures are not the server's, and
+      // "0.00×" read as a measured ratio beside the warning that says so.
+      const measured = ok.some((r) => !((r.failures?.length ?? 0) > 0));
+      if (measured && firstRps !== null && firstRps > 0 && row.rps.median !== null) row.ratio = row.rps.median / firstRps;
       row.sameAsFirst = row !== first && overlaps(row.rps, first.rps);
       rows.push(row);
     }

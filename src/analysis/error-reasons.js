@@ -4,7 +4,7 @@
  * request's errno), the server's stderr lines, and its downstream connections.
  * Pure: figures in, the most telling text and the downstream it points at out.
  */
-import { OTHER_USER_SHARE } from '../base/thresholds.js';
+import { ERROR_RATE, OTHER_USER_SHARE, SERVER_OWN_FILES } from '../base/thresholds.js';
 
 /** @typedef {import('../base/result-types.js').ErrorTexts} ErrorTexts */
 /** @typedef {{ errorTexts?: ErrorTexts[] }|null|undefined} WithErrorTexts a LoadResult, or a tune step's figures */
@@ -161,4 +161,26 @@ export function compactErrorTexts(load, stderr) {
     errorTexts: (load?.errorTexts ?? []).slice(0, 3).map((e) => ({ ...e, texts: e.texts.slice(0, 2) })),
     stderr: (stderr?.lines ?? []).slice(0, 3),
   };
+}
+
+/**
+ * The server's open-files limit, where it explains the run's failed requests: connections that
+ * were reset or failed to connect (≥ ERROR_RATE of the attempts) while the lowest soft limit of
+ * the server's processes (ulimit -n) leaves fewer files than the run's connections plus what
+ * Node holds itself. libuv accepts and closes a connection it has no descriptor for, so the
+ * client sees a reset and nothing in a response or the server's stderr says why (under
+ * `ulimit -n 40`, -c 100: 70% reset, and "check --path, --method").
+ * @param {{ connections?: number|null, requests?: number, errors?: Record<string, number>|null }|null|undefined} load a LoadResult
+ * @param {{ openFiles: number|null }|null|undefined} limits the lowest soft limits of the server's processes
+ * @returns {{ openFiles: number, connections: number, failed: number, needed: number }|null} `needed`: the connections and what Node holds
+ */
+export function openFilesShort(load, limits) {
+  const openFiles = limits?.openFiles;
+  const connections = load?.connections ?? 0;
+  if (typeof openFiles !== 'number' || !Number.isFinite(openFiles) || !(connections > 0)) return null;
+  if (openFiles >= connections + SERVER_OWN_FILES) return null;
+  const failed = (load?.errors?.reset ?? 0) + (load?.errors?.connect ?? 0);
+  const attempts = (load?.requests ?? 0) + failed;
+  if (failed === 0 || failed / attempts < ERROR_RATE) return null;
+  return { openFiles, connections, failed, needed: connections + SERVER_OWN_FILES };
 }

@@ -102,6 +102,7 @@ export function neighbourReasons(input) {
         ...top,
         refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null),
         targetRefusal: target && { ...target, restarts: restarts.length, pids: restarts.length > 0 ? [restarts[0].from, ...restarts.map((r) => r.to)] : [] },
+        filesLimit: input.openFilesLimit ?? null,
       },
     });
   }
@@ -225,6 +226,8 @@ function adviseTarget(input, adviser) {
   if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
   // Nor is one that stopped answering: the requests it left waiting are in no figure.
   if (input.stall) return { ...NONE, reasons: [{ id: 'stopped-answering', figures: { ...input.stall } }] };
+  // Nor one that answered nothing for a while mid-run (a debugger, SIGSTOP, a VM pause): its figures hold the pause.
+  if (input.pause) return { ...NONE, reasons: [{ id: 'paused', figures: { ...input.pause } }] };
   // Nor one replaced mid-run (nodemon, a supervisor): its figures are of two processes, and the gap between.
   const restarts = input.restarts ?? [];
   if (restarts.length > 0) return { ...NONE, reasons: [{ id: 'server-restarted', figures: { restarts: restarts.length, pids: [restarts[0].from, ...restarts.map((r) => r.to)] } }] };
@@ -412,8 +415,15 @@ function adviseNoPool(input, adviser) {
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
   const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };
   if (gain < 1 + RPS_BAND) {
-    reasons.push({ id: 'no-gain-expected', figures });
-    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, pool, reasons), reasons, confirmWith: null, estimate: pool };
+    // Cores full with other programs' work: a pool's processes would compete with them for the cores (the scheduler
+    // shares a core by runnable thread), which one run cannot price. Seen: baseline told "a pool would not be faster
+    // here" with other processes at 1.0 of 2 cores, where compare measured fork-pool at 1.86× in the same minutes.
+    const otherCores = pool.otherCores ?? input.otherCores ?? null;
+    const shared = limit === 'cores' && fullCores(input) !== null && isFiniteNumber(otherCores) && otherCores >= OTHER_PROCESSES_CORES;
+    const sizes = [...new Set([size, size + 1])].filter((n) => n >= 1);
+    const confirmWith = shared ? (adviser.confirm(input, strategy, sizes, ['round-robin']) ?? adviser.noKnobSweep(input)) : null;
+    reasons.push({ id: 'no-gain-expected', figures: { ...figures, ...(shared ? { sharedCores: otherCores, swept: confirmWith !== null } : {}) } });
+    return { size: null, policy: null, strategy: null, basis: 'one-run', confidence: judgeConfidence(input, pool, reasons), reasons, confirmWith, estimate: pool };
   }
   reasons.push({ id: adviser.poolWouldHelp, figures });
   const sizes = [...new Set([size - 1, size, size + 1])].filter((n) => n >= 1);

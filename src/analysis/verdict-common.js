@@ -34,8 +34,10 @@
  * @property {{ mode: 'closed'|'open', rps: number, requests: number, attempts: number, connections: number, rate: number|null,
  *   missed: number, errors: number, errorRate: number, unsolicited?: number, statuses: Record<string, number>,
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null,
- *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null }} load
+ *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null,
+ *   stoppedEarly?: boolean }} load
  *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration;
+ *   stoppedEarly: the diagnose was stopped (Ctrl-C, a signal) before its measured phase ended;
  *   errors: the requests that failed; unsolicited: the responses no request asked for (in errorKinds.parse, not in errors)
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator
  * @property {ProcessEvidence[]} processes
@@ -43,11 +45,13 @@
  *   and the budget's busy % (src/analysis/cpu-view.js)
  * @property {number|null} [spawnedCpuPct] CPU of the commands the server spawned, % of one core
  * @property {import('../base/result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind (LoadResult.errorTexts)
+ * @property {import('../base/result-types.js').OpenFilesLimit|null} [openFilesLimit] the server's open-files limit, where it is below
+ *   the connections and they were reset (error-reasons.js openFilesShort)
  * @property {{ total: number, failures: import('../base/result-types.js').SpawnFailureCount[] }|null} [spawnFailures] the commands the
  *   server could not start, by errno and the limit it points at (src/analysis/spawn-failures.js)
  * @property {{ lines: Array<{ text: string, count: number }>, other: number, total: number }|null} [stderr] the server's stderr lines
  * @property {Array<{ peer: string, name: string|null, connections: number }>|null} [downstreams] its outbound connections by peer
- * @property {{ users: Array<{ name: string, count: number, cores: number }> }|null} [otherUsers] other CPU users by name
+ * @property {{ users: Array<{ name: string, count: number, cores: number }>, cores?: number|null }|null} [otherUsers] other CPU users by name (cores: all of them together)
  * @property {number|null} [cores] the machine's cores
  * @property {{ pid: number, onCpu: number, waitingForCpu: number, runnable: number }|null} mainThread
  *   the root process's main thread from /proc/<pid>/schedstat: shares of wall time on a CPU,

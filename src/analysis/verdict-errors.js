@@ -31,8 +31,12 @@ export function failingRequests(evidence) {
       id: 'no-responses',
       kind: 'problem',
       where: null,
-      // What the next step depends on: which errors, and whether bytes were still arriving.
-      figures: { requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null },
+      // What the next step depends on: which errors, whether bytes were still arriving, and whether the
+      // diagnose was stopped before its measured phase ended (then "the measured phase was too short" is not so).
+      figures: {
+        requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null,
+        stoppedEarly: Boolean(load.stoppedEarly),
+      },
     };
   }
   if (load.errorRate < ERROR_RATE) return null;
@@ -43,6 +47,7 @@ export function failingRequests(evidence) {
     where: null,
     // The commands it could not start, with the limit they ran into (ulimit -u): the cause and the fix, where
     // "check --path, --method, --header and --body" pointed at the request.
-    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr), spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null },
+    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr), spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null,
+      filesLimit: evidence.openFilesLimit ?? null },
   };
 }

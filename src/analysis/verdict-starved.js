@@ -31,12 +31,31 @@ export function waitingForCpu(evidence) {
   if (quotaThrottled(evidence)?.id === 'cpu-quota' && !((num(evidence.machine?.busyPct) ?? 0) >= MACHINE_CPU_LIMIT_PCT)) return null;
   // cpuStarved(): the main thread was read
   const t = /** @type {NonNullable<import('./verdict-common.js').Evidence['mainThread']>} */ (evidence.mainThread);
+  const taken = takenBy(evidence);
   return {
     id: 'cpu-starved',
     kind: t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION ? 'problem' : 'limit',
     where: `pid ${t.pid}`,
-    figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu), cores: evidence.cores ?? null, takenBy: takenBy(evidence) },
+    figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu), cores: evidence.cores ?? null, takenBy: taken, ...ownThreads(evidence, t) },
   };
+}
+
+/**
+ * Whether the server's own threads beside its main thread took the cores: those threads
+ * (libuv's threadpool, a worker pool, its other processes) used more CPU than every other
+ * program and the load generator together. Then a quieter machine would change little: under
+ * pbkdf2, libuv's 4 threads used 1.5 of 2 cores, the main thread waited for a core 22% of the
+ * time, and the finding said "diagnose on a quieter machine" with the other programs at 0.2 cores.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @param {{ onCpu: number }} main the main thread's schedstat shares
+ * @returns {{ ownThreadsCores: number, othersCores: number }|{}}
+ */
+function ownThreads(evidence, main) {
+  const cpu = evidence.processes.map((p) => num(p.cpuPct)).filter((v) => v !== null);
+  if (cpu.length === 0) return {};
+  const ownThreadsCores = Math.max(0, cpu.reduce((a, b) => a + b, 0) / 100 - (num(main.onCpu) ?? 0));
+  const othersCores = (num(evidence.otherUsers?.cores) ?? 0) + (num(evidence.generator?.cpuPct) ?? 0) / 100;
+  return ownThreadsCores > othersCores ? { ownThreadsCores, othersCores } : {};
 }
 
 /**

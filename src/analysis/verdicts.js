@@ -35,7 +35,7 @@ import {
   JS_SHARE_FOR_TAIL, BUSY_FRACTION, SLOW_P99_MS, LONG_TAIL_RATIO, SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE,
   GENERATOR_BUSY_ELU, CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, SATURATED_ELU, POOL_BUSY_FRACTION, MAIN_ELU_LIMIT,
   ELU_CPU_DISAGREE, MACHINE_CPU_LIMIT_PCT, QUOTA_THROTTLED_FRACTION,
-  OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES,
+  OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, DIAGNOSE_MIN_MEASURED_MS, ADVICE_TIMER_SLACK_MS,
 } from '../base/thresholds.js';
 
 /** The rules in verdict order. */
@@ -85,7 +85,7 @@ export function diagnoseEvidence(evidence) {
   const found = RULES.map((rule) => rule(evidence)).filter(/** @returns {f is import('./verdict-common.js').Finding} */ (f) => Boolean(f));
   const problems = found.filter((f) => f.kind === 'problem');
   const limits = found.filter((f) => f.kind !== 'problem');
-  const verdict = problems[0] ?? healthy(evidence, {
+  const verdict = problems[0] ?? tooShort(evidence) ?? healthy(evidence, {
     generatorLimited: limits.some((f) => f.id === 'generator-limited'),
     cpuStarved: cpuStarved(evidence),
   });
@@ -95,6 +95,18 @@ export function diagnoseEvidence(evidence) {
     unseen: unseen(evidence),
     capacity: capacityOf(evidence),
   };
+}
+
+/**
+ * No problem found in too little measured time to call the server healthy (DIAGNOSE_MIN_MEASURED_MS): the
+ * verdict says so, not "healthy: nothing to fix". Null when long enough, or when the time is not known.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function tooShort(evidence) {
+  const measuredMs = evidence.load.measuredMs;
+  if (typeof measuredMs !== 'number' || measuredMs + ADVICE_TIMER_SLACK_MS >= DIAGNOSE_MIN_MEASURED_MS) return null;
+  return { id: 'too-short', kind: 'limit', where: null, figures: { measuredMs, requests: evidence.load.requests, minMs: DIAGNOSE_MIN_MEASURED_MS } };
 }
 
 /**

@@ -443,6 +443,13 @@
  */
 
 /**
+ * The server's open-files limit where it explains connections that were reset: the lowest soft
+ * limit of its processes (ulimit -n), the run's connections, the requests reset or not connected, and
+ * the limit it needs (the connections and what Node holds itself).
+ * @typedef {{ openFiles: number, connections: number, failed: number, needed: number }} OpenFilesLimit
+ */
+
+/**
  * `spawnbench run` (and each tune step's and compare run's own run).
  * @typedef {ResultBase & {
  *   kind: 'run',
@@ -458,6 +465,7 @@
  *   outcome?: RequestOutcome,
  *   workerDeaths?: object[],
  *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
+ *   openFilesLimit?: OpenFilesLimit|null,
  *   serverExit?: { code: number|null, signal: string|null }|null,
  *   recommendation?: RunRecommendation|null,
  *   server?: Record<string, any>,
@@ -485,6 +493,7 @@
  *   sizeKnob?: DiagnoseSizeKnob|null,
  *   outcome?: RequestOutcome,
  *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
+ *   openFilesLimit?: OpenFilesLimit|null,
  * }} DiagnoseResult
  */
 

@@ -622,6 +622,15 @@ export const ADVICE_TIMER_SLACK_MS = 50;
 export const ADVICE_MIN_REQUESTS = 200;
 
 /**
+ * Measured time below which diagnose does not call a server healthy, in ms: four probe intervals
+ * of 250 ms, the fewest in which a blocked loop shows in the loop delay and ELU. A handler that
+ * burns 2 ms per request (-w 0, a shared 2-core machine at load 5) read "healthy: no stall found …
+ * nothing to fix" over -n 20 (0.1 s) and -d 200ms, and once in two over 500 ms; "the event loop is
+ * blocked by JavaScript" in 6 runs of 7 over 1 s, 3 of 3 over 2 s, and over 10 s.
+ */
+export const DIAGNOSE_MIN_MEASURED_MS = 1000;
+
+/**
  * Width of the noise band of per-worker request counts and in-flight counts, in
  * standard deviations of a binomial draw (each of R requests lands on one of N
  * workers with p = 1/N): outside ±3σ a count happens by chance about 3 times in
@@ -732,6 +741,27 @@ export const MIN_OPEN_FILES = 1024;
  * fail with spawnbench's own EMFILE, counted as the server's errors.
  */
 export const OPEN_FILES_BESIDES_CONNECTIONS = 64;
+
+/**
+ * A second of the measured phase with no response at all, between seconds that had some, is a
+ * pause of the server (a debugger, SIGSTOP, a VM or container pause, a long GC) when its other
+ * seconds answered at least this many responses each (median, count) and its median latency was
+ * below PAUSE_MAX_P50_MS: such a server has a response in every second it runs. A server frozen
+ * 2 s of a 5 s run (kill -STOP) answered 0 in two seconds beside 11,000 to 24,000 in the others,
+ * and was sized all the same ("run 2 processes … 3.7× this run's").
+ */
+export const PAUSE_MIN_RPS = 20;
+
+/** Median latency, ms, below which a second without a response is a pause (see PAUSE_MIN_RPS). */
+export const PAUSE_MAX_P50_MS = 200;
+
+/**
+ * Open files a Node server holds besides its connections, count: a plain http server on Node 20
+ * holds 21 at start (stdio, epoll, eventfd, signal pipes, its listening socket; ls /proc/PID/fd),
+ * the probe a few more. A server whose open-files limit is below its connections plus these cannot
+ * accept them all: libuv accepts and closes what it cannot hold, and the client sees resets.
+ */
+export const SERVER_OWN_FILES = 32;
 
 /**
  * Longest line read from a child's stdout or stderr, in bytes. The rest of a longer line is

@@ -12,6 +12,7 @@ import { createLogger } from '../output/logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
+import { openFilesShort } from '../analysis/error-reasons.js';
 import { treeWorkerDeaths } from '../analysis/worker-deaths.js';
 import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from '../runner/group-limits.js';
@@ -122,10 +123,12 @@ async function execute(engine, plan, logger) {
   const failedSpawns = spawnFailures(load.errorTexts, limits);
   // Worker processes that died while measured (a node:cluster worker that threw), seen in the tree as run sees them.
   const workerDeaths = samples ? treeWorkerDeaths(samples.processes, measureStartedAt) : [];
-  result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, spawnFailures: failedSpawns, workerDeaths })), thresholds: THRESHOLDS };
+  const filesLimit = openFilesShort(load, limits);
+  result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, spawnFailures: failedSpawns, workerDeaths, openFilesLimit: filesLimit })), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);
   result.outcome = requestOutcome(load);
   result.spawnFailures = failedSpawns;
+  result.openFilesLimit = filesLimit;
   result.workerDeaths = workerDeaths;
   result.exitCode = failures.length > 0 || result.outcome.id === 'none-succeeded' ? 1 : 0;
   // Every metric of the table (src/analysis/metrics.js), as --json, the summary and the HTML report show it.

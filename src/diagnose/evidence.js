@@ -75,6 +75,7 @@ export function buildEvidence(result) {
       measuredMs: load.durationMs ?? null,
       plannedMs: result.plan?.load?.durationMs ?? null,
       timeoutMs: result.plan?.load?.timeoutMs ?? null,
+      stoppedEarly: Boolean(result.stoppedEarly),
     },
     generator: {
       elu: load.generator?.elu ?? samples?.generator?.elu ?? null,
@@ -92,6 +93,7 @@ export function buildEvidence(result) {
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     errorTexts: load.errorTexts ?? [],
     spawnFailures: result.spawnFailures ?? null,
+    openFilesLimit: result.openFilesLimit ?? null,
     stderr: result.serverStderr ?? null,
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers ?? null,

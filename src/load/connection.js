@@ -29,6 +29,9 @@ import { cleanText, firstLine } from '../base/untrusted-text.js';
 // native Buffer#compare call for a few bytes such as "hi\n" (~20 vs ~170 ns).
 const SMALL_COMPARE_BYTES = 64;
 
+/** The text of a request that got no response within --timeout (a timeout has no errno). */
+export const TIMEOUT_TEXT = 'no response within --timeout';
+
 /**
  * Shared state of a generator thread that every connection reads.
  * @typedef {object} ConnectionContext
@@ -324,7 +327,12 @@ export class Connection {
   /** Called by the thread's sweep with the current time: times out slow requests and connects. */
   checkTimeout(now, timeoutMs) {
     if (this.inFlight) {
-      if (now - this.sentAt > timeoutMs) this.fail(TIMEOUT);
+      if (now - this.sentAt > timeoutMs) {
+        // A timeout has no errno: without a text it was missing from the error texts, and a few connect
+        // ETIMEDOUTs beside 1,630 timeouts were named as why requests failed.
+        this.lastErrorCode = TIMEOUT_TEXT;
+        this.fail(TIMEOUT);
+      }
     } else if (!this.connected && this.socket !== null && now - this.connectStartedAt > timeoutMs) {
       this.lastErrorCode = 'ETIMEDOUT';
       const socket = this.socket;

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
-import { notesForCodes } from './notes.js';
+import { notesForCodes, unreachableNote } from './notes.js';
 import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
 import { stalledAtEnd, lostAtEnd } from './stall.js';
 import { budgetWorkers, ownCpuBudget } from '../machine/cpu-budget.js';
@@ -106,9 +106,8 @@ export function startLoad(options) {
     const eluBusiest = Math.max(0, ...m.elu);
     const eluSum = m.elu.reduce((a, b) => a + b, 0);
     const notes = [...crashNotes, ...notesForCodes(m.codes, { connections: opts.connections })];
-    if (m.requests === 0 && m.errors.connect > 0) {
-      notes.push(`could not connect to ${opts.url}: is the server running and listening on that port?`);
-    }
+    const unreachable = unreachableNote(m, opts.url);
+    if (unreachable) notes.push(unreachable);
     const answeredRps = seconds > 0 ? m.requests / seconds : 0;
     if (m.missed > 0 && opts.rate !== null && answeredRps < opts.rate * OPEN_LOOP_BEYOND_SHARE) {
       notes.push(

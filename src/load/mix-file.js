@@ -15,9 +15,11 @@ export { pathTemplate };
 
 // Headers a capture carries that belong to its own connection, not to a request
 // sent again elsewhere (RFC 9110 §7.6.1 hop-by-hop, host, the framing spawnbench sets).
+// A capture's postData.text is the body as sent before its content-encoding (HAR 1.2: plain text), so
+// that header would tell the server a plain body is gzip.
 const DROPPED_HEADERS = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer',
-  'proxy-authenticate', 'proxy-authorization', 'host', 'content-length',
+  'proxy-authenticate', 'proxy-authorization', 'host', 'content-length', 'content-encoding',
 ]);
 
 /**
@@ -47,6 +49,8 @@ function fromHar(data, source) {
   const entries = data?.log?.entries;
   if (!Array.isArray(entries) || entries.length === 0) throw new UsageError(`${source}: a HAR without entries (log.entries is empty or missing); export the capture with its requests`);
   const endpoints = new Map();
+  /** host → its requests in the capture */
+  const hosts = new Map();
   entries.forEach((entry, i) => {
     const request = entry?.request;
     let url;
@@ -55,6 +59,11 @@ function fromHar(data, source) {
     } catch {
       throw new UsageError(`${source}: entry ${i + 1}: "request.url" ${JSON.stringify(request?.url ?? null)} is not a URL`);
     }
+    // A data: or blob: URL (a page's inline image) never went to a server: named here, not as a host without a name.
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError(`${source}: entry ${i + 1}: "request.url" is a ${url.protocol} URL, not a request to a server; drop such entries from the capture`);
+    }
+    hosts.set(url.host, (hosts.get(url.host) ?? 0) + 1);
     const method = String(request.method ?? 'GET').toUpperCase();
     const path = `${url.pathname || '/'}${url.search}`;
     const key = routeName(method, path);
@@ -73,6 +82,13 @@ function fromHar(data, source) {
     if (text != null && request.postData.mimeType && !headers['content-type']) headers['content-type'] = request.postData.mimeType;
     endpoints.set(key, { name: key, method, path, headers, body: text ?? null, weight: 1 });
   });
+  // A page's capture holds its CDN's, fonts' and analytics' requests too: sent to the one server under test,
+  // each was a 404 measured as its traffic.
+  if (hosts.size > 1) {
+    const [top] = [...hosts].sort((a, b) => b[1] - a[1]);
+    const listed = [...hosts].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([host, n]) => `${host} ×${n}`).join(', ');
+    throw new UsageError(`${source}: holds requests to ${hosts.size} hosts (${listed}${hosts.size > 4 ? ', …' : ''}), and every request would go to the one server under test; keep one host's entries, e.g. jq '.log.entries |= map(select(.request.url | test("//${top[0]}[:/]")))' ${basename(source.slice('--mix '.length))} > one-host.har`);
+  }
   return [...endpoints.values()];
 }
 
@@ -80,13 +96,21 @@ function fromHar(data, source) {
  * The body of a HAR entry's postData: its `text`, or, where a capture keeps a form as
  * `params` only (HAR 1.2 allows either), that form encoded again. Sent as an empty body,
  * a login form's POST went out with no fields and was measured all the same.
- * @param {{ text?: string|null, mimeType?: string, params?: Array<{ name: string, value?: string, fileName?: string }> }|undefined} postData
+ * @param {{ text?: string|null, mimeType?: string, encoding?: string, params?: Array<{ name: string, value?: string, fileName?: string }> }|undefined} postData
  * @param {string|undefined} contentType the entry's own content-type header
  * @param {string} where '--mix x.har: entry N'
  * @returns {string|null}
  * @throws {UsageError} params that cannot be encoded again (a multipart form, a file)
  */
 function postBody(postData, contentType, where) {
+  // Some captures keep a body base64-encoded ("encoding": "base64", as HAR does for response content): sent as it is,
+  // the server got the base64 text. Decoded where it is text; binary is refused (bodies are sent as UTF-8 text).
+  if (postData?.text != null && String(postData.encoding ?? '').toLowerCase() === 'base64') {
+    const bytes = Buffer.from(String(postData.text), 'base64');
+    const text = bytes.toString('utf8');
+    if (Buffer.from(text, 'utf8').equals(bytes)) return text;
+    throw new UsageError(`${where}: "postData" is binary (base64), and spawnbench sends bodies as text; give this request's "body" in a JSON mix, or leave it out of the capture`);
+  }
   if (!postData || postData.text != null) return postData?.text ?? null;
   const params = Array.isArray(postData.params) ? postData.params : [];
   if (params.length === 0) return null;

@@ -53,6 +53,11 @@ function checkEntry(item, where) {
   if (typeof item.path !== 'string' || !item.path.startsWith('/') || /[\s\x00-\x1f\x7f]/.test(item.path)) {
     throw new UsageError(`${where}: "path" ${JSON.stringify(item.path)} must start with / and hold no spaces or control characters, like "/api/items?q=1"`);
   }
+  // A route template ("/items/{id}", as an OpenAPI file writes it) is no path: its name was refused for its braces,
+  // an error about a field the entry did not give.
+  if (/[{}]/.test(item.path)) {
+    throw new UsageError(`${where}: "path" ${JSON.stringify(item.path)} holds { or }: a mix sends each path as it is and fills in no template; give a real one like "/items/42" (paths that differ by an id show as one route, /items/:id)`);
+  }
   const weight = item.weight ?? 1;
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
     throw new UsageError(`${where}: "weight" ${JSON.stringify(weight)} must be a number ≥ 0`);

@@ -23,3 +23,16 @@ export function notesForCodes(codes, { connections }) {
   for (const code of new Set(codes)) if (FIXES[code]) notes.push(FIXES[code](connections));
   return notes;
 }
+
+/**
+ * The note of a run that got no response and could not connect, where failed connects are most
+ * of its errors; else null. A few connects that timed out beside many requests that did
+ * (--timeout 1ms) are no sign that nothing listens there.
+ * @param {{ requests: number, errors: { connect: number, total: number } }} measured
+ * @param {string} url
+ * @returns {string|null}
+ */
+export function unreachableNote({ requests, errors }, url) {
+  if (requests > 0 || !(errors.connect > 0) || errors.connect * 2 <= errors.total) return null;
+  return `could not connect to ${url}: is the server running and listening on that port?`;
+}

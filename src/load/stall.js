@@ -5,7 +5,7 @@
  * server's. Read by the load's notes, the run's advice and the gates, from a LoadResult (`unanswered`
  * is absent from files written before it was recorded: no stall known).
  */
-import { UNANSWERED_STALL_MS, UNANSWERED_STALL_FACTOR } from '../base/thresholds.js';
+import { UNANSWERED_STALL_MS, UNANSWERED_STALL_FACTOR, PAUSE_MIN_RPS, PAUSE_MAX_P50_MS } from '../base/thresholds.js';
 
 /**
  * A server that stops answering in the warm-up leaves nothing measured: its warm-up requests hold every
@@ -57,4 +57,27 @@ export function lostAtEnd(load) {
   const answeredMax = load?.latency?.maxMs ?? null;
   if (!u || !answeredToTheEnd(u) || !isFinite(answeredMax ?? NaN) || !waitedTooLong(u, /** @type {number} */ (answeredMax))) return null;
   return { count: u.lateCount ?? u.count, oldestMs: u.oldestMs };
+}
+
+/**
+ * Seconds of the measured phase in which the server answered nothing, between seconds in which it
+ * answered (a pause: see PAUSE_MIN_RPS), or null. Its figures then hold the pause: the throughput
+ * averaged over it, the busy time of a stopped thread; it answered again, so it is no stall at the end.
+ * @param {{ series?: Array<{ second: number, requests: number }>|null, latency?: { p50Ms?: number|null }|null }} load a LoadResult
+ * @returns {{ seconds: number, from: number, to: number, measuredSeconds: number, medianRps: number }|null} `from`, `to`: the first
+ *   and last second without a response (from 1)
+ */
+export function pausedMidRun(load) {
+  const series = load?.series ?? [];
+  const p50 = load?.latency?.p50Ms ?? null;
+  if (series.length < 3 || p50 === null || !(p50 < PAUSE_MAX_P50_MS)) return null;
+  const answered = series.map((s) => s.requests > 0);
+  const first = answered.indexOf(true);
+  const last = answered.lastIndexOf(true);
+  const silent = series.filter((s, i) => i > first && i < last && !answered[i]);
+  if (first < 0 || silent.length === 0) return null;
+  const counts = series.filter((s, i) => answered[i] && i < series.length - 1).map((s) => s.requests).sort((a, b) => a - b);
+  const medianRps = counts.length > 0 ? counts[Math.floor(counts.length / 2)] : 0;
+  if (medianRps < PAUSE_MIN_RPS) return null;
+  return { seconds: silent.length, from: silent[0].second, to: silent.at(-1).second, measuredSeconds: series.length, medianRps };
 }

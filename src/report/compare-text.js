@@ -108,7 +108,7 @@ export function rowWarnings(result, rows) {
     // A run that failed while measured (the server crashed, stopped answering): its figures are not the server's.
     const failedRuns = runs.filter((r) => (r.failures ?? []).length > 0);
     const failed = failedRuns.length > 0
-      ? [`${cleanText(row.strategy, 80)}: ${failedRuns.length} of ${runs.length} ${runs.length === 1 ? 'run' : 'runs'} failed while measured (${cleanText(failedRuns[0].failures[0].split('\n')[0], 300)}); its figures are not the server's`]
+      ? [`${cleanText(row.strategy, 80)}: ${failedRuns.length} of ${runs.length} ${runs.length === 1 ? 'run' : 'runs'} failed while measured (${cleanText(failureLine(failedRuns[0].failures[0]), 300)}); its figures are not the server's`]
       : [];
     return [...(outcome.mostlyFailed ? [rowFailureWarning(row.strategy, outcome)] : []), ...failed];
   });

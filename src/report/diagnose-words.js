@@ -9,6 +9,7 @@ import { pct, ms, int } from './text-format.js';
 import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { cleanText } from '../base/untrusted-text.js';
+import { formatDuration } from '../base/units.js';
 import { spawnFailureText } from './spawn-failures-text.js';
 import { littleLawText } from './tune-words.js';
 import { noResponseReason } from '../load/host-check.js';
@@ -319,6 +320,21 @@ const WORDS = {
     /** @type {Array<{ name: string, count: number, cores: number, competes?: boolean, downstream?: string }>} */
     const takers = f.takenBy ?? [];
     const of = f.cores ? ` of the ${f.cores} CPUs` : '';
+    const others = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}`);
+    // The server's own threads took the cores (verdict-starved.js ownThreads): a quieter machine would change little.
+    if (Number.isFinite(f.ownThreadsCores)) {
+      return {
+        title: 'the server\'s own threads took the cores from its event loop: its main thread waited for a core',
+        evidence: [
+          `main thread waited for a CPU ${pct(f.waitingForCpu)} of the time (threshold ${pct(CPU_STARVED_FRACTION)}), on a CPU ${pct(f.onCpu)}`,
+          `the server's threads and processes beside its main thread used ${f.ownThreadsCores.toFixed(1)}${of}, other programs (the load generator included) ${f.othersCores.toFixed(1)}${others.length ? `: ${others.join(', ')}` : ''}`,
+          finding.kind === 'problem'
+            ? `from ${pct(CPU_STARVED_VERDICT_FRACTION)} waiting, loop delays and latency are mostly that wait`
+            : 'loop delays and latency include that wait',
+        ],
+        next: ['a quieter machine would change little: fewer threads beside the event loop (UV_THREADPOOL_SIZE, a smaller worker pool) leave it a core, or more cores serve both'],
+      };
+    }
     const named = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}${of}`);
     const own = takers.find((u) => u.competes);
     return {
@@ -455,6 +471,15 @@ const WORDS = {
     ],
   }),
   'no-responses': (f) => {
+    // Stopped (Ctrl-C, a signal) before any request failed or was answered: nothing was measured, and the planned
+    // duration is not what was too short.
+    if (f.stoppedEarly && !(f.errors > 0)) {
+      return {
+        title: 'nothing was measured: the diagnose was stopped early',
+        evidence: [`it was stopped (Ctrl-C or a signal) before a response of the measured phase${f.plannedMs ? ` (${formatDuration(f.plannedMs)} planned)` : ''} arrived`],
+        next: ['run it again and let it finish (-w sets the warm-up, -d the measured time)'],
+      };
+    }
     // The step follows the errors (a result from before errorKinds: the old advice, the only one it can give).
     const reason = f.errorKinds ? noResponseReason({ errors: f.errorKinds, bytes: f.bytes }, { durationMs: f.plannedMs, timeoutMs: f.timeoutMs }) : null;
     return {
@@ -472,10 +497,13 @@ const WORDS = {
         ...(f.top?.text ? [`most frequent: ${errorLabel(f.top)} ×${int(f.top.count)} ${quote(f.top.text)}`] : []),
         ...(f.top?.stderr ? [`the server's stderr said ${quote(f.top.stderr.text)} ×${int(f.top.stderr.count)}`] : []),
         ...(f.spawnFailure ? [`its commands could not start: ${spawnFailureText(f.spawnFailure)}`] : []),
+        ...(f.filesLimit ? [`the server's open-files limit is ${int(f.filesLimit.openFiles)} (ulimit -n), too few for ${int(f.filesLimit.connections)} connections: it closes the connections it cannot hold`] : []),
       ],
       next: f.spawnFailure?.limit
         ? [`${LIMIT_FIX[f.spawnFailure.limit]}, or start fewer commands at once (a pool of workers)`]
-        : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
+        : f.filesLimit
+          ? [`raise the server's open-files limit where it starts (ulimit -n ${int(f.filesLimit.needed)} or more), or use fewer --connections`]
+          : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
   'unsolicited-responses': (f) => ({
@@ -513,6 +541,11 @@ const WORDS = {
     next: [(f.suggestedThreads === undefined ? f.threads + 1 : f.suggestedThreads)
       ? `add generator threads: --generator-threads ${f.suggestedThreads ?? f.threads + 1} (each needs a free core), or drive it with wrk`
       : `it already has a thread per CPU spawnbench may use (${f.threads}): drive it with wrk, or from another machine`],
+  }),
+  'too-short': (f) => ({
+    title: `too little measured to call it healthy: ${(f.measuredMs / 1000).toFixed(1)} s and ${int(f.requests)} ${f.requests === 1 ? 'response' : 'responses'}`,
+    evidence: [`no problem was found in what was measured, but a stalled loop shows only over ${(f.minMs / 1000).toFixed(0)} s or more of the probe's samples`],
+    next: ['diagnose again for longer: -d 10s (the default), or -n with more requests'],
   }),
   healthy: (f, finding) => ({
     title: 'healthy: no stall found at this load',

@@ -78,6 +78,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
+  if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
@@ -92,6 +93,9 @@ function headline(a, current) {
     const was = current.poolSize != null ? ` (this run: ${workers(current.poolSize)}, ${current.balance})` : '';
     return same ? `Keep ${workers(a.size)} with ${a.policy}: the figures call for no change.` : `Use ${workers(a.size)} with ${a.policy}${was}.`;
   }
+  // The cores full with other programs' work: whether a pool's processes would win them is for a sweep to say.
+  const shared = /** @type {Figures|undefined} */ (a.reasons.find((r) => r.id === 'no-gain-expected'))?.figures?.sharedCores;
+  if (Number.isFinite(shared)) return `Cannot tell whether a pool would be faster: the cores were full, and other processes used ${fixed(shared, 1)} of them.`;
   if (a.reasons.some((r) => r.id === 'main-has-room' || r.id === 'no-gain-expected')) {
     return `Keep ${current.strategy ?? 'this strategy'}: a pool would not be faster here.`;
   }
@@ -123,6 +127,8 @@ function ownHeadline(a) {
     return `More processes would help: ${how}, up to ~${int(more.expectedRps)} req/s, ${gain(more.gain)} this run's ${int(more.rps)}.`;
   }
   const enough = has('one-process-enough');
+  const sharedCores = has('no-gain-expected')?.sharedCores;
+  if (!enough && Number.isFinite(sharedCores)) return `Cannot tell whether a pool would be faster: the cores were full, and other processes used ${fixed(sharedCores, 1)} of them.`;
   if (enough || has('no-gain-expected') || has('processes-no-gain')) {
     // One of the three is there (the test above); only one-process-enough names the quota as its limit (run-advice.js).
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
@@ -223,6 +229,10 @@ const SENTENCES = {
   'stopped-answering': (f) =>
     `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
     'the figures leave them out, so they are not the server\'s. Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.',
+  paused: (f) =>
+    `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
+    `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
+    'Find what stopped it (spawnbench diagnose), then run again.',
   'too-short': (f) =>
     `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',
@@ -262,7 +272,10 @@ const SENTENCES = {
     `Spawning in workers leaves the main thread ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.`,
   'no-gain-expected': (f) =>
-    `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
+    `Spawning in workers would leave ${limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}` +
+    (Number.isFinite(f.sharedCores)
+      ? `, if the cores stayed as they were; but other processes used ${fixed(f.sharedCores, 1)} of them, and a pool's processes would compete with them for the cores, which one run cannot price${f.swept ? ': the sweep below measures it' : ''}.`
+      : '.'),
   'main-has-room': (f) => {
     // Judged on busy time, the wait for a core taken out: an ELU over the limit beside "had room" says why.
     const corrected = Number.isFinite(f.busy) && Number.isFinite(f.elu) && f.elu - f.busy >= 0.05;
@@ -285,6 +298,10 @@ const SENTENCES = {
     if (r) {
       const who = r.downstream ? `${downstreamName(r.downstream)}, ${int(r.downstream.connections)} connections at once` : 'a downstream';
       return `The errors are a downstream refusing the server (${who}): ${said}${stderr}. Fewer workers, or smaller pools per worker, keep the connections under its limit.`;
+    }
+    const files = f.filesLimit;
+    if (files && !f.status && (f.kind === 'reset' || f.kind === 'connect')) {
+      return `The errors are the server's open-files limit (${said}): it is ${int(files.openFiles)} (ulimit -n), too few for ${int(files.connections)} connections, and it closes the connections it cannot hold. Raise it where the server starts (ulimit -n ${int(files.needed)} or more), or use fewer --connections.`;
     }
     const t = f.targetRefusal;
     if (t && !f.status && f.kind === 'connect') {
@@ -490,7 +507,7 @@ function threadKnobSentence(f) {
   if (f.limit === 'threadpool') return `${now}; ${used}, all busy, and ${fixed(f.idleCores ?? 0, 1)} of them stayed idle: try ${f.name}=${f.trySize} (${start}).`;
   if (f.limit === 'cores') {
     return `${now}; ${used}, and the cores were ${pct((f.coresBusyPct ?? 0) / 100)} busy: more threads or more processes only share them. ` +
-      `${f.trySize < f.value ? `${f.name}=${f.trySize} does the same work with fewer threads; ` : ''}more cores, cheaper work per request (a lower bcrypt cost) or fewer connections help.`;
+      `${f.trySize < f.value ? `${f.name}=${f.trySize} does the same work with fewer threads; more` : 'More'} cores, cheaper work per request (a lower bcrypt cost) or fewer connections help.`;
   }
   return `${now}; ${used}: neither they nor the cores were full, so ${f.name} is not what limits it.`;
 }

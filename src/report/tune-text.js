@@ -120,7 +120,8 @@ export function formatEvidence(cells, rec, balance = null, workers = null, steps
     const marks = [];
     if (c.size === rec.size && c.policy === rec.policy) marks.push('← recommended');
     if (rec.bestCell && c.size === rec.bestCell.size && c.policy === rec.bestCell.policy) marks.push('best throughput');
-    if (c.failed) marks.push(`failed: ${c.failed}`);
+    // One line: a crash's reason carries the server's stderr on the lines after it, which broke the table.
+    if (c.failed) marks.push(`failed: ${failureLine(c.failed)}`);
     // A size with errors: its most frequent error and text in the row (the recommendation says more).
     const why = c.errors > 0 && !c.failed ? (rec.basis?.failedSizes ?? []).find((f) => f.size === c.size && f.kind) : null;
     if (why) marks.push(`${errorLabel(why)}${why.text ? ` ${quote(cleanText(why.text, 60))}` : ''}`);

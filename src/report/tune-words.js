@@ -9,6 +9,7 @@ import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { cleanText } from '../base/untrusted-text.js';
 import { downstreamName, errorLabel, quote } from './reasons.js';
 import { int } from './text-format.js';
+import { failureLine } from './compare-text.js';
 import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';
 
 /**
@@ -143,9 +144,11 @@ export function othersClause(users, cores, { host = false } = {}) {
  * Why a size failed, in one sentence: "3 workers: 500 ×821 'sorry, too many clients already';
  * connections to postgres (127.0.0.1:5432) 20 → 30."
  * @param {import('../analysis/recommend.js').FailedSize} f
+ * @param {SizeUnit} [unit] how the sweep names its sizes (`tune --processes`: processes, not workers)
  */
-export function failedSizeSentence(f) {
-  if (f.failed) return `${capital(workers(f.size))}: failed (${cleanText(f.failed.split('\n')[0])}).`;
+export function failedSizeSentence(f, unit = WORKERS_UNIT) {
+  const count = unit.count;
+  if (f.failed) return `${capital(count(f.size))}: failed (${cleanText(failureLine(f.failed))}).`;
   const parts = [];
   if (f.kind) parts.push(`${errorLabel(f)} ×${int(f.count)}${f.text ? ` ${quote(f.text)}` : ''}`);
   else parts.push(`${int(f.errors)} errors`);
@@ -154,7 +157,7 @@ export function failedSizeSentence(f) {
   if (d) {
     parts.push(d.from !== null ? `connections to ${downstreamName(d)} ${int(d.from)} → ${int(d.to)}` : `${int(d.to)} connections to ${downstreamName(d)}`);
   }
-  return `${capital(workers(f.size))}: ${parts.join('; ')}.`;
+  return `${capital(count(f.size))}: ${parts.join('; ')}.`;
 }
 
 /**
@@ -272,13 +275,13 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
   if (reasons.includes('too-few-responses')) {
     return [
       `No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d) or with more connections.`,
-      ...(basis.failedSizes ?? []).map(failedSizeSentence),
+      ...(basis.failedSizes ?? []).map((f) => failedSizeSentence(f, unit)),
     ];
   }
   if (reasons.includes('all-errors')) {
     return [
       `Every ${unit.sizes(false)} measured (${basis.errorSizes.join(', ')}) answered with errors or failed, so none can be recommended; see the errors in the table and the log.`,
-      ...(basis.failedSizes ?? []).map(failedSizeSentence),
+      ...(basis.failedSizes ?? []).map((f) => failedSizeSentence(f, unit)),
     ];
   }
   // Past these three a size was picked: recommend() set its size, chosen, best, bottleneck and basis.
@@ -353,7 +356,7 @@ function pickedSentences(rec, bottleneck, unit) {
   if (reasons.includes('single-repeat')) sentences.push('Each step was measured once: use --repeat 3 to see how much the figures move between runs.');
   if (basis.errorSizes.length > 0) {
     sentences.push(`${capital(unit.sizes(true))} ${basis.errorSizes.join(', ')} had errors or failed in at least one step; those steps were not considered.`);
-    sentences.push(...(basis.failedSizes ?? []).map(failedSizeSentence));
+    sentences.push(...(basis.failedSizes ?? []).map((f) => failedSizeSentence(f, unit)));
   }
   if (reasons.includes('too-few-at-sizes')) {
     sentences.push(`Some steps had too few responses to rank (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × their p99) and were not considered: ${tooFewList(basis.tooFewSizes, unit)}.`);

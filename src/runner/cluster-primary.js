@@ -32,7 +32,8 @@ function runPrimary() {
   const stop = (signal) => {
     stopping = true;
     for (const worker of Object.values(cluster.workers)) worker.process.kill(signal);
-    if (Object.keys(cluster.workers).length === 0) process.exit(0);
+    // The last worker gone already (a pool of one whose worker died): the exit code it left, not a clean 0.
+    if (Object.keys(cluster.workers).length === 0) process.exit(process.exitCode ?? 0);
   };
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => stop(signal));
 

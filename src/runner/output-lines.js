@@ -6,6 +6,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { MAX_CHILD_LINE_BYTES, STDERR_TAIL_LINES, STDERR_TAIL_BYTES, STDERR_TAIL_FRAMES } from '../base/thresholds.js';
+import { plainText } from '../base/untrusted-text.js';
 
 /**
  * Calls `onLine` for each line of a byte stream (without its `\n` or `\r\n`). A line longer
@@ -82,7 +83,10 @@ export function createStderrTail({ maxLines = STDERR_TAIL_LINES, maxBytes = STDE
     frames = 0;
   };
   return {
-    add(line) {
+    add(raw) {
+      // The tail is shown as it is (FAILED: … its stderr ends:, a boot failure's one line): a server's escape
+      // sequences cleared the screen and set the terminal's title from it, its bidi controls reordered it.
+      const line = plainText(raw);
       if (/^\s+at /.test(line)) {
         frames++;
         if (frames > maxFrames) {

@@ -18,6 +18,7 @@ import { adviseRun } from '../analysis/run-advice.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
 import { shapeBetween, withOtherThreads } from '../analysis/server-shape.js';
 import { spawnFailures } from '../analysis/spawn-failures.js';
+import { openFilesShort } from '../analysis/error-reasons.js';
 import { measureMetrics } from '../analysis/metrics.js';
 import { groupLimits } from './group-limits.js';
 import { resolveSizeKnob } from '../analysis/size-knob.js';
@@ -121,6 +122,8 @@ async function execute(run, plan, logger) {
     workerDeaths: runner.workerDeaths(workers, samples, measureStartedAt),
     // Requests whose command could not be started, by errno and the limit it points at.
     spawnFailures: spawnFailures(load.errorTexts, limits),
+    // The server's open-files limit, where it is below the connections and they were reset (ulimit -n).
+    openFilesLimit: openFilesShort(load, limits),
     // The server (or strategy) ended during the run, unasked (a daemon's exit 0 while its child serves is not an end).
     serverExit: crash && !crash.daemonised ? { code: crash.code, signal: crash.signal } : null,
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,

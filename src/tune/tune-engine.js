@@ -81,11 +81,13 @@ async function measureStep(tune, run, item, steps, ownServer) {
 /**
  * A measured step's length against its -d: `extended` when it ran past -d to get enough
  * responses (up to the plan's cap), `tooFew` when it ended without them (it is not ranked).
- * A failed or stopped step is neither: it is not ranked for its own reason.
+ * A failed or stopped step is neither: it is not ranked for its own reason. A step whose
+ * measurement failed (`failures`: the server crashed or stopped answering) is a failed one
+ * too: marked too short, a server that died in the warm-up read "Measure longer steps (-d)".
  * @returns {{ tooFew: boolean, extended: boolean }}
  */
 export function enoughMarks(step, load) {
-  if (step.failed || step.partial || load.extendToMs == null) return { tooFew: false, extended: false };
+  if (step.failed || (step.failures?.length ?? 0) > 0 || step.partial || load.extendToMs == null) return { tooFew: false, extended: false };
   return {
     tooFew: !hasEnoughResponses(step),
     extended: step.durationMs > load.durationMs + STEP_TICK_SLACK_MS * 2,

@@ -39,3 +39,16 @@ test('median, spread, ratio to the first strategy, and no meaningful difference 
   const md = formatCompareMarkdown(result);
   assert.match(md, /\| cluster \(no meaningful difference\) \| 675 \| 650–700 \| [\d.]+ ms \| 0 \| 1\.04× \|/);
 });
+
+test('a row whose every run failed while measured (the server crashed) has no ratio, not "0.00×"', () => {
+  // Seen: a strategy killed in its warm-up read "0 req/s … 0.00×" beside the warning that its figures are not the server's.
+  const crashed = { failures: ["strategy 'crash-mid-run' was killed by SIGKILL during the run; its stderr ends:\nfixture: crashing now"] };
+  const plan = { strategies: ['baseline', 'crash-mid-run', 'fork-pool'], workloads: ['echo'], repeat: 2 };
+  const rows = compareTable([
+    run('baseline', 1, 640), run('crash-mid-run', 1, 0, crashed), run('fork-pool', 1, 2000, crashed),
+    run('baseline', 2, 660), run('crash-mid-run', 2, 0, crashed), run('fork-pool', 2, 2100),
+  ], plan);
+  assert.equal(rows[1].ratio, null);
+  // One run measured whole: the row has its ratio.
+  assert.equal(rows[2].ratio.toFixed(2), '3.15');
+});

@@ -13,6 +13,7 @@ import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
 import { wordDiagnosis } from '../../src/report/diagnose-words.js';
 import { neighbourReasons } from '../../src/analysis/run-advice.js';
+import { openFilesShort } from '../../src/analysis/error-reasons.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html/index.js';
@@ -140,4 +141,31 @@ test('an other CPU user is the server\'s downstream by its processes, not by a s
   // Other people's node processes are not the node the server talks to.
   assert.equal(downstreamOf({ name: 'node', pids: [300, 301], parents: [1] }, downstreams), null);
   assert.equal(downstreamOf({ name: 'node', pids: [500], parents: [1] }, downstreams)?.peer, '127.0.0.1:9000');
+});
+
+test('a server whose open-files limit is below the connections, with its connections reset: the limit is named in run and diagnose, not "check --path"', () => {
+  // Seen: `sh -c "ulimit -n 40; exec node server.js"` under -c 100: 70% reset ('closed before the response ended').
+  const resets = [{ status: null, kind: 'reset', count: 2434, texts: [{ text: 'closed before the response ended', count: 2434 }], other: 0 }];
+  const load = { connections: 100, requests: 1067, errors: { total: 2434, reset: 2434, connect: 0 } };
+  const files = openFilesShort(load, { processes: null, openFiles: 40 });
+  assert.deepEqual(files, { openFiles: 40, connections: 100, failed: 2434, needed: 132 });
+  // Room for the connections and Node's own files, no resets, or resets below 1%: not the limit.
+  assert.equal(openFilesShort(load, { processes: null, openFiles: 132 }), null);
+  assert.equal(openFilesShort({ ...load, errors: { total: 0, reset: 0, connect: 0 } }, { openFiles: 40 }), null);
+  assert.equal(openFilesShort({ ...load, requests: 100_000, errors: { total: 9, reset: 9, connect: 0 } }, { openFiles: 40 }), null);
+  assert.equal(openFilesShort(load, null), null);
+
+  const reasons = neighbourReasons({ errors: 2434, cores: 2, errorTexts: resets, stderr: null, downstreams: [], openFilesLimit: files });
+  const text = adviceParagraphs({ size: null, policy: null, strategy: null, basis: null, confidence: null, reasons, confirmWith: null }).join(' ').replace(/\s+/g, ' ');
+  assert.match(text, /The errors are the server's open-files limit \(reset ×2,434 'closed before the response ended'\): it is 40 \(ulimit -n\), too few for 100 connections/);
+  assert.match(text, /ulimit -n 132 or more\), or use fewer --connections/);
+
+  const diagnosed = syntheticResult({ requests: 1067 });
+  diagnosed.load = { ...diagnosed.load, connections: 100, errors: { total: 2434, reset: 2434, non2xx: 0, mismatch: 0 }, errorTexts: resets };
+  diagnosed.openFilesLimit = files;
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(diagnosed)));
+  assert.equal(verdict.id, 'errors');
+  assert.match(verdict.evidence.join(' '), /open-files limit is 40 \(ulimit -n\), too few for 100 connections/);
+  assert.match(verdict.next.join(' '), /raise the server's open-files limit where it starts \(ulimit -n 132 or more\)/);
+  assert.doesNotMatch(verdict.next.join(' '), /--path/);
 });

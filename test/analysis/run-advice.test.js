@@ -238,6 +238,30 @@ describe('runs without a pool, short runs, other targets', () => {
     assert.match(advice.confirmWith.command, /^spawnbench tune --strategy fork-pool --sizes [\d,]+ --balance-policies round-robin -c 30$/);
   });
 
+  test('baseline blocked in spawn on cores full with other programs\' work: cannot tell, with the sweep that can, not "a pool would not be faster"', async () => {
+    // Seen: other processes at 1.0 of 2 cores, the cores 100% busy: "Keep baseline: a pool would not be faster here",
+    // while compare measured fork-pool at 1.86× baseline in the same minutes (a pool's processes win cores from the others).
+    const { adviceParagraphs } = await import('../../src/report/run-advice-text.js');
+    const shared = (otherCores) => {
+      const run = syntheticRun({ pool: false, rps: 412, cpus: [99, 100], spawnedCpuPct: 48, main: { elu: 0.99, blocked: 0.78, cpuPct: 43, loopCpuPct: 43, waitPct: 30 } });
+      run.samples.otherUsers = { elapsedMs: 3000, cores: otherCores, users: otherCores > 0 ? [{ name: 'node', count: 3, cores: otherCores, pids: [1], parents: [] }] : [], rest: { names: 0, cores: 0 } };
+      return advise(run);
+    };
+    const advice = shared(1);
+    const gain = advice.reasons.find((r) => r.id === 'no-gain-expected');
+    assert.ok(gain, ids(advice).join(','));
+    assert.equal(gain.figures.sharedCores, 1);
+    assert.match(advice.confirmWith.command, /^spawnbench tune --strategy fork-pool --sizes [\d,]+ --balance-policies round-robin -c 30$/);
+    const words = adviceParagraphs(advice, syntheticRun({ pool: false }).plan.target).join(' ').replace(/\s+/g, ' ');
+    assert.match(words, /^Cannot tell whether a pool would be faster: the cores were full, and other processes used 1\.0 of them\./);
+    assert.match(words, /a pool's processes would compete with them for the cores, which one run cannot price: the sweep below measures it/);
+    assert.doesNotMatch(words, /a pool would not be faster here/);
+    // The cores full with the run's own work alone: the model's answer stands.
+    const alone = shared(0);
+    assert.equal(alone.reasons.find((r) => r.id === 'no-gain-expected').figures.sharedCores, undefined);
+    assert.equal(alone.confirmWith, null);
+  });
+
   test('baseline with large outputs → comm-channel', () => {
     const run = syntheticRun({ pool: false, workload: 'large', rps: 300, main: { elu: 0.98, blocked: 0.5, cpuPct: 70, loopCpuPct: 70, waitPct: 0 } });
     const advice = advise(run);

@@ -84,6 +84,17 @@ test('a size whose steps had too few responses to rank, but errors among them, i
   assert.match(none.sentences.join('\n'), /^2 workers: 500 ×/m);
 });
 
+test('a step whose server crashed is failed, not too short: the recommendation names the crash, not "measure longer steps"', () => {
+  // Seen: tune --processes 1 -- node segv.js, its worker killed by SIGSEGV in the warm-up: 0 responses measured.
+  const crash = "'node segv.js' in 1 node:cluster worker exited with code 1 during the run; its stderr ends:\nspawnbench cluster: worker 515 exited (SIGSEGV); stopping the others";
+  const step = { size: 1, policy: null, rps: 0, p50Ms: null, p99Ms: null, errors: 0, requests: 0, durationMs: 0, partial: false, failures: [crash], signals: null };
+  assert.deepEqual(enoughMarks(step, { durationMs: 3000, extendToMs: 60_000 }), { tooFew: false, extended: false });
+  const rec = wordRecommendation(recommend([{ ...step, ...enoughMarks(step, { durationMs: 3000, extendToMs: 60_000 }) }]));
+  assert.equal(rec.size, null);
+  assert.doesNotMatch(rec.sentences.join(' '), /Measure longer steps|enough responses/);
+  assert.match(rec.sentences.join(' '), /1 worker: failed \(.*SIGSEGV/);
+});
+
 test('the watcher ends an extended step at the first tick past -d with enough responses, or with errors', () => {
   const engine = Object.assign(new EventEmitter(), { ended: 0, endLoad() { this.ended += 1; } });
   const unwatch = endLoadWhenEnough(engine, { durationMs: 3000, extendToMs: 60_000 });

@@ -296,3 +296,47 @@ test('a quota that binds spawnbench alone is a limit on the measurement, not the
   assert.deepEqual([found.id, found.kind], ['generator-quota', 'limit']);
   assert.match(wordFinding(found).title, /spawnbench's own CPU quota \(0\.5 CPU\) held back the load generator/);
 });
+
+test('a diagnose stopped in its warm-up, with no response measured, says it was stopped, not "the measured phase was too short"', () => {
+  const stopped = syntheticResult({ requests: 0, latency: { p50Ms: null, p99Ms: null, rps: 0 } });
+  stopped.plan.load.durationMs = 3000;
+  stopped.stoppedEarly = true;
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(stopped)));
+  assert.equal(verdict.id, 'no-responses');
+  assert.match(verdict.title, /stopped early/);
+  assert.match(verdict.evidence.join(' '), /stopped \(Ctrl-C or a signal\) before a response of the measured phase \(3s planned\) arrived/);
+  assert.doesNotMatch([verdict.title, ...verdict.evidence, ...verdict.next].join(' '), /too short|longer --duration/);
+  // Run to its end, the same result still reads as too short for its requests.
+  stopped.stoppedEarly = false;
+  assert.match(wordDiagnosis(diagnoseEvidence(buildEvidence(stopped))).verdict.next.join(' '), /longer --duration/);
+});
+
+test('a main thread that waited for a core while the server\'s own threads took the cores is not "the machine is short of CPU … diagnose on a quieter machine"', () => {
+  // Seen: pbkdf2 on libuv's 4 threads, 1.5 of 2 cores; the main thread waited 22%; other programs 0.2 cores.
+  const starved = { pid: 7, onCpu: 0.06, waitingForCpu: 0.31, runnable: 0.37 };
+  const own = { ...evidence({ mainThread: starved, process: { elu: 0.2, cpuPct: 165 }, generator: { cpuPct: 10 } }), otherUsers: { users: [{ name: 'node', count: 5, cores: 0.3 }], cores: 0.4 }, cores: 2 };
+  const finding = waitingForCpu(own);
+  assert.equal(finding?.id, 'cpu-starved');
+  const words = wordFinding(finding);
+  assert.match(words.title, /the server's own threads took the cores from its event loop/);
+  assert.match(words.evidence.join(' '), /threads and processes beside its main thread used 1\.6 of the 2 CPUs, other programs \(the load generator included\) 0\.5: node ×5 used 0\.3/);
+  assert.doesNotMatch(words.next.join(' '), /quieter machine, or drive/);
+  // Other programs took more than the server's threads beside its loop: the machine is short of CPU, as before.
+  const shared = { ...own, processes: [{ ...own.processes[0], cpuPct: 40 }], otherUsers: { users: [{ name: 'ffmpeg', count: 1, cores: 1.4 }], cores: 1.4 } };
+  const sharedWords = wordFinding(waitingForCpu(shared));
+  assert.match(sharedWords.title, /the machine is short of CPU \(ffmpeg took 1\.4 of the 2 CPUs\)/);
+  assert.match(sharedWords.next.join(' '), /quieter machine/);
+});
+
+test('no problem found in under a second measured is "too little measured", not "healthy: nothing to fix"', () => {
+  // Seen: a handler burning 2 ms per request read healthy over -n 20 (0.1 s) and -d 200ms; over 1 s, "blocked by JavaScript".
+  const short = evidence({ load: { measuredMs: 100, requests: 20, rps: 200 } });
+  const { verdict } = wordDiagnosis(diagnoseEvidence(short));
+  assert.equal(verdict.id, 'too-short');
+  assert.equal(verdict.title, 'too little measured to call it healthy: 0.1 s and 20 responses');
+  assert.match(verdict.next.join(' '), /diagnose again for longer: -d 10s/);
+  assert.doesNotMatch([verdict.title, ...verdict.evidence, ...verdict.next].join(' '), /nothing to fix/);
+  // A second measured (a timer's few ms short of it too), or a problem found however short: as before.
+  assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 960, requests: 500 } })).verdict.id, 'healthy');
+  assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 100, requests: 20, errors: 20, errorRate: 0.5, statuses: { 500: 20 } } })).verdict.id, 'errors');
+});

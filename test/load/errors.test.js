@@ -2,6 +2,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
 import { freePort, startHttpServer, startMisbehaving } from './helpers.js';
+import { TIMEOUT_TEXT } from '../../src/load/connection.js';
+import { unreachableNote } from '../../src/load/notes.js';
+import { neighbourReasons } from '../../src/analysis/run-advice.js';
 
 const servers = [];
 after(() => Promise.all(servers.map((s) => s.close())));
@@ -52,10 +55,27 @@ test('a server closing in the middle of a body is counted as reset', async () =>
   assert.equal(result.errors.parse, 0);
 });
 
-test('a server that never answers is counted as timeouts', async () => {
+test('a server that never answers is counted as timeouts, each with its text, so they are why requests failed', async () => {
   const result = await run((await misbehaving('never-answer')).url, { durationMs: 500 });
   assert.ok(result.errors.timeout >= 2, `timeouts: ${result.errors.timeout}`);
   assert.equal(result.requests, 0);
+  // Without a text, timeouts were missing from the error texts: a few connect ETIMEDOUTs beside them were named instead.
+  const timeouts = result.errorTexts.filter((e) => e.kind === 'timeout');
+  assert.equal(timeouts.reduce((n, e) => n + e.count, 0), result.errors.timeout, JSON.stringify(result.errorTexts));
+  assert.deepEqual(timeouts[0].texts, [{ text: TIMEOUT_TEXT, count: result.errors.timeout }]);
+  const why = neighbourReasons({ errors: result.errors.total + 3, cores: 2, stderr: null, downstreams: [],
+    errorTexts: [...result.errorTexts, { status: null, kind: 'connect', count: 3, texts: [{ text: 'ETIMEDOUT', count: 3 }], other: 0 }].sort((a, b) => b.count - a.count) })
+    .find((r) => r.id === 'errors-why');
+  assert.equal(why.figures.kind, 'timeout');
+  assert.equal(why.figures.text, TIMEOUT_TEXT);
+});
+
+test('"could not connect" is said where failed connects are most of the errors, not of a few connect timeouts beside many request timeouts', () => {
+  const url = 'http://127.0.0.1:9/';
+  assert.match(unreachableNote({ requests: 0, errors: { connect: 30, total: 30 } }, url), /could not connect to http:\/\/127\.0\.0\.1:9\//);
+  assert.equal(unreachableNote({ requests: 0, errors: { connect: 109, total: 1739 } }, url), null);
+  assert.equal(unreachableNote({ requests: 5, errors: { connect: 30, total: 30 } }, url), null);
+  assert.equal(unreachableNote({ requests: 0, errors: { connect: 0, total: 30 } }, url), null);
 });
 
 test('a response that ends after --timeout is a timeout, however late the sweep looks (--timeout 10ms, answers after 12 ms)', async () => {

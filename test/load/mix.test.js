@@ -142,6 +142,43 @@ test('HAR: a form kept as postData.params only (no text) is sent encoded again, 
   assert.equal(readMixFile(file)[0].body, 'hi', 'the text wins where both are kept (Chrome)');
 });
 
+test('HAR: a capture of several hosts (a page\'s CDN, analytics) is refused, naming them; a body\'s content-encoding is dropped, since postData.text is the plain body', () => {
+  const entry = (url, extra = {}) => ({ request: { method: 'GET', url, headers: [], ...extra } });
+  const file = join(dir, 'page.har');
+  // Seen: the CDN's GET /static/app.js went to the server under test, 20% of the load, measured as its traffic.
+  writeFileSync(file, JSON.stringify({ log: { entries: [
+    entry('https://api.example.com/items/1'), entry('https://api.example.com/items/2'), entry('https://cdn.other.com/static/app.js'),
+  ] } }));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError &&
+    /^--mix page\.har: holds requests to 2 hosts \(api\.example\.com ×2, cdn\.other\.com ×1\), and every request would go to the one server under test; keep one host's entries, e\.g\. jq .*\/\/api\.example\.com\[:\/\].* page\.har > one-host\.har$/.test(error.message), 'the hosts named');
+  // A page's inline image (data:) never went to a server: named as such, not as a host without a name.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('https://api.example.com/items/1'), entry('data:image/png;base64,iVBORw0KGgo=')] } }));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix page\.har: entry 2: "request\.url" is a data: URL, not a request to a server; drop such entries from the capture$/.test(error.message));
+  // One host over http and https is one host.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://api.example.com/a'), entry('https://api.example.com/b')] } }));
+  assert.equal(readMixFile(file).length, 2);
+  // Seen: "Content-Encoding: gzip" went out over the capture's plain JSON text.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('https://api.example.com/login', {
+    method: 'POST', headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Encoding', value: 'gzip' }],
+    postData: { mimeType: 'application/json', text: '{"u":"a"}' },
+  })] } }));
+  const [login] = readMixFile(file);
+  assert.equal(login.body, '{"u":"a"}');
+  assert.equal(login.headers['content-encoding'], undefined);
+  assert.equal(login.headers['content-type'], 'application/json');
+});
+
+test('HAR: a body kept base64-encoded ("encoding": "base64") goes out decoded where it is text; a binary one is refused', () => {
+  const file = join(dir, 'base64.har');
+  const har = (text) => JSON.stringify({ log: { entries: [{ request: { method: 'POST', url: 'https://api.example.com/login', headers: [{ name: 'Content-Type', value: 'application/json' }],
+    postData: { mimeType: 'application/json', text, encoding: 'base64' } } }] } });
+  // Seen: the server got the base64 text itself, eyJ1Ijoiw7wifQ==.
+  writeFileSync(file, har(Buffer.from('{"u":"ü"}').toString('base64')));
+  assert.equal(readMixFile(file)[0].body, '{"u":"ü"}');
+  writeFileSync(file, har(Buffer.from([0xff, 0xd8, 0xff, 0x00]).toString('base64')));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix base64\.har: entry 1: "postData" is binary \(base64\), and spawnbench sends bodies as text/.test(error.message));
+});
+
 const BAD_FILES = [
   ['a missing path', '[{"method":"GET","path":"/"},{"method":"GET"}]', /entry 2: "path" is missing/],
   ['a method that is not a token', '[{"method":"GE T","path":"/"}]', /entry 1: "method" "GE T" is not an HTTP method/],
@@ -153,6 +190,8 @@ const BAD_FILES = [
   ['weights whose sum no number holds', '[{"path":"/a","weight":1e308},{"path":"/b","weight":1e308}]', /weights add up to more than a number holds; give smaller weights/],
   // A control character goes raw into the request line (the server answers 400) and into the terminal.
   ['a path with a control character', '[{"path":"/a\\u001b[2J"}]', /entry 1: "path" "\/a\\u001b\[2J" must start with \/ and hold no spaces or control characters/],
+  // Seen: '"name" "GET /items/{id}" must be one line without { or }', of an entry that gave no name.
+  ['a route template for a path', '[{"path":"/items/{id}"}]', /entry 1: "path" "\/items\/\{id\}" holds \{ or \}: a mix sends each path as it is and fills in no template; give a real one like "\/items\/42"/],
 ];
 
 for (const [what, text, words] of BAD_FILES) {

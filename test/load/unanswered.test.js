@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
-import { stalledAtEnd, lostAtEnd } from '../../src/load/stall.js';
+import { stalledAtEnd, lostAtEnd, pausedMidRun } from '../../src/load/stall.js';
 import { noResponseFailure } from '../../src/load/host-check.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
@@ -104,6 +104,30 @@ test('a request in flight under half a second, or not twice as long as answered 
   assert.equal(stalledAtEnd({ unanswered: { count: 0, oldestMs: 0 }, latency: { maxMs: 3 } }), null);
   assert.equal(stalledAtEnd({ latency: { maxMs: 3 } }), null, 'a file written before unanswered was recorded');
   assert.equal(stalledAtEnd({ unanswered: { count: 3, oldestMs: 5000 }, latency: { maxMs: null } }), null, 'nothing answered: the load\'s own failure says so');
+});
+
+test('a server that answered nothing for seconds mid-run, then again: no recommendation, saying so', () => {
+  // Seen: kill -STOP for 2.5 s of a 5 s run, then -CONT; sized all the same ("run 2 processes … 3.7× this run's").
+  const series = (counts) => counts.map((requests, i) => ({ second: i + 1, requests, errors: requests === 0 ? 30 : 0 }));
+  const paused = { series: series([10_961, 0, 0, 15_432, 24_045]), latency: { p50Ms: 0.8 } };
+  assert.deepEqual(pausedMidRun(paused), { seconds: 2, from: 2, to: 3, measuredSeconds: 5, medianRps: 15_432 });
+  // Not a pause: a slow endpoint with few connections, a low open-loop rate, a stall at the end (stalledAtEnd's), the first second.
+  assert.equal(pausedMidRun({ series: series([2, 0, 1, 2]), latency: { p50Ms: 1500 } }), null);
+  assert.equal(pausedMidRun({ series: series([1, 0, 1, 0, 1]), latency: { p50Ms: 2 } }), null);
+  assert.equal(pausedMidRun({ series: series([9000, 9000, 0, 0]), latency: { p50Ms: 2 } }), null);
+  assert.equal(pausedMidRun({ series: series([0, 9000, 9000]), latency: { p50Ms: 2 } }), null);
+  assert.equal(pausedMidRun({ latency: { p50Ms: 2 } }), null, 'a file written before the series');
+
+  const run = ownRun({ pool: false, rps: 9000, cpus: [50, 45], spawnedCpuPct: 0, main: { elu: 0.94, blocked: 0, cpuPct: 28, loopCpuPct: 20, waitPct: 10 } });
+  run.load.series = paused.series;
+  run.load.latency = { ...run.load.latency, p50Ms: 0.8 };
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.equal(advice.reasons[0].id, 'paused');
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /^No recommendation: the server answered nothing for a while mid-run\.$/m);
+  assert.match(words, /It answered nothing for 2 seconds of the 5 measured \(seconds 2–3\), where its other seconds answered ~15,432 each/);
+  assert.doesNotMatch(words, /More processes would help|One process is enough/);
 });
 
 test('a stalled run: no recommendation, and every gate fails saying why', () => {

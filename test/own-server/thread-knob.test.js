@@ -40,7 +40,7 @@ test('the pool fills the cores, UV_THREADPOOL_SIZE not set: the knob at its defa
   const text = words(run).join('\n');
   assert.match(text, /^One process is enough: the limit is the cores/);
   assert.match(text, /UV_THREADPOOL_SIZE was 4 \(not set: the default\); libuv's threadpool used 1\.9 of the 2 cores with 4 threads/);
-  assert.match(text, /more threads or more processes only share them/);
+  assert.match(text, /more threads or more processes only share them\. More cores, cheaper work per request/);
   assert.doesNotMatch(text, /No size knob was found/);
   assert.doesNotMatch(text, /nothing it runs on was saturated|the cores .* had room/i);
 });

@@ -113,6 +113,17 @@ test('--processes needs node [node-flags] <script>: other shapes and other size 
   }
 });
 
+test('the cluster primary of one worker that died exits with a failure, not 0 (tune said "exited with code 0" of a worker killed by SIGSEGV)', async () => {
+  const primary = spawn(process.execPath, [CLUSTER_PRIMARY, server('exit-at-start.js')], {
+    env: { ...process.env, SPAWNBENCH_PROCESSES: '1', PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  primary.stderr.on('data', (chunk) => { err += chunk; });
+  const { code } = await new Promise((resolve) => primary.on('exit', (c, signal) => resolve({ code: c, signal })));
+  assert.match(err, /spawnbench cluster: worker \d+ exited \(code 3\); stopping the others/);
+  assert.equal(code, 3, err);
+});
+
 test('the cluster primary passes SIGTERM on to its workers and exits once they are gone', async () => {
   const primary = spawn(process.execPath, [CLUSTER_PRIMARY, server('fastify-cpu-route.cjs')], {
     env: { ...process.env, SPAWNBENCH_PROCESSES: '2', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,8 @@
 // few errors get none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatTune } from '../../src/report/tune-text.js';
+import { formatTune, formatEvidence } from '../../src/report/tune-text.js';
+import { failedSizeSentence, sizeUnit } from '../../src/report/tune-words.js';
 import { formatCompare, formatCompareMarkdown } from '../../src/report/compare-text.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { createTune } from '../../src/tune/tune-engine.js';
@@ -70,4 +71,29 @@ test('a row whose failures got no response (resets): its warning does not say it
   const mixed = runsOutcome([{ requests: 5000, errors: 7000, attempts: 10_000, succeeded: 3000 }]);
   assert.equal(rowFailureWarning('a', mixed), 'a: 70% of requests failed (7,000 of 10,000); its req/s and p99 count the 2,000 that got a response');
   assert.equal(rowFailureWarning('a', runsOutcome([{ requests: 10_000, errors: 7000, attempts: 10_000, succeeded: 3000 }])), 'a: 70% of requests failed (7,000 of 10,000); its req/s and p99 count them');
+});
+
+// A tune step that failed because the server crashed: its reason carries the server's stderr on the lines after
+// "its stderr ends:"; the row and the sentence broke the table, or ended at "its stderr ends:" with nothing after it.
+const medianStat = (median) => ({ median, min: median, max: median, n: 1 });
+const CRASH = "'node segv.js' in 1 node:cluster worker exited with code 1 during the run; its stderr ends:\nspawnbench cluster: worker 515 exited (SIGSEGV); stopping the others";
+
+test('a failed step\'s row and sentence are one line each, with the stderr line that says why', () => {
+  const rec = { size: null, policy: null, bestCell: null };
+  const table = formatEvidence([{ size: 1, policy: null, rps: medianStat(623), p99Ms: medianStat(71), errors: 121, failed: CRASH }], rec);
+  assert.equal(table.length, 2, table.join('\n'));
+  assert.match(table[1], /failed: 'node segv\.js' in 1 node:cluster worker exited with code 1 during the run; its stderr ends: spawnbench cluster: worker 515 exited \(SIGSEGV\); stopping the others$/);
+  const sentence = failedSizeSentence({ size: 1, failed: CRASH, errors: 121, status: null, kind: null, count: 0, text: null, stderr: null, downstream: null });
+  assert.match(sentence, /^1 worker: failed \(.*its stderr ends: spawnbench cluster: worker 515 exited \(SIGSEGV\); stopping the others\)\.$/);
+  assert.doesNotMatch(sentence, /\n/);
+  // tune --processes names its sizes processes, as the sentence above it does ("Every process count measured").
+  const processes = failedSizeSentence({ size: 1, failed: CRASH, errors: 121, status: null, kind: null, count: 0, text: null, stderr: null, downstream: null }, sizeUnit({ knobs: { processes: true } }));
+  assert.match(processes, /^1 process: failed/);
+});
+
+test('compare: a run that failed on a crash has the stderr line that says why in its warning, not "its stderr ends:)"', () => {
+  const result = compareWithFailures();
+  result.runs[1].failures = ["'node esc.js' exited with code 3 during the run; its stderr ends:\nboom: DATABASE_URL is not set"];
+  const text = formatCompare(result);
+  assert.match(text, /WARNING {4}fork-pool: 1 of 2 runs failed while measured \('node esc\.js' exited with code 3 during the run; its stderr ends: boom: DATABASE_URL is not set\)/);
 });

@@ -9,6 +9,8 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startSpawnbench } from '../helpers/spawnbench-process.js';
 import { readBoundedLines, createStderrTail } from '../../src/runner/output-lines.js';
+import { formatSummary } from '../../src/report/summary.js';
+import { syntheticRun } from '../analysis/synthetic-runs.js';
 
 const FIXTURE_STRATEGIES = fileURLToPath(new URL('../../fixtures/strategies/', import.meta.url));
 const FLOODS = fileURLToPath(new URL('../../fixtures/servers/floods-output.js', import.meta.url));
@@ -72,4 +74,14 @@ test('the stderr tail is bounded in bytes and keeps the Error line above a long 
   assert.match(text, /^Error: boom$/m);
   assert.match(text, /… 13 more frames/);
   assert.ok(text.split('\n').length <= 12, text);
+});
+
+test('the stderr tail is shown as it is, so it holds no escape sequence, control or bidi character of the server\'s: a crash\'s FAILED line set the terminal\'s title and cleared it', () => {
+  const tail = createStderrTail();
+  tail.add('boom \u001b]0;PWNED\u0007\u001b[2J\u001b[31mred\u202eevil\u0000');
+  tail.add('\tat x');
+  assert.equal(tail.text(), 'boom redevil\n at x');
+  const summary = formatSummary({ ...syntheticRun(), failures: [`'node esc.js' exited with code 3 during the run; its stderr ends:\n${tail.text()}`] });
+  assert.doesNotMatch(summary, /[\u001b\u0007\u202e\u0000]/);
+  assert.match(summary, /its stderr ends:\nboom redevil/);
 });

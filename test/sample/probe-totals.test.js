@@ -105,3 +105,26 @@ test('a sample of the requests: per request as timed, requests, loop time and bu
   assert.equal(a.loopMs, 400);
   assert.equal(a.busyShare, 0.5);
 });
+
+test('a sample that scales to more loop time than the thread was busy is fitted to the busy time: per-request figures shrink, ratios kept, shares add to at most 100%', () => {
+  const totals = createProbeTotals();
+  // Seen: HEAD / and GET /x each read "100% of busy", 0.64 and 0.36 ms per request at 9,000 req/s each.
+  // Here: 1,000 requests a route started, 100 of each timed, 4 ms and 2 ms each scaled: 6,000 ms in a thread busy 800 ms.
+  totals.add({ intervalMs: 1000, elu: 0.8, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null,
+    routes: [
+      { route: 'HEAD /', requests: 100, loopMs: 400, spawns: 0, blockedMs: 0 },
+      { route: 'GET /x', requests: 100, loopMs: 200, spawns: 1, blockedMs: 5 },
+    ],
+    routeSampling: { seen: 2000, sampled: 200 } });
+  const [head, get] = totals.result().routes;
+  assert.equal(head.route, 'HEAD /');
+  assert.ok(Math.abs(head.busyShare + get.busyShare - 1) < 1e-9, `${head.busyShare} + ${get.busyShare}`);
+  assert.ok(Math.abs(head.busyShare - 2 / 3) < 1e-9, String(head.busyShare));
+  // 800 ms over 2,000 requests: 0.4 ms each on average, in the ratio 2 to 1.
+  assert.ok(Math.abs(head.loopMsPerRequest - 0.8 * 2 / 3) < 1e-9, String(head.loopMsPerRequest));
+  assert.ok(Math.abs(get.loopMsPerRequest - 0.8 / 3) < 1e-9, String(get.loopMsPerRequest));
+  assert.ok(Math.abs(head.loopMs + get.loopMs - 800) < 1e-9);
+  // What is counted, not timed, stays: spawns and the time blocked in them.
+  assert.equal(get.spawnsPerRequest, 0.01);
+  assert.equal(get.blockedMsPerRequest, 0.05);
+});
