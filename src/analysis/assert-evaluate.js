@@ -52,26 +52,38 @@ export function gateFigures(result, table = METRICS) {
  * @param {MetricTable} table
  */
 function endpointFigures(result, table) {
-  /** @type {Map<string, { rank: number, entries: Set<Endpoint> }>} */
+  /** @type {Record<string, Record<string, GateFigure>>} */
+  const byName = {};
+  for (const [name, entries] of endpointNames(result.load?.endpoints ?? [])) {
+    const [e] = entries;
+    byName[name] = entries.size === 1 ? byId(measureEndpointMetrics(e, table)) : ambiguous(table);
+  }
+  return byName;
+}
+
+/**
+ * The endpoints each name of a gate's filter reads: an entry's name and `METHOD path` first,
+ * else `METHOD path` without its query. More than one endpoint under a name: it is ambiguous.
+ * Read from a result's endpoints, or from a mix's entries before the run (the same names).
+ * @template {{ name: string, method: string, path: string }} E
+ * @param {E[]} endpoints
+ * @returns {Map<string, Set<E>>}
+ */
+export function endpointNames(endpoints) {
+  /** @type {Map<string, { rank: number, entries: Set<E> }>} */
   const claims = new Map();
-  /** @type {(name: string, rank: number, e: Endpoint) => void} */
+  /** @type {(name: string, rank: number, e: E) => void} */
   const claim = (name, rank, e) => {
     const known = claims.get(name);
     if (!known || rank < known.rank) claims.set(name, { rank, entries: new Set([e]) });
     else if (rank === known.rank) known.entries.add(e);
   };
-  for (const e of result.load?.endpoints ?? []) {
+  for (const e of endpoints) {
     claim(e.name, 0, e);
     claim(`${e.method} ${e.path}`, 0, e);
     claim(`${e.method} ${String(e.path).split('?')[0]}`, 1, e);
   }
-  /** @type {Record<string, Record<string, GateFigure>>} */
-  const byName = {};
-  for (const [name, { entries }] of claims) {
-    const [e] = entries;
-    byName[name] = entries.size === 1 ? byId(measureEndpointMetrics(e, table)) : ambiguous(table);
-  }
-  return byName;
+  return new Map([...claims].map(([name, { entries }]) => [name, entries]));
 }
 
 /**

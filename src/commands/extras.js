@@ -12,6 +12,8 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from '../base/errors.js';
 import { parseAssertions } from '../plan/assert-expr.js';
 import { metricsOf } from '../analysis/metrics.js';
+import { endpointNames } from '../analysis/assert-evaluate.js';
+import { checkMix } from '../load/mix.js';
 import { readResultFile } from '../report/result-file.js';
 import { checkDestinationKind } from '../output/output-destinations.js';
 
@@ -42,10 +44,11 @@ const AGAINST_KINDS = { run: ['run', 'diagnose'], diagnose: ['run', 'diagnose'],
  * @param {object} options commander options
  * @param {'run'|'diagnose'|'compare'|'tune'|'report'} command
  * @param {string} [kind] the kind of result the command produces (report: the file's)
+ * @param {{ mix?: object[]|null }} [load] the plan's load, whose mix an endpoint filter must name (report: none)
  * @returns {Extras}
  * @throws {UsageError}
  */
-export function prepareExtras(options, command, kind = command) {
+export function prepareExtras(options, command, kind = command, load = undefined) {
   const against = options.against !== undefined ? readBaseline(options.against, kind) : null;
   if (options.assert !== undefined && !ASSERT_METRICS_BY_KIND[kind]) {
     throw new UsageError(`--assert checks run, diagnose and compare results; a ${kind} result has no single figure to gate on`);
@@ -53,8 +56,45 @@ export function prepareExtras(options, command, kind = command) {
   const asserts = parseAssertions(options.assert, { metrics: ASSERT_METRICS_BY_KIND[kind], command });
   const change = asserts.find((a) => a.metric.endsWith('-change'));
   if (change && !against) throw new UsageError(`--assert '${change.expr}' compares with a baseline: add --against <old.json>`);
+  if (load !== undefined) checkEndpointFilters(asserts, kind, load?.mix ?? null);
   const html = options.html !== undefined ? checkWritable(options.html, '--html') : null;
   return { asserts, against, html };
+}
+
+/** The endpoint names a refusal lists, at most. */
+const NAMES_LISTED = 8;
+
+/**
+ * Refuses, before the run, a gate on one endpoint (`p99{GET /report}<50ms`) that no endpoint of
+ * the mix answers to, or more than one: it used to fail only after the whole run, and without a
+ * mix said "no endpoint in the result's mix" of a run that had none. A compare row holds no
+ * figure per endpoint at all.
+ * @param {import('../plan/assert-expr.js').Assertion[]} asserts
+ * @param {string} kind
+ * @param {object[]|null} mix the plan's mix (null: one request)
+ * @throws {UsageError}
+ */
+function checkEndpointFilters(asserts, kind, mix) {
+  const filtered = asserts.filter((a) => a.endpoint !== undefined);
+  if (filtered.length === 0) return;
+  const [first] = filtered;
+  const without = `${first.expr.replace(/\s*\{[^{}]*\}/, '')}`;
+  if (kind === 'compare') throw new UsageError(`--assert '${first.expr}': a compare row has no figures per endpoint; gate the row, like --assert '${without}'`);
+  if (!mix) throw new UsageError(`--assert '${first.expr}' reads one endpoint of a mix, and this run sends one request: add --mix <file> (or --path more than once), or gate the run, like --assert '${without}'`);
+  let entries;
+  try {
+    entries = checkMix(mix);
+  } catch {
+    return; // the load says what is wrong with the mix
+  }
+  const names = endpointNames(entries);
+  const listed = entries.slice(0, NAMES_LISTED).map((e) => `'${e.name}'`).join(', ') + (entries.length > NAMES_LISTED ? ', …' : '');
+  for (const a of filtered) {
+    const endpoint = /** @type {string} */ (a.endpoint);
+    const claimed = names.get(endpoint);
+    if (!claimed) throw new UsageError(`--assert '${a.expr}': no endpoint of the mix is named '${endpoint}'; name one by its name or METHOD path: ${listed}`);
+    if (claimed.size > 1) throw new UsageError(`--assert '${a.expr}': ${claimed.size} endpoints of the mix answer to '${endpoint}'; name one by its name, or METHOD path with its query`);
+  }
 }
 
 /** Whether the command has anything to add to its result. */
