@@ -8,6 +8,7 @@
 import { noResponseFailure } from '../load/host-check.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
+import { narrowToServer, readServerCpu } from '../machine/cpu-budget.js';
 import { createLogger } from '../output/logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
@@ -45,6 +46,8 @@ async function execute(engine, plan, logger) {
   let rootPid = null;
   let mainThread = null;
   let limits = null;
+  /** @type {import('../machine/cpu-budget.js').CpuBudget|null} */
+  let serverCpu = null;
   let measureStartedAt = null;
   const onReport = (report) => {
     if (report.isMainThread) sched.watch(report.pid);
@@ -91,6 +94,8 @@ async function execute(engine, plan, logger) {
       mainThread = sched.take(new Set((server?.launchers ?? []).map((l) => l.pid)));
       // The limits a failed spawn may have hit, read while the server still runs.
       if (server) limits = groupLimits(server.proc.pid);
+      // The CPUs the server may run on (a --url server's by --pid): fewer than spawnbench's narrow the budget.
+      if (rootPid) serverCpu = readServerCpu(rootPid);
     },
   });
 
@@ -103,7 +108,7 @@ async function execute(engine, plan, logger) {
   if (engine.stopRequested) notes.push(STOPPED_EARLY_NOTE);
   const result = resultEnvelope('diagnose', {
     plan,
-    machine,
+    machine: { ...machine, cpu: narrowToServer(machine.cpu, serverCpu) },
     target: server
       ? commandTarget(plan, server)
       : { kind: 'url', url, pid: plan.target.pid },
