@@ -14,7 +14,7 @@ import { targetOf } from '../base/target-kinds.js';
 /** @typedef {import('../base/result-types.js').Endpoint} Endpoint */
 /** @typedef {readonly import('./metrics.js').Metric[]} MetricTable */
 
-/** @typedef {{ value: number|null, of?: number|null, process?: string|null, why?: string }} GateFigure one metric's figure */
+/** @typedef {{ value: number|null, of?: number|null, process?: string|null, why?: string, unsolicited?: number }} GateFigure one metric's figure */
 
 /**
  * @typedef {object} GateFigures what one measured target offers to --assert
@@ -140,10 +140,13 @@ export function measuredFor(a, f) {
   if (f.noRows) return { measured: null, process: null, why: 'no-rows' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
-  const { value, of = null, process = null, why = null } = figure;
+  const { value, of = null, process = null, why = null, unsolicited = 0 } = figure;
   if (a.unit !== '%' || !isFiniteNumber(value)) return { measured: value ?? null, process, why };
+  // A share of the requests counts the failed ones: responses no request asked for failed none (a server that
+  // answered every request twice read 103%), yet a stream that broke so fails the gate, saying why.
+  const failed = Math.max(0, value - unsolicited);
   // value is finite here; a missing whole (of: null) is not above 0
-  return { measured: (of ?? 0) > 0 ? (value * 100) / /** @type {number} */ (of) : value > 0 ? 100 : 0, process, why };
+  return { measured: (of ?? 0) > 0 ? (failed * 100) / /** @type {number} */ (of) : failed > 0 ? 100 : 0, process, why: why ?? (unsolicited > 0 ? 'unsolicited' : null) };
 }
 
 /** @type {Record<import('../plan/assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
@@ -169,7 +172,7 @@ const COMPARE = {
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
  *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
- *   part of it. The gate fails.
+ *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
  */

@@ -203,7 +203,7 @@ function latency(id, field, percentile, row, { live = true } = {}) {
  * @property {string} unit
  * @property {'higher'|'lower'} better
  * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
- * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string }} read
+ * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string, unsolicited?: number }} read
  * @property {RowFigure} [row] its figure in a compare row
  * @property {CellFigure} [cell] its figure in a tune cell (a pool size and policy, its measured steps)
  * @property {(tick: any, window: TickWindow) => { value: number|null, of?: number|null }} [tick] its figure in a live
@@ -256,7 +256,8 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     kind: 'errors',
     unit: 'count',
     better: 'lower',
-    read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null }),
+    // `unsolicited`: responses no request asked for (in the count, in no request's failure): a share of the requests leaves them out.
+    read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null, ...(result.load?.unsolicited > 0 ? { unsolicited: result.load.unsolicited } : {}) }),
     // An endpoint the draw never picked has no error count: errors{GET /x}=0 passed on nothing sent to it.
     endpoint: (e) => (attemptsOf(e) === 0 ? { value: null, why: 'no-responses' } : { value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
     row: (row, runs) => row.errors,
@@ -391,13 +392,14 @@ export function formatOf(metric) {
  * @property {MetricFormat} format
  * @property {string|null} [process] the process it came from (the busiest), for a metric read per process
  * @property {number|null} [of] the whole a count is a share of (errors: the requests sent)
+ * @property {number} [unsolicited] errors: responses no request asked for, in `value` but no request's failure
  * @property {string} [why] 'no-successes' or 'no-responses': why the value is null (rps: null or 0), no request succeeded or none was measured
  */
 
 /**
  * A metric's figure, with what its reading carries besides the value.
  * @param {Metric} m
- * @param {{ value: number|null, of?: number|null, process?: string|null, why?: string }} read
+ * @param {{ value: number|null, of?: number|null, process?: string|null, why?: string, unsolicited?: number }} read
  * @returns {MetricFigure}
  */
 function figureOf(m, read) {
@@ -411,6 +413,7 @@ function figureOf(m, read) {
     ...('process' in read ? { process: read.process ?? null } : {}),
     ...('of' in read ? { of: read.of ?? null } : {}),
     ...(read.why ? { why: read.why } : {}),
+    ...(read.unsolicited !== undefined ? { unsolicited: read.unsolicited } : {}),
   };
 }
 

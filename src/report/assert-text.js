@@ -61,6 +61,7 @@ export const WHY = {
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
   'no-rows': 'the comparison has no row: it was stopped before any run ended',
   'ambiguous-endpoint': 'more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query',
+  unsolicited: 'the server also sent responses no request asked for (note above): a broken stream fails the gate',
   outside: 'needs the in-process probe, which a server measured from outside (--url) does not have: start it under spawnbench (-- <command>) to gate on it',
 };
 
