@@ -56,14 +56,16 @@ export async function presentEngine(engine, output, io, format, extras = null, v
   let gateExit = 0;
   /** @type {RunError[]} */
   const unwritten = [];
+  const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
+  // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
+  const outranked = signals.exitCode() ?? interruptedByKey ?? (result.exitCode || null);
   try {
-    gateExit = hasExtras(extras) ? finishExtras(result, extras, io, { json: output.json }) : 0;
+    gateExit = hasExtras(extras) ? finishExtras(result, extras, io, { json: output.json, outranked }) : 0;
   } catch (error) {
     // An --html that cannot be written still lets --out be written: it used to be skipped, unsaid.
     if (!(error instanceof RunError)) throw error;
     unwritten.push(error);
   }
-  const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
   // After the summary: a file that cannot be written (checked at start, yet a disk fills up) loses nothing shown.
   if (output.out) {
     try {
@@ -76,8 +78,7 @@ export async function presentEngine(engine, output, io, format, extras = null, v
     for (const error of unwritten) io.stderr.write(`spawnbench: ${error.message}\n`);
     return { result, exitCode: 1 };
   }
-  // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
-  return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? (result.exitCode || gateExit) };
+  return { result, exitCode: outranked ?? gateExit };
 }
 
 /**

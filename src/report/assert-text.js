@@ -38,14 +38,18 @@ export function formatAssertionLine(o) {
 }
 
 /**
- * Every assertion's line, then a count when any failed.
+ * Every assertion's line, then a count when any failed, with the exit code it gives: 3, unless
+ * a code that outranks it ends the command (a failed run exits 1, one stopped by a signal
+ * 130 or 143): "(exit 3)" was printed beside an exit 1.
  * @param {import('../analysis/assert-evaluate.js').AssertionOutcome[]} outcomes
+ * @param {{ outranked?: number|null }} [exit] outranked: the exit code the command ends with instead of 3
  * @returns {string}
  */
-export function formatAssertions(outcomes) {
+export function formatAssertions(outcomes, { outranked = null } = {}) {
   const lines = outcomes.map(formatAssertionLine);
   const failed = outcomes.filter((o) => !o.pass).length;
-  if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (exit 3)`);
+  const exit = outranked ? `exit ${outranked}, not 3: ${outranked === 1 ? 'the run failed' : 'the run was stopped'}` : 'exit 3';
+  if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (${exit})`);
   return lines.join('\n');
 }
 
