@@ -424,6 +424,7 @@
  * @property {string} dir
  * @property {string[]} files
  * @property {{ file: string, busyMs: number, functions: Array<{ name: string, url?: string, line?: number, selfMs: number, share: number }> }|null} top
+ * @property {number|null} [freeBytes] with no profile: the bytes free in the folder's file system (null: unread)
  */
 
 /**

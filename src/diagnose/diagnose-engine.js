@@ -5,6 +5,7 @@
  * the run engine's events (src/README.md), so the dashboard and progress lines
  * show it as they show a run. It never prints.
  */
+import { statfsSync } from 'node:fs';
 import { noResponseFailure } from '../load/host-check.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
@@ -152,13 +153,27 @@ function sizeKnobOf(plan) {
   return knob ? { ...knob, tune: tuneArgs(knob, plan.target, plan.load) } : null;
 }
 
-/** Where the profiles are and the busiest one's top functions. */
+/** Where the profiles are and the busiest one's top functions; with none, the folder's free space (a full disk). */
 function profileSummary(dir, since) {
   const profiles = readProfiles(dir, { since });
   return {
     dir,
     files: profiles.map((p) => p.file),
     top: profiles[0] ? { file: profiles[0].file, busyMs: profiles[0].busyMs, functions: profiles[0].functions } : null,
+    ...(profiles.length === 0 ? { freeBytes: freeBytes(dir) } : {}),
   };
+}
+
+/**
+ * Bytes free to an unprivileged writer in the file system of `dir`; null when it cannot be read.
+ * @param {string} dir
+ */
+function freeBytes(dir) {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return null;
+  }
 }
 
