@@ -24,7 +24,7 @@ import { percentileInterval } from './latency-distribution.js';
 import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../base/thresholds.js';
 import { targetOf as targetKind } from '../base/target-kinds.js';
-import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
+import { METRICS, againstMetrics, attemptsOf, rowAttempts } from './metrics.js';
 
 /** @typedef {import('./metrics.js').Metric} Metric */
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
@@ -41,7 +41,8 @@ import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
 /**
  * The load figures the error test reads: a LoadResult, an Endpoint, or a compare row's
  * requests and errors.
- * @typedef {{ requests?: number, errors?: { total?: number|null }, series?: LoadResult['series'], histogram?: string|null }} LoadFigures
+ * @typedef {{ requests?: number, attempts?: number, errors?: { total?: number|null }, series?: LoadResult['series'], histogram?: string|null }} LoadFigures
+ *   `attempts`: given where the requests that ended are known already (a compare row's runs), else read from requests and errors
  */
 
 /** @typedef {(m: Metric, before: Measured, after: Measured) => Delta} NoiseModel */
@@ -288,8 +289,8 @@ function loadOf(measured) {
 function errorsDelta(metric, a, b) {
   const ea = a.errors?.total ?? null;
   const eb = b.errors?.total ?? null;
-  const na = attemptsOf(a);
-  const nb = attemptsOf(b);
+  const na = a.attempts ?? attemptsOf(a);
+  const nb = b.attempts ?? attemptsOf(b);
   if (ea === null || eb === null || !Number.isFinite(ea) || !Number.isFinite(eb) || na === 0 || nb === 0) return delta(metric, 'count', ea, eb, false, null, { reason: 'no-requests' });
   const pa = ea / na;
   const pb = eb / nb;
@@ -363,11 +364,8 @@ function spreadDelta(metric, unit, a, b, higherIsBetter) {
  * @param {CompareResult} current
  */
 function repeatErrors(metric, oldRow, newRow, baseline, current) {
-  /** @type {(result: CompareResult, row: CompareRow) => number} */
-  const requests = (result, row) => (result.runs ?? [])
-    .filter((r) => r.workload === row.workload && r.strategy === row.strategy && !r.partial)
-    .reduce((sum, r) => sum + (r.requests ?? 0), 0);
+  // The row's errors over its attempts (metrics.js rowAttempts): requests + errors counted each 500 twice.
   /** @type {(row: CompareRow, result: CompareResult) => LoadFigures} */
-  const wrap = (row, result) => ({ requests: requests(result, row), errors: { total: row.errors } });
+  const wrap = (row, result) => ({ attempts: rowAttempts((result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy)), errors: { total: row.errors } });
   return errorsDelta(metric, wrap(oldRow, baseline), wrap(newRow, current));
 }

@@ -48,7 +48,7 @@ import { requestOutcome, runsOutcome } from './request-outcome.js';
  * @typedef {{ requests?: number, errors?: ErrorCounts|null, unsolicited?: number }} Attempted a load, or one endpoint of its mix
  * @typedef {{ load?: Partial<LoadResult>|null, outcome?: import('./request-outcome.js').RequestOutcome }} Measured
  *   a run or diagnose result, as the gates read its load (a view's copy may hold only part of it)
- * @typedef {{ partial?: boolean, failed?: unknown, rps?: number|null, succeeded?: number, requests?: number,
+ * @typedef {{ partial?: boolean, failed?: unknown, rps?: number|null, succeeded?: number, requests?: number, attempts?: number,
  *   errors?: number, p50Ms?: number|null }} RowRun one run of a compare row, or one step of a tune cell
  * @typedef {{ failed?: unknown, rps?: { median: number|null }|null, errors?: number }} RowFigures a compare row, or a tune cell
  */
@@ -125,6 +125,20 @@ function endpointSucceeded(e, value) {
  * @param {RowRun[]} runs
  */
 const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
+
+/**
+ * The requests a compare row's (or tune cell's) errors are a share of: each measured run's
+ * attempts (its responses, and its failures without one), and the errors of the runs that did
+ * not finish. `requests` counts every response, a 500 too: adding the errors to it counted a
+ * 500 twice, and 45% of requests failing read 31% (`errors<=40%` passed).
+ * @param {RowRun[]} runs
+ */
+export function rowAttempts(runs) {
+  return runs.reduce((sum, r) => {
+    if (r.partial || r.failed) return sum + (r.errors ?? 0);
+    return sum + (isFiniteNumber(r.attempts) ? r.attempts : (r.requests ?? 0) + (r.errors ?? 0));
+  }, 0);
+}
 
 /**
  * 'no-successes' when a compare row's runs got responses and none succeeded: its rps and latency gates fail.
@@ -261,7 +275,7 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     // An endpoint the draw never picked has no error count: errors{GET /x}=0 passed on nothing sent to it.
     endpoint: (e) => (attemptsOf(e) === 0 ? { value: null, why: 'no-responses' } : { value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
     row: (row, runs) => row.errors,
-    rowOf: (row, runs) => measuredRuns(runs).reduce((sum, r) => sum + (r.requests ?? 0), 0) + row.errors,
+    rowOf: (row, runs) => rowAttempts(runs),
     cell: (cell, steps) => cell.errors,
     // Live: the phase's errors so far, in both windows (a tick counts errors for the phase, not the second).
     tick: (tick) => ({ value: tick?.errors?.total ?? null, of: tick?.errors ? attemptsOf(tick) : null }),
