@@ -74,7 +74,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
       hints.add(line);
       onOutput(line, stream);
     },
-    readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports, mayDaemonise: since !== null },
+    readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports, debuggerPorts: hints.debuggers, mayDaemonise: since !== null },
   });
   // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
   // its Node child still writes its CPU profile), then SIGKILLs what is left.
