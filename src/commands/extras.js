@@ -11,7 +11,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../base/errors.js';
 import { parseAssertions } from '../plan/assert-expr.js';
-import { metricsOf } from '../analysis/metrics.js';
+import { metricsOf, metricOf } from '../analysis/metrics.js';
+import { targetOf } from '../base/target-kinds.js';
 import { endpointNames } from '../analysis/assert-evaluate.js';
 import { checkMix } from '../load/mix.js';
 import { readResultFile } from '../report/result-file.js';
@@ -44,11 +45,12 @@ const AGAINST_KINDS = { run: ['run', 'diagnose'], diagnose: ['run', 'diagnose'],
  * @param {object} options commander options
  * @param {'run'|'diagnose'|'compare'|'tune'|'report'} command
  * @param {string} [kind] the kind of result the command produces (report: the file's)
- * @param {{ mix?: object[]|null }} [load] the plan's load, whose mix an endpoint filter must name (report: none)
+ * @param {{ load?: { mix?: object[]|null }, probe?: { enabled: boolean }, target?: object }|null} [plan] the plan: the mix an
+ *   endpoint filter must name, the probe a gate on ELU needs (report: none; compare: null, its rows have neither)
  * @returns {Extras}
  * @throws {UsageError}
  */
-export function prepareExtras(options, command, kind = command, load = undefined) {
+export function prepareExtras(options, command, kind = command, plan = undefined) {
   const against = options.against !== undefined ? readBaseline(options.against, kind) : null;
   if (options.assert !== undefined && !ASSERT_METRICS_BY_KIND[kind]) {
     throw new UsageError(`--assert checks run, diagnose and compare results; a ${kind} result has no single figure to gate on`);
@@ -56,7 +58,10 @@ export function prepareExtras(options, command, kind = command, load = undefined
   const asserts = parseAssertions(options.assert, { metrics: ASSERT_METRICS_BY_KIND[kind], command });
   const change = asserts.find((a) => a.metric.endsWith('-change'));
   if (change && !against) throw new UsageError(`--assert '${change.expr}' compares with a baseline: add --against <old.json>`);
-  if (load !== undefined) checkEndpointFilters(asserts, kind, load?.mix ?? null);
+  if (plan !== undefined) {
+    checkEndpointFilters(asserts, kind, plan?.load?.mix ?? null);
+    if (plan) checkProbeGates(asserts, plan);
+  }
   const html = options.html !== undefined ? checkWritable(options.html, '--html') : null;
   return { asserts, against, html };
 }
@@ -95,6 +100,24 @@ function checkEndpointFilters(asserts, kind, mix) {
     if (!claimed) throw new UsageError(`--assert '${a.expr}': no endpoint of the mix is named '${endpoint}'; name one by its name or METHOD path: ${listed}`);
     if (claimed.size > 1) throw new UsageError(`--assert '${a.expr}': ${claimed.size} endpoints of the mix answer to '${endpoint}'; name one by its name, or METHOD path with its query`);
   }
+}
+
+/**
+ * Refuses, before the run, a gate on a figure of the in-process probe (elu, busy,
+ * blocked-in-spawn) when the run will have no probe: --no-probe, or a server measured from
+ * outside (--url). It failed only after the whole run ("not measured: needs the probe").
+ * @param {import('../plan/assert-expr.js').Assertion[]} asserts
+ * @param {{ probe?: { enabled: boolean }, target?: object }} plan
+ * @throws {UsageError}
+ */
+function checkProbeGates(asserts, plan) {
+  const external = targetOf(/** @type {any} */ (plan.target)).external;
+  if (!external && plan.probe?.enabled !== false) return;
+  const gate = asserts.find((a) => metricOf(a.metric)?.needs === 'probe');
+  if (!gate) return;
+  throw new UsageError(external
+    ? `--assert '${gate.expr}' needs the in-process probe, which a server measured from outside (--url) does not have: start it under spawnbench (-- <command>) to gate on it`
+    : `--assert '${gate.expr}' needs the in-process probe, which --no-probe turns off: drop --no-probe, or this gate`);
 }
 
 /** Whether the command has anything to add to its result. */
