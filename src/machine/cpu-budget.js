@@ -137,7 +137,10 @@ export function processCpuBudget(pid) {
 export function narrowToServer(own, server) {
   if (!server || server.unreadable?.reason === 'no-proc' || server.unreadable?.reason === 'not-linux') return own;
   const count = server.cpus.length;
-  if (!(count >= 1) || count >= own.budget - 1e-9) return own;
+  // Fewer CPUs than spawnbench's budget, or as many but other ones (`taskset -c 1 spawnbench … -- taskset -c 0 …`:
+  // the cores' busy share was read on CPU 1, the generator's, while the server filled CPU 0).
+  const within = server.cpus.every((cpu) => own.cpus.includes(cpu));
+  if (!(count >= 1) || count > own.budget + 1e-9 || (within && count >= own.budget - 1e-9)) return own;
   const source = server.limits.cpuset !== null && server.limits.cpuset <= (server.limits.affinity ?? Infinity) ? 'cpuset' : 'affinity';
   return {
     ...own,

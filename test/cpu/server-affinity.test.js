@@ -17,7 +17,7 @@ const budget = (o) => ({
   limits: { quota: null, cpuset: null, affinity: 2 }, smt: null, unreadable: null, ...o,
 });
 
-test('a server on fewer CPUs than spawnbench narrows the budget to them; a quota or an equal set does not', () => {
+test("a server on fewer CPUs than spawnbench, or on other ones, narrows the budget to them; a quota or the same set does not", () => {
   const own = budget();
   const pinned = narrowToServer(own, budget({ budget: 1, source: 'affinity', capacity: 1, cpus: [0], limits: { quota: null, cpuset: null, affinity: 1 } }));
   assert.deepEqual([pinned.budget, pinned.source, pinned.cpus, pinned.capacity, pinned.server], [1, 'affinity', [0], 1, true]);
@@ -25,6 +25,10 @@ test('a server on fewer CPUs than spawnbench narrows the budget to them; a quota
   const cpuset = narrowToServer(own, budget({ budget: 1, source: 'cpuset', capacity: 1, cpus: [1], limits: { quota: null, cpuset: 1, affinity: 2 } }));
   assert.deepEqual([cpuset.budget, cpuset.source], [1, 'cpuset']);
   assert.equal(narrowToServer(own, budget()), own, 'the same CPUs');
+  // spawnbench on CPU 1, the server on CPU 0: as many CPUs, other ones (the busy share is the server's CPU's).
+  const other = narrowToServer(budget({ budget: 1, source: 'affinity', capacity: 1, cpus: [1], limits: { quota: null, cpuset: null, affinity: 1 } }),
+    budget({ budget: 1, source: 'affinity', capacity: 1, cpus: [0], limits: { quota: null, cpuset: null, affinity: 1 } }));
+  assert.deepEqual([other.budget, other.cpus, other.server], [1, [0], true]);
   assert.equal(narrowToServer(own, null), own, 'unread');
   assert.equal(narrowToServer(own, budget({ unreadable: { reason: 'no-proc', detail: 'gone' } , cpus: [0] })), own, 'a server that exited');
   const quota = budget({ budget: 0.5, source: 'quota', capacity: 0.5, limits: { quota: { cpus: 0.5 }, cpuset: null, affinity: 2 } });
