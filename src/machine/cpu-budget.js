@@ -126,7 +126,7 @@ export function processCpuBudget(pid) {
 }
 
 /**
- * The run's budget as the server has it: a server started on fewer CPUs than spawnbench
+ * The run's budget as the server has it: a server outside spawnbench's quota has its own; a server started on fewer CPUs than spawnbench
  * (`run -- taskset -c 0 node server.js`, a cpuset of its own) can use only those. The advice
  * used to size it on spawnbench's: "2 cores serve at most …", "a larger pool will help", for
  * a pool of two on one CPU. A quota stays spawnbench's view (the throttling says the server's).
@@ -136,6 +136,12 @@ export function processCpuBudget(pid) {
  */
 export function narrowToServer(own, server) {
   if (!server || server.unreadable?.reason === 'no-proc' || server.unreadable?.reason === 'not-linux') return own;
+  // spawnbench's quota, which a server in another cgroup is not under (it moved itself out, or was started in
+  // another): its own budget, wider. "0.3 CPU (cgroup quota) ran at 129% of what they allow" was said of one.
+  const ownQuota = own.limits.quota;
+  if (own.source === 'quota' && ownQuota && server.limits.quota?.dir !== ownQuota.dir && server.budget > own.budget + 1e-9) {
+    return { ...server, physicalCores: own.physicalCores ?? server.physicalCores, server: true };
+  }
   const count = server.cpus.length;
   // Fewer CPUs than spawnbench's budget, or as many but other ones (`taskset -c 1 spawnbench … -- taskset -c 0 …`:
   // the cores' busy share was read on CPU 1, the generator's, while the server filled CPU 0).

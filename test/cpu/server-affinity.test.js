@@ -31,8 +31,17 @@ test("a server on fewer CPUs than spawnbench, or on other ones, narrows the budg
   assert.deepEqual([other.budget, other.cpus, other.server], [1, [0], true]);
   assert.equal(narrowToServer(own, null), own, 'unread');
   assert.equal(narrowToServer(own, budget({ unreadable: { reason: 'no-proc', detail: 'gone' } , cpus: [0] })), own, 'a server that exited');
-  const quota = budget({ budget: 0.5, source: 'quota', capacity: 0.5, limits: { quota: { cpus: 0.5 }, cpuset: null, affinity: 2 } });
-  assert.equal(narrowToServer(quota, budget({ budget: 1, source: 'affinity', cpus: [0] })), quota, "spawnbench's quota is tighter than one CPU");
+  const quota = budget({ budget: 0.5, source: 'quota', capacity: 0.5, limits: { quota: { cpus: 0.5, dir: '/sys/fs/cgroup/cpu/bench' }, cpuset: null, affinity: 2 } });
+  assert.equal(narrowToServer(quota, budget({ budget: 0.5, source: 'quota', capacity: 0.5, cpus: [0], limits: { quota: { cpus: 0.5, dir: '/sys/fs/cgroup/cpu/bench' }, cpuset: null, affinity: 1 } })), quota,
+    "spawnbench's quota binds the server too, and is tighter than its one CPU");
+});
+
+test("a server outside spawnbench's quota (it moved itself to another cgroup) has its own, wider budget", () => {
+  // Seen: "0.3 CPU (cgroup quota) ran at 129% of what they allow" of a server in the root cgroup.
+  const quota = budget({ budget: 0.3, source: 'quota', capacity: 0.3, limits: { quota: { cpus: 0.3, dir: '/sys/fs/cgroup/cpu/bench' }, cpuset: null, affinity: 2 } });
+  const outside = narrowToServer(quota, budget());
+  assert.deepEqual([outside.budget, outside.source, outside.server], [2, 'host', true]);
+  assert.equal(cpuBudgetLabel({ cpu: outside }), '2 cores');
 });
 
 test("diagnose's short-of-CPU title: other processes, measured host-wide, are of the host's CPUs under a narrower budget", () => {
