@@ -41,7 +41,7 @@ import { METRICS, againstMetrics, attemptsOf, rowAttempts } from './metrics.js';
 /**
  * The load figures the error test reads: a LoadResult, an Endpoint, or a compare row's
  * requests and errors.
- * @typedef {{ requests?: number, attempts?: number, errors?: { total?: number|null }, series?: LoadResult['series'], histogram?: string|null }} LoadFigures
+ * @typedef {{ requests?: number, attempts?: number, errors?: { total?: number|null }, unsolicited?: number, series?: LoadResult['series'], histogram?: string|null }} LoadFigures
  *   `attempts`: given where the requests that ended are known already (a compare row's runs), else read from requests and errors
  */
 
@@ -292,9 +292,13 @@ function errorsDelta(metric, a, b) {
   const na = a.attempts ?? attemptsOf(a);
   const nb = b.attempts ?? attemptsOf(b);
   if (ea === null || eb === null || !Number.isFinite(ea) || !Number.isFinite(eb) || na === 0 || nb === 0) return delta(metric, 'count', ea, eb, false, null, { reason: 'no-requests' });
-  const pa = ea / na;
-  const pb = eb / nb;
-  const pooled = (ea + eb) / (na + nb);
+  // The shares are of requests that failed: responses no request asked for are in the count, in no request
+  // (a server that answered each request twice read "102.8% → 0.00% of requests").
+  const fa = Math.max(0, ea - (a.unsolicited ?? 0));
+  const fb = Math.max(0, eb - (b.unsolicited ?? 0));
+  const pa = fa / na;
+  const pb = fb / nb;
+  const pooled = (fa + fb) / (na + nb);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb));
   const significant = ea !== eb && (se === 0 ? true : Math.abs(pb - pa) > AGAINST_Z * se);
   return delta(metric, 'count', ea, eb, false, significant, { shareBefore: pa, shareAfter: pb });
