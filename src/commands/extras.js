@@ -8,7 +8,7 @@
  * (extras-result.js: loaded with the engine, so --help never loads the HTML report).
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { UsageError } from '../base/errors.js';
 import { parseAssertions } from '../plan/assert-expr.js';
 import { metricsOf, metricOf } from '../analysis/metrics.js';
@@ -17,6 +17,7 @@ import { endpointNames } from '../analysis/assert-evaluate.js';
 import { checkMix } from '../load/mix.js';
 import { readResultFile } from '../report/result-file.js';
 import { checkDestinationKind } from '../output/output-destinations.js';
+import { realTarget } from '../output/atomic-file.js';
 
 /** The exit code of a run whose --assert failed (0, 1 and 2 are taken: see README). */
 export const ASSERT_FAILED_EXIT_CODE = 3;
@@ -149,7 +150,8 @@ function checkWritable(path, flag) {
   if (typeof path !== 'string' || path.trim() === '') throw new UsageError(`${flag} needs a file name, like ${flag} report.html`);
   // A block device or a socket is refused; a FIFO or /dev/stdout is written through, no folder needed.
   if (checkDestinationKind(path, flag)) return path;
-  const full = resolve(path);
+  // Where the write will land: a link to a file not made yet is followed (src/output/atomic-file.js).
+  const full = realTarget(path);
   let stat = null;
   try {
     stat = statSync(full);

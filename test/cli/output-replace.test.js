@@ -55,3 +55,14 @@ test("root writing over another user's file keeps its owner and mode", { skip: p
   assert.equal(readFileSync(file, 'utf8'), 'new\n');
   assert.deepEqual([stat.uid, stat.gid, stat.mode & 0o777], [65534, 65534, 0o664]);
 });
+
+test('--html through a link to a file in a folder that does not exist is refused before the run, as --out is', async () => {
+  const { prepareExtras } = await import('../../src/commands/extras.js');
+  const sub = mkdtempSync(path.join(dir, 'html-link-'));
+  const link = path.join(sub, 'report.html');
+  symlinkSync(path.join(sub, 'missing', 'report.html'), link);
+  assert.throws(() => prepareExtras({ html: link }, 'report', 'run'), /^UsageError: --html .*report\.html: the folder .*missing does not exist; give a file in a folder you can write to$/);
+  const fine = path.join(sub, 'fine.html');
+  symlinkSync('made-later.html', fine);
+  assert.equal(prepareExtras({ html: fine }, 'report', 'run').html, fine, 'a link into a folder that exists is taken');
+});
