@@ -24,7 +24,7 @@ import { percentileInterval } from './latency-distribution.js';
 import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../base/thresholds.js';
 import { targetOf as targetKind } from '../base/target-kinds.js';
-import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
+import { METRICS, againstMetrics, attemptsOf, rowAttempts } from './metrics.js';
 
 /** @typedef {import('./metrics.js').Metric} Metric */
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
@@ -41,7 +41,8 @@ import { METRICS, againstMetrics, attemptsOf } from './metrics.js';
 /**
  * The load figures the error test reads: a LoadResult, an Endpoint, or a compare row's
  * requests and errors.
- * @typedef {{ requests?: number, errors?: { total?: number|null }, series?: LoadResult['series'], histogram?: string|null }} LoadFigures
+ * @typedef {{ requests?: number, attempts?: number, errors?: { total?: number|null }, unsolicited?: number, series?: LoadResult['series'], histogram?: string|null }} LoadFigures
+ *   `attempts`: given where the requests that ended are known already (a compare row's runs), else read from requests and errors
  */
 
 /** @typedef {(m: Metric, before: Measured, after: Measured) => Delta} NoiseModel */
@@ -288,12 +289,16 @@ function loadOf(measured) {
 function errorsDelta(metric, a, b) {
   const ea = a.errors?.total ?? null;
   const eb = b.errors?.total ?? null;
-  const na = attemptsOf(a);
-  const nb = attemptsOf(b);
+  const na = a.attempts ?? attemptsOf(a);
+  const nb = b.attempts ?? attemptsOf(b);
   if (ea === null || eb === null || !Number.isFinite(ea) || !Number.isFinite(eb) || na === 0 || nb === 0) return delta(metric, 'count', ea, eb, false, null, { reason: 'no-requests' });
-  const pa = ea / na;
-  const pb = eb / nb;
-  const pooled = (ea + eb) / (na + nb);
+  // The shares are of requests that failed: responses no request asked for are in the count, in no request
+  // (a server that answered each request twice read "102.8% → 0.00% of requests").
+  const fa = Math.max(0, ea - (a.unsolicited ?? 0));
+  const fb = Math.max(0, eb - (b.unsolicited ?? 0));
+  const pa = fa / na;
+  const pb = fb / nb;
+  const pooled = (fa + fb) / (na + nb);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb));
   const significant = ea !== eb && (se === 0 ? true : Math.abs(pb - pa) > AGAINST_Z * se);
   return delta(metric, 'count', ea, eb, false, significant, { shareBefore: pa, shareAfter: pb });
@@ -363,11 +368,8 @@ function spreadDelta(metric, unit, a, b, higherIsBetter) {
  * @param {CompareResult} current
  */
 function repeatErrors(metric, oldRow, newRow, baseline, current) {
-  /** @type {(result: CompareResult, row: CompareRow) => number} */
-  const requests = (result, row) => (result.runs ?? [])
-    .filter((r) => r.workload === row.workload && r.strategy === row.strategy && !r.partial)
-    .reduce((sum, r) => sum + (r.requests ?? 0), 0);
+  // The row's errors over its attempts (metrics.js rowAttempts): requests + errors counted each 500 twice.
   /** @type {(row: CompareRow, result: CompareResult) => LoadFigures} */
-  const wrap = (row, result) => ({ requests: requests(result, row), errors: { total: row.errors } });
+  const wrap = (row, result) => ({ attempts: rowAttempts((result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy)), errors: { total: row.errors } });
   return errorsDelta(metric, wrap(oldRow, baseline), wrap(newRow, current));
 }

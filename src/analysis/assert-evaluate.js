@@ -14,7 +14,7 @@ import { targetOf } from '../base/target-kinds.js';
 /** @typedef {import('../base/result-types.js').Endpoint} Endpoint */
 /** @typedef {readonly import('./metrics.js').Metric[]} MetricTable */
 
-/** @typedef {{ value: number|null, of?: number|null, process?: string|null, why?: string }} GateFigure one metric's figure */
+/** @typedef {{ value: number|null, of?: number|null, process?: string|null, why?: string, unsolicited?: number }} GateFigure one metric's figure */
 
 /**
  * @typedef {object} GateFigures what one measured target offers to --assert
@@ -52,26 +52,38 @@ export function gateFigures(result, table = METRICS) {
  * @param {MetricTable} table
  */
 function endpointFigures(result, table) {
-  /** @type {Map<string, { rank: number, entries: Set<Endpoint> }>} */
+  /** @type {Record<string, Record<string, GateFigure>>} */
+  const byName = {};
+  for (const [name, entries] of endpointNames(result.load?.endpoints ?? [])) {
+    const [e] = entries;
+    byName[name] = entries.size === 1 ? byId(measureEndpointMetrics(e, table)) : ambiguous(table);
+  }
+  return byName;
+}
+
+/**
+ * The endpoints each name of a gate's filter reads: an entry's name and `METHOD path` first,
+ * else `METHOD path` without its query. More than one endpoint under a name: it is ambiguous.
+ * Read from a result's endpoints, or from a mix's entries before the run (the same names).
+ * @template {{ name: string, method: string, path: string }} E
+ * @param {E[]} endpoints
+ * @returns {Map<string, Set<E>>}
+ */
+export function endpointNames(endpoints) {
+  /** @type {Map<string, { rank: number, entries: Set<E> }>} */
   const claims = new Map();
-  /** @type {(name: string, rank: number, e: Endpoint) => void} */
+  /** @type {(name: string, rank: number, e: E) => void} */
   const claim = (name, rank, e) => {
     const known = claims.get(name);
     if (!known || rank < known.rank) claims.set(name, { rank, entries: new Set([e]) });
     else if (rank === known.rank) known.entries.add(e);
   };
-  for (const e of result.load?.endpoints ?? []) {
+  for (const e of endpoints) {
     claim(e.name, 0, e);
     claim(`${e.method} ${e.path}`, 0, e);
     claim(`${e.method} ${String(e.path).split('?')[0]}`, 1, e);
   }
-  /** @type {Record<string, Record<string, GateFigure>>} */
-  const byName = {};
-  for (const [name, { entries }] of claims) {
-    const [e] = entries;
-    byName[name] = entries.size === 1 ? byId(measureEndpointMetrics(e, table)) : ambiguous(table);
-  }
-  return byName;
+  return new Map([...claims].map(([name, { entries }]) => [name, entries]));
 }
 
 /**
@@ -126,12 +138,17 @@ function changesOf(against) {
  */
 export function measuredFor(a, f) {
   if (f.noRows) return { measured: null, process: null, why: 'no-rows' };
+  // A run of one request, or a compare row: no figure per endpoint at all ("no endpoint in the result's mix" of a result with none).
+  if (a.endpoint && Object.keys(f.endpoints ?? {}).length === 0) return { measured: null, process: null, why: 'no-endpoints' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
-  const { value, of = null, process = null, why = null } = figure;
+  const { value, of = null, process = null, why = null, unsolicited = 0 } = figure;
   if (a.unit !== '%' || !isFiniteNumber(value)) return { measured: value ?? null, process, why };
+  // A share of the requests counts the failed ones: responses no request asked for failed none (a server that
+  // answered every request twice read 103%), yet a stream that broke so fails the gate, saying why.
+  const failed = Math.max(0, value - unsolicited);
   // value is finite here; a missing whole (of: null) is not above 0
-  return { measured: (of ?? 0) > 0 ? (value * 100) / /** @type {number} */ (of) : value > 0 ? 100 : 0, process, why };
+  return { measured: (of ?? 0) > 0 ? (failed * 100) / /** @type {number} */ (of) : failed > 0 ? 100 : 0, process, why: why ?? (unsolicited > 0 ? 'unsolicited' : null) };
 }
 
 /** @type {Record<import('../plan/assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
@@ -156,8 +173,8 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
- *   part of it. The gate fails.
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
+ *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
  */

@@ -48,7 +48,7 @@ import { requestOutcome, runsOutcome } from './request-outcome.js';
  * @typedef {{ requests?: number, errors?: ErrorCounts|null, unsolicited?: number }} Attempted a load, or one endpoint of its mix
  * @typedef {{ load?: Partial<LoadResult>|null, outcome?: import('./request-outcome.js').RequestOutcome }} Measured
  *   a run or diagnose result, as the gates read its load (a view's copy may hold only part of it)
- * @typedef {{ partial?: boolean, failed?: unknown, rps?: number|null, succeeded?: number, requests?: number,
+ * @typedef {{ partial?: boolean, failed?: unknown, rps?: number|null, succeeded?: number, requests?: number, attempts?: number,
  *   errors?: number, p50Ms?: number|null }} RowRun one run of a compare row, or one step of a tune cell
  * @typedef {{ failed?: unknown, rps?: { median: number|null }|null, errors?: number }} RowFigures a compare row, or a tune cell
  */
@@ -127,6 +127,20 @@ function endpointSucceeded(e, value) {
 const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
 
 /**
+ * The requests a compare row's (or tune cell's) errors are a share of: each measured run's
+ * attempts (its responses, and its failures without one), and the errors of the runs that did
+ * not finish. `requests` counts every response, a 500 too: adding the errors to it counted a
+ * 500 twice, and 45% of requests failing read 31% (`errors<=40%` passed).
+ * @param {RowRun[]} runs
+ */
+export function rowAttempts(runs) {
+  return runs.reduce((sum, r) => {
+    if (r.partial || r.failed) return sum + (r.errors ?? 0);
+    return sum + (isFiniteNumber(r.attempts) ? r.attempts : (r.requests ?? 0) + (r.errors ?? 0));
+  }, 0);
+}
+
+/**
  * 'no-successes' when a compare row's runs got responses and none succeeded: its rps and latency gates fail.
  * @param {RowRun[]} runs
  */
@@ -203,7 +217,7 @@ function latency(id, field, percentile, row, { live = true } = {}) {
  * @property {string} unit
  * @property {'higher'|'lower'} better
  * @property {string[]} [ops] the comparisons --assert takes, when not those of `better`
- * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string }} read
+ * @property {(result: any) => { value: number|null, of?: number|null, process?: string|null, why?: string, unsolicited?: number }} read
  * @property {RowFigure} [row] its figure in a compare row
  * @property {CellFigure} [cell] its figure in a tune cell (a pool size and policy, its measured steps)
  * @property {(tick: any, window: TickWindow) => { value: number|null, of?: number|null }} [tick] its figure in a live
@@ -256,11 +270,12 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     kind: 'errors',
     unit: 'count',
     better: 'lower',
-    read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null }),
+    // `unsolicited`: responses no request asked for (in the count, in no request's failure): a share of the requests leaves them out.
+    read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null, ...(result.load?.unsolicited > 0 ? { unsolicited: result.load.unsolicited } : {}) }),
     // An endpoint the draw never picked has no error count: errors{GET /x}=0 passed on nothing sent to it.
     endpoint: (e) => (attemptsOf(e) === 0 ? { value: null, why: 'no-responses' } : { value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
     row: (row, runs) => row.errors,
-    rowOf: (row, runs) => measuredRuns(runs).reduce((sum, r) => sum + (r.requests ?? 0), 0) + row.errors,
+    rowOf: (row, runs) => rowAttempts(runs),
     cell: (cell, steps) => cell.errors,
     // Live: the phase's errors so far, in both windows (a tick counts errors for the phase, not the second).
     tick: (tick) => ({ value: tick?.errors?.total ?? null, of: tick?.errors ? attemptsOf(tick) : null }),
@@ -391,13 +406,14 @@ export function formatOf(metric) {
  * @property {MetricFormat} format
  * @property {string|null} [process] the process it came from (the busiest), for a metric read per process
  * @property {number|null} [of] the whole a count is a share of (errors: the requests sent)
+ * @property {number} [unsolicited] errors: responses no request asked for, in `value` but no request's failure
  * @property {string} [why] 'no-successes' or 'no-responses': why the value is null (rps: null or 0), no request succeeded or none was measured
  */
 
 /**
  * A metric's figure, with what its reading carries besides the value.
  * @param {Metric} m
- * @param {{ value: number|null, of?: number|null, process?: string|null, why?: string }} read
+ * @param {{ value: number|null, of?: number|null, process?: string|null, why?: string, unsolicited?: number }} read
  * @returns {MetricFigure}
  */
 function figureOf(m, read) {
@@ -411,6 +427,7 @@ function figureOf(m, read) {
     ...('process' in read ? { process: read.process ?? null } : {}),
     ...('of' in read ? { of: read.of ?? null } : {}),
     ...(read.why ? { why: read.why } : {}),
+    ...(read.unsolicited !== undefined ? { unsolicited: read.unsolicited } : {}),
   };
 }
 

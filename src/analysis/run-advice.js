@@ -13,7 +13,7 @@ import { confirmCommand } from './confirm-command.js';
 import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean, isFiniteNumber } from './stats.js';
-import { mostlyFailed } from './request-outcome.js';
+import { mostlyFailed, requestOutcome } from './request-outcome.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
 import { adviseProcesses, spawnsSeen, processesSweep } from './process-advice.js';
@@ -454,8 +454,9 @@ function judgeConfidence(input, estimate, reasons, { expected = false } = {}) {
   const doubts = [];
   const bottleneck = findBottleneck(signalsOf(input));
   if (bottleneck.findings.some((f) => f.kind === 'generator')) doubts.push(['generator-bound', 2, { cpuPct: input.generator.cpuPct, elu: input.generator.elu, threads: input.load.threads, suggested: moreGeneratorThreads(input.load.threads ?? 1, (input.load.threads ?? 1) * 2, input.cores) }]);
-  const errorShare = input.requests + input.errors > 0 ? input.errors / (input.requests + input.errors) : 0;
-  if (errorShare >= ERROR_RATE) doubts.push(['errors', 2, { errors: input.errors, share: errorShare }]);
+  // A non-2xx response is among the requests already: counted once more, 45% failed read as 31%.
+  const failed = input.outcome ?? requestOutcome({ requests: input.requests, errors: { total: input.errors } });
+  if (failed.failedShare >= ERROR_RATE) doubts.push(['errors', 2, { errors: failed.failed, share: failed.failedShare }]);
   if (input.stoppedEarly) doubts.push(['stopped-early', 1, { durationMs: input.durationMs }]);
   for (const { id, figures } of deathReasons(input)) doubts.push([id, 2, figures]);
   if (estimate?.source === 'cpu') doubts.push(['no-probe', 2, {}]);

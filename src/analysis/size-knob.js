@@ -179,6 +179,8 @@ export function givenSizeKnob({ sizeEnv, sizeArg, size, command, env }) {
  * @property {boolean} sizeArg    `{size}` in the arguments (given)
  * @property {number|null} value  the knob's value this run
  * @property {number|null} size   the size this run ran at: the knob's value, else what was seen
+ * @property {number} [seenDiffers] a given variable (--size-env) whose value is not the worker count seen: that count
+ *   (`--size-env WORKERZ --pool-size 4` on a server that reads WORKERS ran 2 workers, and was said to have run 4)
  * @property {{ kind: string, workers: number, threads: number, poolThreads: number, poolCpuPct: number|null, poolShare?: number|null,
  *   poolSize?: number|null, vipsThreads?: number, vipsCpuPct?: number|null }|null} seen
  *   what the process tree showed: worker processes, worker threads, libuv pool threads, their CPU (% of one core)
@@ -218,7 +220,12 @@ export function resolveSizeKnob({ given, found, shape, command }) {
   /** @type {SizeKnob} */
   const base = { source: null, kind: null, name: null, flag: null, written: null, sizeArg: false, value: null, size: seenSize, seen, command: null, ignored: [] };
   if (given) {
-    return { ...base, source: 'given', kind: given.kind, name: given.name, sizeArg: Boolean(given.sizeArg), value: given.value, size: given.value ?? seenSize, command: given.command };
+    // A variable the server may not read (a typo, another name): believed, as given, but what ran is said beside it.
+    const differs = given.kind === 'env' && given.value != null && foundDoubt({ kind: 'env', name: given.name ?? undefined, value: given.value }, seen) === 'seen-differs';
+    return {
+      ...base, source: 'given', kind: given.kind, name: given.name, sizeArg: Boolean(given.sizeArg), value: given.value, size: given.value ?? seenSize, command: given.command,
+      ...(differs ? { seenDiffers: seenSize ?? 1 } : {}),
+    };
   }
   if (found) {
     const why = foundDoubt(found, seen);
@@ -282,7 +289,7 @@ function unsetThreadKnob(seen, command) {
  * Why a knob found in the command or its environment is not believed, or null.
  * A flag names what the user wrote; an inherited variable may be meant for
  * something else, so it must agree with the workers seen.
- * @param {FoundKnob} found
+ * @param {Pick<FoundKnob, 'kind'|'name'|'value'>} found
  * @param {SizeKnob['seen']} seen
  * @returns {string|null}
  */

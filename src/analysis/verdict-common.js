@@ -53,6 +53,7 @@
  * @property {Array<{ peer: string, name: string|null, connections: number }>|null} [downstreams] its outbound connections by peer
  * @property {{ users: Array<{ name: string, count: number, cores: number }>, cores?: number|null }|null} [otherUsers] other CPU users by name (cores: all of them together)
  * @property {number|null} [cores] the machine's cores
+ * @property {number|null} [hostCpus] the host's CPUs (hardware threads), where the budget may be fewer
  * @property {{ pid: number, onCpu: number, waitingForCpu: number, runnable: number }|null} mainThread
  *   the root process's main thread from /proc/<pid>/schedstat: shares of wall time on a CPU,
  *   waiting in the run queue, and the two together

@@ -26,6 +26,8 @@ export function failingRequests(evidence) {
   const { load } = evidence;
   // A server that stopped answering in the warm-up sent nothing measured: that verdict says why, not 'too short'.
   if (load.requests === 0 && evidence.stall?.inWarmup) return null;
+  // A server that exited during the run answered nothing after: that verdict says why, not "the phase was too short".
+  if (load.requests === 0 && evidence.serverExit) return null;
   if (load.requests === 0) {
     return {
       id: 'no-responses',

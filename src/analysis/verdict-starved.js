@@ -36,7 +36,7 @@ export function waitingForCpu(evidence) {
     id: 'cpu-starved',
     kind: t.waitingForCpu >= CPU_STARVED_VERDICT_FRACTION ? 'problem' : 'limit',
     where: `pid ${t.pid}`,
-    figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu), cores: evidence.cores ?? null, takenBy: taken, ...ownThreads(evidence, t) },
+    figures: { waitingForCpu: t.waitingForCpu, onCpu: num(t.onCpu), cores: evidence.cores ?? null, hostCpus: evidence.hostCpus ?? null, takenBy: taken, ...ownThreads(evidence, t) },
   };
 }
 

@@ -40,9 +40,10 @@ const UNREADABLE_WORDS = {
 /**
  * The machine's CPU as every view names it: "2 cores", "16 cores, 24 threads",
  * "1.0 CPU: cgroup quota, on a 2-core host", "1 CPU: CPU affinity, on a 2-core
- * host", or with "(availableParallelism(): no cgroup filesystem)" when the limits
+ * host" ("CPU affinity of the server" when the server has fewer CPUs than spawnbench), or
+ * with "(availableParallelism(): no cgroup filesystem)" when the limits
  * could not be read. A saved result without `cpu` (before the budget) says "N cores".
- * @param {{ cores?: number, cpu?: { budget: number, source: string, hostThreads: number, physicalCores: number|null, unreadable: { reason: string }|null } }|null} machine
+ * @param {{ cores?: number, cpu?: { budget: number, source: string, hostThreads: number, physicalCores: number|null, unreadable: { reason: string }|null, server?: boolean } }|null} machine
  * @returns {string}
  */
 export function cpuBudgetLabel(machine) {
@@ -53,7 +54,8 @@ export function cpuBudgetLabel(machine) {
   if (cpu.source === 'host') return `${host}${unread}`;
   const adjective = hostLabel(cpu, '-');
   // "an 8-core", "an 11-core", "an 18-core": said as a vowel.
-  return `${budgetAmount(cpu)}: ${BUDGET_SOURCE_WORDS[cpu.source]}, on ${/^(8|11-|18-)/.test(adjective) ? 'an' : 'a'} ${adjective} host${unread}`;
+  const whose = cpu.server ? ' of the server' : '';
+  return `${budgetAmount(cpu)}: ${BUDGET_SOURCE_WORDS[cpu.source]}${whose}, on ${/^(8|11-|18-)/.test(adjective) ? 'an' : 'a'} ${adjective} host${unread}`;
 }
 
 /** The budget alone, short: "1.0 CPU" (a quota) or "2 CPUs". */

@@ -115,6 +115,7 @@
  * @property {'ms'|'rps'|'count'|'percent'|'fraction'|'number'} format
  * @property {string|null} [process] the process the figure came from
  * @property {number|null} [of] the whole a count is a share of
+ * @property {number} [unsolicited] errors: responses no request asked for, counted in `value` but failing no request
  * @property {'no-successes'|'no-responses'} [why] why `value` has no data (its gates fail)
  */
 
@@ -423,6 +424,7 @@
  * @property {string} dir
  * @property {string[]} files
  * @property {{ file: string, busyMs: number, functions: Array<{ name: string, url?: string, line?: number, selfMs: number, share: number }> }|null} top
+ * @property {number|null} [freeBytes] with no profile: the bytes free in the folder's file system (null: unread)
  */
 
 /**

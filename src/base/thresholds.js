@@ -902,3 +902,11 @@ export const MIX_MAX_ENTRIES = 200;
  * was caught between two children at both reads and taken for the server itself.
  */
 export const LISTENER_WAIT_MS = 1500;
+
+/**
+ * Free space below which a --cpu-prof-dir whose profiles are missing is said to be full (bytes): Node
+ * writes a profile when the server exits and fails silently on a full disk, which read "the server was
+ * not a Node.js process, or it was killed". A 2 s profile of a hello-world server is 68 kB; a busy
+ * application's of 10 s a few MB.
+ */
+export const CPU_PROFILE_ROOM_BYTES = 1024 * 1024;

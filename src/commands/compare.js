@@ -8,7 +8,7 @@ export default {
     // The plan and the engine load once a comparison starts: --help and --version never pay for them (issue 28).
     const [{ buildComparePlan }, { prepareExtras }] = await Promise.all([import('../compare/compare-plan.js'), import('./extras.js')]);
     const plan = buildComparePlan(options);
-    const extras = prepareExtras(options, 'compare');
+    const extras = prepareExtras(options, 'compare', 'compare', null);
     const [{ createCompare }, { formatCompare, formatCompareMarkdown }, { runEngineCommand }] = await Promise.all([
       import('../compare/compare-engine.js'), import('../report/compare-text.js'), import('./present.js'),
     ]);

@@ -21,7 +21,7 @@ export default {
     // The plan and the engine load once diagnose starts: --help and --version never pay for them (issue 28).
     const [{ buildDiagnosePlan }, { prepareExtras }] = await Promise.all([import('../diagnose/diagnose-plan.js'), import('./extras.js')]);
     const plan = buildDiagnosePlan(options, operands[0] ?? []);
-    const extras = prepareExtras(options, 'diagnose');
+    const extras = prepareExtras(options, 'diagnose', 'diagnose', plan);
     const [{ createDiagnose }, { formatDiagnose }, { runEngineCommand }] = await Promise.all([
       import('../diagnose/diagnose-engine.js'), import('../report/diagnose-text.js'), import('./present.js'),
     ]);

@@ -33,15 +33,16 @@ export function decorateResult(result, extras) {
  * @param {object} result a decorated result
  * @param {import('./extras.js').Extras} extras
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} io
- * @param {{ json?: boolean }} output
+ * @param {{ json?: boolean, outranked?: number|null }} output outranked: the exit code the command ends with
+ *   instead of 3 (a failed run's 1, a signal's 130 or 143), said beside the failed gates
  */
-export function finishExtras(result, extras, io, { json = false } = {}) {
+export function finishExtras(result, extras, io, { json = false, outranked = null } = {}) {
   const stream = json ? io.stderr : io.stdout;
   // Only the gates checked now: a saved result's own (report of a run that failed one) decided
   // nothing here, and `report f.json --html r.html` exited 3 where `report f.json` exited 0.
   const assertions = extras.asserts.length ? result.assertions ?? [] : [];
   if (result.against) stream.write(`\n${formatAgainst(result.against, result.against)}\n`);
-  if (assertions.length) stream.write(`\n${formatAssertions(assertions)}\n`);
+  if (assertions.length) stream.write(`\n${formatAssertions(assertions, { outranked })}\n`);
   if (extras.html) writeHtml(extras.html, result, extras);
   return assertions.some((o) => !o.pass) ? ASSERT_FAILED_EXIT_CODE : 0;
 }

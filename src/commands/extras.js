@@ -8,12 +8,16 @@
  * (extras-result.js: loaded with the engine, so --help never loads the HTML report).
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { UsageError } from '../base/errors.js';
 import { parseAssertions } from '../plan/assert-expr.js';
-import { metricsOf } from '../analysis/metrics.js';
+import { metricsOf, metricOf } from '../analysis/metrics.js';
+import { targetOf } from '../base/target-kinds.js';
+import { endpointNames } from '../analysis/assert-evaluate.js';
+import { checkMix } from '../load/mix.js';
 import { readResultFile } from '../report/result-file.js';
 import { checkDestinationKind } from '../output/output-destinations.js';
+import { realTarget } from '../output/atomic-file.js';
 
 /** The exit code of a run whose --assert failed (0, 1 and 2 are taken: see README). */
 export const ASSERT_FAILED_EXIT_CODE = 3;
@@ -42,10 +46,12 @@ const AGAINST_KINDS = { run: ['run', 'diagnose'], diagnose: ['run', 'diagnose'],
  * @param {object} options commander options
  * @param {'run'|'diagnose'|'compare'|'tune'|'report'} command
  * @param {string} [kind] the kind of result the command produces (report: the file's)
+ * @param {{ load?: { mix?: object[]|null }, probe?: { enabled: boolean }, target?: object }|null} [plan] the plan: the mix an
+ *   endpoint filter must name, the probe a gate on ELU needs (report: none; compare: null, its rows have neither)
  * @returns {Extras}
  * @throws {UsageError}
  */
-export function prepareExtras(options, command, kind = command) {
+export function prepareExtras(options, command, kind = command, plan = undefined) {
   const against = options.against !== undefined ? readBaseline(options.against, kind) : null;
   if (options.assert !== undefined && !ASSERT_METRICS_BY_KIND[kind]) {
     throw new UsageError(`--assert checks run, diagnose and compare results; a ${kind} result has no single figure to gate on`);
@@ -53,8 +59,66 @@ export function prepareExtras(options, command, kind = command) {
   const asserts = parseAssertions(options.assert, { metrics: ASSERT_METRICS_BY_KIND[kind], command });
   const change = asserts.find((a) => a.metric.endsWith('-change'));
   if (change && !against) throw new UsageError(`--assert '${change.expr}' compares with a baseline: add --against <old.json>`);
+  if (plan !== undefined) {
+    checkEndpointFilters(asserts, kind, plan?.load?.mix ?? null);
+    if (plan) checkProbeGates(asserts, plan);
+  }
   const html = options.html !== undefined ? checkWritable(options.html, '--html') : null;
   return { asserts, against, html };
+}
+
+/** The endpoint names a refusal lists, at most. */
+const NAMES_LISTED = 8;
+
+/**
+ * Refuses, before the run, a gate on one endpoint (`p99{GET /report}<50ms`) that no endpoint of
+ * the mix answers to, or more than one: it used to fail only after the whole run, and without a
+ * mix said "no endpoint in the result's mix" of a run that had none. A compare row holds no
+ * figure per endpoint at all.
+ * @param {import('../plan/assert-expr.js').Assertion[]} asserts
+ * @param {string} kind
+ * @param {object[]|null} mix the plan's mix (null: one request)
+ * @throws {UsageError}
+ */
+function checkEndpointFilters(asserts, kind, mix) {
+  const filtered = asserts.filter((a) => a.endpoint !== undefined);
+  if (filtered.length === 0) return;
+  const [first] = filtered;
+  const without = `${first.expr.replace(/\s*\{[^{}]*\}/, '')}`;
+  if (kind === 'compare') throw new UsageError(`--assert '${first.expr}': a compare row has no figures per endpoint; gate the row, like --assert '${without}'`);
+  if (!mix) throw new UsageError(`--assert '${first.expr}' reads one endpoint of a mix, and this run sends one request: add --mix <file> (or --path more than once), or gate the run, like --assert '${without}'`);
+  let entries;
+  try {
+    entries = checkMix(mix);
+  } catch {
+    return; // the load says what is wrong with the mix
+  }
+  const names = endpointNames(entries);
+  const listed = entries.slice(0, NAMES_LISTED).map((e) => `'${e.name}'`).join(', ') + (entries.length > NAMES_LISTED ? ', …' : '');
+  for (const a of filtered) {
+    const endpoint = /** @type {string} */ (a.endpoint);
+    const claimed = names.get(endpoint);
+    if (!claimed) throw new UsageError(`--assert '${a.expr}': no endpoint of the mix is named '${endpoint}'; name one by its name or METHOD path: ${listed}`);
+    if (claimed.size > 1) throw new UsageError(`--assert '${a.expr}': ${claimed.size} endpoints of the mix answer to '${endpoint}'; name one by its name, or METHOD path with its query`);
+  }
+}
+
+/**
+ * Refuses, before the run, a gate on a figure of the in-process probe (elu, busy,
+ * blocked-in-spawn) when the run will have no probe: --no-probe, or a server measured from
+ * outside (--url). It failed only after the whole run ("not measured: needs the probe").
+ * @param {import('../plan/assert-expr.js').Assertion[]} asserts
+ * @param {{ probe?: { enabled: boolean }, target?: object }} plan
+ * @throws {UsageError}
+ */
+function checkProbeGates(asserts, plan) {
+  const external = targetOf(/** @type {any} */ (plan.target)).external;
+  if (!external && plan.probe?.enabled !== false) return;
+  const gate = asserts.find((a) => metricOf(a.metric)?.needs === 'probe');
+  if (!gate) return;
+  throw new UsageError(external
+    ? `--assert '${gate.expr}' needs the in-process probe, which a server measured from outside (--url) does not have: start it under spawnbench (-- <command>) to gate on it`
+    : `--assert '${gate.expr}' needs the in-process probe, which --no-probe turns off: drop --no-probe, or this gate`);
 }
 
 /** Whether the command has anything to add to its result. */
@@ -86,7 +150,8 @@ function checkWritable(path, flag) {
   if (typeof path !== 'string' || path.trim() === '') throw new UsageError(`${flag} needs a file name, like ${flag} report.html`);
   // A block device or a socket is refused; a FIFO or /dev/stdout is written through, no folder needed.
   if (checkDestinationKind(path, flag)) return path;
-  const full = resolve(path);
+  // Where the write will land: a link to a file not made yet is followed (src/output/atomic-file.js).
+  const full = realTarget(path);
   let stat = null;
   try {
     stat = statSync(full);

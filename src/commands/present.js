@@ -11,6 +11,7 @@ import { hasExtras } from './extras.js';
 import { decorateResult, finishExtras } from './extras-result.js';
 import { checkHostResolves } from '../load/host-check.js';
 import { targetOf } from '../base/target-kinds.js';
+import { RunError } from '../base/errors.js';
 
 /** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
 const SIGINT_EXIT_CODE = 130;
@@ -52,19 +53,32 @@ export async function presentEngine(engine, output, io, format, extras = null, v
   if (output.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!live) io.stdout.write(`${format(result)}\n`);
   // After the summary: the comparison, one line per assertion, the HTML file.
-  const gateExit = hasExtras(extras) ? finishExtras(result, extras, io, { json: output.json }) : 0;
+  let gateExit = 0;
+  /** @type {RunError[]} */
+  const unwritten = [];
   const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
+  // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
+  const outranked = signals.exitCode() ?? interruptedByKey ?? (result.exitCode || null);
+  try {
+    gateExit = hasExtras(extras) ? finishExtras(result, extras, io, { json: output.json, outranked }) : 0;
+  } catch (error) {
+    // An --html that cannot be written still lets --out be written: it used to be skipped, unsaid.
+    if (!(error instanceof RunError)) throw error;
+    unwritten.push(error);
+  }
   // After the summary: a file that cannot be written (checked at start, yet a disk fills up) loses nothing shown.
   if (output.out) {
     try {
       writeResultFile(output.out, result);
     } catch (error) {
-      io.stderr.write(`spawnbench: ${error.message}\n`);
-      return { result, exitCode: 1 };
+      unwritten.push(error);
     }
   }
-  // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
-  return { result, exitCode: signals.exitCode() ?? interruptedByKey ?? (result.exitCode || gateExit) };
+  if (unwritten.length) {
+    for (const error of unwritten) io.stderr.write(`spawnbench: ${error.message}\n`);
+    return { result, exitCode: 1 };
+  }
+  return { result, exitCode: outranked ?? gateExit };
 }
 
 /**

@@ -32,7 +32,7 @@ export default {
     const plan = command === null
       ? (await import('../plan/run-plan.js')).buildRunPlan(options)
       : (await import('../plan/server-command-plan.js')).buildOwnRunPlan(options, command, process.env);
-    const extras = prepareExtras(options, 'run');
+    const extras = prepareExtras(options, 'run', 'run', plan);
     const [{ createRun }, { formatSummary }, { formatLiveAdvice }, { runEngineCommand }] = await Promise.all([
       import('../runner/run-engine.js'), import('../report/summary.js'), import('../report/run-advice-summary.js'), import('./present.js'),
     ]);

@@ -5,9 +5,11 @@
  * the run engine's events (src/README.md), so the dashboard and progress lines
  * show it as they show a run. It never prints.
  */
+import { statfsSync } from 'node:fs';
 import { noResponseFailure } from '../load/host-check.js';
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
+import { narrowToServer, readServerCpu } from '../machine/cpu-budget.js';
 import { createLogger } from '../output/logger.js';
 import { diagnoseEvidence, THRESHOLDS } from '../analysis/verdicts.js';
 import { requestOutcome } from '../analysis/request-outcome.js';
@@ -46,6 +48,8 @@ async function execute(engine, plan, logger) {
   let rootPid = null;
   let mainThread = null;
   let limits = null;
+  /** @type {import('../machine/cpu-budget.js').CpuBudget|null} */
+  let serverCpu = null;
   let measureStartedAt = null;
   const onReport = (report) => {
     if (report.isMainThread) sched.watch(report.pid);
@@ -92,6 +96,8 @@ async function execute(engine, plan, logger) {
       mainThread = sched.take(new Set((server?.launchers ?? []).map((l) => l.pid)));
       // The limits a failed spawn may have hit, read while the server still runs.
       if (server) limits = groupLimits(server.proc.pid);
+      // The CPUs the server may run on (a --url server's by --pid): fewer than spawnbench's narrow the budget.
+      if (rootPid) serverCpu = readServerCpu(rootPid);
     },
   });
 
@@ -104,7 +110,7 @@ async function execute(engine, plan, logger) {
   if (engine.stopRequested) notes.push(STOPPED_EARLY_NOTE);
   const result = resultEnvelope('diagnose', {
     plan,
-    machine,
+    machine: { ...machine, cpu: narrowToServer(machine.cpu, serverCpu) },
     target: server
       ? commandTarget(plan, server)
       : { kind: 'url', url, pid: plan.target.pid },
@@ -150,13 +156,27 @@ function sizeKnobOf(plan) {
   return knob ? { ...knob, tune: tuneArgs(knob, plan.target, plan.load) } : null;
 }
 
-/** Where the profiles are and the busiest one's top functions. */
+/** Where the profiles are and the busiest one's top functions; with none, the folder's free space (a full disk). */
 function profileSummary(dir, since) {
   const profiles = readProfiles(dir, { since });
   return {
     dir,
     files: profiles.map((p) => p.file),
     top: profiles[0] ? { file: profiles[0].file, busyMs: profiles[0].busyMs, functions: profiles[0].functions } : null,
+    ...(profiles.length === 0 ? { freeBytes: freeBytes(dir) } : {}),
   };
+}
+
+/**
+ * Bytes free to an unprivileged writer in the file system of `dir`; null when it cannot be read.
+ * @param {string} dir
+ */
+function freeBytes(dir) {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return null;
+  }
 }
 

@@ -98,6 +98,8 @@ export function buildEvidence(result) {
     downstreams: samples?.downstreams ?? null,
     otherUsers: samples?.otherUsers ?? null,
     cores: result.machine?.cpu?.budget ?? result.machine?.cores ?? null,
+    // Other processes are measured host-wide: under a narrower budget they are not "of" it.
+    hostCpus: result.machine?.cpu?.hostThreads ?? null,
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
     stall: stalledAtEnd(load),

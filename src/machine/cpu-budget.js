@@ -40,6 +40,7 @@ import { SMT_SIBLING_SHARE } from '../base/thresholds.js';
  * @property {{ threadsPerCore: number, siblingShare: number }|null} smt  null: no SMT among its CPUs
  * @property {{ reason: 'not-linux'|'no-proc'|'no-cgroup-fs'|'permission', detail: string }|null} unreadable
  *   why the cgroup limits could not be read (then the budget is availableParallelism()'s)
+ * @property {boolean} [server] the budget is the server's CPUs (its own affinity or cpuset, narrower than spawnbench's)
  */
 
 /**
@@ -122,6 +123,55 @@ export function budgetWorkers(cpu) {
  */
 export function processCpuBudget(pid) {
   return readCpuBudget({ pid });
+}
+
+/**
+ * The run's budget as the server has it: a server outside spawnbench's quota has its own; a server started on fewer CPUs than spawnbench
+ * (`run -- taskset -c 0 node server.js`, a cpuset of its own) can use only those. The advice
+ * used to size it on spawnbench's: "2 cores serve at most …", "a larger pool will help", for
+ * a pool of two on one CPU. A quota stays spawnbench's view (the throttling says the server's).
+ * @param {CpuBudget} own spawnbench's budget
+ * @param {CpuBudget|null} server the server's (readCpuBudget({ pid })), null when unread
+ * @returns {CpuBudget}
+ */
+export function narrowToServer(own, server) {
+  if (!server || server.unreadable?.reason === 'no-proc' || server.unreadable?.reason === 'not-linux') return own;
+  // spawnbench's quota, which a server in another cgroup is not under (it moved itself out, or was started in
+  // another): its own budget, wider. "0.3 CPU (cgroup quota) ran at 129% of what they allow" was said of one.
+  const ownQuota = own.limits.quota;
+  if (own.source === 'quota' && ownQuota && server.limits.quota?.dir !== ownQuota.dir && server.budget > own.budget + 1e-9) {
+    return { ...server, physicalCores: own.physicalCores ?? server.physicalCores, server: true };
+  }
+  const count = server.cpus.length;
+  // Fewer CPUs than spawnbench's budget, or as many but other ones (`taskset -c 1 spawnbench … -- taskset -c 0 …`:
+  // the cores' busy share was read on CPU 1, the generator's, while the server filled CPU 0).
+  const within = server.cpus.every((cpu) => own.cpus.includes(cpu));
+  if (!(count >= 1) || count > own.budget + 1e-9 || (within && count >= own.budget - 1e-9)) return own;
+  const source = server.limits.cpuset !== null && server.limits.cpuset <= (server.limits.affinity ?? Infinity) ? 'cpuset' : 'affinity';
+  return {
+    ...own,
+    budget: count,
+    source,
+    // The server's capacity is for its own budget: its quota may be tighter than its CPUs (that quota's throttling says so).
+    capacity: server.budget >= count - 1e-9 ? server.capacity : count,
+    cpus: server.cpus,
+    limits: { ...own.limits, cpuset: server.limits.cpuset, affinity: server.limits.affinity },
+    smt: server.smt,
+    server: true,
+  };
+}
+
+/**
+ * A server's budget, or null when it cannot be read (it exited, /proc is not there).
+ * @param {number} pid
+ * @returns {CpuBudget|null}
+ */
+export function readServerCpu(pid) {
+  try {
+    return processCpuBudget(pid);
+  } catch {
+    return null;
+  }
 }
 
 /**

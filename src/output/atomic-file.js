@@ -12,7 +12,7 @@
  * machine's /dev/null into a plain file (issue 36). Anything else (a directory, a block
  * device, a socket) is refused.
  */
-import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** Why a file system call failed, in words. */
@@ -22,6 +22,7 @@ export function fsReason(error) {
     ENOTDIR: 'a part of the path is not a directory', EISDIR: 'it is a directory', ENOSPC: 'no space left on the device',
     EDQUOT: 'the disk quota is used up', EFBIG: 'the file size limit was reached (ulimit -f)', EIO: 'an input/output error on the device',
     EPIPE: 'the reading end of the pipe was closed', ENXIO: 'no reader or device behind it', EBADF: 'it is open for reading only',
+    ENAMETOOLONG: 'the file name is too long', ELOOP: 'too many symbolic links (a loop?)',
   };
   return words[error?.code] ?? error?.code ?? error?.message ?? String(error);
 }
@@ -29,20 +30,59 @@ export function fsReason(error) {
 /**
  * The path a write really replaces: a symbolic link's target (so the link stays a link),
  * or, when the file does not exist yet, its directory's real path and its name (so two
- * spellings of one file compare equal).
+ * spellings of one file compare equal). A link to a file not made yet is followed too, as
+ * a shell's `>` follows it: the link used to be replaced by a regular file, and the
+ * destination check left an empty file where it pointed.
  * @param {string} file
  */
 export function realTarget(file) {
   try {
     return realpathSync(file);
   } catch {
-    const full = path.resolve(file);
+    const full = followLinks(path.resolve(file));
     try {
       return path.join(realpathSync(path.dirname(full)), path.basename(full));
     } catch {
       return full;
     }
   }
+}
+
+/** The links the kernel follows before it gives up (ELOOP): Linux's MAXSYMLINKS. */
+const MAX_LINKS = 40;
+
+/**
+ * `full` with its last part's chain of symbolic links followed to the path they end at
+ * (which may not exist yet); `full` itself when it is no link.
+ * @param {string} full an absolute path
+ */
+function followLinks(full) {
+  let current = full;
+  for (let hops = 0; hops < MAX_LINKS; hops++) {
+    let link;
+    try {
+      link = readlinkSync(current);
+    } catch {
+      return current;
+    }
+    current = path.resolve(path.dirname(current), link);
+  }
+  return current;
+}
+
+/** The longest file name most Linux file systems take (NAME_MAX), bytes. */
+const NAME_MAX_BYTES = 255;
+
+/**
+ * The temporary file written next to `target`: its name shortened to fit NAME_MAX, since
+ * a target whose own name fits (250 bytes) used to be found too long only after the run.
+ * @param {string} target
+ */
+function tempPathFor(target) {
+  const suffix = `.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const chars = Array.from(path.basename(target));
+  while (chars.length > 1 && Buffer.byteLength(`.${chars.join('')}${suffix}`) > NAME_MAX_BYTES) chars.pop();
+  return path.join(path.dirname(target), `.${chars.join('')}${suffix}`);
 }
 
 /** Whether `file` exists now (as anything: a dangling link counts as missing). */
@@ -185,7 +225,7 @@ export function openAtomicFile(file) {
   if (destination.kind === 'refused') throw new Error(`it is ${destination.what}, not a regular file`);
   if (destination.kind === 'through') return openThrough(file, destination.fd);
   const target = realTarget(file);
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  const temp = tempPathFor(target);
   const fd = openSync(temp, 'wx', 0o644);
   let failure = null;
   let open = true;
@@ -217,8 +257,8 @@ export function openAtomicFile(file) {
       if (!open) return;
       try {
         if (!failure) {
-          // The new file keeps the permissions of the one it replaces.
-          if (fileExists(target)) fchmodSync(fd, statSync(target).mode & 0o7777);
+          // The new file keeps the owner and permissions of the one it replaces.
+          if (fileExists(target)) keepOwnerAndMode(fd, statSync(target));
           fsyncSync(fd);
         }
       } catch (error) {
@@ -242,6 +282,26 @@ export function openAtomicFile(file) {
       remove();
     },
   };
+}
+
+/**
+ * Gives the new file `fd` the owner and mode of the file it replaces: root writing over a
+ * user's result used to leave it root's, and the user's next run could not write it. The
+ * owner is set first (a change of owner clears set-id bits); where it cannot be set (not
+ * root), the file stays the writer's, as a new file would be.
+ * @param {number} fd
+ * @param {import('node:fs').Stats} previous
+ */
+function keepOwnerAndMode(fd, previous) {
+  const own = fstatSync(fd);
+  if (own.uid !== previous.uid || own.gid !== previous.gid) {
+    try {
+      fchownSync(fd, previous.uid, previous.gid);
+    } catch {
+      // not permitted: the writer's own file
+    }
+  }
+  fchmodSync(fd, previous.mode & 0o7777);
 }
 
 /**

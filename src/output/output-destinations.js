@@ -68,7 +68,8 @@ function checkDescriptorWrites(fd) {
  */
 export function checkFileDestination(file, flag) {
   if (checkDestinationKind(file, flag)) return;
-  const target = path.resolve(file);
+  // Where the write will land: a link to a file not made yet is tried (and left) as a link.
+  const target = realTarget(file);
   let existed = true;
   try {
     statSync(target);

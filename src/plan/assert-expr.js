@@ -47,6 +47,8 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   const filter = /^([a-z0-9-]+)\s*\{([^{}]*)\}(.*)$/i.exec(expr);
   const endpoint = filter ? filter[2].trim().replace(/\s+/g, ' ') : null;
   const match = SHAPE.exec((filter ? `${filter[1]}${filter[3]}` : expr).replace(/\s+/g, ''));
+  // Two gates in one (k6's thresholds take a list): one per flag.
+  if (!match && /,|&&|\|\||\band\b/i.test(expr)) throw bad("one expression per --assert: repeat the flag, like --assert 'p99<50ms' --assert 'rps>=800'");
   if (!match) throw bad(`not an assertion; write metric, comparison and value, like ${EXAMPLES}`);
   const [, rawMetric, rawOp, number, rawUnit] = match;
   const op = /** @type {Assertion['op']} */ (rawOp);

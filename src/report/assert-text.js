@@ -38,14 +38,18 @@ export function formatAssertionLine(o) {
 }
 
 /**
- * Every assertion's line, then a count when any failed.
+ * Every assertion's line, then a count when any failed, with the exit code it gives: 3, unless
+ * a code that outranks it ends the command (a failed run exits 1, one stopped by a signal
+ * 130 or 143): "(exit 3)" was printed beside an exit 1.
  * @param {import('../analysis/assert-evaluate.js').AssertionOutcome[]} outcomes
+ * @param {{ outranked?: number|null }} [exit] outranked: the exit code the command ends with instead of 3
  * @returns {string}
  */
-export function formatAssertions(outcomes) {
+export function formatAssertions(outcomes, { outranked = null } = {}) {
   const lines = outcomes.map(formatAssertionLine);
   const failed = outcomes.filter((o) => !o.pass).length;
-  if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (exit 3)`);
+  const exit = outranked ? `exit ${outranked}, not 3: ${outranked === 1 ? 'the run failed' : 'the run was stopped'}` : 'exit 3';
+  if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (${exit})`);
   return lines.join('\n');
 }
 
@@ -60,7 +64,9 @@ export const WHY = {
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
   'no-rows': 'the comparison has no row: it was stopped before any run ended',
+  'no-endpoints': 'the result has no figures per endpoint (a run of one request, or a compare row): gate the whole, without the braces',
   'ambiguous-endpoint': 'more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query',
+  unsolicited: 'the server also sent responses no request asked for (note above): a broken stream fails the gate',
   outside: 'needs the in-process probe, which a server measured from outside (--url) does not have: start it under spawnbench (-- <command>) to gate on it',
 };
 

@@ -3,7 +3,8 @@
  * with its evidence and next steps, other findings, what could not be seen, and
  * the CPU profile's top functions. DiagnoseResult in, string out.
  */
-import { ms, pct } from './text-format.js';
+import { bytes, isFiniteNumber, ms, pct } from './text-format.js';
+import { CPU_PROFILE_ROOM_BYTES } from '../base/thresholds.js';
 import { formatProcesses } from './processes-text.js';
 import { formatHeadline } from './summary.js';
 import { formatEndpoints } from './endpoints-text.js';
@@ -108,8 +109,12 @@ function tuneHint(knob) {
  * @param {import('../base/result-types.js').CpuProfileSummary} profile
  * @returns {string[]}
  */
-export function formatCpuProfile({ dir, files, top }, route = null) {
+export function formatCpuProfile({ dir, files, top, freeBytes = null }, route = null) {
   if (!top) {
+    // Node fails to write a profile on a full disk without a word: that read as "not a Node.js process".
+    if (isFiniteNumber(freeBytes) && freeBytes < CPU_PROFILE_ROOM_BYTES) {
+      return [`CPU profile: none written in ${dir}: its disk has ${bytes(freeBytes)} free, likely too little to save one; give --cpu-prof-dir a folder on a disk with room`];
+    }
     return [`CPU profile: none written in ${dir} (the server was not a Node.js process, or it was killed before it could save one)`];
   }
   const lines = [

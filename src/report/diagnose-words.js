@@ -319,7 +319,8 @@ const WORDS = {
   'cpu-starved': (f, finding) => {
     /** @type {Array<{ name: string, count: number, cores: number, competes?: boolean, downstream?: string }>} */
     const takers = f.takenBy ?? [];
-    const of = f.cores ? ` of the ${f.cores} CPUs` : '';
+    // Measured host-wide: under a budget narrower than the host (affinity, a cpuset) they are the host's, not "of the 1 CPUs".
+    const of = f.hostCpus > f.cores ? ` of the host's ${f.hostCpus} CPUs` : f.cores ? ` of the ${f.cores} CPUs` : '';
     const others = takers.map((u) => `${cleanText(u.name, 40)} ×${int(u.count)} used ${u.cores.toFixed(1)}`);
     // The server's own threads took the cores (verdict-starved.js ownThreads): a quieter machine would change little.
     if (Number.isFinite(f.ownThreadsCores)) {

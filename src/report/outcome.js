@@ -18,9 +18,19 @@ import { int, pct } from './text-format.js';
  */
 export function succeededPart(outcome, responses = null, succeededRps = outcome?.succeededRps) {
   if (!outcome || outcome.failed === 0 || outcome.attempts === 0) return '';
-  if (outcome.succeeded > 0 && outcome.succeeded === responses) return ` (${int(outcome.failed)} more got no response: ${pct(1 - outcome.failedShare)} succeeded)`;
+  if (outcome.succeeded > 0 && outcome.succeeded === responses) return ` (${int(outcome.failed)} more got no response: ${partShare(1 - outcome.failedShare)} succeeded)`;
   const rate = Number.isFinite(succeededRps) ? `${int(succeededRps)} req/s` : int(outcome.succeeded);
-  return outcome.succeeded === 0 ? ` (${rate} succeeded)` : ` (${rate} succeeded, ${pct(1 - outcome.failedShare)})`;
+  return outcome.succeeded === 0 ? ` (${rate} succeeded)` : ` (${rate} succeeded, ${partShare(1 - outcome.failedShare)})`;
+}
+
+/**
+ * A share that is part of the whole, never rounded up to it: "257 more got no response: 100%
+ * succeeded" was said of 99.5%.
+ * @param {number} fraction below 1
+ */
+function partShare(fraction) {
+  if (pct(fraction) !== '100%') return pct(fraction);
+  return pct(fraction, 1) !== '100.0%' ? pct(fraction, 1) : 'over 99.9%';
 }
 
 /**

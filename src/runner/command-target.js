@@ -74,7 +74,7 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
       hints.add(line);
       onOutput(line, stream);
     },
-    readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports, mayDaemonise: since !== null },
+    readiness: { port, portSource: fixedPort === null ? 'PORT' : '--port', timeoutMs: readyTimeoutMs, mentionedPorts: hints.ports, debuggerPorts: hints.debuggers, mayDaemonise: since !== null },
   });
   // proc.stop() gives the whole group its grace (a shell or npm leader exits at once while
   // its Node child still writes its CPU profile), then SIGKILLs what is left.
@@ -90,6 +90,23 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
   return { proc, host: proc.host, port, label, serverPid: serverPid ?? proc.pid, launchers, stop: () => proc.stop() };
 }
 
+/** How long a command that stopped listening may take to exit, ms, before it is read as not crashed. */
+const CRASH_WAIT_MS = 1000;
+
+/**
+ * How the command ended when it failed (a code other than 0, or a signal) within
+ * CRASH_WAIT_MS: 'exited with code 1', 'was killed by SIGSEGV'; null when it exited 0 or still runs.
+ * @param {import('./process-group.js').StrategyProcess} proc
+ * @returns {Promise<string|null>}
+ */
+async function crashedSoon(proc) {
+  let timer;
+  const end = await Promise.race([proc.exited, new Promise((resolve) => { timer = setTimeout(resolve, CRASH_WAIT_MS, null); })]);
+  clearTimeout(timer);
+  if (!end || (end.code === 0 && !end.signal)) return null;
+  return end.signal ? `was killed by ${end.signal}` : `exited with code ${end.code}`;
+}
+
 /**
  * The launcher exited 0 (or lingers) and the port answers from outside its group:
  * the server runs in the background.
@@ -100,8 +117,12 @@ export async function startTarget({ command, port: fixedPort, env, readyTimeoutM
 async function daemonTarget({ proc, port, label, since }) {
   const daemon = findDaemon(port, since);
   if (!daemon) {
+    // A server that crashed just after its port answered (a second worker thread's listen
+    // failing with EADDRINUSE) is no daemon: it was said to be "something that was running before".
+    const crash = await crashedSoon(proc);
     const running = proc.child.exitCode === null;
     await proc.stop();
+    if (crash) throw new RunError(`${label} ${crash} just after its port ${port} answered${proc.stderrTail() ? `; its stderr ends:\n${proc.stderrTail()}` : ''}`);
     const state = running ? `runs, nothing it started listens on port ${port}, and the port answers` : `exited and port ${port} answers`;
     throw new RunError(`${label} ${state}, but from no process started after it: something that was running before serves that port; stop it, or give another --port`);
   }

@@ -40,6 +40,7 @@ const LIMIT_POLLS = 2;
  * @property {'PORT'|'--port'} portSource how the port was chosen, for the messages
  * @property {number} timeoutMs how long to poll (the start's own timeout is readyTimeoutMs)
  * @property {() => number[]} mentionedPorts ports its output mentions, for the hint
+ * @property {() => number[]} [debuggerPorts] ports Node's inspector said it listens on (--inspect): not the server's
  * @property {boolean} [mayDaemonise] a clean exit (code 0) before readiness is a launcher that left the
  *   server in the background (runner/daemon.js): the port is still waited for
  */
@@ -105,7 +106,7 @@ export async function startProcessGroup({
  * @param {AbortSignal} [signal]
  * @param {AbortSignal} [settled] aborted once the start succeeded or failed
  */
-function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts, mayDaemonise = false }, label, signal, settled) {
+function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts, debuggerPorts, mayDaemonise = false }, label, signal, settled) {
   const ac = new AbortController();
   child.once('exit', (code) => {
     if (!(mayDaemonise && code === 0)) ac.abort();
@@ -117,7 +118,7 @@ function acceptsConnections(child, { port, portSource, timeoutMs, mentionedPorts
   signal?.addEventListener('abort', forward, { once: true });
   // The start settled another way (an exit, the process limit): the poll ends with it.
   settled?.addEventListener('abort', () => ac.abort(), { once: true });
-  return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, signal: ac.signal })
+  return waitListening({ pgid: child.pid, port, label, portSource, readyTimeoutMs: timeoutMs, mentionedPorts, debuggerPorts, signal: ac.signal })
     .finally(() => signal?.removeEventListener('abort', forward));
 }
 

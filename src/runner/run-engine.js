@@ -5,6 +5,7 @@
  */
 import { startSampler } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
+import { narrowToServer, readServerCpu } from '../machine/cpu-budget.js';
 import { createLogger } from '../output/logger.js';
 import { describeWorkload } from '../base/workloads.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
@@ -46,6 +47,8 @@ async function execute(run, plan, logger) {
   let workers = [];
   let measureStartedAt = null;
   let limits = null;
+  /** @type {import('../machine/cpu-budget.js').CpuBudget|null} */
+  let serverCpu = null;
   const trees = { early: null, late: null };
   // A stop that comes once the measured phase is over (while the server stops) leaves it complete.
   let measuredToEnd = false;
@@ -83,6 +86,8 @@ async function execute(run, plan, logger) {
       measuredToEnd = !run.stopRequested;
       // The limits a failed spawn may have hit, read while the server's processes still run.
       if (server) limits = groupLimits(server.proc.pid);
+      // The CPUs the server may run on, read while it runs: fewer than spawnbench's narrow the budget.
+      if (server) serverCpu = readServerCpu(server.serverPid ?? server.proc.pid);
       if (plan.target.sizeKnob && server) trees.late = await listeningSnapshot(server.treePid ?? server.proc.pid, server.port);
     },
     beforeStops: (server) => {
@@ -106,7 +111,7 @@ async function execute(run, plan, logger) {
   const outcome = requestOutcome(load);
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
-    machine,
+    machine: { ...machine, cpu: narrowToServer(machine.cpu, serverCpu) },
     runtimes,
     ...runner.resultFields(plan, server, workers),
     load,

@@ -45,11 +45,13 @@ export function accepts(host, port, timeoutMs = CONNECT_TIMEOUT_MS) {
  * @param {'PORT'|'--port'} options.portSource how the port was chosen, for the message
  * @param {number} options.readyTimeoutMs
  * @param {() => number[]} options.mentionedPorts ports seen in its output
+ * @param {() => number[]} [options.debuggerPorts] ports Node's inspector listens on (--inspect): waited past, never
+ *   named as the server's ("pass --port <the inspector's>" was said of a server slow to start)
  * @param {AbortSignal} [options.signal] stops waiting (the server exited)
  * @param {(pgid: number) => number[]} [options.portsOf] the group's listening ports (listeningPorts)
  * @returns {Promise<{ host: string, port: number }>}
  */
-export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, signal, portsOf = listeningPorts }) {
+export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts }) {
   const deadline = Date.now() + readyTimeoutMs;
   let elsewhereSince = null;
   let others = [];
@@ -60,13 +62,14 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
     }
     if (Date.now() - checkedAt >= WRONG_PORT_CHECK_MS) {
       checkedAt = Date.now();
-      others = portsOf(pgid).filter((p) => p !== port);
+      const debuggers = debuggerPorts();
+      others = portsOf(pgid).filter((p) => p !== port && !debuggers.includes(p));
       elsewhereSince = others.length > 0 ? elsewhereSince ?? checkedAt : null;
     }
     if (elsewhereSince !== null && Date.now() - elsewhereSince >= WRONG_PORT_GRACE_MS) {
       throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others[0]}`);
     }
-    if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid) });
+    if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid), debuggers: debuggerPorts() });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new RunError(`stopped before ${label} accepted connections`);
@@ -76,9 +79,11 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
  * The timeout message. A port its output mentions that answers is the hint
  * ("it seems to listen on 4000"); one that does not answer is still named.
  */
-async function notListening({ label, port, portSource, readyTimeoutMs, mentioned, quota }) {
+async function notListening({ label, port, portSource, readyTimeoutMs, mentioned, quota, debuggers = [] }) {
   const others = mentioned.filter((p) => p !== port);
   let hint = portSource === 'PORT' ? '; if it listens on a fixed port, pass --port N' : '';
+  // Its inspector listened and its server never did: a --inspect-brk waits for a debugger before any code runs.
+  if (debuggers.length > 0) hint = `; only its Node inspector listens (port ${debuggers[0]}, a debugger's port, not its HTTP one): with --inspect-brk it waits for a debugger before it starts, so drop it or use --inspect`;
   if (others.length > 0) hint = `; its output mentions port ${others[0]}: if it listens there, pass --port ${others[0]}`;
   for (const candidate of others) {
     for (const host of LOOPBACK_HOSTS) {

@@ -18,6 +18,8 @@ const PRLIMIT = findOnPath('prlimit');
 const RUN_RESULT = fileURLToPath(new URL('../gates/fixtures/run.json', import.meta.url));
 /** Smaller than every file written here (a --url run result ~3 KB, its 1 s log ~1 KB, an HTML report ~30 KB). Bytes */
 const FILE_SIZE_LIMIT = 512;
+/** Above a short --url run result (~6 KB), below its HTML report (~11 KB). Bytes */
+const HTML_LIMIT = 8 * 1024;
 const dir = mkdtempSync(path.join(tmpdir(), 'spawnbench-test-atomic-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -151,4 +153,22 @@ test('a log that no exit handler would put in place (a second hangup) is put in 
   closeAllLoggers(() => assert.fail('nothing failed'));
   assert.match(readFileSync(file, 'utf8'), /"msg":"before the hangup"/);
   assert.deepEqual(readdirSync(dir).filter((n) => n.includes('hangup.log')), ['hangup.log']);
+});
+
+test('--html that cannot be written still lets --out be written, and says so (exit 1)', { skip }, async () => {
+  const server = await startFixtureServer('healthy');
+  try {
+    const sub = mkdtempSync(path.join(dir, 'html-out-'));
+    const [out, html] = ['result.json', 'report.html'].map((n) => path.join(sub, n));
+    // Under HTML_LIMIT bytes: the result of a short --url run fits, its HTML report does not.
+    const result = spawnSync(PRLIMIT, [`--fsize=${HTML_LIMIT}`, process.execPath, BIN, 'run', '--url', server.url, '-d', '300ms', '-w', '0s', '-c', '1', '--no-dashboard', '--out', out, '--html', html], {
+      encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000,
+    });
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(result.stderr, /spawnbench: --html .*report\.html: cannot write the report \(the file size limit was reached \(ulimit -f\)\)/);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).kind, 'run', 'the result file is written all the same');
+    assert.deepEqual(readdirSync(sub), ['result.json']);
+  } finally {
+    await server.stop();
+  }
 });

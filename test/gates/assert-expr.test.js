@@ -32,6 +32,9 @@ test('a malformed expression is a one-line usage error naming it and what to wri
     ['elu<1.5', /elu is a share: write 30% or 0\.3/],
     ['rps-change>-5', /a change is in %, signed/],
     ['rps>-5', /rps cannot be negative/],
+    // Two gates in one flag (k6's thresholds are a list): said so, not "not an assertion".
+    ['p99<50ms,rps>=100', /one expression per --assert: repeat the flag/],
+    ['p99<50ms && rps>=100', /one expression per --assert: repeat the flag/],
   ];
   for (const [expr, message] of cases) {
     assert.throws(() => parseAssertion(expr), (error) => error instanceof UsageError && message.test(error.message) && !error.message.includes('\n'), expr);

@@ -87,6 +87,12 @@ test('bad --assert, --against and --html are refused before anything starts, exi
   const compare = await cli('compare', '--strategies', 'baseline', '--assert', 'elu<0.9');
   assert.equal(compare.code, 2);
   assert.match(compare.err, /compare does not measure elu; it can assert p50, p99, rps, errors/);
+  // A gate on a probe figure with no probe to read it failed only after the whole run.
+  const noProbe = await cli(...RUN, '--no-probe', '--assert', 'busy<0.9');
+  assert.deepEqual([noProbe.code, noProbe.err], [2, "spawnbench: --assert 'busy<0.9' needs the in-process probe, which --no-probe turns off: drop --no-probe, or this gate\n"]);
+  const outside = await cli('run', '--url', 'http://127.0.0.1:9/', '-d', '1s', '--assert', 'elu<0.9');
+  assert.equal(outside.code, 2);
+  assert.match(outside.err, /^spawnbench: --assert 'elu<0\.9' needs the in-process probe, which a server measured from outside \(--url\) does not have: start it under spawnbench/);
   assert.equal(existsSync(join(dir, 'no-such-folder')), false);
   assert.equal(trackedGroupCount(), 0);
 });

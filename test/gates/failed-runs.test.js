@@ -71,6 +71,7 @@ test('a run with no response measured: every latency null in load and metrics; p
   assert.equal(p99.pass, false);
   assert.equal(rps.pass, false, 'rps>=0 does not pass on nothing');
   assert.equal(formatAssertions([p99]), 'assert p99<1ms  FAIL  not measured (no response was measured: the measured phase was empty)\n1 of 1 assertion failed (exit 3)');
+  assert.match(formatAssertions([p99], { outranked: 130 }), /\n1 of 1 assertion failed \(exit 130, not 3: the run was stopped\)$/);
   assert.ok(validate({ ...all500(), load: run.load, metrics }), JSON.stringify(validate.errors));
   // As an older version saved it: zeros for no data, and no succeededLatency.
   const zeros = { minMs: 0, meanMs: 0, p50Ms: 0, p75Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
@@ -108,6 +109,8 @@ test('run --url on a server that answers 500: the gates fail beside FAILED, exit
     assert.equal(r.code, 1, r.err);
     assert.match(r.out, /^FAILED {5}no request succeeded/m);
     assert.match(r.out, /\nassert rps>=1 {2}FAIL {2}measured 0 req\/s \(no successful responses were measured: only successes count\)\nassert p99<100ms {2}FAIL {2}not measured \(no successful/);
+    // The exit code said is the one it ends with: "(exit 3)" was printed beside exit 1.
+    assert.match(r.out, /\n2 of 2 assertions failed \(exit 1, not 3: the run failed\)\n/);
     const saved = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(saved.exitCode, 1);
     assert.equal(saved.outcome.id, 'none-succeeded');

@@ -91,6 +91,10 @@ const USAGE = [
   ['an unreadable file', ['--mix', join(dir, 'missing.json')], /missing\.json: cannot read it/],
   ['a HAR without entries', ['--mix', bad('empty.har', '{"log":{"version":"1.2","entries":[]}}')], /a HAR without entries/],
   ['a filter on a metric with none per endpoint', ['--mix', MIX, '--assert', 'elu{GET /report}<0.5'], /elu has no figure per endpoint/],
+  // These three failed only after the whole run (exit 3), the first saying "no endpoint in the result's mix" of a run with none.
+  ['a filter on a run of one request', ['--assert', 'p99{GET /}<50ms'], /^spawnbench: --assert 'p99\{GET \/\}<50ms' reads one endpoint of a mix, and this run sends one request: add --mix <file> \(or --path more than once\), or gate the run, like --assert 'p99<50ms'$/m],
+  ['a filter naming no endpoint of the mix', ['--mix', MIX, '--assert', 'p99{get /report}<50ms'], /^spawnbench: --assert 'p99\{get \/report\}<50ms': no endpoint of the mix is named 'get \/report'; name one by its name or METHOD path: '[^']+', '/m],
+  ['a filter two endpoints answer to', ['--path', '/items?page=1', '--path', '/items?page=2', '--assert', 'p99{GET /items}<50ms'], /2 endpoints of the mix answer to 'GET \/items'; name one by its name, or METHOD path with its query/],
 ];
 
 for (const [what, args, words] of USAGE) {
@@ -101,6 +105,12 @@ for (const [what, args, words] of USAGE) {
     assert.equal(err.trim().split('\n').length, 1, err);
   });
 }
+
+test('compare refuses a filter on one endpoint before anything starts: its rows have no figures per endpoint', async () => {
+  const { code, err } = await cli('compare', '--strategies', 'baseline', '--assert', 'p99{GET /}<50ms');
+  assert.equal(code, 2, err);
+  assert.equal(err, "spawnbench: --assert 'p99{GET /}<50ms': a compare row has no figures per endpoint; gate the row, like --assert 'p99<50ms'\n");
+});
 
 test('--mix reaches tune, compare and diagnose on your own server and a --url; a strategy refuses it', async () => {
   assert.equal(buildTunePlan({ mix: MIX, sizeEnv: 'WORKERS', sizes: [1, 2] }, ['node', 'server.js']).base.load.mix.length, 4);

@@ -23,6 +23,15 @@ test('run -- true: "exited with code 0", not a wait for the whole ready timeout 
   assert.equal(trackedGroupCount(), 0);
 });
 
+test('a server that crashes just after its port first answered: its exit and stderr, not "something running before serves that port"', async () => {
+  const server = fixtureServer('listens-then-crashes');
+  const { code, err } = await spawnCli(['run', '-d', '1s', '--', process.execPath, server], { env, timeoutMs: 60_000 });
+  assert.equal(code, 1, err);
+  assert.match(err, /^spawnbench: '[^']+listens-then-crashes\.js' exited with code 1 just after its port \d+ answered; its stderr ends:\nError: listen EADDRINUSE/m);
+  assert.doesNotMatch(err, /running before|\n\s+at /);
+  assert.deepEqual(processesMatching(server), []);
+});
+
 const inCi = Boolean(process.env.CI) && !['0', 'false'].includes(process.env.CI);
 const mustRun = inCi || (process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/sys/fs/cgroup'));
 const quota = makeQuotaCgroup(0.01);
