@@ -35,3 +35,16 @@ test('a server that listens elsewhere is still named once the grace has passed',
   await assert.rejects(waitListening({ ...options(port, () => [4000]), readyTimeoutMs: 30_000 }), new RegExp(`listens on port 4000, not on port ${port} .*; pass --port 4000$`));
   assert.ok(Date.now() - started >= WRONG_PORT_GRACE_MS, 'not before the grace');
 });
+
+test('a server that opens an admin port first and its own port 1.5 s later is waited for, not told to pass --port <the admin port>', async () => {
+  const port = await closedPort();
+  const server = net.createServer((socket) => socket.end());
+  const late = setTimeout(() => server.listen(port, '127.0.0.1'), 1500);
+  try {
+    const ready = await waitListening({ ...options(port, () => [4000, 4001, 4002]), readyTimeoutMs: 30_000 });
+    assert.deepEqual(ready, { host: '127.0.0.1', port });
+  } finally {
+    clearTimeout(late);
+    server.close();
+  }
+});
