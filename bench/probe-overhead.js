@@ -1,5 +1,17 @@
 // What the probe and samplers cost the server they measure.
 //
+// Where it runs: where taskset exists and this process may use 2 CPUs or more, every server it
+// measures runs on the last of them (taskset -c on its spawn; its children inherit it) and this
+// process, with its load generator and samplers, on the others (taskset -a -p at start: all its
+// threads, and the generator's threads started later inherit it). The first line says which CPUs
+// each side has, or why nothing was pinned (no taskset, one CPU, not Linux, --no-pin). The
+// servers are loaded one at a time, so a loaded server is the only measured process on its CPU
+// and its CPU per request is not shared with the generator. Other work on the machine still
+// shares both CPUs: on 2 cores busy with other processes (load 3.7 to 12.8), the off/off spread
+// of 2. below was no narrower pinned than not (quartiles of CPU per request ±7 to 10% pinned,
+// ±6 to 10% not; of throughput ±10 to 13% and ±7 to 11%; two runs each). The idle and fork
+// figures (3.) run on this process's CPUs.
+//
 // 1. Throughput: baseline/echo under the same closed-loop load with probes and
 //    samplers on and off, alternated (off, on, on, off, ...) so drift on this
 //    shared machine falls on both sides; prints the on/off throughput ratio
@@ -18,6 +30,14 @@
 //    then the same with neither server attributing, as the noise those figures carry
 //    (on 2 shared cores at load 3 to 6, off/off medians of 0.97 to 1.07 and quartiles
 //    ±5 to 17%: such a machine does not resolve 3% this way; the figures below do better).
+//    The slices' length (--slice, ms; each has 250 ms of warm-up first): 1 s, as shorter or
+//    longer ones were no better. Pinned, over the same measured time, at load 3.7 to 12.8,
+//    the off/off quartiles were, of CPU per request and of throughput: 20 pairs of 1 s ±7 to
+//    10% and ±10 to 13% (two runs), 40 of 500 ms ±13 to 17% and ±22 to 25%, 10 of 2 s ±5 to
+//    14% and ±13 to 19%. --only pairs runs these two-server comparisons alone (about 3 minutes).
+//    Two runs of --only routes this way, pinned, at load 12.3 and 3.9: off/off medians of CPU per
+//    request 0.982 and 0.922, of throughput 1.039 and 1.116, quartiles ±8 to 30%: 3% is still
+//    not resolved on 2 cores that other work keeps busy.
 //    Then the same inside one server process (bench/route-timer-child.js): the
 //    attribution installed for every other phase of 1 s under one steady load, each
 //    such phase's CPU per request against its neighbours' (target ≤ 1.03); and once
@@ -30,9 +50,11 @@
 //    memory the probe adds: a fork copies the parent's page tables, so each MB
 //    of it makes every spawn of the server slower.
 //
-// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20 --pairs 20 --only routes]
-// (about 9 minutes with the defaults; --only routes: the attribution comparisons alone, about 5)
-import { spawn, execFile } from 'node:child_process';
+// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20 --pairs 20 --slice 1000 --only routes|pairs --no-pin]
+// (about 9 minutes with the defaults; --only routes: the attribution comparisons alone, about 5;
+// --only pairs: only those of two servers, about 3)
+import { spawn, spawnSync, execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs, promisify } from 'node:util';
 import { openProbeChannel } from '../src/probe/channel.js';
@@ -40,6 +62,7 @@ import { startSampler } from '../src/sample/index.js';
 import { startLoad } from '../src/load/index.js';
 import { readStat, procUnits, HAS_PROC } from '../src/sample/proc.js';
 import { checkMix } from '../src/load/mix.js';
+import { ownCpuBudget, parseCpuList } from '../src/machine/cpu-budget.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -49,6 +72,8 @@ const { values: flags } = parseArgs({
     'idle-seconds': { type: 'string', default: '20' },
     only: { type: 'string', default: '' },
     pairs: { type: 'string', default: '20' },
+    slice: { type: 'string', default: '1000' },
+    'no-pin': { type: 'boolean', default: false },
   },
 });
 const ROUNDS = Number(flags.rounds);
@@ -56,7 +81,11 @@ const DURATION_MS = Number(flags.duration);
 const CONNECTIONS = Number(flags.connections);
 /** Slices each server of the attribution comparison is loaded for, and their length in ms (each after its own warm-up). */
 const PAIRS = Number(flags.pairs);
-const SLICE_MS = 1000;
+const SLICE_MS = Number(flags.slice);
+if (!Number.isInteger(SLICE_MS) || SLICE_MS <= 0) {
+  console.error(`--slice takes a whole number of ms above 0 (got '${flags.slice}'): try --slice 1000`);
+  process.exit(2);
+}
 const SLICE_WARMUP_MS = 250;
 /** Warm-up before each measured run, in ms: the server's JIT and the fork path settle in well under a second. */
 const WARMUP_MS = 500;
@@ -81,9 +110,59 @@ const TARGETS = {
   },
 };
 
+/** The CPUs a process may run on, from /proc (null where it cannot be read). */
+function allowedCpus(pid = 'self') {
+  try {
+    return parseCpuList(/^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where each side runs: the servers under test on the last CPU this process may use, this
+ * process (its load generator's threads, the samplers) on the others, so a loaded server does
+ * not share its CPU with the generator (other work on the machine still may). Every thread of this
+ * process is moved (taskset -a); threads started later (the generator's) inherit it. Without
+ * taskset or with one CPU, nothing is pinned and `skipped` says why.
+ * @returns {{ server: number[], bench: number[] } | { skipped: string }}
+ */
+function pinSides() {
+  if (flags['no-pin']) return { skipped: '--no-pin' };
+  if (process.platform !== 'linux') return { skipped: `taskset is Linux's (this is ${process.platform})` };
+  if (spawnSync('taskset', ['-V']).error) return { skipped: 'no taskset on PATH' };
+  const { cpus } = ownCpuBudget();
+  if (cpus.length < 2) return { skipped: `this process may use ${cpus.length} CPU (${cpus.join(',')}): nothing to split` };
+  const server = cpus.slice(-1);
+  const bench = cpus.slice(0, -1);
+  const set = spawnSync('taskset', ['-a', '-p', '-c', bench.join(','), String(process.pid)], { encoding: 'utf8' });
+  if (set.status !== 0) return { skipped: `taskset could not pin this process: ${(set.stderr || set.error?.message || '').trim()}` };
+  const now = allowedCpus();
+  if (now && now.join(',') !== bench.join(',')) return { skipped: `taskset left this process on CPUs ${now.join(',')}, not ${bench.join(',')}` };
+  return { server, bench };
+}
+
+const PIN = pinSides();
+if ('skipped' in PIN) console.log(`CPUs: not pinned (${PIN.skipped}); servers, this process and its load generator share CPUs ${(allowedCpus() ?? ['?']).join(',')}`);
+else console.log(`CPUs: servers under test on ${PIN.server.join(',')} (taskset -c), this process and its load generator on ${PIN.bench.join(',')} (taskset -a -p)`);
+
+/** The command and arguments that run a server file with Node, on the servers' CPU when pinned. */
+function serverCommand(args) {
+  return 'skipped' in PIN ? [process.execPath, args] : ['taskset', ['-c', PIN.server.join(','), process.execPath, ...args]];
+}
+
+/** Why a pinned server is not on the servers' CPU (then the figures would not be what the header says), or null. */
+function notPinned(pid) {
+  if ('skipped' in PIN) return null;
+  const cpus = allowedCpus(pid);
+  return cpus && cpus.join(',') !== PIN.server.join(',') ? `server ${pid} runs on CPUs ${cpus.join(',')}, not ${PIN.server.join(',')}` : null;
+}
+
 /** Boots a target (baseline by default) in its own process group; resolves once it prints its ready line. */
 async function bootBaseline(env, file = STRATEGY) {
-  const child = spawn(process.execPath, [file], {
+  // taskset execs node: the pid is the server's.
+  const [command, args] = serverCommand([file]);
+  const child = spawn(command, args, {
     detached: true,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, ...env, SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify({ command: 'echo', args: ['hi'] }) },
@@ -107,6 +186,11 @@ async function bootBaseline(env, file = STRATEGY) {
       // the group is already gone
     }
   };
+  const misplaced = notPinned(child.pid);
+  if (misplaced) {
+    await stop();
+    throw new Error(misplaced);
+  }
   return { pid: child.pid, port, stop };
 }
 
@@ -273,7 +357,8 @@ async function compareRoutes(target, { noise = false } = {}) {
   }
 }
 
-if (ROUNDS > 0 && flags.only !== 'routes') await compareThroughput();
+const ONLY_ROUTES = flags.only === 'routes' || flags.only === 'pairs';
+if (ROUNDS > 0 && !ONLY_ROUTES) await compareThroughput();
 else if (ROUNDS === 0) console.log('throughput comparison skipped (--rounds 0)');
 /**
  * Phases of the in-process alternation (off, on, off, ..., off), and their length in ms: the
@@ -294,7 +379,8 @@ const WINDOWS_SPEED_UP = 10;
  * `speedUp` times as often as the probe opens them; prints its CPU per request both ways.
  */
 async function alternateRoutes(target, speedUp = 1) {
-  const child = spawn(process.execPath, [new URL('./route-timer-child.js', import.meta.url).pathname, target.file, String(PHASES), String(PHASE_MS), String(speedUp)], {
+  const [command, args] = serverCommand([new URL('./route-timer-child.js', import.meta.url).pathname, target.file, String(PHASES), String(PHASE_MS), String(speedUp)]);
+  const child = spawn(command, args, {
     stdio: ['pipe', 'ignore', 'pipe'],
     env: { ...process.env, SPAWNBENCH_STRATEGY_CONFIG: JSON.stringify({ command: 'echo', args: ['hi'] }) },
   });
@@ -313,6 +399,12 @@ async function alternateRoutes(target, speedUp = 1) {
     child.once('exit', () => reject(new Error(`${target.label}: the server exited before it listened`)));
   });
   const exited = once(child, 'exit');
+  const misplaced = notPinned(child.pid);
+  if (misplaced) {
+    child.kill('SIGKILL');
+    await exited;
+    throw new Error(misplaced);
+  }
   const { path = '/', ...rest } = target.load;
   const load = startLoad({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, durationMs: 2000 + PHASES * PHASE_MS + 2000, warmupMs: 0, threads: 1, ...rest });
   await exited;
@@ -335,6 +427,7 @@ if (PAIRS > 0) {
   for (const target of Object.values(TARGETS)) await compareRoutes(target);
   await compareRoutes(TARGETS['multi-route'], { noise: true });
 }
+if (flags.only === 'pairs') process.exit(0);
 for (const target of Object.values(TARGETS)) await alternateRoutes(target);
 await alternateRoutes(TARGETS['multi-route'], WINDOWS_SPEED_UP);
 if (flags.only === 'routes') process.exit(0);
