@@ -42,7 +42,15 @@
 //    attribution installed for every other phase of 1 s under one steady load, each
 //    such phase's CPU per request against its neighbours' (target ≤ 1.03); and once
 //    more on the multi-route fixture with the windows 10 times as often, where what the
-//    windows cost (once, their switching on and off) stands out of the noise.
+//    windows cost (once, their switching on and off) stands out of the noise. Each line gives
+//    the 95% interval of its median from the ratios' order statistics: with the default 41
+//    phases (20 ratios) it is about ±3% on this machine, so --phases 201 (100 ratios, 3.5 min
+//    a target) is what resolves 3%. Quiet 2-core machine, pinned, --only routes --pairs 0
+//    --phases 201: echo 1.013 (interval 0.999–1.037), multi-route 0.998 (0.971–1.018).
+//    --fixed-rate multi-route=8000,echo=200 runs the in-process comparison alone at fixed
+//    open-loop rates (same throughput both ways by construction, so the cost is all in the
+//    CPU per request); at 41 phases it was no tighter than the closed loop (multi-route
+//    quartiles 0.977–1.116).
 // 3. Idle cost: the CPU an otherwise idle Node process burns with the probe on,
 //    over the same seconds without it (target ≤ 1% of a core at 250 ms), and,
 //    as the floor the probe cannot go under, with nothing but the 10 ms
@@ -50,7 +58,8 @@
 //    memory the probe adds: a fork copies the parent's page tables, so each MB
 //    of it makes every spawn of the server slower.
 //
-// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20 --pairs 20 --slice 1000 --only routes|pairs --no-pin]
+// Usage: npm run bench:probe-overhead [-- --rounds 5 --duration 3000 --connections 30 --idle-seconds 20 --pairs 20 --slice 1000 --only routes|pairs --no-pin
+//   --phases 41 --fixed-rate multi-route=8000,echo=200]
 // (about 9 minutes with the defaults; --only routes: the attribution comparisons alone, about 5;
 // --only pairs: only those of two servers, about 3)
 import { spawn, spawnSync, execFile } from 'node:child_process';
@@ -72,6 +81,8 @@ const { values: flags } = parseArgs({
     'idle-seconds': { type: 'string', default: '20' },
     only: { type: 'string', default: '' },
     pairs: { type: 'string', default: '20' },
+    'fixed-rate': { type: 'string', default: '' },
+    phases: { type: 'string', default: '41' },
     slice: { type: 'string', default: '1000' },
     'no-pin': { type: 'boolean', default: false },
   },
@@ -300,6 +311,24 @@ function quartiles(list) {
 const spread = ({ median, low, high }) => `${median.toFixed(3)} (quartiles ${low.toFixed(3)}–${high.toFixed(3)})`;
 
 /**
+ * The 95% confidence interval of a median from its sample's order statistics (no assumption on
+ * the distribution): the values ranked n/2 ∓ 0.98·√n. Null under 6 values, where it spans them all.
+ * @param {number[]} list
+ * @returns {{ low: number, high: number }|null}
+ */
+function medianInterval(list) {
+  if (list.length < 6) return null;
+  const sorted = [...list].sort((a, b) => a - b);
+  const half = 0.98 * Math.sqrt(sorted.length);
+  const low = Math.max(0, Math.floor(sorted.length / 2 - half));
+  const high = Math.min(sorted.length - 1, Math.ceil(sorted.length / 2 + half) - 1);
+  return { low: sorted[low], high: sorted[high] };
+}
+
+/** The interval of medianInterval() as a clause of a figure's line, or nothing. */
+const intervalText = (interval) => (interval ? `, 95% interval of the median ${interval.low.toFixed(3)}–${interval.high.toFixed(3)}` : '');
+
+/**
  * The probe with and without its per-route attribution, as two servers booted side by side
  * and loaded in turn, slice by slice (on, off, off, on, ...): each slice's figure against the
  * other server's neighbouring slice, so both see the same moments of a shared machine, in
@@ -364,7 +393,11 @@ else if (ROUNDS === 0) console.log('throughput comparison skipped (--rounds 0)')
  * Phases of the in-process alternation (off, on, off, ..., off), and their length in ms: the
  * probe's windows open once a second, so a phase of a second holds one, as a real run does.
  */
-const PHASES = 41;
+const PHASES = Number(flags.phases);
+if (!Number.isInteger(PHASES) || PHASES < 3 || PHASES % 2 === 0) {
+  console.error(`--phases ${flags.phases}: give an odd whole number of 3 or more (off, on, …, off)`);
+  process.exit(2);
+}
 const PHASE_MS = 1000;
 
 /**
@@ -378,7 +411,7 @@ const WINDOWS_SPEED_UP = 10;
  * The attribution switched on and off inside one server process under one load, its windows
  * `speedUp` times as often as the probe opens them; prints its CPU per request both ways.
  */
-async function alternateRoutes(target, speedUp = 1) {
+async function alternateRoutes(target, speedUp = 1, rate = null) {
   const [command, args] = serverCommand([new URL('./route-timer-child.js', import.meta.url).pathname, target.file, String(PHASES), String(PHASE_MS), String(speedUp)]);
   const child = spawn(command, args, {
     stdio: ['pipe', 'ignore', 'pipe'],
@@ -406,7 +439,7 @@ async function alternateRoutes(target, speedUp = 1) {
     throw new Error(misplaced);
   }
   const { path = '/', ...rest } = target.load;
-  const load = startLoad({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, durationMs: 2000 + PHASES * PHASE_MS + 2000, warmupMs: 0, threads: 1, ...rest });
+  const load = startLoad({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, durationMs: 2000 + PHASES * PHASE_MS + 2000, warmupMs: 0, threads: 1, ...rest, ...(rate ? { rate } : {}) });
   await exited;
   await load.stop();
   const { phases } = lines.at(-1);
@@ -416,10 +449,10 @@ async function alternateRoutes(target, speedUp = 1) {
   for (let i = 1; i < phases.length - 1; i += 2) ratios.push(perRequest(phases[i]) / ((perRequest(phases[i - 1]) + perRequest(phases[i + 1])) / 2));
   const requests = phases.reduce((sum, phase) => sum + phase.requests, 0);
   const offMedian = quartiles(phases.filter((phase) => !phase.on).map(perRequest)).median;
-  const windows = speedUp === 1 ? 'windows at their own rate' : `windows ${speedUp}× as often`;
+  const windows = `${speedUp === 1 ? 'windows at their own rate' : `windows ${speedUp}× as often`}${rate ? `, an open loop at ${rate} req/s` : ''}`;
   console.log(
     `${target.label}, in one process, ${PHASES} phases of ${PHASE_MS} ms, ${windows}: server CPU per request with attribution / without (its neighbours), ` +
-      `median of ${ratios.length} ${spread(quartiles(ratios))} (without: ${offMedian.toFixed(1)} µs; ${requests} requests${speedUp === 1 ? '; target ≤ 1.03' : ''})`,
+      `median of ${ratios.length} ${spread(quartiles(ratios))}${intervalText(medianInterval(ratios))} (without: ${offMedian.toFixed(1)} µs; ${requests} requests${speedUp === 1 ? '; target ≤ 1.03' : ''})`,
   );
 }
 
@@ -428,6 +461,10 @@ if (PAIRS > 0) {
   await compareRoutes(TARGETS['multi-route'], { noise: true });
 }
 if (flags.only === 'pairs') process.exit(0);
+if (flags['fixed-rate']) {
+  for (const [name, rate] of flags['fixed-rate'].split(',').map((pair) => pair.split('='))) await alternateRoutes(TARGETS[name], 1, Number(rate));
+  process.exit(0);
+}
 for (const target of Object.values(TARGETS)) await alternateRoutes(target);
 await alternateRoutes(TARGETS['multi-route'], WINDOWS_SPEED_UP);
 if (flags.only === 'routes') process.exit(0);
