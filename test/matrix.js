@@ -375,9 +375,80 @@ async function runSet(node, set, limits) {
   const parts = [];
   const run = NODE_RUNNER ? runWithNodeTest : runFiles;
   if (shared.length > 0) parts.push(await run(node, shared, limits));
-  if (alone.length > 0) parts.push(await run(node, alone, { budget: 0, maxFiles: 1 }));
+  if (alone.length > 0) {
+    await settle();
+    parts.push(await run(node, alone, { budget: 0, maxFiles: 1 }));
+  }
   const failedPart = parts.find((part) => part.code !== 0 || !part.summary);
   return { code: failedPart ? 1 : 0, summary: addSummaries(parts.map((part) => part.summary)), failures: parts.flatMap((part) => part.failures ?? []) };
+}
+
+/** Most the run-alone files wait for the machine to quiet after the shared ones, ms. */
+const SETTLE_MAX_MS = 30_000;
+/** Cores busy below which the machine is quiet: the run-alone files read every other process's CPU. */
+const QUIET_CORES = 0.15;
+/** One reading of how busy the machine is, ms. */
+const SETTLE_WINDOW_MS = 500;
+
+/**
+ * Waits, before the run-alone files, until the machine's CPU is quiet (QUIET_CORES over a
+ * SETTLE_WINDOW_MS), for at most SETTLE_MAX_MS: a process the shared files left ending (a
+ * server stopping, a database shutting down) read as another program using the cores, and
+ * a verdict that needs an idle core failed (a fresh-clone run read 0.3 to 1.0 cores of
+ * others there). Says what was busy when it had to wait. Linux /proc only; elsewhere it returns at once.
+ */
+export async function settle() {
+  const started = Date.now();
+  /** pid → { comm, ticks } over the busy readings */
+  const seen = new Map();
+  const busiest = () => [...seen].sort((a, b) => b[1].ticks - a[1].ticks).slice(0, 5).map(([pid, p]) => `${p.comm} ${pid}`).join(', ');
+  for (;;) {
+    const before = { cpu: machineTicks(), procs: processTicks() };
+    if (!before.cpu) return;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_WINDOW_MS));
+    const after = { cpu: machineTicks(), procs: processTicks() };
+    const cores = ((after.cpu.busy - before.cpu.busy) / Math.max(1, after.cpu.total - before.cpu.total)) * after.cpu.count;
+    if (cores < QUIET_CORES) break;
+    for (const [pid, p] of before.procs) {
+      const used = (after.procs.get(pid)?.ticks ?? p.ticks) - p.ticks;
+      if (used > 0) seen.set(pid, { comm: p.comm, ticks: (seen.get(pid)?.ticks ?? 0) + used });
+    }
+    if (Date.now() - started >= SETTLE_MAX_MS) {
+      console.log(`\nrun-alone files: the machine was still busy after ${SETTLE_MAX_MS / 1000} s (${cores.toFixed(2)} cores; the busiest: ${busiest()}); starting them anyway`);
+      return;
+    }
+  }
+  const waited = Date.now() - started;
+  if (waited > SETTLE_WINDOW_MS * 1.5) console.log(`\nrun-alone files: waited ${(waited / 1000).toFixed(1)} s for the machine to quiet (the busiest meanwhile: ${busiest() || 'the kernel'})`);
+}
+
+/** /proc/stat's busy and total ticks of all CPUs (busy: a process's or the kernel's work), and how many there are; null without /proc. */
+function machineTicks() {
+  try {
+    const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+    const [, ...fields] = lines[0].trim().split(/\s+/).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    // Idle, I/O wait and steal (a hypervisor's other guests) are no process's work here.
+    return { busy: total - fields[3] - fields[4] - fields[7], total, count: lines.filter((line) => /^cpu\d/.test(line)).length };
+  } catch {
+    return null;
+  }
+}
+
+/** Each process's name and CPU ticks so far (user + system), from /proc. */
+function processTicks() {
+  const procs = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(name), { comm: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return procs;
 }
 
 /**
