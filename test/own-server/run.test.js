@@ -77,11 +77,12 @@ test('a single process: no workers seen, no knob, a recommendation about a pool 
   const result = JSON.parse(out);
   assert.deepEqual([result.server.kind, result.server.workers, result.sizeKnob.source], ['single', [], null]);
   assertAdvice(result.recommendation);
-  // No knob to sweep: nothing to confirm, except where the run was too short to size it, which proposes the
-  // process count that needs no knob (tune --processes: the server's own command in node:cluster workers).
-  const tooShort = result.recommendation.reasons.some((r) => r.id === 'too-short');
-  if (tooShort) assert.deepEqual(result.recommendation.confirmWith?.argv.slice(0, 2), ['tune', '--processes']);
-  else assert.equal(result.recommendation.confirmWith, null, 'nothing to sweep without a knob');
+  // No knob to sweep: nothing to confirm, except where one run cannot size it, which proposes the process
+  // count that needs no knob (tune --processes: the server's own command in node:cluster workers): a run too
+  // short, or cores full with other processes' work (a loaded machine), where a pool's gain cannot be priced.
+  const cannotSize = result.recommendation.reasons.some((r) => r.id === 'too-short' || (r.id === 'no-gain-expected' && r.figures.sharedCores != null));
+  if (cannotSize) assert.deepEqual(result.recommendation.confirmWith?.argv.slice(0, 2), ['tune', '--processes']);
+  else assert.equal(result.recommendation.confirmWith, null, `nothing to sweep without a knob: ${JSON.stringify(result.recommendation.reasons)}`);
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('spawn-per-request') });
 });
 
