@@ -9,7 +9,7 @@ import { RunError } from '../base/errors.js';
 import { listeningPorts } from './listening-ports.js';
 import { processLimitClose, processLimitMessage } from './start-limits.js';
 import { WRONG_PORT_GRACE_MS, WRONG_PORT_CHECK_MS } from '../base/thresholds.js';
-import { ownCpuBudget, processCpuBudget } from '../machine/cpu-budget.js';
+import { ownCpuBudget, readServerCpu } from '../machine/cpu-budget.js';
 
 /** Time between connection attempts, ms: readiness is seen within a tenth of a second. */
 const POLL_MS = 100;
@@ -108,12 +108,7 @@ async function notListening({ label, port, portSource, readyTimeoutMs, mentioned
  * @returns {{ cpus: number, cgroup: string }|null}
  */
 function quotaOf(pgid) {
-  let quota = null;
-  try {
-    quota = processCpuBudget(pgid).limits.quota ?? ownCpuBudget().limits.quota;
-  } catch {
-    quota = ownCpuBudget().limits.quota;
-  }
+  const quota = readServerCpu(pgid)?.limits.quota ?? ownCpuBudget().limits.quota;
   return quota && quota.cpus < 1 ? { cpus: quota.cpus, cgroup: quota.cgroup } : null;
 }
 

@@ -5,7 +5,7 @@
  * group is read where its tightest quota is set (src/machine/cpu-budget.js), since that is
  * the level whose periods the kernel throttles.
  */
-import { ownCpuBudget, processCpuBudget, readCpuStat, throttlingBetween } from '../machine/cpu-budget.js';
+import { ownCpuBudget, readServerCpu, readCpuStat, throttlingBetween } from '../machine/cpu-budget.js';
 
 /**
  * @typedef {object} Throttling  one quota's figures over an interval (sample) or the measured phase (summary)
@@ -33,7 +33,7 @@ export function createThrottleSampler({ serverPid }) {
     if (!group.roles.includes(role)) group.roles.push(role);
     groups.set(quota.dir, group);
   };
-  if (serverPid) add('server', safe(() => processCpuBudget(serverPid)));
+  if (serverPid) add('server', readServerCpu(serverPid));
   add('spawnbench', ownCpuBudget());
 
   const take = () => {
@@ -66,12 +66,4 @@ export function createThrottleSampler({ serverPid }) {
       return [...groups.values()].map((group) => figures(group, group.first, group.last)).filter(Boolean);
     },
   };
-}
-
-function safe(read) {
-  try {
-    return read();
-  } catch {
-    return null;
-  }
 }
