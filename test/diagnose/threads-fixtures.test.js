@@ -2,9 +2,9 @@
 // would be other CPU users, and fill the cores a full threadpool leaves idle)
 // Work on libuv's threadpool end to end (fixtures/servers/pbkdf2.js: crypto.pbkdf2 per
 // request, the event loop nearly idle): diagnose names the threads and the cores they used,
-// never "wait on I/O or a downstream", and `run --` offers UV_THREADPOOL_SIZE, set or not,
-// with the tune that confirms it. The opposite case, a real wait on a downstream, stays
-// "downstream-wait" (test/diagnose/fixtures.test.js). Every server's group is proven gone.
+// never "wait on I/O or a downstream". `run --`'s UV_THREADPOOL_SIZE advice, which holds on
+// shared cores, is in threads-run.test.js. The opposite case, a real wait on a downstream, stays
+// "downstream-wait" (downstream-verdicts.test.js). Every server's group is proven gone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
@@ -12,17 +12,8 @@ import { processesInGroup } from '../helpers/processes.js';
 import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
 import { faultOf, figuresOf } from './fault.js';
 
-const SHORT = ['--duration', '2s', '--warmup', '300ms', '--connections', '16', '--json'];
 /** diagnose reads its verdicts from 1.5 s (6 samples at 250 ms); `run` keeps 2 s, the least its advice takes beyond "too short". */
 const DIAGNOSE = ['--duration', '1500ms', '--warmup', '300ms', '--connections', '16', '--json'];
-/**
- * An open loop at 150 requests a second, for the case that asserts no saturation-dependent figure:
- * 150 × ~3.7 ms of hashing (5,000 iterations) keeps the pool well over the 10% of a core that makes it
- * the knob, at a fraction of the CPU of a closed loop; 2 s and 300 requests are over the 2 s and 200 a
- * run needs for advice beyond "too short".
- */
-const LIGHT = ['--duration', '2s', '--warmup', '300ms', '--rate', '150', '--connections', '16', '--json'];
-
 /** Runs `command` with the fixture's variables in the environment the server inherits. */
 async function withEnv(env, fn) {
   const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
@@ -83,40 +74,4 @@ test('pbkdf2 with UV_THREADPOOL_SIZE=1: its one pool thread is the limit; with a
     assert.match(verdict.next.join('\n'), /raise UV_THREADPOOL_SIZE to 2/);
   }
   assert.ok(![result.diagnosis.verdict, ...result.diagnosis.findings].some((f) => f.id === 'downstream-wait' || saysDownstream(f)), figuresOf(result));
-});
-
-test('run -- pbkdf2 with UV_THREADPOOL_SIZE not set: the knob at its default 4, and the tune --size-env that confirms it', async (t) => {
-  const { code, out, err } = await withEnv({ ITERATIONS: '5000' }, () => cli('run', ...LIGHT, '--', process.execPath, server('pbkdf2')));
-  assert.equal(code, 0, err);
-  const result = JSON.parse(out);
-  await assertGroupGone(result.target.pid);
-  t.diagnostic(`${JSON.stringify(result.sizeKnob)} · ${result.recommendation.reasons.map((r) => r.id).join(', ')}`);
-  assert.equal(result.sizeKnob.name, 'UV_THREADPOOL_SIZE');
-  assert.equal(result.sizeKnob.value, 4);
-  assert.equal(result.sizeKnob.unset, true);
-  const reason = result.recommendation.reasons.find((r) => r.id === 'thread-knob');
-  assert.ok(reason, JSON.stringify(result.recommendation.reasons));
-  assert.equal(reason.figures.value, 4);
-  const argv = result.recommendation.confirmWith.argv;
-  assert.deepEqual(argv.slice(argv.indexOf('--size-env'), argv.indexOf('--size-env') + 2), ['--size-env', 'UV_THREADPOOL_SIZE']);
-  assert.ok(argv.includes(String(reason.figures.trySize)) || argv[argv.indexOf('--sizes') + 1].split(',').includes(String(reason.figures.trySize)));
-});
-
-test('run -- pbkdf2 with UV_THREADPOOL_SIZE=1: the knob at 1, a larger pool to try where a core was idle, and its tune', async (t) => {
-  // As above: enough pool work per request that the one pool thread is the limit, not the HTTP around it.
-  const { code, out, err } = await withEnv({ ITERATIONS: '40000', UV_THREADPOOL_SIZE: '1' }, () => cli('run', ...SHORT, '--', process.execPath, server('pbkdf2')));
-  assert.equal(code, 0, err);
-  const result = JSON.parse(out);
-  await assertGroupGone(result.target.pid);
-  const reason = result.recommendation.reasons.find((r) => r.id === 'thread-knob');
-  t.diagnostic(JSON.stringify(reason));
-  assert.equal(result.sizeKnob.name, 'UV_THREADPOOL_SIZE');
-  assert.equal(result.sizeKnob.value, 1);
-  assert.ok(reason, JSON.stringify(result.recommendation.reasons));
-  // With a core idle the pool is the limit and 2 is the size to try; on a machine others fill, the cores are, and 1 stays.
-  assert.ok(['threadpool', 'cores'].includes(reason.figures.limit), JSON.stringify(reason));
-  assert.equal(reason.figures.trySize, reason.figures.limit === 'threadpool' ? 2 : 1);
-  const argv = result.recommendation.confirmWith.argv;
-  assert.ok(argv[argv.indexOf('--sizes') + 1].split(',').includes('2'), argv.join(' '));
-  assert.equal(argv[argv.indexOf('--size-env') + 1], 'UV_THREADPOOL_SIZE');
 });
