@@ -7,12 +7,13 @@
 // time), and the fixture's fault must then be the first problem found after it.
 // No retry and no skip: each test asserts, with the measured figures in the message.
 // Every server's process group is proven gone afterwards. (A server started through a shell,
-// whose check reads no verdict, is in through-shell.test.js, and the waiting server's verdicts,
-// which a crowded machine does not change, in downstream-verdicts.test.js: both share the machine.)
+// whose check reads no verdict, is in through-shell.test.js, which shares the machine.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { processesInGroup } from '../helpers/processes.js';
 import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
@@ -71,6 +72,36 @@ test('alloc-heavy: "GC pressure"', async (t) => {
   assert.equal(faultOf(result).id, 'gc-pressure', figuresOf(result));
 });
 
+/**
+ * slow-downstream's one diagnose, shared by its verdict case and the text report's: the text
+ * summary on stdout and the same result as JSON through --out (one run instead of two).
+ */
+let slowDownstreamRun = null;
+function slowDownstream() {
+  slowDownstreamRun ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spawnbench-fixtures-'));
+    try {
+      const file = join(dir, 'result.json');
+      const { code, out: text, err } = await diagnose('--duration', '1500ms', '--warmup', '300ms', '--out', file, '--', process.execPath, server('slow-downstream'));
+      assert.equal(code, 0, err);
+      const result = JSON.parse(readFileSync(file, 'utf8'));
+      assert.equal(result.kind, 'diagnose');
+      await assertGroupGone(result.target.pid);
+      return { text, result };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  })();
+  return slowDownstreamRun;
+}
+
+test('slow-downstream: "waiting on I/O or a downstream"', async (t) => {
+  const { result } = await slowDownstream();
+  t.diagnostic(figuresOf(result));
+  assert.equal(faultOf(result).id, 'downstream-wait', figuresOf(result));
+  assert.ok(result.load.latency.p50Ms >= 40);
+});
+
 test('healthy: "healthy", with the capacity seen', async (t) => {
   // An open loop: 1 s at 200 req/s is 200 requests, twice the rps asserted, and no verdict reads the duration.
   const result = await verdictOf(t, 'healthy', '--rate', '200', '--connections', '10', '--duration', '1s');
@@ -80,4 +111,14 @@ test('healthy: "healthy", with the capacity seen', async (t) => {
   const { evidence } = result.diagnosis.verdict;
   if (verdict.id === 'healthy') assert.match(evidence.join('\n'), /capacity seen: about|capacity seen: roughly|capacity seen: at least/);
   else assert.match(evidence.join('\n'), /waited for a CPU \d+% of the time/);
+});
+
+test('the text report: verdict, evidence and next step after the figures', async () => {
+  const { text } = await slowDownstream();
+  // An idle server waits for nothing, so a crowded machine does not change this verdict.
+  assert.match(text, /^spawnbench diagnose · '.*slow-downstream\.js' \(pid \d+\) on http:\/\/127\.0\.0\.1:\d+\//);
+  assert.match(text, /Latency\s+p50 /);
+  assert.match(text, /\nVerdict\s+requests wait on I\/O or a downstream/);
+  assert.match(text, /next: time the calls each request waits on/);
+  assert.equal(trackedGroupCount(), 0);
 });

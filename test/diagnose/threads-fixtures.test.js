@@ -4,7 +4,7 @@
 // request, the event loop nearly idle): diagnose names the threads and the cores they used,
 // never "wait on I/O or a downstream". `run --`'s UV_THREADPOOL_SIZE advice, which holds on
 // shared cores, is in threads-run.test.js. The opposite case, a real wait on a downstream, stays
-// "downstream-wait" (downstream-verdicts.test.js). Every server's group is proven gone.
+// "downstream-wait" (test/diagnose/fixtures.test.js). Every server's group is proven gone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
