@@ -53,7 +53,7 @@ test('--out and --log-file: a write that fails midway leaves the previous baseli
     copyFileSync(RUN_RESULT, baseline);
     writeFileSync(log, 'the previous log\n');
     const before = readFileSync(baseline);
-    const result = limited(['run', '--url', server.url, '-d', '1s', '-w', '0s', '-c', '1', '--no-dashboard', '--out', baseline, '--log-file', log]);
+    const result = limited(['run', '--url', server.url, '-d', '1s', '-w', '0s', '-r', '20', '--no-dashboard', '--out', baseline, '--log-file', log]);
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stdout, /Requests\s+[\d,]+ in/, 'the summary still prints');
     assert.match(result.stderr, /spawnbench: --out .*good\.json: cannot write the result file \(the file size limit was reached \(ulimit -f\)\); the previous .*good\.json is left as it was\n/);
@@ -73,7 +73,7 @@ test('--out, --html and --log-file replace the previous files when the writes su
     const [out, html, log] = ['good.json', 'good.html', 'run.log'].map((n) => path.join(sub, n));
     for (const file of [out, html, log]) writeFileSync(file, 'previous\n');
     const io = fakeIo();
-    const code = await runCli(['run', '--url', server.url, '-d', '500ms', '-w', '0s', '-c', '1', '--no-dashboard', '--out', out, '--html', html, '--log-file', log], io);
+    const code = await runCli(['run', '--url', server.url, '-d', '500ms', '-w', '0s', '-r', '20', '--no-dashboard', '--out', out, '--html', html, '--log-file', log], io);
     assert.equal(code, 0, io.err());
     assert.equal(JSON.parse(readFileSync(out, 'utf8')).kind, 'run');
     assert.match(readFileSync(html, 'utf8'), /^<!doctype html>/i);
@@ -161,7 +161,7 @@ test('--html that cannot be written still lets --out be written, and says so (ex
     const sub = mkdtempSync(path.join(dir, 'html-out-'));
     const [out, html] = ['result.json', 'report.html'].map((n) => path.join(sub, n));
     // Under HTML_LIMIT bytes: the result of a short --url run fits, its HTML report does not.
-    const result = spawnSync(PRLIMIT, [`--fsize=${HTML_LIMIT}`, process.execPath, BIN, 'run', '--url', server.url, '-d', '300ms', '-w', '0s', '-c', '1', '--no-dashboard', '--out', out, '--html', html], {
+    const result = spawnSync(PRLIMIT, [`--fsize=${HTML_LIMIT}`, process.execPath, BIN, 'run', '--url', server.url, '-d', '300ms', '-w', '0s', '-r', '20', '--no-dashboard', '--out', out, '--html', html], {
       encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000,
     });
     assert.equal(result.status, 1, result.stderr);

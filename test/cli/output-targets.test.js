@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { BIN, cli, startFixtureServer } from '../helpers/harness.js';
 
 const RUN_RESULT = fileURLToPath(new URL('../gates/fixtures/run.json', import.meta.url));
-const QUICK = ['-d', '300ms', '-w', '0s', '-c', '1', '--no-dashboard'];
+/** What is checked is where the outputs go, not the load: an open loop at a low rate, not a closed loop at full speed. */
+const QUICK = ['-d', '300ms', '-w', '0s', '-r', '20', '--no-dashboard'];
 const dir = mkdtempSync(path.join(tmpdir(), 'spawnbench-test-targets-'));
 const skip = process.getuid?.() === 0 ? false : 'mknod needs root';
 /** @type {Awaited<ReturnType<typeof startFixtureServer>>} */

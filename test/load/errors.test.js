@@ -35,6 +35,9 @@ async function run(url, extra = {}) {
 /** One run against a port nothing listens on, shared by the two cases about it. */
 let refusedRun = null;
 const refused = async () => (refusedRun ??= run(`http://127.0.0.1:${await freePort()}/`));
+/** One run against a server that closes in the middle of a body, shared by the two cases about it. */
+let closedEarlyRun = null;
+const closedEarly = async () => (closedEarlyRun ??= misbehaving('close-early').then((server) => run(server.url)));
 
 test('connect refused is counted and says the server is not there', async () => {
   const result = await refused();
@@ -50,7 +53,7 @@ test('a reset connection is counted as reset', async () => {
 });
 
 test('a server closing in the middle of a body is counted as reset', async () => {
-  const result = await run((await misbehaving('close-early')).url);
+  const result = await closedEarly();
   assert.ok(result.errors.reset > 0);
   assert.equal(result.errors.parse, 0);
 });
@@ -162,7 +165,7 @@ test('a refused connection keeps its errno as the text of its kind', async () =>
 });
 
 test('every reset has a text: a close with no socket error (no errno) is counted under its own text, so the texts add up to the count', async () => {
-  const result = await run((await misbehaving('close-early')).url);
+  const result = await closedEarly();
   assert.ok(result.errors.reset > 0);
   const resets = result.errorTexts.filter((e) => e.kind === 'reset');
   assert.equal(resets.reduce((n, e) => n + e.count, 0), result.errors.reset, JSON.stringify(result.errorTexts));

@@ -24,8 +24,9 @@ function countAtLeast(result, ms) {
   return { count, total: histogram.totalCount };
 }
 
-// The server freezes for 1 s, 1 s into the run; both loops run 4 s side by side
-// against their own copy of the server.
+// The server freezes for 1 s, 1 s into the run; both loops run 3 s side by side
+// against their own copy of the server (a second of load after the stall: the closed loop
+// at full speed counts thousands there, so its few slow requests stay under 1%).
 test('open loop sees a 1 s stall in its tail; closed loop sees one slow request per connection', async () => {
   const [openServer, closedServer] = await Promise.all([
     startFixture('stall-once.js', ['--after-ms', '1000', '--stall-ms', '1000']),
@@ -34,14 +35,15 @@ test('open loop sees a 1 s stall in its tail; closed loop sees one slow request 
   fixtures.push(openServer, closedServer);
   const CONNECTIONS = 4;
   const [open, closed] = await Promise.all([
-    startLoad({ warmupMs: 0, url: openServer.url, rate: 50, durationMs: 4000, expectedBody: 'hi\n' }).done,
-    startLoad({ warmupMs: 0, url: closedServer.url, connections: CONNECTIONS, durationMs: 4000, expectedBody: 'hi\n' }).done,
+    startLoad({ warmupMs: 0, url: openServer.url, rate: 50, durationMs: 3000, expectedBody: 'hi\n' }).done,
+    startLoad({ warmupMs: 0, url: closedServer.url, connections: CONNECTIONS, durationMs: 3000, expectedBody: 'hi\n' }).done,
   ]);
 
   assert.equal(open.mode, 'open');
   assert.equal(open.rate, 50);
   assert.equal(open.errors.total, 0);
-  assert.ok(open.requests >= 180 && open.requests <= 205, `open-loop requests ${open.requests}`);
+  // 150 fall due in 3 s at 50/s: a few over at the most, 20 under at the most (as with 4 s).
+  assert.ok(open.requests >= 130 && open.requests <= 155, `open-loop requests ${open.requests}`);
   assert.ok(open.latency.p99Ms >= 500, `open-loop p99 ${open.latency.p99Ms} ms`);
 
   assert.equal(closed.mode, 'closed');

@@ -116,8 +116,10 @@ test('each route gets its handler\'s synchronous time, its continuations after a
 });
 
 test('above its rate it times a sample: a few requests each period, each with its continuation, every request seen', async () => {
-  // 2 a second: the first 2 requests of each period.
-  const routes = installRouteTimer({ sampledPerSec: 2 });
+  // 4 a second in half-second periods: the first 2 requests of each period. Periods half the
+  // default's length: the 2.5 periods below keep the loop busy half as long.
+  const periodMs = ROUTE_PERIOD_MS / 2;
+  const routes = installRouteTimer({ sampledPerSec: 4, periodMs });
   let burns = 0;
   let burnMs = 0;
   const server = http.createServer(async (req, res) => {
@@ -137,7 +139,7 @@ test('above its rate it times a sample: a few requests each period, each with it
       http.get({ host: '127.0.0.1', port: server.address().port, path: '/report', agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
     });
     routes.take();
-    const until = performance.now() + 2.5 * ROUTE_PERIOD_MS;
+    const until = performance.now() + 2.5 * periodMs;
     while (performance.now() < until) await Promise.all([get(), get(), get(), get()]);
     agent.destroy();
     const { seen, sampled, routes: [report] } = routes.take();

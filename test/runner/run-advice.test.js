@@ -7,7 +7,7 @@ import { cli, waitFor } from '../helpers/harness.js';
 import { processesInGroup } from '../helpers/processes.js';
 
 test('fork-pool run --json: recommendation { size, policy, basis, confidence, reasons[], confirmWith }', async () => {
-  const { code, out, err } = await cli('--strategy', 'fork-pool', '--pool-size', '2', '--duration', '2s', '--warmup', '300ms', '--connections', '8', '--json');
+  const { code, out, err } = await cli('--strategy', 'fork-pool', '--pool-size', '2', '--duration', '2s', '--warmup', '0s', '--connections', '8', '--json');
   assert.equal(code, 0, err);
   const result = JSON.parse(out);
   const rec = result.recommendation;

@@ -22,9 +22,9 @@ import { makeTick } from '../ui/fixtures.js';
 /** A second into the measured phase: the death falls inside what is measured, on a loaded machine too. */
 const KILL_AFTER_MS = 1000;
 /** The measured phase, ms: over the advice's minimum (ADVICE_MIN_MEASURED_MS, 2 s). */
-const DURATION_MS = 3000;
+const DURATION_MS = 2500;
 /**
- * An open loop: 300 measured requests, over the advice's minimum (ADVICE_MIN_REQUESTS), so
+ * An open loop: 250 measured requests, over the advice's minimum (ADVICE_MIN_REQUESTS, 200), so
  * the advice weighs the death and the balance as it does after any run, without the CPU of
  * a saturated pool. req/s
  */
@@ -45,7 +45,7 @@ async function runKillingOne(strategy) {
     },
   });
   try {
-    const result = await run({ strategy, poolSize: 3, duration: `${DURATION_MS}ms`, warmup: '500ms', rate: LOAD_RPS }, { onEvent: kill.onEvent });
+    const result = await run({ strategy, poolSize: 3, duration: `${DURATION_MS}ms`, warmup: '0s', rate: LOAD_RPS }, { onEvent: kill.onEvent });
     return { result, killed };
   } finally {
     kill.stop();

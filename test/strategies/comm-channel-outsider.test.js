@@ -41,38 +41,41 @@ function runOutsider(prefix, pid) {
   });
 }
 
-for (const [who, prefix] of ATTACKERS) {
-  test(`comm-channel: ${who} writing frames to the channels under load gets no byte into a response`, async () => {
-    const log = [];
-    const strategy = await boot('comm-channel', { workload: 'echo', poolSize: 2 }, { onOutput: (line) => log.push(line) });
-    started.push(strategy);
-    const outsider = runOutsider(prefix, strategy.pid);
-    let done = false;
-    outsider.finally(() => { done = true; });
-    const totals = { requests: 0, ok: 0, mismatches: 0, statuses: {}, sample: '' };
-    while (!done) {
-      // Short rounds, so the load stops soon after the outsider does.
-      const r = await hammer({ port: strategy.port, requests: ROUND, connections: 8, expected: WORKLOADS.echo.expected });
-      totals.requests += ROUND;
-      totals.ok += r.ok;
-      totals.mismatches += r.mismatches;
-      for (const [status, n] of Object.entries(r.statuses)) totals.statuses[status] = (totals.statuses[status] ?? 0) + n;
-      if (r.mismatches) totals.sample = r.bodies[200];
-    }
-    const stats = await outsider;
-    await strategy.stop();
+// Every attacker at once, on one strategy under one load: each still has its own figures.
+test(`comm-channel: ${ATTACKERS.map(([who]) => who).join(' and ')} writing frames to the channels under load get no byte into a response`, async () => {
+  const log = [];
+  const strategy = await boot('comm-channel', { workload: 'echo', poolSize: 2 }, { onOutput: (line) => log.push(line) });
+  started.push(strategy);
+  const outsiders = Promise.all(ATTACKERS.map(([, prefix]) => runOutsider(prefix, strategy.pid)));
+  let done = false;
+  outsiders.finally(() => { done = true; }).catch(() => {});
+  const totals = { requests: 0, ok: 0, mismatches: 0, statuses: {}, sample: '' };
+  while (!done) {
+    // Short rounds, so the load stops soon after the outsiders do.
+    const r = await hammer({ port: strategy.port, requests: ROUND, connections: 8, expected: WORKLOADS.echo.expected });
+    totals.requests += ROUND;
+    totals.ok += r.ok;
+    totals.mismatches += r.mismatches;
+    for (const [status, n] of Object.entries(r.statuses)) totals.statuses[status] = (totals.statuses[status] ?? 0) + n;
+    if (r.mismatches) totals.sample = r.bodies[200];
+  }
+  const all = await outsiders;
+  await strategy.stop();
+  for (const [i, stats] of all.entries()) {
+    const who = ATTACKERS[i][0];
     // The attack happened: the outsider found both channels and the kernel let it connect.
-    assert.equal(stats.names, 2, JSON.stringify(stats));
-    assert.ok(stats.connected > 0, JSON.stringify(stats));
-    assert.equal(totals.mismatches, 0, `injected body: ${JSON.stringify(totals.sample)}`);
-    assert.deepEqual(totals.statuses, { 200: totals.requests });
-    const refusals = log.filter((line) => /^comm-channel: refused a connection to worker [01]'s channel: /.test(line));
-    assert.ok(refusals.length >= stats.connected, `${refusals.length} refusals logged for ${stats.connected} connections`);
-    assert.match(refusals.at(-1), new RegExp(`\\(${refusals.length} refused so far\\)$`));
-    assert.equal(stats.stillOpen, 0, 'every connection the kernel let in was dropped by the main process');
-    assert.equal(stats.dropped, stats.connected);
-  });
-}
+    assert.equal(stats.names, 2, `${who}: ${JSON.stringify(stats)}`);
+    assert.ok(stats.connected > 0, `${who}: ${JSON.stringify(stats)}`);
+    assert.equal(stats.stillOpen, 0, `${who}: every connection the kernel let in was dropped by the main process`);
+    assert.equal(stats.dropped, stats.connected, who);
+  }
+  assert.equal(totals.mismatches, 0, `injected body: ${JSON.stringify(totals.sample)}`);
+  assert.deepEqual(totals.statuses, { 200: totals.requests });
+  const connected = all.reduce((sum, stats) => sum + stats.connected, 0);
+  const refusals = log.filter((line) => /^comm-channel: refused a connection to worker [01]'s channel: /.test(line));
+  assert.ok(refusals.length >= connected, `${refusals.length} refusals logged for ${connected} connections`);
+  assert.match(refusals.at(-1), new RegExp(`\\(${refusals.length} refused so far\\)$`));
+});
 
 // The secret travels in the worker's environment: each runtime must read it and present it.
 /** bun or deno from the runtime cache (test/helpers/runtimes.js), null when not fetched. */

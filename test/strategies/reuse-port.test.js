@@ -54,7 +54,8 @@ for (const kind of ['node', 'bun', 'deno']) {
   }
 
   test(`reuse-port: ${kind} workers answer 500 with the error when the command cannot start`, { skip }, async () => {
-    const strategy = await bootOn(kind, { command: 'nosuchcmd-spawnbench', args: [] });
+    // One worker is enough to fail to start a command (a worker less to boot).
+    const strategy = await bootOn(kind, { command: 'nosuchcmd-spawnbench', args: [], poolSize: 1 });
     const result = await hammer({ port: strategy.port, requests: 4, connections: 2, expected: null });
     assert.deepEqual(result.statuses, { 500: 4 });
     assert.match(result.bodies[500], /spawn nosuchcmd-spawnbench ENOENT/);
@@ -128,7 +129,8 @@ for (const kind of ['node', 'node26']) {
     const runtime = kind === 'node' ? NODE : resolveRuntime(runtimePath('node26'));
     const head = async (config, expected) => {
       // Node workers are cluster workers of the main's own Node: the main runs on that Node.
-      const strategy = await boot('reuse-port', { ...workerForkConfig(runtime, runtime), workerRuntimeKind: 'node', ...config }, { command: runtime.path });
+      // One worker answers the one request: a worker less to boot for each of the three.
+      const strategy = await boot('reuse-port', { ...workerForkConfig(runtime, runtime), workerRuntimeKind: 'node', poolSize: 1, ...config }, { command: runtime.path });
       started.push(strategy);
       const res = await new Promise((resolve, reject) => http.get({ host: '127.0.0.1', port: strategy.port }, resolve).on('error', reject));
       const chunks = [];

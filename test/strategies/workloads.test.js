@@ -32,7 +32,8 @@ for (const name of STRATEGIES) {
 
 for (const name of STRATEGIES) {
   test(`${name} answers 500 with the error when the command cannot start`, async () => {
-    const strategy = await boot(name, { command: 'nosuchcmd-spawnbench', args: [] });
+    // One worker is enough to fail to start a command (a pool boots a worker less).
+    const strategy = await boot(name, { command: 'nosuchcmd-spawnbench', args: [], poolSize: 1 });
     started.push(strategy);
     const result = await hammer({ port: strategy.port, requests: 4, connections: 2, expected: null });
     assert.deepEqual(result.statuses, { 500: 4 });
