@@ -13,6 +13,12 @@ import { fixture, assertNothingLeft } from './helpers.js';
 
 /** Short runs: what is checked is the knob, the shape and the advice's form, not its figures. */
 const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6'];
+/**
+ * The same at a low open-loop rate, where nothing read needs the server full (the knob, the shape, the
+ * advice's form and its confirm command): each request of these fixtures spawns a process, and a closed
+ * loop kept both cores busy for the whole run.
+ */
+const LIGHT = [...QUICK, '--rate', '20'];
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-own-run-e2e-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -27,7 +33,7 @@ function assertAdvice(rec) {
 
 test('a node:cluster server sized by WORKERS in the environment: the knob found, 3 workers seen, the summary says so', async () => {
   const out = join(dir, 'cluster.json');
-  const { code, out: text, err } = await spawnCli(['run', ...QUICK, '--out', out, '--', process.execPath, fixture('cluster-env')], { env: env({ WORKERS: '3' }) });
+  const { code, out: text, err } = await spawnCli(['run', ...LIGHT, '--out', out, '--', process.execPath, fixture('cluster-env')], { env: env({ WORKERS: '3' }) });
   assert.equal(code, 0, err);
   const result = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(result.target.kind, 'command');
@@ -46,7 +52,7 @@ test('a node:cluster server sized by WORKERS in the environment: the knob found,
 });
 
 test('spawnbench -- <command> (the default command) on --workers 2: the knob found in its arguments, its confirm runs', async () => {
-  const { code, out, err } = await spawnCli([...QUICK, '--json', '--', process.execPath, fixture('workers-flag'), '--workers', '2'], { env: env({}) });
+  const { code, out, err } = await spawnCli([...LIGHT, '--json', '--', process.execPath, fixture('workers-flag'), '--workers', '2'], { env: env({}) });
   assert.equal(code, 0, err);
   const result = JSON.parse(out);
   assert.equal(result.plan.command, 'run');
@@ -102,7 +108,7 @@ test('--out, --html, --assert, report <file> and --against work on a run of your
   const saved = join(dir, 'own.json');
   const html = join(dir, 'own.html');
   const server = ['--', process.execPath, fixture('workers-flag'), '--workers', '2'];
-  const first = await spawnCli(['run', ...QUICK, '--out', saved, '--html', html, '--assert', 'errors=0', ...server], { env: env({}) });
+  const first = await spawnCli(['run', ...LIGHT, '--out', saved, '--html', html, '--assert', 'errors=0', ...server], { env: env({}) });
   assert.equal(first.code, 0, first.err);
   assert.match(first.err + first.out, /errors=0/, 'the assertion is reported');
   const page = readFileSync(html, 'utf8');
@@ -111,8 +117,8 @@ test('--out, --html, --assert, report <file> and --against work on a run of your
   const report = await spawnCli(['report', saved], { env: env({}) });
   assert.equal(report.code, 0, report.err);
   assert.match(report.out, /^size 2 from --workers 2 in its arguments; 2 worker processes seen$/m);
-  assert.match(report.out.replace(/ \\\n\s*/g, ' '), /spawnbench tune --sizes [\d,]+ -c 6 (-d \S+ )?-- \S+ \S+workers-flag\.js --workers '\{size\}'/, 'the confirm command, its lines joined (with the -d its latency needs on a loaded machine)');
-  const again = await spawnCli(['run', ...QUICK, '--json', '--against', saved, '--assert', 'p99<60s', ...server], { env: env({}) });
+  assert.match(report.out.replace(/ \\\n\s*/g, ' '), /spawnbench tune --sizes [\d,]+ --rate 20 -c 6 (-d \S+ )?-- \S+ \S+workers-flag\.js --workers '\{size\}'/, 'the confirm command, its lines joined (with the -d its latency needs on a loaded machine)');
+  const again = await spawnCli(['run', ...LIGHT, '--json', '--against', saved, '--assert', 'p99<60s', ...server], { env: env({}) });
   assert.equal(again.code, 0, again.err);
   const result = JSON.parse(again.out);
   assert.equal(result.against.id, 'against');
