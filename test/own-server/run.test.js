@@ -51,32 +51,6 @@ test('a node:cluster server sized by WORKERS in the environment: the knob found,
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('cluster-env') });
 });
 
-test('spawnbench -- <command> (the default command) on --workers 2: the knob found in its arguments, its confirm runs', async () => {
-  const { code, out, err } = await spawnCli([...LIGHT, '--json', '--', process.execPath, fixture('workers-flag'), '--workers', '2'], { env: env({}) });
-  assert.equal(code, 0, err);
-  const result = JSON.parse(out);
-  assert.equal(result.plan.command, 'run');
-  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.written, result.sizeKnob.size], ['command', '--workers 2', 2]);
-  assert.deepEqual([result.server.kind, result.server.workers.length], ['processes', 2]);
-  const rec = result.recommendation;
-  assertAdvice(rec);
-  assert.deepEqual(rec.confirmWith.argv.slice(-3), [fixture('workers-flag'), '--workers', '{size}']);
-  await assertNothingLeft({ pids: [result.target.pid], marker: fixture('workers-flag') });
-
-  // The confirm command as printed, made short: the same argv with one size, one repeat, a short step.
-  const argv = [...rec.confirmWith.argv];
-  // An open loop: tune accepting the command and measuring a step is checked, not the step's figures. At 70 req/s
-  // the step runs on to ~3 s for tune's 200 responses (at 20 req/s, to 10 s); one worker served ~110 req/s on a
-  // loaded machine, and a rate above what it serves would grow its p99 and run the step on to tune's 1 m.
-  argv.splice(argv.indexOf('--'), 0, '--sizes', '1', '--repeat', '1', '-d', '2s', '-w', '500ms', '--rate', '70', '--json');
-  const tune = await spawnCli(argv, { env: env({}) });
-  assert.equal(tune.code, 0, tune.err);
-  const swept = JSON.parse(tune.out);
-  assert.deepEqual(swept.steps.map((s) => [s.size, s.failed ?? false]), [[1, false]]);
-  assert.ok(swept.steps[0].requests > 0);
-  await assertNothingLeft({ pids: swept.steps.map((s) => s.pid), marker: fixture('workers-flag') });
-});
-
 test('a single process: no workers seen, no knob, a recommendation about a pool all the same', async () => {
   const { code, out, err } = await spawnCli(['run', ...QUICK, '--json', '--', process.execPath, fixture('spawn-per-request')], { env: env({}) });
   assert.equal(code, 0, err);
@@ -104,7 +78,8 @@ test('a launcher script that execs the server: the server is the script\'s own p
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('cluster-env') });
 });
 
-test('--out, --html, --assert, report <file> and --against work on a run of your own server as on a strategy run', async () => {
+// One test, so that the --against run (the default command, no 'run') is also the one whose knob and confirm are read.
+test('--out, --html, --assert, report <file> and --against work on a run of your own server as on a strategy run; spawnbench -- <command> (the default command) on --workers 2: the knob found in its arguments, its confirm runs', async () => {
   const saved = join(dir, 'own.json');
   const html = join(dir, 'own.html');
   const server = ['--', process.execPath, fixture('workers-flag'), '--workers', '2'];
@@ -118,11 +93,31 @@ test('--out, --html, --assert, report <file> and --against work on a run of your
   assert.equal(report.code, 0, report.err);
   assert.match(report.out, /^size 2 from --workers 2 in its arguments; 2 worker processes seen$/m);
   assert.match(report.out.replace(/ \\\n\s*/g, ' '), /spawnbench tune --sizes [\d,]+ --rate 20 -c 6 (-d \S+ )?-- \S+ \S+workers-flag\.js --workers '\{size\}'/, 'the confirm command, its lines joined (with the -d its latency needs on a loaded machine)');
-  const again = await spawnCli(['run', ...LIGHT, '--json', '--against', saved, '--assert', 'p99<60s', ...server], { env: env({}) });
+  // The default command: no 'run' before the options.
+  const again = await spawnCli([...LIGHT, '--json', '--against', saved, '--assert', 'p99<60s', ...server], { env: env({}) });
   assert.equal(again.code, 0, again.err);
   const result = JSON.parse(again.out);
   assert.equal(result.against.id, 'against');
   assert.ok(result.against.deltas.some((d) => d.metric === 'rps'), JSON.stringify(result.against.deltas));
   assert.deepEqual(result.assertions.map((a) => [a.expr, a.pass]), [['p99<60s', true]]);
-  await assertNothingLeft({ pids: [result.target.leaderPid], marker: fixture('workers-flag') });
+  assert.equal(result.plan.command, 'run');
+  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.written, result.sizeKnob.size], ['command', '--workers 2', 2]);
+  assert.deepEqual([result.server.kind, result.server.workers.length], ['processes', 2]);
+  const rec = result.recommendation;
+  assertAdvice(rec);
+  assert.deepEqual(rec.confirmWith.argv.slice(-3), [fixture('workers-flag'), '--workers', '{size}']);
+  await assertNothingLeft({ pids: [result.target.leaderPid, result.target.pid], marker: fixture('workers-flag') });
+
+  // The confirm command as printed, made short: the same argv with one size, one repeat, a short step.
+  const argv = [...rec.confirmWith.argv];
+  // An open loop: tune accepting the command and measuring a step is checked, not the step's figures. At 70 req/s
+  // the step runs on to ~3 s for tune's 200 responses (at 20 req/s, to 10 s); one worker served ~110 req/s on a
+  // loaded machine, and a rate above what it serves would grow its p99 and run the step on to tune's 1 m.
+  argv.splice(argv.indexOf('--'), 0, '--sizes', '1', '--repeat', '1', '-d', '2s', '-w', '500ms', '--rate', '70', '--json');
+  const tune = await spawnCli(argv, { env: env({}) });
+  assert.equal(tune.code, 0, tune.err);
+  const swept = JSON.parse(tune.out);
+  assert.deepEqual(swept.steps.map((s) => [s.size, s.failed ?? false]), [[1, false]]);
+  assert.ok(swept.steps[0].requests > 0);
+  await assertNothingLeft({ pids: swept.steps.map((s) => s.pid), marker: fixture('workers-flag') });
 });
