@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { processesInGroup, processesMatching } from '../helpers/processes.js';
 import { cli, waitFor } from '../helpers/harness.js';
@@ -88,10 +88,13 @@ test('a strategy that never reports its port times out, and is killed', async ()
   await waitFor(() => processesMatching('fixtures/strategies/never-ready').length === 0, { what: 'never-ready to be gone' });
 });
 
-test('a strategy that crashes mid-run: the run ends with what it measured, exit 1, nothing left', async () => {
-  const { code, out } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--json');
+// One run for both: the crash's outcome and what --log-file records of it.
+test('a strategy that crashes mid-run: the run ends with what it measured, exit 1, nothing left; --log-file records options, strategy start and stop, and its output; nothing on the terminal', async (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'spawnbench-log-')), 'run.log');
+  t.after(() => rmSync(dirname(file), { recursive: true, force: true }));
+  const { code, out, err } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--log-file', file, '--json');
   assert.equal(code, 1);
-  const result = JSON.parse(out);
+  const result = JSON.parse(out); // stdout is still exactly one JSON document
   assert.ok(result.failures.some((f) => /strategy 'crash-mid-run' was killed by SIGKILL during the run/.test(f)), result.failures.join('\n'));
   assert.ok(result.load.durationMs < 15_000, 'the load stopped when the strategy died');
   // A server that died is not sized: its recommendation says so, not a size from the figures it left.
@@ -100,28 +103,14 @@ test('a strategy that crashes mid-run: the run ends with what it measured, exit 
   assert.equal(result.recommendation.size, null);
   // The fixture left a `sleep 300` child behind when it died: the group kill took it.
   await assertGroupGone(result.strategy.pid);
-});
 
-test('--log-file records options, strategy start and stop, and its output; nothing on the terminal', async () => {
-  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
-  const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
-  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-log-'));
-  try {
-    const file = join(dir, 'run.log');
-    const { code, out, err } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--log-file', file, '--json');
-    assert.equal(code, 1);
-    JSON.parse(out); // stdout is still exactly one JSON document
-    assert.doesNotMatch(err, /"level"/);
-    const entries = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const messages = entries.map((e) => e.msg);
-    for (const m of ['run start', 'strategy start', 'strategy ready', 'load start', 'strategy stopped', 'run done']) {
-      assert.ok(messages.includes(m), `log has '${m}': ${messages.join(' | ')}`);
-    }
-    assert.ok(entries.find((e) => e.msg === 'run start').plan.load.connections === 2, 'options are logged');
-    assert.ok(messages.includes('fixture: crashing now'), 'strategy stderr is logged');
-    assert.ok(entries.some((e) => e.msg === 'strategy exited mid-run'), 'the crash is logged');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  assert.doesNotMatch(err, /"level"/);
+  const entries = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const messages = entries.map((e) => e.msg);
+  for (const m of ['run start', 'strategy start', 'strategy ready', 'load start', 'strategy stopped', 'run done']) {
+    assert.ok(messages.includes(m), `log has '${m}': ${messages.join(' | ')}`);
   }
+  assert.ok(entries.find((e) => e.msg === 'run start').plan.load.connections === 2, 'options are logged');
+  assert.ok(messages.includes('fixture: crashing now'), 'strategy stderr is logged');
+  assert.ok(entries.some((e) => e.msg === 'strategy exited mid-run'), 'the crash is logged');
 });
