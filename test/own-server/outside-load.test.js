@@ -74,7 +74,7 @@ test('end to end: a busy loop at ~0.3 of a core beside a server whose threadpool
   const loop = busyLoop();
   try {
     const out = join(dir, 'run.json');
-    const { code, out: text, err } = await spawnCli(['run', '-d', '4s', '-w', '1s', '--out', out, '--', process.execPath, fixture('pbkdf2')], { env: { ...process.env, CI: 'true' } });
+    const { code, out: text, err } = await spawnCli(['run', '-d', '3s', '-w', '500ms', '--out', out, '--', process.execPath, fixture('pbkdf2')], { env: { ...process.env, CI: 'true' } });
     assert.equal(code, 0, err);
     const result = JSON.parse(readFileSync(out, 'utf8'));
     const busy = Math.min(...result.samples.system.cpus);

@@ -20,6 +20,8 @@ const env = { ...process.env, CI: 'true', RESTART_EVERY_MS: '1200', RESTART_DELA
 
 /** The pids of the restarts in order, as the chain the words give. */
 const chain = (restarts) => [restarts[0].from, ...restarts.map((r) => r.to)];
+/** "1 time", "2 times": the count as the words give it (a loaded machine may see one restart only). */
+const times = (restarts) => `${restarts.length} time${restarts.length === 1 ? '' : 's'}`;
 
 test('diagnose: a server that restarts itself refuses the connects; the restarts are named, no downstream, no pool', async () => {
   const { code, out, err } = await spawnCli(['diagnose', ...ARGS, '--', process.execPath, server], { env });
@@ -30,7 +32,7 @@ test('diagnose: a server that restarts itself refuses the connects; the restarts
   assert.ok(restarts.length >= 1, `the restarts were seen: ${JSON.stringify(restarts)}`);
   assert.equal(verdict.id, 'target-refuses', JSON.stringify(result.diagnosis));
   assert.equal(verdict.figures.restarts, restarts.length);
-  assert.match(verdict.title, new RegExp(`the server refuses connections: .*'ECONNREFUSED'; the server restarted ${restarts.length} times: pid ${chain(restarts).join(' → ')}`));
+  assert.match(verdict.title, new RegExp(`the server refuses connections: .*'ECONNREFUSED'; the server restarted ${times(restarts)}: pid ${chain(restarts).join(' → ')}`));
   assert.doesNotMatch(JSON.stringify(result.diagnosis), /downstream refuses|PgBouncer|pool is the limit|worker processes/);
   assert.ok(!findings.some((f) => f.id === 'downstream-refuses' || f.id === 'pool-limited'), JSON.stringify(findings.map((f) => f.id)));
   // The server is followed: the process that listens at the end is the main one; those it replaced are not workers.
@@ -54,7 +56,7 @@ test('run: the refusals are the server\'s and its restarts are named; a replaced
   assert.equal(why.figures.refusal, null, 'no downstream refused anything');
   assert.deepEqual([why.figures.targetRefusal.restarts, why.figures.targetRefusal.pids], [restarts.length, chain(restarts)]);
   const words = adviceParagraphs(result.recommendation).join(' ');
-  assert.match(words, new RegExp(`server refusing spawnbench's connects .*The server restarted ${restarts.length} times: pid ${chain(restarts).join(' → ')}`));
+  assert.match(words, new RegExp(`server refusing spawnbench's connects .*The server restarted ${times(restarts)}: pid ${chain(restarts).join(' → ')}`));
   assert.doesNotMatch(words, /downstream refusing|Fewer workers/);
   // The tree is read as the measured phase starts and ends, maybe between two children: one of the children
   // (the one that served as the measured phase began may have been replaced before the first sample), never the launcher.

@@ -13,6 +13,12 @@ import { fixture, assertNothingLeft } from './helpers.js';
 
 /** Short runs: what is checked is the knob, the shape and the advice's form, not its figures. */
 const QUICK = ['-d', '2s', '-w', '500ms', '-c', '6'];
+/**
+ * The same at a low open-loop rate, where nothing read needs the server full (the knob, the shape, the
+ * advice's form and its confirm command): each request of these fixtures spawns a process, and a closed
+ * loop kept both cores busy for the whole run.
+ */
+const LIGHT = [...QUICK, '--rate', '20'];
 const dir = mkdtempSync(join(tmpdir(), 'spawnbench-own-run-e2e-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -27,7 +33,7 @@ function assertAdvice(rec) {
 
 test('a node:cluster server sized by WORKERS in the environment: the knob found, 3 workers seen, the summary says so', async () => {
   const out = join(dir, 'cluster.json');
-  const { code, out: text, err } = await spawnCli(['run', ...QUICK, '--out', out, '--', process.execPath, fixture('cluster-env')], { env: env({ WORKERS: '3' }) });
+  const { code, out: text, err } = await spawnCli(['run', ...LIGHT, '--out', out, '--', process.execPath, fixture('cluster-env')], { env: env({ WORKERS: '3' }) });
   assert.equal(code, 0, err);
   const result = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(result.target.kind, 'command');
@@ -43,32 +49,6 @@ test('a node:cluster server sized by WORKERS in the environment: the knob found,
   assert.match(text, /^served by pid \d+ \(cluster primary\)/m);
   assert.match(text, /^Recommendation$/m);
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('cluster-env') });
-});
-
-test('spawnbench -- <command> (the default command) on --workers 2: the knob found in its arguments, its confirm runs', async () => {
-  const { code, out, err } = await spawnCli([...QUICK, '--json', '--', process.execPath, fixture('workers-flag'), '--workers', '2'], { env: env({}) });
-  assert.equal(code, 0, err);
-  const result = JSON.parse(out);
-  assert.equal(result.plan.command, 'run');
-  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.written, result.sizeKnob.size], ['command', '--workers 2', 2]);
-  assert.deepEqual([result.server.kind, result.server.workers.length], ['processes', 2]);
-  const rec = result.recommendation;
-  assertAdvice(rec);
-  assert.deepEqual(rec.confirmWith.argv.slice(-3), [fixture('workers-flag'), '--workers', '{size}']);
-  await assertNothingLeft({ pids: [result.target.pid], marker: fixture('workers-flag') });
-
-  // The confirm command as printed, made short: the same argv with one size, one repeat, a short step.
-  const argv = [...rec.confirmWith.argv];
-  // An open loop: tune accepting the command and measuring a step is checked, not the step's figures. At 70 req/s
-  // the step runs on to ~3 s for tune's 200 responses (at 20 req/s, to 10 s); one worker served ~110 req/s on a
-  // loaded machine, and a rate above what it serves would grow its p99 and run the step on to tune's 1 m.
-  argv.splice(argv.indexOf('--'), 0, '--sizes', '1', '--repeat', '1', '-d', '2s', '-w', '500ms', '--rate', '70', '--json');
-  const tune = await spawnCli(argv, { env: env({}) });
-  assert.equal(tune.code, 0, tune.err);
-  const swept = JSON.parse(tune.out);
-  assert.deepEqual(swept.steps.map((s) => [s.size, s.failed ?? false]), [[1, false]]);
-  assert.ok(swept.steps[0].requests > 0);
-  await assertNothingLeft({ pids: swept.steps.map((s) => s.pid), marker: fixture('workers-flag') });
 });
 
 test('a single process: no workers seen, no knob, a recommendation about a pool all the same', async () => {
@@ -98,11 +78,12 @@ test('a launcher script that execs the server: the server is the script\'s own p
   await assertNothingLeft({ pids: [result.target.pid], marker: fixture('cluster-env') });
 });
 
-test('--out, --html, --assert, report <file> and --against work on a run of your own server as on a strategy run', async () => {
+// One test, so that the --against run (the default command, no 'run') is also the one whose knob and confirm are read.
+test('--out, --html, --assert, report <file> and --against work on a run of your own server as on a strategy run; spawnbench -- <command> (the default command) on --workers 2: the knob found in its arguments, its confirm runs', async () => {
   const saved = join(dir, 'own.json');
   const html = join(dir, 'own.html');
   const server = ['--', process.execPath, fixture('workers-flag'), '--workers', '2'];
-  const first = await spawnCli(['run', ...QUICK, '--out', saved, '--html', html, '--assert', 'errors=0', ...server], { env: env({}) });
+  const first = await spawnCli(['run', ...LIGHT, '--out', saved, '--html', html, '--assert', 'errors=0', ...server], { env: env({}) });
   assert.equal(first.code, 0, first.err);
   assert.match(first.err + first.out, /errors=0/, 'the assertion is reported');
   const page = readFileSync(html, 'utf8');
@@ -111,12 +92,32 @@ test('--out, --html, --assert, report <file> and --against work on a run of your
   const report = await spawnCli(['report', saved], { env: env({}) });
   assert.equal(report.code, 0, report.err);
   assert.match(report.out, /^size 2 from --workers 2 in its arguments; 2 worker processes seen$/m);
-  assert.match(report.out.replace(/ \\\n\s*/g, ' '), /spawnbench tune --sizes [\d,]+ -c 6 (-d \S+ )?-- \S+ \S+workers-flag\.js --workers '\{size\}'/, 'the confirm command, its lines joined (with the -d its latency needs on a loaded machine)');
-  const again = await spawnCli(['run', ...QUICK, '--json', '--against', saved, '--assert', 'p99<60s', ...server], { env: env({}) });
+  assert.match(report.out.replace(/ \\\n\s*/g, ' '), /spawnbench tune --sizes [\d,]+ --rate 20 -c 6 (-d \S+ )?-- \S+ \S+workers-flag\.js --workers '\{size\}'/, 'the confirm command, its lines joined (with the -d its latency needs on a loaded machine)');
+  // The default command: no 'run' before the options.
+  const again = await spawnCli([...LIGHT, '--json', '--against', saved, '--assert', 'p99<60s', ...server], { env: env({}) });
   assert.equal(again.code, 0, again.err);
   const result = JSON.parse(again.out);
   assert.equal(result.against.id, 'against');
   assert.ok(result.against.deltas.some((d) => d.metric === 'rps'), JSON.stringify(result.against.deltas));
   assert.deepEqual(result.assertions.map((a) => [a.expr, a.pass]), [['p99<60s', true]]);
-  await assertNothingLeft({ pids: [result.target.leaderPid], marker: fixture('workers-flag') });
+  assert.equal(result.plan.command, 'run');
+  assert.deepEqual([result.sizeKnob.source, result.sizeKnob.written, result.sizeKnob.size], ['command', '--workers 2', 2]);
+  assert.deepEqual([result.server.kind, result.server.workers.length], ['processes', 2]);
+  const rec = result.recommendation;
+  assertAdvice(rec);
+  assert.deepEqual(rec.confirmWith.argv.slice(-3), [fixture('workers-flag'), '--workers', '{size}']);
+  await assertNothingLeft({ pids: [result.target.leaderPid, result.target.pid], marker: fixture('workers-flag') });
+
+  // The confirm command as printed, made short: the same argv with one size, one repeat, a short step.
+  const argv = [...rec.confirmWith.argv];
+  // An open loop: tune accepting the command and measuring a step is checked, not the step's figures. At 70 req/s
+  // the step runs on to ~3 s for tune's 200 responses (at 20 req/s, to 10 s); one worker served ~110 req/s on a
+  // loaded machine, and a rate above what it serves would grow its p99 and run the step on to tune's 1 m.
+  argv.splice(argv.indexOf('--'), 0, '--sizes', '1', '--repeat', '1', '-d', '2s', '-w', '500ms', '--rate', '70', '--json');
+  const tune = await spawnCli(argv, { env: env({}) });
+  assert.equal(tune.code, 0, tune.err);
+  const swept = JSON.parse(tune.out);
+  assert.deepEqual(swept.steps.map((s) => [s.size, s.failed ?? false]), [[1, false]]);
+  assert.ok(swept.steps[0].requests > 0);
+  await assertNothingLeft({ pids: swept.steps.map((s) => s.pid), marker: fixture('workers-flag') });
 });

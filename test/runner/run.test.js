@@ -4,6 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
 import { processesInGroup, processesMatching } from '../helpers/processes.js';
 import { cli, waitFor } from '../helpers/harness.js';
@@ -29,10 +32,24 @@ async function assertGroupGone(pgid) {
   assert.equal(trackedGroupCount(), 0);
 }
 
-test('baseline: a short run prints one JSON document with requests and per-kind errors', async () => {
-  const { code, out, err } = await cli('--strategy', 'baseline', ...SHORT, '--json');
+/** A result file in a folder of its own, removed after the test. */
+function resultFile(t) {
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-runner-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'result.json');
+}
+
+// One run each for the text and the result file: --out writes the document --json prints (the crash-mid-run cases read --json's).
+test('baseline: the text summary names the strategy, rps, latency and errors; --out writes one JSON document with requests and per-kind errors', async (t) => {
+  const file = resultFile(t);
+  const { code, out, err } = await cli('--strategy', 'baseline', ...SHORT, '--workload', 'large', '--out', file);
   assert.equal(code, 0, err);
-  const result = JSON.parse(out);
+  assert.match(out, /strategy baseline/);
+  assert.match(out, /Requests\s+[\d,]+ in [\d.]+ s\s+[\d,]+ req\/s/);
+  assert.match(out, /Latency\s+p50 .* p90 .* p99 .* max/);
+  assert.match(out, /Errors\s+none/);
+  assert.match(out, /libuv \d+\.\d+/);
+  const result = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(result.tool, 'spawnbench');
   assert.ok(result.load.requests > 0);
   assert.ok(result.load.rps > 0);
@@ -43,26 +60,15 @@ test('baseline: a short run prints one JSON document with requests and per-kind 
   await assertGroupGone(result.strategy.pid);
 });
 
-test('baseline: the text summary names the strategy, rps, latency and errors', async () => {
-  const { code, out } = await cli('--strategy', 'baseline', ...SHORT, '--workload', 'large');
-  assert.equal(code, 0);
-  assert.match(out, /strategy baseline/);
-  assert.match(out, /Requests\s+[\d,]+ in [\d.]+ s\s+[\d,]+ req\/s/);
-  assert.match(out, /Latency\s+p50 .* p90 .* p99 .* max/);
-  assert.match(out, /Errors\s+none/);
-  assert.match(out, /libuv \d+\.\d+/);
-});
-
-test('a workload command that does not exist: the run completes, 500s counted, exit 1', async () => {
-  const { code, out } = await cli('--strategy', 'baseline', ...SHORT, '--workload-cmd', 'spawnbench-no-such-command --x', '--json');
+test('a workload command that does not exist: the run completes, 500s counted, exit 1', async (t) => {
+  const file = resultFile(t);
+  const { code, out } = await cli('--strategy', 'baseline', ...SHORT, '--workload-cmd', 'spawnbench-no-such-command --x', '--out', file);
   assert.equal(code, 1);
-  const result = JSON.parse(out);
+  assert.match(out, /workload command not found: spawnbench-no-such-command/);
+  const result = JSON.parse(readFileSync(file, 'utf8'));
   assert.ok(result.load.statuses['500'] > 0);
   assert.equal(result.load.errors.non2xx, result.load.statuses['500']);
   assert.ok(result.failures.includes('workload command not found: spawnbench-no-such-command'));
-  const text = await cli('--strategy', 'baseline', ...SHORT, '--workload-cmd', 'spawnbench-no-such-command');
-  assert.equal(text.code, 1);
-  assert.match(text.out, /workload command not found: spawnbench-no-such-command/);
   await assertGroupGone(result.strategy.pid);
 });
 
@@ -82,10 +88,13 @@ test('a strategy that never reports its port times out, and is killed', async ()
   await waitFor(() => processesMatching('fixtures/strategies/never-ready').length === 0, { what: 'never-ready to be gone' });
 });
 
-test('a strategy that crashes mid-run: the run ends with what it measured, exit 1, nothing left', async () => {
-  const { code, out } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--json');
+// One run for both: the crash's outcome and what --log-file records of it.
+test('a strategy that crashes mid-run: the run ends with what it measured, exit 1, nothing left; --log-file records options, strategy start and stop, and its output; nothing on the terminal', async (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'spawnbench-log-')), 'run.log');
+  t.after(() => rmSync(dirname(file), { recursive: true, force: true }));
+  const { code, out, err } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--log-file', file, '--json');
   assert.equal(code, 1);
-  const result = JSON.parse(out);
+  const result = JSON.parse(out); // stdout is still exactly one JSON document
   assert.ok(result.failures.some((f) => /strategy 'crash-mid-run' was killed by SIGKILL during the run/.test(f)), result.failures.join('\n'));
   assert.ok(result.load.durationMs < 15_000, 'the load stopped when the strategy died');
   // A server that died is not sized: its recommendation says so, not a size from the figures it left.
@@ -94,28 +103,14 @@ test('a strategy that crashes mid-run: the run ends with what it measured, exit 
   assert.equal(result.recommendation.size, null);
   // The fixture left a `sleep 300` child behind when it died: the group kill took it.
   await assertGroupGone(result.strategy.pid);
-});
 
-test('--log-file records options, strategy start and stop, and its output; nothing on the terminal', async () => {
-  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
-  const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
-  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-log-'));
-  try {
-    const file = join(dir, 'run.log');
-    const { code, out, err } = await cli('--strategy', 'crash-mid-run', '--duration', '20s', '--warmup', '0s', '--connections', '2', '--log-file', file, '--json');
-    assert.equal(code, 1);
-    JSON.parse(out); // stdout is still exactly one JSON document
-    assert.doesNotMatch(err, /"level"/);
-    const entries = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const messages = entries.map((e) => e.msg);
-    for (const m of ['run start', 'strategy start', 'strategy ready', 'load start', 'strategy stopped', 'run done']) {
-      assert.ok(messages.includes(m), `log has '${m}': ${messages.join(' | ')}`);
-    }
-    assert.ok(entries.find((e) => e.msg === 'run start').plan.load.connections === 2, 'options are logged');
-    assert.ok(messages.includes('fixture: crashing now'), 'strategy stderr is logged');
-    assert.ok(entries.some((e) => e.msg === 'strategy exited mid-run'), 'the crash is logged');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  assert.doesNotMatch(err, /"level"/);
+  const entries = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const messages = entries.map((e) => e.msg);
+  for (const m of ['run start', 'strategy start', 'strategy ready', 'load start', 'strategy stopped', 'run done']) {
+    assert.ok(messages.includes(m), `log has '${m}': ${messages.join(' | ')}`);
   }
+  assert.ok(entries.find((e) => e.msg === 'run start').plan.load.connections === 2, 'options are logged');
+  assert.ok(messages.includes('fixture: crashing now'), 'strategy stderr is logged');
+  assert.ok(entries.some((e) => e.msg === 'strategy exited mid-run'), 'the crash is logged');
 });
