@@ -12,7 +12,8 @@ import { parseAssertions } from '../../src/plan/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { measureMetrics } from '../../src/analysis/metrics.js';
 import { requestOutcome } from '../../src/analysis/request-outcome.js';
-import { formatAssertions } from '../../src/report/assert-text.js';
+import { formatAssertions, WHY } from '../../src/report/assert-text.js';
+import { readResultFile } from '../../src/report/result-file.js';
 import { formatHeadline } from '../../src/report/summary.js';
 import { RESULT_SCHEMA_URL } from '../../src/report/result-shape.js';
 import { cli } from '../helpers/harness.js';
@@ -191,6 +192,23 @@ test('report of a compare stopped before its first run ended (no row): every gat
   const r = await cli('report', file, '--assert', 'rps>=1');
   assert.equal(r.code, 3, r.err);
   assert.match(r.out + r.err, /\nassert rps>=1 {2}FAIL {2}not measured \(the comparison has no row: it was stopped before any run ended\)\n/);
+});
+
+test('a result whose gates failed for any reason is read back by report and --against: the schema takes every why a gate gives', () => {
+  // A compare stopped before any row, with --assert and --out, wrote a file that report then refused as
+  // edited ("its assertions.0.why must be equal to one of the allowed values ... unedited").
+  const COMPARE = new URL('./fixtures/compare.json', import.meta.url);
+  const stopped = { ...JSON.parse(readFileSync(COMPARE, 'utf8')), rows: [], runs: [], stoppedEarly: true };
+  stopped.assertions = check(['rps>=1'], stopped);
+  assert.equal(stopped.assertions[0].why, 'no-rows');
+  const file = join(dir, 'compare-no-rows-gated.json');
+  writeFileSync(file, JSON.stringify(stopped));
+  assert.equal(readResultFile(file).assertions[0].why, 'no-rows');
+  const RUN = JSON.parse(readFileSync(new URL('./fixtures/run.json', import.meta.url), 'utf8'));
+  for (const why of Object.keys(WHY)) {
+    const gated = { ...RUN, assertions: [{ id: 'assert-fail', expr: 'p99<1ms', metric: 'p99', op: '<', limit: 1, unit: 'ms', measured: 2, where: null, process: null, why, pass: false }] };
+    assert.ok(validate(gated), `${why}: ${JSON.stringify(validate.errors)}`);
+  }
 });
 
 test('report of a result that failed a gate of its own: its exit code is the same with --html or --against as without (0), and only the gates given now decide it', async () => {
