@@ -28,6 +28,7 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
  * @property {boolean} [stalled] the server stopped answering: requests unanswered at the end, longer than any answered (load/stall.js)
  * @property {boolean} [noRows] a compare result with no row: no run of it ended
+ * @property {boolean} [comparisonStopped] a compare row of a comparison stopped before its end (Ctrl-C, SIGTERM): rows of the runs not ended are missing
  * @property {boolean} [outside] the server was measured from outside (--url): no figure of the in-process probe can be there
  */
 
@@ -116,7 +117,9 @@ function compareFigures(result, table) {
     const figures = byId(measureRowMetrics(row, runs, table));
     // A run that failed while measured (the server crashed, stopped answering) leaves the row's figures short: no gate passes on them.
     const failed = runs.some((r) => (r.failures?.length ?? 0) > 0);
-    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, failed };
+    // A comparison stopped before its end holds only the rows whose runs ended: a server whose run had not
+    // ended has no row and no gate, so `report cmp.json --assert errors=0` passed on the server never measured.
+    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
   });
 }
 
@@ -173,7 +176,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
@@ -195,7 +198,7 @@ export function evaluateAssertions(assertions, targets) {
       // A failed run (exit 1) or one cut short by a signal (130/143) holds figures of part of it: no gate passes on them.
       // One whose server stopped answering leaves the requests it held out of every figure.
       // A probe figure of a server measured from outside (--url) cannot be there: no flag brings it.
-      const why = noData ?? (!known ? (f.outside && metricOf(a.metric)?.needs === 'probe' ? 'outside' : null) : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : null);
+      const why = noData ?? (!known ? (f.outside && metricOf(a.metric)?.needs === 'probe' ? 'outside' : null) : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : f.comparisonStopped ? 'comparison-stopped-early' : null);
       // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
       const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({

@@ -64,6 +64,7 @@ export const WHY = {
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
   'no-rows': 'the comparison has no row: it was stopped before any run ended',
+  'comparison-stopped-early': 'the comparison was stopped before its end: a server whose run had not ended has no row to gate; run it to its end',
   'no-endpoints': 'the result has no figures per endpoint (a run of one request, or a compare row): gate the whole, without the braces',
   'ambiguous-endpoint': 'more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query',
   unsolicited: 'the server also sent responses no request asked for (note above): a broken stream fails the gate',

@@ -194,6 +194,22 @@ test('report of a compare stopped before its first run ended (no row): every gat
   assert.match(r.out + r.err, /\nassert rps>=1 {2}FAIL {2}not measured \(the comparison has no row: it was stopped before any run ended\)\n/);
 });
 
+test('report of a compare stopped after some servers\' runs ended: every row\'s gate fails, saying the server not run has no row', async () => {
+  // compare a (fine) and b (all 500s), Ctrl-C after a's first run: only a had a row, and
+  // `report cmp.json --assert errors=0` passed, exit 0, on a comparison that never ran b.
+  const COMPARE = new URL('./fixtures/compare.json', import.meta.url);
+  const whole = JSON.parse(readFileSync(COMPARE, 'utf8'));
+  const stopped = { ...whole, rows: whole.rows.slice(0, 1), runs: whole.runs.filter((r) => r.strategy === whole.rows[0].strategy), stoppedEarly: true };
+  const outcomes = check(['rps>=1', 'errors<=100%'], stopped);
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.why]), [
+    ['rps>=1', false, 'comparison-stopped-early'],
+    ['errors<=100%', false, 'comparison-stopped-early'],
+  ]);
+  assert.ok(outcomes.every((o) => Number.isFinite(o.measured)), 'the figure is still shown');
+  assert.deepEqual(check(['rps>=1'], { ...stopped, stoppedEarly: false }).map((o) => o.pass), [true], 'the same row of a comparison run to its end passes');
+  assert.match(formatAssertions(outcomes), /^assert rps>=1 {2}FAIL {2}\S+ · \S+: {2}measured [\d,]+ req\/s \(the comparison was stopped before its end: a server whose run had not ended has no row to gate; run it to its end\)$/m);
+});
+
 test('a result whose gates failed for any reason is read back by report and --against: the schema takes every why a gate gives', () => {
   // A compare stopped before any row, with --assert and --out, wrote a file that report then refused as
   // edited ("its assertions.0.why must be equal to one of the allowed values ... unedited").
