@@ -281,6 +281,8 @@ const SENTENCES = {
   'main-has-room': (f) => {
     // Judged on busy time, the wait for a core taken out: an ELU over the limit beside "had room" says why.
     const corrected = Number.isFinite(f.busy) && Number.isFinite(f.elu) && f.elu - f.busy >= 0.05;
+    // Without the probe (a server on another runtime, --no-probe) the busy share is the process's CPU: "ELU –" said nothing.
+    if (!Number.isFinite(f.elu) && Number.isFinite(f.busy)) return `Its main thread had room (on a CPU ${pct(f.busy)} of the time; no ELU without the probe, so time it waited is not counted; it is the limit from ${pct(f.eluLimit)}).`;
     const load = corrected ? `busy ${pct(f.busy)} once its wait for a core is taken out, ELU ${fixed(f.elu)} with it` : `ELU ${fixed(f.elu)}`;
     return `Its main thread had room (${load}, blocked in spawn ${pct(f.blocked)}; it is the limit from ${corrected ? `${pct(f.eluLimit)} busy` : `ELU ${fixed(f.eluLimit)}`} or ${pct(f.blockedLimit)} in spawn).`;
   },
