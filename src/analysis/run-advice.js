@@ -241,6 +241,10 @@ function adviseTarget(input, adviser) {
       confirmWith: adviser.confirm(input, strategy, sizes, target.pool ? null : ['round-robin']) ?? adviser.noKnobSweep(input),
     };
   }
+  // A quota on spawnbench only held the load generator back, not the server: its figures size nothing. It was
+  // sized as the server's ("One process is enough: the limit is its CPU quota (0.3 CPU) … a second process
+  // would get no more than the same 0.3 CPU"), while the server ran outside that cgroup.
+  if (throttledByQuota(input) && !input.throttle.roles?.includes('server')) return { ...NONE, reasons: budgetReasons(input) };
   return target.pool ? advisePool(input, adviser) : adviseNoPool(input, adviser);
 }
 

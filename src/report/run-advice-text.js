@@ -80,6 +80,9 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
   if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
+  if (a.size === null && a.reasons.some((r) => r.id === 'quota-limit' && !/** @type {string[]} */ (r.figures.roles ?? []).includes('server'))) {
+    return 'No recommendation: spawnbench\'s own CPU quota held back the load, not the server\'s.';
+  }
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
