@@ -5,7 +5,7 @@
  */
 import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics, metricOf } from './metrics.js';
 import { isFiniteNumber } from './stats.js';
-import { stalledAtEnd } from '../load/stall.js';
+import { stalledAtEnd, lostAtEnd } from '../load/stall.js';
 import { targetOf } from '../base/target-kinds.js';
 
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
@@ -30,6 +30,8 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {boolean} [noRows] a compare result with no row: no run of it ended
  * @property {boolean} [comparisonStopped] a compare row of a comparison stopped before its end (Ctrl-C, SIGTERM): rows of the runs not ended are missing
  * @property {boolean} [outside] the server was measured from outside (--url): no figure of the in-process probe can be there
+ * @property {number} [lost] measured requests the server never answered while it answered others to the end (load/stall.js
+ *   lostAtEnd): in no figure of the load, so the errors gates count them as failed, and a latency gate whose tail they reach fails
  */
 
 /**
@@ -40,7 +42,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, outside: targetOf(result.plan?.target).external }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external }];
 }
 
 /**
@@ -145,13 +147,46 @@ export function measuredFor(a, f) {
   if (a.endpoint && Object.keys(f.endpoints ?? {}).length === 0) return { measured: null, process: null, why: 'no-endpoints' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
-  const { value, of = null, process = null, why = null, unsolicited = 0 } = figure;
+  const lost = lostFigure(a, f, figure);
+  if (lost) return lost;
+  const { value, of = null, process = null, why = null, unsolicited = 0 } = { ...figure, ...(a.metric === 'errors' && !a.endpoint ? lostCounted(f, figure) : {}) };
   if (a.unit !== '%' || !isFiniteNumber(value)) return { measured: value ?? null, process, why };
   // A share of the requests counts the failed ones: responses no request asked for failed none (a server that
   // answered every request twice read 103%), yet a stream that broke so fails the gate, saying why.
   const failed = Math.max(0, value - unsolicited);
   // value is finite here; a missing whole (of: null) is not above 0
   return { measured: (of ?? 0) > 0 ? (failed * 100) / /** @type {number} */ (of) : failed > 0 ? 100 : 0, process, why: why ?? (unsolicited > 0 ? 'unsolicited' : null) };
+}
+
+/**
+ * The errors figure with the requests the server lost counted as failed: `errors=0` passed, "measured 0", on a run
+ * whose server never answered 20 of its requests while it answered the others (their note said so, the gate did not).
+ * @param {GateFigures} f
+ * @param {GateFigure} figure
+ * @returns {Partial<GateFigure>}
+ */
+function lostCounted(f, figure) {
+  const lost = f.lost ?? 0;
+  if (lost === 0 || !isFiniteNumber(figure.value)) return {};
+  return { value: figure.value + lost, of: isFiniteNumber(figure.of) ? figure.of + lost : figure.of };
+}
+
+/**
+ * A latency gate whose percentile the lost requests reach (their share of all the requests above 1 − the percentile;
+ * max: any): its figure leaves out requests that never got an answer, so it cannot pass.
+ * @param {import('../plan/assert-expr.js').Assertion} a
+ * @param {GateFigures} f
+ * @param {GateFigure} figure
+ * @returns {{ measured: number|null, process: string|null, why: string }|null}
+ */
+function lostFigure(a, f, figure) {
+  const lost = f.lost ?? 0;
+  const metric = metricOf(a.metric);
+  if (lost === 0 || a.endpoint || metric?.kind !== 'latency') return null;
+  const attempts = f.figures.errors?.of;
+  const share = isFiniteNumber(attempts) ? lost / (attempts + lost) : 1;
+  const tail = metric.percentile == null ? 0 : 1 - metric.percentile / 100;
+  return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'lost-requests' } : null;
 }
 
 /** @type {Record<import('../plan/assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
@@ -176,7 +211,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)

@@ -63,6 +63,7 @@ export const WHY = {
   'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
+  'lost-requests': 'the server never answered some requests while it answered others (note above): enough of them to reach this figure\'s tail, and they are in no figure',
   'no-rows': 'the comparison has no row: it was stopped before any run ended',
   'comparison-stopped-early': 'the comparison was stopped before its end: a server whose run had not ended has no row to gate; run it to its end',
   'no-endpoints': 'the result has no figures per endpoint (a run of one request, or a compare row): gate the whole, without the braces',

@@ -227,6 +227,27 @@ test('a result whose gates failed for any reason is read back by report and --ag
   }
 });
 
+test('a run whose server lost requests while it answered others: errors gates count them as failed, a latency gate whose tail they reach fails', () => {
+  // A server that never answered 1 request in 300 (-c 40, -d 2s): 20 left waiting 1.8 s at the end, noted as lost,
+  // yet "assert errors=0  pass  measured 0".
+  const RUN = JSON.parse(readFileSync(new URL('./fixtures/run.json', import.meta.url), 'utf8'));
+  const lost = { ...RUN, load: { ...RUN.load, unanswered: { count: 3, oldestMs: 1810, quietMs: 40, lateCount: 2, warmup: { count: 0, oldestMs: 0, answered: 0, answeredMaxMs: null } } } };
+  const outcomes = check(['errors=0', 'errors<=5%', 'errors<=1%', 'p50<10s', 'p99<10s', 'max<10s', 'rps>=1'], lost);
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.measured === null ? null : Number(o.measured.toFixed(2)), o.why ?? null]), [
+    ['errors=0', false, 2, null],
+    ['errors<=5%', true, 1.98, null],
+    ['errors<=1%', false, 1.98, null],
+    ['p50<10s', true, 135.68, null],
+    ['p99<10s', false, 321.79, 'lost-requests'],
+    ['max<10s', false, 321.79, 'lost-requests'],
+    ['rps>=1', true, RUN.load.rps, null],
+  ]);
+  assert.match(formatAssertions(outcomes), /^assert max<10s {2}FAIL {2}measured 322 ms \(the server never answered some requests while it answered others \(note above\): enough of them to reach this figure's tail, and they are in no figure\)$/m);
+  // Requests merely in flight at the end (answered to the end, none waiting long) change nothing.
+  const inFlight = { ...RUN, load: { ...RUN.load, unanswered: { ...lost.load.unanswered, oldestMs: 100, lateCount: 0 } } };
+  assert.deepEqual(check(['errors=0', 'max<10s'], inFlight).map((o) => o.pass), [true, true]);
+});
+
 test('report of a result that failed a gate of its own: its exit code is the same with --html or --against as without (0), and only the gates given now decide it', async () => {
   const RUN = new URL('./fixtures/run.json', import.meta.url);
   const saved = { ...JSON.parse(readFileSync(RUN, 'utf8')) };
