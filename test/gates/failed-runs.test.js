@@ -248,6 +248,18 @@ test('a run whose server lost requests while it answered others: errors gates co
   assert.deepEqual(check(['errors=0', 'max<10s'], inFlight).map((o) => o.pass), [true, true]);
 });
 
+test('compare rows: requests a run\'s server lost count as failed in the row\'s errors gates', () => {
+  const run = (strategy, repeat, lost) => ({ workload: 'echo', strategy, repeat, rps: 1000, p50Ms: 1, p99Ms: 2, errors: 0, requests: 10000, attempts: 10000, succeeded: 10000, failures: [], lost });
+  const result = { kind: 'compare', plan: { strategies: ['baseline', 'fork-pool'], workloads: ['echo'], repeat: 2 }, runs: [run('baseline', 1, 0), run('fork-pool', 1, 20), run('baseline', 2, 0), run('fork-pool', 2, 0)] };
+  result.rows = compareTable(result.runs, result.plan);
+  assert.deepEqual(check(['errors=0', 'errors<=1%'], result).map((o) => [o.where, o.expr, o.pass, Number(o.measured.toFixed(2))]), [
+    ['baseline · echo', 'errors=0', true, 0],
+    ['fork-pool · echo', 'errors=0', false, 20],
+    ['baseline · echo', 'errors<=1%', true, 0],
+    ['fork-pool · echo', 'errors<=1%', true, 0.1],
+  ]);
+});
+
 test('report of a result that failed a gate of its own: its exit code is the same with --html or --against as without (0), and only the gates given now decide it', async () => {
   const RUN = new URL('./fixtures/run.json', import.meta.url);
   const saved = { ...JSON.parse(readFileSync(RUN, 'utf8')) };
