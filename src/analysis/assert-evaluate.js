@@ -30,6 +30,7 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {boolean} [noRows] a compare result with no row: no run of it ended
  * @property {boolean} [comparisonStopped] a compare row of a comparison stopped before its end (Ctrl-C, SIGTERM): rows of the runs not ended are missing
  * @property {boolean} [outside] the server was measured from outside (--url): no figure of the in-process probe can be there
+ * @property {'stopped-early'|'failed'|null} [baselineCut] the --against baseline's figures cover part of its run: change gates fail
  * @property {number} [lost] measured requests the server never answered while it answered others to the end (load/stall.js
  *   lostAtEnd): in no figure of the load, so the errors gates count them as failed, and a latency gate whose tail they reach fails
  */
@@ -42,7 +43,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external }];
 }
 
 /**
@@ -121,7 +122,7 @@ function compareFigures(result, table) {
     const failed = runs.some((r) => (r.failures?.length ?? 0) > 0);
     // A comparison stopped before its end holds only the rows whose runs ended: a server whose run had not
     // ended has no row and no gate, so `report cmp.json --assert errors=0` passed on the server never measured.
-    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
+    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
   });
 }
 
@@ -146,7 +147,8 @@ export function measuredFor(a, f) {
   // A run of one request, or a compare row: no figure per endpoint at all ("no endpoint in the result's mix" of a result with none).
   if (a.endpoint && Object.keys(f.endpoints ?? {}).length === 0) return { measured: null, process: null, why: 'no-endpoints' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
-  if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
+  // A change against a baseline whose figures cover part of its run is no change of the target: it fails, saying why.
+  if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: f.baselineCut ? `baseline-${f.baselineCut}` : null };
   const lost = lostFigure(a, f, figure);
   if (lost) return lost;
   const { value, of = null, process = null, why = null, unsolicited = 0 } = { ...figure, ...(a.metric === 'errors' && !a.endpoint ? lostCounted(f, figure) : {}) };
@@ -211,7 +213,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'baseline-stopped-early', 'baseline-failed': a change against a baseline whose figures cover part of its run; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
