@@ -121,6 +121,8 @@ export function launcherName(p) {
     if (words.includes(known)) return known.replace(/-cli\.js$|\.c?js$/, '');
   }
   const comm = String(p.comm ?? words[0] ?? '?').split(' ')[0];
+  // `node --watch app.js` restarts app.js in a child: the launcher is the watcher, not "app" (it read "behind app").
+  if (RUNTIME_COMMS.test(comm) && words.some((w) => w === '--watch' || w.startsWith('--watch-path'))) return `${comm} --watch`;
   const script = words.slice(1).find((w) => !w.startsWith('-'));
   return RUNTIME_COMMS.test(comm) && script ? script.replace(/\.[cm]?js$/, '') : comm;
 }
