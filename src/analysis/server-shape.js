@@ -122,7 +122,7 @@ export function launcherName(p) {
   }
   const comm = String(p.comm ?? words[0] ?? '?').split(' ')[0];
   // `node --watch app.js` restarts app.js in a child: the launcher is the watcher, not "app" (it read "behind app").
-  if (RUNTIME_COMMS.test(comm) && words.some((w) => w === '--watch' || w.startsWith('--watch-path'))) return `${comm} --watch`;
+  if (RUNTIME_COMMS.test(comm) && (p.argv ?? []).some((w) => w === '--watch' || w.startsWith('--watch-path'))) return `${comm} --watch`;
   const script = words.slice(1).find((w) => !w.startsWith('-'));
   return RUNTIME_COMMS.test(comm) && script ? script.replace(/\.[cm]?js$/, '') : comm;
 }
