@@ -49,6 +49,8 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {number|null} [poolRunnablePct] the main process's libuv pool threads on a CPU or waiting for one (% of one
  *   core, summed): busy even where other programs kept them off a CPU (null: not read)
  * @property {ThreadFigures[]} workers
+ * @property {ThreadFigures[]} [children] a user's server's other processes: started by it, sampled, yet no worker it
+ *   balances requests over (a backend it runs beside itself, a helper daemon)
  * @property {number|null} spawnedCpuPct  spawned commands, % of one core
  * @property {number|null} systemCpuPct   mean busy share of all cores, %
  * @property {{ cpuPct: number|null, elu: number|null }} generator
@@ -122,6 +124,7 @@ export function adviceInput(result) {
     main: mainProcess ? threadFigures(mainProcess, null) : null,
     poolRunnablePct: poolRunnable(mainProcess),
     workers: slotWorkers(workers, listed, deaths),
+    children: server ? serverChildren(processes, server, workers) : [],
     deaths: measuredDeaths(/** @type {import('./worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     systemCpuPct: mean(cpus),
@@ -159,6 +162,18 @@ export function serverProcesses(processes, server, deaths = []) {
   const workerProcesses = processes.filter((p) => p.role !== 'thread' && (server.workers.includes(p.pid) || (p.role === 'worker' && incarnations.has(p.pid))));
   const threads = processes.filter((p) => p.role === 'thread' && p.pid === server.pid);
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
+}
+
+/**
+ * A user's server's processes that are neither its main process nor its workers (the sampler's `worker` role covers
+ * every process of its group): a backend or helper it started, which may be the limit while its main thread idles.
+ * @param {import('../base/result-types.js').ProcessSamples[]} processes
+ * @param {import('./server-shape.js').ServerShape} server
+ * @param {import('../base/result-types.js').ProcessSamples[]} workers its workers (or threads)
+ * @returns {ThreadFigures[]}
+ */
+function serverChildren(processes, server, workers) {
+  return processes.filter((p) => p.role === 'worker' && p.pid !== server.pid && !workers.includes(p)).map((p) => threadFigures(p, null));
 }
 
 /**

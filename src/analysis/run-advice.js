@@ -201,7 +201,13 @@ const OWN_SERVER = {
     ...budgetReasons(input),
     { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle?.fraction, quotaCpus: input.throttle?.quotaCpus, elu: main.elu, busy: busy.busy } },
   ],
-  roomReasons: (input) => [{ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }],
+  roomReasons: (input) => {
+    const cores = fullCores(input);
+    // With cores to spare, a process it started (not a worker) whose loop never idled is the limit: "nothing it runs on
+    // was saturated" was said of a server whose backend, started beside it, ran at ELU 1.00.
+    const child = cores ? null : busyChild(input);
+    return [{ id: 'one-process-enough', figures: child ?? cores ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }];
+  },
   // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
   moreProcesses: (input, main, busy) => (spawnsSeen(main, input.spawnedCpuPct) ? null : adviseProcesses(input, busy)),
   poolWouldHelp: 'own-pool-would-help',
@@ -532,6 +538,18 @@ function quotaSpread(input, size) {
   if (!throttledByQuota(input) || !Number.isFinite(input.throttle.quotaCpus)) return null;
   const low = Math.max(1, Math.ceil(input.throttle.quotaCpus - 1e-9));
   return size > low ? { low, high: size, quotaCpus: input.throttle.quotaCpus, throttledFraction: input.throttle.fraction } : null;
+}
+
+/**
+ * The busiest of a user's server's other processes (input.children), when its loop was busy MAIN_ELU_LIMIT or more.
+ * @param {AdviceInput} input
+ * @returns {{ limit: 'child', label: string, elu: number, cpuPct: number|null, eluLimit: number }|null}
+ */
+function busyChild(input) {
+  const busy = (input.children ?? []).filter((c) => isFiniteNumber(c.elu) && c.elu >= MAIN_ELU_LIMIT);
+  if (busy.length === 0) return null;
+  const top = busy.reduce((a, b) => (/** @type {number} */ (b.elu) > /** @type {number} */ (a.elu) ? b : a));
+  return { limit: 'child', label: top.label, elu: /** @type {number} */ (top.elu), cpuPct: top.cpuPct, eluLimit: MAIN_ELU_LIMIT };
 }
 
 /**

@@ -136,6 +136,7 @@ function ownHeadline(a) {
     // One of the three is there (the test above); only one-process-enough names the quota as its limit (run-advice.js).
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
     const amount = limit === 'quota' ? ` (${fixed(/** @type {Figures} */ (enough).quotaCpus, 1)} CPU)` : '';
+    if (limit === 'child') return `One process is enough: the limit is ${/** @type {Figures} */ (enough).label}, a process it started, not its main thread.`;
     return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
   if (a.size === null) return 'Cannot tell from this run.';
@@ -350,7 +351,9 @@ const SENTENCES = {
   'one-process-enough': (f) =>
     f.limit === 'quota'
       ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
-      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.'
+      : f.limit === 'child' ? `A process it started, ${f.label} (no worker it balances requests over), was busy (ELU ${fixed(f.elu)}${Number.isFinite(f.cpuPct) ? `, CPU ${pct(f.cpuPct / 100)}` : ''}) while the cores had room: more processes of the server would all wait on it. Make that process faster, or run more of it.`
+      : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'thread-knob': (f) => threadKnobSentence(f),
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };

@@ -120,6 +120,26 @@ test('a single process with room: one process is enough, and what the limit is',
   assert.deepEqual(advise(pooled).confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE', '-c', '30', '--', 'node', 'server.js']);
 });
 
+test('a single process whose own backend (a process it started, no worker) never idled: that process is the limit, not "the load offered"', () => {
+  // A front that proxies every request to a backend it spawns beside itself (node backend.js, no IPC): the backend at
+  // ELU 1.00 while the front and the cores had room was "One process is enough: the limit is the load offered, not the
+  // server: nothing it runs on was saturated".
+  const run = ownRun({ pool: false, rps: 106, cpus: [60, 45], spawnedCpuPct: 0, main: { elu: 0.21, blocked: 0, cpuPct: 10, loopCpuPct: 10, waitPct: 0 } });
+  const backend = structuredClone(run.samples.processes[0]);
+  Object.assign(backend, { key: '300', pid: 300, role: 'worker', label: 'pid 300' });
+  Object.assign(backend.summary, { elu: 1, cpuPct: 52, loopCpuPct: 52, waitPct: 1 });
+  run.samples.processes.push(backend);
+  const advice = advise(run);
+  assert.deepEqual(advice.reasons.find((r) => r.id === 'one-process-enough')?.figures, { limit: 'child', label: 'pid 300', elu: 1, cpuPct: 52, eluLimit: 0.9 });
+  const lines = words(run);
+  assert.equal(lines[0], 'One process is enough: the limit is pid 300, a process it started, not its main thread.');
+  assert.ok(lines.includes('- A process it started, pid 300 (no worker it balances requests over), was busy (ELU 1.00, CPU 52%) while the cores had room: more processes of the server would all wait on it. Make that process faster, or run more of it.'), lines.join('\n'));
+  assert.ok(!lines.some((l) => /nothing it runs on was saturated/i.test(l)), lines.join('\n'));
+  // The same backend with room: the load offered, as before.
+  backend.summary.elu = 0.4;
+  assert.equal(advise(run).reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'load');
+});
+
 test('too short a run on a server with a knob: cannot tell, and the sweep to run instead', () => {
   const run = ownRun(saturated({ env: { WORKERS: '4' }, durationMs: 1000 }));
   const advice = advise(run);
