@@ -42,13 +42,15 @@ export function formatAssertionLine(o) {
  * a code that outranks it ends the command (a failed run exits 1, one stopped by a signal
  * 130 or 143): "(exit 3)" was printed beside an exit 1.
  * @param {import('../analysis/assert-evaluate.js').AssertionOutcome[]} outcomes
- * @param {{ outranked?: number|null }} [exit] outranked: the exit code the command ends with instead of 3
+ * @param {{ outranked?: number|null, unwritten?: boolean }} [exit] outranked: the exit code the command ends with instead of 3;
+ *   unwritten: it is 1 because an output file (--out, --html, --log-file) could not be written, not because the run failed
  * @returns {string}
  */
-export function formatAssertions(outcomes, { outranked = null } = {}) {
+export function formatAssertions(outcomes, { outranked = null, unwritten = false } = {}) {
   const lines = outcomes.map(formatAssertionLine);
   const failed = outcomes.filter((o) => !o.pass).length;
-  const exit = outranked ? `exit ${outranked}, not 3: ${outranked === 1 ? 'the run failed' : 'the run was stopped'}` : 'exit 3';
+  const why = outranked !== 1 ? 'the run was stopped' : unwritten ? 'an output file could not be written (below)' : 'the run failed';
+  const exit = outranked ? `exit ${outranked}, not 3: ${why}` : 'exit 3';
   if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (${exit})`);
   return lines.join('\n');
 }
