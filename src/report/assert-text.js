@@ -70,7 +70,7 @@ export const WHY = {
   'lost-requests': 'the server never answered some requests while it answered others (note above): enough of them to reach this figure\'s tail, and they are in no figure',
   'no-rows': 'the comparison has no row: it was stopped before any run ended',
   'comparison-stopped-early': 'the comparison was stopped before its end: a server whose run had not ended has no row to gate; run it to its end',
-  'no-endpoints': 'the result has no figures per endpoint (a run of one request, or a compare row): gate the whole, without the braces',
+  'no-endpoints': 'the result has no figures per endpoint (a run without --mix, or a compare row): gate the whole, without the braces',
   'ambiguous-endpoint': 'more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query',
   unsolicited: 'the server also sent responses no request asked for (note above): a broken stream fails the gate',
   outside: 'needs the in-process probe, which a server measured from outside (--url) does not have: start it under spawnbench (-- <command>) to gate on it',
