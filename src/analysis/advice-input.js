@@ -18,6 +18,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {'process'|'thread'} kind a thread's CPU is also in its process's
  * @property {number|null} requests   completed while measured (workers only)
  * @property {number|null} inFlight   mean requests in flight (workers only)
+ * @property {number|null} [routed]   requests its routes counted while measured (the probe's route timing; null: none reported)
  * @property {number|null} elu        event-loop utilisation, 0..1 (probe)
  * @property {number|null} blocked    share of wall time blocked inside spawn, 0..1 (probe)
  * @property {number|null} [spawnsPerSec] spawns per second (probe; the live window has none)
@@ -188,6 +189,8 @@ function threadFigures(p, worker) {
     label: worker ? `worker ${worker.id}` : /** @type {string} */ (p.label),
     kind: p.role === 'thread' ? 'thread' : 'process',
     requests: !isWorkerEntry(p) ? null : (p.requests ?? worker?.completed ?? null),
+    // Requests its routes counted (the probe's route timing), where the probe reported them: a user's server's worker has no count else.
+    routed: Array.isArray(s.routes) ? s.routes.reduce((n, r) => n + (Number.isFinite(r?.requests) ? r.requests : 0), 0) : null,
     inFlight: s.inFlight ?? null,
     elu: s.elu ?? null,
     blocked: s.blockedFraction ?? null,

@@ -80,6 +80,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
   if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
+  if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
   if (a.size === null && a.reasons.some((r) => r.id === 'quota-limit' && !/** @type {string[]} */ (r.figures.roles ?? []).includes('server'))) {
     return 'No recommendation: spawnbench\'s own CPU quota held back the load, not the server\'s.';
   }
@@ -355,6 +356,13 @@ const SENTENCES = {
       : f.limit === 'child' ? `A process it started, ${f.label} (no worker it balances requests over), was busy (ELU ${fixed(f.elu)}${Number.isFinite(f.cpuPct) ? `, CPU ${pct(f.cpuPct / 100)}` : ''}) while the cores had room: more processes of the server would all wait on it. Make that process faster, or run more of it.`
       : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'thread-knob': (f) => threadKnobSentence(f),
+  'workers-unreached': (f) => {
+    const idle = /** @type {string[]} */ (f.idle);
+    const ports = /** @type {number[]} */ (f.otherPorts ?? []);
+    return `${idle.length === 1 ? 'Worker' : 'Workers'} ${idle.join(', ')} answered no request while node:cluster's round-robin spread ${int(f.connections)} connections over its ${f.workers} workers, ` +
+      `and the server also listens on ${ports.length === 1 ? 'port' : 'ports'} ${ports.slice(0, 4).join(', ')}: ${idle.length === 1 ? 'it serves' : 'they serve'} another port, ` +
+      'or started after the connections were made; either way this run cannot size the workers. Measure each port on its own (--port), or have every worker listen on the same port.';
+  },
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 
