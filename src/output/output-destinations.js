@@ -30,6 +30,8 @@ export function checkDestinationKind(file, flag) {
   const destination = destinationKind(file);
   const example = EXAMPLE_NAMES[flag] ?? 'result.json';
   if (destination.what === 'a directory') throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, example)}`);
+  // A path that ends in a slash names a directory: `--out results/` wrote a file named "results".
+  if (/\/$/.test(file) && destination.kind !== 'through') throw new UsageError(`${flag} ${file} ends in '/', a directory's name; give a file path, like ${flag} ${path.join(file, example)}`);
   if (destination.kind === 'refused') throw new UsageError(`${flag} ${file} is ${destination.what}, not a file; give a regular file path, like ${flag} ${example} (a pipe, a terminal or /dev/null is written through)`);
   if (destination.kind !== 'through') return false;
   try {

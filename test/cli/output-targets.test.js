@@ -198,3 +198,13 @@ test('an output naming an input through another path to the same directory (a bi
     spawnSync('umount', [mnt]);
   }
 });
+
+test('an output path that ends in a slash (a directory not made yet) is refused, not written as a file of that name', async () => {
+  // `--out results/` wrote a regular file named "results", exit 0.
+  const { checkOutputDestinations } = await import('../../src/output/output-destinations.js');
+  for (const [key, flag, example] of [['out', '--out', 'result.json'], ['html', '--html', 'report.html'], ['logFile', '--log-file', 'spawnbench.log']]) {
+    const file = `${path.join(dir, `not-made-${key}`)}/`;
+    assert.throws(() => checkOutputDestinations({ [key]: file }), new RegExp(`^UsageError: ${flag} \\S+not-made-${key}/ ends in '/', a directory's name; give a file path, like ${flag} \\S+not-made-${key}/${example.replace('.', '\\.')}$`));
+    assert.throws(() => statSync(file.slice(0, -1)), /ENOENT/, 'nothing was made');
+  }
+});
