@@ -184,6 +184,8 @@ function lostCounted(f, figure) {
 function lostFigure(a, f, figure) {
   const lost = f.lost ?? 0;
   const metric = metricOf(a.metric);
+  // Which endpoints the lost requests went to is not recorded: any of them may be this one's, so its gate cannot pass.
+  if (lost > 0 && a.endpoint && (metric?.kind === 'latency' || metric?.kind === 'errors')) return { measured: figure.value ?? null, process: null, why: 'lost-requests-endpoint' };
   if (lost === 0 || a.endpoint || metric?.kind !== 'latency') return null;
   const attempts = f.figures.errors?.of;
   const share = isFiniteNumber(attempts) ? lost / (attempts + lost) : 1;
@@ -213,7 +215,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'baseline-stopped-early', 'baseline-failed': a change against a baseline whose figures cover part of its run; 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'lost-requests-endpoint': an endpoint's errors or latency gate beside such requests, whose endpoints are not known; 'baseline-stopped-early', 'baseline-failed': a change against a baseline whose figures cover part of its run; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)

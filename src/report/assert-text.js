@@ -65,6 +65,7 @@ export const WHY = {
   'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
+  'lost-requests-endpoint': 'the server never answered some requests while it answered others (note above), and which endpoints they went to is not known: this endpoint\'s figure may leave some of them out',
   'baseline-stopped-early': 'the --against baseline was stopped before its end: its figures cover part of its run, so no change against it is the target\'s; measure a baseline to its end',
   'baseline-failed': 'the --against baseline\'s run failed (its server crashed or stopped answering): its figures cover part of its run, so no change against it is the target\'s; measure a baseline that ran to its end',
   'lost-requests': 'the server never answered some requests while it answered others (note above): enough of them to reach this figure\'s tail, and they are in no figure',
