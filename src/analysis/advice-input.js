@@ -18,6 +18,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {'process'|'thread'} kind a thread's CPU is also in its process's
  * @property {number|null} requests   completed while measured (workers only)
  * @property {number|null} inFlight   mean requests in flight (workers only)
+ * @property {number|null} [routed]   requests its routes counted while measured (the probe's route timing; null: none reported)
  * @property {number|null} elu        event-loop utilisation, 0..1 (probe)
  * @property {number|null} blocked    share of wall time blocked inside spawn, 0..1 (probe)
  * @property {number|null} [spawnsPerSec] spawns per second (probe; the live window has none)
@@ -49,6 +50,8 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {number|null} [poolRunnablePct] the main process's libuv pool threads on a CPU or waiting for one (% of one
  *   core, summed): busy even where other programs kept them off a CPU (null: not read)
  * @property {ThreadFigures[]} workers
+ * @property {ThreadFigures[]} [children] a user's server's other processes: started by it, sampled, yet no worker it
+ *   balances requests over (a backend it runs beside itself, a helper daemon)
  * @property {number|null} spawnedCpuPct  spawned commands, % of one core
  * @property {number|null} systemCpuPct   mean busy share of all cores, %
  * @property {{ cpuPct: number|null, elu: number|null }} generator
@@ -122,6 +125,7 @@ export function adviceInput(result) {
     main: mainProcess ? threadFigures(mainProcess, null) : null,
     poolRunnablePct: poolRunnable(mainProcess),
     workers: slotWorkers(workers, listed, deaths),
+    children: server ? serverChildren(processes, server, workers) : [],
     deaths: measuredDeaths(/** @type {import('./worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     spawnedCpuPct: samples?.spawned?.cpuPct ?? null,
     systemCpuPct: mean(cpus),
@@ -162,6 +166,18 @@ export function serverProcesses(processes, server, deaths = []) {
 }
 
 /**
+ * A user's server's processes that are neither its main process nor its workers (the sampler's `worker` role covers
+ * every process of its group): a backend or helper it started, which may be the limit while its main thread idles.
+ * @param {import('../base/result-types.js').ProcessSamples[]} processes
+ * @param {import('./server-shape.js').ServerShape} server
+ * @param {import('../base/result-types.js').ProcessSamples[]} workers its workers (or threads)
+ * @returns {ThreadFigures[]}
+ */
+function serverChildren(processes, server, workers) {
+  return processes.filter((p) => p.role === 'worker' && p.pid !== server.pid && !workers.includes(p)).map((p) => threadFigures(p, null));
+}
+
+/**
  * @param {import('../base/result-types.js').ProcessSamples} p
  * @param {{ id: number, completed?: number|null }|null} worker its slot
  * @returns {ThreadFigures}
@@ -173,6 +189,8 @@ function threadFigures(p, worker) {
     label: worker ? `worker ${worker.id}` : /** @type {string} */ (p.label),
     kind: p.role === 'thread' ? 'thread' : 'process',
     requests: !isWorkerEntry(p) ? null : (p.requests ?? worker?.completed ?? null),
+    // Requests its routes counted (the probe's route timing), where the probe reported them: a user's server's worker has no count else.
+    routed: Array.isArray(s.routes) ? s.routes.reduce((n, r) => n + (Number.isFinite(r?.requests) ? r.requests : 0), 0) : null,
     inFlight: s.inFlight ?? null,
     elu: s.elu ?? null,
     blocked: s.blockedFraction ?? null,

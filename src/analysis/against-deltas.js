@@ -95,7 +95,7 @@ function unjudged(m, before, after, reason) {
  * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `noise`
  * @returns {{ id: 'against', deltas: Delta[], summary: { changes: number, better: number, worse: number },
  *   differentTargets?: { before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } },
- *   differentLoads?: { before: ReturnType<typeof loadSent>, after: ReturnType<typeof loadSent> } }}
+ *   differentLoads?: { before: ReturnType<typeof loadSent>, after: ReturnType<typeof loadSent> }, baselineCut?: 'stopped-early'|'failed' }}
  */
 export function againstBaseline(current, baseline, table = METRICS) {
   // againstMetrics() keeps only the metrics that name a noise model.
@@ -114,7 +114,20 @@ export function againstBaseline(current, baseline, table = METRICS) {
     // Set when they sent other requests or another load (a mix against one path, a POST against a GET,
     // another --connections or --rate): a gate on the change read the two as one target's change, without a word.
     ...differentLoads(baseline.plan, current.plan),
+    ...baselineCut(baseline),
   };
+}
+
+/**
+ * Set when the baseline's figures cover part of its run: it was stopped before its end (Ctrl-C, SIGTERM; for a compare, a
+ * repeat short), or it failed (its server crashed, stopped answering: its `failures`). A change against it is no change of
+ * the target: a baseline whose server crashed halfway measured half the rate, and `rps-change>-5%` passed a slower run.
+ * @param {{ stoppedEarly?: boolean, failures?: unknown[], runs?: Array<{ failures?: unknown[] }> }} baseline
+ * @returns {{ baselineCut?: 'stopped-early'|'failed' }}
+ */
+function baselineCut(baseline) {
+  const failed = (baseline.failures?.length ?? 0) > 0 || (baseline.runs ?? []).some((r) => (r.failures?.length ?? 0) > 0);
+  return failed ? { baselineCut: 'failed' } : baseline.stoppedEarly ? { baselineCut: 'stopped-early' } : {};
 }
 
 /**
@@ -310,7 +323,7 @@ function errorsDelta(metric, a, b) {
  * @param {CompareResult} current
  * @param {CompareResult} baseline
  * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `compareNoise`
- * @returns {{ id: 'against', rows: { workload: string, strategy: string, deltas: Delta[] }[], unmatched: string[], summary: object }}
+ * @returns {{ id: 'against', rows: { workload: string, strategy: string, deltas: Delta[] }[], unmatched: string[], summary: object, baselineCut?: 'stopped-early'|'failed' }}
  */
 export function againstCompareBaseline(current, baseline, table = METRICS) {
   const metrics = againstMetrics(table, 'compareNoise');
@@ -338,6 +351,7 @@ export function againstCompareBaseline(current, baseline, table = METRICS) {
     rows,
     unmatched,
     summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length },
+    ...baselineCut(baseline),
   };
 }
 

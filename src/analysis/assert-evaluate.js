@@ -5,7 +5,7 @@
  */
 import { METRICS, measureMetrics, measureRowMetrics, measureEndpointMetrics, metricOf } from './metrics.js';
 import { isFiniteNumber } from './stats.js';
-import { stalledAtEnd } from '../load/stall.js';
+import { stalledAtEnd, lostAtEnd } from '../load/stall.js';
 import { targetOf } from '../base/target-kinds.js';
 
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
@@ -28,7 +28,11 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
  * @property {boolean} [stalled] the server stopped answering: requests unanswered at the end, longer than any answered (load/stall.js)
  * @property {boolean} [noRows] a compare result with no row: no run of it ended
+ * @property {boolean} [comparisonStopped] a compare row of a comparison stopped before its end (Ctrl-C, SIGTERM): rows of the runs not ended are missing
  * @property {boolean} [outside] the server was measured from outside (--url): no figure of the in-process probe can be there
+ * @property {'stopped-early'|'failed'|null} [baselineCut] the --against baseline's figures cover part of its run: change gates fail
+ * @property {number} [lost] measured requests the server never answered while it answered others to the end (load/stall.js
+ *   lostAtEnd): in no figure of the load, so the errors gates count them as failed, and a latency gate whose tail they reach fails
  */
 
 /**
@@ -39,7 +43,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, outside: targetOf(result.plan?.target).external }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external }];
 }
 
 /**
@@ -116,7 +120,9 @@ function compareFigures(result, table) {
     const figures = byId(measureRowMetrics(row, runs, table));
     // A run that failed while measured (the server crashed, stopped answering) leaves the row's figures short: no gate passes on them.
     const failed = runs.some((r) => (r.failures?.length ?? 0) > 0);
-    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, failed };
+    // A comparison stopped before its end holds only the rows whose runs ended: a server whose run had not
+    // ended has no row and no gate, so `report cmp.json --assert errors=0` passed on the server never measured.
+    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
   });
 }
 
@@ -141,14 +147,50 @@ export function measuredFor(a, f) {
   // A run of one request, or a compare row: no figure per endpoint at all ("no endpoint in the result's mix" of a result with none).
   if (a.endpoint && Object.keys(f.endpoints ?? {}).length === 0) return { measured: null, process: null, why: 'no-endpoints' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
-  if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: null };
-  const { value, of = null, process = null, why = null, unsolicited = 0 } = figure;
+  // A change against a baseline whose figures cover part of its run is no change of the target: it fails, saying why.
+  if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: f.baselineCut ? `baseline-${f.baselineCut}` : null };
+  const lost = lostFigure(a, f, figure);
+  if (lost) return lost;
+  const { value, of = null, process = null, why = null, unsolicited = 0 } = { ...figure, ...(a.metric === 'errors' && !a.endpoint ? lostCounted(f, figure) : {}) };
   if (a.unit !== '%' || !isFiniteNumber(value)) return { measured: value ?? null, process, why };
   // A share of the requests counts the failed ones: responses no request asked for failed none (a server that
   // answered every request twice read 103%), yet a stream that broke so fails the gate, saying why.
   const failed = Math.max(0, value - unsolicited);
   // value is finite here; a missing whole (of: null) is not above 0
   return { measured: (of ?? 0) > 0 ? (failed * 100) / /** @type {number} */ (of) : failed > 0 ? 100 : 0, process, why: why ?? (unsolicited > 0 ? 'unsolicited' : null) };
+}
+
+/**
+ * The errors figure with the requests the server lost counted as failed: `errors=0` passed, "measured 0", on a run
+ * whose server never answered 20 of its requests while it answered the others (their note said so, the gate did not).
+ * @param {GateFigures} f
+ * @param {GateFigure} figure
+ * @returns {Partial<GateFigure>}
+ */
+function lostCounted(f, figure) {
+  const lost = f.lost ?? 0;
+  if (lost === 0 || !isFiniteNumber(figure.value)) return {};
+  return { value: figure.value + lost, of: isFiniteNumber(figure.of) ? figure.of + lost : figure.of };
+}
+
+/**
+ * A latency gate whose percentile the lost requests reach (their share of all the requests above 1 − the percentile;
+ * max: any): its figure leaves out requests that never got an answer, so it cannot pass.
+ * @param {import('../plan/assert-expr.js').Assertion} a
+ * @param {GateFigures} f
+ * @param {GateFigure} figure
+ * @returns {{ measured: number|null, process: string|null, why: string }|null}
+ */
+function lostFigure(a, f, figure) {
+  const lost = f.lost ?? 0;
+  const metric = metricOf(a.metric);
+  // Which endpoints the lost requests went to is not recorded: any of them may be this one's, so its gate cannot pass.
+  if (lost > 0 && a.endpoint && (metric?.kind === 'latency' || metric?.kind === 'errors')) return { measured: figure.value ?? null, process: null, why: 'lost-requests-endpoint' };
+  if (lost === 0 || a.endpoint || metric?.kind !== 'latency') return null;
+  const attempts = f.figures.errors?.of;
+  const share = isFiniteNumber(attempts) ? lost / (attempts + lost) : 1;
+  const tail = metric.percentile == null ? 0 : 1 - metric.percentile / 100;
+  return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'lost-requests' } : null;
 }
 
 /** @type {Record<import('../plan/assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
@@ -173,7 +215,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'lost-requests-endpoint': an endpoint's errors or latency gate beside such requests, whose endpoints are not known; 'baseline-stopped-early', 'baseline-failed': a change against a baseline whose figures cover part of its run; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
@@ -195,7 +237,7 @@ export function evaluateAssertions(assertions, targets) {
       // A failed run (exit 1) or one cut short by a signal (130/143) holds figures of part of it: no gate passes on them.
       // One whose server stopped answering leaves the requests it held out of every figure.
       // A probe figure of a server measured from outside (--url) cannot be there: no flag brings it.
-      const why = noData ?? (!known ? (f.outside && metricOf(a.metric)?.needs === 'probe' ? 'outside' : null) : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : null);
+      const why = noData ?? (!known ? (f.outside && metricOf(a.metric)?.needs === 'probe' ? 'outside' : null) : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : f.comparisonStopped ? 'comparison-stopped-early' : null);
       // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
       const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({

@@ -141,6 +141,12 @@ export function rowAttempts(runs) {
 }
 
 /**
+ * Requests the runs' servers lost: never answered while they answered others (load/stall.js lostAtEnd).
+ * @param {Array<{ lost?: number }>} runs
+ */
+const lostOf = (runs) => runs.reduce((sum, r) => sum + (r.lost ?? 0), 0);
+
+/**
  * 'no-successes' when a compare row's runs got responses and none succeeded: its rps and latency gates fail.
  * @param {RowRun[]} runs
  */
@@ -274,8 +280,9 @@ export const METRICS = Object.freeze(/** @type {Metric[]} */ ([
     read: (result) => ({ value: result.load?.errors?.total ?? null, of: result.load?.errors ? attemptsOf(result.load) : null, ...(result.load?.unsolicited > 0 ? { unsolicited: result.load.unsolicited } : {}) }),
     // An endpoint the draw never picked has no error count: errors{GET /x}=0 passed on nothing sent to it.
     endpoint: (e) => (attemptsOf(e) === 0 ? { value: null, why: 'no-responses' } : { value: e.errors?.total ?? null, of: e.errors ? attemptsOf(e) : null }),
-    row: (row, runs) => row.errors,
-    rowOf: (row, runs) => rowAttempts(runs),
+    // Requests a run's server lost (never answered while it answered others) failed too: errors=0 passed on them.
+    row: (row, runs) => (isFiniteNumber(row.errors) ? row.errors + lostOf(runs) : row.errors),
+    rowOf: (row, runs) => rowAttempts(runs) + lostOf(runs),
     cell: (cell, steps) => cell.errors,
     // Live: the phase's errors so far, in both windows (a tick counts errors for the phase, not the second).
     tick: (tick) => ({ value: tick?.errors?.total ?? null, of: tick?.errors ? attemptsOf(tick) : null }),

@@ -201,7 +201,13 @@ const OWN_SERVER = {
     ...budgetReasons(input),
     { id: 'one-process-enough', figures: { limit: 'quota', share: input.throttle?.fraction, quotaCpus: input.throttle?.quotaCpus, elu: main.elu, busy: busy.busy } },
   ],
-  roomReasons: (input) => [{ id: 'one-process-enough', figures: fullCores(input) ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }],
+  roomReasons: (input) => {
+    const cores = fullCores(input);
+    // With cores to spare, a process it started (not a worker) whose loop never idled is the limit: "nothing it runs on
+    // was saturated" was said of a server whose backend, started beside it, ran at ELU 1.00.
+    const child = cores ? null : busyChild(input);
+    return [{ id: 'one-process-enough', figures: child ?? cores ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }];
+  },
   // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
   moreProcesses: (input, main, busy) => (spawnsSeen(main, input.spawnedCpuPct) ? null : adviseProcesses(input, busy)),
   poolWouldHelp: 'own-pool-would-help',
@@ -231,6 +237,9 @@ function adviseTarget(input, adviser) {
   // Nor one replaced mid-run (nodemon, a supervisor): its figures are of two processes, and the gap between.
   const restarts = input.restarts ?? [];
   if (restarts.length > 0) return { ...NONE, reasons: [{ id: 'server-restarted', figures: { restarts: restarts.length, pids: [restarts[0].from, ...restarts.map((r) => r.to)] } }] };
+  // Nor a node:cluster whose round-robin gave a worker connections it never answered on this port: it serves another.
+  const unreached = adviser === OWN_SERVER ? unreachedWorkers(input) : null;
+  if (unreached) return { ...NONE, reasons: [{ id: 'workers-unreached', figures: unreached }] };
   if (input.durationMs + ADVICE_TIMER_SLACK_MS < ADVICE_MIN_MEASURED_MS || input.requests < ADVICE_MIN_REQUESTS) {
     const strategy = target.pool ? target.strategy : adviser.moveTo(input);
     const sizes = adviser.broadSizes(input);
@@ -241,6 +250,10 @@ function adviseTarget(input, adviser) {
       confirmWith: adviser.confirm(input, strategy, sizes, target.pool ? null : ['round-robin']) ?? adviser.noKnobSweep(input),
     };
   }
+  // A quota on spawnbench only held the load generator back, not the server: its figures size nothing. It was
+  // sized as the server's ("One process is enough: the limit is its CPU quota (0.3 CPU) … a second process
+  // would get no more than the same 0.3 CPU"), while the server ran outside that cgroup.
+  if (throttledByQuota(input) && !input.throttle.roles?.includes('server')) return { ...NONE, reasons: budgetReasons(input) };
   return target.pool ? advisePool(input, adviser) : adviseNoPool(input, adviser);
 }
 
@@ -528,6 +541,42 @@ function quotaSpread(input, size) {
   if (!throttledByQuota(input) || !Number.isFinite(input.throttle.quotaCpus)) return null;
   const low = Math.max(1, Math.ceil(input.throttle.quotaCpus - 1e-9));
   return size > low ? { low, high: size, quotaCpus: input.throttle.quotaCpus, throttledFraction: input.throttle.fraction } : null;
+}
+
+/**
+ * A user's node:cluster under round-robin (the primary hands each new connection to the next worker) whose workers
+ * include one that answered no measured request while the others answered, with at least a connection per worker:
+ * that worker serves another port (each worker listening on PORT + its index, behind a proxy), not this one. It was sized
+ * with the others ("the figures support 3 workers … lopsided (1.99×) even with rr: keep-alive connections stay with the
+ * worker that took them") where only one worker served the port measured. Null when the probe counted no routes, a
+ * worker died (its replacement may come late), or another policy leaves the pick to the kernel.
+ * @param {AdviceInput} input
+ * @returns {{ idle: string[], workers: number, connections: number, otherPorts: number[] }|null}
+ */
+function unreachedWorkers(input) {
+  const server = input.server;
+  // Only where the server listens on another port too: a worker that started after the connections were made gets none
+  // either, and "lopsided: keep-alive connections stay with the worker that took them" is the right word for it.
+  if (server?.kind !== 'cluster' || (server.clusterPolicy ?? 'rr') !== 'rr' || (input.deaths ?? []).length > 0 || !(server.otherPorts?.length)) return null;
+  const workers = input.workers.filter((w) => w.kind === 'process');
+  const connections = input.load?.connections ?? null;
+  if (workers.length < 2 || connections === null || connections < workers.length) return null;
+  if (!workers.every((w) => isFiniteNumber(w.routed))) return null;
+  const idle = workers.filter((w) => w.routed === 0);
+  if (idle.length === 0 || idle.length === workers.length) return null;
+  return { idle: idle.map((w) => w.label), workers: workers.length, connections, otherPorts: /** @type {number[]} */ (server.otherPorts) };
+}
+
+/**
+ * The busiest of a user's server's other processes (input.children), when its loop was busy MAIN_ELU_LIMIT or more.
+ * @param {AdviceInput} input
+ * @returns {{ limit: 'child', label: string, elu: number, cpuPct: number|null, eluLimit: number }|null}
+ */
+function busyChild(input) {
+  const busy = (input.children ?? []).filter((c) => isFiniteNumber(c.elu) && c.elu >= MAIN_ELU_LIMIT);
+  if (busy.length === 0) return null;
+  const top = busy.reduce((a, b) => (/** @type {number} */ (b.elu) > /** @type {number} */ (a.elu) ? b : a));
+  return { limit: 'child', label: top.label, elu: /** @type {number} */ (top.elu), cpuPct: top.cpuPct, eluLimit: MAIN_ELU_LIMIT };
 }
 
 /**

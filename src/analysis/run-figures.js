@@ -14,6 +14,7 @@ import { cpuView } from './cpu-view.js';
 import { isWorkerEntry } from '../machine/process-roles.js';
 import { compactErrorTexts } from './error-reasons.js';
 import { requestOutcome } from './request-outcome.js';
+import { lostAtEnd } from '../load/stall.js';
 
 /**
  * @typedef {object} RunSignals
@@ -59,6 +60,7 @@ import { requestOutcome } from './request-outcome.js';
  * @property {number} succeeded  2xx responses whose body matched
  * @property {number} durationMs measured time
  * @property {boolean} partial   stopped early: not used to recommend
+ * @property {number} [lost]     requests the server never answered while it answered others (load/stall.js lostAtEnd): in no other count
  * @property {string[]} failures
  * @property {number|null} pid  the strategy's main process (and process group), to find it in logs
  * @property {RunSignals} signals
@@ -86,6 +88,7 @@ export function runFigures(result) {
     succeeded: outcome.succeeded,
     durationMs: load.durationMs ?? 0,
     partial: Boolean(result.stoppedEarly),
+    lost: lostAtEnd(load)?.count ?? 0,
     failures: result.failures ?? [],
     pid: result.strategy?.pid ?? result.target?.pid ?? null,
     signals: runSignals(result),

@@ -16,6 +16,7 @@ import { isFiniteNumber } from './stats.js';
  * @property {string} comm          /proc/<pid>/comm ('node', 'npm start', 'sh')
  * @property {string[]} argv        /proc/<pid>/cmdline
  * @property {boolean} listens      holds a listening socket on the server's port
+ * @property {number[]} [otherPorts] the other ports it listens on
  * @property {boolean} clusterWorker NODE_UNIQUE_ID in its environment (node:cluster, PM2's cluster mode)
  * @property {boolean} ipc          NODE_CHANNEL_FD in its environment (child_process.fork, cluster)
  * @property {string|null} schedPolicy NODE_CLUSTER_SCHED_POLICY in its environment
@@ -30,6 +31,8 @@ import { isFiniteNumber } from './stats.js';
  * @property {number} threads        worker threads the probe saw in the server's own process
  * @property {'cluster'|'processes'|'threads'|'single'} kind
  * @property {string|null} clusterPolicy node:cluster's scheduling policy in the server's environment (null: the default, rr on Linux)
+ * @property {number[]} [otherPorts] ports the server and its workers listen on besides the one measured (an admin port,
+ *   or a port per worker)
  * @property {{ count: number, cpuTicks: number, cpuPct?: number|null, share?: number|null, from?: 'other-threads', size?: number }} poolThreads
  *   libuv pool threads of the server and its workers; `cpuPct` their CPU (% of one core) over the measured
  *   phase, `share` that of the server's own CPU, `from` where the sampler's other-threads figure was used,
@@ -82,6 +85,7 @@ export function serverShape(tree, { rootPid, threads = 0 }) {
     threads,
     kind,
     clusterPolicy: server?.schedPolicy ?? null,
+    otherPorts: [...new Set([server, ...workers].flatMap((p) => p?.otherPorts ?? []))].sort((a, b) => a - b),
     poolThreads: pool,
   };
 }
@@ -121,6 +125,8 @@ export function launcherName(p) {
     if (words.includes(known)) return known.replace(/-cli\.js$|\.c?js$/, '');
   }
   const comm = String(p.comm ?? words[0] ?? '?').split(' ')[0];
+  // `node --watch app.js` restarts app.js in a child: the launcher is the watcher, not "app" (it read "behind app").
+  if (RUNTIME_COMMS.test(comm) && (p.argv ?? []).some((w) => w === '--watch' || w.startsWith('--watch-path'))) return `${comm} --watch`;
   const script = words.slice(1).find((w) => !w.startsWith('-'));
   return RUNTIME_COMMS.test(comm) && script ? script.replace(/\.[cm]?js$/, '') : comm;
 }

@@ -131,7 +131,7 @@
  * @property {number|null} measured
  * @property {string|null} [where]
  * @property {string|null} [process]
- * @property {'no-successes'|'no-responses'|'stopped-early'|'run-failed'} [why] why nothing was measured, or that the run was stopped before its end or failed
+ * @property {'no-successes'|'no-responses'|'stopped-early'|'run-failed'|'stopped-answering'|'lost-requests'|'lost-requests-endpoint'|'baseline-stopped-early'|'baseline-failed'|'no-rows'|'comparison-stopped-early'|'no-endpoints'|'ambiguous-endpoint'|'unsolicited'|'outside'} [why] why nothing was measured, or why the figure measured cannot pass (src/analysis/assert-evaluate.js)
  * @property {string} [endpoint] the endpoint of a mix it filtered on
  * @property {boolean} pass
  */
@@ -149,6 +149,8 @@
  *   present when the baseline measured another target
  * @property {{ before: { requests: string[], body: boolean, rate: number|null, connections: number|null }, after: { requests: string[], body: boolean, rate: number|null, connections: number|null } }} [differentLoads]
  *   present when the baseline sent other requests (method, path, mix, a body) or another load (--connections, --rate)
+ * @property {'stopped-early'|'failed'} [baselineCut] present when the baseline's figures cover part of its run (stopped
+ *   before its end, or its run failed): change gates against it fail
  * @property {AgainstSummary} summary
  */
 

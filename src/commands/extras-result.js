@@ -37,13 +37,37 @@ export function decorateResult(result, extras) {
  *   instead of 3 (a failed run's 1, a signal's 130 or 143), said beside the failed gates
  */
 export function finishExtras(result, extras, io, { json = false, outranked = null } = {}) {
+  // The HTML first: a file that cannot be written ends the command with 1, and the gates' count said "(exit 3)".
+  let unwritten = null;
+  if (extras.html) {
+    try {
+      writeHtml(extras.html, result, extras);
+    } catch (error) {
+      if (!(error instanceof RunError)) throw error;
+      unwritten = error;
+    }
+  }
+  const exit = printExtras(result, extras, io, { json, outranked: outranked ?? (unwritten ? 1 : null), unwritten: Boolean(unwritten) && !outranked });
+  if (unwritten) throw unwritten;
+  return exit;
+}
+
+/**
+ * The comparison with the baseline and one line per assertion, after the summary; the exit code the gates give.
+ * @param {object} result a decorated result
+ * @param {import('./extras.js').Extras} extras
+ * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} io
+ * @param {{ json?: boolean, outranked?: number|null, unwritten?: boolean }} [options] outranked: the exit code the command ends
+ *   with instead of 3; unwritten: that 1 is an output file that could not be written
+ * @returns {number}
+ */
+export function printExtras(result, extras, io, { json = false, outranked = null, unwritten = false } = {}) {
   const stream = json ? io.stderr : io.stdout;
   // Only the gates checked now: a saved result's own (report of a run that failed one) decided
   // nothing here, and `report f.json --html r.html` exited 3 where `report f.json` exited 0.
   const assertions = extras.asserts.length ? result.assertions ?? [] : [];
   if (result.against) stream.write(`\n${formatAgainst(result.against, result.against)}\n`);
-  if (assertions.length) stream.write(`\n${formatAssertions(assertions, { outranked })}\n`);
-  if (extras.html) writeHtml(extras.html, result, extras);
+  if (assertions.length) stream.write(`\n${formatAssertions(assertions, { outranked, unwritten })}\n`);
   return assertions.some((o) => !o.pass) ? ASSERT_FAILED_EXIT_CODE : 0;
 }
 

@@ -8,7 +8,7 @@ import { withWords } from '../report/words.js';
 import { createLogger, closeLogger } from '../output/logger.js';
 import { handleSignals } from './signals.js';
 import { hasExtras } from './extras.js';
-import { decorateResult, finishExtras } from './extras-result.js';
+import { decorateResult, printExtras, writeHtml } from './extras-result.js';
 import { checkHostResolves } from '../load/host-check.js';
 import { targetOf } from '../base/target-kinds.js';
 import { RunError } from '../base/errors.js';
@@ -26,9 +26,10 @@ const SIGINT_EXIT_CODE = 130;
  * @param {import('./extras.js').Extras} [extras] --against, --assert, --html (checked already)
  * @param {{ formatAdvice?: import('../ui/components/advice.js').FormatAdvice }} [views] words the dashboard shows while it
  *   runs (a run's live recommendation)
+ * @param {() => string|null} [commitLog] puts the --log-file in place; why it could not be written, or null
  * @returns {Promise<{ result: object|null, exitCode: number }>}
  */
-export async function presentEngine(engine, output, io, format, extras = null, views = {}) {
+export async function presentEngine(engine, output, io, format, extras = null, views = {}, commitLog = () => null) {
   const signals = handleSignals(() => engine.stop());
   const live = shouldUseDashboard({ stdout: io.stdout, env: io.env, json: output.json, dashboard: output.dashboard });
   const ui = live ? await mountDashboard(engine, { stdout: io.stdout, stdin: io.stdin, stderr: io.stderr, formatSummary: format, formatAdvice: views.formatAdvice }) : null;
@@ -52,21 +53,23 @@ export async function presentEngine(engine, output, io, format, extras = null, v
   if (hasExtras(extras)) result = decorateResult(result, extras);
   if (output.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!live) io.stdout.write(`${format(result)}\n`);
-  // After the summary: the comparison, one line per assertion, the HTML file.
-  let gateExit = 0;
+  // After the summary: the files (--html, --out, the log), then the comparison and one line per assertion, whose
+  // count says the exit code: a file that could not be written ends the command with 1, where it said "(exit 3)".
   /** @type {RunError[]} */
   const unwritten = [];
   const interruptedByKey = ui?.interrupted?.() ? SIGINT_EXIT_CODE : null;
   // A crash or a signal outranks a failed assertion: 3 only when the run itself went through.
   const outranked = signals.exitCode() ?? interruptedByKey ?? (result.exitCode || null);
-  try {
-    gateExit = hasExtras(extras) ? finishExtras(result, extras, io, { json: output.json, outranked }) : 0;
-  } catch (error) {
-    // An --html that cannot be written still lets --out be written: it used to be skipped, unsaid.
-    if (!(error instanceof RunError)) throw error;
-    unwritten.push(error);
+  // An --html that cannot be written still lets --out be written: it used to be skipped, unsaid.
+  if (extras?.html) {
+    try {
+      writeHtml(extras.html, result, extras);
+    } catch (error) {
+      if (!(error instanceof RunError)) throw error;
+      unwritten.push(error);
+    }
   }
-  // After the summary: a file that cannot be written (checked at start, yet a disk fills up) loses nothing shown.
+  // A file that cannot be written (checked at start, yet a disk fills up) loses nothing shown.
   if (output.out) {
     try {
       writeResultFile(output.out, result);
@@ -74,7 +77,11 @@ export async function presentEngine(engine, output, io, format, extras = null, v
       unwritten.push(error);
     }
   }
-  if (unwritten.length) {
+  const logError = commitLog();
+  if (logError) unwritten.push(new RunError(logError));
+  const failedWrite = unwritten.length > 0;
+  const gateExit = hasExtras(extras) ? printExtras(result, /** @type {import('./extras.js').Extras} */ (extras), io, { json: output.json, outranked: outranked ?? (failedWrite ? 1 : null), unwritten: failedWrite && !outranked }) : 0;
+  if (failedWrite) {
     for (const error of unwritten) io.stderr.write(`spawnbench: ${error.message}\n`);
     return { result, exitCode: 1 };
   }
@@ -97,9 +104,16 @@ export async function runEngineCommand(plan, createEngine, format, io, extras = 
   const logger = createLogger(plan.output.logFile);
   let exitCode = 1;
   try {
-    ({ exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras, views));
+    const commitLog = () => {
+      /** @type {string|null} */
+      let why = null;
+      closeLogger(logger, (line) => { why = line; });
+      return why;
+    };
+    ({ exitCode } = await presentEngine(createEngine(plan, { logger }), plan.output, io, format, extras, views, commitLog));
   } finally {
-    // On every path, a failed run's log most of all: the log replaces --log-file now, or says why it cannot.
+    // On every path, a failed run's log most of all: the log replaces --log-file now (once: presentEngine puts it in
+    // place before the gates' lines), or says why it cannot.
     if (!closeLogger(logger, (line) => io.stderr.write(`spawnbench: ${line}\n`))) exitCode ||= 1;
   }
   return exitCode;

@@ -30,14 +30,14 @@ export default {
       .option('--debug', 'show stack traces'),
   async action(options, io, [file]) {
     // The file's reader and the checks load when a file is reported: --help never pays for them (issue 28).
-    const [{ readResultFile }, { realTarget }, { prepareExtras, hasExtras }] = await Promise.all([
+    const [{ readResultFile }, { sameFile }, { prepareExtras, hasExtras }] = await Promise.all([
       import('../report/result-file.js'), import('../output/atomic-file.js'), import('./extras.js'),
     ]);
     // The HTML over the file it is made from would lose the result.
-    if (typeof options.html === 'string' && realTarget(options.html) === realTarget(file)) {
+    if (typeof options.html === 'string' && sameFile(options.html, file)) {
       throw new UsageError(`--html ${options.html} is the result file being read; give the report its own file, like --html report.html`);
     }
-    if (typeof options.html === 'string' && typeof options.against === 'string' && realTarget(options.html) === realTarget(options.against)) {
+    if (typeof options.html === 'string' && typeof options.against === 'string' && sameFile(options.html, options.against)) {
       throw new UsageError(`--html ${options.html} is the --against file being read; give the report its own file, like --html report.html`);
     }
     const saved = readSaved(readResultFile, file);

@@ -29,6 +29,12 @@ import { cleanText, firstLine } from '../base/untrusted-text.js';
 // native Buffer#compare call for a few bytes such as "hi\n" (~20 vs ~170 ns).
 const SMALL_COMPARE_BYTES = 64;
 
+/**
+ * The text of a request that got no byte of an answer because the server closed the kept-alive connection it was sent on
+ * (after a response that did not say Connection: close).
+ */
+export const KEPT_ALIVE_CLOSE_TEXT = 'closed by the server with no answer, on a kept-alive connection (its response before did not say Connection: close)';
+
 /** The text of a request that got no response within --timeout (a timeout has no errno). */
 export const TIMEOUT_TEXT = 'no response within --timeout';
 
@@ -72,6 +78,8 @@ export class Connection {
     this.connected = false;
     this.connectStartedAt = 0;
     this.lastErrorCode = null;
+    /** The socket already carried a whole response: a request on it rides a kept-alive connection. */
+    this.reused = false;
     this.inFlight = false;
     this.startedAt = 0;
     this.sentAt = 0;
@@ -99,6 +107,7 @@ export class Connection {
     this.connected = false;
     this.inFlight = false;
     this.lastErrorCode = null;
+    this.reused = false;
     this.parser.reset();
     this.connectStartedAt = performance.now();
     this.handshaking = false;
@@ -285,6 +294,7 @@ export class Connection {
     }
     const keepAlive = this.parser.keepAlive;
     this.parser.reset();
+    this.reused = true;
     ctx.onOutcome(measured);
     return keepAlive;
   }
@@ -365,7 +375,10 @@ export class Connection {
       }
       // A close with no socket error has no errno to show: without a text, such resets were missing from the
       // error texts ("reset 7,129" above "reset ×3,538: ECONNRESET", the verdict's "most frequent" too).
-      this.lastErrorCode ??= 'closed before the response ended';
+      // No byte of an answer on a connection that had answered before, without Connection: close: the server closed a
+      // kept-alive connection under the request sent on it ("closed before the response ended" said a response was cut).
+      const keptAliveClose = this.reused && this.status === 0 && (this.lastErrorCode === null || this.lastErrorCode === 'ECONNRESET' || this.lastErrorCode === 'EPIPE');
+      this.lastErrorCode = keptAliveClose ? KEPT_ALIVE_CLOSE_TEXT : this.lastErrorCode ?? 'closed before the response ended';
       this.fail(RESET);
       return;
     }

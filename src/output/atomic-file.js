@@ -48,6 +48,24 @@ export function realTarget(file) {
   }
 }
 
+/**
+ * Whether two paths name one file: the same real path, or, both existing, the same file
+ * on the same device. A bind mount (a volume mounted at two paths) shows one directory
+ * under two real paths: `report /data/r.json --html /mnt/data/r.json` replaced the
+ * result with its own HTML.
+ * @param {string} a
+ * @param {string} b
+ */
+export function sameFile(a, b) {
+  if (realTarget(a) === realTarget(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
 /** The links the kernel follows before it gives up (ELOOP): Linux's MAXSYMLINKS. */
 const MAX_LINKS = 40;
 

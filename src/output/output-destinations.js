@@ -9,7 +9,7 @@
 import { accessSync, constants, openSync, closeSync, readFileSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../base/errors.js';
-import { destinationKind, fsReason as why, realTarget } from './atomic-file.js';
+import { destinationKind, fsReason as why, realTarget, sameFile } from './atomic-file.js';
 
 /** A file name to suggest for each destination flag, by what it holds. */
 const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' };
@@ -30,6 +30,8 @@ export function checkDestinationKind(file, flag) {
   const destination = destinationKind(file);
   const example = EXAMPLE_NAMES[flag] ?? 'result.json';
   if (destination.what === 'a directory') throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, example)}`);
+  // A path that ends in a slash names a directory: `--out results/` wrote a file named "results".
+  if (/\/$/.test(file) && destination.kind !== 'through') throw new UsageError(`${flag} ${file} ends in '/', a directory's name; give a file path, like ${flag} ${path.join(file, example)}`);
   if (destination.kind === 'refused') throw new UsageError(`${flag} ${file} is ${destination.what}, not a file; give a regular file path, like ${flag} ${example} (a pipe, a terminal or /dev/null is written through)`);
   if (destination.kind !== 'through') return false;
   try {
@@ -129,13 +131,13 @@ export function checkDirDestination(dir, flag) {
  * @throws {UsageError}
  */
 export function checkDistinct(outputs) {
-  const seen = new Map();
+  /** @type {{ flag: string, file: string }[]} */
+  const seen = [];
   for (const { flag, file } of outputs) {
     if (destinationKind(file).kind === 'through') continue;
-    const real = realTarget(file);
-    const first = seen.get(real);
+    const first = seen.find((s) => sameFile(s.file, file));
     if (first) throw new UsageError(`${first.flag} ${first.file} and ${flag} ${file} name the same file; give each its own file`);
-    seen.set(real, { flag, file });
+    seen.push({ flag, file });
   }
 }
 
@@ -174,10 +176,9 @@ export function checkInputsKept(outputs, o, command = []) {
     ...(outputs.length > 0 ? commandFiles(command).map((file) => ({ key: 'command', what: 'a file the server command reads', file })) : []),
   ];
   for (const input of inputs) {
-    const real = realTarget(input.file);
     for (const { flag, file } of outputs) {
       if (input.key === 'against' && flag === '--out') continue;
-      if (destinationKind(file).kind === 'through' || realTarget(file) !== real) continue;
+      if (destinationKind(file).kind === 'through' || !sameFile(file, input.file)) continue;
       throw new UsageError(`${flag} ${file} is ${input.what}; give ${flag} its own file, like ${flag} ${EXAMPLE_NAMES[flag] ?? 'result.json'}`);
     }
   }

@@ -98,13 +98,24 @@ export function formatAgainst(against, baseline) {
     // A mix: each endpoint's own changes under the totals'.
     const endpoints = (against.endpoints ?? []).flatMap((e) => [`  ${cleanText(e.name, 200)}: ${e.summary.changes === 0 ? 'no change beyond its noise' : `${e.summary.changes} beyond its noise (${e.summary.better} better, ${e.summary.worse} worse)`}`, ...deltaLines(e.deltas, '    ')]);
     // A run's comparison always has deltas (a compare's has rows): an edited file without them fails here, and `report` names the field.
-    return [head, ...differentTargetsLine(against.differentTargets), ...differentLoadsLine(against.differentLoads), ...deltaLines(/** @type {AgainstDelta[]} */ (against.deltas), '  '), ...endpoints].join('\n');
+    return [head, ...baselineCutLine(against.baselineCut), ...differentTargetsLine(against.differentTargets), ...differentLoadsLine(against.differentLoads), ...deltaLines(/** @type {AgainstDelta[]} */ (against.deltas), '  '), ...endpoints].join('\n');
   }
   // A compare: one block per row, the repeats' spread as the noise.
-  const lines = [head];
+  const lines = [head, ...baselineCutLine(against.baselineCut)];
   for (const row of against.rows) lines.push(`  ${row.strategy} · ${row.workload}`, ...deltaLines(row.deltas, '    '));
   for (const name of against.unmatched ?? []) lines.push(`  ${name}: not in the baseline`);
   return lines.join('\n');
+}
+
+/**
+ * The warning that the baseline's figures cover part of its run (none when it ran to its end).
+ * @param {'stopped-early'|'failed'|undefined|null} cut
+ * @returns {string[]}
+ */
+function baselineCutLine(cut) {
+  if (!cut) return [];
+  const why = cut === 'failed' ? 'the baseline\'s run failed (its server crashed or stopped answering)' : 'the baseline was stopped before its end';
+  return [`  warning: ${why}: its figures cover part of its run, so these changes are not the target's`];
 }
 
 /**

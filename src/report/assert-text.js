@@ -42,13 +42,15 @@ export function formatAssertionLine(o) {
  * a code that outranks it ends the command (a failed run exits 1, one stopped by a signal
  * 130 or 143): "(exit 3)" was printed beside an exit 1.
  * @param {import('../analysis/assert-evaluate.js').AssertionOutcome[]} outcomes
- * @param {{ outranked?: number|null }} [exit] outranked: the exit code the command ends with instead of 3
+ * @param {{ outranked?: number|null, unwritten?: boolean }} [exit] outranked: the exit code the command ends with instead of 3;
+ *   unwritten: it is 1 because an output file (--out, --html, --log-file) could not be written, not because the run failed
  * @returns {string}
  */
-export function formatAssertions(outcomes, { outranked = null } = {}) {
+export function formatAssertions(outcomes, { outranked = null, unwritten = false } = {}) {
   const lines = outcomes.map(formatAssertionLine);
   const failed = outcomes.filter((o) => !o.pass).length;
-  const exit = outranked ? `exit ${outranked}, not 3: ${outranked === 1 ? 'the run failed' : 'the run was stopped'}` : 'exit 3';
+  const why = outranked !== 1 ? 'the run was stopped' : unwritten ? 'an output file could not be written (below)' : 'the run failed';
+  const exit = outranked ? `exit ${outranked}, not 3: ${why}` : 'exit 3';
   if (failed > 0) lines.push(`${failed} of ${outcomes.length} assertion${outcomes.length === 1 ? '' : 's'} failed (${exit})`);
   return lines.join('\n');
 }
@@ -63,8 +65,13 @@ export const WHY = {
   'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
+  'lost-requests-endpoint': 'the server never answered some requests while it answered others (note above), and which endpoints they went to is not known: this endpoint\'s figure may leave some of them out',
+  'baseline-stopped-early': 'the --against baseline was stopped before its end: its figures cover part of its run, so no change against it is the target\'s; measure a baseline to its end',
+  'baseline-failed': 'the --against baseline\'s run failed (its server crashed or stopped answering): its figures cover part of its run, so no change against it is the target\'s; measure a baseline that ran to its end',
+  'lost-requests': 'the server never answered some requests while it answered others (note above): enough of them to reach this figure\'s tail, and they are in no figure',
   'no-rows': 'the comparison has no row: it was stopped before any run ended',
-  'no-endpoints': 'the result has no figures per endpoint (a run of one request, or a compare row): gate the whole, without the braces',
+  'comparison-stopped-early': 'the comparison was stopped before its end: a server whose run had not ended has no row to gate; run it to its end',
+  'no-endpoints': 'the result has no figures per endpoint (a run without --mix, or a compare row): gate the whole, without the braces',
   'ambiguous-endpoint': 'more than one endpoint of the mix answers to that name; name one by its name, or METHOD path with its query',
   unsolicited: 'the server also sent responses no request asked for (note above): a broken stream fails the gate',
   outside: 'needs the in-process probe, which a server measured from outside (--url) does not have: start it under spawnbench (-- <command>) to gate on it',

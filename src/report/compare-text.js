@@ -174,10 +174,20 @@ function ratio(row) {
  */
 export function failureLine(reason) {
   const [first, ...rest] = String(reason).split('\n');
-  const last = rest.map((line) => line.trim()).filter(Boolean).at(-1);
+  const lines = rest.map((line) => line.trim()).filter(Boolean);
+  // A Node crash ends in its stack, the error's fields and "Node.js v20.20.2": the row said only that.
+  // Its error line ("Error: config missing", "Error [ERR_MODULE_NOT_FOUND]: Cannot find module …") says why.
+  const told = lines.filter((line) => !NODE_CRASH_TRAILER.test(line));
+  const last = told.findLast((line) => ERROR_LINE.test(line)) ?? told.at(-1) ?? lines.at(-1);
   if (last) return `${first} ${last}`;
   return first.replace(/;\s*its stderr ends:\s*$/, '');
 }
+
+/** The lines after a Node crash's error line: its version, stack frames, the frames left out, the error's fields. */
+const NODE_CRASH_TRAILER = /^(Node\.js v\d[\w.-]*|at \S.*|… \d+ more frames?|\.\.\. \d+ more|[{}]|\w+: .*,|\w+: '[^']*'|\^+)$/;
+
+/** An error's own line: `TypeError: …`, `Error [ERR_X]: …`, `SomeError: …`. */
+const ERROR_LINE = /^(Uncaught )?[A-Z]?\w*(Error|Exception)( \[[\w_]+\])?: \S/;
 
 /** @param {CompareRow} row */
 function remark(row) {

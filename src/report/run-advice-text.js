@@ -80,6 +80,10 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
   if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
+  if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
+  if (a.size === null && a.reasons.some((r) => r.id === 'quota-limit' && !/** @type {string[]} */ (r.figures.roles ?? []).includes('server'))) {
+    return 'No recommendation: spawnbench\'s own CPU quota held back the load, not the server\'s.';
+  }
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
   if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
@@ -133,6 +137,7 @@ function ownHeadline(a) {
     // One of the three is there (the test above); only one-process-enough names the quota as its limit (run-advice.js).
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
     const amount = limit === 'quota' ? ` (${fixed(/** @type {Figures} */ (enough).quotaCpus, 1)} CPU)` : '';
+    if (limit === 'child') return `One process is enough: the limit is ${/** @type {Figures} */ (enough).label}, a process it started, not its main thread.`;
     return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
   if (a.size === null) return 'Cannot tell from this run.';
@@ -281,6 +286,8 @@ const SENTENCES = {
   'main-has-room': (f) => {
     // Judged on busy time, the wait for a core taken out: an ELU over the limit beside "had room" says why.
     const corrected = Number.isFinite(f.busy) && Number.isFinite(f.elu) && f.elu - f.busy >= 0.05;
+    // Without the probe (a server on another runtime, --no-probe) the busy share is the process's CPU: "ELU –" said nothing.
+    if (!Number.isFinite(f.elu) && Number.isFinite(f.busy)) return `Its main thread had room (on a CPU ${pct(f.busy)} of the time; no ELU without the probe, so time it waited is not counted; it is the limit from ${pct(f.eluLimit)}).`;
     const load = corrected ? `busy ${pct(f.busy)} once its wait for a core is taken out, ELU ${fixed(f.elu)} with it` : `ELU ${fixed(f.elu)}`;
     return `Its main thread had room (${load}, blocked in spawn ${pct(f.blocked)}; it is the limit from ${corrected ? `${pct(f.eluLimit)} busy` : `ELU ${fixed(f.eluLimit)}`} or ${pct(f.blockedLimit)} in spawn).`;
   },
@@ -345,8 +352,17 @@ const SENTENCES = {
   'one-process-enough': (f) =>
     f.limit === 'quota'
       ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
-      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.'
+      : f.limit === 'child' ? `A process it started, ${f.label} (no worker it balances requests over), was busy (ELU ${fixed(f.elu)}${Number.isFinite(f.cpuPct) ? `, CPU ${pct(f.cpuPct / 100)}` : ''}) while the cores had room: more processes of the server would all wait on it. Make that process faster, or run more of it.`
+      : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'thread-knob': (f) => threadKnobSentence(f),
+  'workers-unreached': (f) => {
+    const idle = /** @type {string[]} */ (f.idle);
+    const ports = /** @type {number[]} */ (f.otherPorts ?? []);
+    return `${idle.length === 1 ? 'Worker' : 'Workers'} ${idle.join(', ')} answered no request while node:cluster's round-robin spread ${int(f.connections)} connections over its ${f.workers} workers, ` +
+      `and the server also listens on ${ports.length === 1 ? 'port' : 'ports'} ${ports.slice(0, 4).join(', ')}: ${idle.length === 1 ? 'it serves' : 'they serve'} another port, ` +
+      'or started after the connections were made; either way this run cannot size the workers. Measure each port on its own (--port), or have every worker listen on the same port.';
+  },
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
 

@@ -21,16 +21,20 @@ const POOL_THREAD_COMM = 'libuv-worker';
  * @returns {import('../analysis/server-shape.js').TreeProcess[]}
  */
 export function readServerTree(pgid, port) {
-  const inodes = new Set(listeningSockets().filter((s) => s.port === port).map((s) => s.inode));
+  const listening = listeningSockets();
+  const inodes = new Set(listening.filter((s) => s.port === port).map((s) => s.inode));
+  const otherPort = new Map(listening.filter((s) => s.port !== port).map((s) => [s.inode, s.port]));
   return pidsInGroup(pgid).map((pid) => {
     const stat = readStat(pid);
     const { cmdline, env } = programOf(pid);
+    const sockets = fdLinks(pid).map(socketInode).filter((inode) => inode !== null);
     return {
       pid,
       ppid: stat?.ppid ?? 0,
       comm: processName(readText(`/proc/${pid}/comm`).trim()),
       argv: cmdline.split('\0').filter(Boolean).map(plainText),
-      listens: fdLinks(pid).some((link) => inodes.has(socketInode(link))),
+      listens: sockets.some((inode) => inodes.has(inode)),
+      otherPorts: [...new Set(sockets.flatMap((inode) => (otherPort.has(inode) ? [/** @type {number} */ (otherPort.get(inode))] : [])))],
       clusterWorker: env.has('NODE_UNIQUE_ID'),
       ipc: env.has('NODE_CHANNEL_FD'),
       schedPolicy: env.get('NODE_CLUSTER_SCHED_POLICY') ?? null,

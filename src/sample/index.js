@@ -6,7 +6,7 @@
  * and, on stop, a per-process summary.
  */
 import { EventEmitter } from 'node:events';
-import { HAS_PROC, readStat } from './proc.js';
+import { HAS_PROC, programOf, readStat } from './proc.js';
 import { createOtherUsers } from './other-users.js';
 import { createDownstreams } from './downstreams.js';
 import { createProcSampler } from './proc-sampler.js';
@@ -280,7 +280,7 @@ export function startSampler({
         }
         reader.close?.();
         throttle.read();
-        const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0), throttling: throttle.summary(), serverRestarts: restarts });
+        const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0, serverPid ? programOf(serverPid) : null), throttling: throttle.summary(), serverRestarts: restarts });
         return { ...withReplaced(summary, replaced, serverPid), ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };
       })();
       return stopping;
@@ -371,11 +371,22 @@ function labelOf(role, pid, threadId, workers) {
   return role === 'thread' ? `thread ${threadId}` : `pid ${pid}`;
 }
 
-/** Whether probe figures are in the summary, and if not, why. */
-function probeStatus(channel, runtime, reported) {
+/** The runtimes the probe loads into (through NODE_OPTIONS), by their executable's name. */
+const PROBED_PROGRAM = /^(node|nodejs|bun|deno)/i;
+
+/**
+ * Whether probe figures are in the summary, and if not, why.
+ * @param {object|null} channel
+ * @param {string} runtime the strategy's runtime ('node' for a user's server)
+ * @param {boolean} reported a probe reported
+ * @param {string|null} [program] the server process's executable name: a user's server on another
+ *   runtime (python3) has no probe, and "was NODE_OPTIONS replaced by the strategy?" sent its user after NODE_OPTIONS
+ */
+export function probeStatus(channel, runtime, reported, program = null) {
   if (reported) return { available: true, reason: null };
   const support = probeSupport(runtime);
   if (!support.available) return support;
   if (!channel) return { available: false, reason: 'probe not enabled' };
+  if (program && !PROBED_PROGRAM.test(program)) return { available: false, reason: `no probe: the server runs ${program}, not Node.js, so it has no ELU or loop figures; its CPU is read from outside` };
   return { available: false, reason: 'no probe report received (was NODE_OPTIONS replaced by the strategy?)' };
 }

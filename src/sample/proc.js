@@ -279,6 +279,21 @@ export function fdLinks(pid) {
   return links;
 }
 
+/**
+ * The program a process runs: its executable's file name (/proc/<pid>/exe), which a process
+ * cannot rename as it can its comm; null when /proc does not say (gone, or not readable).
+ * @param {number} pid
+ * @returns {string|null}
+ */
+export function programOf(pid) {
+  try {
+    const exe = readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
+    return plainText(exe.slice(exe.lastIndexOf('/') + 1)) || null;
+  } catch {
+    return null;
+  }
+}
+
 /** /proc/net/tcp's state column: a listening socket, an established connection. */
 export const TCP_LISTEN = '0A';
 export const TCP_ESTABLISHED = '01';

@@ -44,6 +44,14 @@ test('--html: a write that fails midway leaves the previous report as it was, an
   assert.deepEqual(readdirSync(dir).filter((n) => n.includes('good.html')), ['good.html']);
 });
 
+test('report --assert with an --html that cannot be written: exit 1, and the failed gates\' count says exit 1, not 3', { skip }, () => {
+  const target = path.join(dir, 'gated.html');
+  const result = limited(['report', RUN_RESULT, '--assert', 'p99<0.001ms', '--html', target]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(result.stdout, /\n1 of 1 assertion failed \(exit 1, not 3: an output file could not be written \(below\)\)\n$/);
+  assert.match(result.stderr, /^spawnbench: --html .*gated\.html: cannot write the report/m);
+});
+
 test('--out and --log-file: a write that fails midway leaves the previous baseline and log as they were', { skip }, async () => {
   const server = await startFixtureServer('healthy');
   try {
@@ -53,9 +61,11 @@ test('--out and --log-file: a write that fails midway leaves the previous baseli
     copyFileSync(RUN_RESULT, baseline);
     writeFileSync(log, 'the previous log\n');
     const before = readFileSync(baseline);
-    const result = limited(['run', '--url', server.url, '-d', '1s', '-w', '0s', '-r', '20', '--no-dashboard', '--out', baseline, '--log-file', log]);
+    const result = limited(['run', '--url', server.url, '-d', '1s', '-w', '0s', '-r', '20', '--no-dashboard', '--out', baseline, '--log-file', log, '--assert', 'p99<0.001ms']);
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stdout, /Requests\s+[\d,]+ in/, 'the summary still prints');
+    // A failed gate beside files that could not be written: exit 1, and its count says so (it said "(exit 3)").
+    assert.match(result.stdout, /\n1 of 1 assertion failed \(exit 1, not 3: an output file could not be written \(below\)\)\n/);
     assert.match(result.stderr, /spawnbench: --out .*good\.json: cannot write the result file \(the file size limit was reached \(ulimit -f\)\); the previous .*good\.json is left as it was\n/);
     assert.match(result.stderr, /spawnbench: --log-file .*run\.log: cannot write the log \(the file size limit was reached \(ulimit -f\)\); the previous .*run\.log is left as it was\n/);
     assert.ok(readFileSync(baseline).equals(before), 'the baseline is byte for byte the previous one');

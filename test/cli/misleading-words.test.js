@@ -151,4 +151,12 @@ test('a crash reason that quotes stderr keeps its last line on one line', () => 
   );
   assert.equal(failureLine("'node app.js' exited with code 3 before it was ready; its stderr ends:\n"), "'node app.js' exited with code 3 before it was ready");
   assert.equal(failureLine('EAGAIN'), 'EAGAIN');
+  // A Node crash ends in its stack and "Node.js v20.20.2": compare's row said "its stderr ends: Node.js v20.20.2".
+  const crash = "'node api.js' exited with code 1 before it was ready; its stderr ends:\n/srv/api.js:2\nthrow new Error('config missing: DATABASE_URL');\n      ^\n\n" +
+    "Error: config missing: DATABASE_URL\n    at Object.<anonymous> (/srv/api.js:2:7)\n    … 8 more frames\n\nNode.js v20.20.2\n";
+  assert.equal(failureLine(crash), "'node api.js' exited with code 1 before it was ready; its stderr ends: Error: config missing: DATABASE_URL");
+  const missing = "'node gone.js' exited with code 1 before it was ready; its stderr ends:\nnode:internal/modules/esm/resolve:283\n    throw new ERR_MODULE_NOT_FOUND(\n          ^\n\n" +
+    "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/srv/gone.js' imported from /srv/\n    at finalizeResolution (node:internal/modules/esm/resolve:283:11)\n    … 8 more frames\n" +
+    "  code: 'ERR_MODULE_NOT_FOUND',\n  url: 'file:///srv/gone.js'\n}\n\nNode.js v20.20.2\n";
+  assert.equal(failureLine(missing), "'node gone.js' exited with code 1 before it was ready; its stderr ends: Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/srv/gone.js' imported from /srv/");
 });

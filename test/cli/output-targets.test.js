@@ -174,3 +174,38 @@ test('an output over a file the server command names is refused before the run (
   const { code, err } = await cli('run', ...QUICK, '--out', path.join(dir, 'r.json'), '--', process.execPath, script, script);
   assert.equal(code, 0, err);
 });
+
+test('an output naming an input through another path to the same directory (a bind mount) is refused, not written over it', { skip }, async () => {
+  // A volume mounted at two paths: `report /data/r.json --html /mnt/data/r.json` replaced the result with its HTML.
+  const { checkOutputDestinations } = await import('../../src/output/output-destinations.js');
+  const data = path.join(dir, 'data');
+  const mnt = path.join(dir, 'mnt');
+  spawnSync('mkdir', ['-p', data, mnt]);
+  writeFileSync(path.join(data, 'r.json'), readFileSync(RUN_RESULT));
+  writeFileSync(path.join(data, 'mix.json'), '[{ "method": "GET", "path": "/" }]\n');
+  const mounted = spawnSync('mount', ['--bind', data, mnt], { encoding: 'utf8' });
+  assert.equal(mounted.status, 0, mounted.stderr);
+  try {
+    const { code, out, err } = await cli('report', path.join(data, 'r.json'), '--html', path.join(mnt, 'r.json'));
+    assert.equal(code, 2, err);
+    assert.match(err, /^spawnbench: --html \S+mnt\/r\.json is the result file being read; give the report its own file, like --html report\.html\n$/);
+    assert.equal(out, '');
+    assert.deepEqual(JSON.parse(readFileSync(path.join(data, 'r.json'), 'utf8')), JSON.parse(readFileSync(RUN_RESULT, 'utf8')), 'the result is as it was');
+    assert.throws(() => checkOutputDestinations({ mix: path.join(data, 'mix.json'), out: path.join(mnt, 'mix.json') }), /^UsageError: --out \S+mnt\/mix\.json is the --mix file being read/);
+    assert.throws(() => checkOutputDestinations({ out: path.join(data, 'r.json'), html: path.join(mnt, 'r.json') }), /^UsageError: --out \S+data\/r\.json and --html \S+mnt\/r\.json name the same file/);
+    // Two files of their own in the mounted directory are still two.
+    assert.doesNotThrow(() => checkOutputDestinations({ out: path.join(data, 'r.json'), html: path.join(mnt, 'r.html') }));
+  } finally {
+    spawnSync('umount', [mnt]);
+  }
+});
+
+test('an output path that ends in a slash (a directory not made yet) is refused, not written as a file of that name', async () => {
+  // `--out results/` wrote a regular file named "results", exit 0.
+  const { checkOutputDestinations } = await import('../../src/output/output-destinations.js');
+  for (const [key, flag, example] of [['out', '--out', 'result.json'], ['html', '--html', 'report.html'], ['logFile', '--log-file', 'spawnbench.log']]) {
+    const file = `${path.join(dir, `not-made-${key}`)}/`;
+    assert.throws(() => checkOutputDestinations({ [key]: file }), new RegExp(`^UsageError: ${flag} \\S+not-made-${key}/ ends in '/', a directory's name; give a file path, like ${flag} \\S+not-made-${key}/${example.replace('.', '\\.')}$`));
+    assert.throws(() => statSync(file.slice(0, -1)), /ENOENT/, 'nothing was made');
+  }
+});

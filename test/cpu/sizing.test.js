@@ -175,6 +175,23 @@ test("run -- <command>: a single process throttled by its quota is told the quot
   assert.notEqual(adviseRun(adviceInput(run)).reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'quota');
 });
 
+test("run -- <command>: a quota on spawnbench only, throttled, sizes nothing: the server ran outside it", () => {
+  // spawnbench in a 0.3-CPU v1 cgroup, its server moved out of it: "One process is enough: the limit is its CPU
+  // quota (0.3 CPU) … a second process would get no more than the same 0.3 CPU", of a server under no quota.
+  const run = ownRun({ pool: false, rps: 12917, cpus: [46, 55], spawnedCpuPct: 0, main: { elu: 0.51, blocked: 0, cpuPct: 49, loopCpuPct: 45, waitPct: 3 } });
+  run.samples.throttling = [{ ...THROTTLED[0], roles: ['spawnbench'], quotaCpus: 0.3, throttledPeriods: 21, periods: 22, fraction: 0.95, throttledMs: 1140 }];
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.deepEqual(advice.reasons.map((r) => r.id), ['quota-limit']);
+  const words = adviceParagraphs(advice, {}).join('\n');
+  assert.match(words, /^No recommendation: spawnbench's own CPU quota held back the load, not the server's\.$/m);
+  assert.match(words, /Spawnbench's own CPU quota \(0\.3 CPU\) is the limit: throttled in 95% of periods, so the load generator is held back; run spawnbench outside that cgroup/);
+  assert.doesNotMatch(words, /One process is enough|second process/);
+  // The same quota on the server too is the server's limit, as before.
+  run.samples.throttling = [{ ...run.samples.throttling[0], roles: ['server', 'spawnbench'] }];
+  assert.equal(adviseRun(adviceInput(run)).reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'quota');
+});
+
 test("other processes, measured host-wide, are a share of the host's CPUs, not of a quota they are not under", () => {
   const run = syntheticRun({ poolSize: 2, rps: 375, workers: evenWorkers(2, { rps: 375 }), cpus: [95, 95] });
   run.machine.cpu = budget({ budget: 0.5, source: 'quota', capacity: 0.5 });

@@ -38,7 +38,7 @@ test('a server that never listens: the port it was given, the timeout and the --
   const { code, err } = await diagnose(...QUICK, '--', process.execPath, server('never-listens'));
   assert.equal(code, 1);
   const line = err.split('\n').find((l) => l.startsWith('spawnbench: '));
-  assert.match(line, /^spawnbench: '.*never-listens\.js' did not accept connections on port \d+ \(given to it as PORT\) within 1\.5s; if it listens on a fixed port, pass --port N$/);
+  assert.match(line, /^spawnbench: '.*never-listens\.js' did not accept connections on port \d+ \(given to it as PORT\) within 1\.5s; nothing it started listens on any port yet: if it starts slowly, give it a longer --ready-timeout \(now 1\.5s\); if it listens on a fixed port, pass --port N$/);
   await assertNothingLeft('never-listens');
 });
 

@@ -107,3 +107,18 @@ test('an endpoint the draw never picked has no error count: its errors gate fail
   ]);
   assert.match(formatAssertionLine(outcomes[0]), /errors\{GET \/500\}=0 {2}FAIL {2}not measured \(no request to 'GET \/500' was measured/);
 });
+
+test('an endpoint gate beside requests the server lost (never answered while it answered others) fails: which endpoint they went to is not known', () => {
+  // errors{GET /report}=0 passed while the run's note said the server had lost 20 requests.
+  const lossy = run([endpoint('GET /health', { lowMs: 1, highMs: 2 }), endpoint('GET /report', { lowMs: 15, highMs: 17 })]);
+  lossy.load.unanswered = { count: 20, oldestMs: 1800, quietMs: 30, lateCount: 20, warmup: { count: 0, oldestMs: 0, answered: 0, answeredMaxMs: null } };
+  lossy.load.latency.maxMs = 20;
+  const gate = (text, result) => evaluateAssertions([parseAssertion(text)], gateFigures(result))[0];
+  for (const text of ['errors{GET /report}=0', 'p99{GET /report}<1s']) {
+    const o = gate(text, lossy);
+    assert.deepEqual([o.pass, o.why], [false, 'lost-requests-endpoint'], text);
+    assert.match(formatAssertionLine(o), /\(the server never answered some requests while it answered others \(note above\), and which endpoints they went to is not known: this endpoint's figure may leave some of them out\)$/);
+  }
+  delete lossy.load.unanswered;
+  assert.equal(gate('errors{GET /report}=0', lossy).pass, true, 'without lost requests it passes as before');
+});

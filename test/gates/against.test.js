@@ -99,3 +99,30 @@ test('compare against compare: a row changed only where the repeats no longer ov
   assert.match(text, /^Against old\.json: 2 changes beyond the noise: 2 better, 0 worse\n {2}baseline · echo\n {4}req\/s +620 → 625 +\+0\.8% +within noise +repeats now 610–650, before 600–640\n/);
   assert.match(text, /\n {2}cluster · echo: not in the baseline$/);
 });
+
+test('a baseline whose figures cover part of its run (stopped early, or failed) is said, and a change gate against it fails', async () => {
+  // A baseline whose server crashed halfway measured half the rate: rps-change>-5% passed a run 40% slower than the real one.
+  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
+  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
+  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
+  const now = { kind: 'run', ...load({ perSecond: [300, 300, 300, 300, 300, 300, 300, 300, 300, 300] }) };
+  const cases = [
+    [{ ...load({ perSecond: [500, 500, 500, 500, 0, 0, 0, 0, 0, 0] }), failures: ["'node app.js' exited with code 1 during the run"] }, 'failed', /^ {2}warning: the baseline's run failed \(its server crashed or stopped answering\): its figures cover part of its run, so these changes are not the target's$/m],
+    [{ ...load(), stoppedEarly: true }, 'stopped-early', /^ {2}warning: the baseline was stopped before its end: its figures cover part of its run, so these changes are not the target's$/m],
+  ];
+  for (const [baseline, cut, line] of cases) {
+    const against = againstBaseline(now, baseline);
+    assert.equal(against.baselineCut, cut);
+    assert.match(formatAgainst(against, { file: 'old.json' }), line);
+    const [outcome] = evaluateAssertions(parseAssertions(['rps-change>-5%']), gateFigures({ ...now, against }));
+    assert.deepEqual([outcome.pass, outcome.why], [false, `baseline-${cut}`], cut);
+  }
+  const whole = againstBaseline(now, load());
+  assert.equal(whole.baselineCut, undefined);
+  assert.doesNotMatch(formatAgainst(whole, { file: 'old.json' }), /warning/);
+  // A compare baseline: one of its runs failed.
+  const row = { workload: 'echo', strategy: 'a', errors: 0, rps: { median: 600, min: 590, max: 610, n: 3 }, p99Ms: { median: 9, min: 8, max: 10, n: 3 } };
+  const compared = againstCompareBaseline({ rows: [row], runs: [] }, { rows: [row], runs: [{ workload: 'echo', strategy: 'a', failures: ['crashed'] }] });
+  assert.equal(compared.baselineCut, 'failed');
+  assert.match(formatAgainst(compared, { file: 'old.json' }), /^Against old\.json: no change beyond the noise\n {2}warning: the baseline's run failed/);
+});

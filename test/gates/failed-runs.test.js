@@ -12,7 +12,8 @@ import { parseAssertions } from '../../src/plan/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
 import { measureMetrics } from '../../src/analysis/metrics.js';
 import { requestOutcome } from '../../src/analysis/request-outcome.js';
-import { formatAssertions } from '../../src/report/assert-text.js';
+import { formatAssertions, WHY } from '../../src/report/assert-text.js';
+import { readResultFile } from '../../src/report/result-file.js';
 import { formatHeadline } from '../../src/report/summary.js';
 import { RESULT_SCHEMA_URL } from '../../src/report/result-shape.js';
 import { cli } from '../helpers/harness.js';
@@ -191,6 +192,72 @@ test('report of a compare stopped before its first run ended (no row): every gat
   const r = await cli('report', file, '--assert', 'rps>=1');
   assert.equal(r.code, 3, r.err);
   assert.match(r.out + r.err, /\nassert rps>=1 {2}FAIL {2}not measured \(the comparison has no row: it was stopped before any run ended\)\n/);
+});
+
+test('report of a compare stopped after some servers\' runs ended: every row\'s gate fails, saying the server not run has no row', async () => {
+  // compare a (fine) and b (all 500s), Ctrl-C after a's first run: only a had a row, and
+  // `report cmp.json --assert errors=0` passed, exit 0, on a comparison that never ran b.
+  const COMPARE = new URL('./fixtures/compare.json', import.meta.url);
+  const whole = JSON.parse(readFileSync(COMPARE, 'utf8'));
+  const stopped = { ...whole, rows: whole.rows.slice(0, 1), runs: whole.runs.filter((r) => r.strategy === whole.rows[0].strategy), stoppedEarly: true };
+  const outcomes = check(['rps>=1', 'errors<=100%'], stopped);
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.why]), [
+    ['rps>=1', false, 'comparison-stopped-early'],
+    ['errors<=100%', false, 'comparison-stopped-early'],
+  ]);
+  assert.ok(outcomes.every((o) => Number.isFinite(o.measured)), 'the figure is still shown');
+  assert.deepEqual(check(['rps>=1'], { ...stopped, stoppedEarly: false }).map((o) => o.pass), [true], 'the same row of a comparison run to its end passes');
+  assert.match(formatAssertions(outcomes), /^assert rps>=1 {2}FAIL {2}\S+ · \S+: {2}measured [\d,]+ req\/s \(the comparison was stopped before its end: a server whose run had not ended has no row to gate; run it to its end\)$/m);
+});
+
+test('a result whose gates failed for any reason is read back by report and --against: the schema takes every why a gate gives', () => {
+  // A compare stopped before any row, with --assert and --out, wrote a file that report then refused as
+  // edited ("its assertions.0.why must be equal to one of the allowed values ... unedited").
+  const COMPARE = new URL('./fixtures/compare.json', import.meta.url);
+  const stopped = { ...JSON.parse(readFileSync(COMPARE, 'utf8')), rows: [], runs: [], stoppedEarly: true };
+  stopped.assertions = check(['rps>=1'], stopped);
+  assert.equal(stopped.assertions[0].why, 'no-rows');
+  const file = join(dir, 'compare-no-rows-gated.json');
+  writeFileSync(file, JSON.stringify(stopped));
+  assert.equal(readResultFile(file).assertions[0].why, 'no-rows');
+  const RUN = JSON.parse(readFileSync(new URL('./fixtures/run.json', import.meta.url), 'utf8'));
+  for (const why of Object.keys(WHY)) {
+    const gated = { ...RUN, assertions: [{ id: 'assert-fail', expr: 'p99<1ms', metric: 'p99', op: '<', limit: 1, unit: 'ms', measured: 2, where: null, process: null, why, pass: false }] };
+    assert.ok(validate(gated), `${why}: ${JSON.stringify(validate.errors)}`);
+  }
+});
+
+test('a run whose server lost requests while it answered others: errors gates count them as failed, a latency gate whose tail they reach fails', () => {
+  // A server that never answered 1 request in 300 (-c 40, -d 2s): 20 left waiting 1.8 s at the end, noted as lost,
+  // yet "assert errors=0  pass  measured 0".
+  const RUN = JSON.parse(readFileSync(new URL('./fixtures/run.json', import.meta.url), 'utf8'));
+  const lost = { ...RUN, load: { ...RUN.load, unanswered: { count: 3, oldestMs: 1810, quietMs: 40, lateCount: 2, warmup: { count: 0, oldestMs: 0, answered: 0, answeredMaxMs: null } } } };
+  const outcomes = check(['errors=0', 'errors<=5%', 'errors<=1%', 'p50<10s', 'p99<10s', 'max<10s', 'rps>=1'], lost);
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.measured === null ? null : Number(o.measured.toFixed(2)), o.why ?? null]), [
+    ['errors=0', false, 2, null],
+    ['errors<=5%', true, 1.98, null],
+    ['errors<=1%', false, 1.98, null],
+    ['p50<10s', true, 135.68, null],
+    ['p99<10s', false, 321.79, 'lost-requests'],
+    ['max<10s', false, 321.79, 'lost-requests'],
+    ['rps>=1', true, RUN.load.rps, null],
+  ]);
+  assert.match(formatAssertions(outcomes), /^assert max<10s {2}FAIL {2}measured 322 ms \(the server never answered some requests while it answered others \(note above\): enough of them to reach this figure's tail, and they are in no figure\)$/m);
+  // Requests merely in flight at the end (answered to the end, none waiting long) change nothing.
+  const inFlight = { ...RUN, load: { ...RUN.load, unanswered: { ...lost.load.unanswered, oldestMs: 100, lateCount: 0 } } };
+  assert.deepEqual(check(['errors=0', 'max<10s'], inFlight).map((o) => o.pass), [true, true]);
+});
+
+test('compare rows: requests a run\'s server lost count as failed in the row\'s errors gates', () => {
+  const run = (strategy, repeat, lost) => ({ workload: 'echo', strategy, repeat, rps: 1000, p50Ms: 1, p99Ms: 2, errors: 0, requests: 10000, attempts: 10000, succeeded: 10000, failures: [], lost });
+  const result = { kind: 'compare', plan: { strategies: ['baseline', 'fork-pool'], workloads: ['echo'], repeat: 2 }, runs: [run('baseline', 1, 0), run('fork-pool', 1, 20), run('baseline', 2, 0), run('fork-pool', 2, 0)] };
+  result.rows = compareTable(result.runs, result.plan);
+  assert.deepEqual(check(['errors=0', 'errors<=1%'], result).map((o) => [o.where, o.expr, o.pass, Number(o.measured.toFixed(2))]), [
+    ['baseline · echo', 'errors=0', true, 0],
+    ['fork-pool · echo', 'errors=0', false, 20],
+    ['baseline · echo', 'errors<=1%', true, 0],
+    ['fork-pool · echo', 'errors<=1%', true, 0.1],
+  ]);
 });
 
 test('report of a result that failed a gate of its own: its exit code is the same with --html or --against as without (0), and only the gates given now decide it', async () => {

@@ -10,13 +10,13 @@ import { formatAssertionLine } from '../../src/report/assert-text.js';
 
 const fixture = (name) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
 
-test('an endpoint filter on a run of one request, or on a compare row, says the result has no figures per endpoint', () => {
+test('an endpoint filter on a run without --mix (the fixture: one request), or on a compare row, says the result has no figures per endpoint', () => {
   for (const name of ['run', 'compare']) {
     const outcomes = evaluateAssertions([parseAssertion('p99{GET /}<1s')], gateFigures(fixture(name)));
     assert.ok(outcomes.length > 0, name);
     for (const o of outcomes) {
       assert.deepEqual([o.pass, o.why], [false, 'no-endpoints'], name);
-      assert.match(formatAssertionLine(o), /not measured \(the result has no figures per endpoint \(a run of one request, or a compare row\): gate the whole, without the braces\)$/);
+      assert.match(formatAssertionLine(o), /not measured \(the result has no figures per endpoint \(a run without --mix, or a compare row\): gate the whole, without the braces\)$/);
     }
   }
 });

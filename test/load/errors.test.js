@@ -2,9 +2,18 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
 import { freePort, startHttpServer, startMisbehaving } from './helpers.js';
-import { TIMEOUT_TEXT } from '../../src/load/connection.js';
+import { TIMEOUT_TEXT, KEPT_ALIVE_CLOSE_TEXT } from '../../src/load/connection.js';
 import { unreachableNote } from '../../src/load/notes.js';
 import { neighbourReasons } from '../../src/analysis/run-advice.js';
+
+test('a server that closes each kept-alive connection after its response, without Connection: close: the request sent on it is said to have got no answer, not a cut response', async () => {
+  // It read "reset ×3,064: closed before the response ended" where no response had begun.
+  const result = await run((await misbehaving('close-after-each-unsaid')).url);
+  const resets = result.errorTexts.filter((e) => e.kind === 'reset');
+  assert.ok(result.errors.reset > 0 && resets.length > 0, JSON.stringify(result.errorTexts));
+  assert.ok(resets.some((e) => e.texts.some((t) => t.text === KEPT_ALIVE_CLOSE_TEXT)), JSON.stringify(resets));
+  assert.ok(!resets.some((e) => e.texts.some((t) => t.text === 'closed before the response ended')), JSON.stringify(resets));
+});
 
 const servers = [];
 after(() => Promise.all(servers.map((s) => s.close())));

@@ -88,6 +88,16 @@ test('the process tree: the listening process is the server, below its launchers
   assert.deepEqual([execd.pid, execd.kind, execd.launchers], [40, 'single', []]);
   assert.equal(launcherName({ comm: 'node', argv: ['node', '/x/bin/npx-cli.js', 'serve'] }), 'npx');
   assert.equal(launcherName({ comm: 'PM2 v5.4.3: God', argv: ['node', '/x/bin/pm2-runtime', 'start'] }), 'pm2-runtime');
+  // The other ports the server and its workers listen on, not those of a launcher above it.
+  const ported = serverShape([
+    p(10, 1, { comm: 'npm start', otherPorts: [9229] }),
+    p(50, 10, { listens: true, otherPorts: [4007] }),
+    p(60, 50, { clusterWorker: true, ipc: true, otherPorts: [4014, 4007] }),
+  ], { rootPid: 10 });
+  assert.deepEqual(ported.otherPorts, [4007, 4014]);
+  // Node's own watcher runs the script in a child: it was named after the script ("served by pid N behind s").
+  assert.equal(launcherName({ comm: 'node', argv: ['node', '--watch', '/srv/s.js'] }), 'node --watch');
+  assert.equal(launcherName({ comm: 'node', argv: ['node', '--watch-path=./src', 'app.js'] }), 'node --watch');
 
   // Between two snapshots: the pool threads' CPU; a server gone by the end (a crash) keeps the first.
   const sampled = [{ pid: 50, role: 'main', summary: { cpuPct: 8, otherThreads: { count: 10, cpuPct: 2 } } }, { pid: 99, role: 'main', summary: { cpuPct: 50, otherThreads: { count: 4, cpuPct: 40 } } }];

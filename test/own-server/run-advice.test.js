@@ -120,6 +120,52 @@ test('a single process with room: one process is enough, and what the limit is',
   assert.deepEqual(advise(pooled).confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE', '-c', '30', '--', 'node', 'server.js']);
 });
 
+test('a single process whose own backend (a process it started, no worker) never idled: that process is the limit, not "the load offered"', () => {
+  // A front that proxies every request to a backend it spawns beside itself (node backend.js, no IPC): the backend at
+  // ELU 1.00 while the front and the cores had room was "One process is enough: the limit is the load offered, not the
+  // server: nothing it runs on was saturated".
+  const run = ownRun({ pool: false, rps: 106, cpus: [60, 45], spawnedCpuPct: 0, main: { elu: 0.21, blocked: 0, cpuPct: 10, loopCpuPct: 10, waitPct: 0 } });
+  const backend = structuredClone(run.samples.processes[0]);
+  Object.assign(backend, { key: '300', pid: 300, role: 'worker', label: 'pid 300' });
+  Object.assign(backend.summary, { elu: 1, cpuPct: 52, loopCpuPct: 52, waitPct: 1 });
+  run.samples.processes.push(backend);
+  const advice = advise(run);
+  assert.deepEqual(advice.reasons.find((r) => r.id === 'one-process-enough')?.figures, { limit: 'child', label: 'pid 300', elu: 1, cpuPct: 52, eluLimit: 0.9 });
+  const lines = words(run);
+  assert.equal(lines[0], 'One process is enough: the limit is pid 300, a process it started, not its main thread.');
+  assert.ok(lines.includes('- A process it started, pid 300 (no worker it balances requests over), was busy (ELU 1.00, CPU 52%) while the cores had room: more processes of the server would all wait on it. Make that process faster, or run more of it.'), lines.join('\n'));
+  assert.ok(!lines.some((l) => /nothing it runs on was saturated/i.test(l)), lines.join('\n'));
+  // The same backend with room: the load offered, as before.
+  backend.summary.elu = 0.4;
+  assert.equal(advise(run).reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'load');
+});
+
+test('a node:cluster whose workers each listen on a port of their own: the worker that answered nothing on the port measured is named, and nothing is sized', () => {
+  // Workers on PORT and PORT + 7 (behind a proxy): "The figures support 3 workers … lopsided (1.99×) even with rr:
+  // keep-alive connections stay with the worker that took them", where the second worker never served this port.
+  const run = ownRun({ poolSize: 2, rps: 904, workers: evenWorkers(2, { rps: 904 }), cpus: [98, 58] });
+  const [, busy, idle] = run.samples.processes;
+  busy.summary.routes = [{ route: 'GET /', requests: 2715 }];
+  idle.summary.routes = [];
+  run.server.otherPorts = [4007];
+  const advice = advise(run);
+  assert.equal(advice.size, null);
+  assert.deepEqual(advice.reasons.map((r) => r.id), ['workers-unreached']);
+  assert.deepEqual(advice.reasons[0].figures, { idle: ['pid 201'], workers: 2, connections: 30, otherPorts: [4007] });
+  const lines = words(run);
+  assert.equal(lines[0], 'No recommendation: not every worker serves the port measured.');
+  assert.match(lines[1], /^- Worker pid 201 answered no request while node:cluster's round-robin spread 30 connections over its 2 workers, and the server also listens on port 4007: it serves another port, or started after the connections were made; either way this run cannot size the workers\./);
+  // Listening on no other port, an idle worker started after the connections were made: sized as before (lopsided).
+  run.server.otherPorts = [];
+  assert.notDeepEqual(ids(advise(run)), ['workers-unreached']);
+  // Nor is a worker the kernel left idle under 'none', nor one whose routes the probe did not count.
+  run.server = { ...run.server, otherPorts: [4007], clusterPolicy: 'none' };
+  assert.notDeepEqual(ids(advise(run)), ['workers-unreached']);
+  run.server.clusterPolicy = null;
+  delete idle.summary.routes;
+  assert.notDeepEqual(ids(advise(run)), ['workers-unreached']);
+});
+
 test('too short a run on a server with a knob: cannot tell, and the sweep to run instead', () => {
   const run = ownRun(saturated({ env: { WORKERS: '4' }, durationMs: 1000 }));
   const advice = advise(run);

@@ -86,6 +86,6 @@ test('every step failing: exit 1 with the first step\'s reason', async () => {
 test('a server that never listens: the step fails with the readiness reason', async () => {
   const { code, err } = await cli('tune', '--sizes', '1', '--repeat', '1', '--size-env', 'WORKERS', '--ready-timeout', '1s', ...QUICK, '--', process.execPath, fixture('never-listens'));
   assert.equal(code, 1);
-  assert.match(err, /spawnbench: '.*never-listens\.js' did not accept connections on port \d+ \(given to it as PORT\) within 1s; if it listens on a fixed port, pass --port N\n$/);
+  assert.match(err, /spawnbench: '.*never-listens\.js' did not accept connections on port \d+ \(given to it as PORT\) within 1s; nothing it started listens on any port yet: if it starts slowly, give it a longer --ready-timeout \(now 1s\); if it listens on a fixed port, pass --port N\n$/);
   await assertNothingLeft({ marker: fixture('never-listens') });
 });

@@ -48,3 +48,17 @@ test('a server that opens an admin port first and its own port 1.5 s later is wa
     server.close();
   }
 });
+
+test('a server that listens on no port by the deadline is told of --ready-timeout, not only of --port', async () => {
+  // A server that starts listening after 3 s, under --ready-timeout 2s, was told only "if it listens on a fixed port, pass --port N".
+  const port = await closedPort();
+  await assert.rejects(waitListening({ ...options(port, () => []), readyTimeoutMs: 300 }), (error) => {
+    assert.match(error.message, new RegExp(`^'node app\\.js' did not accept connections on port ${port} \\(given to it as PORT\\) within 0\\.3s; nothing it started listens on any port yet: if it starts slowly, give it a longer --ready-timeout \\(now 0\\.3s\\); if it listens on a fixed port, pass --port N$`));
+    return true;
+  });
+  // One that listens on another port (within the grace) is not said to listen nowhere.
+  await assert.rejects(waitListening({ ...options(port, () => [4000]), readyTimeoutMs: 300 }), (error) => {
+    assert.doesNotMatch(error.message, /nothing it started listens/);
+    return true;
+  });
+});

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { openProbeChannel } from '../../src/probe/channel.js';
-import { startSampler, probeSupport } from '../../src/sample/index.js';
+import { startSampler, probeSupport, probeStatus } from '../../src/sample/index.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { stopGroup } from '../probe/helpers/servers.js';
 
 const OBSERVE_MS = 1200;
@@ -40,7 +41,8 @@ test('spawned commands: their CPU comes from the parent\'s cutime; a non-Node ro
     assert.deepEqual(summary.downstreams, [], 'a shell running echo connects to nothing');
     assert.ok(Array.isArray(summary.otherUsers.users) && summary.otherUsers.elapsedMs > 0, JSON.stringify(summary.otherUsers));
     assert.equal(summary.probe.available, false);
-    assert.match(summary.probe.reason, /no probe report received/);
+    // The root here is a shell: it runs no Node.js, so no probe could report (the server's program is named).
+    assert.match(summary.probe.reason, /^no probe: the server runs (ba|da)?sh, not Node\.js, so it has no ELU or loop figures/);
     assert.equal(summary.processes[0].series.length, samples.length);
   } finally {
     await stopGroup(shell);
@@ -61,6 +63,20 @@ test('on bun or deno the summary says the probe is not available there', async (
   } finally {
     await stopGroup(shell);
   }
+});
+
+test('a user\'s server on another runtime (python3) is named as such, not sent after NODE_OPTIONS; its advice words its CPU, not "ELU –"', () => {
+  const channel = {};
+  // run --port 8123 -- python3 -m http.server said "no probe report received (was NODE_OPTIONS replaced by the strategy?)".
+  assert.deepEqual(probeStatus(channel, 'node', false, 'python3.11'), { available: false, reason: 'no probe: the server runs python3.11, not Node.js, so it has no ELU or loop figures; its CPU is read from outside' });
+  for (const program of ['node', 'nodejs', 'node20', 'bun', 'deno', null]) {
+    assert.match(probeStatus(channel, 'node', false, program).reason, /^no probe report received/, String(program));
+  }
+  assert.deepEqual(probeStatus(channel, 'node', true, 'python3'), { available: true, reason: null });
+  // The advice on it said "Its main thread had room (ELU –, blocked in spawn –; …)": a claim with no figure shown.
+  const figures = { elu: null, busy: 0.11, blocked: null, cpuPct: 44, eluLimit: 0.9, blockedLimit: 0.25 };
+  const [, room] = adviceParagraphs({ size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'main-has-room', figures }], confirmWith: null, estimate: null });
+  assert.equal(room, '- Its main thread had room (on a CPU 11% of the time; no ELU without the probe, so time it waited is not counted; it is the limit from 90%).');
 });
 
 test('reset restarts the summary and series', async () => {
