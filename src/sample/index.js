@@ -177,6 +177,13 @@ export function startSampler({
     // fork-pool: 1.4 ms → 0.22 ms of CPU per reading, 0.09% of a core at 4 Hz).
     const forkingThreads = (pid) =>
       probedPids.has(pid) ? [pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)] : undefined;
+    // A server a restart replaced is followed before the read, so that its successor is read in this
+    // sample: followed only after it, the successor was left out of the sample that found it, and a
+    // child a loaded machine's launcher replaced within 250 ms was in no sample at all (no `main`).
+    if (findServer) {
+      const stat = readStat(serverPid);
+      if (!stat || stat.state === 'Z') followServer(new Set(), now);
+    }
     const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids, ...kept])] });
     for (const pid of kept) if (!reading.processes.has(pid)) kept.delete(pid);
     for (const pid of reading.processes.keys()) kept.add(pid);
