@@ -5,7 +5,8 @@
  * only in an id-like path segment are one endpoint (`GET /items/:id`), weighted by
  * how many the capture holds; its host is dropped (the server under test answers).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { constants } from 'node:buffer';
 import { basename } from 'node:path';
 import { UsageError } from '../base/errors.js';
 import { checkMix } from './mix.js';
@@ -29,10 +30,16 @@ const DROPPED_HEADERS = new Set([
  */
 export function readMixFile(file) {
   const source = `--mix ${basename(String(file))}`;
+  // A capture with its responses' bodies passes 512 MB, more than a string holds: it said "cannot read it
+  // (ERR_STRING_TOO_LONG); give a JSON or .har file" of a .har file. A mix uses only the requests.
+  const tooLong = () => new UsageError(`${source}: is ${Math.round(statSync(file).size / 2 ** 20)} MB, more than spawnbench reads (${Math.floor(constants.MAX_STRING_LENGTH / 2 ** 20)} MB); a capture that large holds its responses' bodies, which a mix does not use: drop them, e.g. jq 'del(.log.entries[].response.content.text)' ${basename(String(file))} > requests.har`);
   let text;
   try {
+    if (statSync(file).size > constants.MAX_STRING_LENGTH) throw tooLong();
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (error.code === 'ERR_STRING_TOO_LONG') throw tooLong();
     throw new UsageError(`${source}: cannot read it (${error.code ?? error.message}); give a JSON or .har file`);
   }
   let data;

@@ -2,7 +2,7 @@
 // histogram; a bad mix is one line naming the entry and the field. In-process servers only.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLoad } from '../../src/load/index.js';
@@ -243,4 +243,14 @@ test('a mix path with non-ASCII characters goes out percent-encoded, as --path a
   const result = await startLoad({ warmupMs: 0, url: server.url, connections: 2, durationMs: 250, mix, expectedBody: 'hi\n' }).done;
   assert.equal(result.errors.total, 0, JSON.stringify(result.statuses));
   assert.ok(seen.has('/%C3%BCn%C3%AFcode'), [...seen].join(' '));
+});
+
+test('a capture larger than a string holds (a HAR with its responses\' bodies) is refused before it is read, saying how to drop the bodies', () => {
+  // Seen: "--mix big.har: cannot read it (ERR_STRING_TOO_LONG); give a JSON or .har file", of a .har file.
+  const file = join(dir, 'big.har');
+  writeFileSync(file, '');
+  truncateSync(file, 600 * 2 ** 20); // sparse: nothing is written or read
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError
+    && /^--mix big\.har: is 600 MB, more than spawnbench reads \(\d+ MB\); a capture that large holds its responses' bodies, which a mix does not use: drop them, e\.g\. jq 'del\(\.log\.entries\[\]\.response\.content\.text\)' big\.har > requests\.har$/.test(error.message), String);
+  rmSync(file);
 });
