@@ -311,6 +311,17 @@ test('a diagnose stopped in its warm-up, with no response measured, says it was 
   assert.match(wordDiagnosis(diagnoseEvidence(buildEvidence(stopped))).verdict.next.join(' '), /longer --duration/);
 });
 
+test('a diagnose stopped in its warm-up is "stopped early" whatever the warm-up\'s samples show, not a verdict on 0 requests', () => {
+  // Seen: Ctrl-C in the warm-up of a server spinning 2 ms a request: "Requests 0 in 0.0 s" and the verdict "the event
+  // loop is blocked by JavaScript" (or "the machine is short of CPU"), with "nothing was measured" under "Also found".
+  const stopped = syntheticResult({ requests: 0, elu: 0.99, p50Ms: 40, p99Ms: 180, maxMs: 250, cpuPct: 99, latency: { p50Ms: null, p99Ms: null, rps: 0 } });
+  stopped.stoppedEarly = true;
+  const { verdict, findings } = diagnoseEvidence(buildEvidence(stopped));
+  assert.equal(verdict.id, 'no-responses');
+  assert.match(wordFinding(verdict).title, /nothing was measured: the diagnose was stopped early/);
+  assert.ok(findings.some((f) => f.id === 'js-blocking'), 'what the warm-up showed is still listed after it');
+});
+
 test('a main thread that waited for a core while the server\'s own threads took the cores is not "the machine is short of CPU … diagnose on a quieter machine"', () => {
   // Seen: pbkdf2 on libuv's 4 threads, 1.5 of 2 cores; the main thread waited 22%; other programs 0.2 cores.
   const starved = { pid: 7, onCpu: 0.06, waitingForCpu: 0.31, runnable: 0.37 };
