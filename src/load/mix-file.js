@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { constants } from 'node:buffer';
 import { basename } from 'node:path';
 import { UsageError } from '../base/errors.js';
-import { checkMix } from './mix.js';
+import { checkMix, checkEntry } from './mix.js';
 import { pathTemplate, routeName } from '../base/route-template.js';
 
 export { pathTemplate };
@@ -87,7 +87,11 @@ function fromHar(data, source) {
     }
     const text = postBody(request.postData, headers['content-type'], `${source}: entry ${i + 1}`);
     if (text != null && request.postData.mimeType && !headers['content-type']) headers['content-type'] = request.postData.mimeType;
-    endpoints.set(key, { name: key, method, path, headers, body: text ?? null, weight: 1 });
+    const endpoint = { name: key, method, path, headers, body: text ?? null, weight: 1 };
+    // Checked here, where the capture's own entry number is known: checked later with the others, an error named
+    // the endpoint's place among them ("entry 3" of a bad header in the capture's entry 5).
+    checkEntry(endpoint, `${source}: entry ${i + 1}`);
+    endpoints.set(key, endpoint);
   });
   // A page's capture holds its CDN's, fonts' and analytics' requests too: sent to the one server under test,
   // each was a 404 measured as its traffic.

@@ -254,3 +254,14 @@ test('a capture larger than a string holds (a HAR with its responses\' bodies) i
     && /^--mix big\.har: is 600 MB, more than spawnbench reads \(\d+ MB\); a capture that large holds its responses' bodies, which a mix does not use: drop them, e\.g\. jq 'del\(\.log\.entries\[\]\.response\.content\.text\)' big\.har > requests\.har$/.test(error.message), String);
   rmSync(file);
 });
+
+test('HAR: a bad entry is named by its number in the capture, not by its endpoint\'s place among the endpoints', () => {
+  // Seen: a control character in a header of the capture's entry 5 (after /x/1, /x/2, /x/3 folded into one
+  // endpoint, and /y) was "entry 3".
+  const entry = (url, headers = []) => ({ request: { method: 'GET', url, headers } });
+  const file = join(dir, 'bad-header.har');
+  writeFileSync(file, JSON.stringify({ log: { entries: [
+    entry('http://a.com/x/1'), entry('http://a.com/x/2'), entry('http://a.com/x/3'), entry('http://a.com/y'), entry('http://a.com/z', [{ name: 'X-Bad', value: 'a\nb' }]),
+  ] } }));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix bad-header\.har: entry 5: "headers" 'x-bad' must be/.test(error.message), String);
+});
