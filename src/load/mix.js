@@ -46,7 +46,7 @@ export function checkMix(list, source = '--mix') {
 
 /**
  * One entry checked, its defaults filled in.
- * @param {unknown} item
+ * @param {any} item an entry as read (any JSON value)
  * @param {string} where what to call it in an error ('--mix x.har: entry 5')
  * @returns {MixEntry}
  * @throws {UsageError}

@@ -120,6 +120,9 @@ function capacityText(f) {
   switch (f.capacityFrom) {
     case 'generator-limited': return `at least ${int(f.rps)} req/s (the load generator was the limit)`;
     case 'cpu-starved': return `at least ${int(f.rps)} req/s (the server often waited for a CPU)`;
+    case 'crowded':
+      return `at least ${int(f.rps)} req/s: other programs held ${cores(f.otherCores)} of the ${f.cores} cores, the server ${cores(f.serverCores)}; ` +
+        'how much of theirs it would take under more load is not known here (diagnose on a quieter machine for its own limit)';
     case 'saturated': return `about ${int(f.rps)} req/s: ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} was the limit (${usedText(f)})`;
     case 'extrapolated':
       return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load, where ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} runs out first ` +

@@ -74,6 +74,18 @@ test('synthetic: a healthy server is healthy, with the capacity seen', () => {
   assert.match(verdict.evidence.join('\n'), /capacity seen: roughly 1,\d{3} req\/s/);
 });
 
+test('healthy beside other programs that held most of the cores: the capacity is "at least" what was served, not the cores they left', () => {
+  // Seen: hello-world at --rate 20 beside a test suite (other programs 2.0 of 2 cores): "capacity seen: roughly
+  // 32 req/s if work grows linearly with load, where the CPU budget runs out first".
+  const crowded = { ...evidence({ load: { rps: 20, requests: 61, attempts: 61, p50Ms: 1.7, p99Ms: 60 }, process: { elu: 0.03, cpuPct: 2 } }), machine: { cores: 2, cpus: [99, 100], busyPct: 99.5 } };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(crowded));
+  assert.equal(verdict.id, 'healthy');
+  assert.match(verdict.evidence.join('\n'), /capacity seen: at least 20 req\/s: other programs held [12]\.\d+ of the 2 cores, the server 0\.0\d*; how much of theirs it would take under more load is not known here/);
+  // The same server on quiet cores is scaled as before.
+  const quiet = { ...crowded, machine: { cores: 2, cpus: [5, 3], busyPct: 4 } };
+  assert.match(wordDiagnosis(diagnoseEvidence(quiet)).verdict.evidence.join('\n'), /capacity seen: roughly \d/);
+});
+
 test('synthetic: a saturated generator makes the capacity "at least"', () => {
   const { verdict, findings } = verdictOf({ elu: 0.6, generatorElu: 0.97, latency: { p50Ms: 1, p99Ms: 3, rps: 9000 } });
   assert.equal(verdict.id, 'healthy');
