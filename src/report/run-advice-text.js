@@ -129,6 +129,11 @@ function ownHeadline(a) {
   const enough = has('one-process-enough');
   const sharedCores = has('no-gain-expected')?.sharedCores;
   if (!enough && Number.isFinite(sharedCores)) return `Cannot tell whether a pool would be faster: the cores were full, and other processes used ${fixed(sharedCores, 1)} of them.`;
+  // Its main thread had room and the cores were full, mostly of other processes' work: they are not the server's limit. It
+  // said "the limit is the cores, not the process" of a server waiting 50 ms on a timer per request, on 0.1 of 2 cores.
+  if (enough?.limit === 'cores' && othersFilled(enough)) {
+    return `One process is enough: its main thread had room; the cores were full, but mostly of other processes' work (${fixed(enough.otherCores, 1)} of the ${enough.cores}), not the server's.`;
+  }
   if (enough || has('no-gain-expected') || has('processes-no-gain')) {
     // One of the three is there (the test above); only one-process-enough names the quota as its limit (run-advice.js).
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
@@ -145,6 +150,15 @@ function ownHeadline(a) {
   // An action is only worded for a knob (knobAction()).
   if (a.size === now && !policyChange) return `Keep it at ${a.size}: the figures call for no change (${/** @type {SizeKnob} */ (knob).written ?? action.replace(/^set |^start it with /, '')}).`;
   return `${capital(action)}${policyChange} (this run: ${workers(now ?? 0)}).`;
+}
+
+/**
+ * Whether other processes held more than half of the full cores (on a budget of the whole host, where they are
+ * measured: under affinity or a quota they are not of the budget).
+ * @param {Figures} f one-process-enough's figures with the cores as the limit
+ */
+function othersFilled(f) {
+  return (f.budgetSource ?? 'host') === 'host' && Number.isFinite(f.otherCores) && Number.isFinite(f.cores) && Number.isFinite(f.share) && f.otherCores > (f.cores * f.share) / 2;
 }
 
 /** @param {string} text */
