@@ -70,7 +70,8 @@ function fromHar(data, source) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new UsageError(`${source}: entry ${i + 1}: "request.url" is a ${url.protocol} URL, not a request to a server; drop such entries from the capture`);
     }
-    hosts.set(url.host, (hosts.get(url.host) ?? 0) + 1);
+    const host = hostOf(url);
+    hosts.set(host, (hosts.get(host) ?? 0) + 1);
     const method = String(request.method ?? 'GET').toUpperCase();
     const path = `${url.pathname || '/'}${url.search}`;
     const key = routeName(method, path);
@@ -101,6 +102,18 @@ function fromHar(data, source) {
     throw new UsageError(`${source}: holds requests to ${hosts.size} hosts (${listed}${hosts.size > 4 ? ', …' : ''}), and every request would go to the one server under test; keep one host's entries, e.g. jq '.log.entries |= map(select(.request.url | test("//${top[0]}[:/]")))' ${basename(source.slice('--mix '.length))} > one-host.har`);
   }
   return [...endpoints.values()];
+}
+
+/** Names of this machine: a capture of a dev server holds them side by side. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The host a request went to, its loopback names one: `localhost:3000`, `127.0.0.1:3000` and `[::1]:3000` are the
+ * same server, and a capture of them was refused as "requests to 2 hosts … keep one host's entries".
+ * @param {URL} url
+ */
+function hostOf(url) {
+  return LOOPBACK.has(url.hostname) ? `localhost${url.port ? `:${url.port}` : ''}` : url.host;
 }
 
 /**

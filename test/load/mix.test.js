@@ -157,6 +157,12 @@ test('HAR: a capture of several hosts (a page\'s CDN, analytics) is refused, nam
   // One host over http and https is one host.
   writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://api.example.com/a'), entry('https://api.example.com/b')] } }));
   assert.equal(readMixFile(file).length, 2);
+  // A dev server's capture names this machine three ways: one host (it was "requests to 2 hosts … keep one host's entries").
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://localhost:3000/a'), entry('http://127.0.0.1:3000/b'), entry('http://[::1]:3000/c')] } }));
+  assert.equal(readMixFile(file).length, 3);
+  // Another port of it is another server.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://localhost:3000/a'), entry('http://127.0.0.1:4000/b')] } }));
+  assert.throws(() => readMixFile(file), /holds requests to 2 hosts \(localhost:3000 ×1, localhost:4000 ×1\)/);
   // Seen: "Content-Encoding: gzip" went out over the capture's plain JSON text.
   writeFileSync(file, JSON.stringify({ log: { entries: [entry('https://api.example.com/login', {
     method: 'POST', headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Encoding', value: 'gzip' }],
