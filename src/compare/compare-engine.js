@@ -80,7 +80,7 @@ export function compareResult(plan, { machine, runtimes = [], runs, stoppedEarly
   const others = runs.map((r) => r.signals?.otherCores).filter(isFiniteNumber);
   if (others.length > 0 && Math.max(...others) >= OTHER_PROCESSES_CORES) {
     const [low, high] = [Math.min(...others), Math.max(...others)].map((n) => n.toFixed(1));
-    notes.push(`other processes used ${low === high ? low : `${low}–${high}`} cores during the runs${Number.isFinite(machine?.cores) ? ` (of ${machine.cores})` : ''}: the figures are of a machine shared with them and move with what else runs; compare on a quiet machine for the strategies' own`);
+    notes.push(`other processes used ${low === high ? low : `${low}–${high}`} cores during the runs${Number.isFinite(machine?.cores) ? ` (of ${machine.cores})` : ''}: the figures are of a machine shared with them and move with what else runs; compare on a quiet machine for figures of their own`);
   }
   return resultEnvelope('compare', {
     plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null, ...(plan.commands ? { commands: plan.commands } : {}) },
