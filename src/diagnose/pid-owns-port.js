@@ -6,6 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { UsageError } from '../base/errors.js';
 import { listeningPorts } from '../runner/listening-ports.js';
+import { readServerTree } from '../runner/server-tree.js';
+import { serverShape } from '../analysis/server-shape.js';
+import { readStat } from '../sample/proc.js';
 
 /**
  * @param {number} pid
@@ -14,8 +17,7 @@ import { listeningPorts } from '../runner/listening-ports.js';
  */
 export function checkPidOwnsPort(pid, url) {
   if (process.platform !== 'linux') return;
-  const parsed = new URL(url);
-  const port = parsed.port ? Number(parsed.port) : 80;
+  const port = portOf(url);
   let pgid;
   try {
     readdirSync(`/proc/${pid}/fd`); // another user's process: its sockets cannot be seen, so nothing can be said
@@ -28,4 +30,29 @@ export function checkPidOwnsPort(pid, url) {
   if (ports.includes(port)) return;
   const seen = ports.length ? `it listens on ${ports.join(', ')}` : 'it listens on no TCP port';
   throw new UsageError(`--pid ${pid} is not the server behind ${url}: ${seen}, not ${port}; give the pid of the process that listens there`);
+}
+
+/**
+ * The process that listens below a `--pid` that is a launcher above it (`sh -c 'node server.js; …'`, npm, a
+ * subshell's `$!`), and the launchers between: that pid was sampled as the server, its 0% CPU beside the
+ * server's own main thread, and a pbkdf2 server whose threadpool filled the cores read "requests wait on I/O
+ * or a downstream". Null where the pid itself listens, or nothing below it does.
+ * @param {number} pid
+ * @param {string} url
+ * @returns {{ serverPid: number, launchers: Array<{ pid: number, name: string }> }|null}
+ */
+export function serverBehindPid(pid, url) {
+  if (process.platform !== 'linux') return null;
+  const pgrp = readStat(pid)?.pgrp;
+  if (!pgrp) return null;
+  const { pid: server, launchers } = serverShape(readServerTree(pgrp, portOf(url)), { rootPid: pid });
+  // Only a server below the pid given: another process of its group is not what --pid named.
+  if (server === null || server === pid || !launchers.some((l) => l.pid === pid)) return null;
+  return { serverPid: server, launchers: launchers.slice(launchers.findIndex((l) => l.pid === pid)) };
+}
+
+/** @param {string} url */
+function portOf(url) {
+  const parsed = new URL(url);
+  return parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
 }
