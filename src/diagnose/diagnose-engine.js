@@ -77,6 +77,8 @@ async function execute(engine, plan, logger) {
         rootPid: leaderPid,
         serverPid: rootPid,
         launchers,
+        // A --pid server's workers, read again each sample (a worker that died is replaced): no probe names them.
+        getWorkers: behind ? () => (serverBehindPid(leaderPid, plan.target.url)?.workers ?? behind.workers).map((pid, id) => ({ id, pid, threadId: null, completed: null })) : undefined,
         channel: server?.channel ?? null,
         intervalMs: plan.probe.intervalMs,
         runtime: 'node',

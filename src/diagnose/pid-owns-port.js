@@ -33,22 +33,24 @@ export function checkPidOwnsPort(pid, url) {
 }
 
 /**
- * The process that listens below a `--pid` that is a launcher above it (`sh -c 'node server.js; …'`, npm, a
- * subshell's `$!`), and the launchers between: that pid was sampled as the server, its 0% CPU beside the
- * server's own main thread, and a pbkdf2 server whose threadpool filled the cores read "requests wait on I/O
- * or a downstream". Null where the pid itself listens, or nothing below it does.
+ * The server behind a `--pid`: the process that listens at or below it, the launchers between (`sh -c 'node
+ * server.js; …'`, npm, a subshell's `$!`), and its workers (node:cluster, forked children). Given the launcher, that
+ * launcher was sampled as the server, its 0% CPU beside the server's own main thread: a pbkdf2 server whose threadpool
+ * filled the cores read "requests wait on I/O or a downstream". Given a cluster primary, its workers were in no
+ * figure ("main CPU 0%" beside workers burning both cores). Null where neither is so, or nothing there listens.
  * @param {number} pid
  * @param {string} url
- * @returns {{ serverPid: number, launchers: Array<{ pid: number, name: string }> }|null}
+ * @returns {{ serverPid: number, launchers: Array<{ pid: number, name: string }>, workers: number[] }|null}
  */
 export function serverBehindPid(pid, url) {
   if (process.platform !== 'linux') return null;
   const pgrp = readStat(pid)?.pgrp;
   if (!pgrp) return null;
-  const { pid: server, launchers } = serverShape(readServerTree(pgrp, portOf(url)), { rootPid: pid });
-  // Only a server below the pid given: another process of its group is not what --pid named.
-  if (server === null || server === pid || !launchers.some((l) => l.pid === pid)) return null;
-  return { serverPid: server, launchers: launchers.slice(launchers.findIndex((l) => l.pid === pid)) };
+  const { pid: server, launchers, workers } = serverShape(readServerTree(pgrp, portOf(url)), { rootPid: pid });
+  // Only a server at or below the pid given: another process of its group is not what --pid named.
+  const from = launchers.findIndex((l) => l.pid === pid);
+  if (server === null || (server !== pid && from < 0) || (server === pid && workers.length === 0)) return null;
+  return { serverPid: server, launchers: server === pid ? [] : launchers.slice(from), workers };
 }
 
 /** @param {string} url */

@@ -36,3 +36,22 @@ test('--pid of a shell that started the server: the process that listens is main
   }
   await waitFor(() => processesMatching(file).length === 0, { what: 'the server to be gone' });
 });
+
+test('--pid of a node:cluster primary: its workers are sampled as workers, not left out beside "main CPU 0%"', async () => {
+  const port = await findFreePort();
+  const file = fixtureServer('cluster-env');
+  const primary = spawn(process.execPath, [file], { env: { ...process.env, PORT: String(port), WORKERS: '2' }, detached: true, stdio: 'ignore' });
+  try {
+    await waitFor(() => accepts(port), { what: `the server to accept connections on port ${port}` });
+    const { code, out, err } = await cli('diagnose', '--url', `http://127.0.0.1:${port}/`, '--pid', String(primary.pid), '-d', '1s', '-w', '0', '--rate', '20', '--json');
+    assert.equal(code, 0, err);
+    const processes = JSON.parse(out).samples.processes;
+    assert.equal(processes.find((p) => p.role === 'main')?.pid, primary.pid);
+    const children = readFileSync(`/proc/${primary.pid}/task/${primary.pid}/children`, 'utf8').trim().split(/\s+/).map(Number).sort();
+    assert.deepEqual(processes.filter((p) => p.role === 'worker').map((p) => p.pid).sort(), children);
+  } finally {
+    process.kill(-primary.pid, 'SIGKILL');
+    await once(primary, 'exit');
+  }
+  await waitFor(() => processesMatching(file).length === 0, { what: 'the server to be gone' });
+});
