@@ -117,6 +117,9 @@ function ownHeadline(a) {
     return `A pool would help: ${pool}, up to ~${int(help.expectedRps)} req/s, ${gain(help.gain)} this run's ${int(help.rps)}.`;
   }
   const threads = has('thread-knob');
+  if (threads?.limit === 'cores' && Number.isFinite(threads.sharedCores)) {
+    return `Cannot tell whether more threads would be faster: the cores were full, and other processes used ${fixed(threads.sharedCores, 1)} of them.`;
+  }
   if (threads?.limit === 'threadpool') return `Set ${threads.name}=${threads.trySize} at start (this run: ${threads.value}${threads.unset ? ', not set' : ''}): its threads were all busy and the cores had room.`;
   const more = has('more-processes');
   if (more) {
@@ -521,6 +524,10 @@ function threadKnobSentence(f) {
   const used = `${whose} used ${fixed(f.threadsCores, 1)} of the ${f.cores ?? '?'} cores with ${f.threads} thread${f.threads === 1 ? '' : 's'}`;
   const start = 'read once when the pool starts: set it in the server\'s environment at start';
   if (f.limit === 'threadpool') return `${now}; ${used}, all busy, and ${fixed(f.idleCores ?? 0, 1)} of them stayed idle: try ${f.name}=${f.trySize} (${start}).`;
+  if (f.limit === 'cores' && Number.isFinite(f.sharedCores)) {
+    return `${now}; ${used}, and the cores were ${pct((f.coresBusyPct ?? 0) / 100)} busy, other processes using ${fixed(f.sharedCores, 1)} of them: ` +
+      'more threads would win a larger share of the cores from them, which one run cannot price: the sweep below measures it.';
+  }
   if (f.limit === 'cores') {
     return `${now}; ${used}, and the cores were ${pct((f.coresBusyPct ?? 0) / 100)} busy: more threads or more processes only share them. ` +
       `${f.trySize < f.value ? `${f.name}=${f.trySize} does the same work with fewer threads; more` : 'More'} cores, cheaper work per request (a lower bcrypt cost) or fewer connections help.`;
