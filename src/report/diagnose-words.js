@@ -239,10 +239,17 @@ const WORDS = {
       ...[poolText(f)].filter(said),
       'the event loop is idle because its work waits for these threads, not for I/O',
     ],
-    next: [
-      'more threads will not help: a larger UV_THREADPOOL_SIZE or more processes share the same cores',
-      'more cores will; or cheaper work per request (a lower bcrypt cost, smaller images); or fewer connections (a shorter queue, lower latency)',
-    ],
+    // Other programs held more of the full cores than the server: more threads would win a larger share from them
+    // (wrk by hand beside 1.1 cores of others: pbkdf2 195–308 req/s at UV_THREADPOOL_SIZE=4, 264–351 at 8).
+    next: f.otherCores > f.serverCores
+      ? [
+        'other programs held more of the cores than the server: more threads would win a larger share of them, which one diagnose cannot price; diagnose on a quieter machine for the server\'s own limit',
+        'or measure the thread count where it runs: spawnbench tune --size-env UV_THREADPOOL_SIZE --sizes 2,4,8 -- <command>',
+      ]
+      : [
+        'more threads will not help: a larger UV_THREADPOOL_SIZE or more processes share the same cores',
+        'more cores will; or cheaper work per request (a lower bcrypt cost, smaller images); or fewer connections (a shorter queue, lower latency)',
+      ],
   }),
   'threadpool-full': (f) => ({
     title: `libuv's threadpool is full: ${f.poolThreads} of ${f.poolThreads} threads busy while ${cores(f.idleCores ?? 0)} cores are idle`,

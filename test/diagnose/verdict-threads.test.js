@@ -138,3 +138,13 @@ test('the cores full mostly of other programs, the main thread waiting for one: 
   const own = { ...evidence(), mainThread: { pid: 7, onCpu: 0.03, waitingForCpu: 0.61, runnable: 0.64 }, otherUsers: { users: [], cores: 0.1 } };
   assert.equal(diagnoseEvidence(own).verdict.id, 'threads-cores-full');
 });
+
+test('threads on cores full mostly of other programs\' work, the main thread not waiting long: not "more threads will not help"', () => {
+  // Seen by hand (wrk) beside other programs on 1.1 of 2 cores: pbkdf2 at UV_THREADPOOL_SIZE=4 195–308 req/s, at 8 264–351.
+  const crowded = { ...evidence({ poolPct: 50, poolWaitPct: 40, v8Pct: 1, processPct: 55, busyPct: 100 }), otherUsers: { users: [{ name: 'node', count: 9, cores: 1.4 }], cores: 1.4 } };
+  const { verdict } = diagnoseEvidence(crowded);
+  assert.equal(verdict.id, 'threads-cores-full');
+  const words = wordFinding(verdict);
+  assert.match(words.next.join('\n'), /other programs held more of the cores than the server: more threads would win a larger share of them/);
+  assert.doesNotMatch(words.next.join('\n'), /more threads will not help/);
+});
