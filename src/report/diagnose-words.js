@@ -244,7 +244,7 @@ const WORDS = {
     next: f.otherCores > f.serverCores
       ? [
         'other programs held more of the cores than the server: more threads would win a larger share of them, which one diagnose cannot price; diagnose on a quieter machine for the server\'s own limit',
-        'or measure the thread count where it runs: spawnbench tune --size-env UV_THREADPOOL_SIZE --sizes 2,4,8 -- <command>',
+        `or measure the thread count where it runs: spawnbench tune --size-env ${(f.byKind?.libvips ?? 0) > (f.byKind?.threadpool ?? 0) ? 'VIPS_CONCURRENCY' : 'UV_THREADPOOL_SIZE'} --sizes 2,4,8 -- <command>`,
       ]
       : [
         'more threads will not help: a larger UV_THREADPOOL_SIZE or more processes share the same cores',

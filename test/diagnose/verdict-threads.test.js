@@ -147,4 +147,5 @@ test('threads on cores full mostly of other programs\' work, the main thread not
   const words = wordFinding(verdict);
   assert.match(words.next.join('\n'), /other programs held more of the cores than the server: more threads would win a larger share of them/);
   assert.doesNotMatch(words.next.join('\n'), /more threads will not help/);
+  assert.match(words.next.join('\n'), /spawnbench tune --size-env UV_THREADPOOL_SIZE --sizes 2,4,8/);
 });
