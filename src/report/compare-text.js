@@ -169,15 +169,24 @@ function ratio(row) {
 /**
  * A failure on one line for a table cell. Reasons that quote the server's stderr carry it
  * after "its stderr ends:" on the next lines; the first line alone ended there, with nothing
- * after it: the last line of that output (usually the reason) follows it instead.
+ * after it: the last line of that output (usually the reason) follows it instead. Of a Node
+ * crash that is "Node.js v20.20.2", under the stack: its error line ("Error: boom") is said.
  * @param {string} reason
  */
 export function failureLine(reason) {
   const [first, ...rest] = String(reason).split('\n');
-  const last = rest.map((line) => line.trim()).filter(Boolean).at(-1);
+  const lines = rest.map((line) => line.trim()).filter((line) => line && !NODE_TRAILER.test(line) && !STACK_FRAME.test(line));
+  const last = lines.findLast((line) => ERROR_LINE.test(line)) ?? lines.at(-1);
   if (last) return `${first} ${last}`;
   return first.replace(/;\s*its stderr ends:\s*$/, '');
 }
+
+/** The line Node prints under an uncaught exception's stack. */
+const NODE_TRAILER = /^Node\.js v\d+\.\d+\.\d+$/;
+/** A stack frame: "at fn (file:1:2)", "at file:1:2". */
+const STACK_FRAME = /^at (.+ \(.*\)|\S+:\d+:\d+)$/;
+/** An error's own line: "Error: boom", "TypeError [ERR_X]: …". */
+const ERROR_LINE = /^[\w.]*Error\b[^:]*: /;
 
 /** @param {CompareRow} row */
 function remark(row) {

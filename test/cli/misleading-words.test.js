@@ -151,4 +151,9 @@ test('a crash reason that quotes stderr keeps its last line on one line', () => 
   );
   assert.equal(failureLine("'node app.js' exited with code 3 before it was ready; its stderr ends:\n"), "'node app.js' exited with code 3 before it was ready");
   assert.equal(failureLine('EAGAIN'), 'EAGAIN');
+  // A Node crash ends in its version under the stack: tune's table said "its stderr ends: Node.js v20.20.2".
+  const crash = "'node app.js' exited with code 1 during the run; its stderr ends:\n/app/app.js:2\n  setTimeout(() => { throw new Error('boom with 2') }, 800);\n                     ^\n\nError: boom with 2\n    at Timeout._onTimeout (/app/app.js:2:30)\n    at listOnTimeout (node:internal/timers:573:17)\n\nNode.js v20.20.2\n";
+  assert.equal(failureLine(crash), "'node app.js' exited with code 1 during the run; its stderr ends: Error: boom with 2");
+  const emitted = "'node app.js' exited with code 1 during the run; its stderr ends:\nError: listen EADDRINUSE: address already in use :::3000\n    at Server.setupListenHandle [as _listen2] (node:net:1908:16)\nEmitted 'error' event on Server instance at:\n    at emitErrorNT (node:net:1944:8) {\n  code: 'EADDRINUSE',\n  port: 3000\n}\n\nNode.js v20.20.2\n";
+  assert.equal(failureLine(emitted), "'node app.js' exited with code 1 during the run; its stderr ends: Error: listen EADDRINUSE: address already in use :::3000");
 });
