@@ -35,10 +35,26 @@ const REFUSALS = [
  */
 export function topError(load, stderr = null) {
   const top = load?.errorTexts?.[0] ?? null;
-  const line = stderr?.lines?.[0] ?? null;
+  const line = topStderrLine(stderr?.lines ?? []);
   if (!top) return null;
   const text = top.texts?.find((t) => t.text !== '') ?? null;
   return { status: top.status, kind: top.kind, count: top.count, text: text?.text ?? null, textCount: text?.count ?? 0, stderr: line };
+}
+
+/** An error's own line: "Error: boom", "TypeError [ERR_X]: …". */
+const ERROR_LINE = /^\s*[\w.]*Error\b[^:]*: /;
+
+/**
+ * The most frequent stderr line; among lines as frequent, an error's own line. A Node crash prints each of its
+ * lines once, its location first: "its stderr said 'node:internal/fs/utils:351'" stood where "Error: EFBIG: file too
+ * large, write" was two lines below.
+ * @param {Array<{ text: string, count: number }>} lines most frequent first
+ * @returns {{ text: string, count: number }|null}
+ */
+function topStderrLine(lines) {
+  const first = lines[0] ?? null;
+  if (!first) return null;
+  return lines.find((l) => l.count === first.count && ERROR_LINE.test(l.text)) ?? first;
 }
 
 /**
