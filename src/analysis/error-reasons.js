@@ -43,6 +43,22 @@ export function topError(load, stderr = null) {
 
 /** An error's own line: "Error: boom", "TypeError [ERR_X]: …". */
 const ERROR_LINE = /^\s*[\w.]*Error\b[^:]*: /;
+/** The line Node prints under an uncaught exception's stack. */
+const NODE_TRAILER = /^Node\.js v\d+\.\d+\.\d+$/;
+/** A stack frame: "at fn (file:1:2)", "at file:1:2". */
+const STACK_FRAME = /^at (.+ \(.*\)|\S+:\d+:\d+)$/;
+
+/**
+ * The line of a crashed server's stderr tail that says why: its last error line ("Error: boom"), else its last line
+ * that is neither a stack frame nor Node's version under the stack. A Node crash's last line is "Node.js v20.20.2",
+ * and that was what the crash reason quoted.
+ * @param {string[]} lines
+ * @returns {string|null}
+ */
+export function crashLine(lines) {
+  const kept = lines.map((line) => line.trim()).filter((line) => line && !NODE_TRAILER.test(line) && !STACK_FRAME.test(line));
+  return kept.findLast((line) => ERROR_LINE.test(line)) ?? kept.at(-1) ?? null;
+}
 
 /**
  * The most frequent stderr line; among lines as frequent, an error's own line. A Node crash prints each of its

@@ -1,4 +1,5 @@
 /** Rule: the server exited while it was being measured: every other figure is cut short. */
+import { crashLine } from './error-reasons.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
@@ -12,7 +13,8 @@ export function serverExited(evidence) {
     id: 'server-exited',
     kind: 'problem',
     where: null,
-    figures: { code: exit.code ?? null, signal: exit.signal ?? null, stderrLastLine: lastLine },
+    // Why, where its stderr says (a Node crash's last line is its version): "Error: boom".
+    figures: { code: exit.code ?? null, signal: exit.signal ?? null, stderrLastLine: lastLine, stderrErrorLine: exit.stderr ? crashLine(exit.stderr.split('\n')) : null },
   };
 }
 

@@ -10,6 +10,7 @@ import { formatRuntimeList } from './runtimes-text.js';
 import { measureRowMetrics } from '../analysis/metrics.js';
 import { metricColumns, textColumns, splitColumns } from './metric-columns.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
+import { crashLine } from '../analysis/error-reasons.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 import { cleanText } from '../base/untrusted-text.js';
 
@@ -175,18 +176,10 @@ function ratio(row) {
  */
 export function failureLine(reason) {
   const [first, ...rest] = String(reason).split('\n');
-  const lines = rest.map((line) => line.trim()).filter((line) => line && !NODE_TRAILER.test(line) && !STACK_FRAME.test(line));
-  const last = lines.findLast((line) => ERROR_LINE.test(line)) ?? lines.at(-1);
+  const last = crashLine(rest);
   if (last) return `${first} ${last}`;
   return first.replace(/;\s*its stderr ends:\s*$/, '');
 }
-
-/** The line Node prints under an uncaught exception's stack. */
-const NODE_TRAILER = /^Node\.js v\d+\.\d+\.\d+$/;
-/** A stack frame: "at fn (file:1:2)", "at file:1:2". */
-const STACK_FRAME = /^at (.+ \(.*\)|\S+:\d+:\d+)$/;
-/** An error's own line: "Error: boom", "TypeError [ERR_X]: …". */
-const ERROR_LINE = /^[\w.]*Error\b[^:]*: /;
 
 /** @param {CompareRow} row */
 function remark(row) {

@@ -265,7 +265,7 @@ const WORDS = {
   }),
   'server-exited': (f) => ({
     title: `the server ${f.signal ? `was killed by ${f.signal}` : `exited with code ${f.code}`} during the run`,
-    evidence: [f.stderrLastLine ? `its stderr ends: ${f.stderrLastLine}` : 'it wrote nothing to stderr', 'the figures cover the time until then'],
+    evidence: [f.stderrLastLine ? `its stderr ${f.stderrErrorLine && f.stderrErrorLine !== f.stderrLastLine ? `said: ${f.stderrErrorLine}` : `ends: ${f.stderrLastLine}`}` : 'it wrote nothing to stderr', 'the figures cover the time until then'],
     next: [
       f.signal === 'SIGKILL'
         ? 'a SIGKILL under load is often the out-of-memory killer: check dmesg and the server\'s memory (RSS above)'

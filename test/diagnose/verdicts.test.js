@@ -223,6 +223,11 @@ test('a server that exited mid-run is the verdict, whatever else was seen', () =
   assert.equal(verdict.title, 'the server exited with code 7 during the run');
   assert.equal(verdict.evidence[0], 'its stderr ends: boom: out of memory');
   assert.equal(findings[0].id, 'js-blocking');
+  // A Node crash ends in its version under the stack: it read "its stderr ends: Node.js v20.20.2".
+  result.serverExit = { code: 1, signal: null, stderr: '/app/server.js:3\n  throw new Error(\'boom at 2000\');\n  ^\n\nError: boom at 2000\n    at Timeout._onTimeout (/app/server.js:3:9)\n    at listOnTimeout (node:internal/timers:573:17)\n\nNode.js v20.20.2' };
+  const crashed = wordDiagnosis(diagnoseEvidence(buildEvidence(result))).verdict;
+  assert.equal(crashed.evidence[0], 'its stderr said: Error: boom at 2000');
+  assert.equal(crashed.figures.stderrLastLine, 'Node.js v20.20.2', 'the last line is kept in --json as it was');
 });
 
 test('a worker process that died while measured is the verdict: a cluster whose worker threw every 2 s read "healthy … nothing to fix at this load"', () => {
