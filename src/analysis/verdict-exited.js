@@ -19,6 +19,19 @@ export function serverExited(evidence) {
 }
 
 /**
+ * Rule: the server answered nothing for whole seconds between seconds it answered (SIGSTOP, a debugger, a VM
+ * pause: load/stall.js): its figures hold the pause. Frozen 2.2 s of a 4 s diagnose, a server read "healthy: no
+ * stall found at this load" beside a max latency of 2,220 ms, where run says it is not sized on such a run.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function serverPaused(evidence) {
+  const pause = evidence.pause;
+  if (!pause) return null;
+  return { id: 'paused', kind: 'problem', where: null, figures: { ...pause } };
+}
+
+/**
  * Rule: the server stopped answering (frozen, a lock, a downstream that never answers): requests it held at the
  * end, longer than any it answered, are in no figure, so the figures cannot call it healthy.
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -272,6 +272,14 @@ const WORDS = {
         : 'read its full output (--log-file) and fix the crash before diagnosing its speed',
     ],
   }),
+  paused: (f) => ({
+    title: `the server answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), where its other seconds answered ~${int(f.medianRps)} each`,
+    evidence: [
+      'a pause: a stopped process (kill -STOP, Ctrl-Z), a debugger at a breakpoint, a VM or container paused, or a GC of seconds',
+      'its figures hold the pause: the throughput is averaged over it, and a stopped thread\'s time reads as busy',
+    ],
+    next: ['find what stopped it (a debugger attached, a frozen process, the host; node --trace-gc for a long GC), then diagnose again'],
+  }),
   'stopped-answering': (f) => ({
     title: `the server stopped answering: ${f.count} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended`,
     evidence: [

@@ -230,6 +230,20 @@ test('a server that exited mid-run is the verdict, whatever else was seen', () =
   assert.equal(crashed.figures.stderrLastLine, 'Node.js v20.20.2', 'the last line is kept in --json as it was');
 });
 
+test('a server that answered nothing for whole seconds mid-run is "paused", not healthy', () => {
+  // Seen: frozen (kill -STOP, -CONT) 2.2 s of a 4 s diagnose, it read "healthy: no stall found at this load" beside a
+  // max latency of 2,220 ms.
+  const result = syntheticResult({ elu: 0.3, latency: { p50Ms: 0.7, p99Ms: 8.5, rps: 11754 } });
+  result.load.series = [{ second: 1, requests: 23000 }, { second: 2, requests: 1000 }, { second: 3, requests: 0 }, { second: 4, requests: 23000 }];
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.equal(verdict.id, 'paused');
+  assert.equal(verdict.title, 'the server answered nothing for 1 second of the 4 measured (second 3), where its other seconds answered ~23,000 each');
+  assert.match(verdict.next[0], /find what stopped it/);
+  // Every second answered: no pause.
+  result.load.series = [{ second: 1, requests: 23000 }, { second: 2, requests: 1000 }, { second: 3, requests: 5 }, { second: 4, requests: 23000 }];
+  assert.notEqual(diagnoseEvidence(buildEvidence(result)).verdict.id, 'paused');
+});
+
 test('a worker process that died while measured is the verdict: a cluster whose worker threw every 2 s read "healthy … nothing to fix at this load"', () => {
   const result = syntheticResult({ elu: 0.1, p50Ms: 1.2, p99Ms: 58, maxMs: 83, requests: 600, errors: 2 });
   assert.equal(wordDiagnosis(diagnoseEvidence(buildEvidence(result))).verdict.id, 'healthy');
