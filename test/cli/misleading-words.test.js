@@ -157,3 +157,10 @@ test('a crash reason that quotes stderr keeps its last line on one line', () => 
   const emitted = "'node app.js' exited with code 1 during the run; its stderr ends:\nError: listen EADDRINUSE: address already in use :::3000\n    at Server.setupListenHandle [as _listen2] (node:net:1908:16)\nEmitted 'error' event on Server instance at:\n    at emitErrorNT (node:net:1944:8) {\n  code: 'EADDRINUSE',\n  port: 3000\n}\n\nNode.js v20.20.2\n";
   assert.equal(failureLine(emitted), "'node app.js' exited with code 1 during the run; its stderr ends: Error: listen EADDRINUSE: address already in use :::3000");
 });
+
+test('a process no sample reached says so, not a bare label', async () => {
+  // Seen: `run -d 500ms --sample-interval 1s` and `-n 3` printed a line reading only "main".
+  const { formatProcesses } = await import('../../src/report/processes-text.js');
+  const text = formatProcesses({ processes: [{ key: '7', pid: 7, threadId: null, role: 'main', label: 'main', requests: null, series: [], summary: {} }] });
+  assert.match(text, /^main {2}no figures sampled$/m);
+});
