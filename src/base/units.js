@@ -67,11 +67,12 @@ const listParts = (value) => (Array.isArray(value) ? value : String(value).split
  * '1,2,4,8' (or [1, 2, 4, 8] from the API) → [1, 2, 4, 8], each a whole number ≥ 1, sorted, no repeats.
  * @param {string|Array<number|string>} value
  * @param {string} flag
+ * @param {{ max?: number }} [options] the largest item allowed
  */
-export function parseIntegerList(value, flag) {
+export function parseIntegerList(value, flag, { max } = {}) {
   const parts = listParts(value);
   if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list like 1,2,4,8`);
-  return [...new Set(parts.map((p) => parseInteger(p, flag)))].sort((a, b) => a - b);
+  return [...new Set(parts.map((p) => parseInteger(p, flag, { max })))].sort((a, b) => a - b);
 }
 
 /**
