@@ -35,10 +35,44 @@ const REFUSALS = [
  */
 export function topError(load, stderr = null) {
   const top = load?.errorTexts?.[0] ?? null;
-  const line = stderr?.lines?.[0] ?? null;
+  const line = topStderrLine(stderr?.lines ?? []);
   if (!top) return null;
   const text = top.texts?.find((t) => t.text !== '') ?? null;
   return { status: top.status, kind: top.kind, count: top.count, text: text?.text ?? null, textCount: text?.count ?? 0, stderr: line };
+}
+
+/** An error's own line: "Error: boom", "TypeError [ERR_X]: …". */
+const ERROR_LINE = /^\s*(Uncaught )?[\w.]*(Error|Exception)\b[^:]*: /;
+/** The line Node prints under an uncaught exception's stack. */
+const NODE_TRAILER = /^Node\.js v\d+\.\d+\.\d+$/;
+/** A stack frame: "at fn (file:1:2)", "at file:1:2". */
+const STACK_FRAME = /^at (.+ \(.*\)|\S+:\d+:\d+)$/;
+/** The rest of a crash's tail: frames left out, the error's fields (`{`, `code: 'ERR_X'`, `}`), the caret under a line. */
+const CRASH_TRAILER = /^(… \d+ more frames?|\.\.\. \d+ more|[{}]|\w+: .*,|\w+: '[^']*'|\^+)$/;
+
+/**
+ * The line of a crashed server's stderr tail that says why: its last error line ("Error: boom"), else its last line
+ * that is neither a stack frame nor Node's version under the stack. A Node crash's last line is "Node.js v20.20.2",
+ * and that was what the crash reason quoted.
+ * @param {string[]} lines
+ * @returns {string|null}
+ */
+export function crashLine(lines) {
+  const kept = lines.map((line) => line.trim()).filter((line) => line && !NODE_TRAILER.test(line) && !STACK_FRAME.test(line) && !CRASH_TRAILER.test(line));
+  return kept.findLast((line) => ERROR_LINE.test(line)) ?? kept.at(-1) ?? null;
+}
+
+/**
+ * The most frequent stderr line; among lines as frequent, an error's own line. A Node crash prints each of its
+ * lines once, its location first: "its stderr said 'node:internal/fs/utils:351'" stood where "Error: EFBIG: file too
+ * large, write" was two lines below.
+ * @param {Array<{ text: string, count: number }>} lines most frequent first
+ * @returns {{ text: string, count: number }|null}
+ */
+function topStderrLine(lines) {
+  const first = lines[0] ?? null;
+  if (!first) return null;
+  return lines.find((l) => l.count === first.count && ERROR_LINE.test(l.text)) ?? first;
 }
 
 /**

@@ -9,13 +9,13 @@
  * cluster workers, 9 at 1). Pure: ids and figures out.
  */
 import { THREADPOOL_ENV, VIPS_ENV } from './size-knob.js';
-import { MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../base/thresholds.js';
+import { MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION, OTHER_PROCESSES_CORES } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 
 /**
  * @param {import('./advice-input.js').AdviceInput} input
  * @returns {{ id: 'thread-knob', figures: { name: string, value: number, unset: boolean, trySize: number,
- *   limit: 'threadpool'|'cores'|'neither', threadsCores: number|null, threads: number, cores: number|null,
+ *   limit: 'threadpool'|'cores'|'neither', threadsCores: number|null, sharedCores: number|null, threads: number, cores: number|null,
  *   coresBusyPct: number|null, idleCores: number|null, busyThreshold: number, coresThreshold: number } } | null}
  */
 export function threadKnobReason(input) {
@@ -40,6 +40,13 @@ export function threadKnobReason(input) {
   const trySize = limit === 'threadpool'
     ? Math.max(knob.value + 1, Math.ceil(knob.value + (idleCores ?? 1) - 1e-9))
     : knob.value;
+  // Full cores that other processes held more of than the pool: more threads would win a larger share of them (the
+  // scheduler shares a core by runnable thread), which one run cannot price. By hand (wrk) beside other programs on
+  // 1.1 of 2 cores, a pbkdf2 server served 195–308 req/s at UV_THREADPOOL_SIZE=4 and 264–351 at 8, where the advice
+  // said "more threads or more processes only share them".
+  const threadsCores = isFiniteNumber(threadsPct) ? threadsPct / 100 : null;
+  const otherCores = isFiniteNumber(input.otherCores) ? input.otherCores : null;
+  const sharedCores = limit === 'cores' && otherCores !== null && otherCores >= OTHER_PROCESSES_CORES && otherCores > (threadsCores ?? 0) ? otherCores : null;
   return {
     id: 'thread-knob',
     figures: {
@@ -48,7 +55,8 @@ export function threadKnobReason(input) {
       unset: Boolean(knob.unset),
       trySize,
       limit,
-      threadsCores: isFiniteNumber(threadsPct) ? threadsPct / 100 : null,
+      threadsCores,
+      sharedCores,
       threads,
       cores,
       coresBusyPct: busyPct,

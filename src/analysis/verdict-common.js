@@ -61,6 +61,8 @@
  * @property {import('./worker-deaths.js').WorkerDeath[]} [workerDeaths] worker processes of the server that died while measured, seen in its process tree
  * @property {{ count: number, oldestMs: number, inWarmup?: boolean, warmupAnswered?: number, answeredMaxMs?: number }|null} [stall] measured requests unanswered at the end, one longer than
  *   any answered: the server stopped answering (src/load/stall.js); `inWarmup`: it stopped in the warm-up, nothing measured answered
+ * @property {ReturnType<typeof import('../load/stall.js').pausedMidRun>} [pause] seconds of the measured phase the server
+ *   answered nothing in, between seconds it answered (a SIGSTOP, a debugger, a VM pause)
  * @property {number|null} pid         --pid given in url mode
  * @property {number|null} [port]      the port the target serves
  * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another

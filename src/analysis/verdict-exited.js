@@ -1,4 +1,5 @@
 /** Rule: the server exited while it was being measured: every other figure is cut short. */
+import { crashLine } from './error-reasons.js';
 
 /**
  * @param {import('./verdict-common.js').Evidence} evidence
@@ -12,8 +13,22 @@ export function serverExited(evidence) {
     id: 'server-exited',
     kind: 'problem',
     where: null,
-    figures: { code: exit.code ?? null, signal: exit.signal ?? null, stderrLastLine: lastLine },
+    // Why, where its stderr says (a Node crash's last line is its version): "Error: boom".
+    figures: { code: exit.code ?? null, signal: exit.signal ?? null, stderrLastLine: lastLine, stderrErrorLine: exit.stderr ? crashLine(exit.stderr.split('\n')) : null },
   };
+}
+
+/**
+ * Rule: the server answered nothing for whole seconds between seconds it answered (SIGSTOP, a debugger, a VM
+ * pause: load/stall.js): its figures hold the pause. Frozen 2.2 s of a 4 s diagnose, a server read "healthy: no
+ * stall found at this load" beside a max latency of 2,220 ms, where run says it is not sized on such a run.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function serverPaused(evidence) {
+  const pause = evidence.pause;
+  if (!pause) return null;
+  return { id: 'paused', kind: 'problem', where: null, figures: { ...pause } };
 }
 
 /**

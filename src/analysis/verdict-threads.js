@@ -13,6 +13,7 @@
 import { num } from './verdict-common.js';
 import { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES, MACHINE_CPU_LIMIT_PCT, POOL_BUSY_FRACTION } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
+import { waitingForCpu } from './verdict-starved.js';
 export { OFF_LOOP_SHARE, OFF_LOOP_BUSY_CORES } from '../base/thresholds.js';
 
 /** Kinds whose CPU is the server's work beside the loop (Node's signal thread is not). */
@@ -117,7 +118,14 @@ export function threadsLimited(evidence) {
   // further down, names it with the GC's own figures (an allocating server under outside load read
   // 0.21 cores on V8's threads, 0.69 of its CPU, and was called 'threads fill the cores').
   if ((t.byKind.v8 ?? 0) > t.cores / 2) return null;
-  if (coresFull) return { id: 'threads-cores-full', kind: 'problem', where: null, figures };
+  if (coresFull) {
+    // Other programs held more of the full cores than the server, and its main thread waited for one as long as
+    // the machine's verdict needs: the machine is the verdict, this a finding after it. It said "the cores are
+    // full and the server's work runs on threads … more cores will" with libuv's pool at 0.4 of 2 cores and other
+    // programs at 1.6, above "the machine is short of CPU … the other findings are unreliable".
+    const othersFirst = figures.otherCores !== null && figures.otherCores > serverCores && waitingForCpu(evidence)?.kind === 'problem';
+    return { id: 'threads-cores-full', kind: othersFirst ? 'limit' : 'problem', where: null, figures };
+  }
   const poolFull = t.pool.threads > 0 && t.pool.busy >= t.pool.threads && (t.pool.runnable ?? 0) >= POOL_BUSY_FRACTION;
   const queued = figures.inFlight === null || figures.inFlight > t.pool.threads;
   if (poolFull && queued) {

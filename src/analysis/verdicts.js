@@ -14,7 +14,7 @@
  * (verdict-threads.js) come before that machine: they are what took its cores.
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
-import { serverExited, serverStoppedAnswering } from './verdict-exited.js';
+import { serverExited, serverStoppedAnswering, serverPaused } from './verdict-exited.js';
 import { workersDied } from './verdict-worker-died.js';
 import { spawnBlocked } from './verdict-spawn.js';
 import { gcPressure } from './verdict-gc.js';
@@ -40,7 +40,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, serverStoppedAnswering, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, serverStoppedAnswering, serverPaused, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, unsolicitedResponses, generatorLimited,
 ];
 
@@ -84,6 +84,10 @@ export const THRESHOLDS = Object.freeze({
 export function diagnoseEvidence(evidence) {
   const found = RULES.map((rule) => rule(evidence)).filter(/** @returns {f is import('./verdict-common.js').Finding} */ (f) => Boolean(f));
   const problems = found.filter((f) => f.kind === 'problem');
+  // Stopped before a response of the measured phase arrived: that is the verdict. Ranked with the others, the
+  // warm-up's samples made one ("the machine is short of CPU", "blocked by JavaScript") of 0 requests measured.
+  const stopped = problems.findIndex((f) => f.id === 'no-responses' && f.figures.stoppedEarly && !(f.figures.errors > 0));
+  if (stopped > 0) problems.unshift(...problems.splice(stopped, 1));
   const limits = found.filter((f) => f.kind !== 'problem');
   const verdict = problems[0] ?? tooShort(evidence) ?? healthy(evidence, {
     generatorLimited: limits.some((f) => f.id === 'generator-limited'),

@@ -54,7 +54,8 @@ export function parseInteger(value, flag, { min = 1, max = Number.MAX_SAFE_INTEG
 export function parsePositiveNumber(value, flag, { max = Infinity } = {}) {
   const text = String(value).trim();
   const n = Number(text);
-  if (text === '' || !Number.isFinite(n)) throw new UsageError(`${flag} '${value}' is not a number; use e.g. ${flag} 100`);
+  // Decimal only, as --connections is: Number() reads '0x10' as 16 (a rate of 16 from a typo of 10).
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(n)) throw new UsageError(`${flag} '${value}' is not a number; use e.g. ${flag} 100`);
   if (n <= 0) throw new UsageError(`${flag} must be more than zero, got ${n}`);
   if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${text}`);
   return n;
@@ -67,11 +68,12 @@ const listParts = (value) => (Array.isArray(value) ? value : String(value).split
  * '1,2,4,8' (or [1, 2, 4, 8] from the API) → [1, 2, 4, 8], each a whole number ≥ 1, sorted, no repeats.
  * @param {string|Array<number|string>} value
  * @param {string} flag
+ * @param {{ max?: number }} [options] the largest item allowed
  */
-export function parseIntegerList(value, flag) {
+export function parseIntegerList(value, flag, { max } = {}) {
   const parts = listParts(value);
   if (parts.length === 0) throw new UsageError(`${flag} needs a comma-separated list like 1,2,4,8`);
-  return [...new Set(parts.map((p) => parseInteger(p, flag)))].sort((a, b) => a - b);
+  return [...new Set(parts.map((p) => parseInteger(p, flag, { max })))].sort((a, b) => a - b);
 }
 
 /**

@@ -13,6 +13,8 @@ import { compareTable } from '../analysis/compare-table.js';
 import { measureRowMetrics } from '../analysis/metrics.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
+import { isFiniteNumber } from '../analysis/stats.js';
+import { OTHER_PROCESSES_CORES } from '../base/thresholds.js';
 
 /**
  * @param {object} plan from buildComparePlan()
@@ -73,6 +75,13 @@ export function compareResult(plan, { machine, runtimes = [], runs, stoppedEarly
   const failed = runs.filter((r) => r.failed || r.failures.length > 0);
   const notes = [];
   if (stoppedEarly) notes.push(`stopped early after ${runs.length} of ${strategies.length * workloads.length * repeat} runs: the table covers what was measured until then`);
+  // Other programs on the cores move every figure, and a pool's processes win more of the cores from them than one process:
+  // the table said nothing of them where run and tune name them (other processes at 1.0–1.6 of 2 cores, load 15).
+  const others = runs.map((r) => r.signals?.otherCores).filter(isFiniteNumber);
+  if (others.length > 0 && Math.max(...others) >= OTHER_PROCESSES_CORES) {
+    const [low, high] = [Math.min(...others), Math.max(...others)].map((n) => n.toFixed(1));
+    notes.push(`other processes used ${low === high ? low : `${low}–${high}`} cores during the runs${Number.isFinite(machine?.cores) ? ` (of ${machine.cores})` : ''}: the figures are of a machine shared with them and move with what else runs; compare on a quiet machine for figures of their own`);
+  }
   return resultEnvelope('compare', {
     plan: { command: 'compare', strategies, workloads, repeat, load: firstPlan.load, workloadInfo, poolSize: firstPoolPlan(plan)?.poolSize ?? null, balance: firstPoolPlan(plan)?.balance ?? null, ...(plan.commands ? { commands: plan.commands } : {}) },
     machine,

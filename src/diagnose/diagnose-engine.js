@@ -23,6 +23,7 @@ import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
 import { bootCommand, commandTarget } from '../runner/boot-command.js';
 import { listeningServer } from '../runner/server-tree.js';
+import { serverBehindPid } from './pid-owns-port.js';
 import { findSizeKnob, tuneArgs } from '../analysis/size-knob.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
@@ -46,6 +47,8 @@ async function execute(engine, plan, logger) {
   const sched = createSchedMeters();
   let measuring = false;
   let rootPid = null;
+  /** @type {Array<{ pid: number, name: string }>} */
+  let launchers = [];
   let mainThread = null;
   let limits = null;
   /** @type {import('../machine/cpu-budget.js').CpuBudget|null} */
@@ -64,13 +67,18 @@ async function execute(engine, plan, logger) {
     sample: (server) => {
       const leaderPid = server?.proc.pid ?? plan.target.pid;
       if (!leaderPid) return null;
-      // The server is the process that listens; a launcher above it (npm, sh) is sampled but not the server.
-      rootPid = server?.serverPid ?? leaderPid;
+      // The server is the process that listens; a launcher above it (npm, sh) is sampled but not the server,
+      // a --pid's as a command's.
+      const behind = server ? null : serverBehindPid(leaderPid, plan.target.url);
+      launchers = server?.launchers ?? behind?.launchers ?? [];
+      rootPid = server?.serverPid ?? behind?.serverPid ?? leaderPid;
       sched.watch(rootPid);
       return startSampler({
         rootPid: leaderPid,
         serverPid: rootPid,
-        launchers: server?.launchers ?? [],
+        launchers,
+        // A --pid server's workers, read again each sample (a worker that died is replaced): no probe names them.
+        getWorkers: behind ? () => (serverBehindPid(leaderPid, plan.target.url)?.workers ?? behind.workers).map((pid, id) => ({ id, pid, threadId: null, completed: null })) : undefined,
         channel: server?.channel ?? null,
         intervalMs: plan.probe.intervalMs,
         runtime: 'node',
@@ -93,7 +101,7 @@ async function execute(engine, plan, logger) {
     afterLoad: (server) => {
       measuring = false;
       // The server's main thread, not a launcher's above it (npm, nodemon).
-      mainThread = sched.take(new Set((server?.launchers ?? []).map((l) => l.pid)));
+      mainThread = sched.take(new Set(launchers.map((l) => l.pid)));
       // The limits a failed spawn may have hit, read while the server still runs.
       if (server) limits = groupLimits(server.proc.pid);
       // The CPUs the server may run on (a --url server's by --pid): fewer than spawnbench's narrow the budget.

@@ -9,7 +9,7 @@ import { cpuView } from '../analysis/cpu-view.js';
 import { ownCpuPct } from '../analysis/run-figures.js';
 import { isServerEntry } from '../machine/process-roles.js';
 import { targetOf } from '../base/target-kinds.js';
-import { stalledAtEnd } from '../load/stall.js';
+import { stalledAtEnd, pausedMidRun } from '../load/stall.js';
 import { measuredDeaths } from '../analysis/worker-deaths.js';
 
 /**
@@ -103,6 +103,7 @@ export function buildEvidence(result) {
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
     stall: stalledAtEnd(load),
+    pause: pausedMidRun(load),
     workerDeaths: measuredDeaths(/** @type {import('../analysis/worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     pid: result.target?.pid ?? null,
     port: portOf(result.target),

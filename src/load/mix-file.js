@@ -5,10 +5,11 @@
  * only in an id-like path segment are one endpoint (`GET /items/:id`), weighted by
  * how many the capture holds; its host is dropped (the server under test answers).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { constants } from 'node:buffer';
 import { basename } from 'node:path';
 import { UsageError } from '../base/errors.js';
-import { checkMix } from './mix.js';
+import { checkMix, checkEntry } from './mix.js';
 import { pathTemplate, routeName } from '../base/route-template.js';
 
 export { pathTemplate };
@@ -29,10 +30,16 @@ const DROPPED_HEADERS = new Set([
  */
 export function readMixFile(file) {
   const source = `--mix ${basename(String(file))}`;
+  // A capture with its responses' bodies passes 512 MB, more than a string holds: it said "cannot read it
+  // (ERR_STRING_TOO_LONG); give a JSON or .har file" of a .har file. A mix uses only the requests.
+  const tooLong = () => new UsageError(`${source}: is ${Math.round(statSync(file).size / 2 ** 20)} MB, more than spawnbench reads (${Math.floor(constants.MAX_STRING_LENGTH / 2 ** 20)} MB); a capture that large holds its responses' bodies, which a mix does not use: drop them, e.g. jq 'del(.log.entries[].response.content.text)' ${basename(String(file))} > requests.har`);
   let text;
   try {
+    if (statSync(file).size > constants.MAX_STRING_LENGTH) throw tooLong();
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (error.code === 'ERR_STRING_TOO_LONG') throw tooLong();
     throw new UsageError(`${source}: cannot read it (${error.code ?? error.message}); give a JSON or .har file`);
   }
   let data;
@@ -63,7 +70,8 @@ function fromHar(data, source) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new UsageError(`${source}: entry ${i + 1}: "request.url" is a ${url.protocol} URL, not a request to a server; drop such entries from the capture`);
     }
-    hosts.set(url.host, (hosts.get(url.host) ?? 0) + 1);
+    const host = hostOf(url);
+    hosts.set(host, (hosts.get(host) ?? 0) + 1);
     const method = String(request.method ?? 'GET').toUpperCase();
     const path = `${url.pathname || '/'}${url.search}`;
     const key = routeName(method, path);
@@ -80,7 +88,11 @@ function fromHar(data, source) {
     }
     const text = postBody(request.postData, headers['content-type'], `${source}: entry ${i + 1}`);
     if (text != null && request.postData.mimeType && !headers['content-type']) headers['content-type'] = request.postData.mimeType;
-    endpoints.set(key, { name: key, method, path, headers, body: text ?? null, weight: 1 });
+    const endpoint = { name: key, method, path, headers, body: text ?? null, weight: 1 };
+    // Checked here, where the capture's own entry number is known: checked later with the others, an error named
+    // the endpoint's place among them ("entry 3" of a bad header in the capture's entry 5).
+    checkEntry(endpoint, `${source}: entry ${i + 1}`);
+    endpoints.set(key, endpoint);
   });
   // A page's capture holds its CDN's, fonts' and analytics' requests too: sent to the one server under test,
   // each was a 404 measured as its traffic.
@@ -90,6 +102,18 @@ function fromHar(data, source) {
     throw new UsageError(`${source}: holds requests to ${hosts.size} hosts (${listed}${hosts.size > 4 ? ', …' : ''}), and every request would go to the one server under test; keep one host's entries, e.g. jq '.log.entries |= map(select(.request.url | test("//${top[0]}[:/]")))' ${basename(source.slice('--mix '.length))} > one-host.har`);
   }
   return [...endpoints.values()];
+}
+
+/** Names of this machine: a capture of a dev server holds them side by side. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The host a request went to, its loopback names one: `localhost:3000`, `127.0.0.1:3000` and `[::1]:3000` are the
+ * same server, and a capture of them was refused as "requests to 2 hosts … keep one host's entries".
+ * @param {URL} url
+ */
+function hostOf(url) {
+  return LOOPBACK.has(url.hostname) ? `localhost${url.port ? `:${url.port}` : ''}` : url.host;
 }
 
 /**

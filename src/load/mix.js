@@ -44,7 +44,14 @@ export function checkMix(list, source = '--mix') {
   return entries;
 }
 
-function checkEntry(item, where) {
+/**
+ * One entry checked, its defaults filled in.
+ * @param {any} item an entry as read (any JSON value)
+ * @param {string} where what to call it in an error ('--mix x.har: entry 5')
+ * @returns {MixEntry}
+ * @throws {UsageError}
+ */
+export function checkEntry(item, where) {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new UsageError(`${where}: must be an object like { "method": "GET", "path": "/" }`);
   const method = item.method ?? 'GET';
   if (typeof method !== 'string' || !TOKEN.test(method)) throw new UsageError(`${where}: "method" ${JSON.stringify(method)} is not an HTTP method; use GET, POST, …`);

@@ -16,6 +16,9 @@ import { LATE_SLACK_MS } from '../base/thresholds.js';
 
 export { LATE_SLACK_MS };
 
+/** The longest delay setTimeout keeps (2^31 - 1 ms); a longer one fires after 1 ms, with a warning each time. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class OpenLoop {
   /**
    * @param {{ canIssue(): boolean, issue(): void, generationAt(t: number): number, generation(): number,
@@ -59,7 +62,9 @@ export class OpenLoop {
 
   schedule(now) {
     if (!this.run.running()) return;
-    const delay = Math.max(0, this.dueAt(this.next) - now);
+    // At --rate 1e-9 the next request is due in 1e12 ms: unclamped, the timer fired every millisecond
+    // (a TimeoutOverflowWarning each time, a core kept busy) and sent nothing. Clamped, it wakes early and waits again.
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, this.dueAt(this.next) - now));
     this.timer = setTimeout(() => this.fire(), delay);
   }
 

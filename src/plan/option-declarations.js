@@ -119,9 +119,8 @@ function parsePaths(value, previous) {
 const parseSizes = (value) => parseSizeList(value, '--sizes');
 
 function parseSizeList(value, flag) {
-  const sizes = parseIntegerList(value, flag);
-  for (const size of sizes) parseInteger(size, flag, { max: MAX_POOL_SIZE });
-  return sizes;
+  // The cap first: `--sizes 99999999999999999999` was told "at most 9007199254740991", where it is 256.
+  return parseIntegerList(value, flag, { max: MAX_POOL_SIZE });
 }
 
 /** A repeatable option: the CLI collects each value, the API gives one or a list. */

@@ -10,6 +10,7 @@ import { formatRuntimeList } from './runtimes-text.js';
 import { measureRowMetrics } from '../analysis/metrics.js';
 import { metricColumns, textColumns, splitColumns } from './metric-columns.js';
 import { runsOutcome } from '../analysis/request-outcome.js';
+import { crashLine } from '../analysis/error-reasons.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 import { cleanText } from '../base/untrusted-text.js';
 
@@ -169,25 +170,16 @@ function ratio(row) {
 /**
  * A failure on one line for a table cell. Reasons that quote the server's stderr carry it
  * after "its stderr ends:" on the next lines; the first line alone ended there, with nothing
- * after it: the last line of that output (usually the reason) follows it instead.
+ * after it: the last line of that output (usually the reason) follows it instead. Of a Node
+ * crash that is "Node.js v20.20.2", under the stack: its error line ("Error: boom") is said.
  * @param {string} reason
  */
 export function failureLine(reason) {
   const [first, ...rest] = String(reason).split('\n');
-  const lines = rest.map((line) => line.trim()).filter(Boolean);
-  // A Node crash ends in its stack, the error's fields and "Node.js v20.20.2": the row said only that.
-  // Its error line ("Error: config missing", "Error [ERR_MODULE_NOT_FOUND]: Cannot find module …") says why.
-  const told = lines.filter((line) => !NODE_CRASH_TRAILER.test(line));
-  const last = told.findLast((line) => ERROR_LINE.test(line)) ?? told.at(-1) ?? lines.at(-1);
+  const last = crashLine(rest);
   if (last) return `${first} ${last}`;
   return first.replace(/;\s*its stderr ends:\s*$/, '');
 }
-
-/** The lines after a Node crash's error line: its version, stack frames, the frames left out, the error's fields. */
-const NODE_CRASH_TRAILER = /^(Node\.js v\d[\w.-]*|at \S.*|… \d+ more frames?|\.\.\. \d+ more|[{}]|\w+: .*,|\w+: '[^']*'|\^+)$/;
-
-/** An error's own line: `TypeError: …`, `Error [ERR_X]: …`, `SomeError: …`. */
-const ERROR_LINE = /^(Uncaught )?[A-Z]?\w*(Error|Exception)( \[[\w_]+\])?: \S/;
 
 /** @param {CompareRow} row */
 function remark(row) {

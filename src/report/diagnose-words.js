@@ -120,6 +120,9 @@ function capacityText(f) {
   switch (f.capacityFrom) {
     case 'generator-limited': return `at least ${int(f.rps)} req/s (the load generator was the limit)`;
     case 'cpu-starved': return `at least ${int(f.rps)} req/s (the server often waited for a CPU)`;
+    case 'crowded':
+      return `at least ${int(f.rps)} req/s: other programs held ${cores(f.otherCores)} of the ${f.cores} cores, the server ${cores(f.serverCores)}; ` +
+        'how much of theirs it would take under more load is not known here (diagnose on a quieter machine for its own limit)';
     case 'saturated': return `about ${int(f.rps)} req/s: ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} was the limit (${usedText(f)})`;
     case 'extrapolated':
       return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load, where ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} runs out first ` +
@@ -236,10 +239,17 @@ const WORDS = {
       ...[poolText(f)].filter(said),
       'the event loop is idle because its work waits for these threads, not for I/O',
     ],
-    next: [
-      'more threads will not help: a larger UV_THREADPOOL_SIZE or more processes share the same cores',
-      'more cores will; or cheaper work per request (a lower bcrypt cost, smaller images); or fewer connections (a shorter queue, lower latency)',
-    ],
+    // Other programs held more of the full cores than the server: more threads would win a larger share from them
+    // (wrk by hand beside 1.1 cores of others: pbkdf2 195–308 req/s at UV_THREADPOOL_SIZE=4, 264–351 at 8).
+    next: f.otherCores > f.serverCores
+      ? [
+        'other programs held more of the cores than the server: more threads would win a larger share of them, which one diagnose cannot price; diagnose on a quieter machine for the server\'s own limit',
+        `or measure the thread count where it runs: spawnbench tune --size-env ${(f.byKind?.libvips ?? 0) > (f.byKind?.threadpool ?? 0) ? 'VIPS_CONCURRENCY' : 'UV_THREADPOOL_SIZE'} --sizes 2,4,8 -- <command>`,
+      ]
+      : [
+        'more threads will not help: a larger UV_THREADPOOL_SIZE or more processes share the same cores',
+        'more cores will; or cheaper work per request (a lower bcrypt cost, smaller images); or fewer connections (a shorter queue, lower latency)',
+      ],
   }),
   'threadpool-full': (f) => ({
     title: `libuv's threadpool is full: ${f.poolThreads} of ${f.poolThreads} threads busy while ${cores(f.idleCores ?? 0)} cores are idle`,
@@ -255,12 +265,20 @@ const WORDS = {
   }),
   'server-exited': (f) => ({
     title: `the server ${f.signal ? `was killed by ${f.signal}` : `exited with code ${f.code}`} during the run`,
-    evidence: [f.stderrLastLine ? `its stderr ends: ${f.stderrLastLine}` : 'it wrote nothing to stderr', 'the figures cover the time until then'],
+    evidence: [f.stderrLastLine ? `its stderr ${f.stderrErrorLine && f.stderrErrorLine !== f.stderrLastLine ? `said: ${f.stderrErrorLine}` : `ends: ${f.stderrLastLine}`}` : 'it wrote nothing to stderr', 'the figures cover the time until then'],
     next: [
       f.signal === 'SIGKILL'
         ? 'a SIGKILL under load is often the out-of-memory killer: check dmesg and the server\'s memory (RSS above)'
         : 'read its full output (--log-file) and fix the crash before diagnosing its speed',
     ],
+  }),
+  paused: (f) => ({
+    title: `the server answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), where its other seconds answered ~${int(f.medianRps)} each`,
+    evidence: [
+      'a pause: a stopped process (kill -STOP, Ctrl-Z), a debugger at a breakpoint, a VM or container paused, or a GC of seconds',
+      'its figures hold the pause: the throughput is averaged over it, and a stopped thread\'s time reads as busy',
+    ],
+    next: ['find what stopped it (a debugger attached, a frozen process, the host; node --trace-gc for a long GC), then diagnose again'],
   }),
   'stopped-answering': (f) => ({
     title: `the server stopped answering: ${f.count} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended`,

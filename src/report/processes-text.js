@@ -53,7 +53,12 @@ export function formatProcesses(samples, workers = []) {
   // line fits 80 columns; the system and generator lines line up among themselves.
   const width = Math.max(...rows.map((p) => p.label.length));
   const footerWidth = Math.max(width, 'generator'.length);
-  const lines = rows.flatMap((p) => [fitLine(`${p.label.padEnd(width)}  `, processFigures(p.summary, p.role)), ...otherThreadsLine(p.summary, width), ...routesLine(p.summary, width)]);
+  // A process no sample reached (a run shorter than --sample-interval, `-n 3`) said so: its row was a bare "main".
+  const figuresOf = (/** @type {ProcessRow} */ p) => {
+    const parts = processFigures(p.summary, p.role);
+    return parts.length > 0 ? parts : ['no figures sampled'];
+  };
+  const lines = rows.flatMap((p) => [fitLine(`${p.label.padEnd(width)}  `, figuresOf(p)), ...otherThreadsLine(p.summary, width), ...routesLine(p.summary, width)]);
   if (rows.some((p) => p.role === 'thread' && p.summary.busyFrom === 'cpu')) lines.push(BUSY_FROM_CPU_NOTE);
 
   const spawned = samples.spawned;

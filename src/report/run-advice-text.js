@@ -121,6 +121,9 @@ function ownHeadline(a) {
     return `A pool would help: ${pool}, up to ~${int(help.expectedRps)} req/s, ${gain(help.gain)} this run's ${int(help.rps)}.`;
   }
   const threads = has('thread-knob');
+  if (threads?.limit === 'cores' && Number.isFinite(threads.sharedCores)) {
+    return `Cannot tell whether more threads would be faster: the cores were full, and other processes used ${fixed(threads.sharedCores, 1)} of them.`;
+  }
   if (threads?.limit === 'threadpool') return `Set ${threads.name}=${threads.trySize} at start (this run: ${threads.value}${threads.unset ? ', not set' : ''}): its threads were all busy and the cores had room.`;
   const more = has('more-processes');
   if (more) {
@@ -133,6 +136,11 @@ function ownHeadline(a) {
   const enough = has('one-process-enough');
   const sharedCores = has('no-gain-expected')?.sharedCores;
   if (!enough && Number.isFinite(sharedCores)) return `Cannot tell whether a pool would be faster: the cores were full, and other processes used ${fixed(sharedCores, 1)} of them.`;
+  // Its main thread had room and the cores were full, mostly of other processes' work: they are not the server's limit. It
+  // said "the limit is the cores, not the process" of a server waiting 50 ms on a timer per request, on 0.1 of 2 cores.
+  if (enough?.limit === 'cores' && othersFilled(enough)) {
+    return `One process is enough: its main thread had room; the cores were full, but mostly of other processes' work (${fixed(enough.otherCores, 1)} of the ${enough.cores}), not the server's.`;
+  }
   if (enough || has('no-gain-expected') || has('processes-no-gain')) {
     // One of the three is there (the test above); only one-process-enough names the quota as its limit (run-advice.js).
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
@@ -150,6 +158,15 @@ function ownHeadline(a) {
   // An action is only worded for a knob (knobAction()).
   if (a.size === now && !policyChange) return `Keep it at ${a.size}: the figures call for no change (${/** @type {SizeKnob} */ (knob).written ?? action.replace(/^set |^start it with /, '')}).`;
   return `${capital(action)}${policyChange} (this run: ${workers(now ?? 0)}).`;
+}
+
+/**
+ * Whether other processes held more than half of the full cores (on a budget of the whole host, where they are
+ * measured: under affinity or a quota they are not of the budget).
+ * @param {Figures} f one-process-enough's figures with the cores as the limit
+ */
+function othersFilled(f) {
+  return (f.budgetSource ?? 'host') === 'host' && Number.isFinite(f.otherCores) && Number.isFinite(f.cores) && Number.isFinite(f.share) && f.otherCores > (f.cores * f.share) / 2;
 }
 
 /** @param {string} text */
@@ -523,6 +540,10 @@ function threadKnobSentence(f) {
   const used = `${whose} used ${fixed(f.threadsCores, 1)} of the ${f.cores ?? '?'} cores with ${f.threads} thread${f.threads === 1 ? '' : 's'}`;
   const start = 'read once when the pool starts: set it in the server\'s environment at start';
   if (f.limit === 'threadpool') return `${now}; ${used}, all busy, and ${fixed(f.idleCores ?? 0, 1)} of them stayed idle: try ${f.name}=${f.trySize} (${start}).`;
+  if (f.limit === 'cores' && Number.isFinite(f.sharedCores)) {
+    return `${now}; ${used}, and the cores were ${pct((f.coresBusyPct ?? 0) / 100)} busy, other processes using ${fixed(f.sharedCores, 1)} of them: ` +
+      'more threads would win a larger share of the cores from them, which one run cannot price: the sweep below measures it.';
+  }
   if (f.limit === 'cores') {
     return `${now}; ${used}, and the cores were ${pct((f.coresBusyPct ?? 0) / 100)} busy: more threads or more processes only share them. ` +
       `${f.trySize < f.value ? `${f.name}=${f.trySize} does the same work with fewer threads; more` : 'More'} cores, cheaper work per request (a lower bcrypt cost) or fewer connections help.`;

@@ -6,6 +6,7 @@
 import { runFigures } from '../analysis/run-figures.js';
 import { runProcesses } from '../analysis/worker-balance.js';
 import { targetOf } from '../base/target-kinds.js';
+import { pausedMidRun } from '../load/stall.js';
 
 /** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
 export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
@@ -21,7 +22,23 @@ export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
  */
 export async function measureRun(parent, run, { processes = false } = {}) {
   const result = await parent.runStep(run, FORWARDED);
-  return { ...runFigures(result), ...(processes && targetOf(result.target).processes === 'tree' ? { processes: runProcesses(result) } : {}) };
+  const figures = runFigures(result);
+  return { ...figures, failures: [...figures.failures, ...pauseFailure(result.load, figures.failures)], ...(processes && targetOf(result.target).processes === 'tree' ? { processes: runProcesses(result) } : {}) };
+}
+
+/**
+ * A step whose server answered nothing for whole seconds between seconds it answered (SIGSTOP, a debugger, a VM
+ * pause: load/stall.js) failed its measurement, as `run` is not sized on one: its throughput holds the pause. A
+ * server frozen 2 s of a 4 s step was ranked on it, and tune recommended the size the pause made win.
+ * @param {import('../base/result-types.js').LoadResult|undefined} load
+ * @param {string[]} failures what failed already (a crash, a stall: said first)
+ * @returns {string[]}
+ */
+function pauseFailure(load, failures) {
+  const pause = failures.length === 0 ? pausedMidRun(load) : null;
+  if (!pause) return [];
+  const seconds = pause.from === pause.to ? `second ${pause.from}` : `seconds ${pause.from}–${pause.to}`;
+  return [`the server answered nothing for ${pause.seconds} s of the ${pause.measuredSeconds} measured (${seconds}), where its other seconds answered ~${Math.round(pause.medianRps).toLocaleString('en-US')} each: a pause (SIGSTOP, a debugger, a VM pause) is in its figures`];
 }
 
 /**

@@ -51,7 +51,7 @@ export function probeSupport(runtime = 'node') {
  * @param {() => number|null} [options.findServer] the process that listens on the server's port now (a user's
  *   server: src/runner/server-tree.js); asked when the server process is gone, so a server that a launcher
  *   restarts (nodemon) is followed to its new process, and the summary's `serverRestarts` lists each change
- * @param {() => Array<{ id: number, pid: number, threadId: number|null, completed: number }>} [options.getWorkers]
+ * @param {() => Array<{ id: number, pid: number, threadId: number|null, completed: number|null }>} [options.getWorkers]
  *   the strategy's latest merged `workers` list: names workers and gives their request counts
  * @returns {EventEmitter & { stop: () => Promise<object>, reset: () => void }}
  *   Emits `sample`: the Samples shape of src/README.md, each process entry with `requests` and

@@ -169,3 +169,13 @@ test('a server whose open-files limit is below the connections, with its connect
   assert.match(verdict.next.join(' '), /raise the server's open-files limit where it starts \(ulimit -n 132 or more\)/);
   assert.doesNotMatch(verdict.next.join(' '), /--path/);
 });
+
+test('a Node crash in the server\'s stderr: the error\'s own line is the one said, not its location printed first', async () => {
+  // Seen: "Why requests failed: reset ×31 'ECONNRESET'; its stderr said 'node:internal/fs/utils:351' ×1".
+  const { topError } = await import('../../src/analysis/error-reasons.js');
+  const load = { errorTexts: [{ status: null, kind: 'reset', count: 31, texts: [{ text: 'ECONNRESET', count: 31 }] }] };
+  const crash = ['node:internal/fs/utils:351', '    throw err;', '    ^', 'Error: EFBIG: file too large, write', '    at Object.writeSync (node:fs:941:3)', 'Node.js v20.20.2'];
+  assert.equal(topError(load, { lines: crash.map((text) => ({ text, count: 1 })) }).stderr.text, 'Error: EFBIG: file too large, write');
+  // A line more frequent than the error's stays the one said.
+  assert.equal(topError(load, { lines: [{ text: 'pool timeout', count: 40 }, { text: 'Error: x', count: 1 }] }).stderr.text, 'pool timeout');
+});

@@ -152,11 +152,23 @@ test('a crash reason that quotes stderr keeps its last line on one line', () => 
   assert.equal(failureLine("'node app.js' exited with code 3 before it was ready; its stderr ends:\n"), "'node app.js' exited with code 3 before it was ready");
   assert.equal(failureLine('EAGAIN'), 'EAGAIN');
   // A Node crash ends in its stack and "Node.js v20.20.2": compare's row said "its stderr ends: Node.js v20.20.2".
-  const crash = "'node api.js' exited with code 1 before it was ready; its stderr ends:\n/srv/api.js:2\nthrow new Error('config missing: DATABASE_URL');\n      ^\n\n" +
+  const crashApi = "'node api.js' exited with code 1 before it was ready; its stderr ends:\n/srv/api.js:2\nthrow new Error('config missing: DATABASE_URL');\n      ^\n\n" +
     "Error: config missing: DATABASE_URL\n    at Object.<anonymous> (/srv/api.js:2:7)\n    … 8 more frames\n\nNode.js v20.20.2\n";
-  assert.equal(failureLine(crash), "'node api.js' exited with code 1 before it was ready; its stderr ends: Error: config missing: DATABASE_URL");
+  assert.equal(failureLine(crashApi), "'node api.js' exited with code 1 before it was ready; its stderr ends: Error: config missing: DATABASE_URL");
   const missing = "'node gone.js' exited with code 1 before it was ready; its stderr ends:\nnode:internal/modules/esm/resolve:283\n    throw new ERR_MODULE_NOT_FOUND(\n          ^\n\n" +
     "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/srv/gone.js' imported from /srv/\n    at finalizeResolution (node:internal/modules/esm/resolve:283:11)\n    … 8 more frames\n" +
     "  code: 'ERR_MODULE_NOT_FOUND',\n  url: 'file:///srv/gone.js'\n}\n\nNode.js v20.20.2\n";
   assert.equal(failureLine(missing), "'node gone.js' exited with code 1 before it was ready; its stderr ends: Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/srv/gone.js' imported from /srv/");
+  // A Node crash ends in its version under the stack: tune's table said "its stderr ends: Node.js v20.20.2".
+  const crash = "'node app.js' exited with code 1 during the run; its stderr ends:\n/app/app.js:2\n  setTimeout(() => { throw new Error('boom with 2') }, 800);\n                     ^\n\nError: boom with 2\n    at Timeout._onTimeout (/app/app.js:2:30)\n    at listOnTimeout (node:internal/timers:573:17)\n\nNode.js v20.20.2\n";
+  assert.equal(failureLine(crash), "'node app.js' exited with code 1 during the run; its stderr ends: Error: boom with 2");
+  const emitted = "'node app.js' exited with code 1 during the run; its stderr ends:\nError: listen EADDRINUSE: address already in use :::3000\n    at Server.setupListenHandle [as _listen2] (node:net:1908:16)\nEmitted 'error' event on Server instance at:\n    at emitErrorNT (node:net:1944:8) {\n  code: 'EADDRINUSE',\n  port: 3000\n}\n\nNode.js v20.20.2\n";
+  assert.equal(failureLine(emitted), "'node app.js' exited with code 1 during the run; its stderr ends: Error: listen EADDRINUSE: address already in use :::3000");
+});
+
+test('a process no sample reached says so, not a bare label', async () => {
+  // Seen: `run -d 500ms --sample-interval 1s` and `-n 3` printed a line reading only "main".
+  const { formatProcesses } = await import('../../src/report/processes-text.js');
+  const text = formatProcesses({ processes: [{ key: '7', pid: 7, threadId: null, role: 'main', label: 'main', requests: null, series: [], summary: {} }] });
+  assert.match(text, /^main {2}no figures sampled$/m);
 });

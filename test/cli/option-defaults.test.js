@@ -152,6 +152,8 @@ test('a bad value is refused by its declared parser, on the CLI and in the API, 
   for (const [argv, api, pattern] of [
     [['-s', 'baseline', '-d', '10x'], { strategy: 'baseline', duration: '10x' }, /--duration '10x' is not a duration/],
     [['tune', '--sizes', '1,0'], { sizes: [1, 0] }, /--sizes must be at least 1/],
+    [['-s', 'baseline', '--rate', '0x10'], { strategy: 'baseline', rate: '0x10' }, /--rate '0x10' is not a number; use e\.g\. --rate 100/],
+    [['tune', '--sizes', '1,99999999999999999999'], { sizes: '1,99999999999999999999' }, /--sizes must be at most 256, got 100000000000000000000/],
     [['tune', '--search', 'fast'], { search: 'fast' }, /--search 'fast' is not one of: exhaustive, adaptive/],
     [['-s', 'baseline', '--sample-interval', '5s'], { strategy: 'baseline', sampleInterval: 5000 }, /--sample-interval must be between 100ms and 1s/],
   ]) {

@@ -49,3 +49,14 @@ test('stop: the run in progress ends, no further run starts, the table covers wh
   assert.deepEqual(result.rows.map((r) => r.strategy), ['baseline'], 'the partial run is left out of the table');
   assert.match(result.notes[0], /stopped early after 2 of 4 runs/);
 });
+
+test('other processes on the cores during the runs are said under the table; below half a core they are not', async () => {
+  // Seen: a comparison on a machine where a test suite held 1.0–1.6 of 2 cores printed its ratios with no word of it.
+  const { compareResult } = await import('../../src/compare/compare-engine.js');
+  const p = plan(['baseline', 'fork-pool'], ['echo'], 1);
+  const run = (strategy, otherCores) => ({ index: 1, strategy, workload: 'echo', repeat: 1, rps: RPS[strategy], p50Ms: 1, p99Ms: 5, errors: 0, requests: 100, attempts: 100, succeeded: 100, durationMs: 1000, partial: false, failures: [], signals: { otherCores } });
+  const shared = compareResult(p, { machine: MACHINE, runs: [run('baseline', 1.04), run('fork-pool', 1.6)], stoppedEarly: false });
+  assert.match(formatCompare(shared), /^note: other processes used 1\.0–1\.6 cores during the runs \(of 2\): the figures are of a machine shared with them/m);
+  const quiet = compareResult(p, { machine: MACHINE, runs: [run('baseline', 0.1), run('fork-pool', 0.2)], stoppedEarly: false });
+  assert.doesNotMatch(formatCompare(quiet), /other processes/);
+});

@@ -125,3 +125,27 @@ test('off-loop work that is mostly V8\'s threads (GC, compiler) is left to gc-pr
   // The pool's work beside a little of V8's is still the pool's.
   assert.equal(threadsLimited(evidence({ poolPct: 150, v8Pct: 20, busyPct: 98 }))?.id, 'threads-cores-full');
 });
+
+test('the cores full mostly of other programs, the main thread waiting for one: the machine is the verdict, the threads a finding after it', () => {
+  // Seen (pbkdf2 on a machine shared with a test suite): libuv's pool 0.4 of 2 cores, other programs 1.6, the main
+  // thread waiting for a CPU 61% of the time; the verdict was "the cores are full and the server's work runs on
+  // threads outside its event loop … more cores will", above "the machine is short of CPU … the other findings are unreliable".
+  const crowded = { ...evidence({ poolPct: 36, poolWaitPct: 40, v8Pct: 1, processPct: 40, busyPct: 100 }), mainThread: { pid: 7, onCpu: 0.03, waitingForCpu: 0.61, runnable: 0.64 }, otherUsers: { users: [{ name: 'node', count: 17, cores: 1.5 }], cores: 1.55 } };
+  const { verdict, findings } = diagnoseEvidence(crowded);
+  assert.equal(verdict.id, 'cpu-starved');
+  assert.ok(findings.some((f) => f.id === 'threads-cores-full'), 'the threads are still listed');
+  // The server's own threads holding most of the cores stay the verdict, waiting main thread or not.
+  const own = { ...evidence(), mainThread: { pid: 7, onCpu: 0.03, waitingForCpu: 0.61, runnable: 0.64 }, otherUsers: { users: [], cores: 0.1 } };
+  assert.equal(diagnoseEvidence(own).verdict.id, 'threads-cores-full');
+});
+
+test('threads on cores full mostly of other programs\' work, the main thread not waiting long: not "more threads will not help"', () => {
+  // Seen by hand (wrk) beside other programs on 1.1 of 2 cores: pbkdf2 at UV_THREADPOOL_SIZE=4 195–308 req/s, at 8 264–351.
+  const crowded = { ...evidence({ poolPct: 50, poolWaitPct: 40, v8Pct: 1, processPct: 55, busyPct: 100 }), otherUsers: { users: [{ name: 'node', count: 9, cores: 1.4 }], cores: 1.4 } };
+  const { verdict } = diagnoseEvidence(crowded);
+  assert.equal(verdict.id, 'threads-cores-full');
+  const words = wordFinding(verdict);
+  assert.match(words.next.join('\n'), /other programs held more of the cores than the server: more threads would win a larger share of them/);
+  assert.doesNotMatch(words.next.join('\n'), /more threads will not help/);
+  assert.match(words.next.join('\n'), /spawnbench tune --size-env UV_THREADPOOL_SIZE --sizes 2,4,8/);
+});

@@ -74,6 +74,18 @@ test('synthetic: a healthy server is healthy, with the capacity seen', () => {
   assert.match(verdict.evidence.join('\n'), /capacity seen: roughly 1,\d{3} req\/s/);
 });
 
+test('healthy beside other programs that held most of the cores: the capacity is "at least" what was served, not the cores they left', () => {
+  // Seen: hello-world at --rate 20 beside a test suite (other programs 2.0 of 2 cores): "capacity seen: roughly
+  // 32 req/s if work grows linearly with load, where the CPU budget runs out first".
+  const crowded = { ...evidence({ load: { rps: 20, requests: 61, attempts: 61, p50Ms: 1.7, p99Ms: 60 }, process: { elu: 0.03, cpuPct: 2 } }), machine: { cores: 2, cpus: [99, 100], busyPct: 99.5 } };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(crowded));
+  assert.equal(verdict.id, 'healthy');
+  assert.match(verdict.evidence.join('\n'), /capacity seen: at least 20 req\/s: other programs held [12]\.\d+ of the 2 cores, the server 0\.0\d*; how much of theirs it would take under more load is not known here/);
+  // The same server on quiet cores is scaled as before.
+  const quiet = { ...crowded, machine: { cores: 2, cpus: [5, 3], busyPct: 4 } };
+  assert.match(wordDiagnosis(diagnoseEvidence(quiet)).verdict.evidence.join('\n'), /capacity seen: roughly \d/);
+});
+
 test('synthetic: a saturated generator makes the capacity "at least"', () => {
   const { verdict, findings } = verdictOf({ elu: 0.6, generatorElu: 0.97, latency: { p50Ms: 1, p99Ms: 3, rps: 9000 } });
   assert.equal(verdict.id, 'healthy');
@@ -211,6 +223,25 @@ test('a server that exited mid-run is the verdict, whatever else was seen', () =
   assert.equal(verdict.title, 'the server exited with code 7 during the run');
   assert.equal(verdict.evidence[0], 'its stderr ends: boom: out of memory');
   assert.equal(findings[0].id, 'js-blocking');
+  // A Node crash ends in its version under the stack: it read "its stderr ends: Node.js v20.20.2".
+  result.serverExit = { code: 1, signal: null, stderr: '/app/server.js:3\n  throw new Error(\'boom at 2000\');\n  ^\n\nError: boom at 2000\n    at Timeout._onTimeout (/app/server.js:3:9)\n    at listOnTimeout (node:internal/timers:573:17)\n\nNode.js v20.20.2' };
+  const crashed = wordDiagnosis(diagnoseEvidence(buildEvidence(result))).verdict;
+  assert.equal(crashed.evidence[0], 'its stderr said: Error: boom at 2000');
+  assert.equal(crashed.figures.stderrLastLine, 'Node.js v20.20.2', 'the last line is kept in --json as it was');
+});
+
+test('a server that answered nothing for whole seconds mid-run is "paused", not healthy', () => {
+  // Seen: frozen (kill -STOP, -CONT) 2.2 s of a 4 s diagnose, it read "healthy: no stall found at this load" beside a
+  // max latency of 2,220 ms.
+  const result = syntheticResult({ elu: 0.3, latency: { p50Ms: 0.7, p99Ms: 8.5, rps: 11754 } });
+  result.load.series = [{ second: 1, requests: 23000 }, { second: 2, requests: 1000 }, { second: 3, requests: 0 }, { second: 4, requests: 23000 }];
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(result)));
+  assert.equal(verdict.id, 'paused');
+  assert.equal(verdict.title, 'the server answered nothing for 1 second of the 4 measured (second 3), where its other seconds answered ~23,000 each');
+  assert.match(verdict.next[0], /find what stopped it/);
+  // Every second answered: no pause.
+  result.load.series = [{ second: 1, requests: 23000 }, { second: 2, requests: 1000 }, { second: 3, requests: 5 }, { second: 4, requests: 23000 }];
+  assert.notEqual(diagnoseEvidence(buildEvidence(result)).verdict.id, 'paused');
 });
 
 test('a worker process that died while measured is the verdict: a cluster whose worker threw every 2 s read "healthy … nothing to fix at this load"', () => {
@@ -309,6 +340,17 @@ test('a diagnose stopped in its warm-up, with no response measured, says it was 
   // Run to its end, the same result still reads as too short for its requests.
   stopped.stoppedEarly = false;
   assert.match(wordDiagnosis(diagnoseEvidence(buildEvidence(stopped))).verdict.next.join(' '), /longer --duration/);
+});
+
+test('a diagnose stopped in its warm-up is "stopped early" whatever the warm-up\'s samples show, not a verdict on 0 requests', () => {
+  // Seen: Ctrl-C in the warm-up of a server spinning 2 ms a request: "Requests 0 in 0.0 s" and the verdict "the event
+  // loop is blocked by JavaScript" (or "the machine is short of CPU"), with "nothing was measured" under "Also found".
+  const stopped = syntheticResult({ requests: 0, elu: 0.99, p50Ms: 40, p99Ms: 180, maxMs: 250, cpuPct: 99, latency: { p50Ms: null, p99Ms: null, rps: 0 } });
+  stopped.stoppedEarly = true;
+  const { verdict, findings } = diagnoseEvidence(buildEvidence(stopped));
+  assert.equal(verdict.id, 'no-responses');
+  assert.match(wordFinding(verdict).title, /nothing was measured: the diagnose was stopped early/);
+  assert.ok(findings.some((f) => f.id === 'js-blocking'), 'what the warm-up showed is still listed after it');
 });
 
 test('a main thread that waited for a core while the server\'s own threads took the cores is not "the machine is short of CPU … diagnose on a quieter machine"', () => {

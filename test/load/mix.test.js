@@ -2,7 +2,7 @@
 // histogram; a bad mix is one line naming the entry and the field. In-process servers only.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLoad } from '../../src/load/index.js';
@@ -157,6 +157,12 @@ test('HAR: a capture of several hosts (a page\'s CDN, analytics) is refused, nam
   // One host over http and https is one host.
   writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://api.example.com/a'), entry('https://api.example.com/b')] } }));
   assert.equal(readMixFile(file).length, 2);
+  // A dev server's capture names this machine three ways: one host (it was "requests to 2 hosts … keep one host's entries").
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://localhost:3000/a'), entry('http://127.0.0.1:3000/b'), entry('http://[::1]:3000/c')] } }));
+  assert.equal(readMixFile(file).length, 3);
+  // Another port of it is another server.
+  writeFileSync(file, JSON.stringify({ log: { entries: [entry('http://localhost:3000/a'), entry('http://127.0.0.1:4000/b')] } }));
+  assert.throws(() => readMixFile(file), /holds requests to 2 hosts \(localhost:3000 ×1, localhost:4000 ×1\)/);
   // Seen: "Content-Encoding: gzip" went out over the capture's plain JSON text.
   writeFileSync(file, JSON.stringify({ log: { entries: [entry('https://api.example.com/login', {
     method: 'POST', headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Encoding', value: 'gzip' }],
@@ -243,4 +249,25 @@ test('a mix path with non-ASCII characters goes out percent-encoded, as --path a
   const result = await startLoad({ warmupMs: 0, url: server.url, connections: 2, durationMs: 250, mix, expectedBody: 'hi\n' }).done;
   assert.equal(result.errors.total, 0, JSON.stringify(result.statuses));
   assert.ok(seen.has('/%C3%BCn%C3%AFcode'), [...seen].join(' '));
+});
+
+test('a capture larger than a string holds (a HAR with its responses\' bodies) is refused before it is read, saying how to drop the bodies', () => {
+  // Seen: "--mix big.har: cannot read it (ERR_STRING_TOO_LONG); give a JSON or .har file", of a .har file.
+  const file = join(dir, 'big.har');
+  writeFileSync(file, '');
+  truncateSync(file, 600 * 2 ** 20); // sparse: nothing is written or read
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError
+    && /^--mix big\.har: is 600 MB, more than spawnbench reads \(\d+ MB\); a capture that large holds its responses' bodies, which a mix does not use: drop them, e\.g\. jq 'del\(\.log\.entries\[\]\.response\.content\.text\)' big\.har > requests\.har$/.test(error.message), String);
+  rmSync(file);
+});
+
+test('HAR: a bad entry is named by its number in the capture, not by its endpoint\'s place among the endpoints', () => {
+  // Seen: a control character in a header of the capture's entry 5 (after /x/1, /x/2, /x/3 folded into one
+  // endpoint, and /y) was "entry 3".
+  const entry = (url, headers = []) => ({ request: { method: 'GET', url, headers } });
+  const file = join(dir, 'bad-header.har');
+  writeFileSync(file, JSON.stringify({ log: { entries: [
+    entry('http://a.com/x/1'), entry('http://a.com/x/2'), entry('http://a.com/x/3'), entry('http://a.com/y'), entry('http://a.com/z', [{ name: 'X-Bad', value: 'a\nb' }]),
+  ] } }));
+  assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix bad-header\.har: entry 5: "headers" 'x-bad' must be/.test(error.message), String);
 });

@@ -103,3 +103,24 @@ test('a request sent late on an idle connection (this thread\'s timer fired late
   assert.equal(sent.length, 2);
   assert.equal(missed, 1);
 });
+
+test('a rate whose next request is due beyond what a timer holds (--rate 1e-9) waits without a warning or a busy timer', async () => {
+  const { OpenLoop } = await import('../../src/load/open-loop.js');
+  const { performance } = await import('node:perf_hooks');
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  let issued = 0;
+  let fires = 0;
+  const run = { canIssue: () => true, issue: () => issued++, generationAt: () => 1, generation: () => 1, running: () => true, missed: () => {} };
+  const loop = new OpenLoop(run, 1e-9, 0);
+  const fire = loop.fire.bind(loop);
+  loop.fire = () => { fires++; fire(); };
+  loop.start(performance.now());
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  loop.stop();
+  process.off('warning', onWarning);
+  assert.equal(issued, 1, 'the first request falls due at once, the next in 31 years');
+  assert.ok(fires <= 1, `the timer fired ${fires} times in 100 ms`);
+  assert.deepEqual(warnings.filter((name) => name === 'TimeoutOverflowWarning'), []);
+});

@@ -119,3 +119,17 @@ test('the tune --processes sweep a slow server gets carries a -d, and its time e
   // It said "6 steps, about 42 s" beside -d 14s: 7 s a step, half of one step's measuring alone.
   assert.ok(slow.confirmWith.expectedMs >= slow.confirmWith.steps * stepMs, `${slow.confirmWith.expectedMs} ms for ${slow.confirmWith.steps} steps of ${argv[d + 1]}`);
 });
+
+test('a single process with room, on cores full mostly of other processes\' work: one process is enough, and the cores are not called its limit', () => {
+  // Seen: a server waiting 50 ms on a timer per request (485 req/s, ELU 0.10, 0.1 of 2 cores) beside a test suite on
+  // 1.3 cores: "One process is enough: the limit is the cores, not the process."
+  const run = ownRun({ pool: false, rps: 485, cpus: [100, 100], spawnedCpuPct: 0, generator: { cpuPct: 2, elu: 0.03 }, main: { elu: 0.1, blocked: 0, cpuPct: 8, loopCpuPct: 8, waitPct: 5 } });
+  run.samples.otherUsers = { users: [{ name: 'node', count: 14, cores: 1.3 }], cores: 1.3 };
+  const advice = advise(run);
+  assert.equal(advice.reasons.find((r) => r.id === 'one-process-enough')?.figures.limit, 'cores', ids(advice).join(','));
+  assert.match(words(run)[0], /^One process is enough: its main thread had room; the cores were full, but mostly of other processes' work \(1\.\d of the 2\), not the server's\.$/);
+  // Cores full of the server's own work keep their words.
+  const own = ownRun({ pool: false, rps: 485, cpus: [100, 100], spawnedCpuPct: 120, generator: { cpuPct: 30, elu: 0.3 }, main: { elu: 0.3, blocked: 0, cpuPct: 30, loopCpuPct: 30, waitPct: 5 } });
+  own.samples.otherUsers = { users: [{ name: 'node', count: 2, cores: 0.2 }], cores: 0.2 };
+  assert.equal(words(own)[0], 'One process is enough: the limit is the cores, not the process.');
+});

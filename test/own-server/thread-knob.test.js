@@ -112,3 +112,17 @@ test('a pool thread kept off a CPU by other programs is still busy: its runnable
   assert.equal(threadKnobReason({ ...input, poolRunnablePct: 82 })?.figures.limit, 'neither', 'off-CPU for its own reasons (I/O): not full');
   assert.equal(threadKnobReason(input)?.figures.limit, 'neither', 'without the runnable figure, its CPU decides');
 });
+
+test('the cores full, other processes holding more of them than the pool: whether more threads would be faster is not told from one run', () => {
+  // Seen: pbkdf2 on 0.6 of 2 cores beside other programs on 1.1: "more threads or more processes only share them",
+  // where wrk by hand in the same minutes served 195–308 req/s at UV_THREADPOOL_SIZE=4 and 264–351 at 8.
+  const run = pooled({ poolPct: 60, cpus: [100, 100] });
+  run.samples.otherUsers = { users: [{ name: 'node', count: 9, cores: 1.1 }], cores: 1.1 };
+  const advice = advise(run);
+  assert.equal(advice.reasons.find((r) => r.id === 'thread-knob').figures.sharedCores, 1.1);
+  const text = words(run).join('\n');
+  assert.match(text, /^Cannot tell whether more threads would be faster: the cores were full, and other processes used 1\.1 of them\./);
+  assert.match(text, /UV_THREADPOOL_SIZE was 4 \(not set: the default\); libuv's threadpool used 0\.6 of the 2 cores with 4 threads, and the cores were 100% busy, other processes using 1\.1 of them: more threads would win a larger share/);
+  assert.doesNotMatch(text, /only share them/);
+  assert.deepEqual(advice.confirmWith.argv.slice(0, 5), ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE']);
+});

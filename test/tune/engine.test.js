@@ -63,6 +63,21 @@ test('stop during a step: the step ends early, is kept as partial, and the resul
   assert.match(formatTune(result), /Search: exhaustive, 2 of 3 steps measured; 1 stopped early, not used\n/);
 });
 
+test('a step whose server answered nothing for whole seconds mid-step (SIGSTOP, a debugger) is a failed step, not ranked', async () => {
+  // Seen: the server of the 2-worker step frozen 2.5 s of a 4 s step (kill -STOP, -CONT): it was ranked, and
+  // tune recommended the other size, as run is not sized on such a run ("the server answered nothing for …").
+  const paused = [{ second: 1, requests: 900 }, { second: 2, requests: 0 }, { second: 3, requests: 0 }, { second: 4, requests: 950 }];
+  const fake = fakeRuns((size) => ({ ...peakAt4(size), ...(size === 4 ? { series: paused } : {}) }));
+  const result = await createTune(plan(), deps(fake.createRun)).start();
+  const step = result.steps.find((s) => s.size === 4);
+  assert.deepEqual(step.failures, ['the server answered nothing for 2 s of the 4 measured (seconds 2–3), where its other seconds answered ~900 each: a pause (SIGSTOP, a debugger, a VM pause) is in its figures']);
+  assert.equal(result.recommendation.size, 2);
+  assert.match(formatTune(withWords(result)), /4 workers: failed \(the server answered nothing for 2 s/);
+  // A step that answered in every second is ranked as before.
+  const steady = await createTune(plan(), deps(fakeRuns((size) => ({ ...peakAt4(size), series: [{ second: 1, requests: 900 }, { second: 2, requests: 920 }, { second: 3, requests: 910 }] })).createRun)).start();
+  assert.equal(steady.recommendation.size, 4);
+});
+
 test('a size that fails to start after others worked is recorded; a first step that fails fails the sweep', async () => {
   const failsAt4 = fakeRuns((size) => (size === 4 ? { fail: 'strategy exited with code 1 before it was ready' } : peakAt4(size)));
   const result = await createTune(plan(), deps(failsAt4.createRun)).start();
