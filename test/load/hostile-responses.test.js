@@ -17,8 +17,8 @@ const DURATION_MS = 300;
 // Longer than the run, so an error counted is never a timeout in disguise.
 const TIMEOUT_MS = 2000;
 // A run ends when its duration is over; this much later is not "on time" (worker
-// threads start and stop within it even on a busy machine).
-const END_SLACK_MS = 3000;
+// threads start and stop within it even on a busy machine: 3.4 s seen with 20 test files at once).
+const END_SLACK_MS = 3700;
 
 /**
  * A 0.3 s closed-loop run against a misbehaving mode whose one bad answer is the
