@@ -75,7 +75,8 @@ test('diagnose --url -d 1ms: no "check the path" step, no generator finding', as
 
 test('run --url of a server that is not HTTP: names bad responses, not "is it listening"', async () => {
   const url = await listen(net.createServer(misbehaveHandler('garbage')));
-  const { code, out } = await cli('run', '--url', url, '-d', '500ms', '-w', '0s', '-c', '1', '--no-dashboard');
+  // An open loop at a low rate: every answer is garbage whatever the rate (~10 bad responses).
+  const { code, out } = await cli('run', '--url', url, '-d', '500ms', '-w', '0s', '-c', '1', '-r', '20', '--no-dashboard');
   assert.equal(code, 1);
   assert.match(out, /FAILED: no request got a response: \d+ bad responses \(not HTTP\/1\.1\); what answers at that address does not speak HTTP\/1\.1/);
   assert.doesNotMatch(out, /listening at that address/);

@@ -25,7 +25,7 @@ test("a single process inside a throttled 0.3-CPU quota: the advice names the qu
   const out = path.join(work, 'run.json');
   const marker = `cpu-own-quota-${process.pid}`;
   const server = path.join(ROOT, 'fixtures/servers/healthy.js');
-  const argv = quota.wrap([process.execPath, BIN, 'run', '-d', '6s', '-w', '1s', '--no-dashboard', '--out', out, '--log-file', path.join(work, marker), '--', process.execPath, server]);
+  const argv = quota.wrap([process.execPath, BIN, 'run', '-d', '3s', '-w', '1s', '--no-dashboard', '--out', out, '--log-file', path.join(work, marker), '--', process.execPath, server]);
   const child = spawn(argv[0], argv.slice(1), { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -9,7 +9,10 @@ const SCRIPT = fileURLToPath(new URL('./fixtures/run-to-exit.js', import.meta.ur
 // A process that has not exited this long after its load ended leaked a handle.
 const EXIT_WITHIN_MS = 10_000;
 
-/** Runs fixtures/run-to-exit.js (through `sh -c` when a shell prefix is given). */
+/**
+ * Runs fixtures/run-to-exit.js (through `sh -c` when a shell prefix is given). Its closed loops run at
+ * full speed: 200 ms of them open every connection and thread and send thousands of requests.
+ */
 async function runToExit(options, shellPrefix = null) {
   const args = [SCRIPT, JSON.stringify(options)];
   const child = shellPrefix
@@ -29,7 +32,7 @@ async function runToExit(options, shellPrefix = null) {
 }
 
 test('after a run, sockets and threads are closed: the process exits by itself', async () => {
-  const result = await runToExit({ connections: 4, threads: 2, warmupMs: 200 });
+  const result = await runToExit({ connections: 4, threads: 2, warmupMs: 200, durationMs: 200 });
   assert.ok(result.requests > 0);
 });
 
@@ -46,7 +49,7 @@ test('open loop: the process exits by itself', async () => {
 test('EMFILE is counted and reported with the fix', async () => {
   // 40 descriptors leave room for node itself but not for 100 connections
   // (each costs two here: the generator's socket and the server's).
-  const result = await runToExit({ connections: 100 }, 'ulimit -n 40');
+  const result = await runToExit({ connections: 100, durationMs: 200 }, 'ulimit -n 40');
   assert.ok(result.errors.connect > 0);
   assert.ok(result.notes.some((n) => /EMFILE.*ulimit -n.*fewer --connections/.test(n)), result.notes.join('\n'));
 });

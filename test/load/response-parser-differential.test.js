@@ -109,6 +109,9 @@ function randomPieces(rand, bytes) {
   return pieces;
 }
 
+/** What surrounds each piece in the buffer the parser is given. */
+const JUNK = Buffer.from('junk');
+
 /** spawnbench's parser over `pieces`, then the close when the body runs to it. */
 function ours(pieces, closes) {
   const seen = { status: null, body: [], complete: false, error: null, keepAlive: null };
@@ -118,7 +121,7 @@ function ours(pieces, closes) {
   });
   for (const [i, piece] of pieces.entries()) {
     // Each piece in a larger buffer at an offset, as the generator's reused read buffer holds it.
-    const buf = Buffer.concat([Buffer.from('junk'), piece, Buffer.from('junk')]);
+    const buf = Buffer.concat([JUNK, piece, JUNK]);
     const result = parser.feed(buf, 4, 4 + piece.length);
     if (result === PARSE_ERROR) {
       seen.error = parser.error;

@@ -12,7 +12,7 @@ import { BIN, ROOT } from '../helpers/harness.js';
 import { processesInGroup } from '../helpers/processes.js';
 
 test('run -r 2000 under ulimit -n 1024 (an open loop\'s pool of 1,000 connections): no impossible CPU figure, and the EMFILE said', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async () => {
-  const child = spawn('/bin/sh', ['-c', `ulimit -n 1024 && exec "${process.execPath}" "${BIN}" run --strategy baseline -d 1500ms -w 500ms -r 2000 --json`], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('/bin/sh', ['-c', `ulimit -n 1024 && exec "${process.execPath}" "${BIN}" run --strategy baseline -d 1s -w 500ms -r 2000 --json`], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c) => { stdout += c; });

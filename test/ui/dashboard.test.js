@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+// React's production build, as spawnbench renders the dashboard (src/ui/index.js imports it first too).
+import { restoreNodeEnv } from '../../src/ui/react-build.js';
 import React from 'react';
 import { Dashboard } from '../../src/ui/components/dashboard.js';
 import { Tune } from '../../src/ui/components/tune-panel.js';
@@ -10,6 +12,8 @@ import { formatLiveAdvice } from '../../src/report/run-advice-summary.js';
 import { syntheticRun } from '../analysis/synthetic-runs.js';
 import { makeState } from './fixtures.js';
 import { assertFits, frame } from './render-helpers.js';
+
+restoreNodeEnv();
 
 const h = React.createElement;
 const ROWS = 24;
