@@ -86,7 +86,7 @@ export function diagnoseEvidence(evidence) {
   const problems = found.filter((f) => f.kind === 'problem');
   // Stopped before a response of the measured phase arrived: that is the verdict. Ranked with the others, the
   // warm-up's samples made one ("the machine is short of CPU", "blocked by JavaScript") of 0 requests measured.
-  const stopped = problems.findIndex((f) => f.id === 'no-responses' && f.figures.stoppedEarly && !(f.figures.errors > 0));
+  const stopped = problems.findIndex((f) => f.id === 'no-responses' && f.figures.stoppedEarly && !(typeof f.figures.errors === 'number' && f.figures.errors > 0));
   if (stopped > 0) problems.unshift(...problems.splice(stopped, 1));
   const limits = found.filter((f) => f.kind !== 'problem');
   const verdict = problems[0] ?? tooShort(evidence) ?? healthy(evidence, {
