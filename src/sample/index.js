@@ -6,7 +6,7 @@
  * and, on stop, a per-process summary.
  */
 import { EventEmitter } from 'node:events';
-import { HAS_PROC, programOf, readStat } from './proc.js';
+import { HAS_PROC, isClusterWorker, programOf, readStat } from './proc.js';
 import { createOtherUsers } from './other-users.js';
 import { createDownstreams } from './downstreams.js';
 import { createProcSampler } from './proc-sampler.js';
@@ -106,6 +106,17 @@ export function startSampler({
    * 100% of a core, its CPU in no figure.
    */
   const kept = new Set();
+  /** pid → whether it is a node:cluster worker (read once from its environment; see isClusterWorker). */
+  const clusterWorkers = new Map();
+  const clusterWorker = (pid) => {
+    let is = clusterWorkers.get(pid);
+    if (is === undefined) {
+      // A server that spawns a command per request shows new pids each reading: the memo is kept small.
+      if (clusterWorkers.size >= 4096) clusterWorkers.clear();
+      clusterWorkers.set(pid, (is = HAS_PROC && isClusterWorker(pid)));
+    }
+    return is;
+  };
   /** The server processes a restart replaced (nodemon ends its child and starts another), and each change. */
   const replaced = new Set();
   let restarts = [];
@@ -170,7 +181,10 @@ export function startSampler({
     // main thread blocked in spawn on a loaded machine can miss the stale window, and
     // without the probe it never reports; taken for a spawned command it was left out
     // of the samples (a server behind `npm start` or `sh -c` then had no main process).
-    const isTracked = (pid) => pid === serverPid || probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid) || kept.has(pid);
+    // A node:cluster worker is tracked without its probe too: one whose loop blocked before its probe first
+    // reported (a worker that hangs as it starts, or starts late on a loaded machine) was read as a command the
+    // server ran, and left out of the workers (a 2-worker cluster sampled as 1 in a full run of the suite).
+    const isTracked = (pid) => pid === serverPid || probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid) || kept.has(pid) || clusterWorker(pid);
     const threads = fresh.filter(([, p]) => !p.isMainThread).map(([key, p]) => ({ key, pid: p.pid, tid: p.tid }));
     // A probed Node process forks only from its JS threads: reading their children
     // is enough, and skips ~10 libuv/V8 threads per process (measured on a 5-process

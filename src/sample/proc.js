@@ -195,6 +195,17 @@ export function readChildren(pid, tids) {
 }
 
 /**
+ * Whether a process is a node:cluster worker: cluster.fork() puts NODE_UNIQUE_ID in its environment,
+ * which the worker takes out of process.env as it starts (so its own children do not carry it), while
+ * /proc/<pid>/environ keeps the environment it was started with.
+ * @param {number} pid
+ */
+export function isClusterWorker(pid) {
+  const environ = readProcText(`/proc/${pid}/environ`);
+  return environ !== null && (environ.startsWith('NODE_UNIQUE_ID=') || environ.includes('\0NODE_UNIQUE_ID='));
+}
+
+/**
  * A /proc file's text, or null when it cannot be read (gone, no /proc, no permission):
  * every reader here gives up the same way.
  * @param {string} file

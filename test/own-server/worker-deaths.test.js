@@ -91,6 +91,29 @@ else {
   }
 });
 
+test('run on a node:cluster server one of whose workers blocks its loop as it starts (its probe never reports): both workers are sampled', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spawnbench-blocked-worker-'));
+  // Worker 2 blocks its event loop at once (Atomics.wait), before its probe's first report: on a loaded machine a
+  // worker that hangs soon after it starts does the same. It was read as a command the server ran, not a worker.
+  const server = join(dir, 'blocked-worker.cjs');
+  writeFileSync(server, `const cluster = require('node:cluster');
+const http = require('node:http');
+if (cluster.isPrimary) { cluster.fork(); cluster.fork(); }
+else if (cluster.worker.id === 2) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+else http.createServer((q, s) => { q.resume(); s.end('hi\\n'); }).listen(Number(process.env.PORT), '127.0.0.1');
+`);
+  try {
+    const { out, err } = await spawnCli(['run', '-d', '1s', '-w', '0', '--rate', '20', '--json', '--', process.execPath, server], { env: { ...process.env, CI: 'true' } });
+    const result = JSON.parse(out || '{}');
+    assert.ok(result.samples, err);
+    const workers = result.samples.processes.filter((p) => p.role === 'worker');
+    assert.equal(workers.length, 2, JSON.stringify(result.samples.processes.map((p) => [p.pid, p.role])));
+    await assertNothingLeft({ pids: [result.target.leaderPid], marker: server, seen: new Set([...workers.map((p) => p.pid), result.target.pid]) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('diagnose on a node:cluster server whose first worker throws every second: the deaths are its verdict, not "healthy"', async () => {
   // Seen: diagnose --rate 200 of cluster-throws said 'healthy: no stall found at this load … nothing to fix'; its result had no workerDeaths.
   const server = fixtureServer('cluster-throws');
