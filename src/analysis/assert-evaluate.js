@@ -119,7 +119,9 @@ function compareFigures(result, table) {
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
     const figures = byId(measureRowMetrics(row, runs, table));
     // A run that failed while measured (the server crashed, stopped answering) leaves the row's figures short: no gate passes on them.
-    const failed = runs.some((r) => (r.failures?.length ?? 0) > 0);
+    // A server that never started leaves `failed` on the row and its runs, with no failures listed:
+    // its errors figure read 0, and `report cmp.json --assert errors=0` passed, exit 0.
+    const failed = Boolean(row.failed) || runs.some((r) => (r.failures?.length ?? 0) > 0 || Boolean(r.failed));
     // A comparison stopped before its end holds only the rows whose runs ended: a server whose run had not
     // ended has no row and no gate, so `report cmp.json --assert errors=0` passed on the server never measured.
     return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
