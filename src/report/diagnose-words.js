@@ -504,7 +504,9 @@ const WORDS = {
         ? [`${LIMIT_FIX[f.spawnFailure.limit]}, or start fewer commands at once (a pool of workers)`]
         : f.filesLimit
           ? [`raise the server's open-files limit where it starts (ulimit -n ${int(f.filesLimit.needed)} or more), or use fewer --connections`]
-          : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
+          : Object.keys(f.failedStatuses ?? {}).length > 0 && Object.keys(f.failedStatuses).every((s) => /^3\d\d$/.test(s))
+            ? ['they are redirects, which spawnbench does not follow: give --path the page they lead to (curl -sI the URL shows its Location)']
+            : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
   'unsolicited-responses': (f) => ({

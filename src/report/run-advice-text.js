@@ -317,6 +317,10 @@ const SENTENCES = {
       const restarted = t.restarts > 0 ? ` The server restarted ${int(t.restarts)} time${t.restarts === 1 ? '' : 's'}: pid ${t.pids.join(' → ')}; measure it without what restarts it (node app.js, not nodemon).` : '';
       return `The errors are the server refusing spawnbench's connects (${said}): nothing listened on its port at those moments.${restarted}`;
     }
+    // A redirect (the app sends / to /login) is no server fault, and "fix what makes them fail" did not say what to do.
+    if (Number(f.status) >= 300 && Number(f.status) < 400) {
+      return `Why requests failed: ${said}${stderr}, a redirect, which spawnbench does not follow: give --path the page it leads to (curl -sI the URL shows its Location).`;
+    }
     return `Why requests failed: ${said}${stderr}.`;
   },
   'other-users': (f) => `Other processes took a large share of the CPUs: ${othersClause(f.users, f.cores, { host: Boolean(f.budgetSource && f.budgetSource !== 'host') })}.`,
