@@ -11,6 +11,7 @@ import { isServerEntry } from '../machine/process-roles.js';
 import { targetOf } from '../base/target-kinds.js';
 import { stalledAtEnd } from '../load/stall.js';
 import { measuredDeaths } from '../analysis/worker-deaths.js';
+import { withSpinning } from '../analysis/busy-silence.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -102,7 +103,7 @@ export function buildEvidence(result) {
     hostCpus: result.machine?.cpu?.hostThreads ?? null,
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
-    stall: stalledAtEnd(load),
+    stall: withSpinning(stalledAtEnd(load), (samples?.processes ?? []).filter(isServerEntry)),
     workerDeaths: measuredDeaths(/** @type {import('../analysis/worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     pid: result.target?.pid ?? null,
     port: portOf(result.target),

@@ -108,12 +108,12 @@ export function startLoad(options) {
     const notes = [...crashNotes, ...notesForCodes(m.codes, { connections: opts.connections })];
     const unreachable = unreachableNote(m, opts.url);
     if (unreachable) notes.push(unreachable);
-    const missed = missedNote(m, { rate: opts.rate, connections: opts.connections, seconds });
+    const stall = stalledAtEnd(m);
+    const missed = missedNote(m, { rate: opts.rate, connections: opts.connections, seconds, stalled: stall !== null });
     if (missed) notes.push(missed);
     if (m.unsolicited > 0) {
       notes.push(`the server sent ${m.unsolicited} ${m.unsolicited === 1 ? 'response (or bytes)' : 'responses (or bytes)'} that no request asked for: each is a bad response in Errors, not a failed request, and its connection was opened again`);
     }
-    const stall = stalledAtEnd(m);
     const lost = lostAtEnd(m);
     if (lost) {
       notes.push(`${lost.count} ${lost.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(lost.oldestMs / 1000).toFixed(1)} s, while the server kept answering others: it lost ${lost.count === 1 ? 'it' : 'them'} (a worker that died with ${lost.count === 1 ? 'it' : 'them'}, a connection it stopped reading), and the figures leave ${lost.count === 1 ? 'it' : 'them'} out`);

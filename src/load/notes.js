@@ -45,11 +45,13 @@ export function unreachableNote({ requests, errors }, url) {
  * opening again rather than busy: more connections would be refused as well, so that case
  * does not say "raise --connections".
  * @param {{ missed: number, requests: number, errors: { connect: number } }} measured
- * @param {{ rate: number|null, connections: number, seconds: number }} options
+ * @param {{ rate: number|null, connections: number, seconds: number, stalled?: boolean }} options
+ *   `stalled`: the server stopped answering (load/stall.js): its connections waited on it, and neither --rate nor --connections is the fix
  * @returns {string|null}
  */
-export function missedNote({ missed, requests, errors }, { rate, connections, seconds }) {
+export function missedNote({ missed, requests, errors }, { rate, connections, seconds, stalled = false }) {
   if (!(missed > 0)) return null;
+  if (stalled) return `${missed} requests could not be sent on time: the server stopped answering (below), and its connections waited on it`;
   if (errors.connect > 0 && errors.connect * 2 >= missed) {
     return `${missed} requests could not be sent on time: connections were being opened again after ${errors.connect} failed connects (nothing accepted them then), so more --connections would not help`;
   }

@@ -7,7 +7,7 @@
 import { FASTER_SPAWN_SENTENCE } from './runtimes-text.js';
 import { pct, ms, int } from './text-format.js';
 import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
-import { downstreamName, errorLabel, quote } from './reasons.js';
+import { downstreamName, errorLabel, quote, spinningText, SPINNING_NEXT } from './reasons.js';
 import { cleanText } from '../base/untrusted-text.js';
 import { formatDuration } from '../base/units.js';
 import { spawnFailureText } from './spawn-failures-text.js';
@@ -267,8 +267,9 @@ const WORDS = {
     evidence: [
       `the oldest had waited ${(f.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${ms(f.answeredMaxMs)}${f.inWarmup ? ', in the warm-up: none was answered while measured' : ''})`,
       'the figures leave the unanswered requests out: the latency and throughput above are of the time before',
+      ...(f.spinning ? [spinningText(f.spinning)] : []),
     ],
-    next: ['find what held it: a stopped process, a lock, a downstream that never answers (--timeout shorter than the run counts each as a timeout)'],
+    next: [f.spinning ? SPINNING_NEXT : 'find what held it: a stopped process, a lock, a downstream that never answers (--timeout shorter than the run counts each as a timeout)'],
   }),
   'worker-died': (f) => {
     const d = f.first;

@@ -9,7 +9,7 @@ import { knobAction, shellLine } from './own-server.js';
 import { deployProcesses } from '../analysis/process-count.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
-import { downstreamName, errorLabel, quote, otherUserText } from './reasons.js';
+import { downstreamName, errorLabel, quote, otherUserText, spinningText, SPINNING_NEXT } from './reasons.js';
 
 /**
  * A reason's figures: free-form per reason id (src/analysis/run-advice.js and own-run-advice.js
@@ -235,7 +235,10 @@ const SENTENCES = {
     'Find what restarts it (a file watcher such as nodemon, a supervisor after a crash: spawnbench diagnose), then run again.',
   'stopped-answering': (f) =>
     `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
-    'the figures leave them out, so they are not the server\'s. Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.',
+    'the figures leave them out, so they are not the server\'s. ' +
+    (f.spinning
+      ? `${spinningText(f.spinning)}. Then ${SPINNING_NEXT}, and run again.`
+      : 'Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.'),
   paused: (f) =>
     `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
     `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +

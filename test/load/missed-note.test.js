@@ -18,3 +18,10 @@ test('requests late on busy connections still say to raise --connections; a rate
   assert.match(missedNote(measured(900, 100, 0), { rate: 1000, connections: 2, seconds: 1 }) ?? '', /far beyond what was answered \(100 req\/s\)/);
   assert.equal(missedNote(measured(0, 100, 5), { rate: 100, connections: 2, seconds: 1 }), null);
 });
+
+test('requests late because the server stopped answering do not say to lower --rate or raise --connections', () => {
+  // A server whose loop a `for (;;)` held: "the open loop at 50 req/s is far beyond what was answered (15 req/s) ... lower --rate".
+  const note = missedNote(measured(82, 44, 0), { rate: 50, connections: 25, seconds: 3, stalled: true }) ?? '';
+  assert.match(note, /82 requests could not be sent on time: the server stopped answering/);
+  assert.doesNotMatch(note, /--rate|--connections/);
+});
