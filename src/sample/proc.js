@@ -294,6 +294,16 @@ export function programOf(pid) {
   }
 }
 
+/** A process's real user id (/proc/<pid>/status), or null when it cannot be read. */
+export function uidOf(pid) {
+  try {
+    const uid = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1]);
+    return Number.isInteger(uid) ? uid : null;
+  } catch {
+    return null;
+  }
+}
+
 /** /proc/net/tcp's state column: a listening socket, an established connection. */
 export const TCP_LISTEN = '0A';
 export const TCP_ESTABLISHED = '01';
