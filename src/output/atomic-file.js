@@ -268,10 +268,15 @@ export function openAtomicFile(file) {
         for (let offset = 0; offset < buffer.length;) offset += writeSync(fd, buffer, offset);
       } catch (error) {
         failure = error;
+        // A log that filled the disk is lost anyway: its temporary file goes now, so that the
+        // result (--out, written after the run) still finds the space it took.
+        close();
+        remove();
       }
     },
     failed: () => failure,
     commit() {
+      if (!open && failure) throw failure;
       if (!open) return;
       try {
         if (!failure) {
