@@ -304,6 +304,21 @@ export function uidOf(pid) {
   }
 }
 
+/**
+ * Whether a process's environment holds the variable `name` (/proc/<pid>/environ, as it was at its exec),
+ * or null when it cannot be read.
+ * @param {number} pid
+ * @param {string} name
+ * @returns {boolean|null}
+ */
+export function environHas(pid, name) {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').some((entry) => entry.startsWith(`${name}=`));
+  } catch {
+    return null;
+  }
+}
+
 /** /proc/net/tcp's state column: a listening socket, an established connection. */
 export const TCP_LISTEN = '0A';
 export const TCP_ESTABLISHED = '01';
