@@ -163,6 +163,12 @@ export function serverProcesses(processes, server, deaths = []) {
   const incarnations = new Set(deaths.flatMap((d) => [d.pid, d.replacedBy]).filter((pid) => pid != null));
   const workerProcesses = processes.filter((p) => p.role !== 'thread' && (server.workers.includes(p.pid) || (p.role === 'worker' && incarnations.has(p.pid))));
   const threads = processes.filter((p) => p.role === 'thread' && p.pid === server.pid);
+  // A server whose HTTP server runs in a worker thread (its main thread only started it): that thread's
+  // loop is the server's, not one of a pool. Sized as a pool, one such thread read "The figures support
+  // 3 workers (this run: 1 seen)", where no second thread can listen on the port.
+  const served = (p) => Array.isArray(p.summary?.routes) && p.summary.routes.length > 0;
+  const listener = workerProcesses.length === 0 && main && !served(main) ? threads.find(served) : undefined;
+  if (listener) return { main: { ...listener, role: 'main' }, workers: threads.filter((t) => t !== listener) };
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
 }
 
