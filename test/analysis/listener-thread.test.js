@@ -27,3 +27,12 @@ test('a pool of worker threads beside a main thread that serves stays a pool', (
   const unrouted = serverProcesses(/** @type {any} */ ([{ ...main, summary: { elu: 0.3 } }, thread(1, []), thread(2, [])]), /** @type {any} */ (server));
   assert.equal(unrouted.main?.label, 'main', 'no route timed anywhere (--no-probe, an old file): as before');
 });
+
+test('diagnose reads the serving worker thread as the main loop too, not as a pool of one ("a larger pool will help")', async () => {
+  const { buildEvidence } = await import('../../src/diagnose/evidence.js');
+  const result = { plan: { target: { kind: 'command' }, load: {} }, load: { requests: 1500, rps: 500 }, samples: { processes: [main, thread(1, [route])], probe: { available: true } } };
+  const evidence = buildEvidence(/** @type {any} */ (result));
+  assert.deepEqual(evidence.processes.map((p) => [p.label, p.role]), [['main', 'thread'], ['thread 1', 'main']]);
+  const pool = buildEvidence(/** @type {any} */ ({ ...result, samples: { ...result.samples, processes: [{ ...main, summary: { routes: [route] } }, thread(1, [])] } }));
+  assert.deepEqual(pool.processes.map((p) => [p.label, p.role]), [['main', 'main'], ['thread 1', 'thread']]);
+});
