@@ -7,7 +7,8 @@ import { stepMsFor } from './step-enough.js';
 import { mean, isFiniteNumber } from './stats.js';
 import { cpuView } from './cpu-view.js';
 import { budgetSignals, ownCpuPct } from './run-figures.js';
-import { isWorkerEntry } from '../machine/process-roles.js';
+import { isWorkerEntry, isServerEntry } from '../machine/process-roles.js';
+import { withSpinning } from './busy-silence.js';
 import { requestOutcome } from './request-outcome.js';
 import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, deathSlots } from './worker-deaths.js';
 import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
@@ -57,7 +58,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {{ cpuPct: number|null, elu: number|null }} generator
  * @property {boolean} stoppedEarly
  * @property {{ code: number|null, signal: string|null }|null} [serverExit] the server ended during the run, unasked
- * @property {{ count: number, oldestMs: number }|null} [stall] measured requests unanswered at the end, one longer than any answered (load/stall.js)
+ * @property {{ count: number, oldestMs: number, spinning?: ReturnType<typeof import('./busy-silence.js').busySilence> }|null} [stall] measured requests unanswered at the end, one longer than any answered (load/stall.js); `spinning`: a server process on a CPU while its probe was silent (busy-silence.js)
  * @property {ReturnType<typeof pausedMidRun>} [pause] seconds in which the server answered nothing, between seconds it answered (load/stall.js)
  * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
  * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
@@ -132,7 +133,7 @@ export function adviceInput(result) {
     generator: { cpuPct: generator.cpuPct ?? null, elu: generator.elu ?? null },
     stoppedEarly: Boolean(result.stoppedEarly),
     serverExit: result.serverExit ?? null,
-    stall: stalledAtEnd(load),
+    stall: withSpinning(stalledAtEnd(load), processes.filter(isServerEntry)),
     pause: pausedMidRun(load),
     outcome: result.outcome ?? requestOutcome(load),
     knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
@@ -162,6 +163,12 @@ export function serverProcesses(processes, server, deaths = []) {
   const incarnations = new Set(deaths.flatMap((d) => [d.pid, d.replacedBy]).filter((pid) => pid != null));
   const workerProcesses = processes.filter((p) => p.role !== 'thread' && (server.workers.includes(p.pid) || (p.role === 'worker' && incarnations.has(p.pid))));
   const threads = processes.filter((p) => p.role === 'thread' && p.pid === server.pid);
+  // A server whose HTTP server runs in a worker thread (its main thread only started it): that thread's
+  // loop is the server's, not one of a pool. Sized as a pool, one such thread read "The figures support
+  // 3 workers (this run: 1 seen)", where no second thread can listen on the port.
+  const served = (p) => Array.isArray(p.summary?.routes) && p.summary.routes.length > 0;
+  const listener = workerProcesses.length === 0 && main && !served(main) ? threads.find(served) : undefined;
+  if (listener) return { main: { ...listener, role: 'main' }, workers: threads.filter((t) => t !== listener) };
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
 }
 

@@ -30,6 +30,7 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {boolean} [noRows] a compare result with no row: no run of it ended
  * @property {boolean} [comparisonStopped] a compare row of a comparison stopped before its end (Ctrl-C, SIGTERM): rows of the runs not ended are missing
  * @property {boolean} [outside] the server was measured from outside (--url): no figure of the in-process probe can be there
+ * @property {string|null} [probeReason] why the probe reported nothing (samples.probe.reason), where it did not
  * @property {'stopped-early'|'failed'|null} [baselineCut] the --against baseline's figures cover part of its run: change gates fail
  * @property {number} [lost] measured requests the server never answered while it answered others to the end (load/stall.js
  *   lostAtEnd): in no figure of the load, so the errors gates count them as failed, and a latency gate whose tail they reach fails
@@ -43,7 +44,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
 }
 
 /**
@@ -119,7 +120,9 @@ function compareFigures(result, table) {
     const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
     const figures = byId(measureRowMetrics(row, runs, table));
     // A run that failed while measured (the server crashed, stopped answering) leaves the row's figures short: no gate passes on them.
-    const failed = runs.some((r) => (r.failures?.length ?? 0) > 0);
+    // A server that never started leaves `failed` on the row and its runs, with no failures listed:
+    // its errors figure read 0, and `report cmp.json --assert errors=0` passed, exit 0.
+    const failed = Boolean(row.failed) || runs.some((r) => (r.failures?.length ?? 0) > 0 || Boolean(r.failed));
     // A comparison stopped before its end holds only the rows whose runs ended: a server whose run had not
     // ended has no row and no gate, so `report cmp.json --assert errors=0` passed on the server never measured.
     return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
@@ -219,6 +222,7 @@ const COMPARE = {
  *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
+ * @property {string} [probeReason] a probe gate with no figure: why the probe reported nothing (samples.probe.reason)
  */
 
 /**
@@ -253,6 +257,8 @@ export function evaluateAssertions(assertions, targets) {
         ...(why ? { why } : {}),
         pass,
         ...(a.endpoint ? { endpoint: a.endpoint } : {}),
+        // A probe gate with no figure says why the probe said nothing (a server run as another user, an emptied environment), not "drop --no-probe".
+        ...(!known && !why && f.probeReason && metricOf(a.metric)?.needs === 'probe' ? { probeReason: f.probeReason } : {}),
       });
     }
   }

@@ -59,7 +59,7 @@
  *   waiting in the run queue, and the two together
  * @property {{ code: number|null, signal: string|null, stderr: string }|null} serverExit the server exited mid-run
  * @property {import('./worker-deaths.js').WorkerDeath[]} [workerDeaths] worker processes of the server that died while measured, seen in its process tree
- * @property {{ count: number, oldestMs: number, inWarmup?: boolean, warmupAnswered?: number, answeredMaxMs?: number }|null} [stall] measured requests unanswered at the end, one longer than
+ * @property {{ count: number, oldestMs: number, inWarmup?: boolean, warmupAnswered?: number, answeredMaxMs?: number, spinning?: ReturnType<typeof import('./busy-silence.js').busySilence> }|null} [stall] measured requests unanswered at the end, one longer than
  *   any answered: the server stopped answering (src/load/stall.js); `inWarmup`: it stopped in the warm-up, nothing measured answered
  * @property {ReturnType<typeof import('../load/stall.js').pausedMidRun>} [pause] seconds of the measured phase the server
  *   answered nothing in, between seconds it answered (a SIGSTOP, a debugger, a VM pause)

@@ -50,6 +50,8 @@ export function serverStoppedAnswering(evidence) {
       // It stopped in the warm-up: nothing measured was answered, the warm-up's answers are the comparison.
       answeredMaxMs: stall.answeredMaxMs ?? evidence.load.maxMs ?? null,
       inWarmup: Boolean(stall.inWarmup),
+      // A server process on a CPU while its probe was silent: JavaScript held its loop, not a lock or a downstream.
+      spinning: stall.spinning ?? null,
     },
   };
 }

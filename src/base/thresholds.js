@@ -239,6 +239,15 @@ export const SILENT_END_TIMEOUTS = 3;
 export const SILENT_END_MIN_MS = 3_000;
 
 /**
+ * A server process whose probe stopped reporting for at least SILENT_PROBE_MIN_MS (ms) at the end of a run,
+ * while /proc saw it on a CPU at least SILENT_PROBE_BUSY_PCT (% of one core) on average, had its event loop
+ * held by JavaScript or a synchronous call. 500 ms is two sampler intervals; 80% leaves room for a loaded
+ * machine's waits for a core (a `for (;;)` read 96-100% on a 2-core host with other work).
+ */
+export const SILENT_PROBE_MIN_MS = 500;
+export const SILENT_PROBE_BUSY_PCT = 80;
+
+/**
  * The least address space (ulimit -v) spawnbench starts with (bytes). Node reserves address space for
  * each thread's V8 code range and heap: on Node 20, x64, `run -- node server.js` died with a V8 "Fatal
  * process OOM" trap at 1.5 GB and ran at 1.8 GB (the server inherits the limit); 2 GiB leaves a margin.

@@ -11,6 +11,24 @@ import { isServerEntry } from '../machine/process-roles.js';
 import { targetOf } from '../base/target-kinds.js';
 import { stalledAtEnd, pausedMidRun } from '../load/stall.js';
 import { measuredDeaths } from '../analysis/worker-deaths.js';
+import { withSpinning } from '../analysis/busy-silence.js';
+
+/**
+ * A server whose HTTP server runs in a worker thread (its main thread only started it): that thread's loop
+ * is the server's, and the main thread is one more thread of it. Read as a pool of one, it was "the pool is
+ * the limit: 1 thread 90% busy ... a larger pool will help", where no second thread can listen on the port
+ * (src/analysis/advice-input.js serverProcesses does the same for run).
+ * @param {Array<{ role: string|null, routes: unknown }>} processes changed in place
+ */
+function listenerThreadAsMain(processes) {
+  const served = (p) => Array.isArray(p.routes) && p.routes.length > 0;
+  const main = processes.find((p) => p.role === 'main');
+  if (!main || served(main) || processes.some((p) => p.role === 'worker')) return;
+  const listener = processes.find((p) => p.role === 'thread' && served(p));
+  if (!listener) return;
+  listener.role = 'main';
+  main.role = 'thread';
+}
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -51,6 +69,7 @@ export function buildEvidence(result) {
       routes: s.routes ?? null,
     };
   });
+  listenerThreadAsMain(processes);
   return {
     mode: targetOf(result.plan?.target).external ? 'url' : 'command',
     probe: Boolean(samples?.probe?.available),
@@ -102,7 +121,7 @@ export function buildEvidence(result) {
     hostCpus: result.machine?.cpu?.hostThreads ?? null,
     mainThread: result.mainThread ?? null,
     serverExit: result.serverExit ?? null,
-    stall: stalledAtEnd(load),
+    stall: withSpinning(stalledAtEnd(load), (samples?.processes ?? []).filter(isServerEntry)),
     pause: pausedMidRun(load),
     workerDeaths: measuredDeaths(/** @type {import('../analysis/worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     pid: result.target?.pid ?? null,

@@ -6,8 +6,8 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Aggregator } from './aggregate.js';
-import { notesForCodes, unreachableNote } from './notes.js';
-import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
+import { missedNote, notesForCodes, unreachableNote } from './notes.js';
+import { GENERATOR_BUSY_ELU, GENERATOR_BUSY_MIN_MS, GENERATOR_STOP_GRACE_MS } from '../base/thresholds.js';
 import { stalledAtEnd, lostAtEnd } from './stall.js';
 import { budgetWorkers, ownCpuBudget } from '../machine/cpu-budget.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
@@ -108,20 +108,12 @@ export function startLoad(options) {
     const notes = [...crashNotes, ...notesForCodes(m.codes, { connections: opts.connections })];
     const unreachable = unreachableNote(m, opts.url);
     if (unreachable) notes.push(unreachable);
-    const answeredRps = seconds > 0 ? m.requests / seconds : 0;
-    if (m.missed > 0 && opts.rate !== null && answeredRps < opts.rate * OPEN_LOOP_BEYOND_SHARE) {
-      notes.push(
-        `the open loop at ${opts.rate} req/s is far beyond what was answered (${Math.round(answeredRps)} req/s): ${m.missed} requests could not be sent on time on the ${opts.connections} connections, and the latency is mostly their wait; lower --rate, or raise --connections if the server has room`,
-      );
-    } else if (m.missed > 0) {
-      notes.push(
-        `${m.missed} requests could not be sent on time: all ${opts.connections} connections were busy; raise --connections`,
-      );
-    }
+    const stall = stalledAtEnd(m);
+    const missed = missedNote(m, { rate: opts.rate, connections: opts.connections, seconds, stalled: stall !== null });
+    if (missed) notes.push(missed);
     if (m.unsolicited > 0) {
       notes.push(`the server sent ${m.unsolicited} ${m.unsolicited === 1 ? 'response (or bytes)' : 'responses (or bytes)'} that no request asked for: each is a bad response in Errors, not a failed request, and its connection was opened again`);
     }
-    const stall = stalledAtEnd(m);
     const lost = lostAtEnd(m);
     if (lost) {
       notes.push(`${lost.count} ${lost.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(lost.oldestMs / 1000).toFixed(1)} s, while the server kept answering others: it lost ${lost.count === 1 ? 'it' : 'them'} (a worker that died with ${lost.count === 1 ? 'it' : 'them'}, a connection it stopped reading), and the figures leave ${lost.count === 1 ? 'it' : 'them'} out`);

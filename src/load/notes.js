@@ -1,3 +1,5 @@
+import { OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
+
 /**
  * Socket error codes that mean the generator's side ran out of something, and
  * the fix to print. Everything else is counted as a connect error without a note.
@@ -35,4 +37,27 @@ export function notesForCodes(codes, { connections }) {
 export function unreachableNote({ requests, errors }, url) {
   if (requests > 0 || !(errors.connect > 0) || errors.connect * 2 <= errors.total) return null;
   return `could not connect to ${url}: is the server running and listening on that port?`;
+}
+
+/**
+ * The note on requests of the open loop that went out late (`missed`); null when none did.
+ * Connects that failed (a server that closed its listener, or restarts) leave connections
+ * opening again rather than busy: more connections would be refused as well, so that case
+ * does not say "raise --connections".
+ * @param {{ missed: number, requests: number, errors: { connect: number } }} measured
+ * @param {{ rate: number|null, connections: number, seconds: number, stalled?: boolean }} options
+ *   `stalled`: the server stopped answering (load/stall.js): its connections waited on it, and neither --rate nor --connections is the fix
+ * @returns {string|null}
+ */
+export function missedNote({ missed, requests, errors }, { rate, connections, seconds, stalled = false }) {
+  if (!(missed > 0)) return null;
+  if (stalled) return `${missed} requests could not be sent on time: the server stopped answering (below), and its connections waited on it`;
+  if (errors.connect > 0 && errors.connect * 2 >= missed) {
+    return `${missed} requests could not be sent on time: connections were being opened again after ${errors.connect} failed connects (nothing accepted them then), so more --connections would not help`;
+  }
+  const answeredRps = seconds > 0 ? requests / seconds : 0;
+  if (rate !== null && answeredRps < rate * OPEN_LOOP_BEYOND_SHARE) {
+    return `the open loop at ${rate} req/s is far beyond what was answered (${Math.round(answeredRps)} req/s): ${missed} requests could not be sent on time on the ${connections} connections, and the latency is mostly their wait; lower --rate, or raise --connections if the server has room`;
+  }
+  return `${missed} requests could not be sent on time: all ${connections} connections were busy; raise --connections`;
 }

@@ -12,7 +12,7 @@
  * machine's /dev/null into a plain file (issue 36). Anything else (a directory, a block
  * device, a socket) is refused.
  */
-import { closeSync, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** Why a file system call failed, in words. */
@@ -45,6 +45,28 @@ export function realTarget(file) {
     } catch {
       return full;
     }
+  }
+}
+
+/**
+ * What makes `file` a link spawnbench will not follow, or null: a link that another user put in a
+ * shared directory (sticky and writable by all, as /tmp), owned neither by this user nor by the
+ * directory's owner. The kernel's fs.protected_symlinks refuses such a link to a shell's `>`;
+ * spawnbench follows links itself (realTarget), so as root `--out /tmp/r.json` over another user's
+ * link to /etc/shadow would have replaced that file.
+ * @param {string} file
+ * @returns {string|null}
+ */
+export function foreignLink(file) {
+  const me = typeof process.geteuid === 'function' ? process.geteuid() : null;
+  try {
+    const link = lstatSync(file);
+    if (me === null || !link.isSymbolicLink() || link.uid === me) return null;
+    const dir = statSync(path.dirname(path.resolve(file)));
+    const shared = (dir.mode & 0o1000) !== 0 && (dir.mode & 0o002) !== 0;
+    return shared && link.uid !== dir.uid ? `a link of uid ${link.uid} in a directory every user can write (sticky, as /tmp)` : null;
+  } catch {
+    return null;
   }
 }
 
@@ -239,6 +261,8 @@ function openThrough(file, ownFd) {
  * @returns {{ write: (data: string|Buffer) => void, failed: () => Error|null, commit: () => void, abandon: () => void, temp: string|null }}
  */
 export function openAtomicFile(file) {
+  // Checked before the run too (output-destinations.js); again here, for a link made during it.
+  if (foreignLink(file)) throw Object.assign(new Error(`${file} is another user's link in a shared directory`), { code: 'EACCES' });
   const destination = destinationKind(file);
   if (destination.kind === 'refused') throw new Error(`it is ${destination.what}, not a regular file`);
   if (destination.kind === 'through') return openThrough(file, destination.fd);
@@ -268,10 +292,15 @@ export function openAtomicFile(file) {
         for (let offset = 0; offset < buffer.length;) offset += writeSync(fd, buffer, offset);
       } catch (error) {
         failure = error;
+        // A log that filled the disk is lost anyway: its temporary file goes now, so that the
+        // result (--out, written after the run) still finds the space it took.
+        close();
+        remove();
       }
     },
     failed: () => failure,
     commit() {
+      if (!open && failure) throw failure;
       if (!open) return;
       try {
         if (!failure) {

@@ -9,7 +9,7 @@
 import { accessSync, constants, openSync, closeSync, readFileSync, statSync, unlinkSync, mkdtempSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../base/errors.js';
-import { destinationKind, fsReason as why, realTarget, sameFile } from './atomic-file.js';
+import { destinationKind, foreignLink, fsReason as why, realTarget, sameFile } from './atomic-file.js';
 
 /** A file name to suggest for each destination flag, by what it holds. */
 const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' };
@@ -27,6 +27,8 @@ const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' 
  * @throws {UsageError}
  */
 export function checkDestinationKind(file, flag) {
+  const foreign = foreignLink(file);
+  if (foreign) throw new UsageError(`${flag} ${file} is ${foreign}: spawnbench does not follow it, as the kernel would not for a shell (fs.protected_symlinks); give a path of your own`);
   const destination = destinationKind(file);
   const example = EXAMPLE_NAMES[flag] ?? 'result.json';
   if (destination.what === 'a directory') throw new UsageError(`${flag} ${file} is a directory; give a file path, like ${flag} ${path.join(file, example)}`);

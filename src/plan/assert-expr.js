@@ -49,6 +49,11 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   const match = SHAPE.exec((filter ? `${filter[1]}${filter[3]}` : expr).replace(/\s+/g, ''));
   // Two gates in one (k6's thresholds take a list): one per flag.
   if (!match && /,|&&|\|\||\band\b/i.test(expr)) throw bad("one expression per --assert: repeat the flag, like --assert 'p99<50ms' --assert 'rps>=800'");
+  // The summary prints p99.9; the metric is p999. A number that starts with its point (.5s) or a
+  // double equals read as "not an assertion", which did not say what to change.
+  if (!match && /^p99\.9(?![0-9])/i.test(expr)) throw bad(`the 99.9th percentile is written p999 (e.g. ${expr.replace(/^p99\.9/i, 'p999')})`);
+  if (!match && /(<=|>=|<|>|=)\s*[+-]?\.\d/.test(expr)) throw bad(`write a leading 0 before the point (e.g. ${expr.replace(/(<=|>=|<|>|=)\s*([+-]?)\./, (_, op, sign) => `${op}${sign}0.`).replace(/\s+/g, '')})`);
+  if (!match && /==/.test(expr)) throw bad(`compare with one '=' (e.g. ${expr.replace(/==/, '=').replace(/\s+/g, '')})`);
   if (!match) throw bad(`not an assertion; write metric, comparison and value, like ${EXAMPLES}`);
   const [, rawMetric, rawOp, number, rawUnit] = match;
   const op = /** @type {Assertion['op']} */ (rawOp);

@@ -30,7 +30,7 @@ export function formatAssertionLine(o) {
   const where = o.where ? `  ${o.where}:` : '';
   if (o.id === 'assert-not-measured') {
     // WHY[''] is undefined, as WHY[undefined] was.
-    const why = o.endpoint ? endpointWhy(o) : WHY[o.why ?? ''] ?? notMeasuredReason(o.metric);
+    const why = o.endpoint ? endpointWhy(o) : WHY[o.why ?? ''] ?? probeSilence(o) ?? notMeasuredReason(o.metric);
     return `assert ${o.expr}  ${status}${where}  not measured (${why})`;
   }
   const why = o.why ? ` (${WHY[o.why]})` : '';
@@ -86,6 +86,15 @@ function endpointWhy(o) {
   if (!o.why) return `no endpoint '${name}' in the result's mix; name one by its name or METHOD path`;
   if (o.why === 'no-responses') return `no request to '${name}' was measured: a small weight in a short run may draw it 0 times`;
   return WHY[o.why] ?? notMeasuredReason(o.metric);
+}
+
+/**
+ * Why a probe gate had no figure, where the probe was on and said why it reported nothing; null otherwise.
+ * @param {import('../analysis/assert-evaluate.js').AssertionOutcome} o
+ */
+function probeSilence(o) {
+  if (!o.probeReason || o.probeReason === 'probe not enabled') return null;
+  return `needs the in-process probe, which reported nothing: ${cleanText(o.probeReason, 300)}`;
 }
 
 /** @param {string} metric */

@@ -28,7 +28,9 @@ export function describeLoad(l, { connections = l.connections, per } = {}) {
   // Number(): null reads as 0 and undefined as NaN, as `>` has always read them.
   const upTo = Number(l.extendToMs) > Number(l.durationMs) ? ` (up to ${formatDuration(l.extendToMs)} for enough responses)` : '';
   const amount = l.requests ? `${int(l.requests)} requests` : `${formatDuration(l.durationMs)}${upTo}`;
-  const loop = l.rate ? `open loop at ${int(l.rate)} req/s over up to ${connections} connections` : `closed loop, ${connections} connections`;
+  // A sweep's open loop sizes its pool per step: its plan holds no count ("over up to null connections").
+  const pool = isFiniteNumber(connections) ? ` over up to ${int(connections)} connections` : '';
+  const loop = l.rate ? `open loop at ${int(l.rate)} req/s${pool}` : `closed loop, ${connections} connections`;
   const threads = l.threads > 1 ? `, ${l.threads} generator threads` : '';
   return `${loop}${threads}, ${amount} after ${formatDuration(l.warmupMs)} warm-up${per ? ` per ${per}` : ''}`;
 }

@@ -7,7 +7,7 @@
 import { FASTER_SPAWN_SENTENCE } from './runtimes-text.js';
 import { pct, ms, int } from './text-format.js';
 import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
-import { downstreamName, errorLabel, quote } from './reasons.js';
+import { downstreamName, errorLabel, quote, spinningText, SPINNING_NEXT } from './reasons.js';
 import { cleanText } from '../base/untrusted-text.js';
 import { formatDuration } from '../base/units.js';
 import { spawnFailureText } from './spawn-failures-text.js';
@@ -285,8 +285,9 @@ const WORDS = {
     evidence: [
       `the oldest had waited ${(f.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${ms(f.answeredMaxMs)}${f.inWarmup ? ', in the warm-up: none was answered while measured' : ''})`,
       'the figures leave the unanswered requests out: the latency and throughput above are of the time before',
+      ...(f.spinning ? [spinningText(f.spinning)] : []),
     ],
-    next: ['find what held it: a stopped process, a lock, a downstream that never answers (--timeout shorter than the run counts each as a timeout)'],
+    next: [f.spinning ? SPINNING_NEXT : 'find what held it: a stopped process, a lock, a downstream that never answers (--timeout shorter than the run counts each as a timeout)'],
   }),
   'worker-died': (f) => {
     const d = f.first;
@@ -522,7 +523,9 @@ const WORDS = {
         ? [`${LIMIT_FIX[f.spawnFailure.limit]}, or start fewer commands at once (a pool of workers)`]
         : f.filesLimit
           ? [`raise the server's open-files limit where it starts (ulimit -n ${int(f.filesLimit.needed)} or more), or use fewer --connections`]
-          : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
+          : Object.keys(f.failedStatuses ?? {}).length > 0 && Object.keys(f.failedStatuses).every((s) => /^3\d\d$/.test(s))
+            ? ['they are redirects, which spawnbench does not follow: give --path the page they lead to (curl -sI the URL shows its Location)']
+            : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
   'unsolicited-responses': (f) => ({

@@ -120,3 +120,15 @@ export function reasonLines(result) {
   if (others) lines.push(`Other CPU  ${others}`);
   return lines;
 }
+
+/**
+ * A server process that held a CPU while its probe was silent (analysis/busy-silence.js), in words.
+ * @param {{ pid: number|null, label: string|null, silentMs: number, cpuPct: number }} s
+ */
+export function spinningText(s) {
+  const who = s.pid !== null ? `pid ${s.pid}` : 'a server process';
+  return `${who} kept a CPU ${Math.round(s.cpuPct)}% busy for the last ${(s.silentMs / 1000).toFixed(1)} s while its event loop reported nothing: JavaScript or a synchronous call held the loop (its ELU and loop delay above stop where it began)`;
+}
+
+/** What to do about a loop held by JavaScript. */
+export const SPINNING_NEXT = 'find the code that never returns: a loop that does not end, a synchronous call (fs.*Sync, child_process.*Sync, a regex on a large input); node --inspect and a debugger\'s pause show where it is';

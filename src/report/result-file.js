@@ -52,7 +52,7 @@ export function readResultFile(path) {
     throw new RunError(`${path} was not written by spawnbench; give a file written by --out`);
   }
   if (data.format !== RESULT_FORMAT) {
-    throw new RunError(`${path} has result format ${data.format ?? 'unknown'}, this spawnbench reads format ${RESULT_FORMAT}; run the measurement again to get a new file`);
+    throw new RunError(`${path} has result format ${data.format === undefined ? 'unknown' : JSON.stringify(data.format).slice(0, 40)}, this spawnbench reads format ${RESULT_FORMAT}; run the measurement again to get a new file`);
   }
   if (!RESULT_KINDS.includes(data.kind)) {
     throw new RunError(`${path} holds an unknown kind of result '${data.kind}'; expected one of ${RESULT_KINDS.join(', ')}`);

@@ -9,7 +9,7 @@ import { knobAction, shellLine } from './own-server.js';
 import { deployProcesses } from '../analysis/process-count.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
-import { downstreamName, errorLabel, quote, otherUserText } from './reasons.js';
+import { downstreamName, errorLabel, quote, otherUserText, spinningText, SPINNING_NEXT } from './reasons.js';
 
 /**
  * A reason's figures: free-form per reason id (src/analysis/run-advice.js and own-run-advice.js
@@ -252,7 +252,10 @@ const SENTENCES = {
     'Find what restarts it (a file watcher such as nodemon, a supervisor after a crash: spawnbench diagnose), then run again.',
   'stopped-answering': (f) =>
     `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
-    'the figures leave them out, so they are not the server\'s. Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.',
+    'the figures leave them out, so they are not the server\'s. ' +
+    (f.spinning
+      ? `${spinningText(f.spinning)}. Then ${SPINNING_NEXT}, and run again.`
+      : 'Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.'),
   paused: (f) =>
     `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
     `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
@@ -333,6 +336,10 @@ const SENTENCES = {
     if (t && !f.status && f.kind === 'connect') {
       const restarted = t.restarts > 0 ? ` The server restarted ${int(t.restarts)} time${t.restarts === 1 ? '' : 's'}: pid ${t.pids.join(' → ')}; measure it without what restarts it (node app.js, not nodemon).` : '';
       return `The errors are the server refusing spawnbench's connects (${said}): nothing listened on its port at those moments.${restarted}`;
+    }
+    // A redirect (the app sends / to /login) is no server fault, and "fix what makes them fail" did not say what to do.
+    if (Number(f.status) >= 300 && Number(f.status) < 400) {
+      return `Why requests failed: ${said}${stderr}, a redirect, which spawnbench does not follow: give --path the page it leads to (curl -sI the URL shows its Location).`;
     }
     return `Why requests failed: ${said}${stderr}.`;
   },

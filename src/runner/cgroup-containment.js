@@ -14,10 +14,13 @@ import { readStat } from '../sample/proc.js';
 const NAME = /^spawnbench-(\d+)-(\d+)-\d+$/;
 let counter = 0;
 
-/** This process's cgroup v2 directory (mount point + path), or null (no cgroup v2, not Linux). */
-export function ownCgroupDir() {
+/**
+ * A process's cgroup v2 directory (mount point + path), or null (no cgroup v2, not Linux, gone).
+ * @param {number|'self'} [pid] this process by default
+ */
+export function ownCgroupDir(pid = 'self') {
   try {
-    const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.startsWith('0::'));
+    const own = readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n').find((l) => l.startsWith('0::'));
     if (!own) return null;
     const mount = readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
       .map((line) => line.split(' '))
@@ -78,6 +81,19 @@ function tryRmdir(dir) {
   } catch {
     // left for the next start's sweep
   }
+}
+
+/**
+ * Whether a process is still in the cgroup `dir` or one below it; true when that cannot be
+ * read (gone, no /proc): only a process seen to have left is taken out of its reach. A
+ * launcher such as `cgexec -g cpu:limited` or `systemd-run --scope` moves the server out,
+ * and then cgroup.kill reaches none of what it starts.
+ * @param {string} dir
+ * @param {number} pid
+ */
+export function cgroupHolds(dir, pid) {
+  const now = ownCgroupDir(pid);
+  return now === null || now === dir || now.startsWith(`${dir}/`);
 }
 
 /** Sends SIGKILL to every process in the cgroup (cgroup.kill), falling back to its cgroup.procs. */

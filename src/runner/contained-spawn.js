@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { signalGroup, trackGroup } from './cleanup.js';
 import { startGroupWatchdog } from './group-watchdog.js';
 import { readBoundedLines, createStderrTail } from './output-lines.js';
-import { spawnInCgroup, killCgroup, removeCgroup, cgroupPids } from './cgroup-containment.js';
-import { trackTree, stdioLinks, pipeHolders, endProcesses, outsideGroup } from './escapees.js';
+import { spawnInCgroup, killCgroup, removeCgroup, cgroupPids, cgroupHolds } from './cgroup-containment.js';
+import { trackTree, stdioLinks, pipeHolders, endProcesses, outsideGroup, TREE_SCAN_MS } from './escapees.js';
 import { pidsInGroup } from '../sample/proc.js';
 import { STOP_GRACE_MS } from '../base/thresholds.js';
 
@@ -52,8 +52,19 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
   const untrack = child.pid ? trackGroup(child.pid) : () => {};
   // In a cgroup every process it starts stays in reach, wherever it goes: no tree to remember
   // (a scan of every process in /proc 4 times a second) and no pipes to look for at stop.
-  const tree = child.pid && !containment.dir ? trackTree(child.pid) : null;
-  const pipes = tree ? stdioLinks(child.pid) : [];
+  let tree = child.pid && !containment.dir ? trackTree(child.pid) : null;
+  // Read at once in either case (two readlinks): by the time a server is seen leaving its cgroup, the pipes are needed.
+  const pipes = child.pid ? stdioLinks(child.pid) : [];
+  // A server that moves itself out of the cgroup (cgexec, systemd-run --scope) takes what it
+  // starts out of cgroup.kill's reach: from then on its tree and pipes are remembered as
+  // without a cgroup. Only its own cgroup file is read until then.
+  const leftCgroup = () => {
+    if (tree || !containment.dir || !child.pid || cgroupHolds(containment.dir, child.pid)) return;
+    tree = trackTree(child.pid);
+    tree.scan();
+  };
+  const cgroupWatch = containment.dir && child.pid ? setInterval(leftCgroup, TREE_SCAN_MS) : null;
+  cgroupWatch?.unref();
   // Stops the group even when spawnbench is SIGKILLed (no exit handler of ours runs then).
   const watchdog = child.pid ? startGroupWatchdog(child.pid, STOP_GRACE_MS, containment.dir) : null;
   const exited = new Promise((resolve) => {
@@ -72,9 +83,10 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
   /** Ends what left the group: the cgroup's members outside it, then the whole cgroup; or the remembered tree and whoever holds our pipes. */
   function endEscapees() {
     tree?.stop();
-    const candidates = containment.dir
-      ? outsideGroup(cgroupPids(containment.dir), child.pid)
-      : [...(tree?.alive() ?? []), ...pipeHolders(pipes)];
+    const candidates = [
+      ...(containment.dir ? outsideGroup(cgroupPids(containment.dir), child.pid) : []),
+      ...(tree ? [...tree.alive(), ...pipeHolders(pipes)] : []),
+    ];
     const found = new Map(candidates.map((p) => [p.pid, p]));
     const { ended, failed } = endProcesses([...found.values()]);
     // Whatever the cgroup still holds (one forked since the listing): cgroup.kill reaches it.
@@ -87,6 +99,8 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
     stopping ??= (async () => {
       let escapees = null;
       if (child.pid) {
+        if (cgroupWatch) clearInterval(cgroupWatch);
+        leftCgroup();
         tree?.scan(); // the latest children, before the group goes
         if (child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
         // Give the whole group the grace period, not just the leader: a shell leader exits at

@@ -6,7 +6,7 @@
  * and, on stop, a per-process summary.
  */
 import { EventEmitter } from 'node:events';
-import { HAS_PROC, isClusterWorker, programOf, readStat } from './proc.js';
+import { HAS_PROC, isClusterWorker, programOf, readStat, uidOf, environHas } from './proc.js';
 import { createOtherUsers } from './other-users.js';
 import { createDownstreams } from './downstreams.js';
 import { createProcSampler } from './proc-sampler.js';
@@ -301,7 +301,7 @@ export function startSampler({
         }
         reader.close?.();
         throttle.read();
-        const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0, serverPid ? programOf(serverPid) : null), throttling: throttle.summary(), serverRestarts: restarts });
+        const summary = recorder.summary({ probe: probeStatus(channel, runtime, probed.size > 0, serverPid ? programOf(serverPid) : null, serverPid ? uidOf(serverPid) : null, serverPid ? environHas(serverPid, 'SPAWNBENCH_PROBE_SOCKET') : null), throttling: throttle.summary(), serverRestarts: restarts });
         return { ...withReplaced(summary, replaced, serverPid), ...(wide ? wide.summary() : { otherUsers: null, downstreams: null }) };
       })();
       return stopping;
@@ -402,12 +402,23 @@ const PROBED_PROGRAM = /^(node|nodejs|bun|deno)/i;
  * @param {boolean} reported a probe reported
  * @param {string|null} [program] the server process's executable name: a user's server on another
  *   runtime (python3) has no probe, and "was NODE_OPTIONS replaced by the strategy?" sent its user after NODE_OPTIONS
+ * @param {number|null} [uid] the server process's user id: a server a launcher runs as another user (runuser,
+ *   setpriv, su) cannot write to the probe's channel, a directory only spawnbench's user may enter
+ * @param {boolean|null} [probeEnv] whether the server process's environment still holds the probe's variables:
+ *   `env -i` or a launcher that builds its own environment drops them (null: not known)
  */
-export function probeStatus(channel, runtime, reported, program = null) {
+export function probeStatus(channel, runtime, reported, program = null, uid = null, probeEnv = null) {
   if (reported) return { available: true, reason: null };
   const support = probeSupport(runtime);
   if (!support.available) return support;
   if (!channel) return { available: false, reason: 'probe not enabled' };
   if (program && !PROBED_PROGRAM.test(program)) return { available: false, reason: `no probe: the server runs ${program}, not Node.js, so it has no ELU or loop figures; its CPU is read from outside` };
+  const own = typeof process.getuid === 'function' ? process.getuid() : null;
+  if (uid !== null && own !== null && uid !== own) {
+    return { available: false, reason: `no probe report received: the server runs as uid ${uid}, and the probe's channel only takes spawnbench's user (uid ${own}); run both as one user for ELU and loop figures (its CPU is read from outside)` };
+  }
+  if (probeEnv === false) {
+    return { available: false, reason: 'no probe report received: the server\'s environment lost the probe\'s NODE_OPTIONS on the way (env -i, sudo, a launcher that builds its own environment); pass NODE_OPTIONS and the SPAWNBENCH_PROBE_* variables through for ELU and loop figures (its CPU is read from outside)' };
+  }
   return { available: false, reason: 'no probe report received (was NODE_OPTIONS replaced by the strategy?)' };
 }

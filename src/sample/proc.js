@@ -201,8 +201,7 @@ export function readChildren(pid, tids) {
  * @param {number} pid
  */
 export function isClusterWorker(pid) {
-  const environ = readProcText(`/proc/${pid}/environ`);
-  return environ !== null && (environ.startsWith('NODE_UNIQUE_ID=') || environ.includes('\0NODE_UNIQUE_ID='));
+  return environHas(pid, 'NODE_UNIQUE_ID') === true;
 }
 
 /**
@@ -300,6 +299,31 @@ export function programOf(pid) {
   try {
     const exe = readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
     return plainText(exe.slice(exe.lastIndexOf('/') + 1)) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A process's real user id (/proc/<pid>/status), or null when it cannot be read. */
+export function uidOf(pid) {
+  try {
+    const uid = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1]);
+    return Number.isInteger(uid) ? uid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a process's environment holds the variable `name` (/proc/<pid>/environ, as it was at its exec),
+ * or null when it cannot be read.
+ * @param {number} pid
+ * @param {string} name
+ * @returns {boolean|null}
+ */
+export function environHas(pid, name) {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').some((entry) => entry.startsWith(`${name}=`));
   } catch {
     return null;
   }

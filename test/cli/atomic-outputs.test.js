@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli.js';
+import { openAtomicFile } from '../../src/output/atomic-file.js';
 import { fakeIo } from '../helpers/io.js';
 import { BIN, findOnPath, startFixtureServer } from '../helpers/harness.js';
 
@@ -181,4 +182,17 @@ test('--html that cannot be written still lets --out be written, and says so (ex
   } finally {
     await server.stop();
   }
+});
+
+test('a streamed file (the log) whose write fails lets go of its temporary file at once, and its commit still fails', () => {
+  // --log-file and --out on a small disk a chatty server filled through the log: the log's temporary file kept the
+  // space until the end, and --out failed too ("no space left on the device"): both lost. Now --out is written.
+  const sub = mkdtempSync(path.join(dir, 'streamed-'));
+  const out = openAtomicFile(path.join(sub, 'run.log'));
+  out.write('a line\n');
+  assert.deepEqual(readdirSync(sub), [path.basename(out.temp)]);
+  out.write(/** @type {any} */ ({ length: 1 })); // not bytes: the write throws, as it does on ENOSPC
+  assert.deepEqual(readdirSync(sub), [], 'the temporary file is gone with the failed write');
+  assert.throws(() => out.commit(), TypeError);
+  assert.deepEqual(readdirSync(sub), [], 'nothing put in place');
 });

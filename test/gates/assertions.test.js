@@ -103,3 +103,14 @@ test('a probe gate on a server measured from outside (--url) says the probe cann
   const started = { ...outside, plan: { ...outside.plan, target: { kind: 'command', command: ['node', 's.js'] } } };
   assert.match(formatAssertions(check(['elu<0.5'], started)), /drop --no-probe/, 'a server spawnbench started: the flag is the reason');
 });
+
+test('a probe gate on a server whose probe said why it reported nothing gives that reason, not "drop --no-probe"', () => {
+  // run --assert 'elu<0.9' -- runuser -u nobody -- node s.js: "needs the in-process probe: drop --no-probe", and no --no-probe was given.
+  const reason = 'no probe report received: the server runs as uid 65534, and the probe\'s channel only takes spawnbench\'s user (uid 0)';
+  const result = { kind: 'run', plan: { target: { kind: 'command', command: ['runuser', 'node', 's.js'] }, load: {} }, load: { requests: 100, durationMs: 1000, rps: 100, errors: { total: 0 }, latency: { p50Ms: 1, p90Ms: 2, p99Ms: 3, p999Ms: 3, maxMs: 3 } }, samples: { processes: [], probe: { available: false, reason } }, failures: [] };
+  const line = formatAssertions(check(['elu<0.9'], result));
+  assert.match(line, /not measured \(needs the in-process probe, which reported nothing: no probe report received: the server runs as uid 65534/);
+  assert.doesNotMatch(line, /--no-probe/);
+  const off = { ...result, samples: { processes: [], probe: { available: false, reason: 'probe not enabled' } } };
+  assert.match(formatAssertions(check(['elu<0.9'], off)), /drop --no-probe/, 'the flag turned it off: the flag is the reason');
+});

@@ -141,6 +141,22 @@ test('compare rows: rps counts the successes; a row where none succeeded fails i
   ]);
 });
 
+test('compare rows of a server that never started fail their errors gates too, saying the run failed', () => {
+  // `compare --command good=... --command bad="node missing.js"`, then `report cmp.json --assert errors=0`:
+  // "pass bad · server: measured 0", exit 0.
+  const good = (repeat) => ({ workload: 'server', strategy: 'good', repeat, rps: 20, p50Ms: 1, p99Ms: 2, errors: 0, requests: 20, attempts: 20, succeeded: 20, failures: [] });
+  const bad = (repeat) => ({ workload: 'server', strategy: 'bad', repeat, rps: null, p50Ms: null, p99Ms: null, errors: 0, requests: 0, durationMs: 0, partial: false, failures: [], signals: [], failed: "'node missing.js' exited with code 1 before it was ready" });
+  const result = { kind: 'compare', plan: { strategies: ['good', 'bad'], workloads: ['server'], repeat: 2 }, runs: [good(1), bad(1), good(2), bad(2)] };
+  result.rows = compareTable(result.runs, result.plan);
+  const out = check(['errors=0', 'errors<=1%'], result);
+  assert.deepEqual(out.map((o) => [o.where, o.expr, o.pass, o.why ?? null]), [
+    ['good · server', 'errors=0', true, null],
+    ['bad · server', 'errors=0', false, 'run-failed'],
+    ['good · server', 'errors<=1%', true, null],
+    ['bad · server', 'errors<=1%', false, 'run-failed'],
+  ]);
+});
+
 test('report of a run stopped early (Ctrl-C in its measured phase): its gates fail, saying the figures cover part of the run (exit 3)', async () => {
   const RUN = new URL('./fixtures/run.json', import.meta.url);
   const stopped = { ...JSON.parse(readFileSync(RUN, 'utf8')), stoppedEarly: true };

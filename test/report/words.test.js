@@ -44,3 +44,12 @@ test('a tune result gets its sentences and the bottleneck its text; run and comp
   const run = { kind: 'run', load: {} };
   assert.equal(withWords(run), run);
 });
+
+test('a sweep\'s open loop, whose pool is sized per step, does not read "over up to null connections"', async () => {
+  const { describeLoad } = await import('../../src/report/describe.js');
+  const load = { rate: 100, connections: null, threads: 1, requests: null, durationMs: 1000, warmupMs: 0 };
+  const line = describeLoad(/** @type {any} */ (load), { per: 'step' });
+  assert.doesNotMatch(line, /null|undefined|NaN/);
+  assert.match(line, /^open loop at 100 req\/s, 1s after 0s warm-up per step$/);
+  assert.match(describeLoad({ ...load, connections: 250 }), /open loop at 100 req\/s over up to 250 connections/);
+});

@@ -7,12 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { startSpawnbench } from '../helpers/spawnbench-process.js';
 import { processesMatching } from '../helpers/processes.js';
 import { waitFor } from '../helpers/harness.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { spawnInCgroup, removeCgroup } from '../../src/runner/cgroup-containment.js';
+import { spawnInCgroup, removeCgroup, ownCgroupDir } from '../../src/runner/cgroup-containment.js';
 import { trackTree } from '../../src/runner/escapees.js';
 import { spawnContained } from '../../src/runner/contained-spawn.js';
 import { procPids, readStat } from '../../src/sample/proc.js';
@@ -117,3 +118,22 @@ for (const method of ['process-group', 'cgroup']) {
     await waitFor(() => processesMatching('sleep 1009').length === 0 && processesMatching('sleep 1010').length === 0, { timeoutMs: 2000, what: 'sleep 1009 and 1010 to end' });
   });
 }
+
+test('a server that moves itself out of its cgroup (cgexec, systemd-run --scope) still has its escapee ended', async (t) => {
+  // The launcher moved the shell into another cgroup, so cgroup.kill reached nothing: a setsid
+  // child that ignores SIGTERM was left running after the run, and escapees.found was 0.
+  if (!cgroups) return; // not root and no delegated subtree: nothing to test here
+  const other = path.join(/** @type {string} */ (ownCgroupDir()), `moved-away-${process.pid}`);
+  mkdirSync(other);
+  t.after(async () => {
+    for (const pid of [...processesMatching('sleep 1011'), ...processesMatching('sleep 1012')]) process.kill(pid, 'SIGKILL');
+    await removeCgroup(other, 3000);
+  });
+  const shell = `echo $$ > ${other}/cgroup.procs; setsid sh -c 'trap "" TERM; exec sleep 1011' </dev/null >/dev/null 2>&1 & exec sleep 1012`;
+  const proc = spawnContained({ command: 'sh', args: ['-c', shell], onStdout: () => {}, onStderr: () => {} });
+  await waitFor(() => processesMatching('sleep 1011').length === 1 && processesMatching('sleep 1012').length === 1, { what: 'sleep 1011 and 1012 to start' });
+  const { containment } = await proc.stop();
+  assert.equal(containment.method, 'cgroup');
+  assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
+  assert.ok(await waitFor(() => processesMatching('sleep 1011').length === 0, { timeoutMs: 2000 }), 'sleep 1011 still runs');
+});

@@ -73,6 +73,14 @@ test('a user\'s server on another runtime (python3) is named as such, not sent a
     assert.match(probeStatus(channel, 'node', false, program).reason, /^no probe report received/, String(program));
   }
   assert.deepEqual(probeStatus(channel, 'node', true, 'python3'), { available: true, reason: null });
+  // runuser -u nobody -- node server.js: its probe cannot reach a channel only spawnbench's user may enter, and the
+  // reason read "was NODE_OPTIONS replaced by the strategy?" of a server with no strategy and NODE_OPTIONS intact.
+  const other = (process.getuid?.() ?? 0) + 1;
+  assert.match(probeStatus(channel, 'node', false, 'node', other).reason, new RegExp(`the server runs as uid ${other}, and the probe's channel only takes spawnbench's user`));
+  assert.match(probeStatus(channel, 'node', false, 'node', process.getuid?.() ?? null).reason, /^no probe report received \(was NODE_OPTIONS/);
+  // run -- env -i node server.js: the same "replaced by the strategy?" of a server whose environment a launcher emptied.
+  assert.match(probeStatus(channel, 'node', false, 'node', null, false).reason, /the server's environment lost the probe's NODE_OPTIONS on the way \(env -i, sudo/);
+  assert.match(probeStatus(channel, 'node', false, 'node', null, true).reason, /^no probe report received \(was NODE_OPTIONS/);
   // The advice on it said "Its main thread had room (ELU –, blocked in spawn –; …)": a claim with no figure shown.
   const figures = { elu: null, busy: 0.11, blocked: null, cpuPct: 44, eluLimit: 0.9, blockedLimit: 0.25 };
   const [, room] = adviceParagraphs({ size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'main-has-room', figures }], confirmWith: null, estimate: null });

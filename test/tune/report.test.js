@@ -79,6 +79,8 @@ test('old, foreign, unreadable and unprintable files: one clear line, exit 2 (ba
   };
   const cases = [
     [write('old.json', JSON.stringify({ tool: 'spawnbench', format: 0, kind: 'tune' })), /has result format 0, this spawnbench reads format 1; run the measurement again/],
+    // A hand-edited "format": "1" read "has result format 1, this spawnbench reads format 1".
+    [write('quoted.json', JSON.stringify({ tool: 'spawnbench', format: '1', kind: 'run' })), /has result format "1", this spawnbench reads format 1/],
     [write('foreign.json', JSON.stringify({ requests: 10 })), /was not written by spawnbench; give a file written by --out/],
     [write('text.json', 'rps: 10\n'), /is not JSON; give a file written by spawnbench --out/],
     [join(dir, 'missing.json'), /cannot read .*missing\.json \(ENOENT\)/],

@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseAssertions } from '../../src/plan/assert-expr.js';
+
+const refusal = (expr) => {
+  try {
+    parseAssertions([expr]);
+  } catch (err) {
+    return /** @type {Error} */ (err).message;
+  }
+  return 'accepted';
+};
+
+test('a gate written as the summary prints it (p99.9), with a bare point (.5s) or with == says what to write instead', () => {
+  // Each read "not an assertion; write metric, comparison and value, like ...", which lists no p999.
+  assert.match(refusal('p99.9<10ms'), /written p999 \(e\.g\. p999<10ms\)/);
+  assert.match(refusal('p99<.5s'), /leading 0 .*p99<0\.5s/);
+  assert.match(refusal('rps-change>-.5%'), /rps-change>-0\.5%/);
+  assert.match(refusal('errors==0'), /one '=' \(e\.g\. errors=0\)/);
+  assert.match(refusal('p50<p99'), /not an assertion/);
+});

@@ -1,0 +1,17 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
+import { wordFinding } from '../../src/report/diagnose-words.js';
+
+test('requests that all got a redirect (/ sends to /login) say to measure the page it leads to, not only "fix what makes them fail"', () => {
+  const advice = /** @type {any} */ ({ kind: 'none', why: 'errors', reasons: [{ id: 'errors-why', figures: { status: 302, kind: 'non2xx', count: 100, text: null } }] });
+  const why = adviceParagraphs(advice).find((p) => p.includes('Why requests failed'));
+  assert.match(why ?? '', /302 ×100, a redirect, which spawnbench does not follow: give --path the page it leads to/);
+  const other = /** @type {any} */ ({ ...advice, reasons: [{ id: 'errors-why', figures: { status: 500, kind: 'non2xx', count: 100, text: null } }] });
+  assert.doesNotMatch(adviceParagraphs(other).join('\n'), /redirect/);
+
+  const finding = wordFinding(/** @type {any} */ ({ id: 'errors', kind: 'cause', where: null, figures: { errorRate: 1, errors: 100, attempts: 100, failedStatuses: { 302: 100 } } }));
+  assert.match(finding.next.join('\n'), /redirects, which spawnbench does not follow: give --path the page they lead to/);
+  const mixed = wordFinding(/** @type {any} */ ({ id: 'errors', kind: 'cause', where: null, figures: { errorRate: 1, errors: 100, attempts: 100, failedStatuses: { 302: 50, 500: 50 } } }));
+  assert.match(mixed.next.join('\n'), /check --path, --method/);
+});
