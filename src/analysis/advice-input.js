@@ -133,7 +133,7 @@ export function adviceInput(result) {
     generator: { cpuPct: generator.cpuPct ?? null, elu: generator.elu ?? null },
     stoppedEarly: Boolean(result.stoppedEarly),
     serverExit: result.serverExit ?? null,
-    stall: withSpinning(stalledAtEnd(load), processes.filter(isServerEntry)),
+    stall: withSpinning(stalledAtEnd(load), /** @type {import('./busy-silence.js').SampledProcess[]} */ (processes.filter(isServerEntry))),
     pause: pausedMidRun(load),
     outcome: result.outcome ?? requestOutcome(load),
     knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
@@ -166,7 +166,7 @@ export function serverProcesses(processes, server, deaths = []) {
   // A server whose HTTP server runs in a worker thread (its main thread only started it): that thread's
   // loop is the server's, not one of a pool. Sized as a pool, one such thread read "The figures support
   // 3 workers (this run: 1 seen)", where no second thread can listen on the port.
-  const served = (p) => Array.isArray(p.summary?.routes) && p.summary.routes.length > 0;
+  const served = (/** @type {import('../base/result-types.js').ProcessSamples} */ p) => Array.isArray(p.summary?.routes) && p.summary.routes.length > 0;
   const listener = workerProcesses.length === 0 && main && !served(main) ? threads.find(served) : undefined;
   if (listener) return { main: { ...listener, role: 'main' }, workers: threads.filter((t) => t !== listener) };
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };

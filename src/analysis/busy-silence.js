@@ -24,9 +24,9 @@ export function busySilence(processes) {
     const lastReport = series.findLastIndex((s) => s.probe);
     if (lastReport < 0 || lastReport === series.length - 1) continue;
     const silent = series.slice(lastReport + 1);
-    const cpu = silent.map((s) => s.cpuPct).filter((v) => typeof v === 'number' && Number.isFinite(v));
+    const cpu = silent.map((s) => s.cpuPct).filter(/** @returns {v is number} */ (v) => typeof v === 'number' && Number.isFinite(v));
     if (cpu.length < silent.length / 2 || cpu.length === 0) continue;
-    const silentMs = silent.at(-1).t - series[lastReport].t;
+    const silentMs = series[series.length - 1].t - series[lastReport].t;
     const cpuPct = cpu.reduce((a, b) => a + b, 0) / cpu.length;
     if (silentMs >= SILENT_PROBE_MIN_MS && cpuPct >= SILENT_PROBE_BUSY_PCT) return { pid: p.pid ?? null, label: p.label ?? null, silentMs, cpuPct };
   }
