@@ -106,16 +106,19 @@ export function startSampler({
    * 100% of a core, its CPU in no figure.
    */
   const kept = new Set();
-  /** pid → whether it is a node:cluster worker (read once from its environment; see isClusterWorker). */
-  const clusterWorkers = new Map();
+  /**
+   * The node:cluster workers of the server seen so far (see isClusterWorker): children of the server's process
+   * whose environment holds NODE_UNIQUE_ID. Only its own children: a command a worker spawns carries the worker's
+   * environment between its fork and its exec, and was read as one more worker. Only those found are kept: a worker
+   * read before its own exec has its parent's environment, so a "no" is not final.
+   */
+  const clusterWorkers = new Set();
   const clusterWorker = (pid) => {
-    let is = clusterWorkers.get(pid);
-    if (is === undefined) {
-      // A server that spawns a command per request shows new pids each reading: the memo is kept small.
-      if (clusterWorkers.size >= 4096) clusterWorkers.clear();
-      clusterWorkers.set(pid, (is = HAS_PROC && isClusterWorker(pid)));
-    }
-    return is;
+    if (clusterWorkers.has(pid)) return true;
+    if (readStat(pid)?.ppid !== serverPid || !isClusterWorker(pid)) return false;
+    if (clusterWorkers.size >= 4096) clusterWorkers.clear();
+    clusterWorkers.add(pid);
+    return true;
   };
   /** The server processes a restart replaced (nodemon ends its child and starts another), and each change. */
   const replaced = new Set();
