@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createHistogram, encodeHistogram, fullSummary, shortSummary, recordMs, LatencyCounts, HISTOGRAM_MAX_US,
+  createHistogram, encodeHistogram, fullSummary, meanOf, shortSummary, recordMs, LatencyCounts, HISTOGRAM_MAX_US,
 } from '../../src/load/histogram.js';
 import { IntervalStats } from '../../src/load/counters.js';
 import { seededRandom as random } from '../../strategies/lib/random.js';
@@ -80,5 +80,17 @@ test('a generator thread\'s report (IntervalStats.take) equals recordValue, inte
     const report = stats.take();
     assert.equal(report.requests, end - start);
     assert.equal(report.histogram, end > start ? encodeHistogram(reference) : null, `interval ${start}–${end}`);
+  }
+});
+
+test('meanOf() is the HDR histogram\'s own mean, bucket for bucket (empty, one value, a spread with a long tail)', () => {
+  const empty = createHistogram();
+  assert.equal(meanOf(empty), empty.mean);
+  let seed = 7;
+  const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  for (const n of [1, 10, 1000, 20000]) {
+    const histogram = createHistogram();
+    for (let i = 0; i < n; i++) recordMs(histogram, next() < 0.01 ? next() * 60_000 : next() * next() * 50);
+    assert.equal(meanOf(histogram), histogram.mean, `${n} values`);
   }
 });
