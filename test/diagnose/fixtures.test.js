@@ -15,18 +15,13 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { processesInGroup } from '../helpers/processes.js';
-import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
+import { cli, fixtureServer as server } from '../helpers/harness.js';
+import { assertGroupGone } from './helpers.js';
 import { faultOf, figuresOf } from './fault.js';
 
 const SHORT = ['--duration', '1500ms', '--warmup', '300ms', '--json'];
 
 const diagnose = (...args) => cli('diagnose', ...args);
-
-async function assertGroupGone(pgid) {
-  await waitFor(() => processesInGroup(pgid).length === 0, { what: () => `group ${pgid} to empty: left ${processesInGroup(pgid)}` });
-  assert.equal(trackedGroupCount(), 0);
-}
 
 /** One diagnose of a fixture, its process group proven gone. */
 async function verdictOf(t, name, ...extra) {

@@ -5,27 +5,15 @@
 // (run alone). The server's process group is proven gone afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { processesInGroup } from '../helpers/processes.js';
-import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
-import { figuresOf } from './fault.js';
+import { diagnoseThreads } from './helpers.js';
 
 /** For the open loop at a low rate, which checks rows and figures, not a verdict: 1 s measured. */
 const LIGHT = ['--duration', '1s', '--warmup', '300ms', '--json'];
 
-async function diagnose(t, name, ...extra) {
-  const { code, out, err } = await cli('diagnose', ...LIGHT, ...extra, '--', process.execPath, server(name));
-  assert.equal(code, 0, err);
-  const result = JSON.parse(out);
-  await waitFor(() => processesInGroup(result.target.pid).length === 0, { what: () => `group ${result.target.pid} to empty` });
-  const threads = result.samples.processes.filter((p) => p.role === 'thread');
-  t.diagnostic(`${figuresOf(result)} · threads ${threads.map((p) => JSON.stringify({ elu: p.summary.elu, cpu: p.summary.cpuPct, busy: p.summary.busy, from: p.summary.busyFrom })).join(' ')}`);
-  return { result, threads };
-}
-
 test('piscina, default options: both threads seen, each with its own CPU and a busy figure; capacity within the CPU bound', async (t) => {
   // An open loop at a low rate: the rows and figures of each thread are checked, not a verdict (an
   // idle piscina thread waiting in Atomics.wait must be a row all the same).
-  const { result, threads } = await diagnose(t, 'piscina-sha', '--rate', '20');
+  const { result, threads } = await diagnoseThreads(t, 'piscina-sha', LIGHT, '--rate', '20');
   assert.equal(threads.length, 2, 'both piscina threads are rows');
   // piscina hands a task to its first idle thread, so under a crowded machine one may get little: each has
   // its own CPU figure, and the two together did the work.

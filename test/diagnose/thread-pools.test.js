@@ -6,22 +6,11 @@
 // piscina-rows.test.js. The server's process group is proven gone afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { processesInGroup } from '../helpers/processes.js';
-import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
 import { figuresOf } from './fault.js';
+import { diagnoseThreads } from './helpers.js';
 import { POOL_BUSY_FRACTION } from '../../src/base/thresholds.js';
 
 const SHORT = ['--duration', '2s', '--warmup', '500ms', '--json'];
-
-async function diagnose(t, name, ...extra) {
-  const { code, out, err } = await cli('diagnose', ...SHORT, ...extra, '--', process.execPath, server(name));
-  assert.equal(code, 0, err);
-  const result = JSON.parse(out);
-  await waitFor(() => processesInGroup(result.target.pid).length === 0, { what: () => `group ${result.target.pid} to empty` });
-  const threads = result.samples.processes.filter((p) => p.role === 'thread');
-  t.diagnostic(`${figuresOf(result)} · threads ${threads.map((p) => JSON.stringify({ elu: p.summary.elu, cpu: p.summary.cpuPct, busy: p.summary.busy, from: p.summary.busyFrom })).join(' ')}`);
-  return { result, threads };
-}
 
 test('a hand-made pool of eval workers, kept saturated by 30 connections: "the pool is at capacity", not healthy', async (t) => {
   // 4 MB a request: the threads' work outweighs the main thread's hand-off by far, so
@@ -29,7 +18,7 @@ test('a hand-made pool of eval workers, kept saturated by 30 connections: "the p
   process.env.CHUNKS = '64';
   let seen;
   try {
-    seen = await diagnose(t, 'thread-pool');
+    seen = await diagnoseThreads(t, 'thread-pool', SHORT);
   } finally {
     delete process.env.CHUNKS;
   }

@@ -7,31 +7,12 @@
 // "downstream-wait" (test/diagnose/fixtures.test.js). Every server's group is proven gone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { processesInGroup } from '../helpers/processes.js';
-import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
+import { cli, fixtureServer as server } from '../helpers/harness.js';
+import { assertGroupGone, withEnv } from './helpers.js';
 import { faultOf, figuresOf } from './fault.js';
 
 /** diagnose reads its verdicts from 1.5 s (6 samples at 250 ms); `run` keeps 2 s, the least its advice takes beyond "too short". */
 const DIAGNOSE = ['--duration', '1500ms', '--warmup', '300ms', '--connections', '16', '--json'];
-/** Runs `command` with the fixture's variables in the environment the server inherits. */
-async function withEnv(env, fn) {
-  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(before)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
-async function assertGroupGone(pgid) {
-  await waitFor(() => processesInGroup(pgid).length === 0, { what: () => `group ${pgid} to empty: left ${processesInGroup(pgid)}` });
-  assert.equal(trackedGroupCount(), 0);
-}
 
 async function diagnosePbkdf2(t, env) {
   // 20,000 iterations: ~17 ms of hashing per request on the pool, far more than the loop's share.

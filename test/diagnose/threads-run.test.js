@@ -7,9 +7,8 @@
 // threads-fixtures.test.js (run alone). Every server's group is proven gone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { trackedGroupCount } from '../../src/runner/cleanup.js';
-import { processesInGroup } from '../helpers/processes.js';
-import { cli, waitFor, fixtureServer as server } from '../helpers/harness.js';
+import { cli, fixtureServer as server } from '../helpers/harness.js';
+import { assertGroupGone, withEnv } from './helpers.js';
 
 const SHORT = ['--duration', '2s', '--warmup', '300ms', '--connections', '16', '--json'];
 /**
@@ -19,25 +18,6 @@ const SHORT = ['--duration', '2s', '--warmup', '300ms', '--connections', '16', '
  * run needs for advice beyond "too short".
  */
 const LIGHT = ['--duration', '2s', '--warmup', '300ms', '--rate', '150', '--connections', '16', '--json'];
-
-/** Runs `command` with the fixture's variables in the environment the server inherits. */
-async function withEnv(env, fn) {
-  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(before)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
-async function assertGroupGone(pgid) {
-  await waitFor(() => processesInGroup(pgid).length === 0, { what: () => `group ${pgid} to empty: left ${processesInGroup(pgid)}` });
-  assert.equal(trackedGroupCount(), 0);
-}
 
 test('run -- pbkdf2 with UV_THREADPOOL_SIZE not set: the knob at its default 4, and the tune --size-env that confirms it', async (t) => {
   const { code, out, err } = await withEnv({ ITERATIONS: '5000' }, () => cli('run', ...LIGHT, '--', process.execPath, server('pbkdf2')));
