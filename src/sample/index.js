@@ -113,9 +113,9 @@ export function startSampler({
    * read before its own exec has its parent's environment, so a "no" is not final.
    */
   const clusterWorkers = new Set();
-  const clusterWorker = (pid) => {
+  const clusterWorker = (pid, parent) => {
     if (clusterWorkers.has(pid)) return true;
-    if (readStat(pid)?.ppid !== serverPid || !isClusterWorker(pid)) return false;
+    if (parent !== serverPid || !isClusterWorker(pid)) return false;
     if (clusterWorkers.size >= 4096) clusterWorkers.clear();
     clusterWorkers.add(pid);
     return true;
@@ -187,7 +187,7 @@ export function startSampler({
     // A node:cluster worker is tracked without its probe too: one whose loop blocked before its probe first
     // reported (a worker that hangs as it starts, or starts late on a loaded machine) was read as a command the
     // server ran, and left out of the workers (a 2-worker cluster sampled as 1 in a full run of the suite).
-    const isTracked = (pid) => pid === serverPid || probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid) || kept.has(pid) || clusterWorker(pid);
+    const isTracked = (pid, parent) => pid === serverPid || probedPids.has(pid) || workerPids.has(pid) || launcherPids.has(pid) || kept.has(pid) || clusterWorker(pid, parent);
     const threads = fresh.filter(([, p]) => !p.isMainThread).map(([key, p]) => ({ key, pid: p.pid, tid: p.tid }));
     // A probed Node process forks only from its JS threads: reading their children
     // is enough, and skips ~10 libuv/V8 threads per process (measured on a 5-process

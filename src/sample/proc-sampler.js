@@ -20,10 +20,10 @@ const MAX_TREE_DEPTH = 16;
  * @param {{ rootPid: number }} options
  * @returns {{ read: (query: ProcQuery) => ProcReading }}
  *
- * @typedef {{ isTracked: (pid: number) => boolean, forkingThreads: (pid: number) => number[] | undefined,
+ * @typedef {{ isTracked: (pid: number, parent: number) => boolean, forkingThreads: (pid: number) => number[] | undefined,
  *   threads: Array<{ key: string, pid: number, tid: number }>, pids?: number[] }} ProcQuery
  *   `pids`: the Node processes (probed, or pool workers) whose other threads (libuv's pool, V8's) are read
- *   `isTracked`: the pid is a worker or the root, not a spawned command; `forkingThreads`: the
+ *   `isTracked`: the pid (a child of `parent`) is a worker or the root, not a spawned command; `forkingThreads`: the
  *   threads of a process that may fork (undefined: all of them)
  * @typedef {{ elapsedMs: number, processes: Map<number, { cpuPct: number|null, rssBytes: number, loopCpuPct: number|null, waitPct: number|null }>,
  *   threads: Map<string, number|null>, threadSched: Map<string, { loopCpuPct: number|null, waitPct: number|null }>,
@@ -264,17 +264,17 @@ function schedShares(now, before, elapsedMs) {
 function walk(rootPid, isTracked, forkingThreads) {
   const tracked = new Map();
   const transient = new Set();
-  const visit = (pid, depth) => {
+  const visit = (pid, depth, parent) => {
     if (depth > MAX_TREE_DEPTH || tracked.has(pid)) return;
-    if (pid !== rootPid && !isTracked(pid)) {
+    if (pid !== rootPid && !isTracked(pid, parent)) {
       transient.add(pid);
       return;
     }
     const stat = readStat(pid);
     if (!stat) return;
     tracked.set(pid, stat);
-    for (const child of readChildren(pid, forkingThreads(pid))) visit(child, depth + 1);
+    for (const child of readChildren(pid, forkingThreads(pid))) visit(child, depth + 1, pid);
   };
-  visit(rootPid, 0);
+  visit(rootPid, 0, 0);
   return { tracked, transient };
 }
