@@ -150,6 +150,25 @@ export function adviceInput(result) {
 }
 
 /**
+ * The worker thread whose loop is the server's: its HTTP server runs in that thread (routes timed in it) and the main
+ * thread, which only started it, serves none, with no worker processes beside. Sized as a pool, one such thread read
+ * "The figures support 3 workers (this run: 1 seen)", and diagnose said "a larger pool will help", where no second
+ * thread can listen on the port. Undefined when there is none.
+ * @template T
+ * @param {{ main: T|null|undefined, threads: T[], workers: number }} shape
+ * @param {(p: T) => unknown} routesOf the routes timed in a process or thread
+ * @returns {T|undefined}
+ */
+export function listenerThread({ main, threads, workers }, routesOf) {
+  const served = (/** @type {T} */ p) => {
+    const routes = routesOf(p);
+    return Array.isArray(routes) && routes.length > 0;
+  };
+  if (!main || workers > 0 || served(main)) return undefined;
+  return threads.find(served);
+}
+
+/**
  * A user's server's main process and workers as its shape names them: the
  * process that serves (not npm or a shell in front of it), and its worker
  * processes, or else the worker threads the probe saw in it.
@@ -163,11 +182,7 @@ export function serverProcesses(processes, server, deaths = []) {
   const incarnations = new Set(deaths.flatMap((d) => [d.pid, d.replacedBy]).filter((pid) => pid != null));
   const workerProcesses = processes.filter((p) => p.role !== 'thread' && (server.workers.includes(p.pid) || (p.role === 'worker' && incarnations.has(p.pid))));
   const threads = processes.filter((p) => p.role === 'thread' && p.pid === server.pid);
-  // A server whose HTTP server runs in a worker thread (its main thread only started it): that thread's
-  // loop is the server's, not one of a pool. Sized as a pool, one such thread read "The figures support
-  // 3 workers (this run: 1 seen)", where no second thread can listen on the port.
-  const served = (/** @type {import('../base/result-types.js').ProcessSamples} */ p) => Array.isArray(p.summary?.routes) && p.summary.routes.length > 0;
-  const listener = workerProcesses.length === 0 && main && !served(main) ? threads.find(served) : undefined;
+  const listener = listenerThread({ main, threads, workers: workerProcesses.length }, (p) => p.summary?.routes);
   if (listener) return { main: { ...listener, role: 'main' }, workers: threads.filter((t) => t !== listener) };
   return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
 }

@@ -12,23 +12,7 @@ import { targetOf } from '../base/target-kinds.js';
 import { stalledAtEnd, pausedMidRun } from '../load/stall.js';
 import { measuredDeaths } from '../analysis/worker-deaths.js';
 import { withSpinning } from '../analysis/busy-silence.js';
-
-/**
- * A server whose HTTP server runs in a worker thread (its main thread only started it): that thread's loop
- * is the server's, and the main thread is one more thread of it. Read as a pool of one, it was "the pool is
- * the limit: 1 thread 90% busy ... a larger pool will help", where no second thread can listen on the port
- * (src/analysis/advice-input.js serverProcesses does the same for run).
- * @param {Array<{ role: string|null, routes: unknown }>} processes changed in place
- */
-function listenerThreadAsMain(processes) {
-  const served = (p) => Array.isArray(p.routes) && p.routes.length > 0;
-  const main = processes.find((p) => p.role === 'main');
-  if (!main || served(main) || processes.some((p) => p.role === 'worker')) return;
-  const listener = processes.find((p) => p.role === 'thread' && served(p));
-  if (!listener) return;
-  listener.role = 'main';
-  main.role = 'thread';
-}
+import { listenerThread } from '../analysis/advice-input.js';
 
 /**
  * @param {object} result DiagnoseResult (without its diagnosis)
@@ -69,7 +53,13 @@ export function buildEvidence(result) {
       routes: s.routes ?? null,
     };
   });
-  listenerThreadAsMain(processes);
+  // A server whose HTTP server runs in a worker thread: that thread's loop is the server's, the main thread one more thread.
+  const main = processes.find((p) => p.role === 'main');
+  const listener = listenerThread({ main, threads: processes.filter((p) => p.role === 'thread'), workers: processes.filter((p) => p.role === 'worker').length }, (p) => p.routes);
+  if (main && listener) {
+    listener.role = 'main';
+    main.role = 'thread';
+  }
   return {
     mode: targetOf(result.plan?.target).external ? 'url' : 'command',
     probe: Boolean(samples?.probe?.available),
