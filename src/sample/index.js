@@ -133,6 +133,12 @@ export function startSampler({
     restarts.push({ from: serverPid, to: next, t: now });
     serverPid = next;
   };
+  /** followServer() from the server's own /proc entry, without a reading: gone or a zombie, its successor is looked for. */
+  const followIfGone = (now) => {
+    if (!findServer || !serverPid) return;
+    const stat = readStat(serverPid);
+    followServer(new Set(stat && stat.state !== 'Z' ? [serverPid] : []), now);
+  };
   const staleMs = (channel?.intervalMs ?? intervalMs) * STALE_INTERVALS;
 
   const onReport = (report) => {
@@ -197,10 +203,7 @@ export function startSampler({
     // A server a restart replaced is followed before the read, so that its successor is read in this
     // sample: followed only after it, the successor was left out of the sample that found it, and a
     // child a loaded machine's launcher replaced within 250 ms was in no sample at all (no `main`).
-    if (findServer) {
-      const stat = readStat(serverPid);
-      if (!stat || stat.state === 'Z') followServer(new Set(), now);
-    }
+    followIfGone(now);
     const reading = await reader.read({ isTracked, forkingThreads, threads, pids: [...new Set([serverPid, ...probedPids, ...workerPids, ...kept])] });
     for (const pid of kept) if (!reading.processes.has(pid)) kept.delete(pid);
     for (const pid of reading.processes.keys()) kept.add(pid);
@@ -293,8 +296,7 @@ export function startSampler({
         }
         // A server replaced in the last interval: its successor is the main process of the summary too,
         // read once now if no tick caught it (a restart just before the end left no `main` at all).
-        const stat = serverPid ? readStat(serverPid) : null;
-        followServer(new Set(stat && stat.state !== 'Z' ? [serverPid] : []), Date.now());
+        followIfGone(Date.now());
         if (serverPid && !recorder.has(`${serverPid}`)) {
           try {
             recorder.addSample(await takeSample());
