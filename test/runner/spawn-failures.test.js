@@ -38,17 +38,37 @@ test('fork-pool with one worker\'s open files capped mid-run (prlimit): EMFILE c
   const prlimit = findOnPath('prlimit');
   if (!prlimit) return t.skip('prlimit (util-linux) is not installed');
   let capped = null;
+  let watch = null;
   const cap = onPoolWorker({
     id: 1,
     afterMs: 300,
     act: (worker) => {
-      // Below its lowest free descriptor number: every spawn needs new pipes, and gets EMFILE
-      // (the descriptors it holds stay open; a limit only stops new ones).
-      const held = new Set(readdirSync(`/proc/${worker.pid}/fd`).map(Number));
-      let open = 0;
-      while (held.has(open)) open += 1;
-      execFileSync(prlimit, ['--pid', String(worker.pid), `--nofile=${open}:${open}`]);
-      capped = { pid: worker.pid, open };
+      // At its lowest free descriptor number: every spawn needs new pipes, and gets EMFILE
+      // (the descriptors it holds stay open; a limit only stops new ones). A spawn in flight
+      // when the list is read holds pipes that close soon after and would leave a free number
+      // under the limit, so for the next 300 ms any such number lowers the limit to it.
+      const lowestFree = () => {
+        const held = new Set(readdirSync(`/proc/${worker.pid}/fd`).map(Number));
+        let open = 0;
+        while (held.has(open)) open += 1;
+        return open;
+      };
+      const lower = (open) => {
+        execFileSync(prlimit, ['--pid', String(worker.pid), `--nofile=${open}:${open}`]);
+        capped = { pid: worker.pid, open };
+      };
+      lower(lowestFree());
+      const until = Date.now() + 300;
+      watch = setInterval(() => {
+        let open;
+        try {
+          if (Date.now() > until) return clearInterval(watch);
+          open = lowestFree();
+        } catch {
+          return clearInterval(watch); // the worker is gone
+        }
+        if (open < capped.open) lower(open);
+      }, 5);
     },
   });
   let result;
@@ -57,6 +77,7 @@ test('fork-pool with one worker\'s open files capped mid-run (prlimit): EMFILE c
     result = await run({ strategy: 'fork-pool', poolSize: 2, duration: '1500ms', warmup: '500ms', connections: 4, rate: 60 }, { onEvent: cap.onEvent });
   } finally {
     cap.stop();
+    clearInterval(watch);
   }
   await waitFor(() => processesInGroup(result.strategy.pid).length === 0, { what: `strategy group ${result.strategy.pid} to empty` });
   assert.ok(capped, 'worker 1 was capped while measuring');
