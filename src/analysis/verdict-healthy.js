@@ -8,7 +8,7 @@
 import { where, worst, num } from './verdict-common.js';
 import { capacityOf } from './verdict-pool.js';
 import { littleLaw } from './little-law.js';
-import { SATURATED_ELU, CONNECTION_BOUND_MAX_BUSY } from '../base/thresholds.js';
+import { SATURATED_ELU, CONNECTION_BOUND_MAX_BUSY, EXTRAPOLATE_MIN_SHARE, EXTRAPOLATE_MIN_COST_MS, EXTRAPOLATE_MIN_SHARE_COSTLY } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 export { SATURATED_ELU } from '../base/thresholds.js';
 
@@ -26,6 +26,7 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
   const busy = p ? busyOf(p) : null;
   const c = capacityOf(evidence);
   let capacity = null;
+  let linear = null;
   let capacityFrom;
   if (generatorLimited) {
     capacityFrom = 'generator-limited';
@@ -41,12 +42,16 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
   } else if (c.capacityRps * SATURATED_ELU <= load.rps) {
     capacity = load.rps;
     capacityFrom = 'saturated';
+  } else if (lightLoad(c, load.rps)) {
+    // Too light a load to scale from: a hello-world server scaled from 7% busy read 1,483 req/s of 43,498.
+    linear = c.capacityRps;
+    capacityFrom = 'light-load';
   } else {
     capacity = c.capacityRps;
     capacityFrom = 'extrapolated';
   }
   // More connections find the limit only where the main thread, the pool and the cores all had room.
-  const roomLeft = load.mode === 'closed' && capacityFrom === 'extrapolated';
+  const roomLeft = load.mode === 'closed' && (capacityFrom === 'extrapolated' || capacityFrom === 'light-load');
   // Little's law: with room left and throughput = connections / latency, the connection count bounded it.
   // A thread near its own limit is not waiting for connections, whatever the law says.
   const little = roomLeft && (busy ?? 0) < CONNECTION_BOUND_MAX_BUSY ? littleLaw(load) : null;
@@ -63,6 +68,7 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
       busiestFrom: p && busy !== null ? (p.busyFrom ?? (num(p.elu) !== null ? 'elu' : 'cpu')) : null,
       capacityRps: capacity,
       capacityFrom,
+      linearRps: linear,
       capacityLimit: c.limit,
       mainBusy: c.mainBusy,
       workers: c.workers,
@@ -76,4 +82,20 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
       connectionBound: little?.holds ? little : null,
     },
   };
+}
+
+/**
+ * Whether the load used too little of the server's limit to scale capacity from in
+ * a straight line (src/base/thresholds.js EXTRAPOLATE_MIN_SHARE): the share of the
+ * limit used, and what each request took of it.
+ * @param {import('./pool-capacity.js').PoolCapacity} c with a non-null capacityRps
+ * @param {number} rps
+ */
+function lightLoad(c, rps) {
+  const share = rps / /** @type {number} */ (c.capacityRps);
+  if (share >= EXTRAPOLATE_MIN_SHARE) return false;
+  if (share < EXTRAPOLATE_MIN_SHARE_COSTLY || !(rps > 0)) return true;
+  // Seconds of the limit each request took: of the main thread, of a pool thread, of a core.
+  const held = c.limit === 'main' ? c.mainBusy : c.limit === 'pool' ? (c.workersBusy ?? 0) * c.workers : c.serverCores;
+  return !((held ?? 0) / rps * 1000 >= EXTRAPOLATE_MIN_COST_MS);
 }

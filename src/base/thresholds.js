@@ -333,6 +333,31 @@ export const SATURATED_ELU = 0.95;
 export const MIN_ELU_TO_EXTRAPOLATE = 0.05;
 
 /**
+ * The share (0..1) of its limit a server must use before diagnose's healthy verdict
+ * scales the rate seen up to a capacity in a straight line. At light load each
+ * request also pays for waking the server (and a probe's fixed cost weighs more),
+ * so the line falls short: a hello-world server that serves 43,498 req/s at
+ * `-c 30` (diagnose, 2 cores) was scaled to 1,483 from `--rate 100` (main thread
+ * 7% busy), 7,080 from `--rate 1000` (14%), 22,120 from `--rate 6000` (27%) and
+ * 20,657 from `-c 1` (47%), but 37,350 from `-c 2` (73%) and 38,012 from `-c 4`
+ * (88%). Below it the capacity is said to be unknown, unless each request is
+ * costly enough that waking is a small part of it (EXTRAPOLATE_MIN_COST_MS).
+ */
+export const EXTRAPOLATE_MIN_SHARE = 0.6;
+
+/**
+ * A request that takes this much of its limit (ms of a thread, or of a core for the
+ * CPU budget) is scaled from a lighter load, at least EXTRAPOLATE_MIN_SHARE_COSTLY
+ * of the limit: waking the server is a small part of it. A route burning 2 ms of
+ * JavaScript (truth about 450 req/s) was scaled to 366 from `--rate 100` (27% busy,
+ * 2.7 ms each) and 386 from `--rate 200`; from `--rate 50` (15%) it was 332.
+ */
+export const EXTRAPOLATE_MIN_COST_MS = 1;
+
+/** The least share of its limit a costly request (EXTRAPOLATE_MIN_COST_MS) is scaled from. */
+export const EXTRAPOLATE_MIN_SHARE_COSTLY = 0.2;
+
+/**
  * Event-loop utilisation of the strategy's main thread, averaged over a run
  * (0..1), from which tune names it as the limit. Clinic Doctor flags a median
  * ELU ≥ 0.95 per 10 ms sample (SATURATED_ELU); averaged over a whole run, 0.9

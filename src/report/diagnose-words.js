@@ -127,6 +127,9 @@ function capacityText(f) {
     case 'extrapolated':
       return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load, where ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} runs out first ` +
         `(${int(f.rps)} req/s used ${usedText(f)})`;
+    case 'light-load':
+      return `not known from so light a load: ${int(f.rps)} req/s used ${usedText(f)}; at light load each request also pays for waking the server, ` +
+        `so a straight line from here (${int(f.linearRps)} req/s) can fall far short; diagnose again with more load (a higher --rate, or more connections with -c) to find it`;
     default: return `at least ${int(f.rps)} req/s`;
   }
 }

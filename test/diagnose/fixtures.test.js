@@ -99,12 +99,13 @@ test('slow-downstream: "waiting on I/O or a downstream"', async (t) => {
 
 test('healthy: "healthy", with the capacity seen', async (t) => {
   // An open loop: 1 s at 200 req/s is 200 requests, twice the rps asserted, and no verdict reads the duration.
+  // A few percent of its main thread is too light a load to scale a capacity from (or, on crowded cores, "at least").
   const result = await verdictOf(t, 'healthy', '--rate', '200', '--connections', '10', '--duration', '1s');
   const verdict = faultOf(result);
   assert.ok(['healthy', 'cpu-starved'].includes(verdict.id), `no fault of the server's own is found: ${figuresOf(result)}`);
   assert.ok(result.load.rps > 100, figuresOf(result));
   const { evidence } = result.diagnosis.verdict;
-  if (verdict.id === 'healthy') assert.match(evidence.join('\n'), /capacity seen: about|capacity seen: roughly|capacity seen: at least/);
+  if (verdict.id === 'healthy') assert.match(evidence.join('\n'), /capacity seen: (not known from so light a load|at least)/);
   else assert.match(evidence.join('\n'), /waited for a CPU \d+% of the time/);
 });
 

@@ -68,7 +68,7 @@ test('synthetic: a slow downstream is "waiting on I/O" with an idle loop', () =>
 });
 
 test('synthetic: a healthy server is healthy, with the capacity seen', () => {
-  const { verdict, findings } = verdictOf({ elu: 0.2, mode: 'open', latency: { p50Ms: 0.8, p99Ms: 2.5, rps: 200 } });
+  const { verdict, findings } = verdictOf({ elu: 0.7, mode: 'open', latency: { p50Ms: 0.8, p99Ms: 2.5, rps: 700 } });
   assert.equal(verdict.id, 'healthy');
   assert.deepEqual(findings, []);
   assert.match(verdict.evidence.join('\n'), /capacity seen: roughly 1,\d{3} req\/s/);
@@ -81,9 +81,36 @@ test('healthy beside other programs that held most of the cores: the capacity is
   const { verdict } = wordDiagnosis(diagnoseEvidence(crowded));
   assert.equal(verdict.id, 'healthy');
   assert.match(verdict.evidence.join('\n'), /capacity seen: at least 20 req\/s: other programs held [12]\.\d+ of the 2 cores, the server 0\.0\d*; how much of theirs it would take under more load is not known here/);
-  // The same server on quiet cores is scaled as before.
+  // The same server on quiet cores used 3% of its main thread: too light a load to scale from.
   const quiet = { ...crowded, machine: { cores: 2, cpus: [5, 3], busyPct: 4 } };
-  assert.match(wordDiagnosis(diagnoseEvidence(quiet)).verdict.evidence.join('\n'), /capacity seen: roughly \d/);
+  assert.match(wordDiagnosis(diagnoseEvidence(quiet)).verdict.evidence.join('\n'), /capacity seen: not known from so light a load/);
+});
+
+test('healthy at a light load: the capacity is not known, not a straight line from a few percent busy', () => {
+  // Seen: a hello-world server that serves 43,498 req/s (diagnose -c 30, 2 cores) read "roughly 7,080 req/s if work
+  // grows linearly" at --rate 1000 with its main thread 14% busy, and 1,483 at --rate 100 (7%).
+  const quietCores = { cores: 2, cpus: [12, 10], busyPct: 11 };
+  const light = { ...evidence({ load: { mode: 'open', rps: 1000 }, process: { role: 'main', elu: 0.14, cpuPct: 15 } }), machine: quietCores };
+  const d = wordDiagnosis(diagnoseEvidence(light));
+  assert.equal(d.verdict.id, 'healthy');
+  assert.equal(d.verdict.figures.capacityFrom, 'light-load');
+  assert.equal(d.verdict.figures.capacityRps, null, 'no capacity in --json either');
+  assert.equal(Math.round(d.verdict.figures.linearRps), 7143, 'the straight line, named as such');
+  assert.match(d.verdict.evidence.join('\n'), /capacity seen: not known from so light a load: 1,000 req\/s used main thread 14%.*a straight line from here \(7,143 req\/s\) can fall far short; diagnose again with more load/);
+  // Busier than EXTRAPOLATE_MIN_SHARE of its limit: scaled (-c 2 read 37,350 of 43,498 at 73% busy).
+  const busy = { ...evidence({ load: { rps: 27_000 }, process: { role: 'main', elu: 0.73, cpuPct: 75 } }), machine: { cores: 2, cpus: [60, 55], busyPct: 57 } };
+  const scaled = wordDiagnosis(diagnoseEvidence(busy)).verdict;
+  assert.equal(scaled.figures.capacityFrom, 'extrapolated');
+  assert.equal(Math.round(scaled.figures.capacityRps), 36986);
+  // A costly request (2.7 ms of the main thread each, at 27% busy) is scaled from a lighter load: waking is a small part of it.
+  const costly = { ...evidence({ load: { mode: 'open', rps: 100 }, process: { role: 'main', elu: 0.27, cpuPct: 27 } }), machine: { cores: 2, cpus: [20, 20], busyPct: 20 } };
+  const fromCostly = wordDiagnosis(diagnoseEvidence(costly)).verdict;
+  assert.equal(fromCostly.figures.capacityFrom, 'extrapolated');
+  assert.match(fromCostly.evidence.join('\n'), /capacity seen: roughly 370 req\/s if work grows linearly/);
+  // The same cost at 15% busy is too light a load.
+  const costlyLight = { ...evidence({ load: { mode: 'open', rps: 50 }, process: { role: 'main', elu: 0.15, cpuPct: 15 } }), machine: { cores: 2, cpus: [12, 10], busyPct: 11 } };
+  assert.equal(wordDiagnosis(diagnoseEvidence(costlyLight)).verdict.figures.capacityFrom, 'light-load');
+  assert.equal(thresholds.EXTRAPOLATE_MIN_SHARE, 0.6);
 });
 
 test('synthetic: a saturated generator makes the capacity "at least"', () => {
