@@ -14,7 +14,7 @@ import { createControlReader } from './control-lines.js';
 import { waitListening } from './wait-listening.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { READY_TIMEOUT_MS, DAEMON_LISTEN_GRACE_MS } from '../base/thresholds.js';
-import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage } from './start-limits.js';
+import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage, ownStartFailure } from './start-limits.js';
 
 /** How often, while a server starts, the process limit is checked (ms), and in how many checks in a row it must be reached. */
 const LIMIT_POLL_MS = 500;
@@ -134,7 +134,11 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
   // Set once it exited 0 with the port still to answer: a ready timeout inside the grace is that exit, not the port.
   let exitedZero = false;
   const early = exited.then(({ code, signal, error }) => {
-    if (error) throw new RunError(`${label} could not be started: ${error.message}`);
+    if (error) {
+      // Under the process limit the fork itself fails (`ulimit -u 11`: "spawn node EAGAIN"): say the limit.
+      const limited = ownStartFailure(label, error);
+      throw limited !== error ? limited : new RunError(`${label} could not be started: ${error.message}`);
+    }
     // A launcher that exits 0 may have left the server in the background: the port decides.
     // It has DAEMON_LISTEN_GRACE_MS for the port to answer; then it simply exited.
     if (daemonOk && code === 0 && !signal) {

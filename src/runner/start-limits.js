@@ -58,15 +58,19 @@ export function processLimitClose(pid) {
 
 /**
  * The error of a thread or process that spawnbench itself could not start (a load
- * generator thread: `new Worker` throws EAGAIN) under the process limit, said in one line.
+ * generator thread: `new Worker` throws EAGAIN; the user's server: `spawn node EAGAIN`
+ * under `ulimit -u 11`, where spawnbench itself just fits) under the process limit, said in one line.
  * @param {string} what 'the load generator'
  * @param {Error & { code?: string }} error
+ * @param {{ uid?: number|null, limit?: () => number|undefined, tasks?: (uid: number) => number }} [reading] where the
+ *   user, its limit and its processes and threads are read (this process's, from /proc)
  * @returns {Error} the one-line RunError, or `error` when it is not the limit's
  */
-export function ownStartFailure(what, error) {
-  const limit = error?.code === 'EAGAIN' || /^EAGAIN\b/.test(error?.message ?? '') ? readLimits('self')?.processes : null;
-  if (!Number.isFinite(limit) || ownUid() === 0) return error;
-  return new RunError(processLimitMessage(what, { limit, tasks: userTasks(ownUid()) }));
+export function ownStartFailure(what, error, { uid = ownUid(), limit = () => readLimits('self')?.processes, tasks = userTasks } = {}) {
+  const code = error?.code === 'EAGAIN' || /(^| )EAGAIN\b/.test(error?.message ?? '');
+  const max = code ? limit() : null;
+  if (!Number.isFinite(max) || uid === 0 || uid === null) return error;
+  return new RunError(processLimitMessage(what, { limit: /** @type {number} */ (max), tasks: tasks(uid) }));
 }
 
 /**

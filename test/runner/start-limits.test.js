@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BIN, findOnPath, waitFor } from '../helpers/harness.js';
 import { processesMatching } from '../helpers/processes.js';
+import { ownStartFailure } from '../../src/runner/start-limits.js';
+import { RunError } from '../../src/base/errors.js';
 
 const NOBODY = 65534;
 
@@ -76,3 +78,19 @@ for (const limit of [25, 40, 45]) {
     assert.doesNotMatch(ran.out, /Native stack trace|\n\s+at |EPIPE|exited with code|^spawnbench: EAGAIN/m);
   });
 }
+
+test('the user\'s server whose own fork failed with EAGAIN (ulimit -u 11: spawnbench fits, its server does not): one line naming the limit', () => {
+  // Seen as nobody under `ulimit -u 11`: "'node fork.js' could not be started: spawn node EAGAIN", no limit named.
+  const eagain = Object.assign(new Error('spawn node EAGAIN'), { code: 'EAGAIN', syscall: 'spawn node' });
+  const reading = { uid: NOBODY, limit: () => 11, tasks: () => 11 };
+  const said = ownStartFailure("'node fork.js'", eagain, reading);
+  assert.ok(said instanceof RunError);
+  assert.equal(said.message, "'node fork.js' could not start: the process limit (ulimit -u 11) was reached (11 processes and threads of this user run; each Node process needs ~10 threads); raise it with `ulimit -u`, or run fewer workers (--pool-size)");
+  // The message alone says it too (a Worker's error has no code).
+  assert.ok(ownStartFailure('the load generator', new Error('spawn node EAGAIN'), reading) instanceof RunError);
+  // Root is not held to the limit; another errno is not the limit's; no limit read: the error as it was.
+  assert.equal(ownStartFailure('x', eagain, { ...reading, uid: 0 }), eagain);
+  const enoent = Object.assign(new Error('spawn nod ENOENT'), { code: 'ENOENT' });
+  assert.equal(ownStartFailure('x', enoent, reading), enoent);
+  assert.equal(ownStartFailure('x', eagain, { ...reading, limit: () => undefined }), eagain);
+});
