@@ -46,6 +46,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {number} durationMs measured time
  * @property {number} requests   measured responses
  * @property {number} rps
+ * @property {{ meanMs: number|null, p50Ms: number|null }} [latency] the measured latency's mean and median (ms)
  * @property {number} errors
  * @property {ThreadFigures|null} main
  * @property {number|null} [poolRunnablePct] the main process's libuv pool threads on a CPU or waiting for one (% of one
@@ -122,6 +123,7 @@ export function adviceInput(result) {
     durationMs: load.durationMs ?? 0,
     requests: load.requests ?? 0,
     rps: load.rps ?? 0,
+    latency: { meanMs: load.latency?.meanMs ?? null, p50Ms: load.latency?.p50Ms ?? null },
     errors: load.errors?.total ?? 0,
     main: mainProcess ? threadFigures(mainProcess, null) : null,
     poolRunnablePct: poolRunnable(mainProcess),

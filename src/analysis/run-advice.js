@@ -14,7 +14,7 @@ import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './err
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed, requestOutcome } from './request-outcome.js';
-import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
+import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit, outsideWait } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
 import { adviseProcesses, spawnsSeen, processesSweep } from './process-advice.js';
 import {
@@ -206,7 +206,10 @@ const OWN_SERVER = {
     // With cores to spare, a process it started (not a worker) whose loop never idled is the limit: "nothing it runs on
     // was saturated" was said of a server whose backend, started beside it, ran at ELU 1.00.
     const child = cores ? null : busyChild(input);
-    return [{ id: 'one-process-enough', figures: child ?? cores ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }];
+    const single = child ?? cores ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps);
+    // Nothing saturated, and each request's time mostly a wait outside it: say so, not only "the load offered".
+    const wait = single.limit === 'load' ? outsideWait(input) : null;
+    return [{ id: 'one-process-enough', figures: wait ? { ...single, ...wait } : single }];
   },
   // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
   moreProcesses: (input, main, busy) => (spawnsSeen(main, input.spawnedCpuPct) ? null : adviseProcesses(input, busy)),

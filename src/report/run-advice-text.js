@@ -146,6 +146,9 @@ function ownHeadline(a) {
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
     const amount = limit === 'quota' ? ` (${fixed(/** @type {Figures} */ (enough).quotaCpus, 1)} CPU)` : '';
     if (limit === 'child') return `One process is enough: the limit is ${/** @type {Figures} */ (enough).label}, a process it started, not its main thread.`;
+    if (limit === 'load' && Number.isFinite(enough?.waitMs)) {
+      return 'One process is enough: the limit is what its requests wait on (a database, a downstream, a timer), not the server: more connections serve more only if that has room.';
+    }
     return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
   if (a.size === null) return 'Cannot tell from this run.';
@@ -376,7 +379,7 @@ const SENTENCES = {
   'one-process-enough': (f) =>
     f.limit === 'quota'
       ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
-      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.'
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' + waitSentence(f)
       : f.limit === 'child' ? `A process it started, ${f.label} (no worker it balances requests over), was busy (ELU ${fixed(f.elu)}${Number.isFinite(f.cpuPct) ? `, CPU ${pct(f.cpuPct / 100)}` : ''}) while the cores had room: more processes of the server would all wait on it. Make that process faster, or run more of it.`
       : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'thread-knob': (f) => threadKnobSentence(f),
@@ -389,6 +392,16 @@ const SENTENCES = {
   },
   'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
 };
+
+/**
+ * " Each request took 169 ms (median), of which its main thread worked ~0.9 ms: …", where the time was a wait outside it.
+ * @param {Figures} f
+ */
+function waitSentence(f) {
+  if (!Number.isFinite(f.waitMs)) return '';
+  return ` Each request took ${fixed(f.waitMs, 0)} ms (${f.latencyFrom === 'p50' ? 'median' : 'mean'}), of which its main thread worked ~${fixed(f.workMs, f.workMs < 10 ? 1 : 0)} ms: ` +
+    'the rest was a wait outside it, with every connection waiting. `spawnbench diagnose` shows what it waits on; raise that pool (or its limit), or test with more connections to see whether it has room.';
+}
 
 /**
  * "; other processes used 0.3 of them (node ×1: 0.3 cores)", when the figures name any.

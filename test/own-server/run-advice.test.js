@@ -120,6 +120,29 @@ test('a single process with room: one process is enough, and what the limit is',
   assert.deepEqual(advise(pooled).confirmWith.argv, ['tune', '--sizes', '1,2,3,4', '--size-env', 'UV_THREADPOOL_SIZE', '-c', '30', '--', 'node', 'server.js']);
 });
 
+test('a single process whose requests wait outside it, every connection waiting: the limit is what it waits on, not "the load offered"', () => {
+  // A proxy through a 4-socket agent to a 20 ms downstream: 30 connections, 162 req/s, p50 169 ms, ELU 0.14 (0.9 ms of
+  // work a request). It read "the limit is the load offered, not the server … (more connections …)", beside diagnose's
+  // "requests wait on I/O or a downstream"; wrk at 60 and 120 connections served no more (171, 158, 133 req/s).
+  const waiting = ownRun({ pool: false, rps: 162, cpus: [30, 25], spawnedCpuPct: 0, main: { elu: 0.14, blocked: 0, cpuPct: 13, loopCpuPct: 13, waitPct: 0 } });
+  waiting.load.latency = { ...waiting.load.latency, meanMs: 169, p50Ms: 165 };
+  const enough = advise(waiting).reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(enough.figures.limit, 'load', 'the same id and limit for --json readers');
+  assert.equal(enough.figures.waitMs, 169);
+  const lines = words(waiting);
+  assert.equal(lines[0], 'One process is enough: the limit is what its requests wait on (a database, a downstream, a timer), not the server: more connections serve more only if that has room.');
+  assert.ok(lines.some((l) => l.includes('Each request took 169 ms (mean), of which its main thread worked ~0.9 ms')), lines.join('\n'));
+  assert.ok(!lines.some((l) => /load offered/.test(l)), lines.join('\n'));
+  // Fast requests (the connections, not a wait, set the rate): the load offered, as before.
+  const fast = structuredClone(waiting);
+  Object.assign(fast.load, { rps: 12000, latency: { ...fast.load.latency, meanMs: 2.5, p50Ms: 2.4 } });
+  assert.equal(advise(fast).reasons.find((r) => r.id === 'one-process-enough').figures.waitMs, undefined);
+  // Connections not all waiting on the server (Little's law off by 2.4×): not shown as a wait.
+  const loose = structuredClone(waiting);
+  loose.load.latency = { ...loose.load.latency, meanMs: 70, p50Ms: 68 };
+  assert.equal(advise(loose).reasons.find((r) => r.id === 'one-process-enough').figures.waitMs, undefined);
+});
+
 test('a single process whose own backend (a process it started, no worker) never idled: that process is the limit, not "the load offered"', () => {
   // A front that proxies every request to a backend it spawns beside itself (node backend.js, no IPC): the backend at
   // ELU 1.00 while the front and the cores had room was "One process is enough: the limit is the load offered, not the
