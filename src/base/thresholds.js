@@ -555,6 +555,15 @@ export const LITTLE_LAW_TOLERANCE = 0.2;
 export const WAIT_WORK_RATIO = 10;
 
 /**
+ * A measured report interval of the load generator longer than its period (one second) by at least this (ms): spawnbench
+ * itself did not run for that long (Ctrl-Z or SIGSTOP, a suspended machine, a debugger), so nothing was sent then. A busy
+ * generator thread reports a few hundred ms late at most (seen under load 20 on 2 cores); a second late is a stop.
+ * Seen: spawnbench stopped 2 s of a 3-s run read "18,100 req/s … the limit is the load offered" of a server that served
+ * 54,284 requests in the ~1 s it was driven.
+ */
+export const GENERATOR_STOPPED_MIN_MS = 1000;
+
+/**
  * Busiest thread (busy or ELU, 0..1) from which the connection count is not called the
  * limit, though Little's law holds (it holds on any closed loop the generator kept full):
  * a thread this busy is near its own limit, and more connections would mostly queue.

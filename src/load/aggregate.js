@@ -5,7 +5,8 @@
  * has finished, so a tick always covers all threads.
  */
 import { addEncoded, createHistogram, encodeHistogram, fullSummary, shortSummary, succeededSummary } from './histogram.js';
-import { addCounts, createErrorTexts, emptyErrors } from './counters.js';
+import { addCounts, createErrorTexts, emptyErrors, REPORT_MS } from './counters.js';
+import { GENERATOR_STOPPED_MIN_MS } from '../base/thresholds.js';
 
 // Intervals shorter than this (the sliver between the last full second and the
 // end of a phase), in ms, are added to the totals but get no tick of their own:
@@ -46,6 +47,8 @@ export class Aggregator {
     this.measure = emptyTotals();
     this.measureSeen = false;
     this.series = [];
+    // Measured intervals far longer than the report period: spawnbench itself stopped (SIGSTOP, Ctrl-Z).
+    this.stopped = { ms: 0, longestMs: 0 };
     this.bodySamples = {};
     // The measured phase's error texts by status and kind (warm-up texts are not kept).
     this.errorTexts = createErrorTexts();
@@ -175,6 +178,11 @@ export class Aggregator {
     const tick = merged.intervalMs >= MIN_TICK_MS;
     const interval = shortSummary(merged.histogram);
     if (merged.phase === 'measure') {
+      const late = merged.intervalMs - REPORT_MS;
+      if (late >= GENERATOR_STOPPED_MIN_MS) {
+        this.stopped.ms += late;
+        this.stopped.longestMs = Math.max(this.stopped.longestMs, late);
+      }
       const last = this.series.at(-1);
       if (tick || !last) {
         // p50, p90 and max too (after p99, which came first): the HTML report draws the percentiles over time.
@@ -240,6 +248,7 @@ export class Aggregator {
       cpuMs: m.cpuKnown ? m.cpuMs : null,
       elu: this.measureElu.map(({ active, idle }) => (active + idle > 0 ? active / (active + idle) : 0)),
       series: this.series,
+      stopped: this.stopped.ms > 0 ? { ms: Math.round(this.stopped.ms), longestMs: Math.round(this.stopped.longestMs) } : null,
       bodySamples: { ...this.bodySamples },
       errorTexts: this.errorTexts.list(),
       codes: [...this.codes],

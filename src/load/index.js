@@ -121,6 +121,9 @@ export function startLoad(options) {
     if (stall) {
       notes.push(`${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${Math.round((stall.answeredMaxMs ?? m.latency.maxMs) * 10) / 10} ms${stall.inWarmup ? ', in the warm-up' : ''}): the server stopped answering, and the figures leave those requests out`);
     }
+    if (m.stopped) {
+      notes.push(`spawnbench itself did not run for ${(m.stopped.ms / 1000).toFixed(1)} s of the ${seconds.toFixed(1)} s measured (stopped by Ctrl-Z or SIGSTOP, a suspended machine, a debugger): nothing was sent then, so req/s and latency hold that gap, not the server's figures; run again without stopping it`);
+    }
     if (eluBusiest >= GENERATOR_BUSY_ELU && m.elapsedMs >= GENERATOR_BUSY_MIN_MS) {
       // No more threads than --generator-threads allows (one per CPU of spawnbench's budget).
       const more = opts.threads < budgetWorkers(ownCpuBudget()) ? `try --generator-threads ${opts.threads + 1}` : 'drive the server from another machine, or with wrk';
@@ -149,6 +152,8 @@ export function startLoad(options) {
       // Measured requests still in flight at the end (left out of every figure) and the longest any had waited.
       unanswered: m.unanswered,
       series: m.series,
+      // spawnbench itself stopped while measuring (SIGSTOP, Ctrl-Z): how long in all, and the longest stop (ms); null: never.
+      generatorStopped: m.stopped,
       generator: {
         cpuPct: round1(m.cpuMs !== null && seconds > 0 ? m.cpuMs / 10 / seconds : eluSum * 100),
         elu: round3(eluBusiest),

@@ -78,6 +78,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
+  if (a.reasons.some((r) => r.id === 'generator-stopped')) return 'No recommendation: spawnbench itself was stopped during the run.';
   if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
@@ -259,6 +260,9 @@ const SENTENCES = {
     (f.spinning
       ? `${spinningText(f.spinning)}. Then ${SPINNING_NEXT}, and run again.`
       : 'Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.'),
+  'generator-stopped': (f) =>
+    `spawnbench did not run for ${secs(f.stoppedMs)} of the ${secs(f.durationMs)} measured (Ctrl-Z or SIGSTOP, a suspended machine, a debugger): nothing was sent then, ` +
+    'so its throughput and latency hold that gap, not what the server can do. Run again without stopping it.',
   paused: (f) =>
     `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
     `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
