@@ -60,7 +60,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {boolean} stoppedEarly
  * @property {{ code: number|null, signal: string|null }|null} [serverExit] the server ended during the run, unasked
  * @property {{ count: number, oldestMs: number, spinning?: ReturnType<typeof import('./busy-silence.js').busySilence> }|null} [stall] measured requests unanswered at the end, one longer than any answered (load/stall.js); `spinning`: a server process on a CPU while its probe was silent (busy-silence.js)
- * @property {{ ms: number, longestMs: number }|null} [generatorStopped] spawnbench itself did not run while measuring (SIGSTOP, Ctrl-Z)
+ * @property {{ ms: number, longestMs: number, inWarmup?: boolean }|null} [generatorStopped] spawnbench itself did not run while measuring (SIGSTOP, Ctrl-Z), or in an open loop's warm-up
  * @property {ReturnType<typeof pausedMidRun>} [pause] seconds in which the server answered nothing, between seconds it answered (load/stall.js)
  * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
  * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured

@@ -236,7 +236,7 @@ function adviseTarget(input, adviser) {
   // Nor is one that stopped answering: the requests it left waiting are in no figure.
   if (input.stall) return { ...NONE, reasons: [{ id: 'stopped-answering', figures: { ...input.stall } }] };
   // Nor a run whose load stopped with spawnbench (Ctrl-Z, SIGSTOP): its rate holds the gap, whatever the server could do.
-  if (input.generatorStopped) return { ...NONE, reasons: [{ id: 'generator-stopped', figures: { stoppedMs: input.generatorStopped.ms, durationMs: input.durationMs } }] };
+  if (input.generatorStopped) return { ...NONE, reasons: [{ id: 'generator-stopped', figures: { stoppedMs: input.generatorStopped.ms, durationMs: input.durationMs, inWarmup: Boolean(input.generatorStopped.inWarmup) } }] };
   // Nor one that answered nothing for a while mid-run (a debugger, SIGSTOP, a VM pause): its figures hold the pause.
   if (input.pause) return { ...NONE, reasons: [{ id: 'paused', figures: { ...input.pause } }] };
   // Nor one replaced mid-run (nodemon, a supervisor): its figures are of two processes, and the gap between.

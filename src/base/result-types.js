@@ -68,7 +68,7 @@
  * @property {number} [missed] open loop: requests not sent when due
  * @property {number} [unsolicited] parse errors with no request in flight (bytes or a response nobody asked for), also in errors.parse
  * @property {LoadSecond[]} [series]
- * @property {{ ms: number, longestMs: number }|null} [generatorStopped] spawnbench itself did not run while measuring (Ctrl-Z, SIGSTOP): in all and the longest stop, ms
+ * @property {{ ms: number, longestMs: number, inWarmup?: boolean }|null} [generatorStopped] spawnbench itself did not run while measuring (Ctrl-Z, SIGSTOP), or in an open loop's warm-up (inWarmup: its requests were then sent late into the measured time): in all and the longest stop, ms
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
  * @property {string[]} [notes]
  * @property {Endpoint[]} [endpoints] with --mix (or a repeated --path): one per entry of the mix

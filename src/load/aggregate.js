@@ -47,8 +47,9 @@ export class Aggregator {
     this.measure = emptyTotals();
     this.measureSeen = false;
     this.series = [];
-    // Measured intervals far longer than the report period: spawnbench itself stopped (SIGSTOP, Ctrl-Z).
+    // Intervals far longer than the report period: spawnbench itself stopped (SIGSTOP, Ctrl-Z), measured or in the warm-up.
     this.stopped = { ms: 0, longestMs: 0 };
+    this.warmupStopped = { ms: 0, longestMs: 0 };
     this.bodySamples = {};
     // The measured phase's error texts by status and kind (warm-up texts are not kept).
     this.errorTexts = createErrorTexts();
@@ -177,12 +178,13 @@ export class Aggregator {
 
     const tick = merged.intervalMs >= MIN_TICK_MS;
     const interval = shortSummary(merged.histogram);
+    const late = merged.intervalMs - REPORT_MS;
+    if (late >= GENERATOR_STOPPED_MIN_MS) {
+      const stopped = merged.phase === 'measure' ? this.stopped : this.warmupStopped;
+      stopped.ms += late;
+      stopped.longestMs = Math.max(stopped.longestMs, late);
+    }
     if (merged.phase === 'measure') {
-      const late = merged.intervalMs - REPORT_MS;
-      if (late >= GENERATOR_STOPPED_MIN_MS) {
-        this.stopped.ms += late;
-        this.stopped.longestMs = Math.max(this.stopped.longestMs, late);
-      }
       const last = this.series.at(-1);
       if (tick || !last) {
         // p50, p90 and max too (after p99, which came first): the HTML report draws the percentiles over time.
@@ -248,7 +250,8 @@ export class Aggregator {
       cpuMs: m.cpuKnown ? m.cpuMs : null,
       elu: this.measureElu.map(({ active, idle }) => (active + idle > 0 ? active / (active + idle) : 0)),
       series: this.series,
-      stopped: this.stopped.ms > 0 ? { ms: Math.round(this.stopped.ms), longestMs: Math.round(this.stopped.longestMs) } : null,
+      stopped: stoppedFigures(this.stopped),
+      warmupStopped: stoppedFigures(this.warmupStopped),
       bodySamples: { ...this.bodySamples },
       errorTexts: this.errorTexts.list(),
       codes: [...this.codes],
@@ -262,4 +265,12 @@ export class Aggregator {
       })) ?? null,
     };
   }
+}
+
+/**
+ * @param {{ ms: number, longestMs: number }} stopped
+ * @returns {{ ms: number, longestMs: number, inWarmup?: boolean }|null} null: never stopped
+ */
+function stoppedFigures(stopped) {
+  return stopped.ms > 0 ? { ms: Math.round(stopped.ms), longestMs: Math.round(stopped.longestMs) } : null;
 }

@@ -261,7 +261,8 @@ const SENTENCES = {
       ? `${spinningText(f.spinning)}. Then ${SPINNING_NEXT}, and run again.`
       : 'Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.'),
   'generator-stopped': (f) =>
-    `spawnbench did not run for ${secs(f.stoppedMs)} of the ${secs(f.durationMs)} measured (Ctrl-Z or SIGSTOP, a suspended machine, a debugger): nothing was sent then, ` +
+    `spawnbench did not run for ${secs(f.stoppedMs)} ${f.inWarmup ? 'in the warm-up' : `of the ${secs(f.durationMs)} measured`} (Ctrl-Z or SIGSTOP, a suspended machine, a debugger): ` +
+    `${f.inWarmup ? 'the open loop sent the requests due then late, into the measured time' : 'nothing was sent then'}, ` +
     'so its throughput and latency hold that gap, not what the server can do. Run again without stopping it.',
   paused: (f) =>
     `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +

@@ -261,6 +261,13 @@ test('a report interval a second or more past its period is spawnbench stopped; 
   assert.deepEqual(measuredIntervals([1000, 3100, 1000]).stopped, { ms: 2100, longestMs: 2100 });
   assert.deepEqual(measuredIntervals([1000, 2500, 2200]).stopped, { ms: 2700, longestMs: 1500 });
   assert.equal(measuredIntervals([1000, 1400, 1900, 300]).stopped, null, 'a thread that reported up to 0.9 s late (a loaded machine) was not stopped');
+  // A stop in the warm-up, kept apart: an open loop sends the requests due then late, into the measured time.
+  const aggregator = new Aggregator(1);
+  aggregator.add(0, { index: 0, phase: 'warmup', intervalMs: 2600, phaseElapsedMs: 2600, cpuMs: null, final: false, eluActiveMs: 0, eluIdleMs: 1, ...new IntervalStats().take() });
+  aggregator.add(0, { index: 1, phase: 'measure', intervalMs: 1000, phaseElapsedMs: 1000, cpuMs: null, final: true, eluActiveMs: 0, eluIdleMs: 1, ...new IntervalStats().take() });
+  const warm = aggregator.measured();
+  assert.equal(warm.stopped, null);
+  assert.deepEqual(warm.warmupStopped, { ms: 1600, longestMs: 1600 });
 });
 
 test('a run whose generator was stopped is not sized, and says why', () => {
@@ -275,4 +282,6 @@ test('a run whose generator was stopped is not sized, and says why', () => {
   assert.equal(lines[0], 'No recommendation: spawnbench itself was stopped during the run.');
   assert.ok(lines.some((l) => l.startsWith('- spawnbench did not run for 2.0 s of the 3.0 s measured (Ctrl-Z or SIGSTOP')), lines.join('\n'));
   assert.ok(!lines.some((l) => /load offered/.test(l)), lines.join('\n'));
+  run.load.generatorStopped = { ms: 1100, longestMs: 1100, inWarmup: true };
+  assert.ok(adviceParagraphs(adviseRun(adviceInput(run)), currentOf(run)).some((l) => l.includes('did not run for 1.1 s in the warm-up') && l.includes('sent the requests due then late')));
 });
