@@ -34,6 +34,7 @@ import {
   POOL_MAIN_MS_PER_REQUEST,
   QUOTA_THROTTLED_FRACTION,
   MACHINE_CPU_LIMIT_PCT,
+  OPEN_LOOP_BEYOND_SHARE,
 } from '../base/thresholds.js';
 import { targetOf } from '../base/target-kinds.js';
 
@@ -380,8 +381,12 @@ function adviseNoPool(input, adviser) {
   // core: taking the wait out says how much of it was contention, not that it had room (given the core,
   // it serves more, it does not idle). Seen: ELU 1.00, 15% of it waiting while others used 0.7 of 2
   // cores, told "one process is enough: the limit is the load offered". Under a fixed rate the wait
-  // comes out: given the core, the loop would idle between the requests offered.
-  const closedLoop = !isFiniteNumber(input.load?.rate);
+  // comes out: given the core, the loop would idle between the requests offered. Not an open loop far beyond what was
+  // answered: its connections always held a request, as a closed loop's do. Seen: --rate 2000 on 2 connections to a server
+  // spinning 2 ms a request, 438 req/s answered at ELU 0.91, read "its main thread had room (busy 70% once its wait for a
+  // core is taken out)" and "One process is enough".
+  const rate = input.load?.rate;
+  const closedLoop = !isFiniteNumber(rate) || input.rps < rate * OPEN_LOOP_BEYOND_SHARE;
   const neverIdle = closedLoop && (main.elu ?? 0) >= MAIN_ELU_LIMIT;
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT || neverIdle)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });
