@@ -613,8 +613,11 @@ export function unseenLines(unseen) {
   return unseen.map((gap) => {
     if (gap.id === 'probe') {
       const why = gap.reason ? ` (${gap.reason})` : '';
-      return `event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}; ` +
-        'run it under spawnbench diagnose -- <command> to see them';
+      // Started by spawnbench already (diagnose -- <command>), "run it under spawnbench diagnose -- <command>" was no way out:
+      // the reason says what to do, or --no-probe was given. An old result names no mode: the words it had.
+      const next = gap.mode === undefined || gap.mode === 'url' ? 'run it under spawnbench diagnose -- <command> to see them'
+        : gap.reason === '--no-probe' ? 'drop --no-probe to see them' : null;
+      return `event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}${next ? `; ${next}` : ''}`;
     }
     return gap.mode === 'url' ? 'CPU of the server: pass its process id with --pid' : 'CPU of the server: no /proc figures';
   });
