@@ -564,6 +564,14 @@ export const WAIT_WORK_RATIO = 10;
 export const GENERATOR_STOPPED_MIN_MS = 1000;
 
 /**
+ * An open loop whose throughput reached at least this share of its rate (0..1) was served in full: the rate offered, not
+ * the server, set the throughput, and every size that serves it shows the same. Seen: `tune --processes 1,2 --rate 50`
+ * read "throughput stopped rising past it (50 req/s at 2 workers) … the limit is one spawnbench does not sample; look at
+ * what the workers wait on (memory and swap, disk, a downstream service, locks)".
+ */
+export const OPEN_LOOP_RATE_MET = 0.9;
+
+/**
  * Busiest thread (busy or ELU, 0..1) from which the connection count is not called the
  * limit, though Little's law holds (it holds on any closed loop the generator kept full):
  * a thread this busy is near its own limit, and more connections would mostly queue.
