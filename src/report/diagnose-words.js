@@ -429,7 +429,8 @@ const WORDS = {
     ],
     next: [
       'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
-      'compare strategies on your workload: spawnbench tune --strategy fork-pool',
+      // Without --workload-cmd the strategies run `echo`, not what the server spawns: "on your workload" measured echo.
+      'compare strategies on the command it spawns: spawnbench tune --strategy fork-pool --workload-cmd "<the command it spawns>"',
       ...(f.spawnMechanism === 'fork' ? [FASTER_SPAWN_SENTENCE] : []),
     ],
   }),

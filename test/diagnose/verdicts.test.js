@@ -409,3 +409,11 @@ test('no problem found in under a second measured is "too little measured", not 
   assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 960, requests: 500 } })).verdict.id, 'healthy');
   assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 100, requests: 20, errors: 20, errorRate: 0.5, statuses: { 500: 20 } } })).verdict.id, 'errors');
 });
+
+test('blocked in spawn: the strategies are compared on the command the server spawns, not on echo', () => {
+  // "compare strategies on your workload: spawnbench tune --strategy fork-pool" ran the strategies' default workload
+  // (echo), not what the server spawns.
+  const worded = wordFinding({ id: 'spawn-blocked', kind: 'problem', where: null, figures: { blockedFraction: 0.78, spawnsPerSec: 240, msPerSpawn: 3.25, routes: [], spawnMechanism: 'posix_spawn' } });
+  const compare = worded.next.find((n) => n.includes('--strategy fork-pool'));
+  assert.equal(compare, 'compare strategies on the command it spawns: spawnbench tune --strategy fork-pool --workload-cmd "<the command it spawns>"');
+});
