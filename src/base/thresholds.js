@@ -572,6 +572,13 @@ export const GENERATOR_STOPPED_MIN_MS = 1000;
 export const OPEN_LOOP_RATE_MET = 0.9;
 
 /**
+ * A second Ctrl-C or SIGTERM within this many ms of the first is the same one delivered twice, not a user's second
+ * press (ms): `timeout`, a CI runner or a shell that signals both the process and its group delivers it twice within
+ * microseconds, and a compare stopped so once exited 130 with no table and no --out, as a second press does.
+ */
+export const SIGNAL_REPEAT_MIN_MS = 500;
+
+/**
  * Busiest thread (busy or ELU, 0..1) from which the connection count is not called the
  * limit, though Little's law holds (it holds on any closed loop the generator kept full):
  * a thread this busy is near its own limit, and more connections would mostly queue.
