@@ -81,6 +81,16 @@ test('healthy beside other programs that held most of the cores: the capacity is
   const { verdict } = wordDiagnosis(diagnoseEvidence(crowded));
   assert.equal(verdict.id, 'healthy');
   assert.match(verdict.evidence.join('\n'), /capacity seen: at least 20 req\/s: other programs held [12]\.\d+ of the 2 cores, the server 0\.0\d*; how much of theirs it would take under more load is not known here/);
+  // Not full, but other programs held most of what was busy: the cores they left are no bound either. Seen: a server
+  // spinning 2 ms a request at --rate 100, other programs on 1.2 of 2 cores: "roughly 302 req/s … the CPU budget runs
+  // out first", where a closed loop on the same machine served 438.
+  const shared = { ...evidence({ load: { mode: 'open', rps: 101, requests: 202, attempts: 202, p50Ms: 3.2, p99Ms: 15.7 }, process: { elu: 0.29, cpuPct: 30 }, generator: { cpuPct: 4 } }), machine: { cores: 2, cpus: [78, 76], busyPct: 77 } };
+  const sharedVerdict = wordDiagnosis(diagnoseEvidence(shared)).verdict;
+  assert.equal(sharedVerdict.figures.capacityFrom, 'crowded', sharedVerdict.evidence.join('\n'));
+  assert.match(sharedVerdict.evidence.join('\n'), /capacity seen: at least 101 req\/s: other programs held 1\.2 of the 2 cores, the server 0\.3/);
+  // The load generator is no other program: a busy generator beside the server leaves the estimate as it was.
+  const generatorOnly = { ...shared, generator: { elu: 0.9, cpuPct: 110, threads: 1 } };
+  assert.notEqual(diagnoseEvidence(generatorOnly).verdict.figures.capacityFrom, 'crowded');
   // The same server on quiet cores used 3% of its main thread: too light a load to scale from.
   const quiet = { ...crowded, machine: { cores: 2, cpus: [5, 3], busyPct: 4 } };
   assert.match(wordDiagnosis(diagnoseEvidence(quiet)).verdict.evidence.join('\n'), /capacity seen: not known from so light a load/);
