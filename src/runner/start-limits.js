@@ -104,3 +104,21 @@ function userTasks(uid) {
   }
   return tasks;
 }
+
+/** V8's words when it cannot reserve the address space it starts with (a low `ulimit -v` on the server). */
+const ADDRESS_SPACE_FAILED = /Failed to reserve (virtual )?memory/;
+
+/**
+ * One line for a server that died before it was ready because V8 could not reserve its address space, else null.
+ * `run -- sh -c 'ulimit -v 400000; exec node server.js'` read "was killed by SIGTRAP before it was ready; its stderr
+ * ends: # Fatal process OOM in Failed to reserve virtual memory for CodeRange", with no word of the limit.
+ * @param {string} label
+ * @param {string} why "was killed by SIGTRAP", "exited with code 133"
+ * @param {string|null|undefined} stderr the tail of its stderr
+ * @returns {string|null}
+ */
+export function addressSpaceFailureMessage(label, why, stderr) {
+  if (!ADDRESS_SPACE_FAILED.test(stderr ?? '')) return null;
+  return `${label} ${why} before it was ready: Node could not reserve its memory ('Failed to reserve virtual memory' in its stderr), ` +
+    'which an address-space limit (ulimit -v) below what Node reserves does; raise it where the server starts (ulimit -v unlimited)';
+}
