@@ -14,7 +14,7 @@
  * (verdict-threads.js) come before that machine: they are what took its cores.
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
-import { serverExited, serverStoppedAnswering, serverPaused } from './verdict-exited.js';
+import { serverExited, serverStoppedAnswering, serverPaused, generatorStopped } from './verdict-exited.js';
 import { workersDied } from './verdict-worker-died.js';
 import { spawnBlocked } from './verdict-spawn.js';
 import { gcPressure } from './verdict-gc.js';
@@ -40,7 +40,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, serverStoppedAnswering, serverPaused, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, generatorStopped, serverStoppedAnswering, serverPaused, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, unsolicitedResponses, generatorLimited,
 ];
 

@@ -275,6 +275,14 @@ const WORDS = {
         : 'read its full output (--log-file) and fix the crash before diagnosing its speed',
     ],
   }),
+  'generator-stopped': (f) => ({
+    title: `spawnbench itself did not run for ${(f.stoppedMs / 1000).toFixed(1)} s ${f.inWarmup ? 'in the warm-up' : 'while measuring'}: the figures are not the server's`,
+    evidence: [
+      'a stop of spawnbench: Ctrl-Z or SIGSTOP, a suspended machine, a debugger',
+      f.inWarmup ? 'its open loop sent the requests due then late, into the measured time, each timed from when it was due' : 'no request was sent then: the throughput is averaged over the gap, and the requests in flight waited it out',
+    ],
+    next: ['diagnose again without stopping it'],
+  }),
   paused: (f) => ({
     title: `the server answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), where its other seconds answered ~${int(f.medianRps)} each`,
     evidence: [

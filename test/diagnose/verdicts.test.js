@@ -427,3 +427,14 @@ test('blocked in spawn: the strategies are compared on the command the server sp
   const compare = worded.next.find((n) => n.includes('--strategy fork-pool'));
   assert.equal(compare, 'compare strategies on the command it spawns: spawnbench tune --strategy fork-pool --workload-cmd "<the command it spawns>"');
 });
+
+test('spawnbench itself stopped while measuring (Ctrl-Z, SIGSTOP): that is the verdict, not "healthy" on the diluted figures', () => {
+  // Stopped 1.2 s of a 3 s diagnose, a server that served ~30,000 req/s read "healthy … served 10,661 req/s …
+  // capacity seen: at least 10,661 req/s".
+  const stopped = { ...evidence({ load: { rps: 10661, requests: 31988, attempts: 31988 } }), generatorStopped: { ms: 1222, longestMs: 1222 } };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(stopped));
+  assert.equal(verdict.id, 'generator-stopped');
+  assert.equal(verdict.title, "spawnbench itself did not run for 1.2 s while measuring: the figures are not the server's");
+  assert.deepEqual(verdict.next, ['diagnose again without stopping it']);
+  assert.equal(diagnoseEvidence({ ...stopped, generatorStopped: null }).verdict.id, 'healthy');
+});
