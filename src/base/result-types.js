@@ -132,7 +132,7 @@
  * @property {number|null} measured
  * @property {string|null} [where]
  * @property {string|null} [process]
- * @property {'no-successes'|'no-responses'|'stopped-early'|'run-failed'|'stopped-answering'|'lost-requests'|'lost-requests-endpoint'|'baseline-stopped-early'|'baseline-failed'|'no-rows'|'comparison-stopped-early'|'no-endpoints'|'ambiguous-endpoint'|'unsolicited'|'outside'} [why] why nothing was measured, or why the figure measured cannot pass (src/analysis/assert-evaluate.js)
+ * @property {'no-successes'|'no-responses'|'stopped-early'|'generator-stopped'|'run-failed'|'stopped-answering'|'lost-requests'|'lost-requests-endpoint'|'baseline-stopped-early'|'baseline-failed'|'no-rows'|'comparison-stopped-early'|'no-endpoints'|'ambiguous-endpoint'|'unsolicited'|'outside'} [why] why nothing was measured, or why the figure measured cannot pass (src/analysis/assert-evaluate.js)
  * @property {string} [endpoint] the endpoint of a mix it filtered on
  * @property {boolean} pass
  */

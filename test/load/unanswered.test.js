@@ -282,6 +282,11 @@ test('a run whose generator was stopped is not sized, and says why', () => {
   assert.equal(lines[0], 'No recommendation: spawnbench itself was stopped during the run.');
   assert.ok(lines.some((l) => l.startsWith('- spawnbench did not run for 2.0 s of the 3.0 s measured (Ctrl-Z or SIGSTOP')), lines.join('\n'));
   assert.ok(!lines.some((l) => /load offered/.test(l)), lines.join('\n'));
+  // Its gates fail: a server's ELU averaged over the stop read 0.33 where it ran at 0.84, and 'elu<0.9' passed.
+  const gates = evaluateAssertions([parseAssertion('elu<0.9'), parseAssertion('errors=0')], gateFigures(run));
+  assert.deepEqual(gates.map((g) => [g.pass, g.why]), [[false, 'generator-stopped'], [false, 'generator-stopped']]);
+  delete run.load.generatorStopped;
+  assert.ok(evaluateAssertions([parseAssertion('errors=0')], gateFigures(run))[0].pass, 'not stopped: the gate as before');
   run.load.generatorStopped = { ms: 1100, longestMs: 1100, inWarmup: true };
   assert.ok(adviceParagraphs(adviseRun(adviceInput(run)), currentOf(run)).some((l) => l.includes('did not run for 1.1 s in the warm-up') && l.includes('sent the requests due then late')));
 });
