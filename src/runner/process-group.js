@@ -14,7 +14,7 @@ import { createControlReader } from './control-lines.js';
 import { waitListening } from './wait-listening.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { READY_TIMEOUT_MS, DAEMON_LISTEN_GRACE_MS } from '../base/thresholds.js';
-import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage, addressSpaceFailureMessage } from './start-limits.js';
+import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage, startLimitFailureMessage } from './start-limits.js';
 
 /** How often, while a server starts, the process limit is checked (ms), and in how many checks in a row it must be reached. */
 const LIMIT_POLL_MS = 500;
@@ -151,8 +151,8 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     // Or one of its workers aborted short of threads, and the process limit leaves no room for them.
     const limited = threadStartFailure(tail) ?? (code !== 0 || signal ? processLimitClose('self') : null);
     if (limited) throw new RunError(processLimitMessage(label, limited));
-    const addressSpace = addressSpaceFailureMessage(label, why, tail);
-    if (addressSpace) throw new RunError(addressSpace);
+    const startLimit = startLimitFailureMessage(label, why, tail);
+    if (startLimit) throw new RunError(startLimit);
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });
   const broken = protocol ? once(events, 'protocol-error', { signal: ac.signal }).then(([error]) => { throw error; }) : new Promise(() => {});
