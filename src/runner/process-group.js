@@ -147,12 +147,14 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     if (described) throw new RunError(described);
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = stderrTail();
+    // Its address space or descriptors ran out (V8's or libuv's own words in its stderr): first, since the native
+    // stack of a loop that could not open names WorkerThreadsTaskRunner, which reads as a thread it could not make.
+    const startLimit = startLimitFailureMessage(label, why, tail);
+    if (startLimit) throw new RunError(startLimit);
     // A Node that could not make its threads aborts with a native stack: say the limit instead.
     // Or one of its workers aborted short of threads, and the process limit leaves no room for them.
     const limited = threadStartFailure(tail) ?? (code !== 0 || signal ? processLimitClose('self') : null);
     if (limited) throw new RunError(processLimitMessage(label, limited));
-    const startLimit = startLimitFailureMessage(label, why, tail);
-    if (startLimit) throw new RunError(startLimit);
     throw new RunError(`${label} ${why} before it was ready${tail ? `; its stderr ends:\n${tail}` : ''}`);
   });
   const broken = protocol ? once(events, 'protocol-error', { signal: ac.signal }).then(([error]) => { throw error; }) : new Promise(() => {});
