@@ -46,6 +46,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {number} durationMs measured time
  * @property {number} requests   measured responses
  * @property {number} rps
+ * @property {{ meanMs: number|null, p50Ms: number|null }} [latency] the measured latency's mean and median (ms)
  * @property {number} errors
  * @property {ThreadFigures|null} main
  * @property {number|null} [poolRunnablePct] the main process's libuv pool threads on a CPU or waiting for one (% of one
@@ -59,6 +60,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {boolean} stoppedEarly
  * @property {{ code: number|null, signal: string|null }|null} [serverExit] the server ended during the run, unasked
  * @property {{ count: number, oldestMs: number, spinning?: ReturnType<typeof import('./busy-silence.js').busySilence> }|null} [stall] measured requests unanswered at the end, one longer than any answered (load/stall.js); `spinning`: a server process on a CPU while its probe was silent (busy-silence.js)
+ * @property {{ ms: number, longestMs: number, inWarmup?: boolean }|null} [generatorStopped] spawnbench itself did not run while measuring (SIGSTOP, Ctrl-Z), or in an open loop's warm-up
  * @property {ReturnType<typeof pausedMidRun>} [pause] seconds in which the server answered nothing, between seconds it answered (load/stall.js)
  * @property {import('./request-outcome.js').RequestOutcome} [outcome] how many requests succeeded
  * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
@@ -122,6 +124,7 @@ export function adviceInput(result) {
     durationMs: load.durationMs ?? 0,
     requests: load.requests ?? 0,
     rps: load.rps ?? 0,
+    latency: { meanMs: load.latency?.meanMs ?? null, p50Ms: load.latency?.p50Ms ?? null },
     errors: load.errors?.total ?? 0,
     main: mainProcess ? threadFigures(mainProcess, null) : null,
     poolRunnablePct: poolRunnable(mainProcess),
@@ -135,6 +138,7 @@ export function adviceInput(result) {
     serverExit: result.serverExit ?? null,
     stall: withSpinning(stalledAtEnd(load), /** @type {import('./busy-silence.js').SampledProcess[]} */ (processes.filter(isServerEntry))),
     pause: pausedMidRun(load),
+    generatorStopped: load.generatorStopped ?? null,
     outcome: result.outcome ?? requestOutcome(load),
     knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
     server,

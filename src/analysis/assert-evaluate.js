@@ -25,6 +25,7 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {Record<string, Record<string, GateFigure>>} [endpoints] a mix's endpoints' figures by metric id, under the
  *   entry's name and under `METHOD path` (with and without its query)
  * @property {boolean} [partial] the run was stopped before its end (Ctrl-C, SIGTERM): its figures cover part of it
+ * @property {boolean} [generatorStopped] spawnbench itself did not run for a while measuring (Ctrl-Z, SIGSTOP): its figures hold the gap
  * @property {boolean} [failed] the measurement failed (its `failures`: the server crashed, broke the protocol, …)
  * @property {boolean} [stalled] the server stopped answering: requests unanswered at the end, longer than any answered (load/stall.js)
  * @property {boolean} [noRows] a compare result with no row: no run of it ended
@@ -44,7 +45,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), generatorStopped: Boolean(result.load?.generatorStopped), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
 }
 
 /**
@@ -218,7 +219,7 @@ const COMPARE = {
  * @property {string|null} process  the busiest process, for blocked-in-spawn and elu
  * @property {string} [why] 'no-successes' or 'no-responses': why nothing (or 0 req/s) was measured; 'run-failed': the
  *   measurement failed (the server crashed, …); 'stopped-answering': requests unanswered at the end are in no figure; 'ambiguous-endpoint': the
- *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'lost-requests-endpoint': an endpoint's errors or latency gate beside such requests, whose endpoints are not known; 'baseline-stopped-early', 'baseline-failed': a change against a baseline whose figures cover part of its run; 'stopped-early': the run was stopped before its end, its figure covers
+ *   endpoint filter names more than one endpoint of the mix; 'no-rows': a compare with no row; 'comparison-stopped-early': a row of a comparison stopped before its end (the rows of runs not ended are missing); 'no-endpoints': an endpoint filter on a result with no figure per endpoint (no mix, a compare row); 'outside': a probe figure of a server measured from outside (--url); 'lost-requests': requests the server never answered while it answered others reach the latency figure's tail; 'lost-requests-endpoint': an endpoint's errors or latency gate beside such requests, whose endpoints are not known; 'baseline-stopped-early', 'baseline-failed': a change against a baseline whose figures cover part of its run; 'generator-stopped': spawnbench itself did not run for a while measuring (Ctrl-Z, SIGSTOP), its figures hold the gap; 'stopped-early': the run was stopped before its end, its figure covers
  *   part of it; 'unsolicited': the server sent responses no request asked for (a share of failed requests leaves them out). The gate fails.
  * @property {boolean} pass   a figure that was not measured fails: a gate must not pass by default
  * @property {string} [endpoint] the endpoint of a mix it filtered on (`p99{GET /report}<50ms`)
@@ -241,7 +242,7 @@ export function evaluateAssertions(assertions, targets) {
       // A failed run (exit 1) or one cut short by a signal (130/143) holds figures of part of it: no gate passes on them.
       // One whose server stopped answering leaves the requests it held out of every figure.
       // A probe figure of a server measured from outside (--url) cannot be there: no flag brings it.
-      const why = noData ?? (!known ? (f.outside && metricOf(a.metric)?.needs === 'probe' ? 'outside' : null) : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : f.comparisonStopped ? 'comparison-stopped-early' : null);
+      const why = noData ?? (!known ? (f.outside && metricOf(a.metric)?.needs === 'probe' ? 'outside' : null) : f.failed ? 'run-failed' : f.stalled ? 'stopped-answering' : f.partial ? 'stopped-early' : f.generatorStopped ? 'generator-stopped' : f.comparisonStopped ? 'comparison-stopped-early' : null);
       // A figure of a run where nothing succeeded (rps 0, latency null) fails whatever the limit (rps>=0 too).
       const pass = known && !why && COMPARE[a.op](measured, a.value);
       outcomes.push({

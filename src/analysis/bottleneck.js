@@ -9,13 +9,13 @@ import { isFiniteNumber } from './stats.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION, CONNECTION_BOUND_MAX_BUSY,
-  QUOTA_THROTTLED_FRACTION,
+  QUOTA_THROTTLED_FRACTION, OPEN_LOOP_RATE_MET,
 } from '../base/thresholds.js';
 export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../base/thresholds.js';
 
 /**
  * @typedef {object} Finding one limit, as an id and its figures (worded in src/report/tune-words.js)
- * @property {'cpu-quota'|'generator'|'main-thread'|'pool'|'machine'|'host'|'connections'} kind
+ * @property {'cpu-quota'|'generator'|'main-thread'|'pool'|'machine'|'host'|'connections'|'rate'} kind
  * @property {Record<string, number|string|boolean|null|undefined|string[]|object>} figures the numbers behind it; the roles a
  *   quota binds, the budget's source, CPU per part and the other CPU users where they say which
  */
@@ -29,7 +29,8 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
  * waiting) is the size's own limit; a saturated budget of CPUs is the last word
  * (left out when the quota already names it: inside a quota the budget is the quota).
  * With none of these and the samplers there to say so, a closed loop whose throughput is
- * connections / latency (Little's law) was bounded by its connection count, not the server.
+ * connections / latency (Little's law) was bounded by its connection count, not the server. An open loop
+ * served in full (`rate`) comes first: its rate, not the server, set the throughput.
  * @param {import('./run-figures.js').RunSignals} s
  * @param {{ downstreams?: Array<{ peer: string, name: string|null }>|null }} [context] the server's downstreams, to
  *   say when a process that took the cores is one of them
@@ -38,6 +39,10 @@ export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '..
 export function findBottleneck(s, { downstreams = null } = {}) {
   /** @type {Finding[]} */
   const findings = [];
+  // An open loop served in full: the rate offered set the throughput, whatever else the samples show.
+  if (s.loadMode === 'open' && isFiniteNumber(s.rate) && s.rate > 0 && isFiniteNumber(s.loadRps) && s.loadRps >= s.rate * OPEN_LOOP_RATE_MET) {
+    findings.push({ kind: 'rate', figures: { rate: s.rate, rps: s.loadRps } });
+  }
   const throttle = s.throttle ?? null;
   const quotaBound = throttle !== null && throttle.fraction >= QUOTA_THROTTLED_FRACTION;
   if (quotaBound) {

@@ -10,7 +10,8 @@
 import { workerBalance } from './worker-balance.js';
 import { tuneArgs } from './size-knob.js';
 import { sweepCost, commandLine } from './confirm-command.js';
-import { BUSY_FRACTION } from '../base/thresholds.js';
+import { BUSY_FRACTION, SLOW_P50_MS, WAIT_WORK_RATIO } from '../base/thresholds.js';
+import { littleLaw } from './little-law.js';
 
 /** node:cluster's scheduling policies (NODE_CLUSTER_SCHED_POLICY) and the variable that sets them. */
 export const CLUSTER_POLICIES = ['rr', 'none'];
@@ -127,4 +128,23 @@ export function singleProcessLimit(estimate, rps) {
   // `?? 0`: the starting null compares as 0 (a share of 0 keeps 'load' and null)
   const [limit, share] = shares.reduce((a, b) => (b[1] > (a[1] ?? 0) ? b : a), /** @type {typeof bounds[number]} */ (['load', null]));
   return share !== null && share >= BUSY_FRACTION ? { limit, share } : { limit: 'load', share };
+}
+
+/**
+ * A single process with room whose requests spend their time waiting outside it: on a closed loop where every
+ * connection waited on the server (Little's law), the median slow, and each request's time many times its main
+ * thread's work. Then the limit is what it waits on, not the connections alone: more connections serve more only if
+ * that has room (a 4-socket agent to a downstream served no more at 60 or 120 connections than at 30).
+ * Null when that is not shown.
+ * @param {{ load?: { rate?: number|null, connections?: number|null }, rps: number, latency?: { meanMs: number|null, p50Ms: number|null },
+ *   main: { elu: number|null }|null }} input
+ * @returns {{ waitMs: number, workMs: number, latencyFrom: 'mean'|'p50' }|null}
+ */
+export function outsideWait(input) {
+  const law = littleLaw({ mode: Number.isFinite(input.load?.rate) ? 'open' : 'closed', connections: input.load?.connections ?? null, rps: input.rps, meanMs: input.latency?.meanMs ?? null, p50Ms: input.latency?.p50Ms ?? null });
+  const p50 = input.latency?.p50Ms ?? null;
+  const elu = input.main?.elu ?? null;
+  if (!law?.holds || p50 === null || !(p50 >= SLOW_P50_MS) || elu === null || !Number.isFinite(elu)) return null;
+  const workMs = (elu / input.rps) * 1000;
+  return law.latencyMs >= WAIT_WORK_RATIO * workMs ? { waitMs: law.latencyMs, workMs, latencyFrom: law.latencyFrom } : null;
 }

@@ -14,7 +14,7 @@ import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './err
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed, requestOutcome } from './request-outcome.js';
-import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit } from './own-run-advice.js';
+import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit, outsideWait } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
 import { adviseProcesses, spawnsSeen, processesSweep } from './process-advice.js';
 import {
@@ -34,6 +34,7 @@ import {
   POOL_MAIN_MS_PER_REQUEST,
   QUOTA_THROTTLED_FRACTION,
   MACHINE_CPU_LIMIT_PCT,
+  OPEN_LOOP_BEYOND_SHARE,
 } from '../base/thresholds.js';
 import { targetOf } from '../base/target-kinds.js';
 
@@ -206,7 +207,10 @@ const OWN_SERVER = {
     // With cores to spare, a process it started (not a worker) whose loop never idled is the limit: "nothing it runs on
     // was saturated" was said of a server whose backend, started beside it, ran at ELU 1.00.
     const child = cores ? null : busyChild(input);
-    return [{ id: 'one-process-enough', figures: child ?? cores ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps) }];
+    const single = child ?? cores ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps);
+    // Nothing saturated, and each request's time mostly a wait outside it: say so, not only "the load offered".
+    const wait = single.limit === 'load' ? outsideWait(input) : null;
+    return [{ id: 'one-process-enough', figures: wait ? { ...single, ...wait } : single }];
   },
   // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
   moreProcesses: (input, main, busy) => (spawnsSeen(main, input.spawnedCpuPct) ? null : adviseProcesses(input, busy)),
@@ -232,6 +236,8 @@ function adviseTarget(input, adviser) {
   if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
   // Nor is one that stopped answering: the requests it left waiting are in no figure.
   if (input.stall) return { ...NONE, reasons: [{ id: 'stopped-answering', figures: { ...input.stall } }] };
+  // Nor a run whose load stopped with spawnbench (Ctrl-Z, SIGSTOP): its rate holds the gap, whatever the server could do.
+  if (input.generatorStopped) return { ...NONE, reasons: [{ id: 'generator-stopped', figures: { stoppedMs: input.generatorStopped.ms, durationMs: input.durationMs, inWarmup: Boolean(input.generatorStopped.inWarmup) } }] };
   // Nor one that answered nothing for a while mid-run (a debugger, SIGSTOP, a VM pause): its figures hold the pause.
   if (input.pause) return { ...NONE, reasons: [{ id: 'paused', figures: { ...input.pause } }] };
   // Nor one replaced mid-run (nodemon, a supervisor): its figures are of two processes, and the gap between.
@@ -375,8 +381,12 @@ function adviseNoPool(input, adviser) {
   // core: taking the wait out says how much of it was contention, not that it had room (given the core,
   // it serves more, it does not idle). Seen: ELU 1.00, 15% of it waiting while others used 0.7 of 2
   // cores, told "one process is enough: the limit is the load offered". Under a fixed rate the wait
-  // comes out: given the core, the loop would idle between the requests offered.
-  const closedLoop = !isFiniteNumber(input.load?.rate);
+  // comes out: given the core, the loop would idle between the requests offered. Not an open loop far beyond what was
+  // answered: its connections always held a request, as a closed loop's do. Seen: --rate 2000 on 2 connections to a server
+  // spinning 2 ms a request, 438 req/s answered at ELU 0.91, read "its main thread had room (busy 70% once its wait for a
+  // core is taken out)" and "One process is enough".
+  const rate = input.load?.rate;
+  const closedLoop = !isFiniteNumber(rate) || input.rps < rate * OPEN_LOOP_BEYOND_SHARE;
   const neverIdle = closedLoop && (main.elu ?? 0) >= MAIN_ELU_LIMIT;
   if (!((blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION || busy.busy >= MAIN_ELU_LIMIT || neverIdle)) {
     reasons.push({ id: 'main-has-room', figures: mainFigures });

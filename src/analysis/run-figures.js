@@ -42,6 +42,7 @@ import { lostAtEnd } from '../load/stall.js';
  * @property {Array<{ name: string, count: number, cores: number }>|null} [otherUsers] processes outside the run
  *   that used CPU, by name, busiest first (src/sample/other-users.js)
  * @property {'closed'|'open'|null} [loadMode] the load's loop, for Little's law (src/analysis/little-law.js)
+ * @property {number|null} [rate]           the open loop's rate (req/s; null: a closed loop)
  * @property {number|null} [connections]    the load's connections
  * @property {number|null} [loadRps]        the throughput measured
  * @property {number|null} [meanMs]         the mean latency
@@ -135,6 +136,7 @@ export function runSignals(result) {
     loadMode: result.load?.mode ?? null,
     connections: result.load?.connections ?? result.plan?.load?.connections ?? null,
     loadRps: result.load?.rps ?? null,
+    rate: result.load?.rate ?? result.plan?.load?.rate ?? null,
     meanMs: result.load?.latency?.meanMs ?? null,
     p50Ms: result.load?.latency?.p50Ms ?? null,
     otherCores: samples?.otherUsers?.cores ?? null,

@@ -63,6 +63,8 @@
  *   any answered: the server stopped answering (src/load/stall.js); `inWarmup`: it stopped in the warm-up, nothing measured answered
  * @property {ReturnType<typeof import('../load/stall.js').pausedMidRun>} [pause] seconds of the measured phase the server
  *   answered nothing in, between seconds it answered (a SIGSTOP, a debugger, a VM pause)
+ * @property {{ ms: number, longestMs: number, inWarmup?: boolean }|null} [generatorStopped] spawnbench itself did not run
+ *   while measuring (Ctrl-Z, SIGSTOP), or in an open loop's warm-up (load.generatorStopped)
  * @property {number|null} pid         --pid given in url mode
  * @property {number|null} [port]      the port the target serves
  * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another

@@ -32,6 +32,19 @@ export function serverPaused(evidence) {
 }
 
 /**
+ * Rule: spawnbench itself did not run for a second or more while measuring (Ctrl-Z, SIGSTOP, a suspended machine): no
+ * request was sent then, so the throughput and latency hold the gap, not the server. Stopped 1.2 s of a 3 s diagnose,
+ * a server that served ~30,000 req/s read "healthy … served 10,661 req/s … capacity seen: at least 10,661 req/s".
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function generatorStopped(evidence) {
+  const stopped = evidence.generatorStopped;
+  if (!stopped) return null;
+  return { id: 'generator-stopped', kind: 'problem', where: null, figures: { stoppedMs: stopped.ms, inWarmup: Boolean(stopped.inWarmup) } };
+}
+
+/**
  * Rule: the server stopped answering (frozen, a lock, a downstream that never answers): requests it held at the
  * end, longer than any it answered, are in no figure, so the figures cannot call it healthy.
  * @param {import('./verdict-common.js').Evidence} evidence

@@ -8,7 +8,7 @@
 import { where, worst, num } from './verdict-common.js';
 import { capacityOf } from './verdict-pool.js';
 import { littleLaw } from './little-law.js';
-import { SATURATED_ELU, CONNECTION_BOUND_MAX_BUSY, EXTRAPOLATE_MIN_SHARE, EXTRAPOLATE_MIN_COST_MS, EXTRAPOLATE_MIN_SHARE_COSTLY } from '../base/thresholds.js';
+import { SATURATED_ELU, CONNECTION_BOUND_MAX_BUSY, EXTRAPOLATE_MIN_SHARE, EXTRAPOLATE_MIN_COST_MS, EXTRAPOLATE_MIN_SHARE_COSTLY, OTHER_PROCESSES_CORES } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 export { SATURATED_ELU } from '../base/thresholds.js';
 
@@ -32,10 +32,12 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
     capacityFrom = 'generator-limited';
   } else if (cpuStarved) {
     capacityFrom = 'cpu-starved';
-  } else if (c.limit === 'cpu' && c.coresFull && (c.otherCores ?? 0) > (c.serverCores ?? 0)) {
+  } else if (c.limit === 'cpu' && (c.coresFull ? (c.otherCores ?? 0) > (c.serverCores ?? 0) : crowdedBy(c, evidence.generator?.cpuPct ?? null))) {
     // The cores left after other programs bound it: the cores were full, and they held more of them than the server; under more
     // load it would take a share of theirs. A hello-world server at 20 req/s beside a test suite that held 2.0 of
-    // 2 cores read "roughly 32 req/s … where the CPU budget runs out first".
+    // 2 cores read "roughly 32 req/s … where the CPU budget runs out first". Not full, the same where other programs (not
+    // the load generator) held more of them than the server: a server spinning 2 ms a request at --rate 100, beside
+    // programs on 1.2 of 2 cores, read "roughly 302 req/s … the CPU budget runs out first"; a closed loop there served 438.
     capacityFrom = 'crowded';
   } else if (c.capacityRps === null) {
     capacityFrom = 'floor';
@@ -98,4 +100,16 @@ function lightLoad(c, rps) {
   // Seconds of the limit each request took: of the main thread, of a pool thread, of a core.
   const held = c.limit === 'main' ? c.mainBusy : c.limit === 'pool' ? (c.workersBusy ?? 0) * c.workers : c.serverCores;
   return !((held ?? 0) / rps * 1000 >= EXTRAPOLATE_MIN_COST_MS);
+}
+
+/**
+ * Whether programs other than the server and the load generator held more of the cores than the server, and half a
+ * core or more: the cores they left bound the capacity only as long as they keep them.
+ * @param {import('./pool-capacity.js').PoolCapacity} c
+ * @param {number|null} generatorCpuPct the load generator's CPU (% of one core), counted in c.otherCores
+ */
+function crowdedBy(c, generatorCpuPct) {
+  if (!isFiniteNumber(c.otherCores) || !isFiniteNumber(c.serverCores)) return false;
+  const others = c.otherCores - (isFiniteNumber(generatorCpuPct) ? generatorCpuPct / 100 : 0);
+  return others >= OTHER_PROCESSES_CORES && others > c.serverCores;
 }

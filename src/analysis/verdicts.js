@@ -14,7 +14,7 @@
  * (verdict-threads.js) come before that machine: they are what took its cores.
  * Ids and figures only: src/report/diagnose-words.js says them in words.
  */
-import { serverExited, serverStoppedAnswering, serverPaused } from './verdict-exited.js';
+import { serverExited, serverStoppedAnswering, serverPaused, generatorStopped } from './verdict-exited.js';
 import { workersDied } from './verdict-worker-died.js';
 import { spawnBlocked } from './verdict-spawn.js';
 import { gcPressure } from './verdict-gc.js';
@@ -40,7 +40,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, serverStoppedAnswering, serverPaused, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, generatorStopped, serverStoppedAnswering, serverPaused, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, unsolicitedResponses, generatorLimited,
 ];
 
@@ -121,7 +121,7 @@ export function tooShort(evidence) {
 export function unseen(evidence) {
   /** @type {ReturnType<typeof unseen>} */
   const gaps = [];
-  if (!evidence.probe) gaps.push({ id: 'probe', reason: evidence.probeReason ?? null });
+  if (!evidence.probe) gaps.push({ id: 'probe', reason: evidence.probeReason ?? null, mode: evidence.mode });
   if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) gaps.push({ id: 'cpu', mode: evidence.mode });
   return gaps;
 }

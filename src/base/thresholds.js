@@ -547,6 +547,38 @@ export const USL_DIRECTION_MIN = 0.01;
 export const LITTLE_LAW_TOLERANCE = 0.2;
 
 /**
+ * A request's time at least this many times its main thread's work (ratio, ELU / throughput) is a wait outside the
+ * server (a database, a downstream, a timer), when every connection was waiting on it (Little's law) and the median
+ * is slow (SLOW_P50_MS). Seen: a proxy through a 4-socket agent to a 20 ms downstream, 30 connections, p50 169 ms for
+ * 0.9 ms of work: "the limit is the load offered" while wrk at 60 and 120 connections served no more.
+ */
+export const WAIT_WORK_RATIO = 10;
+
+/**
+ * A measured report interval of the load generator longer than its period (one second) by at least this (ms): spawnbench
+ * itself did not run for that long (Ctrl-Z or SIGSTOP, a suspended machine, a debugger), so nothing was sent then. A busy
+ * generator thread reports a few hundred ms late at most (seen under load 20 on 2 cores); a second late is a stop.
+ * Seen: spawnbench stopped 2 s of a 3-s run read "18,100 req/s … the limit is the load offered" of a server that served
+ * 54,284 requests in the ~1 s it was driven.
+ */
+export const GENERATOR_STOPPED_MIN_MS = 1000;
+
+/**
+ * An open loop whose throughput reached at least this share of its rate (0..1) was served in full: the rate offered, not
+ * the server, set the throughput, and every size that serves it shows the same. Seen: `tune --processes 1,2 --rate 50`
+ * read "throughput stopped rising past it (50 req/s at 2 workers) … the limit is one spawnbench does not sample; look at
+ * what the workers wait on (memory and swap, disk, a downstream service, locks)".
+ */
+export const OPEN_LOOP_RATE_MET = 0.9;
+
+/**
+ * A second Ctrl-C or SIGTERM within this many ms of the first is the same one delivered twice, not a user's second
+ * press (ms): `timeout`, a CI runner or a shell that signals both the process and its group delivers it twice within
+ * microseconds, and a compare stopped so once exited 130 with no table and no --out, as a second press does.
+ */
+export const SIGNAL_REPEAT_MIN_MS = 500;
+
+/**
  * Busiest thread (busy or ELU, 0..1) from which the connection count is not called the
  * limit, though Little's law holds (it holds on any closed loop the generator kept full):
  * a thread this busy is near its own limit, and more connections would mostly queue.

@@ -113,6 +113,7 @@ export function buildEvidence(result) {
     serverExit: result.serverExit ?? null,
     stall: withSpinning(stalledAtEnd(load), (samples?.processes ?? []).filter(isServerEntry)),
     pause: pausedMidRun(load),
+    generatorStopped: load?.generatorStopped ?? null,
     workerDeaths: measuredDeaths(/** @type {import('../analysis/worker-deaths.js').WorkerDeath[]|undefined} */ (result.workerDeaths)),
     pid: result.target?.pid ?? null,
     port: portOf(result.target),

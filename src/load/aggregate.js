@@ -5,7 +5,8 @@
  * has finished, so a tick always covers all threads.
  */
 import { addEncoded, createHistogram, encodeHistogram, fullSummary, shortSummary, succeededSummary } from './histogram.js';
-import { addCounts, createErrorTexts, emptyErrors } from './counters.js';
+import { addCounts, createErrorTexts, emptyErrors, REPORT_MS } from './counters.js';
+import { GENERATOR_STOPPED_MIN_MS } from '../base/thresholds.js';
 
 // Intervals shorter than this (the sliver between the last full second and the
 // end of a phase), in ms, are added to the totals but get no tick of their own:
@@ -46,6 +47,9 @@ export class Aggregator {
     this.measure = emptyTotals();
     this.measureSeen = false;
     this.series = [];
+    // Intervals far longer than the report period: spawnbench itself stopped (SIGSTOP, Ctrl-Z), measured or in the warm-up.
+    this.stopped = { ms: 0, longestMs: 0 };
+    this.warmupStopped = { ms: 0, longestMs: 0 };
     this.bodySamples = {};
     // The measured phase's error texts by status and kind (warm-up texts are not kept).
     this.errorTexts = createErrorTexts();
@@ -174,6 +178,12 @@ export class Aggregator {
 
     const tick = merged.intervalMs >= MIN_TICK_MS;
     const interval = shortSummary(merged.histogram);
+    const late = merged.intervalMs - REPORT_MS;
+    if (late >= GENERATOR_STOPPED_MIN_MS) {
+      const stopped = merged.phase === 'measure' ? this.stopped : this.warmupStopped;
+      stopped.ms += late;
+      stopped.longestMs = Math.max(stopped.longestMs, late);
+    }
     if (merged.phase === 'measure') {
       const last = this.series.at(-1);
       if (tick || !last) {
@@ -240,6 +250,8 @@ export class Aggregator {
       cpuMs: m.cpuKnown ? m.cpuMs : null,
       elu: this.measureElu.map(({ active, idle }) => (active + idle > 0 ? active / (active + idle) : 0)),
       series: this.series,
+      stopped: stoppedFigures(this.stopped),
+      warmupStopped: stoppedFigures(this.warmupStopped),
       bodySamples: { ...this.bodySamples },
       errorTexts: this.errorTexts.list(),
       codes: [...this.codes],
@@ -253,4 +265,12 @@ export class Aggregator {
       })) ?? null,
     };
   }
+}
+
+/**
+ * @param {{ ms: number, longestMs: number }} stopped
+ * @returns {{ ms: number, longestMs: number, inWarmup?: boolean }|null} null: never stopped
+ */
+function stoppedFigures(stopped) {
+  return stopped.ms > 0 ? { ms: Math.round(stopped.ms), longestMs: Math.round(stopped.longestMs) } : null;
 }

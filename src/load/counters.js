@@ -11,6 +11,9 @@ import { ERROR_KEYS_KEPT } from '../base/thresholds.js';
  * connection opened but the TLS handshake failed (certificate refused, protocol
  * mismatch); last, so the older kinds keep their positions.
  */
+/** One report per second from each generator thread: the dashboard's tick and the result's series resolution (ms). */
+export const REPORT_MS = 1000;
+
 export const ERROR_KINDS = ['connect', 'reset', 'timeout', 'parse', 'mismatch', 'non2xx', 'tls'];
 const NON2XX = ERROR_KINDS.indexOf('non2xx');
 const MISMATCH = ERROR_KINDS.indexOf('mismatch');

@@ -109,7 +109,14 @@ export function startLoad(options) {
     const unreachable = unreachableNote(m, opts.url);
     if (unreachable) notes.push(unreachable);
     const stall = stalledAtEnd(m);
-    const missed = missedNote(m, { rate: opts.rate, connections: opts.connections, seconds, stalled: stall !== null });
+    // An open loop stopped in its warm-up sends the requests due then late, into the measured time, each timed from when it was due.
+    const stopped = m.stopped ?? (opts.rate !== null && m.warmupStopped ? { ...m.warmupStopped, inWarmup: true } : null);
+    if (stopped) {
+      const when = stopped.inWarmup ? 'in the warm-up: the requests due then were sent late, into the measured time, each timed from when it was due, so' : `of the ${seconds.toFixed(1)} s measured: nothing was sent then, so`;
+      notes.push(`spawnbench itself did not run for ${(stopped.ms / 1000).toFixed(1)} s ${when} req/s and latency hold that gap, not the server's figures (stopped by Ctrl-Z or SIGSTOP, a suspended machine, a debugger); run again without stopping it`);
+    }
+    // Requests not sent on time while spawnbench was stopped say nothing of the connections.
+    const missed = stopped ? null : missedNote(m, { rate: opts.rate, connections: opts.connections, seconds, stalled: stall !== null });
     if (missed) notes.push(missed);
     if (m.unsolicited > 0) {
       notes.push(`the server sent ${m.unsolicited} ${m.unsolicited === 1 ? 'response (or bytes)' : 'responses (or bytes)'} that no request asked for: each is a bad response in Errors, not a failed request, and its connection was opened again`);
@@ -149,6 +156,8 @@ export function startLoad(options) {
       // Measured requests still in flight at the end (left out of every figure) and the longest any had waited.
       unanswered: m.unanswered,
       series: m.series,
+      // spawnbench itself stopped while measuring (SIGSTOP, Ctrl-Z): how long in all, and the longest stop (ms); null: never.
+      generatorStopped: stopped,
       generator: {
         cpuPct: round1(m.cpuMs !== null && seconds > 0 ? m.cpuMs / 10 / seconds : eluSum * 100),
         elu: round3(eluBusiest),

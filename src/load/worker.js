@@ -11,13 +11,11 @@ import { performance } from 'node:perf_hooks';
 import { ClosedLoop } from './closed-loop.js';
 import { Connection } from './connection.js';
 import { OpenLoop } from './open-loop.js';
-import { IntervalStats } from './counters.js';
+import { IntervalStats, REPORT_MS } from './counters.js';
 import { createThreadCpuReader } from './thread-cpu.js';
 import { drawFrom, seededRandom } from './mix.js';
 import { UNANSWERED_STALL_MS } from '../base/thresholds.js';
 
-// One report per second: the dashboard's tick and the result's series resolution.
-const REPORT_MS = 1000;
 // Back-off before reconnecting after a failed connect, in ms: a refused port
 // answers in microseconds, and retrying at that pace would only burn CPU.
 const CONNECT_RETRY_MS = 50;

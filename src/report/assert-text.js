@@ -63,6 +63,7 @@ export const WHY = {
   'no-successes': 'no successful responses were measured: only successes count',
   'no-responses': 'no response was measured: the measured phase was empty',
   'stopped-early': 'the run was stopped before its end: the figure covers only the part measured',
+  'generator-stopped': 'spawnbench itself was stopped while measuring (Ctrl-Z, SIGSTOP): its figures hold the gap, not the server\'s; run again without stopping it',
   'run-failed': 'the run failed (FAILED above): its figures cover only what came before',
   'stopped-answering': 'the server stopped answering (note above): the requests it left unanswered are in no figure',
   'lost-requests-endpoint': 'the server never answered some requests while it answered others (note above), and which endpoints they went to is not known: this endpoint\'s figure may leave some of them out',

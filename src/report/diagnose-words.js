@@ -275,6 +275,14 @@ const WORDS = {
         : 'read its full output (--log-file) and fix the crash before diagnosing its speed',
     ],
   }),
+  'generator-stopped': (f) => ({
+    title: `spawnbench itself did not run for ${(f.stoppedMs / 1000).toFixed(1)} s ${f.inWarmup ? 'in the warm-up' : 'while measuring'}: the figures are not the server's`,
+    evidence: [
+      'a stop of spawnbench: Ctrl-Z or SIGSTOP, a suspended machine, a debugger',
+      f.inWarmup ? 'its open loop sent the requests due then late, into the measured time, each timed from when it was due' : 'no request was sent then: the throughput is averaged over the gap, and the requests in flight waited it out',
+    ],
+    next: ['diagnose again without stopping it'],
+  }),
   paused: (f) => ({
     title: `the server answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), where its other seconds answered ~${int(f.medianRps)} each`,
     evidence: [
@@ -429,7 +437,8 @@ const WORDS = {
     ],
     next: [
       'move spawns off the main thread into small forked worker processes (the smaller the process that forks, the cheaper each fork)',
-      'compare strategies on your workload: spawnbench tune --strategy fork-pool',
+      // Without --workload-cmd the strategies run `echo`, not what the server spawns: "on your workload" measured echo.
+      'compare strategies on the command it spawns: spawnbench tune --strategy fork-pool --workload-cmd "<the command it spawns>"',
       ...(f.spawnMechanism === 'fork' ? [FASTER_SPAWN_SENTENCE] : []),
     ],
   }),
@@ -613,8 +622,11 @@ export function unseenLines(unseen) {
   return unseen.map((gap) => {
     if (gap.id === 'probe') {
       const why = gap.reason ? ` (${gap.reason})` : '';
-      return `event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}; ` +
-        'run it under spawnbench diagnose -- <command> to see them';
+      // Started by spawnbench already (diagnose -- <command>), "run it under spawnbench diagnose -- <command>" was no way out:
+      // the reason says what to do, or --no-probe was given. An old result names no mode: the words it had.
+      const next = gap.mode === undefined || gap.mode === 'url' ? 'run it under spawnbench diagnose -- <command> to see them'
+        : gap.reason === '--no-probe' ? 'drop --no-probe to see them' : null;
+      return `event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}${next ? `; ${next}` : ''}`;
     }
     return gap.mode === 'url' ? 'CPU of the server: pass its process id with --pid' : 'CPU of the server: no /proc figures';
   });

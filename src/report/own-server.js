@@ -59,7 +59,7 @@ export function policyNotTunedSentences(rec, plan = null) {
  * A `--processes` sweep's recommendation: the gain it measured and how to deploy
  * that many processes, and what a cluster changes.
  * @param {{ plan: { knobs?: { processes?: boolean }, base: { target: { command: string[] } } },
- *   recommendation: Parameters<typeof processGain>[0] }} result a TuneResult
+ *   recommendation: Parameters<typeof processGain>[0] & { bottleneck?: { findings?: Array<{ kind: string }> }|null } }} result a TuneResult
  * @returns {string[]}
  */
 export function processSweepSentences(result) {
@@ -67,8 +67,10 @@ export function processSweepSentences(result) {
   const g = processGain(result.recommendation);
   if (!g) return [];
   const n = g.size;
+  // An open loop served in full at the best size (bottleneck.js 'rate'): the rate, not the processes, set the throughput.
+  const rateBound = (result.recommendation.bottleneck?.findings ?? []).some((f) => f.kind === 'rate');
   const measured = g.size === g.baseSize
-    ? `${processes(n)} measured best (${int(g.rps)} req/s): more processes did not serve more here.`
+    ? `${processes(n)} measured best (${int(g.rps)} req/s): ${rateBound ? 'every size served the rate offered, so throughput cannot tell them apart here (the bottleneck above)' : 'more processes did not serve more here'}.`
     : `${processes(n)} served ${int(g.rps)} req/s, ${g.gain === null ? 'where' : `${g.gain.toFixed(2)}× what`} ${processes(g.baseSize)} served (${int(g.baseRps)}).`;
   if (n === 1) return [measured];
   const { pm2 } = deployProcesses(result.plan.base.target.command, n);

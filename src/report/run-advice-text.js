@@ -78,6 +78,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
+  if (a.reasons.some((r) => r.id === 'generator-stopped')) return 'No recommendation: spawnbench itself was stopped during the run.';
   if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
@@ -90,7 +91,7 @@ function headline(a, current) {
   if (a.strategy) {
     // A strategy to move to comes with its move-to-pool reason (run-advice.js).
     const move = /** @type {Figures} */ (a.reasons.find((r) => r.id === 'move-to-pool')?.figures);
-    return `Move to ${a.strategy} with ${workers(a.size)}: up to ~${int(move.expectedRps)} req/s, ${gain(move.gain)} this run's ${int(move.rps)}.`;
+    return `Move to ${a.strategy} with ${workers(a.size)}: about ${int(move.expectedRps)} req/s, ${gain(move.gain)} this run's ${int(move.rps)}.`;
   }
   if (a.size !== null && a.policy !== null) {
     const same = a.size === current.poolSize && a.policy === current.balance;
@@ -118,7 +119,7 @@ function ownHeadline(a) {
   const help = has('own-pool-would-help');
   if (help) {
     const pool = help.poolKind === 'processes' ? `${workers(a.size)} in processes (node:cluster, or child_process.fork workers that spawn)` : `${workers(a.size)} (node:cluster, or worker threads for its JavaScript)`;
-    return `A pool would help: ${pool}, up to ~${int(help.expectedRps)} req/s, ${gain(help.gain)} this run's ${int(help.rps)}.`;
+    return `A pool would help: ${pool}, about ${int(help.expectedRps)} req/s, ${gain(help.gain)} this run's ${int(help.rps)}.`;
   }
   const threads = has('thread-knob');
   if (threads?.limit === 'cores' && Number.isFinite(threads.sharedCores)) {
@@ -131,7 +132,7 @@ function ownHeadline(a) {
     const action = knobAction(knob, /** @type {number} */ (a.size));
     const pm2 = deployProcesses(more.command ?? [], /** @type {number} */ (a.size)).pm2;
     const how = action || `run ${a.size} processes of it (node:cluster${pm2 ? `, ${shellLine(pm2)}` : ', PM2\'s cluster mode'}, or ${a.size} replicas)`;
-    return `More processes would help: ${how}, up to ~${int(more.expectedRps)} req/s, ${gain(more.gain)} this run's ${int(more.rps)}.`;
+    return `More processes would help: ${how}, about ${int(more.expectedRps)} req/s, ${gain(more.gain)} this run's ${int(more.rps)}.`;
   }
   const enough = has('one-process-enough');
   const sharedCores = has('no-gain-expected')?.sharedCores;
@@ -146,6 +147,9 @@ function ownHeadline(a) {
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
     const amount = limit === 'quota' ? ` (${fixed(/** @type {Figures} */ (enough).quotaCpus, 1)} CPU)` : '';
     if (limit === 'child') return `One process is enough: the limit is ${/** @type {Figures} */ (enough).label}, a process it started, not its main thread.`;
+    if (limit === 'load' && Number.isFinite(enough?.waitMs)) {
+      return 'One process is enough: the limit is what its requests wait on (a database, a downstream, a timer), not the server: more connections serve more only if that has room.';
+    }
     return `One process is enough: the limit is ${ownLimitName[limit] ?? limitName[limit] ?? limit}${amount}.`;
   }
   if (a.size === null) return 'Cannot tell from this run.';
@@ -256,6 +260,10 @@ const SENTENCES = {
     (f.spinning
       ? `${spinningText(f.spinning)}. Then ${SPINNING_NEXT}, and run again.`
       : 'Find what held it (a lock, a stopped process, a downstream that never answers: spawnbench diagnose), then run again.'),
+  'generator-stopped': (f) =>
+    `spawnbench did not run for ${secs(f.stoppedMs)} ${f.inWarmup ? 'in the warm-up' : `of the ${secs(f.durationMs)} measured`} (Ctrl-Z or SIGSTOP, a suspended machine, a debugger): ` +
+    `${f.inWarmup ? 'the open loop sent the requests due then late, into the measured time' : 'nothing was sent then'}, ` +
+    'so its throughput and latency hold that gap, not what the server can do. Run again without stopping it.',
   paused: (f) =>
     `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
     `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
@@ -376,7 +384,7 @@ const SENTENCES = {
   'one-process-enough': (f) =>
     f.limit === 'quota'
       ? `Its main thread was busy ${pct(f.busy)} of the time (ELU ${fixed(f.elu)}), the quota's stops included: a second process would get no more than the same ${fixed(f.quotaCpus, 1)} CPU.`
-      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.'
+      : f.limit === 'load' ? 'Nothing it runs on was saturated: its main thread, the cores and the load generator all had room.' + waitSentence(f)
       : f.limit === 'child' ? `A process it started, ${f.label} (no worker it balances requests over), was busy (ELU ${fixed(f.elu)}${Number.isFinite(f.cpuPct) ? `, CPU ${pct(f.cpuPct / 100)}` : ''}) while the cores had room: more processes of the server would all wait on it. Make that process faster, or run more of it.`
       : `${capital(/** @type {string} */ (limitWords(f)))} ran at ${pct(f.share)} of what they allow${othersShare(f)}.`,
   'thread-knob': (f) => threadKnobSentence(f),
@@ -387,8 +395,20 @@ const SENTENCES = {
       `and the server also listens on ${ports.length === 1 ? 'port' : 'ports'} ${ports.slice(0, 4).join(', ')}: ${idle.length === 1 ? 'it serves' : 'they serve'} another port, ` +
       'or started after the connections were made; either way this run cannot size the workers. Measure each port on its own (--port), or have every worker listen on the same port.';
   },
-  'not-measured': () => 'That gain is an upper bound from this run\'s figures (the bound the pool would meet first), not a measurement.',
+  // Not an upper bound: from baseline's run (344–357 req/s) it said "up to ~577–625 req/s … an upper bound", and fork-pool
+  // with 2 workers served 811–898 req/s on the same machine (its small workers fork faster than baseline's process).
+  'not-measured': () => 'That figure is an estimate from this run\'s figures (the first bound the pool would meet), not a measurement, and can be off either way: the sweep below measures it.',
 };
+
+/**
+ * " Each request took 169 ms (median), of which its main thread worked ~0.9 ms: …", where the time was a wait outside it.
+ * @param {Figures} f
+ */
+function waitSentence(f) {
+  if (!Number.isFinite(f.waitMs)) return '';
+  return ` Each request took ${fixed(f.waitMs, 0)} ms (${f.latencyFrom === 'p50' ? 'median' : 'mean'}), of which its main thread worked ~${fixed(f.workMs, f.workMs < 10 ? 1 : 0)} ms: ` +
+    'the rest was a wait outside it, with every connection waiting. `spawnbench diagnose` shows what it waits on; raise that pool (or its limit), or test with more connections to see whether it has room.';
+}
 
 /**
  * "; other processes used 0.3 of them (node ×1: 0.3 cores)", when the figures name any.

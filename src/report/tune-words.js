@@ -65,6 +65,10 @@ export function bottleneckFindingText({ kind, figures: f }) {
     return `the main thread is the limit (${parts.join(', ')}): more workers will not help`;
   }
   if (kind === 'connections') return connectionsText(f);
+  if (kind === 'rate') {
+    return `the rate offered is the limit, not the server: the open loop sent ${int(f.rate)} req/s and ${int(f.rps)} req/s were served, so every size that serves it shows the same throughput ` +
+      'and only latency tells them apart; to find the server\'s own limit, tune without --rate (a closed loop) or at a higher rate';
+  }
   if (kind === 'pool') {
     const noun = f.workerKind === 'thread' ? 'thread' : f.workerKind === 'process' ? 'worker process' : 'worker';
     const plural = f.workers === 1 ? '' : noun === 'worker process' ? 'es' : 's';

@@ -14,7 +14,7 @@ import { createControlReader } from './control-lines.js';
 import { waitListening } from './wait-listening.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { READY_TIMEOUT_MS, DAEMON_LISTEN_GRACE_MS } from '../base/thresholds.js';
-import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage, ownStartFailure } from './start-limits.js';
+import { processLimitReached, processLimitClose, threadStartFailure, processLimitMessage, startLimitFailureMessage, ownStartFailure } from './start-limits.js';
 
 /** How often, while a server starts, the process limit is checked (ms), and in how many checks in a row it must be reached. */
 const LIMIT_POLL_MS = 500;
@@ -151,6 +151,10 @@ async function waitReady({ ready, events, exited, label, stderrTail, readyTimeou
     if (described) throw new RunError(described);
     const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = stderrTail();
+    // Its address space or descriptors ran out (V8's or libuv's own words in its stderr): first, since the native
+    // stack of a loop that could not open names WorkerThreadsTaskRunner, which reads as a thread it could not make.
+    const startLimit = startLimitFailureMessage(label, why, tail);
+    if (startLimit) throw new RunError(startLimit);
     // A Node that could not make its threads aborts with a native stack: say the limit instead.
     // Or one of its workers aborted short of threads, and the process limit leaves no room for them.
     const limited = threadStartFailure(tail) ?? (code !== 0 || signal ? processLimitClose('self') : null);

@@ -3,7 +3,7 @@
  * everything it started and returns a plain result. It emits; renderers listen
  * (events in src/README.md). It never prints.
  */
-import { startSampler } from '../sample/index.js';
+import { startSampler, probeWithFilesLimit } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
 import { narrowToServer, readServerCpu } from '../machine/cpu-budget.js';
 import { createLogger } from '../output/logger.js';
@@ -109,6 +109,9 @@ async function execute(run, plan, logger) {
   if (stoppedEarly) notes.push(STOPPED_EARLY_NOTE);
 
   const outcome = requestOutcome(load);
+  // The server's open-files limit, where it is below the connections and they were reset (ulimit -n).
+  const filesLimit = openFilesShort(load, limits);
+  if (samples) samples.probe = probeWithFilesLimit(samples.probe, filesLimit);
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
     machine: { ...machine, cpu: narrowToServer(machine.cpu, serverCpu) },
@@ -127,8 +130,7 @@ async function execute(run, plan, logger) {
     workerDeaths: runner.workerDeaths(workers, samples, measureStartedAt),
     // Requests whose command could not be started, by errno and the limit it points at.
     spawnFailures: spawnFailures(load.errorTexts, limits),
-    // The server's open-files limit, where it is below the connections and they were reset (ulimit -n).
-    openFilesLimit: openFilesShort(load, limits),
+    openFilesLimit: filesLimit,
     // The server (or strategy) ended during the run, unasked (a daemon's exit 0 while its child serves is not an end).
     serverExit: crash && !crash.daemonised ? { code: crash.code, signal: crash.signal } : null,
     exitCode: failures.length > 0 || outcome.id === 'none-succeeded' ? 1 : 0,

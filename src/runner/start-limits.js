@@ -108,3 +108,30 @@ function userTasks(uid) {
   }
   return tasks;
 }
+
+/** Node's abort when a thread's event loop cannot get its descriptors (a low `ulimit -n` on the server), or the errno itself. */
+const OPEN_FILES_FAILED = /uv_loop_init|EMFILE/;
+
+/** V8's words when it cannot reserve the address space it starts with (a low `ulimit -v` on the server). */
+const ADDRESS_SPACE_FAILED = /Failed to reserve (virtual )?memory/;
+
+/**
+ * One line for a server that died before it was ready because V8 could not reserve its address space, or Node could
+ * not open the descriptors it starts with (a low `ulimit -n` where it starts), else null.
+ * `run -- sh -c 'ulimit -v 400000; exec node server.js'` read "was killed by SIGTRAP before it was ready; its stderr
+ * ends: # Fatal process OOM in Failed to reserve virtual memory for CodeRange", with no word of the limit.
+ * @param {string} label
+ * @param {string} why "was killed by SIGTRAP", "exited with code 133"
+ * @param {string|null|undefined} stderr the tail of its stderr
+ * @returns {string|null}
+ */
+export function startLimitFailureMessage(label, why, stderr) {
+  if (OPEN_FILES_FAILED.test(stderr ?? '')) {
+    // Node aborts when its threads cannot open their event loops' descriptors (`ulimit -n 12`: a native stack).
+    return `${label} ${why} before it was ready: Node could not open the files it starts with ('uv_loop_init' or EMFILE in its stderr), ` +
+      'which an open-files limit (ulimit -n) below what Node needs does; raise it where the server starts (ulimit -n 1024 or more)';
+  }
+  if (!ADDRESS_SPACE_FAILED.test(stderr ?? '')) return null;
+  return `${label} ${why} before it was ready: Node could not reserve its memory ('Failed to reserve virtual memory' in its stderr), ` +
+    'which an address-space limit (ulimit -v) below what Node reserves does; raise it where the server starts (ulimit -v unlimited)';
+}

@@ -35,6 +35,12 @@ export async function measureRun(parent, run, { processes = false } = {}) {
  * @returns {string[]}
  */
 function pauseFailure(load, failures) {
+  // spawnbench itself stopped (Ctrl-Z, SIGSTOP of tune or compare): the step's load stopped with it, whatever the server did.
+  const stopped = failures.length === 0 ? load?.generatorStopped : null;
+  if (stopped) {
+    const when = stopped.inWarmup ? 'in the warm-up, and its open loop sent the requests due then late, into the measured time' : `of the ${((load?.durationMs ?? 0) / 1000).toFixed(1)} s measured`;
+    return [`spawnbench itself did not run for ${(stopped.ms / 1000).toFixed(1)} s ${when} (Ctrl-Z, SIGSTOP): its throughput holds that gap`];
+  }
   const pause = failures.length === 0 ? pausedMidRun(load) : null;
   if (!pause) return [];
   const seconds = pause.from === pause.to ? `second ${pause.from}` : `seconds ${pause.from}–${pause.to}`;

@@ -425,5 +425,23 @@ export function probeStatus(channel, runtime, reported, program = null, uid = nu
   if (probeEnv === false) {
     return { available: false, reason: 'no probe report received: the server\'s environment lost the probe\'s NODE_OPTIONS on the way (env -i, sudo, a launcher that builds its own environment); pass NODE_OPTIONS and the SPAWNBENCH_PROBE_* variables through for ELU and loop figures (its CPU is read from outside)' };
   }
-  return { available: false, reason: 'no probe report received (was NODE_OPTIONS replaced by the strategy?)' };
+  return { available: false, reason: GENERIC_PROBE_REASON };
+}
+
+const GENERIC_PROBE_REASON = 'no probe report received (was NODE_OPTIONS replaced by the strategy?)';
+
+/**
+ * The probe's status once the run knows the server's open-files limit ran short (error-reasons.js openFilesShort): a
+ * probe that never reported with no other cause found ran out of descriptors with it. `ulimit -n 48` and 30 connections
+ * read "was NODE_OPTIONS replaced by the strategy?", where at `ulimit -n 200` the same server reported.
+ * @param {{ available: boolean, reason: string|null }|null|undefined} probe samples.probe
+ * @param {{ openFiles: number, connections: number, needed: number }|null} filesLimit
+ */
+export function probeWithFilesLimit(probe, filesLimit) {
+  if (!probe || probe.available || probe.reason !== GENERIC_PROBE_REASON || !filesLimit) return probe;
+  return {
+    ...probe,
+    reason: `no probe report received: the server's open-files limit is ${filesLimit.openFiles} (ulimit -n), too few for ${filesLimit.connections} connections and its own files, ` +
+      `and the probe's channel is one of them; raise it where the server starts (ulimit -n ${filesLimit.needed} or more) for ELU and loop figures (its CPU is read from outside)`,
+  };
 }

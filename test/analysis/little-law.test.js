@@ -53,6 +53,22 @@ test('a sweep whose best size was bounded by its 30 connections says so', () => 
   assert.match(rec.sentences.at(-1), /^At the best size \(4 workers\), the connection count is the limit, not the server: 30 connections/);
 });
 
+test('an open loop served in full: the rate offered is the limit, not "one spawnbench does not sample"', () => {
+  // tune --processes 1,2 --rate 50: 50 req/s at both sizes read "throughput stopped rising past it (50 req/s at 2
+  // workers) … the limit is one spawnbench does not sample; look at what the workers wait on (memory and swap, disk …)".
+  const open = { ...CALM, cores: 2, systemCpuPct: 30, loadMode: 'open', rate: 50, connections: 10, p50Ms: 1, meanMs: 1.2 };
+  const steps = sweep({ sizes: [1, 2], rps: () => 50, noise: 0.002, signals: (size) => ({ ...open, loadRps: 50 - size * 0.1 }) });
+  const rec = wordRecommendation(recommend(steps));
+  assert.ok(rec.reasons.includes('rate') && !rec.reasons.includes('limit-not-sampled'), rec.reasons.join(','));
+  const last = rec.sentences.at(-1);
+  assert.match(last, /the rate offered is the limit, not the server: the open loop sent 50 req\/s and 50 req\/s were served/);
+  assert.doesNotMatch(last, /does not sample|memory and swap/);
+  // Served well below its rate: the server (or what limits it) set the throughput, as before.
+  assert.deepEqual(findBottleneck({ ...open, rate: 1000, loadRps: 480 }).findings.map((f) => f.kind), []);
+  // A closed loop has no rate.
+  assert.ok(!findBottleneck({ ...open, loadMode: 'closed', rate: null, loadRps: 50 }).findings.some((f) => f.kind === 'rate'));
+});
+
 /** Diagnose's evidence of a server with room: a main thread at 30%, 16 cores a third busy. */
 function evidence(load) {
   return {

@@ -80,3 +80,16 @@ test('--generator-threads 2 under a ulimit -v that fits one thread: one line say
   assert.equal(result.status, 2, `status ${result.status} signal ${result.signal}: ${result.stderr}`);
   assert.match(result.stderr, /^spawnbench: --generator-threads 2 [^\n]*\n$/);
 });
+
+test("a server that dies at start under its own low ulimit -v: the limit is named, not only V8's trap", async () => {
+  // run -- sh -c 'ulimit -v 400000; exec node server.js' read "was killed by SIGTRAP before it was ready; its stderr
+  // ends: # Fatal process OOM in Failed to reserve virtual memory for CodeRange".
+  const { startLimitFailureMessage } = await import('../../src/runner/start-limits.js');
+  const tail = '\n#\n# Fatal process OOM in Failed to reserve virtual memory for CodeRange\n#\n';
+  assert.equal(startLimitFailureMessage("'node server.js'", 'was killed by SIGTRAP', tail),
+    "'node server.js' was killed by SIGTRAP before it was ready: Node could not reserve its memory ('Failed to reserve virtual memory' in its stderr), which an address-space limit (ulimit -v) below what Node reserves does; raise it where the server starts (ulimit -v unlimited)");
+  assert.equal(startLimitFailureMessage("'node server.js'", 'exited with code 1', 'Error: listen EADDRINUSE'), null);
+  // sh -c 'ulimit -n 12; exec node server.js': a native stack, "Assertion failed: (0) == (uv_loop_init(&loop_))".
+  assert.match(startLimitFailureMessage("'node server.js'", 'was killed by SIGABRT', '  #  Assertion failed: (0) == (uv_loop_init(&loop_))\n'),
+    /^'node server\.js' was killed by SIGABRT before it was ready: Node could not open the files it starts with .*; raise it where the server starts \(ulimit -n 1024 or more\)$/);
+});

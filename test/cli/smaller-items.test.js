@@ -82,3 +82,27 @@ test('connect errors are "connect failed" (EMFILE, EADDRNOTAVAIL as much as a re
   assert.match(text, /Errors\s+5: connect failed 5/);
   assert.doesNotMatch(text, /refused/);
 });
+
+test('a Ctrl-C delivered twice at once (to spawnbench and its group, as timeout does) stops gracefully; a later second one still forces', async () => {
+  // `timeout 120 spawnbench compare …` cancelled with SIGINT: timeout passes it on to spawnbench and to its group, and
+  // a compare stopped so once exited 130 with no table and no --out, as a deliberate second Ctrl-C does.
+  const { handleSignals } = await import('../../src/commands/signals.js');
+  const { SIGNAL_REPEAT_MIN_MS } = await import('../../src/base/thresholds.js');
+  const exit = process.exit;
+  const exits = [];
+  let stops = 0;
+  process.exit = /** @type {never} */ ((code) => exits.push(code));
+  const signals = handleSignals(() => stops++);
+  try {
+    process.emit('SIGINT', 'SIGINT');
+    process.emit('SIGINT', 'SIGINT');
+    assert.equal(stops, 1);
+    assert.deepEqual(exits, [], 'the same signal twice within microseconds is one stop, not a forced exit');
+    await new Promise((resolve) => setTimeout(resolve, SIGNAL_REPEAT_MIN_MS + 50));
+    process.emit('SIGINT', 'SIGINT');
+    assert.deepEqual(exits, [130], 'a second press after that forces the exit');
+  } finally {
+    signals.release();
+    process.exit = exit;
+  }
+});

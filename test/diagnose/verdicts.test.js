@@ -81,6 +81,16 @@ test('healthy beside other programs that held most of the cores: the capacity is
   const { verdict } = wordDiagnosis(diagnoseEvidence(crowded));
   assert.equal(verdict.id, 'healthy');
   assert.match(verdict.evidence.join('\n'), /capacity seen: at least 20 req\/s: other programs held [12]\.\d+ of the 2 cores, the server 0\.0\d*; how much of theirs it would take under more load is not known here/);
+  // Not full, but other programs held most of what was busy: the cores they left are no bound either. Seen: a server
+  // spinning 2 ms a request at --rate 100, other programs on 1.2 of 2 cores: "roughly 302 req/s … the CPU budget runs
+  // out first", where a closed loop on the same machine served 438.
+  const shared = { ...evidence({ load: { mode: 'open', rps: 101, requests: 202, attempts: 202, p50Ms: 3.2, p99Ms: 15.7 }, process: { elu: 0.29, cpuPct: 30 }, generator: { cpuPct: 4 } }), machine: { cores: 2, cpus: [78, 76], busyPct: 77 } };
+  const sharedVerdict = wordDiagnosis(diagnoseEvidence(shared)).verdict;
+  assert.equal(sharedVerdict.figures.capacityFrom, 'crowded', sharedVerdict.evidence.join('\n'));
+  assert.match(sharedVerdict.evidence.join('\n'), /capacity seen: at least 101 req\/s: other programs held 1\.2 of the 2 cores, the server 0\.3/);
+  // The load generator is no other program: a busy generator beside the server leaves the estimate as it was.
+  const generatorOnly = { ...shared, generator: { elu: 0.9, cpuPct: 110, threads: 1 } };
+  assert.notEqual(diagnoseEvidence(generatorOnly).verdict.figures.capacityFrom, 'crowded');
   // The same server on quiet cores used 3% of its main thread: too light a load to scale from.
   const quiet = { ...crowded, machine: { cores: 2, cpus: [5, 3], busyPct: 4 } };
   assert.match(wordDiagnosis(diagnoseEvidence(quiet)).verdict.evidence.join('\n'), /capacity seen: not known from so light a load/);
@@ -408,4 +418,23 @@ test('no problem found in under a second measured is "too little measured", not 
   // A second measured (a timer's few ms short of it too), or a problem found however short: as before.
   assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 960, requests: 500 } })).verdict.id, 'healthy');
   assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 100, requests: 20, errors: 20, errorRate: 0.5, statuses: { 500: 20 } } })).verdict.id, 'errors');
+});
+
+test('blocked in spawn: the strategies are compared on the command the server spawns, not on echo', () => {
+  // "compare strategies on your workload: spawnbench tune --strategy fork-pool" ran the strategies' default workload
+  // (echo), not what the server spawns.
+  const worded = wordFinding({ id: 'spawn-blocked', kind: 'problem', where: null, figures: { blockedFraction: 0.78, spawnsPerSec: 240, msPerSpawn: 3.25, routes: [], spawnMechanism: 'posix_spawn' } });
+  const compare = worded.next.find((n) => n.includes('--strategy fork-pool'));
+  assert.equal(compare, 'compare strategies on the command it spawns: spawnbench tune --strategy fork-pool --workload-cmd "<the command it spawns>"');
+});
+
+test('spawnbench itself stopped while measuring (Ctrl-Z, SIGSTOP): that is the verdict, not "healthy" on the diluted figures', () => {
+  // Stopped 1.2 s of a 3 s diagnose, a server that served ~30,000 req/s read "healthy … served 10,661 req/s …
+  // capacity seen: at least 10,661 req/s".
+  const stopped = { ...evidence({ load: { rps: 10661, requests: 31988, attempts: 31988 } }), generatorStopped: { ms: 1222, longestMs: 1222 } };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(stopped));
+  assert.equal(verdict.id, 'generator-stopped');
+  assert.equal(verdict.title, "spawnbench itself did not run for 1.2 s while measuring: the figures are not the server's");
+  assert.deepEqual(verdict.next, ['diagnose again without stopping it']);
+  assert.equal(diagnoseEvidence({ ...stopped, generatorStopped: null }).verdict.id, 'healthy');
 });

@@ -18,6 +18,9 @@ import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
 import { wordDiagnosis } from '../../src/report/diagnose-words.js';
 import { syntheticResult } from '../diagnose/synthetic.js';
+import { IntervalStats } from '../../src/load/counters.js';
+import { Aggregator } from '../../src/load/aggregate.js';
+import { currentOf } from '../../src/report/run-advice-summary.js';
 import { compareTable } from '../../src/analysis/compare-table.js';
 import { formatCompare } from '../../src/report/compare-text.js';
 import { EventEmitter } from 'node:events';
@@ -235,4 +238,55 @@ test('one request held while the server answers the rest to the end is lost, not
   assert.equal(lostAtEnd({ unanswered: { count: 1, oldestMs: 1800 }, latency: { maxMs: 5 } }), null);
   // Quiet for as long as the stall rule asks: a stall, whatever the count.
   assert.deepEqual(stalledAtEnd({ unanswered: { count: 1, oldestMs: 1800, quietMs: 900 }, latency: { maxMs: 5 } }), { count: 1, oldestMs: 1800 });
+});
+
+// spawnbench itself stopped mid-run (Ctrl-Z, SIGSTOP): stopped 2 s of a 3-s run, it read "18,100 req/s … One process
+// is enough: the limit is the load offered" of a server that served 54,284 requests in the ~1 s it was driven. The
+// generator's report interval that spans the stop is recorded (load.generatorStopped), and the run is not sized.
+
+/** A measured phase of one generator thread, one report per interval given (ms). */
+function measuredIntervals(intervals) {
+  const aggregator = new Aggregator(1);
+  let elapsed = 0;
+  intervals.forEach((intervalMs, index) => {
+    const stats = new IntervalStats();
+    for (let i = 0; i < 100; i++) stats.response(200, 1, false);
+    elapsed += intervalMs;
+    aggregator.add(0, { index, phase: 'measure', intervalMs, phaseElapsedMs: elapsed, cpuMs: null, final: index === intervals.length - 1, eluActiveMs: 0, eluIdleMs: 1, ...stats.take() });
+  });
+  return aggregator.measured();
+}
+
+test('a report interval a second or more past its period is spawnbench stopped; late reports of a busy thread are not', () => {
+  assert.deepEqual(measuredIntervals([1000, 3100, 1000]).stopped, { ms: 2100, longestMs: 2100 });
+  assert.deepEqual(measuredIntervals([1000, 2500, 2200]).stopped, { ms: 2700, longestMs: 1500 });
+  assert.equal(measuredIntervals([1000, 1400, 1900, 300]).stopped, null, 'a thread that reported up to 0.9 s late (a loaded machine) was not stopped');
+  // A stop in the warm-up, kept apart: an open loop sends the requests due then late, into the measured time.
+  const aggregator = new Aggregator(1);
+  aggregator.add(0, { index: 0, phase: 'warmup', intervalMs: 2600, phaseElapsedMs: 2600, cpuMs: null, final: false, eluActiveMs: 0, eluIdleMs: 1, ...new IntervalStats().take() });
+  aggregator.add(0, { index: 1, phase: 'measure', intervalMs: 1000, phaseElapsedMs: 1000, cpuMs: null, final: true, eluActiveMs: 0, eluIdleMs: 1, ...new IntervalStats().take() });
+  const warm = aggregator.measured();
+  assert.equal(warm.stopped, null);
+  assert.deepEqual(warm.warmupStopped, { ms: 1600, longestMs: 1600 });
+});
+
+test('a run whose generator was stopped is not sized, and says why', () => {
+  const run = ownRun({ pool: false, rps: 18100, durationMs: 3000, cpus: [40, 30], spawnedCpuPct: 0, main: { elu: 0.33, blocked: 0, cpuPct: 70, loopCpuPct: 70, waitPct: 0 } });
+  const before = adviseRun(adviceInput(run));
+  assert.notEqual(before.reasons[0].id, 'generator-stopped');
+  run.load.generatorStopped = { ms: 2000, longestMs: 2000 };
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.equal(advice.reasons[0].id, 'generator-stopped');
+  const lines = adviceParagraphs(advice, currentOf(run));
+  assert.equal(lines[0], 'No recommendation: spawnbench itself was stopped during the run.');
+  assert.ok(lines.some((l) => l.startsWith('- spawnbench did not run for 2.0 s of the 3.0 s measured (Ctrl-Z or SIGSTOP')), lines.join('\n'));
+  assert.ok(!lines.some((l) => /load offered/.test(l)), lines.join('\n'));
+  // Its gates fail: a server's ELU averaged over the stop read 0.33 where it ran at 0.84, and 'elu<0.9' passed.
+  const gates = evaluateAssertions([parseAssertion('elu<0.9'), parseAssertion('errors=0')], gateFigures(run));
+  assert.deepEqual(gates.map((g) => [g.pass, g.why]), [[false, 'generator-stopped'], [false, 'generator-stopped']]);
+  delete run.load.generatorStopped;
+  assert.ok(evaluateAssertions([parseAssertion('errors=0')], gateFigures(run))[0].pass, 'not stopped: the gate as before');
+  run.load.generatorStopped = { ms: 1100, longestMs: 1100, inWarmup: true };
+  assert.ok(adviceParagraphs(adviseRun(adviceInput(run)), currentOf(run)).some((l) => l.includes('did not run for 1.1 s in the warm-up') && l.includes('sent the requests due then late')));
 });

@@ -114,6 +114,13 @@ test('"had room" beside an ELU over the limit says the busy time it was judged o
   const advice = adviseRun(adviceInput(closed));
   assert.ok(advice.reasons.some((r) => r.id === 'main-busy'), JSON.stringify(advice.reasons.map((r) => r.id)));
   assert.doesNotMatch(words(closed), /had room|load offered/);
+  // An open loop far beyond what was answered (--rate 2000 on 2 connections, 300 answered) kept its connections full as a
+  // closed loop does: "had room … One process is enough" was said of a server spinning 2 ms a request at ELU 0.91.
+  const beyond = ownRun({ pool: false, rps: 300, cpus: [70, 70], spawnedCpuPct: 0, main: { elu: 0.95, blocked: 0, cpuPct: 45, loopCpuPct: 45, waitPct: 45 } });
+  beyond.plan.load.rate = 2000;
+  beyond.load.mode = 'open';
+  assert.ok(adviseRun(adviceInput(beyond)).reasons.some((r) => r.id === 'main-busy'), JSON.stringify(adviseRun(adviceInput(beyond)).reasons.map((r) => r.id)));
+  assert.doesNotMatch(words(beyond), /had room|load offered/);
 });
 
 test("the HTML report's CPU chart and process table include the spawned commands", async () => {

@@ -34,7 +34,7 @@ test('one process, its main thread the limit, a core idle, no spawns: 2 processe
   assert.deepEqual(advice.confirmWith.argv, ['tune', '--processes', '1,2', '-c', '30', '--', 'node', 'api.js']);
   const lines = words(run);
   const text = lines.join('\n');
-  assert.match(lines[0], /^More processes would help: run 2 processes of it \(node:cluster, pm2 start api\.js -i 2, or 2 replicas\), up to ~\d+ req\/s, [\d.]+× this run's 73\.$/);
+  assert.match(lines[0], /^More processes would help: run 2 processes of it \(node:cluster, pm2 start api\.js -i 2, or 2 replicas\), about \d+ req\/s, [\d.]+× this run's 73\.$/);
   assert.match(text, /in-memory state .* is per process/);
   assert.doesNotMatch(text, /[Ss]pawning in workers|One process is enough/, text);
 });
@@ -108,6 +108,14 @@ test('the command shapes --processes takes, and how to deploy N processes', () =
   assert.equal(sentences[0], '2 processes served 146 req/s, 2.00× what 1 process served (73).');
   assert.match(sentences[1], /^To run 2 processes: `pm2 start api\.js -i 2` \(PM2's cluster mode\), node:cluster in your entry file .* or 2 replicas behind a load balancer\. Each process has its own memory: in-memory state/);
   assert.deepEqual(processSweepSentences({ plan: { knobs: { sizeEnv: 'W' } }, recommendation: { size: 2 } }), []);
+  // tune --processes 1,2 --rate 50: "1 process measured best (50 req/s): more processes did not serve more here", where
+  // the open loop's rate, served in full at every size, set the throughput.
+  const rateBound = (findings) => processSweepSentences({
+    plan: { knobs: { processes: true }, base: { target: { command: ['node', 'api.js'] } } },
+    recommendation: { size: 1, sizes: [{ size: 1, rps: { median: 50 } }, { size: 2, rps: { median: 49.9 } }], bottleneck: { findings } },
+  })[0];
+  assert.equal(rateBound([{ kind: 'rate' }]), '1 process measured best (50 req/s): every size served the rate offered, so throughput cannot tell them apart here (the bottleneck above).');
+  assert.equal(rateBound([]), '1 process measured best (50 req/s): more processes did not serve more here.');
 });
 
 test('the tune --processes sweep a slow server gets carries a -d, and its time estimate counts those longer steps', () => {

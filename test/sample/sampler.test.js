@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { openProbeChannel } from '../../src/probe/channel.js';
-import { startSampler, probeSupport, probeStatus } from '../../src/sample/index.js';
+import { startSampler, probeSupport, probeStatus, probeWithFilesLimit } from '../../src/sample/index.js';
+import { unseen } from '../../src/analysis/verdicts.js';
+import { unseenLines } from '../../src/report/diagnose-words.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { stopGroup } from '../probe/helpers/servers.js';
 
@@ -85,6 +87,24 @@ test('a user\'s server on another runtime (python3) is named as such, not sent a
   const figures = { elu: null, busy: 0.11, blocked: null, cpuPct: 44, eluLimit: 0.9, blockedLimit: 0.25 };
   const [, room] = adviceParagraphs({ size: null, policy: null, strategy: null, basis: 'one-run', confidence: null, reasons: [{ id: 'main-has-room', figures }], confirmWith: null, estimate: null });
   assert.equal(room, '- Its main thread had room (on a CPU 11% of the time; no ELU without the probe, so time it waited is not counted; it is the limit from 90%).');
+});
+
+test('a probe that never reported from a server short of open files names the limit; diagnose does not send a started server to "diagnose --"', () => {
+  // run -c 30 -- sh -c 'ulimit -n 48; exec node server.js': "no probe report received (was NODE_OPTIONS replaced by the
+  // strategy?)", where at ulimit -n 200 the same server's probe reported; diagnose added "run it under spawnbench
+  // diagnose -- <command> to see them" of a server it had started so.
+  const generic = probeStatus({}, 'node', false, 'node', null, true);
+  const filesLimit = { openFiles: 48, connections: 30, failed: 658, needed: 62 };
+  const probe = probeWithFilesLimit(generic, filesLimit);
+  assert.equal(probe.reason, "no probe report received: the server's open-files limit is 48 (ulimit -n), too few for 30 connections and its own files, and the probe's channel is one of them; raise it where the server starts (ulimit -n 62 or more) for ELU and loop figures (its CPU is read from outside)");
+  assert.equal(probeWithFilesLimit(generic, null), generic, 'no limit short: the reason as it was');
+  const python = probeStatus({}, 'node', false, 'python3');
+  assert.equal(probeWithFilesLimit(python, filesLimit), python, 'a reason of its own is kept');
+  const evidence = (mode, probeReason) => ({ probe: null, probeReason, mode, processes: [{ cpuPct: 50 }] });
+  const [started] = unseenLines(unseen(evidence('command', probe.reason)));
+  assert.ok(started.endsWith('(its CPU is read from outside))'), started);
+  assert.match(unseenLines(unseen(evidence('command', '--no-probe')))[0], /; drop --no-probe to see them$/);
+  assert.match(unseenLines(unseen(evidence('url', 'the server was not started by spawnbench')))[0], /; run it under spawnbench diagnose -- <command> to see them$/);
 });
 
 test('reset restarts the summary and series', async () => {

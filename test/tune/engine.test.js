@@ -78,6 +78,15 @@ test('a step whose server answered nothing for whole seconds mid-step (SIGSTOP, 
   assert.equal(steady.recommendation.size, 4);
 });
 
+test('a step during which spawnbench itself was stopped (Ctrl-Z, SIGSTOP) is a failed step, not ranked', async () => {
+  // Stopped part of a step, its throughput held the gap, and tune ranked it: the size a stop hit lost.
+  const fake = fakeRuns((size) => ({ ...peakAt4(size), ...(size === 4 ? { generatorStopped: { ms: 600, longestMs: 600 } } : {}) }));
+  const result = await createTune(plan(), deps(fake.createRun)).start();
+  const step = result.steps.find((s) => s.size === 4);
+  assert.deepEqual(step.failures, ['spawnbench itself did not run for 0.6 s of the 1.0 s measured (Ctrl-Z, SIGSTOP): its throughput holds that gap']);
+  assert.equal(result.recommendation.size, 2);
+});
+
 test('a size that fails to start after others worked is recorded; a first step that fails fails the sweep', async () => {
   const failsAt4 = fakeRuns((size) => (size === 4 ? { fail: 'strategy exited with code 1 before it was ready' } : peakAt4(size)));
   const result = await createTune(plan(), deps(failsAt4.createRun)).start();

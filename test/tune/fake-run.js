@@ -8,7 +8,7 @@ export const MACHINE = { node: 'v20.20.2', libuv: '1.46.0', v8: '11', platform: 
 
 /**
  * @param {(size: number, policy: string, call: number, plan: object) => { rps: number, p99Ms?: number, errors?: number, fail?: string, hang?: boolean,
- *   series?: Array<{ second: number, requests: number }> }} model
+ *   series?: Array<{ second: number, requests: number }>, generatorStopped?: { ms: number, longestMs: number } }} model
  * @returns {{ createRun: Function, plans: object[], runs: object[] }}
  */
 export function fakeRuns(model) {
@@ -30,7 +30,7 @@ export function fakeRuns(model) {
       const early = figures.hang ? (await stopped, true) : false;
       const result = {
         tool: 'spawnbench', format: 1, kind: 'run', plan, machine: MACHINE, stoppedEarly: early, failures: [],
-        load: { rps: figures.rps, requests: figures.rps, durationMs: 1000, latency: { p50Ms: 1, p99Ms: figures.p99Ms ?? 60000 / figures.rps }, errors: { total: figures.errors ?? 0 }, ...(figures.series ? { series: figures.series } : {}) },
+        load: { rps: figures.rps, requests: figures.rps, durationMs: 1000, latency: { p50Ms: 1, p99Ms: figures.p99Ms ?? 60000 / figures.rps }, errors: { total: figures.errors ?? 0 }, ...(figures.series ? { series: figures.series } : {}), ...(figures.generatorStopped ? { generatorStopped: figures.generatorStopped } : {}) },
         samples: {
           processes: [{ role: 'main', summary: { elu: 0.3, blockedFraction: 0, cpuPct: 30 } }, { role: 'worker', summary: { elu: 0.5, cpuPct: 50 } }],
           spawned: { cpuPct: 20 }, system: { cpus: [50, 50] }, generator: { cpuPct: 20, elu: 0.2 },
