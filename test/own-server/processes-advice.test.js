@@ -133,3 +133,15 @@ test('a single process with room, on cores full mostly of other processes\' work
   own.samples.otherUsers = { users: [{ name: 'node', count: 2, cores: 0.2 }], cores: 0.2 };
   assert.equal(words(own)[0], 'One process is enough: the limit is the cores, not the process.');
 });
+
+test('one CPU shared with other processes: the gain is its wait for that CPU, not a second process ("run 1 processes … 2.5×")', () => {
+  // A server pinned to one CPU beside a busy loop: ELU 0.99, on the CPU 38% of the time, waiting for it the rest.
+  const run = cpuRoute({ command: ['node', 'api.js'], rps: 216, cores: 1, cpus: [100], main: { elu: 0.99, blocked: 0, cpuPct: 38, loopCpuPct: 38, waitPct: 62 } });
+  const advice = advise(run);
+  assert.equal(advice.size, null, ids(advice).join(','));
+  assert.equal(advice.confirmWith, null);
+  assert.ok(ids(advice).includes('processes-no-gain') && !ids(advice).includes('more-processes'), ids(advice).join(','));
+  const text = words(run).join('\n');
+  assert.doesNotMatch(text, /run 1 processes|More processes would help|--processes 1,1/, text);
+  assert.match(text, /the machine's one CPU runs one main thread at a time: more processes would share that CPU, not add to it\. Its main thread had the CPU 38% of the time; with it to itself, one process would serve ~\d+ req\/s \(this run: 216\)/);
+});
