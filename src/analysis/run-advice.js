@@ -10,7 +10,7 @@ import { estimatePoolSize, childCpuOf } from './pool-size.js';
 import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
-import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
+import { bigOtherUsers, connectionsTurnedAway, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed, requestOutcome } from './request-outcome.js';
@@ -103,6 +103,7 @@ export function neighbourReasons(input) {
         refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null),
         targetRefusal: target && { ...target, restarts: restarts.length, pids: restarts.length > 0 ? [restarts[0].from, ...restarts.map((r) => r.to)] : [] },
         filesLimit: input.openFilesLimit ?? null,
+        turnedAway: connectionsTurnedAway(top, input.outcome?.succeeded ?? input.requests - input.errors, input.load?.connections ?? null),
       },
     });
   }

@@ -332,6 +332,11 @@ const SENTENCES = {
     if (files && !f.status && (f.kind === 'reset' || f.kind === 'connect')) {
       return `The errors are the server's open-files limit (${said}): it is ${int(files.openFiles)} (ulimit -n), too few for ${int(files.connections)} connections, and it closes the connections it cannot hold. Raise it where the server starts (ulimit -n ${int(files.needed)} or more), or use fewer --connections.`;
     }
+    if (f.turnedAway && !f.status && f.kind === 'reset') {
+      const sent = Number.isFinite(f.turnedAway.connections) ? `the ${int(f.turnedAway.connections)} it was sent` : 'it was sent';
+      return `The errors are the server closing new connections unanswered (${said}) while it answered on others: it holds fewer connections at once than ${sent} ` +
+        '(server.maxConnections, a proxy\'s or a platform\'s limit). Use fewer --connections, or raise that limit.';
+    }
     const t = f.targetRefusal;
     if (t && !f.status && f.kind === 'connect') {
       const restarted = t.restarts > 0 ? ` The server restarted ${int(t.restarts)} time${t.restarts === 1 ? '' : 's'}: pid ${t.pids.join(' → ')}; measure it without what restarts it (node app.js, not nodemon).` : '';
