@@ -255,6 +255,12 @@ function adviseTarget(input, adviser) {
   // sized as the server's ("One process is enough: the limit is its CPU quota (0.3 CPU) … a second process
   // would get no more than the same 0.3 CPU"), while the server ran outside that cgroup.
   if (throttledByQuota(input) && !input.throttle.roles?.includes('server')) return { ...NONE, reasons: budgetReasons(input) };
+  // A server on another runtime (python3 -m http.server) has no event loop the probe reads: its main thread's CPU says
+  // nothing of where its work ran (a thread per connection). It was told "Its main thread had room (on a CPU 11% of the
+  // time) … the limit is the load offered" while its process used 83% of a core.
+  if (adviser === OWN_SERVER && input.otherRuntime) {
+    return { ...NONE, basis: 'one-run', reasons: [{ id: 'other-runtime', figures: { program: input.otherRuntime, cpuPct: input.main?.cpuPct ?? null, mainCpuPct: input.main?.loopCpuPct ?? null } }] };
+  }
   return target.pool ? advisePool(input, adviser) : adviseNoPool(input, adviser);
 }
 

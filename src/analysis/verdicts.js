@@ -121,7 +121,7 @@ export function tooShort(evidence) {
 export function unseen(evidence) {
   /** @type {ReturnType<typeof unseen>} */
   const gaps = [];
-  if (!evidence.probe) gaps.push({ id: 'probe', reason: evidence.probeReason ?? null });
+  if (!evidence.probe) gaps.push({ id: 'probe', reason: evidence.probeReason ?? null, mode: evidence.mode });
   if (!evidence.processes.some((p) => Number.isFinite(p.cpuPct))) gaps.push({ id: 'cpu', mode: evidence.mode });
   return gaps;
 }

@@ -267,7 +267,7 @@
  * @property {{ cpuPct: number|null, seen?: number, spawns?: number, rssBytes?: number|null }} [spawned] the spawned commands
  * @property {{ cpus: number[] }} [system]
  * @property {{ cpuPct: number|null, elu: number|null }} [generator]
- * @property {{ available: boolean, reason: string|null }} [probe]
+ * @property {{ available: boolean, reason: string|null, program?: string }} [probe] `program`: the server's executable where it is no Node.js (python3.11)
  * @property {Throttling[]} [throttling]
  * @property {string[]} [notes]
  * @property {{ cores: number|null, users: Array<{ name: string, count: number, cores: number, pids?: number[], parents?: number[] }>, elapsedMs?: number, rest?: { names: number, cores: number } }|null} [otherUsers]

@@ -616,8 +616,11 @@ export function unseenLines(unseen) {
   return unseen.map((gap) => {
     if (gap.id === 'probe') {
       const why = gap.reason ? ` (${gap.reason})` : '';
-      return `event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}; ` +
-        'run it under spawnbench diagnose -- <command> to see them';
+      // A server spawnbench started already ran under `diagnose -- <command>`: that was no way to see them (a python
+      // server was told to). Its reason says what would (drop --no-probe, one user for both, NODE_OPTIONS kept).
+      const how = gap.mode === 'command' ? (gap.reason === '--no-probe' ? '; drop --no-probe to see them' : '')
+        : '; run it under spawnbench diagnose -- <command> to see them';
+      return `event-loop delay and utilisation, time blocked in spawn and GC pauses: no probe in the server${why}${how}`;
     }
     return gap.mode === 'url' ? 'CPU of the server: pass its process id with --pid' : 'CPU of the server: no /proc figures';
   });

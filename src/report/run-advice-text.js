@@ -81,6 +81,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
+  if (a.reasons.some((r) => r.id === 'other-runtime')) return 'No recommendation: the server is not Node.js.';
   if (a.size === null && a.reasons.some((r) => r.id === 'quota-limit' && !/** @type {string[]} */ (r.figures.roles ?? []).includes('server'))) {
     return 'No recommendation: spawnbench\'s own CPU quota held back the load, not the server\'s.';
   }
@@ -236,6 +237,10 @@ function limitWords(f) {
  * @type {Record<string, (f: Figures, advice: RunAdvice) => string>}
  */
 const SENTENCES = {
+  'other-runtime': (f) =>
+    `It runs ${f.program}, not Node.js: spawnbench sizes a Node.js server by its event loop, and cannot see which of this one's threads did the work` +
+    `${Number.isFinite(f.cpuPct) ? ` (its process used ${pct(f.cpuPct / 100)} of a core in all${Number.isFinite(f.mainCpuPct) ? `, its main thread ${pct(f.mainCpuPct / 100)}` : ''})` : ''}. ` +
+    'Measure its sizes instead: spawnbench tune --size-env NAME -- <command>, with NAME the variable it reads its workers from.',
   'not-a-strategy': () => 'Its pool, if any, is not spawnbench\'s to size; `spawnbench diagnose` says why it is slow.',
   'policy-after-death': (f) =>
     `A worker died during the run (${f.deaths === 1 ? 'one death' : `${int(f.deaths)} deaths`}): how the requests were spread says nothing about ${f.policy}, so it is kept.`,

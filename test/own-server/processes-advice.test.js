@@ -145,3 +145,26 @@ test('one CPU shared with other processes: the gain is its wait for that CPU, no
   assert.doesNotMatch(text, /run 1 processes|More processes would help|--processes 1,1/, text);
   assert.match(text, /the machine's one CPU runs one main thread at a time: more processes would share that CPU, not add to it\. Its main thread had the CPU 38% of the time; with it to itself, one process would serve ~\d+ req\/s \(this run: 216\)/);
 });
+
+test('a server on another runtime (python3 -m http.server) is not sized by its main thread: no recommendation, its process CPU said', async () => {
+  // Seen: "One process is enough: the limit is the load offered … Its main thread had room (on a CPU 11% of the time)"
+  // of a python server whose process used 83% of a core on its threads; diagnose told it to run under `diagnose -- <command>`, as it had.
+  const { probeStatus } = await import('../../src/sample/index.js');
+  const { unseenLines } = await import('../../src/report/diagnose-words.js');
+  const probe = probeStatus({}, 'node', false, 'python3.11');
+  assert.equal(probe.program, 'python3.11');
+  const run = cpuRoute({ command: ['python3', '-m', 'http.server'], rps: 557, main: { elu: null, blocked: null, cpuPct: 83, loopCpuPct: 11, waitPct: 12 } });
+  run.samples.probe = probe;
+  const advice = advise(run);
+  assert.equal(advice.size, null);
+  assert.deepEqual(ids(advice).filter((id) => id !== 'other-users'), ['other-runtime']);
+  const lines = words(run);
+  assert.equal(lines[0], 'No recommendation: the server is not Node.js.');
+  assert.match(lines.join('\n'), /It runs python3\.11, not Node\.js: .*its process used 83% of a core in all, its main thread 11%/);
+  assert.doesNotMatch(lines.join('\n'), /had room|load offered/);
+  // A node server without the probe is sized as before.
+  assert.notDeepEqual(ids(advise(cpuRoute({ command: ['node', 'api.js'] }))), ['other-runtime']);
+  assert.doesNotMatch(unseenLines([{ id: 'probe', reason: probe.reason, mode: 'command' }])[0], /run it under spawnbench diagnose/);
+  assert.match(unseenLines([{ id: 'probe', reason: '--no-probe', mode: 'command' }])[0], /drop --no-probe to see them$/);
+  assert.match(unseenLines([{ id: 'probe', reason: 'the server was not started by spawnbench', mode: 'url' }])[0], /run it under spawnbench diagnose -- <command> to see them$/);
+});
