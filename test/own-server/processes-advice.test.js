@@ -143,7 +143,7 @@ test('one CPU shared with other processes: the gain is its wait for that CPU, no
   assert.ok(ids(advice).includes('processes-no-gain') && !ids(advice).includes('more-processes'), ids(advice).join(','));
   const text = words(run).join('\n');
   assert.doesNotMatch(text, /run 1 processes|More processes would help|--processes 1,1/, text);
-  assert.match(text, /the machine's one CPU runs one main thread at a time: more processes would share that CPU, not add to it\. Its main thread had the CPU 38% of the time; with it to itself, one process would serve ~\d+ req\/s \(this run: 216\)/);
+  assert.match(text, /the machine's one CPU has room for one main thread, not two: more processes would share it, not add to it\. Its main thread had the CPU 38% of the time; with it to itself, one process would serve ~\d+ req\/s \(this run: 216\)/);
 });
 
 test('a server on another runtime (python3 -m http.server) is not sized by its main thread: no recommendation, its process CPU said', async () => {
