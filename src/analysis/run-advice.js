@@ -104,6 +104,8 @@ export function neighbourReasons(input) {
         targetRefusal: target && { ...target, restarts: restarts.length, pids: restarts.length > 0 ? [restarts[0].from, ...restarts.map((r) => r.to)] : [] },
         filesLimit: input.openFilesLimit ?? null,
         turnedAway: connectionsTurnedAway(top, input.outcome?.succeeded ?? input.requests - input.errors, input.load?.connections ?? null),
+        // What a rate limit (429) let through: the rate to measure under it.
+        succeededRps: input.outcome?.succeededRps ?? null,
       },
     });
   }

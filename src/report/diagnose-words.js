@@ -531,6 +531,8 @@ const WORDS = {
             ? ['use fewer --connections, or raise the limit that closes the others (server.maxConnections, a proxy\'s or a platform\'s limit)']
           : Object.keys(f.failedStatuses ?? {}).length > 0 && Object.keys(f.failedStatuses).every((s) => /^3\d\d$/.test(s))
             ? ['they are redirects, which spawnbench does not follow: give --path the page they lead to (curl -sI the URL shows its Location)']
+            : Object.keys(f.failedStatuses ?? {}).length > 0 && Object.keys(f.failedStatuses).every((s) => s === '429')
+              ? ['429 is the server\'s rate limit, not a fault: lift it for the measurement, or measure under it with a lower --rate']
             : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },

@@ -347,6 +347,13 @@ const SENTENCES = {
       const restarted = t.restarts > 0 ? ` The server restarted ${int(t.restarts)} time${t.restarts === 1 ? '' : 's'}: pid ${t.pids.join(' → ')}; measure it without what restarts it (node app.js, not nodemon).` : '';
       return `The errors are the server refusing spawnbench's connects (${said}): nothing listened on its port at those moments.${restarted}`;
     }
+    // 429 is the server's rate limit: "fix what makes them fail" sent its user after a fault, where the load is above
+    // what the server lets through.
+    if (Number(f.status) === 429) {
+      const allowed = Number.isFinite(f.succeededRps) && f.succeededRps > 0 ? ` (it let ~${int(f.succeededRps)} req/s through)` : '';
+      const under = Number.isFinite(f.succeededRps) && f.succeededRps >= 1 ? `, or measure under it with --rate ${int(Math.max(1, Math.floor(f.succeededRps * 0.9)))}` : '';
+      return `Why requests failed: ${said}${stderr}, the server's rate limit${allowed}: lift it for the measurement${under}.`;
+    }
     // A redirect (the app sends / to /login) is no server fault, and "fix what makes them fail" did not say what to do.
     if (Number(f.status) >= 300 && Number(f.status) < 400) {
       return `Why requests failed: ${said}${stderr}, a redirect, which spawnbench does not follow: give --path the page it leads to (curl -sI the URL shows its Location).`;

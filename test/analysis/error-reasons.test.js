@@ -190,6 +190,21 @@ test('a server that closes new connections unanswered while it answers others: i
   assert.doesNotMatch(verdict.next.join(' '), /--path/);
 });
 
+test('429s are the server\'s rate limit: run says what it let through and the --rate under it, diagnose says so, not "check --path"', () => {
+  // Seen: a token-bucket limit at 300 req/s under -c 10: "429 ×39,605 'Too Many Requests'" and only "Fix what makes them fail".
+  const limited = [{ status: 429, kind: 'non2xx', count: 39605, texts: [{ text: 'Too Many Requests', count: 39605 }], other: 0 }];
+  const reasons = neighbourReasons({ errors: 39605, requests: 40508, cores: 2, errorTexts: limited, stderr: null, downstreams: [], openFilesLimit: null, load: { connections: 10 }, outcome: { succeeded: 903, succeededRps: 301 } });
+  const text = adviceParagraphs({ size: null, policy: null, strategy: null, basis: null, confidence: null, reasons, confirmWith: null }).join(' ').replace(/\s+/g, ' ');
+  assert.match(text, /Why requests failed: 429 ×39,605 'Too Many Requests', the server's rate limit \(it let ~301 req\/s through\): lift it for the measurement, or measure under it with --rate 270\./);
+
+  const diagnosed = syntheticResult({ requests: 40508 });
+  diagnosed.load = { ...diagnosed.load, statuses: { 200: 903, 429: 39605 }, errors: { total: 39605, reset: 0, non2xx: 39605, mismatch: 0 }, errorTexts: limited };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(diagnosed)));
+  assert.equal(verdict.id, 'errors');
+  assert.match(verdict.next.join(' '), /429 is the server's rate limit, not a fault: lift it for the measurement, or measure under it with a lower --rate/);
+  assert.doesNotMatch(verdict.next.join(' '), /--path/);
+});
+
 test('a Node crash in the server\'s stderr: the error\'s own line is the one said, not its location printed first', async () => {
   // Seen: "Why requests failed: reset ×31 'ECONNRESET'; its stderr said 'node:internal/fs/utils:351' ×1".
   const { topError } = await import('../../src/analysis/error-reasons.js');
