@@ -148,6 +148,8 @@
  * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
  *   present when the baseline measured another target
  * @property {{ before: { requests: string[], body: boolean, rate: number|null, connections: number|null }, after: { requests: string[], body: boolean, rate: number|null, connections: number|null } }} [differentLoads]
+ * @property {{ before: { cpuModel: string|null, cpus: number|null }, after: { cpuModel: string|null, cpus: number|null } }} [differentMachines]
+ *   the two ran on other CPUs (another model, or a CPU budget of other size)
  *   present when the baseline sent other requests (method, path, mix, a body) or another load (--connections, --rate)
  * @property {'stopped-early'|'failed'} [baselineCut] present when the baseline's figures cover part of its run (stopped
  *   before its end, or its run failed): change gates against it fail
