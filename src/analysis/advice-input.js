@@ -75,6 +75,7 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another that
  *   listens, in the measured phase (nodemon restarting it: src/sample/index.js)
  * @property {number|null} [otherCores] CPU of every process outside the run, measured per process (cores; null: not read)
+ * @property {string|null} [otherRuntime] a user's server that is no Node.js: its executable's name (python3.11)
  */
 
 /**
@@ -150,6 +151,7 @@ export function adviceInput(result) {
     // src/sample/index.js adds `serverRestarts` to the samples' summary; SamplesSummary does not name it yet.
     restarts: /** @type {(import('../base/result-types.js').SamplesSummary & { serverRestarts?: Array<{ from: number, to: number, t: number }> })|null} */ (samples)?.serverRestarts ?? [],
     otherCores: samples?.otherUsers?.cores ?? null,
+    otherRuntime: samples?.probe?.available === false ? samples.probe.program ?? null : null,
   };
 }
 

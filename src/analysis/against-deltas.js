@@ -95,7 +95,8 @@ function unjudged(m, before, after, reason) {
  * @param {readonly import('./metrics.js').Metric[]} [table] the metric table: every metric with a `noise`
  * @returns {{ id: 'against', deltas: Delta[], summary: { changes: number, better: number, worse: number },
  *   differentTargets?: { before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } },
- *   differentLoads?: { before: ReturnType<typeof loadSent>, after: ReturnType<typeof loadSent> }, baselineCut?: 'stopped-early'|'failed' }}
+ *   differentLoads?: { before: ReturnType<typeof loadSent>, after: ReturnType<typeof loadSent> }, baselineCut?: 'stopped-early'|'failed',
+ *   differentMachines?: { before: { cpuModel: string|null, cpus: number|null }, after: { cpuModel: string|null, cpus: number|null } } }}
  */
 export function againstBaseline(current, baseline, table = METRICS) {
   // againstMetrics() keeps only the metrics that name a noise model.
@@ -114,8 +115,34 @@ export function againstBaseline(current, baseline, table = METRICS) {
     // Set when they sent other requests or another load (a mix against one path, a POST against a GET,
     // another --connections or --rate): a gate on the change read the two as one target's change, without a word.
     ...differentLoads(baseline.plan, current.plan),
+    // Set when they ran on other CPUs (another model, or a budget of other size): a baseline saved on a laptop
+    // and gated on in CI read the machine's difference as the server's change, without a word.
+    ...differentMachines(baseline.machine, current.machine),
     ...baselineCut(baseline),
   };
+}
+
+/**
+ * The CPUs a result ran on: the model and the CPU budget (src/machine/cpu-budget.js; an old result: its cores).
+ * @param {any} machine a result's `machine`
+ * @returns {{ cpuModel: string|null, cpus: number|null }}
+ */
+function machineRan(machine) {
+  const cpus = machine?.cpu?.budget ?? machine?.cores ?? null;
+  return { cpuModel: typeof machine?.cpuModel === 'string' ? machine.cpuModel : null, cpus: typeof cpus === 'number' && Number.isFinite(cpus) ? cpus : null };
+}
+
+/**
+ * @param {any} beforeMachine
+ * @param {any} afterMachine
+ * @returns {{ differentMachines?: { before: ReturnType<typeof machineRan>, after: ReturnType<typeof machineRan> } }}
+ */
+function differentMachines(beforeMachine, afterMachine) {
+  if (!beforeMachine || !afterMachine) return {};
+  const [before, after] = [machineRan(beforeMachine), machineRan(afterMachine)];
+  const model = before.cpuModel !== null && after.cpuModel !== null && before.cpuModel !== after.cpuModel;
+  const budget = before.cpus !== null && after.cpus !== null && Math.abs(before.cpus - after.cpus) > 1e-9;
+  return model || budget ? { differentMachines: { before, after } } : {};
 }
 
 /**

@@ -5,6 +5,7 @@
  * Pure: figures in, the most telling text and the downstream it points at out.
  */
 import { ERROR_RATE, OTHER_USER_SHARE, SERVER_OWN_FILES } from '../base/thresholds.js';
+import { NEW_CONNECTION_CLOSE_TEXT } from '../load/connection.js';
 
 /** @typedef {import('../base/result-types.js').ErrorTexts} ErrorTexts */
 /** @typedef {{ errorTexts?: ErrorTexts[] }|null|undefined} WithErrorTexts a LoadResult, or a tune step's figures */
@@ -39,6 +40,20 @@ export function topError(load, stderr = null) {
   if (!top) return null;
   const text = top.texts?.find((t) => t.text !== '') ?? null;
   return { status: top.status, kind: top.kind, count: top.count, text: text?.text ?? null, textCount: text?.count ?? 0, stderr: line };
+}
+
+/**
+ * The server closed new connections with no answer while it answered on others: it holds fewer connections at once than
+ * it was sent (server.maxConnections, a proxy's limit). "Why requests failed: reset ×8,001 'closed before the response
+ * ended'" was all a server with maxConnections 5 under -c 10 was told, beside "the limit is the cores".
+ * @param {ReturnType<typeof topError>} top the most frequent error
+ * @param {number} succeeded requests that succeeded
+ * @param {number|null} connections the connections the load used
+ * @returns {{ connections: number|null }|null}
+ */
+export function connectionsTurnedAway(top, succeeded, connections) {
+  if (top?.kind !== 'reset' || top.text !== NEW_CONNECTION_CLOSE_TEXT || !(succeeded > 0)) return null;
+  return { connections: connections ?? null };
 }
 
 /** An error's own line: "Error: boom", "TypeError [ERR_X]: …". */

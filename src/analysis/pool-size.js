@@ -70,9 +70,11 @@ export function estimatePoolSize(input) {
   // memory while one too few costs throughput. Their share is reported and
   // lowers the confidence instead (run-advice.js).
   const availableCores = capacity ?? null;
-  // A quota that throttled the server bounds what its processes get, below the budget when spawnbench is outside
-  // it: its CPUs over the CPU of what runs inside it (the generator only when spawnbench shares the quota).
-  const quota = throttled && input.throttle?.roles?.includes('server') && isFiniteNumber(input.throttle.quotaCpus) ? input.throttle : null;
+  // The server's quota bounds what its processes get, below the budget when spawnbench is outside it: its CPUs over
+  // the CPU of what runs inside it (the generator only when spawnbench shares the quota). Throttled or not: other
+  // processes that kept it below its quota did not lift it ("Set WORKERS=3 … 2 cores serve at most ~1,985 req/s" of
+  // a cluster under a 1.5-CPU quota it never reached while other processes held 0.8 of the 2 cores).
+  const quota = input.throttle?.roles?.includes('server') && isFiniteNumber(input.throttle.quotaCpus) ? input.throttle : null;
   const inQuota = quota && !quota.roles.includes('spawnbench') ? ours - (input.generator.cpuPct ?? 0) / 100 : ours;
   const quotaBound = quota && inQuota > 0 ? quota.quotaCpus / (inQuota / x) : null;
   const budgetBound = dCpu && availableCores ? availableCores / dCpu : null;

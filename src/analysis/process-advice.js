@@ -63,13 +63,18 @@ export function adviseProcesses(input, busy) {
   const gain = expectedRps / x;
   const budget = input.budget ?? input.cores;
   const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
+  // A budget of one CPU runs one main thread at a time: a gain read there is its wait for that CPU (other processes held
+  // it), taken out of its busy share, not room for a second process. Seen: "run 1 processes of it … 2.5× this run's 216"
+  // of a server pinned to one CPU beside a busy loop, confirmed by `tune --processes 1,1`.
+  const waitedOnly = gain >= 1 + RPS_BAND && maxSize <= 1;
+  const helps = gain >= 1 + RPS_BAND && !waitedOnly;
   const sizes = processSizes(size);
-  const confirmWith = gain >= 1 + RPS_BAND ? processConfirm(input, sizes) : null;
+  const confirmWith = helps ? processConfirm(input, sizes) : null;
   const figures = {
     size, expectedRps, rps: x, gain, limit, bounds, perProcess, idleCores, budget, cores: input.cores, budgetSource: input.budgetSource ?? null,
-    cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: commandTarget(input).command ?? null,
+    cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: commandTarget(input).command ?? null, waitedOnly,
   };
-  return { size: gain >= 1 + RPS_BAND ? size : null, expectedRps, gain, figures, confirmWith, estimate: pool };
+  return { size: helps ? size : null, expectedRps, gain, figures, confirmWith, estimate: pool };
 }
 
 /**

@@ -10,7 +10,7 @@ import { estimatePoolSize, childCpuOf } from './pool-size.js';
 import { poolBalance } from './pool-balance.js';
 import { busyShare } from './busy-time.js';
 import { confirmCommand } from './confirm-command.js';
-import { bigOtherUsers, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
+import { bigOtherUsers, connectionsTurnedAway, downstreamRefusal, targetRefusal, topError } from './error-reasons.js';
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed, requestOutcome } from './request-outcome.js';
@@ -104,6 +104,9 @@ export function neighbourReasons(input) {
         refusal: downstreamRefusal(load, input.stderr ?? null, input.downstreams ?? null),
         targetRefusal: target && { ...target, restarts: restarts.length, pids: restarts.length > 0 ? [restarts[0].from, ...restarts.map((r) => r.to)] : [] },
         filesLimit: input.openFilesLimit ?? null,
+        turnedAway: connectionsTurnedAway(top, input.outcome?.succeeded ?? input.requests - input.errors, input.load?.connections ?? null),
+        // What a rate limit (429) let through: the rate to measure under it.
+        succeededRps: input.outcome?.succeededRps ?? null,
       },
     });
   }
@@ -260,6 +263,12 @@ function adviseTarget(input, adviser) {
   // sized as the server's ("One process is enough: the limit is its CPU quota (0.3 CPU) … a second process
   // would get no more than the same 0.3 CPU"), while the server ran outside that cgroup.
   if (throttledByQuota(input) && !input.throttle.roles?.includes('server')) return { ...NONE, reasons: budgetReasons(input) };
+  // A server on another runtime (python3 -m http.server) has no event loop the probe reads: its main thread's CPU says
+  // nothing of where its work ran (a thread per connection). It was told "Its main thread had room (on a CPU 11% of the
+  // time) … the limit is the load offered" while its process used 83% of a core.
+  if (adviser === OWN_SERVER && input.otherRuntime) {
+    return { ...NONE, basis: 'one-run', reasons: [{ id: 'other-runtime', figures: { program: input.otherRuntime, cpuPct: input.main?.cpuPct ?? null, mainCpuPct: input.main?.loopCpuPct ?? null } }] };
+  }
   return target.pool ? advisePool(input, adviser) : adviseNoPool(input, adviser);
 }
 

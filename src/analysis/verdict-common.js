@@ -35,8 +35,9 @@
  *   missed: number, errors: number, errorRate: number, unsolicited?: number, statuses: Record<string, number>,
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null,
  *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null,
- *   stoppedEarly?: boolean }} load
+ *   stoppedEarly?: boolean, begun?: number }} load
  *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration;
+ *   begun: requests unanswered at the end whose response had begun (its head arrived);
  *   stoppedEarly: the diagnose was stopped (Ctrl-C, a signal) before its measured phase ended;
  *   errors: the requests that failed; unsolicited: the responses no request asked for (in errorKinds.parse, not in errors)
  * @property {{ elu: number|null, cpuPct: number|null, threads: number }} generator

@@ -4,7 +4,7 @@
  * the stream: counted apart, so "50% of requests failed" is not said where every request had its answer.
  */
 import { ERROR_RATE } from '../base/thresholds.js';
-import { topError } from './error-reasons.js';
+import { connectionsTurnedAway, topError } from './error-reasons.js';
 export { ERROR_RATE } from '../base/thresholds.js';
 
 /**
@@ -37,19 +37,20 @@ export function failingRequests(evidence) {
       // diagnose was stopped before its measured phase ended (then "the measured phase was too short" is not so).
       figures: {
         requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null,
-        stoppedEarly: Boolean(load.stoppedEarly),
+        stoppedEarly: Boolean(load.stoppedEarly), begun: load.begun ?? 0,
       },
     };
   }
   if (load.errorRate < ERROR_RATE) return null;
   const failedStatuses = Object.fromEntries(Object.entries(load.statuses ?? {}).filter(([status]) => !status.startsWith('2')));
+  const top = topError({ errorTexts: evidence.errorTexts }, evidence.stderr);
   return {
     id: 'errors',
     kind: 'problem',
     where: null,
     // The commands it could not start, with the limit they ran into (ulimit -u): the cause and the fix, where
     // "check --path, --method, --header and --body" pointed at the request.
-    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top: topError({ errorTexts: evidence.errorTexts }, evidence.stderr), spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null,
-      filesLimit: evidence.openFilesLimit ?? null },
+    figures: { errors: load.errors, errorRate: load.errorRate, attempts: load.attempts, failedStatuses, top, spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null,
+      filesLimit: evidence.openFilesLimit ?? null, turnedAway: connectionsTurnedAway(top, load.attempts - load.errors, load.connections ?? null) },
   };
 }

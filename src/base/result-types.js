@@ -149,6 +149,8 @@
  * @property {{ before: { kind: string|null, name: string|null }, after: { kind: string|null, name: string|null } }} [differentTargets]
  *   present when the baseline measured another target
  * @property {{ before: { requests: string[], body: boolean, rate: number|null, connections: number|null }, after: { requests: string[], body: boolean, rate: number|null, connections: number|null } }} [differentLoads]
+ * @property {{ before: { cpuModel: string|null, cpus: number|null }, after: { cpuModel: string|null, cpus: number|null } }} [differentMachines]
+ *   the two ran on other CPUs (another model, or a CPU budget of other size)
  *   present when the baseline sent other requests (method, path, mix, a body) or another load (--connections, --rate)
  * @property {'stopped-early'|'failed'} [baselineCut] present when the baseline's figures cover part of its run (stopped
  *   before its end, or its run failed): change gates against it fail
@@ -268,7 +270,7 @@
  * @property {{ cpuPct: number|null, seen?: number, spawns?: number, rssBytes?: number|null }} [spawned] the spawned commands
  * @property {{ cpus: number[] }} [system]
  * @property {{ cpuPct: number|null, elu: number|null }} [generator]
- * @property {{ available: boolean, reason: string|null }} [probe]
+ * @property {{ available: boolean, reason: string|null, program?: string }} [probe] `program`: the server's executable where it is no Node.js (python3.11)
  * @property {Throttling[]} [throttling]
  * @property {string[]} [notes]
  * @property {{ cores: number|null, users: Array<{ name: string, count: number, cores: number, pids?: number[], parents?: number[] }>, elapsedMs?: number, rest?: { names: number, cores: number } }|null} [otherUsers]

@@ -85,6 +85,7 @@ export function buildEvidence(result) {
       plannedMs: result.plan?.load?.durationMs ?? null,
       timeoutMs: result.plan?.load?.timeoutMs ?? null,
       stoppedEarly: Boolean(result.stoppedEarly),
+      begun: load.unanswered?.begun ?? 0,
     },
     generator: {
       elu: load.generator?.elu ?? samples?.generator?.elu ?? null,

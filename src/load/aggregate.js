@@ -41,7 +41,7 @@ export class Aggregator {
     this.phase = null;
     this.phaseTotals = emptyTotals();
     /** The measured requests still in flight when the threads finished, and the longest any had waited (ms). */
-    this.unanswered = { count: 0, oldestMs: 0, quietMs: /** @type {number|null} */ (null), lateCount: 0 };
+    this.unanswered = { count: 0, oldestMs: 0, quietMs: /** @type {number|null} */ (null), lateCount: 0, begun: 0 };
     /** The warm-up's requests still in flight then, and the warm-up's answered requests with their histogram. */
     this.warmup = { count: 0, oldestMs: 0, answered: 0, histogram: createHistogram() };
     this.measure = emptyTotals();
@@ -71,6 +71,7 @@ export class Aggregator {
       this.unanswered.count += report.unanswered.count;
       this.unanswered.oldestMs = Math.max(this.unanswered.oldestMs, report.unanswered.oldestMs);
       this.unanswered.lateCount += report.unanswered.lateCount ?? 0;
+      this.unanswered.begun += report.unanswered.begun ?? 0;
       // The server was quiet only as long as every thread went unanswered: the shortest quiet is the server's.
       const quiet = report.unanswered.quietMs;
       if (typeof quiet === 'number') this.unanswered.quietMs = this.unanswered.quietMs === null ? quiet : Math.min(this.unanswered.quietMs, quiet);
@@ -233,6 +234,7 @@ export class Aggregator {
         oldestMs: Math.round(this.unanswered.oldestMs * 10) / 10,
         quietMs: this.unanswered.quietMs === null ? null : Math.round(this.unanswered.quietMs * 10) / 10,
         lateCount: this.unanswered.lateCount,
+        begun: this.unanswered.begun,
         // A server that stopped answering in the warm-up: what it answered then, and what it left waiting.
         warmup: {
           count: this.warmup.count,

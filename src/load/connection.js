@@ -35,6 +35,12 @@ const SMALL_COMPARE_BYTES = 64;
  */
 export const KEPT_ALIVE_CLOSE_TEXT = 'closed by the server with no answer, on a kept-alive connection (its response before did not say Connection: close)';
 
+/**
+ * The text of a request that got no byte of an answer because the server closed the new connection it was sent on: a
+ * server that holds fewer connections than it is sent (server.maxConnections) closes the others so.
+ */
+export const NEW_CONNECTION_CLOSE_TEXT = 'closed by the server with no answer, on a new connection';
+
 /** The text of a request that got no response within --timeout (a timeout has no errno). */
 export const TIMEOUT_TEXT = 'no response within --timeout';
 
@@ -377,8 +383,10 @@ export class Connection {
       // error texts ("reset 7,129" above "reset ×3,538: ECONNRESET", the verdict's "most frequent" too).
       // No byte of an answer on a connection that had answered before, without Connection: close: the server closed a
       // kept-alive connection under the request sent on it ("closed before the response ended" said a response was cut).
-      const keptAliveClose = this.reused && this.status === 0 && (this.lastErrorCode === null || this.lastErrorCode === 'ECONNRESET' || this.lastErrorCode === 'EPIPE');
-      this.lastErrorCode = keptAliveClose ? KEPT_ALIVE_CLOSE_TEXT : this.lastErrorCode ?? 'closed before the response ended';
+      // So too on a new connection: "closed before the response ended" was said of a server that closed the connections
+      // past its server.maxConnections, where no response had begun.
+      const unanswered = this.status === 0 && (this.lastErrorCode === null || this.lastErrorCode === 'ECONNRESET' || this.lastErrorCode === 'EPIPE');
+      this.lastErrorCode = unanswered ? (this.reused ? KEPT_ALIVE_CLOSE_TEXT : NEW_CONNECTION_CLOSE_TEXT) : this.lastErrorCode ?? 'closed before the response ended';
       this.fail(RESET);
       return;
     }

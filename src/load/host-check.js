@@ -80,6 +80,15 @@ export function noResponseReason(load, planned = {}) {
     if (load.mode === 'open' && load.missed > 0) {
       return { what: `no response finished${window}: an open loop at ${load.rate} req/s is far beyond what the server answers`, hint: 'lower --rate' };
     }
+    // Responses begun (their heads arrived) and none ended: a stream (server-sent events, a long poll) has no end to
+    // time, and "give a longer --duration" was said of one.
+    const begun = /** @type {{ begun?: number }|undefined} */ (load.unanswered)?.begun ?? 0;
+    if (begun > 0) {
+      return {
+        what: `no response finished${window}: ${begun} ${begun === 1 ? 'response had' : 'responses had'} begun (the status and headers arrived) and none ended`,
+        hint: 'a stream (server-sent events, a long poll) never ends: give --path a route whose response ends; a body slower than the run needs a longer --duration, or -n <requests>',
+      };
+    }
     // The bytes are the counted requests' own (a warm-up request answered in the measured phase is not one).
     return load.bytes > 0
       ? { what: `no response finished${window}: responses were still arriving when it ended (each takes longer than the measured phase)`, hint: longer }

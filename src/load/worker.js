@@ -233,6 +233,8 @@ function finish() {
     quietMs: ctx.lastAnswerAt === null ? null : t - ctx.lastAnswerAt,
     // Those left waiting as long as a stall's: the others were merely in flight when the run ended.
     lateCount: waiting.filter((c) => t - c.startedAt >= UNANSWERED_STALL_MS).length,
+    // Those whose response had begun (its head arrived) without ending: a stream (server-sent events) never ends.
+    begun: waiting.filter((c) => c.status !== 0).length,
     warmup: { count: warmWaiting.length, oldestMs: warmWaiting.length ? Math.max(...warmWaiting.map((c) => t - c.startedAt)) : 0 },
   };
   loop.stop();

@@ -54,6 +54,9 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   if (!match && /^p99\.9(?![0-9])/i.test(expr)) throw bad(`the 99.9th percentile is written p999 (e.g. ${expr.replace(/^p99\.9/i, 'p999')})`);
   if (!match && /(<=|>=|<|>|=)\s*[+-]?\.\d/.test(expr)) throw bad(`write a leading 0 before the point (e.g. ${expr.replace(/(<=|>=|<|>|=)\s*([+-]?)\./, (_, op, sign) => `${op}${sign}0.`).replace(/\s+/g, '')})`);
   if (!match && /==/.test(expr)) throw bad(`compare with one '=' (e.g. ${expr.replace(/==/, '=').replace(/\s+/g, '')})`);
+  // A typographic ≤ or ≥ (pasted from a document), or the comparison written the other way round (=<, =>).
+  const ascii = expr.replace(/≤|=</, '<=').replace(/≥|=>/, '>=');
+  if (!match && ascii !== expr) throw bad(`write the comparison as <= or >= (e.g. ${ascii.replace(/\s+/g, '')})`);
   if (!match) throw bad(`not an assertion; write metric, comparison and value, like ${EXAMPLES}`);
   const [, rawMetric, rawOp, number, rawUnit] = match;
   const op = /** @type {Assertion['op']} */ (rawOp);

@@ -98,7 +98,7 @@ export function formatAgainst(against, baseline) {
     // A mix: each endpoint's own changes under the totals'.
     const endpoints = (against.endpoints ?? []).flatMap((e) => [`  ${cleanText(e.name, 200)}: ${e.summary.changes === 0 ? 'no change beyond its noise' : `${e.summary.changes} beyond its noise (${e.summary.better} better, ${e.summary.worse} worse)`}`, ...deltaLines(e.deltas, '    ')]);
     // A run's comparison always has deltas (a compare's has rows): an edited file without them fails here, and `report` names the field.
-    return [head, ...baselineCutLine(against.baselineCut), ...differentTargetsLine(against.differentTargets), ...differentLoadsLine(against.differentLoads), ...deltaLines(/** @type {AgainstDelta[]} */ (against.deltas), '  '), ...endpoints].join('\n');
+    return [head, ...baselineCutLine(against.baselineCut), ...differentTargetsLine(against.differentTargets), ...differentLoadsLine(against.differentLoads), ...differentMachinesLine(against.differentMachines), ...deltaLines(/** @type {AgainstDelta[]} */ (against.deltas), '  '), ...endpoints].join('\n');
   }
   // A compare: one block per row, the repeats' spread as the noise.
   const lines = [head, ...baselineCutLine(against.baselineCut)];
@@ -143,6 +143,18 @@ function differentLoadsLine(loads) {
     return cleanText(`${requests}${l.body ? ' with a body' : ''}${how ? ` ${how}` : ''}`);
   };
   return [`  warning: comparing different loads: the baseline sent ${sent(loads.before)}, this run ${sent(loads.after)}`];
+}
+
+/**
+ * The warning that the two results ran on other CPUs.
+ * @param {{ before: { cpuModel: string|null, cpus: number|null }, after: { cpuModel: string|null, cpus: number|null } }|undefined} machines
+ * @returns {string[]}
+ */
+function differentMachinesLine(machines) {
+  if (!machines) return [];
+  /** @param {{ cpuModel: string|null, cpus: number|null }} m */
+  const ran = (m) => cleanText([m.cpuModel ?? 'unknown CPUs', m.cpus !== null ? `${m.cpus % 1 ? m.cpus.toFixed(1) : int(m.cpus)} ${m.cpus === 1 ? 'CPU' : 'CPUs'}` : null].filter(Boolean).join(' × '));
+  return [`  warning: comparing different machines: the baseline ran on ${ran(machines.before)}, this run on ${ran(machines.after)}; a change may be the machine's, not the target's`];
 }
 
 /** @typedef {{ requests: string[], body: boolean, rate: number|null, connections: number|null }} LoadShape */

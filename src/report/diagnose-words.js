@@ -513,7 +513,7 @@ const WORDS = {
       };
     }
     // The step follows the errors (a result from before errorKinds: the old advice, the only one it can give).
-    const reason = f.errorKinds ? noResponseReason({ errors: f.errorKinds, bytes: f.bytes }, { durationMs: f.plannedMs, timeoutMs: f.timeoutMs }) : null;
+    const reason = f.errorKinds ? noResponseReason({ errors: f.errorKinds, bytes: f.bytes, unanswered: { begun: f.begun ?? 0 } }, { durationMs: f.plannedMs, timeoutMs: f.timeoutMs }) : null;
     return {
       title: 'no request completed',
       evidence: [reason?.what ?? `0 responses during the measured time${f.errors ? ` (${int(f.errors)} failed requests)` : ''}`],
@@ -530,13 +530,18 @@ const WORDS = {
         ...(f.top?.stderr ? [`the server's stderr said ${quote(f.top.stderr.text)} ×${int(f.top.stderr.count)}`] : []),
         ...(f.spawnFailure ? [`its commands could not start: ${spawnFailureText(f.spawnFailure)}`] : []),
         ...(f.filesLimit ? [`the server's open-files limit is ${int(f.filesLimit.openFiles)} (ulimit -n), too few for ${int(f.filesLimit.connections)} connections: it closes the connections it cannot hold`] : []),
+        ...(!f.filesLimit && f.turnedAway ? [`it closed new connections unanswered while it answered on others: it holds fewer connections at once than ${Number.isFinite(f.turnedAway.connections) ? `the ${int(f.turnedAway.connections)} it was sent` : 'it was sent'}`] : []),
       ],
       next: f.spawnFailure?.limit
         ? [`${LIMIT_FIX[f.spawnFailure.limit]}, or start fewer commands at once (a pool of workers)`]
         : f.filesLimit
           ? [`raise the server's open-files limit where it starts (ulimit -n ${int(f.filesLimit.needed)} or more), or use fewer --connections`]
+          : f.turnedAway
+            ? ['use fewer --connections, or raise the limit that closes the others (server.maxConnections, a proxy\'s or a platform\'s limit)']
           : Object.keys(f.failedStatuses ?? {}).length > 0 && Object.keys(f.failedStatuses).every((s) => /^3\d\d$/.test(s))
             ? ['they are redirects, which spawnbench does not follow: give --path the page they lead to (curl -sI the URL shows its Location)']
+            : Object.keys(f.failedStatuses ?? {}).length > 0 && Object.keys(f.failedStatuses).every((s) => s === '429')
+              ? ['429 is the server\'s rate limit, not a fault: lift it for the measurement, or measure under it with a lower --rate']
             : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },

@@ -82,6 +82,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
+  if (a.reasons.some((r) => r.id === 'other-runtime')) return 'No recommendation: the server is not Node.js.';
   if (a.size === null && a.reasons.some((r) => r.id === 'quota-limit' && !/** @type {string[]} */ (r.figures.roles ?? []).includes('server'))) {
     return 'No recommendation: spawnbench\'s own CPU quota held back the load, not the server\'s.';
   }
@@ -240,6 +241,10 @@ function limitWords(f) {
  * @type {Record<string, (f: Figures, advice: RunAdvice) => string>}
  */
 const SENTENCES = {
+  'other-runtime': (f) =>
+    `It runs ${f.program}, not Node.js: spawnbench sizes a Node.js server by its event loop, and cannot see which of this one's threads did the work` +
+    `${Number.isFinite(f.cpuPct) ? ` (its process used ${pct(f.cpuPct / 100)} of a core in all${Number.isFinite(f.mainCpuPct) ? `, its main thread ${pct(f.mainCpuPct / 100)}` : ''})` : ''}. ` +
+    'Measure its sizes instead: spawnbench tune --size-env NAME -- <command>, with NAME the variable it reads its workers from.',
   'not-a-strategy': () => 'Its pool, if any, is not spawnbench\'s to size; `spawnbench diagnose` says why it is slow.',
   'policy-after-death': (f) =>
     `A worker died during the run (${f.deaths === 1 ? 'one death' : `${int(f.deaths)} deaths`}): how the requests were spread says nothing about ${f.policy}, so it is kept.`,
@@ -340,10 +345,22 @@ const SENTENCES = {
     if (files && !f.status && (f.kind === 'reset' || f.kind === 'connect')) {
       return `The errors are the server's open-files limit (${said}): it is ${int(files.openFiles)} (ulimit -n), too few for ${int(files.connections)} connections, and it closes the connections it cannot hold. Raise it where the server starts (ulimit -n ${int(files.needed)} or more), or use fewer --connections.`;
     }
+    if (f.turnedAway && !f.status && f.kind === 'reset') {
+      const sent = Number.isFinite(f.turnedAway.connections) ? `the ${int(f.turnedAway.connections)} it was sent` : 'it was sent';
+      return `The errors are the server closing new connections unanswered (${said}) while it answered on others: it holds fewer connections at once than ${sent} ` +
+        '(server.maxConnections, a proxy\'s or a platform\'s limit). Use fewer --connections, or raise that limit.';
+    }
     const t = f.targetRefusal;
     if (t && !f.status && f.kind === 'connect') {
       const restarted = t.restarts > 0 ? ` The server restarted ${int(t.restarts)} time${t.restarts === 1 ? '' : 's'}: pid ${t.pids.join(' → ')}; measure it without what restarts it (node app.js, not nodemon).` : '';
       return `The errors are the server refusing spawnbench's connects (${said}): nothing listened on its port at those moments.${restarted}`;
+    }
+    // 429 is the server's rate limit: "fix what makes them fail" sent its user after a fault, where the load is above
+    // what the server lets through.
+    if (Number(f.status) === 429) {
+      const allowed = Number.isFinite(f.succeededRps) && f.succeededRps > 0 ? ` (it let ~${int(f.succeededRps)} req/s through)` : '';
+      const under = Number.isFinite(f.succeededRps) && f.succeededRps >= 1 ? `, or measure under it with --rate ${int(Math.max(1, Math.floor(f.succeededRps * 0.9)))}` : '';
+      return `Why requests failed: ${said}${stderr}, the server's rate limit${allowed}: lift it for the measurement${under}.`;
     }
     // A redirect (the app sends / to /login) is no server fault, and "fix what makes them fail" did not say what to do.
     if (Number(f.status) >= 300 && Number(f.status) < 400) {
@@ -378,8 +395,10 @@ const SENTENCES = {
     `${f.size} processes of it, each with its own main thread, would serve ~${int(f.expectedRps)} req/s${f.limit === 'processes' ? '' : ` (${limitWords(f) ?? f.limit} then the limit)`}. ` +
     'Each process has its own memory: in-memory state (sessions, caches, counters) is per process.' +
     (f.confirmable ? '' : ` To measure it, give tune the node command that starts it: spawnbench tune --processes 1,${f.size} -- node <entry file>.`),
-  'processes-no-gain': (f) =>
-    `It spawned nothing and its main thread is the limit, but more processes would leave ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
+  'processes-no-gain': (f) => f.waitedOnly
+    ? `It spawned nothing and its main thread is the limit, but ${(f.budgetSource ?? 'host') === 'host' ? 'the machine\'s one CPU' : `its budget of ${limitWords({ ...f, limit: 'cores' })}`} has room for one main thread, not two: more processes would share it, not add to it. ` +
+      `Its main thread had the CPU ${pct(f.mainBusy)} of the time; with it to itself, one process would serve ~${int(f.expectedRps)} req/s (this run: ${int(f.rps)}).`
+    : `It spawned nothing and its main thread is the limit, but more processes would leave ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
   // Past quota and load, its limit is cores or generator (own-run-advice.js singleProcessLimit()), both in limitName.
   'one-process-enough': (f) =>
     f.limit === 'quota'

@@ -19,11 +19,27 @@ export function listeningPorts(pgid) {
 }
 
 /**
- * Every listening TCP socket of the machine (IPv4 and IPv6): its port and inode.
- * @returns {Array<{ port: number, inode: string }>}
+ * Every listening TCP socket of the machine (IPv4 and IPv6): its port, address and inode.
+ * @returns {Array<{ port: number, address: string, inode: string }>}
  */
 export function listeningSockets() {
-  return readTcpTables('/proc/net', (state) => state === TCP_LISTEN).map((s) => ({ port: s.local.port, inode: s.inode }));
+  return readTcpTables('/proc/net', (state) => state === TCP_LISTEN).map((s) => ({ port: s.local.port, address: s.local.address, inode: s.inode }));
+}
+
+/** Addresses a connect to 127.0.0.1 or ::1 reaches: the wildcards and the loopbacks spawnbench tries. */
+const REACHED = new Set(['0.0.0.0', '::', '127.0.0.1', '::1']);
+
+/**
+ * The addresses a process group listens on at `port` that a connect to 127.0.0.1 or ::1 does not reach: a server
+ * bound to its HOST (127.0.0.2, the machine's own address) was told "nothing it started listens on any port yet".
+ * @param {number} pgid
+ * @param {number} port
+ * @returns {string[]}
+ */
+export function listeningAddresses(pgid, port) {
+  const inodes = new Set(pidsInGroup(pgid).flatMap(socketInodes));
+  if (inodes.size === 0) return [];
+  return [...new Set(listeningSockets().filter((s) => s.port === port && inodes.has(s.inode) && !REACHED.has(s.address)).map((s) => s.address))];
 }
 
 /**

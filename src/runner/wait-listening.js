@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { RunError } from '../base/errors.js';
-import { listeningPorts } from './listening-ports.js';
+import { listeningAddresses, listeningPorts } from './listening-ports.js';
 import { processLimitClose, processLimitMessage } from './start-limits.js';
 import { WRONG_PORT_GRACE_MS, WRONG_PORT_CHECK_MS } from '../base/thresholds.js';
 import { ownCpuBudget, readServerCpu } from '../machine/cpu-budget.js';
@@ -49,9 +49,11 @@ export function accepts(host, port, timeoutMs = CONNECT_TIMEOUT_MS) {
  *   named as the server's ("pass --port <the inspector's>" was said of a server slow to start)
  * @param {AbortSignal} [options.signal] stops waiting (the server exited)
  * @param {(pgid: number) => number[]} [options.portsOf] the group's listening ports (listeningPorts)
+ * @param {(pgid: number, port: number) => string[]} [options.addressesOf] the addresses it listens on at the port that
+ *   the loopback hosts do not reach (listeningAddresses): a server bound to its own HOST is driven there
  * @returns {Promise<{ host: string, port: number }>}
  */
-export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts }) {
+export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts, addressesOf = listeningAddresses }) {
   const deadline = Date.now() + readyTimeoutMs;
   let elsewhereSince = null;
   let others = [];
@@ -63,6 +65,10 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
     if (Date.now() - checkedAt >= WRONG_PORT_CHECK_MS) {
       checkedAt = Date.now();
       const debuggers = debuggerPorts();
+      // Bound to one address that no loopback connect reaches (HOST=127.0.0.2, the machine's own address): driven there.
+      for (const host of addressesOf(pgid, port)) {
+        if (await accepts(host, port)) return { host, port };
+      }
       others = portsOf(pgid).filter((p) => p !== port && !debuggers.includes(p));
       elsewhereSince = others.length > 0 ? elsewhereSince ?? checkedAt : null;
     }

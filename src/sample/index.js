@@ -417,7 +417,7 @@ export function probeStatus(channel, runtime, reported, program = null, uid = nu
   const support = probeSupport(runtime);
   if (!support.available) return support;
   if (!channel) return { available: false, reason: 'probe not enabled' };
-  if (program && !PROBED_PROGRAM.test(program)) return { available: false, reason: `no probe: the server runs ${program}, not Node.js, so it has no ELU or loop figures; its CPU is read from outside` };
+  if (program && !PROBED_PROGRAM.test(program)) return { available: false, reason: `no probe: the server runs ${program}, not Node.js, so it has no ELU or loop figures; its CPU is read from outside`, program };
   const own = typeof process.getuid === 'function' ? process.getuid() : null;
   if (uid !== null && own !== null && uid !== own) {
     return { available: false, reason: `no probe report received: the server runs as uid ${uid}, and the probe's channel only takes spawnbench's user (uid ${own}); run both as one user for ELU and loop figures (its CPU is read from outside)` };

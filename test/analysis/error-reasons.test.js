@@ -14,6 +14,7 @@ import { buildEvidence } from '../../src/diagnose/evidence.js';
 import { wordDiagnosis } from '../../src/report/diagnose-words.js';
 import { neighbourReasons } from '../../src/analysis/run-advice.js';
 import { openFilesShort } from '../../src/analysis/error-reasons.js';
+import { NEW_CONNECTION_CLOSE_TEXT } from '../../src/load/connection.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html/index.js';
@@ -167,6 +168,40 @@ test('a server whose open-files limit is below the connections, with its connect
   assert.equal(verdict.id, 'errors');
   assert.match(verdict.evidence.join(' '), /open-files limit is 40 \(ulimit -n\), too few for 100 connections/);
   assert.match(verdict.next.join(' '), /raise the server's open-files limit where it starts \(ulimit -n 132 or more\)/);
+  assert.doesNotMatch(verdict.next.join(' '), /--path/);
+});
+
+test('a server that closes new connections unanswered while it answers others: it holds fewer connections than sent, said in run and diagnose', () => {
+  // Seen: a server with server.maxConnections = 5 under -c 10: 38% reset, "Why requests failed: reset ×8,001 'closed before the response ended'", no word of the connections.
+  const resets = [{ status: null, kind: 'reset', count: 8001, texts: [{ text: NEW_CONNECTION_CLOSE_TEXT, count: 8001 }], other: 0 }];
+  const reasons = neighbourReasons({ errors: 8001, requests: 20907, cores: 2, errorTexts: resets, stderr: null, downstreams: [], openFilesLimit: null, load: { connections: 10 }, outcome: { succeeded: 12906 } });
+  const text = adviceParagraphs({ size: null, policy: null, strategy: null, basis: null, confidence: null, reasons, confirmWith: null }).join(' ').replace(/\s+/g, ' ');
+  assert.match(text, /The errors are the server closing new connections unanswered \(reset ×8,001 'closed by the server with no answer, on a new connection'\) while it answered on others: it holds fewer connections at once than the 10 it was sent .*Use fewer --connections, or raise that limit\./);
+  // Nothing answered: no such word (the server may answer nobody at all).
+  const none = neighbourReasons({ errors: 8001, requests: 8001, cores: 2, errorTexts: resets, stderr: null, downstreams: [], openFilesLimit: null, load: { connections: 10 }, outcome: { succeeded: 0 } });
+  assert.equal(none.find((r) => r.id === 'errors-why').figures.turnedAway, null);
+
+  const diagnosed = syntheticResult({ requests: 20907 });
+  diagnosed.load = { ...diagnosed.load, connections: 10, errors: { total: 8001, reset: 8001, non2xx: 0, mismatch: 0 }, errorTexts: resets };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(diagnosed)));
+  assert.equal(verdict.id, 'errors');
+  assert.match(verdict.evidence.join(' '), /it holds fewer connections at once than the 10 it was sent/);
+  assert.match(verdict.next.join(' '), /use fewer --connections, or raise the limit that closes the others \(server\.maxConnections/);
+  assert.doesNotMatch(verdict.next.join(' '), /--path/);
+});
+
+test('429s are the server\'s rate limit: run says what it let through and the --rate under it, diagnose says so, not "check --path"', () => {
+  // Seen: a token-bucket limit at 300 req/s under -c 10: "429 ×39,605 'Too Many Requests'" and only "Fix what makes them fail".
+  const limited = [{ status: 429, kind: 'non2xx', count: 39605, texts: [{ text: 'Too Many Requests', count: 39605 }], other: 0 }];
+  const reasons = neighbourReasons({ errors: 39605, requests: 40508, cores: 2, errorTexts: limited, stderr: null, downstreams: [], openFilesLimit: null, load: { connections: 10 }, outcome: { succeeded: 903, succeededRps: 301 } });
+  const text = adviceParagraphs({ size: null, policy: null, strategy: null, basis: null, confidence: null, reasons, confirmWith: null }).join(' ').replace(/\s+/g, ' ');
+  assert.match(text, /Why requests failed: 429 ×39,605 'Too Many Requests', the server's rate limit \(it let ~301 req\/s through\): lift it for the measurement, or measure under it with --rate 270\./);
+
+  const diagnosed = syntheticResult({ requests: 40508 });
+  diagnosed.load = { ...diagnosed.load, statuses: { 200: 903, 429: 39605 }, errors: { total: 39605, reset: 0, non2xx: 39605, mismatch: 0 }, errorTexts: limited };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(buildEvidence(diagnosed)));
+  assert.equal(verdict.id, 'errors');
+  assert.match(verdict.next.join(' '), /429 is the server's rate limit, not a fault: lift it for the measurement, or measure under it with a lower --rate/);
   assert.doesNotMatch(verdict.next.join(' '), /--path/);
 });
 

@@ -44,6 +44,17 @@ test("a server outside spawnbench's quota (it moved itself to another cgroup) ha
   assert.equal(cpuBudgetLabel({ cpu: outside }), '2 cores');
 });
 
+test('a server that widened the affinity it inherited from spawnbench has its own, wider budget', () => {
+  // Seen: `taskset -c 0 spawnbench run -- taskset -c 0,1 node cluster.js`: "1 CPU (CPU affinity) serves at most ~961 req/s" beside 1,513 served.
+  const pinned = budget({ budget: 1, source: 'affinity', capacity: 1, cpus: [0], limits: { quota: null, cpuset: null, affinity: 1 } });
+  const wide = narrowToServer(pinned, budget());
+  assert.deepEqual([wide.budget, wide.source, wide.cpus, wide.server], [2, 'host', [0, 1], true]);
+  assert.equal(cpuBudgetLabel({ cpu: wide }), '2 cores');
+  // spawnbench's own quota, which the server is under too, stays the budget.
+  const quota = budget({ budget: 0.5, source: 'quota', capacity: 0.5, limits: { quota: { cpus: 0.5, dir: '/sys/fs/cgroup/cpu/bench' }, cpuset: null, affinity: 2 } });
+  assert.equal(narrowToServer(quota, budget({ budget: 0.5, source: 'quota', capacity: 0.5, limits: { quota: { cpus: 0.5, dir: '/sys/fs/cgroup/cpu/bench' }, cpuset: null, affinity: 2 } })), quota);
+});
+
 test("diagnose's short-of-CPU title: other processes, measured host-wide, are of the host's CPUs under a narrower budget", () => {
   const taken = [{ name: 'node', count: 2, cores: 0.6, downstream: null, competes: false }];
   const finding = (figures) => ({ verdict: { id: 'cpu-starved', kind: 'problem', where: 'pid 4242', figures: { waitingForCpu: 0.58, onCpu: 0.4, takenBy: taken, ...figures } }, findings: [] });

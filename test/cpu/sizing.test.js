@@ -255,3 +255,16 @@ test("a throttled quota on the server alone bounds the pool model's CPU, not the
   assert.doesNotMatch(words, /the cores ~|the cores allow/);
   assert.match(words, /0\.5 CPU \(cgroup quota\) (allows|~)/);
 });
+
+test("the server's quota bounds the pool model even when other processes kept it from throttling", () => {
+  // Seen: a 2-worker cluster under a 1.5-CPU v1 quota, spawnbench outside it on 2 cores, other processes on 0.8 of them:
+  // throttled in 0% of 30 periods, told "Set WORKERS=3 … 2 cores serve at most ~1,985 req/s".
+  const run = syntheticRun({ poolSize: 2, rps: 946, workers: evenWorkers(2, { rps: 946, elu: 0.96, blocked: 0, cpuPct: 45, waitPct: 50 }), spawnedCpuPct: 0, cpus: [100, 100], generator: { cpuPct: 5, elu: 0.09 } });
+  run.machine.cpu = budget({ budget: 2, capacity: 2 });
+  run.samples.throttling = [{ ...THROTTLED[0], roles: ['server'], quotaCpus: 1.5, fraction: 0, throttledPeriods: 0, periods: 30, throttledMs: 0 }];
+  const advice = adviseRun(adviceInput(run));
+  const perRequest = (0.45 + 0.45 + 0.1) / 946; // workers and main, the generator outside the quota
+  assert.ok(Math.abs(advice.estimate.bounds.cores - 1.5 / perRequest) < 30, `the quota's bound: ${advice.estimate.bounds.cores}`);
+  assert.equal(advice.estimate.quotaCpus, 1.5);
+  assert.match(adviceParagraphs(advice, run.plan.target).join('\n'), /1\.5 CPUs \(cgroup quota\) serve at most/);
+});

@@ -166,6 +166,18 @@ test('blocked in spawn on a forking Node names a Node with posix_spawn as an opt
   }
 });
 
+test('GC pauses are timed on the wall: the wait for a core in them is taken out, as from busy time', () => {
+  // Seen: a server sharing its one CPU with a busy loop (taskset), waiting for it 48% of the time: "garbage-collection
+  // pauses stall the event loop … allocate less per request" at 13% of wall time, 179 ms in a second; alone on the CPU
+  // the verdict was its JavaScript.
+  const shared = { pid: 7, onCpu: 0.52, waitingForCpu: 0.48, runnable: 1 };
+  const process = { elu: 1, gcFraction: 0.13, gcPeakMsPerSec: 179 };
+  assert.equal(gcPressure(evidence({ process, mainThread: shared })), null);
+  assert.equal(gcPressure(evidence({ process }))?.id, 'gc-pressure', 'without the wait measured, as before');
+  assert.equal(gcPressure(evidence({ process: { ...process, gcFraction: 0.3 }, mainThread: shared }))?.id, 'gc-pressure', 'beyond the wait, still GC');
+  assert.equal(gcPressure(evidence({ process, mainThread: { ...shared, pid: 99 } }))?.id, 'gc-pressure', "another process's wait is not this one's");
+});
+
 test('borderline: GC by share (10%) or by peak (100 ms in a second)', () => {
   assert.equal(gcPressure(evidence({ process: { gcFraction: 0.1, gcPeakMsPerSec: 40 } }))?.id, 'gc-pressure');
   assert.equal(gcPressure(evidence({ process: { gcFraction: 0.03, gcPeakMsPerSec: 100 } }))?.id, 'gc-pressure');

@@ -126,3 +126,17 @@ test('a baseline whose figures cover part of its run (stopped early, or failed) 
   assert.equal(compared.baselineCut, 'failed');
   assert.match(formatAgainst(compared, { file: 'old.json' }), /^Against old\.json: no change beyond the noise\n {2}warning: the baseline's run failed/);
 });
+
+test('a baseline from other CPUs (another model, another budget) is named: the change may be the machine\'s', () => {
+  // A baseline saved on an 8-CPU machine and gated on in CI on 2: its changes read as the server's, without a word.
+  const laptop = { ...load(), machine: { cpuModel: 'AMD EPYC 7763', cores: 8, cpu: { budget: 8 } } };
+  const ci = { ...load(), machine: { cpuModel: 'Intel Xeon', cores: 2, cpu: { budget: 2 } } };
+  const a = againstBaseline(ci, laptop);
+  assert.deepEqual(a.differentMachines, { before: { cpuModel: 'AMD EPYC 7763', cpus: 8 }, after: { cpuModel: 'Intel Xeon', cpus: 2 } });
+  assert.match(formatAgainst(a, 'base.json'), /^ {2}warning: comparing different machines: the baseline ran on AMD EPYC 7763 × 8 CPUs, this run on Intel Xeon × 2 CPUs; a change may be the machine's, not the target's$/m);
+  // The same machine, or a result without one: no word.
+  assert.equal(againstBaseline(ci, { ...ci }).differentMachines, undefined);
+  assert.equal(againstBaseline(ci, load()).differentMachines, undefined);
+  // A quota of 1.5 CPUs on the same model is another budget.
+  assert.ok(againstBaseline(ci, { ...ci, machine: { ...ci.machine, cpu: { budget: 1.5 } } }).differentMachines);
+});

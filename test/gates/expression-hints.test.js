@@ -18,4 +18,9 @@ test('a gate written as the summary prints it (p99.9), with a bare point (.5s) o
   assert.match(refusal('rps-change>-.5%'), /rps-change>-0\.5%/);
   assert.match(refusal('errors==0'), /one '=' \(e\.g\. errors=0\)/);
   assert.match(refusal('p50<p99'), /not an assertion/);
+  // A pasted ≤ or ≥, or =< and =>, read the same "not an assertion".
+  assert.match(refusal('p99≤50ms'), /write the comparison as <= or >= \(e\.g\. p99<=50ms\)/);
+  assert.match(refusal('rps ≥ 100'), /\(e\.g\. rps>=100\)/);
+  assert.match(refusal('p99=<50ms'), /\(e\.g\. p99<=50ms\)/);
+  assert.match(refusal('rps=>100'), /\(e\.g\. rps>=100\)/);
 });

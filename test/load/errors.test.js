@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLoad } from '../../src/load/index.js';
 import { freePort, startHttpServer, startMisbehaving } from './helpers.js';
-import { TIMEOUT_TEXT, KEPT_ALIVE_CLOSE_TEXT } from '../../src/load/connection.js';
+import { TIMEOUT_TEXT, KEPT_ALIVE_CLOSE_TEXT, NEW_CONNECTION_CLOSE_TEXT } from '../../src/load/connection.js';
 import { unreachableNote } from '../../src/load/notes.js';
 import { neighbourReasons } from '../../src/analysis/run-advice.js';
 
@@ -12,6 +12,17 @@ test('a server that closes each kept-alive connection after its response, withou
   const resets = result.errorTexts.filter((e) => e.kind === 'reset');
   assert.ok(result.errors.reset > 0 && resets.length > 0, JSON.stringify(result.errorTexts));
   assert.ok(resets.some((e) => e.texts.some((t) => t.text === KEPT_ALIVE_CLOSE_TEXT)), JSON.stringify(resets));
+  assert.ok(!resets.some((e) => e.texts.some((t) => t.text === 'closed before the response ended')), JSON.stringify(resets));
+});
+
+test('a server that holds fewer connections than sent closes the others unanswered: said so, not "closed before the response ended"', async () => {
+  const server = await startHttpServer((req, res) => res.end('hi\n'));
+  servers.push(server);
+  server.server.maxConnections = 1;
+  const result = await run(server.url, { connections: 3 });
+  const resets = result.errorTexts.filter((e) => e.kind === 'reset');
+  assert.ok(result.requests > 0 && result.errors.reset > 0, JSON.stringify(result.errorTexts));
+  assert.ok(resets.some((e) => e.texts.some((t) => t.text === NEW_CONNECTION_CLOSE_TEXT)), JSON.stringify(resets));
   assert.ok(!resets.some((e) => e.texts.some((t) => t.text === 'closed before the response ended')), JSON.stringify(resets));
 });
 

@@ -77,3 +77,25 @@ test('no response in the measured phase: an open loop far beyond capacity is sai
   );
   assert.match(noResponseFailure({ requests: 0, errors: none, bytes: 0, mode: 'closed', rate: null, missed: 0 }, false, planned), /^no response arrived within the measured 10ms: requests were sent and none finished in it \(the measured phase was too short for them\); give a longer --duration/);
 });
+
+test('a stream that never ends (server-sent events): its responses had begun, and the failure says to give --path a route that ends, not only a longer --duration', async () => {
+  const server = net.createServer((socket) => {
+    server.sockets.add(socket);
+    socket.on('close', () => server.sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.once('data', () => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n');
+      const tick = setInterval(() => (socket.writable ? socket.write('9\r\ndata: x\n\n\r\n') : clearInterval(tick)), 20);
+      socket.on('close', () => clearInterval(tick));
+    });
+  });
+  server.sockets = new Set();
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const result = await startLoad({ warmupMs: 0, url: `http://127.0.0.1:${server.address().port}/`, connections: 2, durationMs: 300, timeoutMs: 5000, expectedBody: null }).done;
+  assert.equal(result.requests, 0);
+  assert.equal(result.unanswered.begun, 2, JSON.stringify(result.unanswered));
+  const failure = noResponseFailure(result, false, { durationMs: 300 });
+  assert.match(failure, /^no response finished within the measured 300ms: 2 responses had begun \(the status and headers arrived\) and none ended; a stream \(server-sent events, a long poll\) never ends: give --path a route whose response ends/);
+});

@@ -141,3 +141,38 @@ test('a single process with room, on cores full mostly of other processes\' work
   own.samples.otherUsers = { users: [{ name: 'node', count: 2, cores: 0.2 }], cores: 0.2 };
   assert.equal(words(own)[0], 'One process is enough: the limit is the cores, not the process.');
 });
+
+test('one CPU shared with other processes: the gain is its wait for that CPU, not a second process ("run 1 processes … 2.5×")', () => {
+  // A server pinned to one CPU beside a busy loop: ELU 0.99, on the CPU 38% of the time, waiting for it the rest.
+  const run = cpuRoute({ command: ['node', 'api.js'], rps: 216, cores: 1, cpus: [100], main: { elu: 0.99, blocked: 0, cpuPct: 38, loopCpuPct: 38, waitPct: 62 } });
+  const advice = advise(run);
+  assert.equal(advice.size, null, ids(advice).join(','));
+  assert.equal(advice.confirmWith, null);
+  assert.ok(ids(advice).includes('processes-no-gain') && !ids(advice).includes('more-processes'), ids(advice).join(','));
+  const text = words(run).join('\n');
+  assert.doesNotMatch(text, /run 1 processes|More processes would help|--processes 1,1/, text);
+  assert.match(text, /the machine's one CPU has room for one main thread, not two: more processes would share it, not add to it\. Its main thread had the CPU 38% of the time; with it to itself, one process would serve ~\d+ req\/s \(this run: 216\)/);
+});
+
+test('a server on another runtime (python3 -m http.server) is not sized by its main thread: no recommendation, its process CPU said', async () => {
+  // Seen: "One process is enough: the limit is the load offered … Its main thread had room (on a CPU 11% of the time)"
+  // of a python server whose process used 83% of a core on its threads; diagnose told it to run under `diagnose -- <command>`, as it had.
+  const { probeStatus } = await import('../../src/sample/index.js');
+  const { unseenLines } = await import('../../src/report/diagnose-words.js');
+  const probe = probeStatus({}, 'node', false, 'python3.11');
+  assert.equal(probe.program, 'python3.11');
+  const run = cpuRoute({ command: ['python3', '-m', 'http.server'], rps: 557, main: { elu: null, blocked: null, cpuPct: 83, loopCpuPct: 11, waitPct: 12 } });
+  run.samples.probe = probe;
+  const advice = advise(run);
+  assert.equal(advice.size, null);
+  assert.deepEqual(ids(advice).filter((id) => id !== 'other-users'), ['other-runtime']);
+  const lines = words(run);
+  assert.equal(lines[0], 'No recommendation: the server is not Node.js.');
+  assert.match(lines.join('\n'), /It runs python3\.11, not Node\.js: .*its process used 83% of a core in all, its main thread 11%/);
+  assert.doesNotMatch(lines.join('\n'), /had room|load offered/);
+  // A node server without the probe is sized as before.
+  assert.notDeepEqual(ids(advise(cpuRoute({ command: ['node', 'api.js'] }))), ['other-runtime']);
+  assert.doesNotMatch(unseenLines([{ id: 'probe', reason: probe.reason, mode: 'command' }])[0], /run it under spawnbench diagnose/);
+  assert.match(unseenLines([{ id: 'probe', reason: '--no-probe', mode: 'command' }])[0], /drop --no-probe to see them$/);
+  assert.match(unseenLines([{ id: 'probe', reason: 'the server was not started by spawnbench', mode: 'url' }])[0], /run it under spawnbench diagnose -- <command> to see them$/);
+});

@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { readFileSync } from 'node:fs';
 import { waitListening } from '../../src/runner/wait-listening.js';
+import { listeningAddresses } from '../../src/runner/listening-ports.js';
 import { WRONG_PORT_CHECK_MS, WRONG_PORT_GRACE_MS } from '../../src/base/thresholds.js';
 
 /** A port nothing listens on: one the kernel gave and took back. */
@@ -16,7 +18,7 @@ async function closedPort() {
   return port;
 }
 
-const options = (port, portsOf) => ({ pgid: 1, port, label: "'node app.js'", portSource: /** @type {const} */ ('PORT'), mentionedPorts: () => [], portsOf });
+const options = (port, portsOf, addressesOf = () => []) => ({ pgid: 1, port, label: "'node app.js'", portSource: /** @type {const} */ ('PORT'), mentionedPorts: () => [], portsOf, addressesOf });
 
 test('while nothing answers, the listening ports are read every WRONG_PORT_CHECK_MS, not at every connection attempt', async () => {
   const port = await closedPort();
@@ -61,4 +63,19 @@ test('a server that listens on no port by the deadline is told of --ready-timeou
     assert.doesNotMatch(error.message, /nothing it started listens/);
     return true;
   });
+});
+
+test('a server bound to an address no loopback connect reaches (HOST=127.0.0.2) is driven there, not told "nothing it started listens on any port yet"', async () => {
+  const port = await closedPort();
+  const server = net.createServer((socket) => socket.end()).listen(port, '127.0.0.2');
+  await new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  try {
+    // The group's listening sockets, as /proc shows them: this process's own group.
+    const pgid = Number(readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ')[2]);
+    assert.deepEqual(listeningAddresses(pgid, port), ['127.0.0.2']);
+    const ready = await waitListening({ ...options(port, () => [], (group, p) => listeningAddresses(pgid, p)), readyTimeoutMs: 5000 });
+    assert.deepEqual(ready, { host: '127.0.0.2', port });
+  } finally {
+    server.close();
+  }
 });

@@ -70,7 +70,7 @@ test('on bun or deno the summary says the probe is not available there', async (
 test('a user\'s server on another runtime (python3) is named as such, not sent after NODE_OPTIONS; its advice words its CPU, not "ELU –"', () => {
   const channel = {};
   // run --port 8123 -- python3 -m http.server said "no probe report received (was NODE_OPTIONS replaced by the strategy?)".
-  assert.deepEqual(probeStatus(channel, 'node', false, 'python3.11'), { available: false, reason: 'no probe: the server runs python3.11, not Node.js, so it has no ELU or loop figures; its CPU is read from outside' });
+  assert.deepEqual(probeStatus(channel, 'node', false, 'python3.11'), { available: false, reason: 'no probe: the server runs python3.11, not Node.js, so it has no ELU or loop figures; its CPU is read from outside', program: 'python3.11' });
   for (const program of ['node', 'nodejs', 'node20', 'bun', 'deno', null]) {
     assert.match(probeStatus(channel, 'node', false, program).reason, /^no probe report received/, String(program));
   }
