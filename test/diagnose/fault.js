@@ -20,6 +20,11 @@ export function faultOf(result) {
 /** The verdict, findings and run-queue shares in one line, for assertion messages and t.diagnostic(). */
 export function figuresOf(result) {
   const { verdict, findings } = result.diagnosis;
-  const wait = result.mainThread ? ` · main thread waited for a CPU ${Math.round(result.mainThread.waitingForCpu * 100)}%` : '';
-  return [verdict, ...findings].map((f) => `${f.id} ${JSON.stringify(f.figures)}`).join(' · ') + wait;
+  const wait = result.mainThread ? ` · main thread waited for a CPU ${Math.round(result.mainThread.waitingForCpu * 100)}% (runnable ${Math.round(result.mainThread.runnable * 100)}%)` : ' · no main-thread run-queue figures';
+  // The threads a verdict reads beside the loop, and the machine: a run that found no threads verdict says what it saw.
+  const pool = (result.samples?.processes ?? []).filter((p) => p.role !== 'thread').map((p) => p.summary?.otherThreads?.kinds?.threadpool).filter(Boolean);
+  const threads = pool.length ? ` · threadpool ${JSON.stringify(pool)}` : '';
+  const c = result.diagnosis.capacity;
+  const machine = c ? ` · cores busy ${Math.round(c.coresBusyPct ?? NaN)}%, server ${c.serverCores?.toFixed(2)}, others ${c.otherCores?.toFixed(2)}` : '';
+  return [verdict, ...findings].map((f) => `${f.id} ${JSON.stringify(f.figures)}`).join(' · ') + wait + threads + machine;
 }
