@@ -143,6 +143,20 @@ test('a single process whose requests wait outside it, every connection waiting:
   assert.equal(advise(loose).reasons.find((r) => r.id === 'one-process-enough').figures.waitMs, undefined);
 });
 
+test('a single process whose requests wait in the queue of its own main thread (many connections) is not told they wait on a downstream', () => {
+  // Hello-world at -c 1000: 26,391 req/s, mean 37.3 ms, p50 31.7 ms, ELU 0.85 (0.03 ms of work a request): it read "the
+  // limit is what its requests wait on (a database, a downstream, a timer) … the rest was a wait outside it". 1,000
+  // connections × 0.03 ms is 32 ms: the wait was behind the other requests on its one main thread.
+  const queued = ownRun({ pool: false, rps: 26391, cpus: [76, 77], spawnedCpuPct: 0, main: { elu: 0.85, blocked: 0, cpuPct: 87, loopCpuPct: 87, waitPct: 0 } });
+  queued.load.connections = 1000;
+  queued.plan.load.connections = 1000;
+  queued.load.latency = { ...queued.load.latency, meanMs: 37.3, p50Ms: 31.7 };
+  const enough = advise(queued).reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(enough?.figures.waitMs, undefined, JSON.stringify(enough));
+  const lines = words(queued);
+  assert.ok(!lines.some((l) => /what its requests wait on|a wait outside it/.test(l)), lines.join('\n'));
+});
+
 test('a single process whose own backend (a process it started, no worker) never idled: that process is the limit, not "the load offered"', () => {
   // A front that proxies every request to a backend it spawns beside itself (node backend.js, no IPC): the backend at
   // ELU 1.00 while the front and the cores had room was "One process is enough: the limit is the load offered, not the
