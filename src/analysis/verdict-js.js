@@ -5,7 +5,7 @@
 import { where, worst, num } from './verdict-common.js';
 import { cpuStarved } from './verdict-starved.js';
 import { heaviestRoute } from './route-costs.js';
-import { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../base/thresholds.js';
+import { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL, SHORT_REQUEST_MS, ROUTES_BUSY_SHARE } from '../base/thresholds.js';
 export { LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS, JS_SHARE_FOR_TAIL } from '../base/thresholds.js';
 
 /**
@@ -70,6 +70,20 @@ export function jsBlocking(evidence) {
       cpuPct: num(p.cpuPct),
       // The route whose callbacks hold this loop the longest (probe; null without routes).
       route: heaviestRoute(p),
+      // Every route short and most of the busy time theirs: the loop is late from many requests queued, not a long one.
+      shortRequests: shortRequests(p),
     },
   };
+}
+
+/**
+ * Whether the probe's routes show no long request: each takes under SHORT_REQUEST_MS of the main thread, and together
+ * they account for ROUTES_BUSY_SHARE of its busy time (else something outside them, a timer, may hold it).
+ * @param {{ routes?: import('./route-costs.js').RouteCost[]|null }} p
+ */
+export function shortRequests(p) {
+  const routes = (p.routes ?? []).filter((r) => r.requests > 0 && num(r.loopMsPerRequest) !== null);
+  if (routes.length === 0) return false;
+  const share = routes.reduce((sum, r) => sum + (num(r.busyShare) ?? 0), 0);
+  return share >= ROUTES_BUSY_SHARE && routes.every((r) => r.loopMsPerRequest < SHORT_REQUEST_MS);
 }

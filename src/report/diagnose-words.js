@@ -16,7 +16,7 @@ import { noResponseReason } from '../load/host-check.js';
 import {
   SPAWN_BLOCKED_FRACTION, GC_FRACTION, GC_PEAK_MS_PER_SEC, LOOP_DELAY_P50_MS, LOOP_DELAY_P99_MS, LOOP_DELAY_MAX_MS,
   BUSY_FRACTION, SLOW_P99_MS, SLOW_P50_MS, LONG_TAIL_RATIO, IDLE_ELU_MAX, IDLE_BUSY_MAX, ERROR_RATE, GENERATOR_BUSY_ELU,
-  CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, QUOTA_THROTTLED_FRACTION,
+  CPU_STARVED_FRACTION, CPU_STARVED_VERDICT_FRACTION, QUOTA_THROTTLED_FRACTION, SHORT_REQUEST_MS,
 } from '../base/thresholds.js';
 
 /**
@@ -83,6 +83,28 @@ function routeText(route) {
 export function heaviestRouteText(route) {
   const share = Number.isFinite(route.busyShare) ? `, ${pct(route.busyShare)} of its busy time` : '';
   return `${routeText(route.route)} takes ${ms(route.loopMsPerRequest)} of the main thread per request${share}`;
+}
+
+/**
+ * js-blocking when every route is short (verdict-js.js shortRequests): the loop is late from the many requests queued
+ * in each of its turns, so there is no long synchronous work to move; more processes share the queue.
+ * @param {Figures} f
+ */
+function shortRequestsWords(f) {
+  return {
+    title: `the event loop is saturated by many short requests, not blocked by a long one${f.route ? `: ${heaviestRouteText(f.route)}` : ''}`,
+    evidence: [
+      `event-loop delay p50 ${ms(f.loopDelayP50Ms)}${typical(f)}, p99 ${ms(f.loopDelayP99Ms)}, max ${ms(f.loopDelayMaxMs)} ` +
+        `(thresholds: p50 ≥ ${ms(LOOP_DELAY_P50_MS)}, p99 ≥ ${ms(LOOP_DELAY_P99_MS)} or max ≥ ${ms(LOOP_DELAY_MAX_MS)})`,
+      `loop busy ${pct(f.elu)} (ELU), of which JavaScript ${pct(f.jsShare)} (not spawn, not GC)` +
+        `${Number.isFinite(f.cpuPct) ? `, CPU ${Math.round(f.cpuPct)}% of a core` : ''}`,
+      `every route takes under ${ms(SHORT_REQUEST_MS)} of the main thread per request: the delay is the requests waiting their turn on the one thread, and more connections lengthen it`,
+    ],
+    next: [
+      'run more processes of it, each with its own event loop, where the cores have room: spawnbench tune --processes 1,2 -- <command> measures it (node:cluster, as pm2 start <script> -i N)',
+      'or make every request cheaper (there is no one long callback to move): spawnbench diagnose --cpu-prof -- <command> shows where their time goes',
+    ],
+  };
 }
 
 /**
@@ -453,7 +475,7 @@ const WORDS = {
       'see which functions allocate: node --heap-prof, or spawnbench diagnose --cpu-prof and look for (garbage collector)',
     ],
   }),
-  'js-blocking': (f) => ({
+  'js-blocking': (f) => (f.shortRequests ? shortRequestsWords(f) : {
     title: `the event loop is blocked by JavaScript${f.route ? `: ${heaviestRouteText(f.route)}` : ''}`,
     evidence: [
       `event-loop delay p50 ${ms(f.loopDelayP50Ms)}${typical(f)}, p99 ${ms(f.loopDelayP99Ms)}, max ${ms(f.loopDelayMaxMs)} ` +

@@ -50,6 +50,22 @@ test('js-blocking names the route that holds the main thread, with its figures',
   assert.equal(wordFinding(jsBlocking(evidence({ routes: null }))).title, 'the event loop is blocked by JavaScript');
 });
 
+test('a loop late from many short requests (hello-world at 1,000 connections) is saturated, not blocked by long work to move', () => {
+  // 0.04 ms a request, loop delay p50 21 ms: it read "blocked by JavaScript … move long synchronous work (parsing,
+  // hashing, big loops) to a worker thread", of a handler with no such work.
+  const finding = jsBlocking(evidence({ elu: 0.95, loopDelayP50Ms: 20.9, loopDelayP99Ms: 91.7, loopDelayMaxMs: 124, blockedFraction: 0, gcFraction: 0.01, routes: [route('GET /', 52000, 0.04, 1)] }));
+  assert.equal(finding.id, 'js-blocking', 'the same id for --json readers');
+  assert.equal(finding.figures.shortRequests, true);
+  const words = wordFinding(finding);
+  assert.equal(words.title, 'the event loop is saturated by many short requests, not blocked by a long one: GET / takes 0.04 ms of the main thread per request, 100% of its busy time');
+  assert.ok(!words.next.some((l) => /long synchronous work/.test(l)), words.next.join('\n'));
+  assert.match(words.next[0], /^run more processes of it/);
+  // One slow route among them, or routes that leave most of the busy time to something else (a timer): as before.
+  assert.equal(jsBlocking(evidence({ routes: [route('GET /', 52000, 0.04, 0.5), route('GET /report', 10, 15, 0.45)] })).figures.shortRequests, false);
+  assert.equal(jsBlocking(evidence({ routes: [route('GET /', 52000, 0.04, 0.3)] })).figures.shortRequests, false);
+  assert.equal(wordFinding(jsBlocking(evidence({ routes: ROUTES }))).title.startsWith('the event loop is blocked by JavaScript'), true);
+});
+
 test('spawn-blocked names the routes that spawn, each with its spawns and blocked time per request', () => {
   const words = wordFinding(spawnBlocked(evidence({ blockedFraction: 0.3, routes: ROUTES })));
   assert.equal(words.title, 'the event loop is blocked inside spawn 30% of the time; POST /convert and PUT /files/:id spawn');
