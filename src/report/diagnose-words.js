@@ -7,7 +7,7 @@
 import { FASTER_SPAWN_SENTENCE } from './runtimes-text.js';
 import { pct, ms, int } from './text-format.js';
 import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
-import { downstreamName, errorLabel, quote, spinningText, SPINNING_NEXT } from './reasons.js';
+import { downstreamName, errorLabel, quote, spinningText, SPINNING_NEXT, TOO_LARGE } from './reasons.js';
 import { cleanText } from '../base/untrusted-text.js';
 import { formatDuration } from '../base/units.js';
 import { spawnFailureText } from './spawn-failures-text.js';
@@ -564,6 +564,8 @@ const WORDS = {
             ? ['they are redirects, which spawnbench does not follow: give --path the page they lead to (curl -sI the URL shows its Location)']
             : Object.keys(f.failedStatuses ?? {}).length > 0 && Object.keys(f.failedStatuses).every((s) => s === '429')
               ? ['429 is the server\'s rate limit, not a fault: lift it for the measurement, or measure under it with a lower --rate']
+            : Object.keys(f.failedStatuses ?? {}).length === 1 && TOO_LARGE[Number(Object.keys(f.failedStatuses)[0])]
+              ? [`${Object.keys(f.failedStatuses)[0]}: ${TOO_LARGE[Number(Object.keys(f.failedStatuses)[0])]}`]
             : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },

@@ -9,7 +9,7 @@ import { knobAction, shellLine } from './own-server.js';
 import { deployProcesses } from '../analysis/process-count.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
-import { downstreamName, errorLabel, quote, otherUserText, spinningText, SPINNING_NEXT } from './reasons.js';
+import { downstreamName, errorLabel, quote, otherUserText, spinningText, SPINNING_NEXT, TOO_LARGE } from './reasons.js';
 
 /**
  * A reason's figures: free-form per reason id (src/analysis/run-advice.js and own-run-advice.js
@@ -362,6 +362,9 @@ const SENTENCES = {
       const under = Number.isFinite(f.succeededRps) && f.succeededRps >= 1 ? `, or measure under it with --rate ${int(Math.max(1, Math.floor(f.succeededRps * 0.9)))}` : '';
       return `Why requests failed: ${said}${stderr}, the server's rate limit${allowed}: lift it for the measurement${under}.`;
     }
+    // 431 and 413: the requests themselves are too large for the server (a HAR's cookies, a big --body); "fix what
+    // makes them fail" did not say that the fix is in what spawnbench sends.
+    if (TOO_LARGE[Number(f.status)]) return `Why requests failed: ${said}${stderr}, ${TOO_LARGE[Number(f.status)]}.`;
     // A redirect (the app sends / to /login) is no server fault, and "fix what makes them fail" did not say what to do.
     if (Number(f.status) >= 300 && Number(f.status) < 400) {
       return `Why requests failed: ${said}${stderr}, a redirect, which spawnbench does not follow: give --path the page it leads to (curl -sI the URL shows its Location).`;

@@ -15,3 +15,14 @@ test('requests that all got a redirect (/ sends to /login) say to measure the pa
   const mixed = wordFinding(/** @type {any} */ ({ id: 'errors', kind: 'cause', where: null, figures: { errorRate: 1, errors: 100, attempts: 100, failedStatuses: { 302: 50, 500: 50 } } }));
   assert.match(mixed.next.join('\n'), /check --path, --method/);
 });
+
+test('requests the server found too large (431 headers, 413 body) say what to send instead, not only "fix what makes them fail"', () => {
+  // A HAR replayed with a 20 kB cookie: "Why requests failed: 431 ×20." and nothing to do.
+  const advice = /** @type {any} */ ({ kind: 'none', why: 'errors', reasons: [{ id: 'errors-why', figures: { status: 431, kind: 'non2xx', count: 20, text: '' } }] });
+  const why = adviceParagraphs(advice).find((p) => p.includes('Why requests failed'));
+  assert.match(why ?? '', /431 ×20.*request headers are larger than the server takes .*--max-http-header-size/);
+  const body = { ...advice, reasons: [{ id: 'errors-why', figures: { status: 413, kind: 'non2xx', count: 20, text: null } }] };
+  assert.match(adviceParagraphs(body).join('\n'), /request body is larger than the server takes: send a smaller --body/);
+  const finding = wordFinding(/** @type {any} */ ({ id: 'errors', kind: 'cause', where: null, figures: { errorRate: 1, errors: 20, attempts: 20, failedStatuses: { 431: 20 } } }));
+  assert.match(finding.next.join('\n'), /^431: its request headers are larger than the server takes/);
+});
