@@ -53,8 +53,15 @@ export function waitingForCpu(evidence) {
 function ownThreads(evidence, main) {
   const cpu = evidence.processes.map((p) => num(p.cpuPct)).filter((v) => v !== null);
   if (cpu.length === 0) return {};
-  const ownThreadsCores = Math.max(0, cpu.reduce((a, b) => a + b, 0) / 100 - (num(main.onCpu) ?? 0));
-  const othersCores = (num(evidence.otherUsers?.cores) ?? 0) + (num(evidence.generator?.cpuPct) ?? 0) / 100;
+  const serverCores = cpu.reduce((a, b) => a + b, 0) / 100;
+  const ownThreadsCores = Math.max(0, serverCores - (num(main.onCpu) ?? 0));
+  // What the machine's busy time leaves beside the server counts too (as the threads verdict reads it), where it is
+  // more than the processes seen: the two read "other programs 1.1" and "0.8" of one run, one saying "diagnose on a
+  // quieter machine", the other "a quieter machine would change little".
+  const cores = num(evidence.machine?.cores ?? evidence.cores ?? null);
+  const busyPct = num(evidence.machine?.busyPct);
+  const machineOthers = cores !== null && busyPct !== null ? Math.max(0, (cores * busyPct) / 100 - serverCores) : 0;
+  const othersCores = Math.max(machineOthers, (num(evidence.otherUsers?.cores) ?? 0) + (num(evidence.generator?.cpuPct) ?? 0) / 100);
   return ownThreadsCores > othersCores ? { ownThreadsCores, othersCores } : {};
 }
 
