@@ -136,7 +136,8 @@ function footer(result) {
     lines.push('', `Your servers (started as diagnose starts them; bodies not checked): ${commands.map(([name, argv]) => `${name} = ${shellLine(argv)}`).join('; ')}`);
   }
   const repeats = result.stoppedEarly ? `the repeats measured (up to ${result.plan.repeat}, interleaved; stopped early)` : `${result.plan.repeat} interleaved repeats`;
-  if (result.plan.repeat > 1) lines.push('', `Median of ${repeats}; "no meaningful difference": the repeats overlap the first strategy's.`);
+  if (result.plan.repeat > 1) lines.push('', `Median of ${repeats}; "no meaningful difference": the repeats overlap the first strategy's, in req/s and in p99.`);
+  if (Number.isFinite(result.plan.load?.rate)) lines.push(`At a fixed --rate each row's req/s is the rate it was sent at (and the "vs" ratio near 1): their p99 is what differs.`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines;
 }

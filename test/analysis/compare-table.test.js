@@ -40,6 +40,24 @@ test('median, spread, ratio to the first strategy, and no meaningful difference 
   assert.match(md, /\| cluster \(no meaningful difference\) \| 675 \| 650–700 \| [\d.]+ ms \| 0 \| 1\.04× \|/);
 });
 
+test('an open loop: rows at the same rate whose p99 differ are not "no meaningful difference"', () => {
+  // compare --rate 20 of a server that answers at once and one that waits 40 ms: "slow 20 (20–20) 48.0 (47.9–50.5)
+  // 0.99× no meaningful difference" beside fast's p99 8.41 (7.64–8.48).
+  const at = (strategy, repeat, rps, p99Ms) => run(strategy, repeat, rps, { p99Ms });
+  const plan = { strategies: ['fast', 'slow', 'same'], workloads: ['echo'], repeat: 3 };
+  const rows = compareTable([
+    at('fast', 1, 20, 7.64), at('slow', 1, 20, 47.9), at('same', 1, 20, 8.1),
+    at('fast', 2, 20.5, 8.41), at('slow', 2, 20, 48), at('same', 2, 20.4, 8.6),
+    at('fast', 3, 20.1, 8.48), at('slow', 3, 20.1, 50.5), at('same', 3, 20, 7.9),
+  ], plan);
+  assert.equal(rows[1].sameAsFirst, false, 'slow: 6× the p99');
+  assert.equal(rows[2].sameAsFirst, true, 'same: overlapping req/s and p99');
+  const result = { plan: { ...plan, load: { connections: 10, rate: 20, durationMs: 2000, warmupMs: 0, threads: 1 }, workloadInfo: {} }, machine: null, runs: [], rows, notes: [] };
+  const text = formatCompare(result);
+  assert.doesNotMatch(text, /^slow .*no meaningful difference/m);
+  assert.match(text, /At a fixed --rate each row's req\/s is the rate it was sent at/);
+});
+
 test('a row whose every run failed while measured (the server crashed) has no ratio, not "0.00×"', () => {
   // Seen: a strategy killed in its warm-up read "0 req/s … 0.00×" beside the warning that its figures are not the server's.
   const crashed = { failures: ["strategy 'crash-mid-run' was killed by SIGKILL during the run; its stderr ends:\nfixture: crashing now"] };
