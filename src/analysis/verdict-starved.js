@@ -53,7 +53,9 @@ export function waitingForCpu(evidence) {
 function ownThreads(evidence, main) {
   const cpu = evidence.processes.map((p) => num(p.cpuPct)).filter((v) => v !== null);
   if (cpu.length === 0) return {};
-  const serverCores = cpu.reduce((a, b) => a + b, 0) / 100;
+  // The commands it spawns are its own too: a server spawning per request on 0.5 of 2 cores, others at 0.14, was told
+  // "the machine is short of CPU … diagnose on a quieter machine".
+  const serverCores = (cpu.reduce((a, b) => a + b, 0) + (num(evidence.spawnedCpuPct) ?? 0)) / 100;
   const ownThreadsCores = Math.max(0, serverCores - (num(main.onCpu) ?? 0));
   // What the machine's busy time leaves beside the server counts too (as the threads verdict reads it), where it is
   // more than the processes seen: the two read "other programs 1.1" and "0.8" of one run, one saying "diagnose on a

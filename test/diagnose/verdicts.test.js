@@ -424,6 +424,11 @@ test('a main thread that waited for a core while the server\'s own threads took 
   const urlWords = wordFinding(waitingForCpu(url));
   assert.doesNotMatch(urlWords.title, /own threads took the cores/);
   assert.match(urlWords.next.join(' '), /quieter machine/);
+  // A server that spawns per request: its commands used 0.5 of the 2 cores, other programs 0.14.
+  const spawner = { ...own, processes: [{ ...own.processes[0], cpuPct: 66.5 }], mainThread: { pid: 7, onCpu: 0.47, waitingForCpu: 0.21, runnable: 0.69 }, spawnedCpuPct: 50.5, otherUsers: { users: [{ name: 'node', count: 2, cores: 0.14 }], cores: 0.14 }, generator: { cpuPct: 1.5 }, machine: { cores: 2, busyPct: 84.9 } };
+  const spawnerWords = wordFinding(waitingForCpu(spawner));
+  assert.match(spawnerWords.title, /the server's own threads took the cores/);
+  assert.doesNotMatch(spawnerWords.next.join(' '), /quieter machine, or drive/);
 });
 
 test('no problem found in under a second measured is "too little measured", not "healthy: nothing to fix"', () => {
