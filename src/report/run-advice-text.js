@@ -136,6 +136,12 @@ function ownHeadline(a) {
     return `More processes would help: ${how}, about ${int(more.expectedRps)} req/s, ${gain(more.gain)} this run's ${int(more.rps)}.`;
   }
   const enough = has('one-process-enough');
+  // Connections the server's open-files limit closed (errors-why, error-reasons.js openFilesShort): "the limit is the
+  // load offered … more connections" of a server that reset 12.5% of 30 connections under ulimit -n 45.
+  const files = has('errors-why')?.filesLimit;
+  if (enough?.limit === 'load' && files) {
+    return `One process may be enough, but the server's open-files limit was the limit: ${int(files.openFiles)} (ulimit -n), too few for ${int(files.connections)} connections; raise it (ulimit -n ${int(files.needed)} or more) and run again.`;
+  }
   const sharedCores = has('no-gain-expected')?.sharedCores;
   if (!enough && Number.isFinite(sharedCores)) return `Cannot tell whether a pool would be faster: the cores were full, and other processes used ${fixed(sharedCores, 1)} of them.`;
   // Its main thread had room and the cores were full, mostly of other processes' work: they are not the server's limit. It

@@ -26,3 +26,17 @@ test('requests the server found too large (431 headers, 413 body) say what to se
   const finding = wordFinding(/** @type {any} */ ({ id: 'errors', kind: 'cause', where: null, figures: { errorRate: 1, errors: 20, attempts: 20, failedStatuses: { 431: 20 } } }));
   assert.match(finding.next.join('\n'), /^431: its request headers are larger than the server takes/);
 });
+
+test('a single process whose connections its open-files limit closed is not told "the limit is the load offered … more connections"', () => {
+  // A spawn-per-request server under ulimit -n 45 reset 12.5% of 30 connections: the headline read "One process is
+  // enough: the limit is the load offered, not the server: nothing it runs on was saturated (more connections, …)".
+  const filesLimit = { openFiles: 45, connections: 30, failed: 1096, needed: 62 };
+  const advice = /** @type {any} */ ({ kind: 'size', size: 1, policy: null, knob: null, basis: 'one-run', confidence: 'low', reasons: [
+    { id: 'one-process-enough', figures: { limit: 'load', share: null } },
+    { id: 'errors-why', figures: { status: null, kind: 'reset', count: 1096, text: 'closed by the server with no answer, on a new connection', filesLimit } },
+  ] });
+  const [head] = adviceParagraphs(advice);
+  assert.equal(head, 'One process may be enough, but the server\'s open-files limit was the limit: 45 (ulimit -n), too few for 30 connections; raise it (ulimit -n 62 or more) and run again.');
+  advice.reasons[1].figures = { status: 500, kind: 'non2xx', count: 10, text: null };
+  assert.match(adviceParagraphs(advice)[0], /the limit is the load offered/);
+});
