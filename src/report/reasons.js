@@ -133,8 +133,10 @@ export function spinningText(s) {
 /** What to do about a loop held by JavaScript. */
 export const SPINNING_NEXT = 'find the code that never returns: a loop that does not end, a synchronous call (fs.*Sync, child_process.*Sync, a regex on a large input); node --inspect and a debugger\'s pause show where it is';
 
-/** Statuses that say a request was too large for the server, and what to do (errors-why; diagnose-words.js). */
-/** @type {Record<number, string>} */
+/**
+ * Statuses that say a request was too large for the server, and what to do (errors-why; diagnose-words.js).
+ * @type {Record<number, string>}
+ */
 export const TOO_LARGE = {
   431: 'its request headers are larger than the server takes (Node\'s default is 16 KB in all): send smaller ones (a HAR\'s cookies, -H), or raise its limit (--max-http-header-size, or maxHeaderSize in http.createServer)',
   413: 'its request body is larger than the server takes: send a smaller --body (or a mix entry\'s body), or raise the server\'s body limit',
