@@ -140,3 +140,17 @@ test('a baseline from other CPUs (another model, another budget) is named: the c
   // A quota of 1.5 CPUs on the same model is another budget.
   assert.ok(againstBaseline(ci, { ...ci, machine: { ...ci.machine, cpu: { budget: 1.5 } } }).differentMachines);
 });
+
+test('a change gate on a run with no success says so, not "needs a baseline that has this figure" of a baseline that has it', async () => {
+  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
+  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
+  const { formatAssertions } = await import('../../src/report/assert-text.js');
+  const base = load();
+  const failing = load({ errors: 5000 });
+  failing.load.errors = { ...failing.load.errors, connect: 0, non2xx: 5000 };
+  const now = { kind: 'run', ...failing };
+  const against = againstBaseline(now, base);
+  const outcomes = evaluateAssertions(parseAssertions(['p99-change<10%']), gateFigures({ ...now, against }));
+  assert.deepEqual([outcomes[0].pass, outcomes[0].why], [false, 'no-successes']);
+  assert.match(formatAssertions(outcomes), /p99-change<10% {2}FAIL {2}not measured \(no successful responses were measured/);
+});
