@@ -85,7 +85,9 @@ export function endpointNames(endpoints) {
     else if (rank === known.rank) known.entries.add(e);
   };
   for (const e of endpoints) {
-    claim(e.name, 0, e);
+    // As a gate's filter reads it (its spaces trimmed and collapsed): an entry named "  spaced  " was shown as "spaced"
+    // and no filter could name it.
+    claim(String(e.name).trim().replace(/\s+/g, ' '), 0, e);
     claim(`${e.method} ${e.path}`, 0, e);
     claim(`${e.method} ${String(e.path).split('?')[0]}`, 1, e);
   }
