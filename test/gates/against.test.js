@@ -154,3 +154,20 @@ test('a change gate on a run with no success says so, not "needs a baseline that
   assert.deepEqual([outcomes[0].pass, outcomes[0].why], [false, 'no-successes']);
   assert.match(formatAssertions(outcomes), /p99-change<10% {2}FAIL {2}not measured \(no successful responses were measured/);
 });
+
+test('compare against compare: a row none of whose requests succeeded has no change, and its change gates fail', async () => {
+  // A server turned all-500 at the same rate read "req/s 51 → 51 ±0% same", and rps-change>-5% passed it.
+  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
+  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
+  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
+  const row = (errors) => ({ workload: 'server', strategy: 'app', errors, rps: { median: 51, min: 50, max: 52, n: 3 }, p99Ms: { median: 9, min: 8, max: 11, n: 3 } });
+  const runs = (succeeded) => [1, 2, 3].map((repeat) => ({ workload: 'server', strategy: 'app', repeat, rps: 51, requests: 51, attempts: 51, succeeded, errors: 51 - succeeded, failures: [] }));
+  const before = { kind: 'compare', rows: [row(0)], runs: runs(51) };
+  const now = { kind: 'compare', rows: [row(153)], runs: runs(0) };
+  const against = againstCompareBaseline(now, before);
+  const rps = against.rows[0].deltas.find((d) => d.metric === 'rps');
+  assert.deepEqual([rps.after, rps.changePct, rps.noise.reason], [null, null, 'no-successes']);
+  assert.match(formatAgainst(against, { file: 'old.json' }), /req\/s +51 → – +– +no request succeeded on a side: not judged/);
+  const outcomes = evaluateAssertions(parseAssertions(['rps-change>-5%', 'p99-change<50%']), gateFigures({ ...now, against }));
+  assert.deepEqual(outcomes.map((o) => [o.pass, o.why]), [[false, 'no-successes'], [false, 'no-successes']]);
+});
