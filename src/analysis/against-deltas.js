@@ -24,7 +24,7 @@ import { percentileInterval } from './latency-distribution.js';
 import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../base/thresholds.js';
 import { targetOf as targetKind } from '../base/target-kinds.js';
-import { METRICS, againstMetrics, attemptsOf, rowAttempts, measureRowMetrics } from './metrics.js';
+import { METRICS, againstMetrics, attemptsOf, rowAttempts, measureRowMetrics, rowSucceededRpsSpread } from './metrics.js';
 
 /** @typedef {import('./metrics.js').Metric} Metric */
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
@@ -372,9 +372,9 @@ export function againstCompareBaseline(current, baseline, table = METRICS) {
       deltas: metrics.map((m) => (m.compareNoise === 'share'
         ? repeatErrors(m.id, old, row, baseline, current)
         : oldWhy.has(m.id) || newWhy.has(m.id)
-          ? delta(m.id, m.unit, oldWhy.has(m.id) ? null : old[/** @type {string} */ (m.compareField)]?.median, newWhy.has(m.id) ? null : row[/** @type {string} */ (m.compareField)]?.median, m.better === 'higher', null, { reason: 'no-successes' })
+          ? delta(m.id, m.unit, oldWhy.has(m.id) ? null : spreadOf(m, old, baseline)?.median, newWhy.has(m.id) ? null : spreadOf(m, row, current)?.median, m.better === 'higher', null, { reason: 'no-successes' })
           // againstMetrics(table, 'compareNoise') keeps metrics that name compareField with their 'spread'
-          : spreadDelta(m.id, m.unit, old[/** @type {string} */ (m.compareField)], row[/** @type {string} */ (m.compareField)], m.better === 'higher'))),
+          : spreadDelta(m.id, m.unit, spreadOf(m, old, baseline), spreadOf(m, row, current), m.better === 'higher'))),
     });
   }
   const marked = rows.flatMap((r) => r.deltas).filter((d) => d.significant);
@@ -385,6 +385,19 @@ export function againstCompareBaseline(current, baseline, table = METRICS) {
     summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length },
     ...baselineCut(baseline),
   };
+}
+
+/**
+ * A compare row's spread of a metric over its repeats: its rate of successful responses for rps, the row's field else.
+ * @param {import('./metrics.js').Metric} m
+ * @param {CompareRow} row
+ * @param {CompareResult} result
+ * @returns {Spread|undefined}
+ */
+function spreadOf(m, row, result) {
+  if (m.id === 'rps') return rowSucceededRpsSpread(row, (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy));
+  // againstMetrics(table, 'compareNoise') keeps metrics that name compareField with their 'spread'
+  return row[/** @type {string} */ (m.compareField)];
 }
 
 /**
