@@ -51,8 +51,9 @@ export function adviseProcesses(input, busy) {
   // One process serves what its main thread allows: this run's throughput at its busy share.
   const perProcess = x / Math.max(busy.busy, 0.01);
   const capacity = input.capacity ?? input.budget ?? input.cores ?? 1;
-  // JavaScript on a main thread uses one core: processes past the whole cores of the budget only share them.
-  const maxSize = Math.max(1, Math.floor(capacity + 1e-9));
+  // JavaScript on a main thread uses one core: processes past the budget's cores, a fraction rounded up, only share them.
+  // Rounded down, a 1.5-CPU quota was "room for one main thread, not two" where 2 processes served 1.3-1.8× one.
+  const maxSize = Math.max(1, Math.ceil(capacity - 1e-9));
   const coresBound = pool.bounds.cores;
   const wanted = coresBound ? Math.ceil(coresBound / perProcess - RPS_BAND) : maxSize;
   const size = Math.max(1, Math.min(maxSize, wanted));
@@ -85,12 +86,12 @@ export function adviseProcesses(input, busy) {
 }
 
 /**
- * `tune --processes 1..N` over the budget's whole cores, for a single process whose
+ * `tune --processes 1..N` over the budget's cores (a fraction rounded up), for a single process whose
  * run could not size it; null where the command is not `node <script>`.
  * @param {import('./advice-input.js').AdviceInput} input
  */
 export function processesSweep(input) {
-  const cores = Math.max(1, Math.floor((input.capacity ?? input.budget ?? input.cores ?? 1) + 1e-9));
+  const cores = Math.max(1, Math.ceil((input.capacity ?? input.budget ?? input.cores ?? 1) - 1e-9));
   return nodeScriptCommand(commandTarget(input).command ?? []).ok ? processConfirm({ ...input, knob: null }, processSizes(cores)) : null;
 }
 

@@ -294,3 +294,17 @@ test("run -- <command>: a server-only quota it did not reach bounds 'more proces
   const pooledWords = adviceParagraphs(pooled, {}).join('\n').replace(/\s+/g, ' ');
   assert.doesNotMatch(pooledWords, /CPU budget's 2/);
 });
+
+test('run -- <command> in a 1.5-CPU quota: a second process has half a CPU to run on, not "room for one main thread, not two"', () => {
+  // Seen in a 1.5-CPU v1 quota (spawnbench and the server): "One process is enough … its budget of 1.5 CPUs (cgroup quota)
+  // has room for one main thread, not two", where 2 cluster workers served 535-758 req/s against one worker's 410-418.
+  const run = ownRun({ command: ['node', 'api.js'], pool: false, rps: 411, cpus: [60, 60], spawnedCpuPct: 0, generator: { cpuPct: 4, elu: 0.08 }, main: { elu: 0.98, blocked: 0, cpuPct: 98, loopCpuPct: 98, waitPct: 0 } });
+  run.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 1.5, throttledPeriods: 0, periods: 30, fraction: 0, throttledMs: 0 }];
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, 2, advice.reasons.map((r) => r.id).join(', '));
+  assert.deepEqual(advice.confirmWith?.argv.slice(0, 3), ['tune', '--processes', '1,2']);
+  const words = adviceParagraphs(advice, {}).join('\n');
+  assert.doesNotMatch(words, /room for one main thread, not two/);
+  assert.match(words, /^More processes would help: run 2 processes of it/m);
+});
