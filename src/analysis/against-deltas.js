@@ -24,7 +24,7 @@ import { percentileInterval } from './latency-distribution.js';
 import { overlaps } from './stats.js';
 import { AGAINST_Z, AGAINST_MIN_SECONDS, AGAINST_MIN_TAIL_REQUESTS } from '../base/thresholds.js';
 import { targetOf as targetKind } from '../base/target-kinds.js';
-import { METRICS, againstMetrics, attemptsOf, rowAttempts } from './metrics.js';
+import { METRICS, againstMetrics, attemptsOf, rowAttempts, measureRowMetrics, rowSucceededRpsSpread } from './metrics.js';
 
 /** @typedef {import('./metrics.js').Metric} Metric */
 /** @typedef {import('../base/result-types.js').RunResult} RunResult */
@@ -363,13 +363,18 @@ export function againstCompareBaseline(current, baseline, table = METRICS) {
       unmatched.push(`${row.strategy} · ${row.workload}`);
       continue;
     }
+    // A row none of whose requests succeeded has the errors' rate and latency, no figure of the server's: a change
+    // against it is none (a row turned all-500 read "req/s 51 → 51 same", and rps-change>-5% passed it).
+    const [oldWhy, newWhy] = [successless(old, baseline, table), successless(row, current, table)];
     rows.push({
       workload: row.workload,
       strategy: row.strategy,
       deltas: metrics.map((m) => (m.compareNoise === 'share'
         ? repeatErrors(m.id, old, row, baseline, current)
-        // againstMetrics(table, 'compareNoise') keeps metrics that name compareField with their 'spread'
-        : spreadDelta(m.id, m.unit, old[/** @type {string} */ (m.compareField)], row[/** @type {string} */ (m.compareField)], m.better === 'higher'))),
+        : oldWhy.has(m.id) || newWhy.has(m.id)
+          ? delta(m.id, m.unit, oldWhy.has(m.id) ? null : spreadOf(m, old, baseline)?.median, newWhy.has(m.id) ? null : spreadOf(m, row, current)?.median, m.better === 'higher', null, { reason: 'no-successes' })
+          // againstMetrics(table, 'compareNoise') keeps metrics that name compareField with their 'spread'
+          : spreadDelta(m.id, m.unit, spreadOf(m, old, baseline), spreadOf(m, row, current), m.better === 'higher'))),
     });
   }
   const marked = rows.flatMap((r) => r.deltas).filter((d) => d.significant);
@@ -380,6 +385,31 @@ export function againstCompareBaseline(current, baseline, table = METRICS) {
     summary: { changes: marked.length, better: marked.filter((d) => d.better).length, worse: marked.filter((d) => !d.better).length },
     ...baselineCut(baseline),
   };
+}
+
+/**
+ * A compare row's spread of a metric over its repeats: its rate of successful responses for rps, the row's field else.
+ * @param {import('./metrics.js').Metric} m
+ * @param {CompareRow} row
+ * @param {CompareResult} result
+ * @returns {Spread|undefined}
+ */
+function spreadOf(m, row, result) {
+  if (m.id === 'rps') return rowSucceededRpsSpread(row, (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy));
+  // againstMetrics(table, 'compareNoise') keeps metrics that name compareField with their 'spread'
+  return row[/** @type {string} */ (m.compareField)];
+}
+
+/**
+ * The metrics of a compare row that have no figure because none of its requests succeeded (or none was measured).
+ * @param {CompareRow} row
+ * @param {CompareResult} result
+ * @param {readonly import('./metrics.js').Metric[]} table
+ * @returns {Set<string>}
+ */
+function successless(row, result, table) {
+  const runs = (result.runs ?? []).filter((r) => r.workload === row.workload && r.strategy === row.strategy);
+  return new Set(measureRowMetrics(row, runs, table).filter((f) => f.why === 'no-successes' || f.why === 'no-responses').map((f) => f.id));
 }
 
 /**

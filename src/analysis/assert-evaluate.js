@@ -85,7 +85,9 @@ export function endpointNames(endpoints) {
     else if (rank === known.rank) known.entries.add(e);
   };
   for (const e of endpoints) {
-    claim(e.name, 0, e);
+    // As a gate's filter reads it (its spaces trimmed and collapsed): an entry named "  spaced  " was shown as "spaced"
+    // and no filter could name it.
+    claim(String(e.name).trim().replace(/\s+/g, ' '), 0, e);
     claim(`${e.method} ${e.path}`, 0, e);
     claim(`${e.method} ${String(e.path).split('?')[0]}`, 1, e);
   }
@@ -152,7 +154,8 @@ export function measuredFor(a, f) {
   if (a.endpoint && Object.keys(f.endpoints ?? {}).length === 0) return { measured: null, process: null, why: 'no-endpoints' };
   const figure = a.endpoint ? f.endpoints?.[a.endpoint]?.[a.metric] ?? { value: null } : f.figures[a.metric];
   // A change against a baseline whose figures cover part of its run is no change of the target: it fails, saying why.
-  if (!figure) return { measured: f.changes?.[a.metric.replace(/-change$/, '')] ?? null, process: null, why: f.baselineCut ? `baseline-${f.baselineCut}` : null };
+  // A change this run has no figure for says why its own figure is missing (no successes), not "a baseline that has it".
+  if (!figure) return changeFor(a, f);
   const lost = lostFigure(a, f, figure);
   if (lost) return lost;
   const { value, of = null, process = null, why = null, unsolicited = 0 } = { ...figure, ...(a.metric === 'errors' && !a.endpoint ? lostCounted(f, figure) : {}) };
@@ -162,6 +165,21 @@ export function measuredFor(a, f) {
   const failed = Math.max(0, value - unsolicited);
   // value is finite here; a missing whole (of: null) is not above 0
   return { measured: (of ?? 0) > 0 ? (failed * 100) / /** @type {number} */ (of) : failed > 0 ? 100 : 0, process, why: why ?? (unsolicited > 0 ? 'unsolicited' : null) };
+}
+
+/**
+ * A change gate's figure: the change against the baseline, or why there is none (the baseline was cut short, or this
+ * result's own figure is missing and says why: `p99-change` on a run with no success read "needs --against with a
+ * baseline that has this figure" of a baseline that had it).
+ * @param {import('../plan/assert-expr.js').Assertion} a
+ * @param {GateFigures} f
+ * @returns {{ measured: number|null, process: string|null, why: string|null }}
+ */
+function changeFor(a, f) {
+  const base = a.metric.replace(/-change$/, '');
+  const measured = f.changes?.[base] ?? null;
+  if (f.baselineCut) return { measured, process: null, why: `baseline-${f.baselineCut}` };
+  return { measured, process: null, why: measured === null ? f.figures[base]?.why ?? null : null };
 }
 
 /**

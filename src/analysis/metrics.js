@@ -185,6 +185,20 @@ function rowSucceededRps(row, runs) {
 }
 
 /**
+ * A compare row's successful responses a second over its repeats, as their spread (min, median, max): what --against
+ * compares, as the rps gate reads successes (a row half of whose requests turned 500 kept "req/s 51 → 51 same" and
+ * passed rps-change>-5% beside the rps gate's 25 req/s). The row's own spread where its runs do not say what succeeded.
+ * @param {Record<string, any>} row a compare row
+ * @param {RowRun[]} runs
+ * @returns {{ median: number|null, min: number, max: number, n: number }|undefined}
+ */
+export function rowSucceededRpsSpread(row, runs) {
+  const rates = measuredRuns(runs).flatMap(({ rps, succeeded: ok, requests }) => (isFiniteNumber(rps) && isFiniteNumber(ok) && typeof requests === 'number' && requests > 0 ? [(rps * ok) / requests] : []));
+  if (rates.length === 0 || rates.length !== measuredRuns(runs).length) return row.rps;
+  return { median: median(rates), min: Math.min(...rates), max: Math.max(...rates), n: rates.length };
+}
+
+/**
  * @param {string} id
  * @param {string} field
  * @param {number|null} percentile

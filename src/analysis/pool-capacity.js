@@ -26,6 +26,7 @@ import { isWorkerEntry, isServerEntry } from '../machine/process-roles.js';
  * @property {number|null} serverCores   cores the server used (its processes with their threads, and the commands it spawned)
  * @property {number|null} otherCores    cores everything else used (load generator included)
  * @property {{ main: number|null, pool: number|null, cpu: number|null }} bounds req/s each allows
+ * @property {number|null} quotaCpus     the server's CPU quota where it, not the cores left, bounds `bounds.cpu`
  * @property {number|null} capacityRps   the lowest bound
  * @property {'main'|'pool'|'cpu'|null} limit which bound it is
  */
@@ -36,12 +37,14 @@ import { isWorkerEntry, isServerEntry } from '../machine/process-roles.js';
  */
 
 /**
- * @param {{ rps: number, processes: CapacityProcess[], cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null, busyPct?: number|null }} input
+ * @param {{ rps: number, processes: CapacityProcess[], cores?: number|null, cpus?: number[], spawnedCpuPct?: number|null, busyPct?: number|null,
+ *   quota?: { cpus: number, sharedPct: number }|null }} input `quota`: the CPU quota the server runs under, and the CPU (% of one
+ *   core) of what shares it besides (the load generator, where spawnbench is in it too)
  *   `processes`: role 'main' | 'worker' (a process) | 'thread' (a worker thread, `cpuPct` its own);
  *   a process's `cpuPct` covers all its threads; `cpus`: each core's busy %
  * @returns {PoolCapacity}
  */
-export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedCpuPct = null, busyPct = null }) {
+export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedCpuPct = null, busyPct = null, quota = null }) {
   const main = processes.find((p) => p.role === 'main') ?? null;
   const workers = processes.filter(isWorkerEntry);
   /** @param {CapacityProcess} p */
@@ -61,10 +64,16 @@ export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedC
   // The cores left to the server: its budget, less what other programs took (on every core of the machine).
   const freePct = budget !== null && otherPct !== null ? Math.min(budget * 100, cpus.length * 100 - otherPct) : null;
 
+  const coresBound = serverPct !== null && serverPct >= MIN_SERVER_CPU_PCT && freePct !== null ? rps * Math.max(freePct, serverPct) / serverPct : null;
+  // A quota on the server bounds it below the cores whether or not it throttled yet: a 2 ms route at 148 req/s in a
+  // 0.5-CPU quota read "roughly 415 req/s … where the main thread runs out first", where the quota allows ~250.
+  const inQuotaPct = quota && serverPct !== null ? serverPct + quota.sharedPct : null;
+  const quotaBound = quota && inQuotaPct !== null && serverPct !== null && serverPct >= MIN_SERVER_CPU_PCT ? rps * (quota.cpus * 100) / inQuotaPct : null;
+  const quotaBinds = quotaBound !== null && (coresBound === null || quotaBound < coresBound);
   const bounds = {
     main: mainBusy !== null && mainBusy >= MIN_ELU_TO_EXTRAPOLATE ? rps / mainBusy : null,
     pool: workersBusy !== null && workersBusy >= MIN_ELU_TO_EXTRAPOLATE ? rps / workersBusy : null,
-    cpu: serverPct !== null && serverPct >= MIN_SERVER_CPU_PCT && freePct !== null ? rps * Math.max(freePct, serverPct) / serverPct : null,
+    cpu: quotaBinds ? quotaBound : coresBound,
   };
   /** @type {PoolCapacity['limit']} */
   let limit = null;
@@ -84,6 +93,7 @@ export function poolCapacity({ rps, processes, cores = null, cpus = [], spawnedC
     coresFull: (coresBusyPct ?? 0) >= MACHINE_CPU_LIMIT_PCT,
     serverCores: serverPct !== null ? serverPct / 100 : null,
     otherCores: otherPct !== null ? otherPct / 100 : null,
+    quotaCpus: quotaBinds && quota ? quota.cpus : null,
     bounds,
     capacityRps: limit ? bounds[limit] : null,
     limit,

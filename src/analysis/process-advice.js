@@ -51,8 +51,9 @@ export function adviseProcesses(input, busy) {
   // One process serves what its main thread allows: this run's throughput at its busy share.
   const perProcess = x / Math.max(busy.busy, 0.01);
   const capacity = input.capacity ?? input.budget ?? input.cores ?? 1;
-  // JavaScript on a main thread uses one core: processes past the whole cores of the budget only share them.
-  const maxSize = Math.max(1, Math.floor(capacity + 1e-9));
+  // JavaScript on a main thread uses one core: processes past the budget's cores, a fraction rounded up, only share them.
+  // Rounded down, a 1.5-CPU quota was "room for one main thread, not two" where 2 processes served 1.3-1.8× one.
+  const maxSize = Math.max(1, Math.ceil(capacity - 1e-9));
   const coresBound = pool.bounds.cores;
   const wanted = coresBound ? Math.ceil(coresBound / perProcess - RPS_BAND) : maxSize;
   const size = Math.max(1, Math.min(maxSize, wanted));
@@ -62,7 +63,14 @@ export function adviseProcesses(input, busy) {
   const limit = /** @type {[string, number|null]} */ (Object.entries(bounds).find(([, v]) => v === expectedRps))[0];
   const gain = expectedRps / x;
   const budget = input.budget ?? input.cores;
-  const idleCores = budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
+  // Under the server's own quota, the room is what the quota left: "0.9 cores of the CPU budget's 2 stayed idle" was said
+  // of a server whose 1.5-CPU quota bound the estimate, where 0.4 of it was left.
+  const quotaCpus = pool.quotaCpus;
+  const inQuota = quotaCpus !== null && pool.usedCores !== null
+    ? pool.usedCores - (input.throttle?.roles?.includes('spawnbench') ? 0 : (input.generator.cpuPct ?? 0) / 100)
+    : null;
+  const idleCores = inQuota !== null ? Math.max(0, /** @type {number} */ (quotaCpus) - inQuota)
+    : budget && pool.usedCores !== null ? Math.max(0, budget - pool.usedCores - (pool.otherCores ?? 0)) : null;
   // A budget of one CPU runs one main thread at a time: a gain read there is its wait for that CPU (other processes held
   // it), taken out of its busy share, not room for a second process. Seen: "run 1 processes of it … 2.5× this run's 216"
   // of a server pinned to one CPU beside a busy loop, confirmed by `tune --processes 1,1`.
@@ -71,19 +79,19 @@ export function adviseProcesses(input, busy) {
   const sizes = processSizes(size);
   const confirmWith = helps ? processConfirm(input, sizes) : null;
   const figures = {
-    size, expectedRps, rps: x, gain, limit, bounds, perProcess, idleCores, budget, cores: input.cores, budgetSource: input.budgetSource ?? null,
+    size, expectedRps, rps: x, gain, limit, bounds, perProcess, idleCores, budget, quotaCpus, cores: input.cores, budgetSource: input.budgetSource ?? null,
     cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: commandTarget(input).command ?? null, waitedOnly,
   };
   return { size: helps ? size : null, expectedRps, gain, figures, confirmWith, estimate: pool };
 }
 
 /**
- * `tune --processes 1..N` over the budget's whole cores, for a single process whose
+ * `tune --processes 1..N` over the budget's cores (a fraction rounded up), for a single process whose
  * run could not size it; null where the command is not `node <script>`.
  * @param {import('./advice-input.js').AdviceInput} input
  */
 export function processesSweep(input) {
-  const cores = Math.max(1, Math.floor((input.capacity ?? input.budget ?? input.cores ?? 1) + 1e-9));
+  const cores = Math.max(1, Math.ceil((input.capacity ?? input.budget ?? input.cores ?? 1) - 1e-9));
   return nodeScriptCommand(commandTarget(input).command ?? []).ok ? processConfirm({ ...input, knob: null }, processSizes(cores)) : null;
 }
 

@@ -423,7 +423,8 @@ function adviseNoPool(input, adviser) {
   const cpuMsAfter = pool.demands.cpuMs !== null ? pool.demands.cpuMs + 2 * POOL_MAIN_MS_PER_REQUEST : null;
   const bounds = {
     main: 1000 / mainMsAfter,
-    cores: cpuMsAfter && input.cores ? (1000 * (input.capacity ?? input.cores)) / cpuMsAfter : null,
+    // The server's own quota, where it binds (pool-size.js), bounds its pool as it bounds more processes.
+    cores: cpuMsAfter && input.cores ? (1000 * (pool.quotaCpus ?? input.capacity ?? input.cores)) / cpuMsAfter : null,
     generator: pool.bounds.generator,
   };
   // Cores that were full serve little more whoever else used them: what they served at 100% busy.
@@ -442,10 +443,11 @@ function adviseNoPool(input, adviser) {
   const budget = input.budget ?? input.cores;
   // Other processes (host-wide) take from the host's CPUs, not from a quota they are not under.
   const hostCpus = input.hostCpus ?? budget;
-  const idleCores = budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, (hostCpus ?? budget) - (pool.otherCores ?? 0)) - pool.usedCores) : null;
+  const idleCores = pool.quotaCpus !== null && pool.usedCores !== null ? Math.max(0, pool.quotaCpus - pool.usedCores)
+    : budget && pool.usedCores !== null ? Math.max(0, Math.min(budget, (hostCpus ?? budget) - (pool.otherCores ?? 0)) - pool.usedCores) : null;
   // Worker threads fork the whole process too: a server blocked in spawn needs processes (BACKGROUND: threads 426 vs fork-pool 2,209 req/s).
   const poolKind = (blocked ?? 0) >= SPAWN_BLOCKED_LIMIT_FRACTION ? 'processes' : 'processes-or-threads';
-  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };
+  const figures = { strategy, expectedRps, rps: x, gain, limit: limit === 'main' ? 'main-thread' : limit, bounds, size, knee, workerMs, mainMsAfter, idleCores, budget, quotaCpus: pool.quotaCpus, poolKind, cores: input.cores, budgetSource: input.budgetSource ?? null };
   if (gain < 1 + RPS_BAND) {
     // Cores full with other programs' work: a pool's processes would compete with them for the cores (the scheduler
     // shares a core by runnable thread), which one run cannot price. Seen: baseline told "a pool would not be faster

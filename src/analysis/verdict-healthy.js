@@ -77,6 +77,7 @@ export function healthy(evidence, { generatorLimited, cpuStarved = false }) {
       workerKind: c.workerKind,
       workersBusy: c.workersBusy,
       cores: c.cores,
+      quotaCpus: c.quotaCpus,
       serverCores: c.serverCores,
       otherCores: c.otherCores,
       // A thread near its own limit had no idle time to speak of: more connections would queue at it.

@@ -22,7 +22,18 @@ export function capacityOf(evidence) {
     cpus: evidence.machine?.cpus ?? [],
     spawnedCpuPct: evidence.spawnedCpuPct ?? null,
     busyPct: evidence.machine?.busyPct ?? null,
+    quota: serverQuota(evidence),
   });
+}
+
+/**
+ * The CPU quota the server runs under (throttled or not), with the load generator's CPU where spawnbench shares it; null without one.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ */
+function serverQuota(evidence) {
+  const q = evidence.quota;
+  if (!q || !q.roles.includes('server') || !(q.quotaCpus > 0)) return null;
+  return { cpus: q.quotaCpus, sharedPct: q.roles.includes('spawnbench') ? evidence.generator?.cpuPct ?? 0 : 0 };
 }
 
 /**

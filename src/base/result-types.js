@@ -366,7 +366,7 @@
  * The figures behind a delta's mark (src/analysis/against-deltas.js): which are there depends
  * on its noise model, or `reason` when it could not be judged.
  * @typedef {object} DeltaNoise
- * @property {string} [reason] 'single-sample', 'no-noise-model', 'one-repeat', 'too-few-requests', 'too-few-seconds', …
+ * @property {string} [reason] 'single-sample', 'no-noise-model', 'one-repeat', 'too-few-requests', 'too-few-seconds', 'no-successes' (a compare row none of whose requests succeeded), …
  * @property {number} [minRequests]
  * @property {number} [minSeconds]
  * @property {number} [marginRps]

@@ -169,14 +169,32 @@ function specialKind(stat) {
   if (stat.isDirectory()) return 'a directory';
   if (stat.isBlockDevice()) return 'a block device';
   if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return `a device (character ${deviceNumber(stat.rdev).join(':')}) other than a terminal or /dev/null`;
   return 'not a regular file';
+}
+
+/** A device number's major and minor (Linux's encoding, as glibc's gnu_dev_major/minor read it). */
+function deviceNumber(rdev) {
+  const n = BigInt(rdev);
+  return [Number(((n >> 8n) & 0xfffn) | ((n >> 32n) & ~0xfffn)), Number((n & 0xffn) | ((n >> 12n) & ~0xffn))];
+}
+
+/**
+ * The character devices written through: the memory devices that discard or take any write (null, zero, full,
+ * random, urandom) and terminals (tty, ttyS, /dev/tty, /dev/console, pseudo-terminals). Any other was written through
+ * too, as root: a copy of /dev/mem, /dev/port or a watchdog (opened, it arms a reboot) took the result.
+ */
+function writtenThroughDevice(stat) {
+  const [major, minor] = deviceNumber(stat.rdev);
+  if (major === 1) return [3, 5, 7, 8, 9].includes(minor);
+  return major === 4 || (major === 5 && minor <= 1) || (major >= 136 && major <= 143);
 }
 
 /**
  * What a write to `file` meets: 'new' (nothing there yet) and 'file' (a regular file) are
- * written next to it and renamed over it; 'through' (a FIFO, a character device such as
- * /dev/null or a tty, or spawnbench's own stdout or stderr) is written as it is, never
- * replaced; 'refused' (a directory, a block device, a socket) is not written, and `what`
+ * written next to it and renamed over it; 'through' (a FIFO, /dev/null or a terminal
+ * (writtenThroughDevice), or spawnbench's own stdout or stderr) is written as it is, never
+ * replaced; 'refused' (a directory, a block device, a socket, another character device) is not written, and `what`
  * says what it is. `fd`: the descriptor a path like /dev/stdout names, written itself:
  * a file there gets the result after what was printed (at the descriptor's offset), and
  * a socket (what Node gives a child's stdout) can be written though not opened.
@@ -194,7 +212,7 @@ export function destinationKind(file) {
   const fd = ownDescriptor(file);
   if (fd !== null && !stat.isDirectory()) return { kind: 'through', fd };
   if (stat.isFile()) return { kind: 'file' };
-  if (stat.isFIFO() || stat.isCharacterDevice()) return { kind: 'through' };
+  if (stat.isFIFO() || (stat.isCharacterDevice() && writtenThroughDevice(stat))) return { kind: 'through' };
   return { kind: 'refused', what: specialKind(stat) };
 }
 

@@ -16,8 +16,8 @@ const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' 
 
 /**
  * Refuses a destination that is neither a regular file, a new path, nor a special file
- * written through (a FIFO, a character device such as /dev/null, spawnbench's own stdout):
- * a directory, a block device, a socket. One written through must take writes now: a
+ * written through (a FIFO, /dev/null or a terminal, spawnbench's own stdout):
+ * a directory, a block device, a socket, another character device. One written through must take writes now: a
  * descriptor of spawnbench's open for reading only (/dev/stdin from a file), or a device
  * that cannot be opened (/dev/tty with no terminal, as in CI), used to fail only after the
  * whole run, the result lost. Says whether the destination is written through.

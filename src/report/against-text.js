@@ -41,6 +41,7 @@ export function verdictOf(d) {
     if (noise?.reason === 'single-sample') return 'one request: not judged';
     if (noise?.reason === 'no-noise-model') return 'not judged (no noise estimate)';
     if (noise?.reason === 'one-repeat') return 'one repeat: not judged (--repeat 2 or more)';
+    if (noise?.reason === 'no-successes') return 'no request succeeded on a side: not judged';
     if (noise?.reason === 'too-few-requests') return `not judged (needs ${int(noise.minRequests)} requests per run)`;
     if (noise?.reason === 'too-few-seconds') return `noise unknown (under ${noise.minSeconds} s measured)`;
     return 'not judged';

@@ -145,9 +145,9 @@ function capacityText(f) {
     case 'crowded':
       return `at least ${int(f.rps)} req/s: other programs held ${cores(f.otherCores)} of the ${f.cores} cores, the server ${cores(f.serverCores)}; ` +
         'how much of theirs it would take under more load is not known here (diagnose on a quieter machine for its own limit)';
-    case 'saturated': return `about ${int(f.rps)} req/s: ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} was the limit (${usedText(f)})`;
+    case 'saturated': return `about ${int(f.rps)} req/s: ${limitWords(f)} was the limit (${usedText(f)})`;
     case 'extrapolated':
-      return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load, where ${LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread'} runs out first ` +
+      return `roughly ${int(f.capacityRps)} req/s if work grows linearly with load, where ${limitWords(f)} runs out first ` +
         `(${int(f.rps)} req/s used ${usedText(f)})`;
     case 'light-load':
       return `not known from so light a load: ${int(f.rps)} req/s used ${usedText(f)}; at light load each request also pays for waking the server, ` +
@@ -174,6 +174,15 @@ const LIMIT_FIX = {
 const LIMIT_WORDS = { main: 'the main thread', pool: 'the pool', cpu: 'the CPU budget' };
 
 /**
+ * The limit of a capacity estimate in words: the server's CPU quota where it bounds the CPU.
+ * @param {Figures} f
+ */
+function limitWords(f) {
+  if (f.capacityLimit === 'cpu' && Number.isFinite(f.quotaCpus)) return `its ${f.quotaCpus.toFixed(1)}-CPU quota`;
+  return LIMIT_WORDS[f.capacityLimit] ?? 'the busiest thread';
+}
+
+/**
  * "main thread 25%, 2 threads 45% busy, 1.2 of 2 cores (other programs 0.4)": what the capacity was scaled from.
  * @param {Figures} f
  */
@@ -182,7 +191,8 @@ function usedText(f) {
   if (Number.isFinite(f.mainBusy)) parts.push(`main thread ${pct(f.mainBusy)}`);
   if (f.workers > 0 && Number.isFinite(f.workersBusy)) parts.push(`${workersText(f)} ${pct(f.workersBusy)} busy`);
   if (Number.isFinite(f.serverCores) && Number.isFinite(f.cores)) {
-    parts.push(`${cores(f.serverCores)} of ${f.cores} cores${Number.isFinite(f.otherCores) ? ` (other programs ${cores(f.otherCores)})` : ''}`);
+    parts.push(Number.isFinite(f.quotaCpus) ? `${cores(f.serverCores)} of its ${f.quotaCpus.toFixed(1)}-CPU quota`
+      : `${cores(f.serverCores)} of ${f.cores} cores${Number.isFinite(f.otherCores) ? ` (other programs ${cores(f.otherCores)})` : ''}`);
   }
   return parts.join(', ') || pct(f.busiest);
 }

@@ -243,6 +243,14 @@ function limitWords(f) {
 }
 
 /**
+ * What the idle cores were part of: the server's quota where it bounds the estimate, else the CPU budget.
+ * @param {Figures} f
+ */
+function idleOf(f) {
+  return Number.isFinite(f.quotaCpus) ? `its ${fixed(f.quotaCpus, 1)}-CPU quota` : `the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)}`;
+}
+
+/**
  * One sentence per reason id, from its figures.
  * @type {Record<string, (f: Figures, advice: RunAdvice) => string>}
  */
@@ -397,10 +405,10 @@ const SENTENCES = {
   'no-knob': (f) =>
     `No size knob was found (${f.seen?.workers ? `${f.seen.workers} workers seen` : f.seen?.threads ? `${f.seen.threads} threads seen` : 'none in its arguments or environment'}). To confirm with a sweep, tell tune how your server takes its size: ${shellLine(['spawnbench', ...f.example])}, with NAME the variable it reads, or {size} in its arguments.`,
   'own-pool-would-help': (f) =>
-    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
+    `The main thread is the limit and ${f.idleCores !== null ? `${cores(f.idleCores)} of ${idleOf(f)} stayed idle` : 'the cores had room'}: spawning in workers leaves it ~${ms(f.mainMsAfter)} a request; ${limitWords(f) ?? f.limit} then ${singularBudget(f) ? 'allows' : 'allow'} ~${int(f.expectedRps)} req/s. ` +
     `Each request keeps a worker ${ms(f.workerMs)}: ${fixed(f.knee)} workers' worth, planned at 80% busy.${f.poolKind === 'processes' ? ' Worker threads would not help here: each thread\'s spawn still forks the whole process.' : ''}`,
   'more-processes': (f) =>
-    `It spawned nothing: its JavaScript runs on its one main thread, busy ${pct(f.mainBusy)}, while ${f.idleCores !== null ? `${cores(f.idleCores)} of the CPU budget's ${fixed(f.budget, f.budget % 1 ? 1 : 0)} stayed idle` : 'the cores had room'}. ` +
+    `It spawned nothing: its JavaScript runs on its one main thread, busy ${pct(f.mainBusy)}, while ${f.idleCores !== null ? `${cores(f.idleCores)} of ${idleOf(f)} stayed idle` : 'the cores had room'}. ` +
     `${f.size} processes of it, each with its own main thread, would serve ~${int(f.expectedRps)} req/s${f.limit === 'processes' ? '' : ` (${limitWords(f) ?? f.limit} then the limit)`}. ` +
     'Each process has its own memory: in-memory state (sessions, caches, counters) is per process.' +
     (f.confirmable ? '' : ` To measure it, give tune the node command that starts it: spawnbench tune --processes 1,${f.size} -- node <entry file>.`),

@@ -73,7 +73,8 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
       elsewhereSince = others.length > 0 ? elsewhereSince ?? checkedAt : null;
     }
     if (elsewhereSince !== null && Date.now() - elsewhereSince >= WRONG_PORT_GRACE_MS) {
-      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others[0]}`);
+      // Of several, which serves its requests is the user's to say: "pass --port 39001" named its admin port of two.
+      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}`);
     }
     if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid), debuggers: debuggerPorts(), listensNowhere: others.length === 0 });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -1,5 +1,5 @@
 // What --out, --html and --log-file write over (src/output/atomic-file.js destinationKind): a regular
-// file or a new path is replaced whole; a character device, a FIFO and spawnbench's own stdout
+// file or a new path is replaced whole; /dev/null, a terminal, a FIFO and spawnbench's own stdout
 // are written through and stay what they are; a block device or a socket is refused before
 // anything starts (exit 2, one line). A rename over a device node used to replace it with a
 // plain file: as root, `--out /dev/null` turned the machine's /dev/null into one (issue 36).
@@ -57,6 +57,19 @@ test('a block device given to --out, --html or --log-file is refused before the 
   const report = await cli('report', RUN_RESULT, '--html', block);
   assert.equal(report.code, 2, report.err);
   assert.match(report.err, /^spawnbench: --html .*block is a block device, not a file;[^\n]*\n$/);
+});
+
+test('a character device other than a terminal or /dev/null (a copy of /dev/mem, a watchdog) is refused before anything is opened', { skip }, async () => {
+  // Every character device was written through: as root, a copy of /dev/mem or /dev/port took the result, and the check
+  // before the run opened it (a watchdog, opened, arms a reboot). Only stat() here: no device is opened.
+  const { destinationKind } = await import('../../src/output/atomic-file.js');
+  assert.deepEqual(destinationKind(mknod('mem', 'c', 1, 1)), { kind: 'refused', what: 'a device (character 1:1) other than a terminal or /dev/null' });
+  assert.equal(destinationKind(mknod('watchdog', 'c', 10, 130)).kind, 'refused');
+  for (const [major, minor] of [[1, 3], [1, 5], [4, 64], [5, 0], [136, 3]]) assert.equal(destinationKind(mknod(`ok-${major}-${minor}`, 'c', major, minor)).kind, 'through', `${major}:${minor}`);
+  // A device no driver serves (local major 240): refused by its number, with the words that say what to give instead.
+  const report = await cli('report', RUN_RESULT, '--html', mknod('unknown', 'c', 240, 77));
+  assert.equal(report.code, 2, report.err);
+  assert.match(report.err, /^spawnbench: --html .*unknown is a device \(character 240:77\) other than a terminal or \/dev\/null, not a file; give a regular file path/);
 });
 
 test('a socket given to --out or report --html is refused before anything starts (exit 2, one line)', async () => {

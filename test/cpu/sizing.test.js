@@ -268,3 +268,43 @@ test("the server's quota bounds the pool model even when other processes kept it
   assert.equal(advice.estimate.quotaCpus, 1.5);
   assert.match(adviceParagraphs(advice, run.plan.target).join('\n'), /1\.5 CPUs \(cgroup quota\) serve at most/);
 });
+
+test("run -- <command>: a server-only quota it did not reach bounds 'more processes', and the words name the quota, not the budget's idle cores", () => {
+  // Seen: a 2 ms route in a 1.5-CPU v1 quota (the server only), 0% throttled: "0.9 cores of the CPU budget's 2 stayed
+  // idle … would serve ~712 req/s (the cores then the limit)", where 712 req/s was the quota's bound, 0.4 CPU of it left.
+  const run = ownRun({ pool: false, rps: 497, cpus: [85, 32], spawnedCpuPct: 0, generator: { cpuPct: 7, elu: 0.07 }, main: { elu: 1, blocked: 0, cpuPct: 105, loopCpuPct: 100, waitPct: 0 } });
+  run.samples.throttling = [{ ...THROTTLED[0], roles: ['server'], quotaCpus: 1.5, throttledPeriods: 0, periods: 30, fraction: 0, throttledMs: 0 }];
+  const advice = adviseRun(adviceInput(run));
+  const more = advice.reasons.find((r) => r.id === 'more-processes');
+  assert.ok(more, advice.reasons.map((r) => r.id).join(', '));
+  assert.equal(more.figures.quotaCpus, 1.5);
+  assert.ok(more.figures.idleCores < 0.6, `idle ${more.figures.idleCores}`);
+  const words = adviceParagraphs(advice, {}).join('\n').replace(/\s+/g, ' ');
+  assert.match(words, /while 0\.\d cores of its 1\.5-CPU quota stayed idle/);
+  assert.match(words, /\(1\.5 CPUs \(cgroup quota\) then the limit\)/);
+  assert.doesNotMatch(words, /CPU budget's 2|the cores then the limit/);
+  // A server that spawns: its pool is bounded by the same quota, and named so.
+  const spawner = ownRun({ pool: false, rps: 497, cpus: [85, 32], spawnedCpuPct: 20, generator: { cpuPct: 7, elu: 0.07 }, main: { elu: 1, blocked: 0.5, cpuPct: 85, loopCpuPct: 80, waitPct: 0 } });
+  spawner.samples.throttling = run.samples.throttling;
+  const pooled = adviseRun(adviceInput(spawner));
+  const help = pooled.reasons.find((r) => r.id === 'own-pool-would-help' || r.id === 'no-gain-expected');
+  assert.ok(help, pooled.reasons.map((r) => r.id).join(', '));
+  assert.equal(help.figures.quotaCpus, 1.5);
+  assert.ok(help.figures.bounds.cores < 497 * 1.5 / 1.05 + 1, `cores bound ${help.figures.bounds.cores}`);
+  const pooledWords = adviceParagraphs(pooled, {}).join('\n').replace(/\s+/g, ' ');
+  assert.doesNotMatch(pooledWords, /CPU budget's 2/);
+});
+
+test('run -- <command> in a 1.5-CPU quota: a second process has half a CPU to run on, not "room for one main thread, not two"', () => {
+  // Seen in a 1.5-CPU v1 quota (spawnbench and the server): "One process is enough … its budget of 1.5 CPUs (cgroup quota)
+  // has room for one main thread, not two", where 2 cluster workers served 535-758 req/s against one worker's 410-418.
+  const run = ownRun({ command: ['node', 'api.js'], pool: false, rps: 411, cpus: [60, 60], spawnedCpuPct: 0, generator: { cpuPct: 4, elu: 0.08 }, main: { elu: 0.98, blocked: 0, cpuPct: 98, loopCpuPct: 98, waitPct: 0 } });
+  run.machine.cpu = budget({ budget: 1.5, source: 'quota', capacity: 1.5 });
+  run.samples.throttling = [{ ...THROTTLED[0], quotaCpus: 1.5, throttledPeriods: 0, periods: 30, fraction: 0, throttledMs: 0 }];
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, 2, advice.reasons.map((r) => r.id).join(', '));
+  assert.deepEqual(advice.confirmWith?.argv.slice(0, 3), ['tune', '--processes', '1,2']);
+  const words = adviceParagraphs(advice, {}).join('\n');
+  assert.doesNotMatch(words, /room for one main thread, not two/);
+  assert.match(words, /^More processes would help: run 2 processes of it/m);
+});

@@ -462,3 +462,18 @@ test('spawnbench itself stopped while measuring (Ctrl-Z, SIGSTOP): that is the v
   assert.deepEqual(verdict.next, ['diagnose again without stopping it']);
   assert.equal(diagnoseEvidence({ ...stopped, generatorStopped: null }).verdict.id, 'healthy');
 });
+
+test('healthy under a CPU quota on the server that did not throttle yet: the quota bounds the capacity, and is named', () => {
+  // Seen: a 2 ms route at 148 req/s in a 0.5-CPU v1 quota (the server only): "roughly 415 req/s … where the main thread
+  // runs out first (… 0.3 of 2 cores)"; a closed loop in the same quota served 239.
+  const quota = { quotaCpus: 0.5, throttledFraction: 0, throttledMs: 0, roles: ['server'], cgroup: '/q' };
+  const run = { ...evidence({ load: { mode: 'open', rps: 150, requests: 300, attempts: 300, p50Ms: 2.3, p99Ms: 5.5 }, process: { role: 'main', elu: 0.36, cpuPct: 30 }, generator: { cpuPct: 6 } }), machine: { cores: 2, cpus: [25, 20], busyPct: 22 }, quota };
+  const { verdict } = wordDiagnosis(diagnoseEvidence(run));
+  assert.equal(verdict.id, 'healthy');
+  assert.equal(verdict.figures.capacityLimit, 'cpu');
+  assert.equal(Math.round(verdict.figures.capacityRps), 250);
+  assert.match(verdict.evidence.join('\n'), /capacity seen: roughly 250 req\/s if work grows linearly with load, where its 0\.5-CPU quota runs out first \(150 req\/s used main thread 36%, 0\.3 of its 0\.5-CPU quota\)/);
+  // A quota on spawnbench only bounds nothing of the server's.
+  const own = wordDiagnosis(diagnoseEvidence({ ...run, quota: { ...quota, roles: ['spawnbench'] } })).verdict;
+  assert.notEqual(own.figures.capacityLimit, 'cpu');
+});

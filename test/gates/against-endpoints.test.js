@@ -122,3 +122,11 @@ test('an endpoint gate beside requests the server lost (never answered while it 
   delete lossy.load.unanswered;
   assert.equal(gate('errors{GET /report}=0', lossy).pass, true, 'without lost requests it passes as before');
 });
+
+test('an entry named with spaces around or inside is gated by the name shown, as the filter reads it (trimmed, spaces collapsed)', () => {
+  // A mix entry "  slow  page " was shown as "slow page", and p99{slow page} said "no endpoint 'slow page'": no filter could name it.
+  const named = { ...endpoint('GET /slow', { lowMs: 80, highMs: 90 }), name: '  slow  page ' };
+  const outcome = evaluateAssertions([parseAssertion('p99{slow page}<50ms')], gateFigures(run([named, endpoint('GET /fast', { lowMs: 1, highMs: 2 })])))[0];
+  assert.deepEqual([outcome.id, outcome.why ?? null], ['assert-fail', null]);
+  assert.ok(outcome.measured > 80, `measured ${outcome.measured}`);
+});

@@ -140,3 +140,50 @@ test('a baseline from other CPUs (another model, another budget) is named: the c
   // A quota of 1.5 CPUs on the same model is another budget.
   assert.ok(againstBaseline(ci, { ...ci, machine: { ...ci.machine, cpu: { budget: 1.5 } } }).differentMachines);
 });
+
+test('a change gate on a run with no success says so, not "needs a baseline that has this figure" of a baseline that has it', async () => {
+  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
+  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
+  const { formatAssertions } = await import('../../src/report/assert-text.js');
+  const base = load();
+  const failing = load({ errors: 5000 });
+  failing.load.errors = { ...failing.load.errors, connect: 0, non2xx: 5000 };
+  const now = { kind: 'run', ...failing };
+  const against = againstBaseline(now, base);
+  const outcomes = evaluateAssertions(parseAssertions(['p99-change<10%']), gateFigures({ ...now, against }));
+  assert.deepEqual([outcomes[0].pass, outcomes[0].why], [false, 'no-successes']);
+  assert.match(formatAssertions(outcomes), /p99-change<10% {2}FAIL {2}not measured \(no successful responses were measured/);
+});
+
+test('compare against compare: a row none of whose requests succeeded has no change, and its change gates fail', async () => {
+  // A server turned all-500 at the same rate read "req/s 51 → 51 ±0% same", and rps-change>-5% passed it.
+  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
+  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
+  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
+  const row = (errors) => ({ workload: 'server', strategy: 'app', errors, rps: { median: 51, min: 50, max: 52, n: 3 }, p99Ms: { median: 9, min: 8, max: 11, n: 3 } });
+  const runs = (succeeded) => [1, 2, 3].map((repeat) => ({ workload: 'server', strategy: 'app', repeat, rps: 51, requests: 51, attempts: 51, succeeded, errors: 51 - succeeded, failures: [] }));
+  const before = { kind: 'compare', rows: [row(0)], runs: runs(51) };
+  const now = { kind: 'compare', rows: [row(153)], runs: runs(0) };
+  const against = againstCompareBaseline(now, before);
+  const rps = against.rows[0].deltas.find((d) => d.metric === 'rps');
+  assert.deepEqual([rps.after, rps.changePct, rps.noise.reason], [null, null, 'no-successes']);
+  assert.match(formatAgainst(against, { file: 'old.json' }), /req\/s +51 → – +– +no request succeeded on a side: not judged/);
+  const outcomes = evaluateAssertions(parseAssertions(['rps-change>-5%', 'p99-change<50%']), gateFigures({ ...now, against }));
+  assert.deepEqual(outcomes.map((o) => [o.pass, o.why]), [[false, 'no-successes'], [false, 'no-successes']]);
+});
+
+test('compare against compare: req/s is the rate of successful responses, as the rps gate reads it', async () => {
+  // Half the requests turned 500 at the same rate: "req/s 51 → 51 ±0% same" and rps-change>-5% passed, beside "rps>=45 FAIL measured 25".
+  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
+  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
+  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
+  const row = (errors) => ({ workload: 'server', strategy: 'app', errors, rps: { median: 51, min: 51, max: 51, n: 3 }, p99Ms: { median: 9, min: 8, max: 11, n: 3 } });
+  const runs = (succeeded) => [1, 2, 3].map((repeat) => ({ workload: 'server', strategy: 'app', repeat, rps: 51, requests: 51, attempts: 51, succeeded, errors: 51 - succeeded, failures: [] }));
+  const now = { kind: 'compare', rows: [row(78)], runs: runs(25) };
+  const against = againstCompareBaseline(now, { kind: 'compare', rows: [row(0)], runs: runs(51) });
+  const rps = against.rows[0].deltas.find((d) => d.metric === 'rps');
+  assert.deepEqual([rps.before, rps.after, rps.significant, rps.better], [51, 25, true, false]);
+  const [outcome] = evaluateAssertions(parseAssertions(['rps-change>-5%']), gateFigures({ ...now, against }));
+  assert.equal(outcome.pass, false);
+  assert.ok(outcome.measured < -50, `measured ${outcome.measured}`);
+});
