@@ -406,6 +406,15 @@ export const OTHER_THREAD_BUSY_PCT = 10;
 export const OTHER_THREADS_EVERY_MS = 1_000;
 
 /**
+ * How soon after the measured phase starts its other threads are first read (ms). Their
+ * readings restart with the phase: a reading that reached back into the boot and the
+ * warm-up read a saturated libuv pool thread 81% busy over a 1.5 s diagnose (CI, Node 26),
+ * below POOL_BUSY_FRACTION, and its verdict was "healthy". Half a second gives a figure to a
+ * 1 s run too.
+ */
+export const OTHER_THREADS_FIRST_MS = 500;
+
+/**
  * CPU of the server (% of one core) below which its CPU per request is too small
  * to scale a capacity by: at 1% the /proc tick resolution (10 ms a tick over 250 ms
  * intervals) is already a large share of it.

@@ -91,7 +91,7 @@ export function startSampler({
   // The two readers give the same reading; only the portable one (pidusage) has history to close.
   /**
    * @type {{ read: (query: import('./proc-sampler.js').ProcQuery & { pids: number[] }) =>
-   *   import('./proc-sampler.js').ProcReading|Promise<import('./proc-sampler.js').ProcReading>, close?: () => void }}
+   *   import('./proc-sampler.js').ProcReading|Promise<import('./proc-sampler.js').ProcReading>, close?: () => void, restartOtherThreads?: () => void }}
    */
   const reader = HAS_PROC ? createProcSampler({ rootPid }) : createPortableSampler({ rootPid });
   const recorder = createRecorder();
@@ -275,6 +275,7 @@ export function startSampler({
   return Object.assign(sampler, {
     reset() {
       recorder.reset();
+      reader.restartOtherThreads?.();
       restarts = [];
       throttle.reset();
       wide?.reset();

@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { readStat, readChildren, readCpuTimes, procUnits, readSchedstat, readProcText, descriptorFailureCount } from './proc.js';
 import { threadKinds, threadpoolSize, mapsLibvips, THREAD_KINDS } from './thread-kinds.js';
-import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS } from '../base/thresholds.js';
+import { OTHER_THREAD_BUSY_PCT, OTHER_THREADS_EVERY_MS, OTHER_THREADS_FIRST_MS } from '../base/thresholds.js';
 
 /**
  * A descendant too deep means a loop in what /proc said (pids reused mid-walk);
@@ -18,7 +18,7 @@ const MAX_TREE_DEPTH = 16;
 
 /**
  * @param {{ rootPid: number }} options
- * @returns {{ read: (query: ProcQuery) => ProcReading }}
+ * @returns {{ read: (query: ProcQuery) => ProcReading, restartOtherThreads: () => void }}
  *
  * @typedef {{ isTracked: (pid: number, parent: number) => boolean, forkingThreads: (pid: number) => number[] | undefined,
  *   threads: Array<{ key: string, pid: number, tid: number }>, pids?: number[] }} ProcQuery
@@ -50,7 +50,11 @@ export function createProcSampler({ rootPid }) {
   /** pid → (tid → kind), and the pid's pool size: a thread's kind does not change */
   const kindsOf = new Map();
   let otherAt = -Infinity;
+  // The wait before the next reading of the other threads: shorter once, right after a restart.
+  let otherEvery = OTHER_THREADS_EVERY_MS;
   let otherThreads = new Map();
+  /** The processes and known threads of the last read, for the baseline a restart takes. */
+  let lastOther = { pids: /** @type {number[]} */ ([]), threads: /** @type {Array<{ pid: number, tid?: number|null }>} */ ([]), tracked: new Set() };
   let previousCores = readCpuTimes();
   let previousTransient = new Set();
   // CPU of tracked processes that were reaped: it reappears in their parent's
@@ -59,7 +63,32 @@ export function createProcSampler({ rootPid }) {
 
   const pct = (ticks, elapsedMs) => (elapsedMs > 0 ? (ticks / ticksPerSec / (elapsedMs / 1000)) * 100 : null);
 
+  /** Reads every tracked process's other threads against the previous reading; `now` ends its window. */
+  const readAllOtherThreads = (now) => {
+    const otherMs = now - otherAt;
+    otherAt = now;
+    const { pids, threads, tracked } = lastOther;
+    const read = new Map();
+    for (const pid of pids) {
+      if (!tracked.has(pid)) continue;
+      const known = new Set([pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)]);
+      read.set(pid, readOtherThreads(pid, known, previousOther, otherMs, kindsOf));
+    }
+    for (const pid of previousOther.keys()) if (!tracked.has(pid)) previousOther.delete(pid);
+    for (const pid of kindsOf.keys()) if (!tracked.has(pid)) kindsOf.delete(pid);
+    return read;
+  };
+
   return {
+    /**
+     * The measured phase starts: the other threads' readings start again from now, so that none reaches back
+     * into the boot or the warm-up; until the first, OTHER_THREADS_FIRST_MS later, samples carry none.
+     */
+    restartOtherThreads() {
+      readAllOtherThreads(performance.now());
+      otherThreads = new Map();
+      otherEvery = OTHER_THREADS_FIRST_MS;
+    },
     read({ isTracked, forkingThreads, threads, pids }) {
       const now = performance.now();
       const elapsedMs = now - previousAt;
@@ -120,17 +149,10 @@ export function createProcSampler({ rootPid }) {
       }
 
       // At most once per OTHER_THREADS_EVERY_MS, the figures in between repeated: see readOtherThreads.
-      if (now - otherAt >= OTHER_THREADS_EVERY_MS) {
-        const otherMs = now - otherAt;
-        otherAt = now;
-        otherThreads = new Map();
-        for (const pid of pids ?? []) {
-          if (!tracked.has(pid)) continue;
-          const known = new Set([pid, ...threads.filter((t) => t.pid === pid && t.tid).map((t) => t.tid)]);
-          otherThreads.set(pid, readOtherThreads(pid, known, previousOther, otherMs, kindsOf));
-        }
-        for (const pid of previousOther.keys()) if (!tracked.has(pid)) previousOther.delete(pid);
-        for (const pid of kindsOf.keys()) if (!tracked.has(pid)) kindsOf.delete(pid);
+      lastOther = { pids: pids ?? [], threads, tracked: new Set(tracked.keys()) };
+      if (now - otherAt >= otherEvery) {
+        otherEvery = OTHER_THREADS_EVERY_MS;
+        otherThreads = readAllOtherThreads(now);
       }
 
       const cores = readCpuTimes();
