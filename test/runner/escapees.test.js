@@ -131,9 +131,21 @@ test('a server that moves itself out of its cgroup (cgexec, systemd-run --scope)
   });
   const shell = `echo $$ > ${other}/cgroup.procs; setsid sh -c 'trap "" TERM; exec sleep 1011' </dev/null >/dev/null 2>&1 & exec sleep 1012`;
   const proc = spawnContained({ command: 'sh', args: ['-c', shell], onStdout: () => {}, onStderr: () => {} });
-  await waitFor(() => processesMatching('sleep 1011').length === 1 && processesMatching('sleep 1012').length === 1, { what: 'sleep 1011 and 1012 to start' });
+  // Each has become `sleep` itself: the shell's own command line names both before it forks and execs, and a
+  // wait that matched it stopped the group before the child left it (found 0 in a fresh-clone CI run).
+  const running = (args) => processesMatching(args).filter((pid) => cmdlineOf(pid) === args.replace(' ', '\0') + '\0');
+  await waitFor(() => running('sleep 1011').length === 1 && running('sleep 1012').length === 1, { what: 'sleep 1011 and 1012 to start' });
   const { containment } = await proc.stop();
   assert.equal(containment.method, 'cgroup');
   assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
   assert.ok(await waitFor(() => processesMatching('sleep 1011').length === 0, { timeoutMs: 2000 }), 'sleep 1011 still runs');
 });
+
+/** A process's command line as /proc has it (NUL after each argument), or null when it is gone. */
+function cmdlineOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return null;
+  }
+}
