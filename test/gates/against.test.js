@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHistogram, recordMs, encodeHistogram, fullSummary } from '../../src/load/histogram.js';
-import { againstBaseline } from '../../src/analysis/against-deltas.js';
+import { againstBaseline, againstCompareBaseline } from '../../src/analysis/against-deltas.js';
+import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
+import { parseAssertions } from '../../src/plan/assert-expr.js';
+import { formatAssertions } from '../../src/report/assert-text.js';
 import { formatAgainst } from '../../src/report/against-text.js';
 
 /** A deterministic load result: latencies spread evenly around `centerMs`, per-second counts given. */
@@ -76,7 +79,6 @@ test('the block lists every figure with before → after, change and mark', () =
 });
 
 test('compare against compare: a row changed only where the repeats no longer overlap', async () => {
-  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
   const row = (strategy, rps, p99, n = 3) => ({
     workload: 'echo', strategy, errors: 0,
     rps: { median: rps[1], min: rps[0], max: rps[2], n },
@@ -102,9 +104,6 @@ test('compare against compare: a row changed only where the repeats no longer ov
 
 test('a baseline whose figures cover part of its run (stopped early, or failed) is said, and a change gate against it fails', async () => {
   // A baseline whose server crashed halfway measured half the rate: rps-change>-5% passed a run 40% slower than the real one.
-  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
-  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
-  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
   const now = { kind: 'run', ...load({ perSecond: [300, 300, 300, 300, 300, 300, 300, 300, 300, 300] }) };
   const cases = [
     [{ ...load({ perSecond: [500, 500, 500, 500, 0, 0, 0, 0, 0, 0] }), failures: ["'node app.js' exited with code 1 during the run"] }, 'failed', /^ {2}warning: the baseline's run failed \(its server crashed or stopped answering\): its figures cover part of its run, so these changes are not the target's$/m],
@@ -142,9 +141,6 @@ test('a baseline from other CPUs (another model, another budget) is named: the c
 });
 
 test('a change gate on a run with no success says so, not "needs a baseline that has this figure" of a baseline that has it', async () => {
-  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
-  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
-  const { formatAssertions } = await import('../../src/report/assert-text.js');
   const base = load();
   const failing = load({ errors: 5000 });
   failing.load.errors = { ...failing.load.errors, connect: 0, non2xx: 5000 };
@@ -155,15 +151,15 @@ test('a change gate on a run with no success says so, not "needs a baseline that
   assert.match(formatAssertions(outcomes), /p99-change<10% {2}FAIL {2}not measured \(no successful responses were measured/);
 });
 
+/** A compare row of 3 repeats of 51 requests at 51 req/s (server × app), and its runs with `succeeded` of them answered. */
+const compareRow = (errors, rps) => ({ workload: 'server', strategy: 'app', errors, rps, p99Ms: { median: 9, min: 8, max: 11, n: 3 } });
+const compareRuns = (succeeded) => [1, 2, 3].map((repeat) => ({ workload: 'server', strategy: 'app', repeat, rps: 51, requests: 51, attempts: 51, succeeded, errors: 51 - succeeded, failures: [] }));
+
 test('compare against compare: a row none of whose requests succeeded has no change, and its change gates fail', async () => {
   // A server turned all-500 at the same rate read "req/s 51 → 51 ±0% same", and rps-change>-5% passed it.
-  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
-  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
-  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
-  const row = (errors) => ({ workload: 'server', strategy: 'app', errors, rps: { median: 51, min: 50, max: 52, n: 3 }, p99Ms: { median: 9, min: 8, max: 11, n: 3 } });
-  const runs = (succeeded) => [1, 2, 3].map((repeat) => ({ workload: 'server', strategy: 'app', repeat, rps: 51, requests: 51, attempts: 51, succeeded, errors: 51 - succeeded, failures: [] }));
-  const before = { kind: 'compare', rows: [row(0)], runs: runs(51) };
-  const now = { kind: 'compare', rows: [row(153)], runs: runs(0) };
+  const row = (errors) => compareRow(errors, { median: 51, min: 50, max: 52, n: 3 });
+  const before = { kind: 'compare', rows: [row(0)], runs: compareRuns(51) };
+  const now = { kind: 'compare', rows: [row(153)], runs: compareRuns(0) };
   const against = againstCompareBaseline(now, before);
   const rps = against.rows[0].deltas.find((d) => d.metric === 'rps');
   assert.deepEqual([rps.after, rps.changePct, rps.noise.reason], [null, null, 'no-successes']);
@@ -174,13 +170,9 @@ test('compare against compare: a row none of whose requests succeeded has no cha
 
 test('compare against compare: req/s is the rate of successful responses, as the rps gate reads it', async () => {
   // Half the requests turned 500 at the same rate: "req/s 51 → 51 ±0% same" and rps-change>-5% passed, beside "rps>=45 FAIL measured 25".
-  const { againstCompareBaseline } = await import('../../src/analysis/against-deltas.js');
-  const { gateFigures, evaluateAssertions } = await import('../../src/analysis/assert-evaluate.js');
-  const { parseAssertions } = await import('../../src/plan/assert-expr.js');
-  const row = (errors) => ({ workload: 'server', strategy: 'app', errors, rps: { median: 51, min: 51, max: 51, n: 3 }, p99Ms: { median: 9, min: 8, max: 11, n: 3 } });
-  const runs = (succeeded) => [1, 2, 3].map((repeat) => ({ workload: 'server', strategy: 'app', repeat, rps: 51, requests: 51, attempts: 51, succeeded, errors: 51 - succeeded, failures: [] }));
-  const now = { kind: 'compare', rows: [row(78)], runs: runs(25) };
-  const against = againstCompareBaseline(now, { kind: 'compare', rows: [row(0)], runs: runs(51) });
+  const row = (errors) => compareRow(errors, { median: 51, min: 51, max: 51, n: 3 });
+  const now = { kind: 'compare', rows: [row(78)], runs: compareRuns(25) };
+  const against = againstCompareBaseline(now, { kind: 'compare', rows: [row(0)], runs: compareRuns(51) });
   const rps = against.rows[0].deltas.find((d) => d.metric === 'rps');
   assert.deepEqual([rps.before, rps.after, rps.significant, rps.better], [51, 25, true, false]);
   const [outcome] = evaluateAssertions(parseAssertions(['rps-change>-5%']), gateFigures({ ...now, against }));
