@@ -18,12 +18,14 @@ export function listeningPorts(pgid) {
   return [...ports].sort((a, b) => a - b);
 }
 
+const LISTENING = new Set([TCP_LISTEN]);
+
 /**
  * Every listening TCP socket of the machine (IPv4 and IPv6): its port, address and inode.
  * @returns {Array<{ port: number, address: string, inode: string }>}
  */
 export function listeningSockets() {
-  return readTcpTables('/proc/net', (state) => state === TCP_LISTEN).map((s) => ({ port: s.local.port, address: s.local.address, inode: s.inode }));
+  return readTcpTables('/proc/net', () => true, LISTENING).map((s) => ({ port: s.local.port, address: s.local.address, inode: s.inode }));
 }
 
 /** Addresses a connect to 127.0.0.1 or ::1 reaches: the wildcards and the loopbacks spawnbench tries. */

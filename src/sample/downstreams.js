@@ -18,6 +18,8 @@ import { procPids, readProcText, readStat, readTcpTables, socketInodes, TCP_ESTA
 import { DOWNSTREAMS_KEPT } from '../base/thresholds.js';
 
 const ANY_ADDRESSES = new Set(['0.0.0.0', '::']);
+/** The rows a read decodes: listeners (the server's own ports, and the peers' names) and connections. */
+const READ_STATES = new Set([TCP_LISTEN, TCP_ESTABLISHED]);
 
 /**
  * @returns {{ read: (pids: number[], rootPid: number) => Downstream[] }}
@@ -36,7 +38,7 @@ export function createDownstreams() {
       const unixList = unixDownstreams(inodes, listeners, unix);
       // The server's own network namespace (a container's, when it runs in one): its listening
       // sockets, and the connections of the server's processes (not the load's thousands).
-      const sockets = readTcpTables(`/proc/${rootPid}/net`, (state, inode) => state === TCP_LISTEN || (state === TCP_ESTABLISHED && inodes.has(inode)));
+      const sockets = readTcpTables(`/proc/${rootPid}/net`, (state, inode) => state === TCP_LISTEN || (state === TCP_ESTABLISHED && inodes.has(inode)), READ_STATES);
       const ownPorts = new Set(sockets.filter((s) => s.state === TCP_LISTEN && inodes.has(s.inode)).map((s) => s.local.port));
       // Counted by inode: /proc/net/tcp is read bucket by bucket while sockets come and go,
       // and on a busy machine the same socket can be listed twice in one read.

@@ -36,3 +36,27 @@ test('every socket of both tables by default; with keep, only the lines kept are
   const mine = readTcpTables(dir, (state, inode) => state === TCP_ESTABLISHED && ['222', '444'].includes(inode));
   assert.deepEqual(mine.map((s) => `${s.local.address}:${s.local.port} → ${s.remote.address}:${s.remote.port}`), ['127.0.0.1:50000 → 127.0.0.1:5432', '127.0.0.1:8081 → 127.0.0.2:54321']);
 });
+
+test('with states, rows in other states are skipped before keep sees them, and the same sockets come back', () => {
+  const wide = mkdtempSync(join(tmpdir(), 'spawnbench-tcp-tables-wide-'));
+  try {
+    // Row numbers past 9999 widen the first column; a row laid out otherwise falls back to splitting it.
+    writeFileSync(join(wide, 'tcp'), HEADER
+      + row(9999, '0100007F:1F90', '0100007F:9C40', '06', 0)
+      + row(10000, '0100007F:1F92', '00000000:0000', TCP_LISTEN, 666)
+      + row(10001, '0100007F:C351', '0100007F:1538', TCP_ESTABLISHED, 777)
+      + row(10002, '0100007F:1F90', '0100007F:9C41', '06', 0)
+      + row(10003, '0100007F:1F93', '00000000:0000', TCP_LISTEN, 888).replace(': ', ':  '));
+    for (const where of [dir, wide]) {
+      const calls = [];
+      const keep = (state, inode) => { calls.push(state); return state === TCP_LISTEN || inode === '777' || inode === '222'; };
+      const picked = readTcpTables(where, keep, new Set([TCP_LISTEN, TCP_ESTABLISHED]));
+      assert.deepEqual(picked, readTcpTables(where, (state, inode) => [TCP_LISTEN, TCP_ESTABLISHED].includes(state) && keep(state, inode)));
+      assert.ok(calls.length > 0 && calls.every((state) => state === TCP_LISTEN || state === TCP_ESTABLISHED), `keep saw ${calls.length} rows, states ${[...new Set(calls)].join(", ")}`);
+    }
+    assert.deepEqual(readTcpTables(wide, () => true, new Set([TCP_LISTEN])).map((s) => s.inode), ['666', '888']);
+    assert.equal(readTcpTables(dir, () => true, new Set([TCP_LISTEN])).length, 3);
+  } finally {
+    rmSync(wide, { recursive: true, force: true });
+  }
+});
