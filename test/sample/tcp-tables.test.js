@@ -52,7 +52,7 @@ test('with states, rows in other states are skipped before keep sees them, and t
       const keep = (state, inode) => { calls.push(state); return state === TCP_LISTEN || inode === '777' || inode === '222'; };
       const picked = readTcpTables(where, keep, new Set([TCP_LISTEN, TCP_ESTABLISHED]));
       assert.deepEqual(picked, readTcpTables(where, (state, inode) => [TCP_LISTEN, TCP_ESTABLISHED].includes(state) && keep(state, inode)));
-      assert.ok(calls.length > 0 && calls.every((state) => state === TCP_LISTEN || state === TCP_ESTABLISHED), `keep saw ${calls.length} rows, states ${[...new Set(calls)].join(", ")}`);
+      assert.ok(calls.length > 0 && calls.every((state) => state === TCP_LISTEN || state === TCP_ESTABLISHED), `keep saw ${calls.length} rows, states ${[...new Set(calls)].join(', ')}`);
     }
     assert.deepEqual(readTcpTables(wide, () => true, new Set([TCP_LISTEN])).map((s) => s.inode), ['666', '888']);
     assert.equal(readTcpTables(dir, () => true, new Set([TCP_LISTEN])).length, 3);
