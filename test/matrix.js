@@ -231,7 +231,7 @@ function addSummaries(summaries) {
  * @param {{ cpu?: boolean }} [options]
  */
 function runFile(node, file, { cpu = false } = {}) {
-  const env = testEnv(node);
+  const env = testEnv(node, file);
   const totalsDir = mkdtempSync(join(tmpdir(), 'spawnbench-test-totals-'));
   const totalsFile = join(totalsDir, 'totals.jsonl');
   const args = [...fileArgs(totalsFile), file];
@@ -280,10 +280,17 @@ function runFile(node, file, { cpu = false } = {}) {
  * (https tests trust their own certificate), so the suite runs without it: 3:39 instead
  * of 3:59–4:17, ~50 CPU-s less.
  * @param {string} node
+ * @param {string} [file] the test file the process runs: its tag for test/helpers/processes.js
  */
-function testEnv(node) {
+function testEnv(node, file) {
   const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
   delete env.NODE_EXTRA_CA_CERTS;
+  // The file's tag (test/helpers/processes.js) from its first process on: every process it starts carries
+  // it, whether or not the file imports the helpers, so another file's check for left-over processes of a
+  // shared fixture does not take this file's running ones for its own.
+  // (Under --node-test, each file's process sets its own: node --test starts them.)
+  if (file) env.SPAWNBENCH_TEST_FILE = file;
+  else delete env.SPAWNBENCH_TEST_FILE;
   return env;
 }
 
