@@ -8,7 +8,7 @@
  */
 import { where, worst, num, outsideBusy } from './verdict-common.js';
 import { offLoopThreads } from './verdict-threads.js';
-import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES } from '../base/thresholds.js';
+import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES, SLOW_ENDPOINT_MIN_REQUESTS } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../base/thresholds.js';
 
@@ -18,7 +18,10 @@ export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../base/thresholds.js'
  */
 export function waitingOnDownstream(evidence) {
   const { load } = evidence;
-  if (!isFiniteNumber(load.p50Ms) || load.p50Ms < SLOW_P50_MS) return null;
+  // A mix whose median is fast can hold an endpoint that waits: "healthy" was said of a mix with GET /slow at p50 80 ms.
+  const slowAll = isFiniteNumber(load.p50Ms) && load.p50Ms >= SLOW_P50_MS;
+  const endpoint = slowAll ? null : slowEndpoint(load.endpoints);
+  if (!slowAll && !endpoint) return null;
   let busy;
   let place;
   if (evidence.probe) {
@@ -40,8 +43,22 @@ export function waitingOnDownstream(evidence) {
     id: 'downstream-wait',
     kind: 'problem',
     where: place,
-    figures: { p50Ms: load.p50Ms, p99Ms: num(load.p99Ms), ...busy, ...waits },
+    figures: { p50Ms: load.p50Ms, p99Ms: num(load.p99Ms), ...busy, ...waits, ...(endpoint ? { endpoint } : {}) },
   };
+}
+
+/**
+ * The endpoint of a mix with the slowest median of at least SLOW_P50_MS, over SLOW_ENDPOINT_MIN_REQUESTS or more; null when none.
+ * @param {NonNullable<import('./verdict-common.js').Evidence['load']['endpoints']>|undefined} endpoints
+ * @returns {{ name: string, p50Ms: number, p99Ms: number|null, share: number|null, requests: number }|null}
+ */
+export function slowEndpoint(endpoints) {
+  let slowest = null;
+  for (const e of endpoints ?? []) {
+    if (!isFiniteNumber(e.p50Ms) || e.p50Ms < SLOW_P50_MS || !(e.requests >= SLOW_ENDPOINT_MIN_REQUESTS)) continue;
+    if (!slowest || e.p50Ms > slowest.p50Ms) slowest = { name: e.name, p50Ms: e.p50Ms, p99Ms: num(e.p99Ms), share: num(e.share), requests: e.requests };
+  }
+  return slowest;
 }
 
 /**

@@ -1,0 +1,55 @@
+// A mix whose median is fast can hold an endpoint that waits: diagnose --mix with GET /slow waiting 80 ms on a timer
+// (a fifth of the requests, the loop 11% busy) read "healthy: no stall found". The wait verdict now names that endpoint.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
+import { slowEndpoint } from '../../src/analysis/verdict-downstream.js';
+import { wordFinding } from '../../src/report/diagnose-words.js';
+import { SLOW_P50_MS, SLOW_ENDPOINT_MIN_REQUESTS } from '../../src/base/thresholds.js';
+import { buildEvidence } from '../../src/diagnose/evidence.js';
+import { syntheticResult } from './synthetic.js';
+
+const endpoint = (name, requests, p50Ms, share) => ({ name, requests, share, p50Ms, p99Ms: p50Ms * 1.1 });
+
+/** The figures of `diagnose -d 3s --mix` on a server whose GET /slow waits 80 ms on a timer. */
+function evidence(endpoints) {
+  return {
+    mode: 'command', probe: true, probeReason: null,
+    load: {
+      mode: 'closed', rps: 1880, requests: 5645, attempts: 5645, connections: 30, errors: 0, errorRate: 0, statuses: { 200: 5645 },
+      p50Ms: 0.09, p99Ms: 81.6, maxMs: 85.2, measuredMs: 3000, plannedMs: 3000, endpoints,
+    },
+    generator: { elu: 0.05, cpuPct: 5, threads: 1 },
+    processes: [{ label: 'main', pid: 7, role: 'main', elu: 0.11, loopDelayP50Ms: 1, loopDelayP99Ms: 3, loopDelayMaxMs: 5, cpuPct: 11, blockedFraction: 0, gcFraction: 0.01, gcPeakMsPerSec: 5 }],
+    machine: { cores: 2, cpus: [40, 35], busyPct: 38 },
+    mainThread: null, pid: 7,
+  };
+}
+
+const MIX = [endpoint('GET /fast', 3415, 0.07, 0.605), endpoint('GET /slow', 1078, 80.4, 0.191), endpoint('GET /other', 1152, 0.07, 0.204)];
+
+test('an endpoint of a mix waiting 80 ms while the loop idles is the verdict, named, not "healthy"', () => {
+  const { verdict } = diagnoseEvidence(evidence(MIX));
+  assert.equal(verdict.id, 'downstream-wait', JSON.stringify(verdict));
+  assert.equal(verdict.figures.endpoint.name, 'GET /slow');
+  const words = wordFinding(verdict);
+  assert.match(words.title, /^requests to GET \/slow wait on I\/O, a downstream or a timer/);
+  assert.match(words.evidence[0], /GET \/slow \(19% of the requests\): p50 80\.4 ms.*where the whole mix's p50 is 0\.09 ms/);
+  assert.match(words.next[0], /GET \/slow waits on/);
+});
+
+test('the slow endpoint needs its median at the threshold and enough requests to read it', () => {
+  assert.equal(slowEndpoint([endpoint('GET /a', SLOW_ENDPOINT_MIN_REQUESTS, SLOW_P50_MS, 0.1)])?.name, 'GET /a');
+  assert.equal(slowEndpoint([endpoint('GET /a', SLOW_ENDPOINT_MIN_REQUESTS - 1, 80, 0.01)]), null);
+  assert.equal(slowEndpoint([endpoint('GET /a', 500, SLOW_P50_MS - 0.1, 0.1)]), null);
+  assert.equal(slowEndpoint([endpoint('GET /a', 500, 30, 0.1), endpoint('GET /b', 500, 90, 0.1)])?.name, 'GET /b');
+  assert.equal(slowEndpoint(undefined), null);
+  // A mix of fast endpoints stays healthy.
+  assert.equal(diagnoseEvidence(evidence([endpoint('GET /fast', 5000, 0.07, 1)])).verdict.id, 'healthy');
+});
+
+test("the evidence carries each endpoint's own median from the load result", () => {
+  const result = syntheticResult();
+  result.load.endpoints = [{ name: 'GET /slow', method: 'GET', path: '/slow', requests: 1078, share: 0.191, p50Ms: 80.4, p99Ms: 83.3 }];
+  assert.deepEqual(buildEvidence(result).load.endpoints, [{ name: 'GET /slow', requests: 1078, share: 0.191, p50Ms: 80.4, p99Ms: 83.3 }]);
+});
