@@ -622,7 +622,9 @@ const WORDS = {
   'too-short': (f) => ({
     title: `too little measured to call it healthy: ${(f.measuredMs / 1000).toFixed(1)} s and ${int(f.requests)} ${f.requests === 1 ? 'response' : 'responses'}`,
     evidence: [`no problem was found in what was measured, but a stalled loop shows only over ${(f.minMs / 1000).toFixed(0)} s or more of the probe's samples`],
-    next: ['diagnose again for longer: -d 10s (the default), or -n with more requests'],
+    next: [f.stoppedEarly
+      ? `it was stopped (Ctrl-C or a signal) before its end${f.plannedMs ? ` (${formatDuration(f.plannedMs)} planned)` : ''}: run it again and let it finish`
+      : 'diagnose again for longer: -d 10s (the default), or -n with more requests'],
   }),
   healthy: (f, finding) => ({
     title: 'healthy: no stall found at this load',
