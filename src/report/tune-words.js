@@ -279,7 +279,7 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
   if (reasons.includes('too-few-responses')) {
     return [
-      `No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d) or with more connections.`,
+      `No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d, or -n ${TUNE_MIN_RESPONSES} or more) or with more connections.`,
       ...(basis.failedSizes ?? []).map((f) => failedSizeSentence(f, unit)),
     ];
   }
