@@ -11,6 +11,7 @@ import { hasEnoughResponses, stepMsFor } from '../../src/analysis/step-enough.js
 import { recommend } from '../../src/analysis/recommend.js';
 import { wordRecommendation } from '../../src/report/tune-words.js';
 import { enoughMarks } from '../../src/tune/tune-engine.js';
+import { formatEvidence } from '../../src/report/tune-text.js';
 import { endLoadWhenEnough } from '../../src/runner/enough-watch.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
@@ -105,6 +106,9 @@ test('tune -n: a step of fewer than 200 requests does not rank sizes; no recomme
   assert.equal(none.size, null);
   assert.deepEqual(none.reasons, ['too-few-responses']);
   assert.match(none.sentences[0], /Measure longer steps \(-d, or -n 200 or more\)/);
+  // Its table: the steps completed, with too few responses; not "(no step measured to completion)".
+  assert.deepEqual(formatEvidence(none.cells, none, null, null, steps), ['(no step had enough responses to rank: see below)']);
+  assert.deepEqual(formatEvidence([], none, null, null, [{ ...steps[0], tooFew: false, partial: true }]), ['(no step measured to completion)']);
   // -n 200 or more ranks as before.
   assert.deepEqual(enoughMarks({ requests: TUNE_MIN_RESPONSES, durationMs: 400, p99Ms: 8 }, { durationMs: null, requests: TUNE_MIN_RESPONSES }), { tooFew: false, extended: false });
 });
