@@ -53,3 +53,19 @@ test("the evidence carries each endpoint's own median from the load result", () 
   result.load.endpoints = [{ name: 'GET /slow', method: 'GET', path: '/slow', requests: 1078, share: 0.191, p50Ms: 80.4, p99Ms: 83.3 }];
   assert.deepEqual(buildEvidence(result).load.endpoints, [{ name: 'GET /slow', requests: 1078, share: 0.191, p50Ms: 80.4, p99Ms: 83.3 }]);
 });
+
+test('a median the server\'s own loop time explains is work, not a wait: no downstream-wait, whole load or endpoint', () => {
+  // A handler burning 30 ms a request at --rate 5 (loop 16% busy, its route 30.6 ms each) read "requests wait on I/O
+  // or a downstream, not on this process".
+  const spin = evidence(null);
+  spin.load = { ...spin.load, rps: 5, requests: 15, attempts: 15, p50Ms: 32, p99Ms: 41.9, maxMs: 42 };
+  spin.processes[0] = { ...spin.processes[0], elu: 0.16, routes: [{ route: 'GET /slow', requests: 15, loopMs: 459, loopMsPerRequest: 30.6, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.95 }] };
+  assert.notEqual(diagnoseEvidence(spin).verdict.id, 'downstream-wait');
+  // The same latency over a route of 0.07 ms a request is a wait.
+  spin.processes[0].routes = [{ ...spin.processes[0].routes[0], loopMs: 1, loopMsPerRequest: 0.07 }];
+  assert.equal(diagnoseEvidence(spin).verdict.id, 'downstream-wait');
+  // A mix endpoint whose own route burns 30 ms: not named as waiting; one whose route takes 0.07 ms: named.
+  const routes = [{ route: 'GET /slow', requests: 1078, loopMs: 33_000, loopMsPerRequest: 30.6, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.8 }];
+  assert.equal(slowEndpoint(MIX, routes), null);
+  assert.equal(slowEndpoint(MIX, [{ ...routes[0], loopMsPerRequest: 0.07 }])?.name, 'GET /slow');
+});
