@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
-import { slowEndpoint } from '../../src/analysis/verdict-downstream.js';
+import { slowEndpoint, waitingOnDownstream } from '../../src/analysis/verdict-downstream.js';
 import { wordFinding } from '../../src/report/diagnose-words.js';
 import { SLOW_P50_MS, SLOW_ENDPOINT_MIN_REQUESTS } from '../../src/base/thresholds.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
@@ -61,11 +61,26 @@ test('a median the server\'s own loop time explains is work, not a wait: no down
   spin.load = { ...spin.load, rps: 5, requests: 15, attempts: 15, p50Ms: 32, p99Ms: 41.9, maxMs: 42 };
   spin.processes[0] = { ...spin.processes[0], elu: 0.16, routes: [{ route: 'GET /slow', requests: 15, loopMs: 459, loopMsPerRequest: 30.6, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.95 }] };
   assert.notEqual(diagnoseEvidence(spin).verdict.id, 'downstream-wait');
-  // The same latency over a route of 0.07 ms a request is a wait.
+  // The same latency over a route of 0.07 ms a request, the loop as busy at 1,880 req/s, is a wait.
   spin.processes[0].routes = [{ ...spin.processes[0].routes[0], loopMs: 1, loopMsPerRequest: 0.07 }];
+  spin.load = { ...spin.load, rps: 1880, requests: 5645, attempts: 5645 };
   assert.equal(diagnoseEvidence(spin).verdict.id, 'downstream-wait');
   // A mix endpoint whose own route burns 30 ms: not named as waiting; one whose route takes 0.07 ms: named.
   const routes = [{ route: 'GET /slow', requests: 1078, loopMs: 33_000, loopMsPerRequest: 30.6, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.8 }];
   assert.equal(slowEndpoint(MIX, routes), null);
   assert.equal(slowEndpoint(MIX, [{ ...routes[0], loopMsPerRequest: 0.07 }])?.name, 'GET /slow');
+});
+
+test('seen from outside (--url --pid, no routes): a median the main thread\'s busy time per request explains is not a wait', () => {
+  // The 30 ms handler at --rate 5, its main thread runnable 16% (32 ms a request): "requests wait on I/O or a downstream".
+  const outside = evidence(null);
+  outside.probe = false;
+  outside.mode = 'url';
+  outside.load = { ...outside.load, rps: 5, requests: 15, attempts: 15, p50Ms: 31.2, p99Ms: 35.6, maxMs: 36 };
+  outside.processes = [{ label: null, pid: 7, role: 'main', elu: null, cpuPct: 14 }];
+  outside.mainThread = { pid: 7, onCpu: 0.14, waitingForCpu: 0.02, runnable: 0.16 };
+  assert.equal(waitingOnDownstream(outside), null);
+  // At 178 req/s the same 16% is 0.9 ms a request: a 162 ms median is a wait.
+  outside.load = { ...outside.load, rps: 178, requests: 535, attempts: 535, p50Ms: 162, p99Ms: 185 };
+  assert.equal(waitingOnDownstream(outside)?.id, 'downstream-wait');
 });
