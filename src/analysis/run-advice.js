@@ -255,7 +255,8 @@ function adviseTarget(input, adviser) {
     return {
       ...NONE,
       // The sweep it proposes is sized by the budget: say which.
-      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS } }, ...budgetReasons(input), ...deathReasons(input), ...adviser.knobReasons(input, sizes)],
+      // Stopped (Ctrl-C, a signal) before its end: not the -d or -n given that was too short.
+      reasons: [{ id: 'too-short', figures: { durationMs: input.durationMs, requests: input.requests, minMs: ADVICE_MIN_MEASURED_MS, minRequests: ADVICE_MIN_REQUESTS, ...(input.stoppedEarly ? { stoppedEarly: true } : {}) } }, ...budgetReasons(input), ...deathReasons(input), ...adviser.knobReasons(input, sizes)],
       confirmWith: adviser.confirm(input, strategy, sizes, target.pool ? null : ['round-robin']) ?? adviser.noKnobSweep(input),
     };
   }

@@ -110,7 +110,9 @@ export function diagnoseEvidence(evidence) {
 export function tooShort(evidence) {
   const measuredMs = evidence.load.measuredMs;
   if (typeof measuredMs !== 'number' || measuredMs + ADVICE_TIMER_SLACK_MS >= DIAGNOSE_MIN_MEASURED_MS) return null;
-  return { id: 'too-short', kind: 'limit', where: null, figures: { measuredMs, requests: evidence.load.requests, minMs: DIAGNOSE_MIN_MEASURED_MS } };
+  // Stopped (Ctrl-C, a signal) before the planned time: the planned time was not what was too short.
+  const stopped = evidence.load.stoppedEarly ? { stoppedEarly: true, plannedMs: evidence.load.plannedMs ?? null } : {};
+  return { id: 'too-short', kind: 'limit', where: null, figures: { measuredMs, requests: evidence.load.requests, minMs: DIAGNOSE_MIN_MEASURED_MS, ...stopped } };
 }
 
 /**

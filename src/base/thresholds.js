@@ -505,6 +505,12 @@ export const CPU_STARVED_VERDICT_FRACTION = 0.5;
 /** Median latency on loopback (ms) that is slow: a request that only runs local JavaScript takes well under a millisecond. */
 export const SLOW_P50_MS = 20;
 
+/**
+ * Requests (count) an endpoint of a --mix needs before its own median is read as slow (SLOW_P50_MS) where the whole
+ * mix's is not. Seen: diagnose --mix with one route waiting 80 ms on a timer (19% of the requests) read "healthy".
+ */
+export const SLOW_ENDPOINT_MIN_REQUESTS = 20;
+
 /** p99 latency on loopback (ms) at which requests queue behind work rather than being slow to compute. */
 export const SLOW_P99_MS = 50;
 

@@ -1,4 +1,4 @@
-import { OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
+import { OPEN_LOOP_BEYOND_SHARE, OPEN_LOOP_RATE_MET } from '../base/thresholds.js';
 
 /**
  * Socket error codes that mean the generator's side ran out of something, and
@@ -58,6 +58,11 @@ export function missedNote({ missed, requests, errors }, { rate, connections, se
   const answeredRps = seconds > 0 ? requests / seconds : 0;
   if (rate !== null && answeredRps < rate * OPEN_LOOP_BEYOND_SHARE) {
     return `the open loop at ${rate} req/s is far beyond what was answered (${Math.round(answeredRps)} req/s): ${missed} requests could not be sent on time on the ${connections} connections, and the latency is mostly their wait; lower --rate, or raise --connections if the server has room`;
+  }
+  // Short of the rate: a server at its limit keeps its connections busy too, and more of them only queue. Seen: pbkdf2 at
+  // --rate 400, cores 100% busy, 287 req/s answered: "all 200 connections were busy; raise --connections".
+  if (rate !== null && answeredRps < rate * OPEN_LOOP_RATE_MET) {
+    return `${missed} requests could not be sent on time: all ${connections} connections were busy, and ${Math.round(answeredRps)} req/s of the ${rate} offered were answered; raise --connections if the server has room, else lower --rate`;
   }
   return `${missed} requests could not be sent on time: all ${connections} connections were busy; raise --connections`;
 }

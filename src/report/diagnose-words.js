@@ -513,16 +513,20 @@ const WORDS = {
     ],
   }),
   'downstream-wait': (f) => ({
-    title: 'requests wait on I/O or a downstream, not on this process',
+    title: f.endpoint
+      ? `requests to ${cleanText(f.endpoint.name)} wait on I/O, a downstream or a timer, not on this process`
+      : 'requests wait on I/O or a downstream, not on this process',
     evidence: [
-      `latency p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (threshold p50 ≥ ${ms(SLOW_P50_MS)})`,
+      f.endpoint
+        ? `${cleanText(f.endpoint.name)} (${pct(f.endpoint.share)} of the requests): p50 ${ms(f.endpoint.p50Ms)}, p99 ${ms(f.endpoint.p99Ms)} (threshold p50 ≥ ${ms(SLOW_P50_MS)}), where the whole mix's p50 is ${ms(f.p50Ms)}`
+        : `latency p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (threshold p50 ≥ ${ms(SLOW_P50_MS)})`,
       f.busyFrom === 'elu'
         ? `while the loop is busy only ${pct(f.elu)} of the time (ELU, threshold ≤ ${pct(IDLE_ELU_MAX)})`
         : `while ${outsideText(f)} (threshold ≤ ${pct(IDLE_BUSY_MAX)})`,
       ...[waitText(f)].filter(said),
     ],
     next: [
-      'time the calls each request waits on (database, HTTP, file system) and check their pools and timeouts',
+      `time the calls ${f.endpoint ? `${cleanText(f.endpoint.name)} waits on (database, HTTP, file system, a timer)` : 'each request waits on (database, HTTP, file system)'} and check their pools and timeouts`,
       'more concurrency helps only if the downstream has room: raise its pool size, cache, or batch the calls',
     ],
   }),
@@ -618,7 +622,9 @@ const WORDS = {
   'too-short': (f) => ({
     title: `too little measured to call it healthy: ${(f.measuredMs / 1000).toFixed(1)} s and ${int(f.requests)} ${f.requests === 1 ? 'response' : 'responses'}`,
     evidence: [`no problem was found in what was measured, but a stalled loop shows only over ${(f.minMs / 1000).toFixed(0)} s or more of the probe's samples`],
-    next: ['diagnose again for longer: -d 10s (the default), or -n with more requests'],
+    next: [f.stoppedEarly
+      ? `it was stopped (Ctrl-C or a signal) before its end${f.plannedMs ? ` (${formatDuration(f.plannedMs)} planned)` : ''}: run it again and let it finish`
+      : 'diagnose again for longer: -d 10s (the default), or -n with more requests'],
   }),
   healthy: (f, finding) => ({
     title: 'healthy: no stall found at this load',

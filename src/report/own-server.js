@@ -8,6 +8,7 @@ import { int, pct } from './text-format.js';
 import { OTHER_THREAD_BUSY_PCT } from '../base/thresholds.js';
 import { isWorkerEntry } from '../machine/process-roles.js';
 import { processGain, deployProcesses } from '../analysis/process-count.js';
+import { isFiniteNumber } from '../analysis/stats.js';
 
 /** @typedef {import('../analysis/size-knob.js').SizeKnob} SizeKnob */
 
@@ -69,16 +70,25 @@ export function processSweepSentences(result) {
   const n = g.size;
   // An open loop served in full at the best size (bottleneck.js 'rate'): the rate, not the processes, set the throughput.
   const rateBound = (result.recommendation.bottleneck?.findings ?? []).some((f) => f.kind === 'rate');
+  // "more processes did not serve more here" was said of a tune stopped before its second size, where none larger was measured.
+  const largerMeasured = (result.recommendation.sizes ?? []).some((s) => s.size > n && isFiniteNumber(typeof s.rps === 'number' ? s.rps : s.rps?.median));
+  if (g.size === g.baseSize && !largerMeasured && !rateBound) return n === 1 ? [] : [deploySentence(result, n)];
   const measured = g.size === g.baseSize
     ? `${processes(n)} measured best (${int(g.rps)} req/s): ${rateBound ? 'every size served the rate offered, so throughput cannot tell them apart here (the bottleneck above)' : 'more processes did not serve more here'}.`
     : `${processes(n)} served ${int(g.rps)} req/s, ${g.gain === null ? 'where' : `${g.gain.toFixed(2)}× what`} ${processes(g.baseSize)} served (${int(g.baseRps)}).`;
   if (n === 1) return [measured];
+  return [measured, deploySentence(result, n)];
+}
+
+/**
+ * How to run n processes of the server swept.
+ * @param {{ plan: { base: { target: { command: string[] } } } }} result
+ * @param {number} n
+ */
+function deploySentence(result, n) {
   const { pm2 } = deployProcesses(result.plan.base.target.command, n);
-  return [
-    measured,
-    `To run ${processes(n)}: ${pm2 ? `\`${shellLine(pm2)}\` (PM2's cluster mode), ` : ''}node:cluster in your entry file (fork ${n} workers that each listen on the same port), or ${n} replicas behind a load balancer. ` +
-      'Each process has its own memory: in-memory state (sessions, caches, rate limits, counters) is per process, so keep shared state in a store such as Redis or a database.',
-  ];
+  return `To run ${processes(n)}: ${pm2 ? `\`${shellLine(pm2)}\` (PM2's cluster mode), ` : ''}node:cluster in your entry file (fork ${n} workers that each listen on the same port), or ${n} replicas behind a load balancer. ` +
+    'Each process has its own memory: in-memory state (sessions, caches, rate limits, counters) is per process, so keep shared state in a store such as Redis or a database.';
 }
 
 /** @param {number} n */

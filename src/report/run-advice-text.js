@@ -88,7 +88,9 @@ function headline(a, current) {
   }
   if (a.knob !== undefined && !a.reasons.some((r) => r.id === 'too-short')) return ownHeadline(a);
   if (a.reasons.some((r) => r.id === 'not-a-strategy')) return 'Nothing to size: spawnbench did not start this server (--url).';
-  if (a.reasons.some((r) => r.id === 'too-short')) return 'Cannot tell from this run: it was too short.';
+  if (a.reasons.some((r) => r.id === 'too-short')) {
+    return a.reasons.some((r) => r.id === 'too-short' && r.figures.stoppedEarly) ? 'Cannot tell from this run: it was stopped before its end.' : 'Cannot tell from this run: it was too short.';
+  }
   if (a.strategy) {
     // A strategy to move to comes with its move-to-pool reason (run-advice.js).
     const move = /** @type {Figures} */ (a.reasons.find((r) => r.id === 'move-to-pool')?.figures);
@@ -288,7 +290,8 @@ const SENTENCES = {
     `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
     'Find what stopped it (spawnbench diagnose), then run again.',
   'too-short': (f) =>
-    `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests (-d, -n).`,
+    `It measured ${secs(f.durationMs)} and ${int(f.requests)} requests; a recommendation needs at least ${secs(f.minMs)} and ${int(f.minRequests)} requests` +
+    (f.stoppedEarly ? ': it was stopped (Ctrl-C or a signal) before then; run it again and let it finish.' : ' (-d, -n).'),
   'no-worker-figures': () => 'No worker figures were sampled (busy time or CPU), so the pool cannot be sized from this run.',
   'no-main-figures': () => 'The main thread was not sampled, so this run cannot say whether a pool would help.',
   'cores-limit': (f) =>

@@ -113,7 +113,10 @@ export function cellWarnings(result) {
  * @returns {string[]}
  */
 export function formatEvidence(cells, rec, balance = null, workers = null, steps = []) {
-  if (cells.length === 0) return ['(no step measured to completion)'];
+  if (cells.length === 0) {
+    // Steps that ended with too few responses to rank did complete: "(no step measured to completion)" was said of them.
+    return [steps.some((s) => s.tooFew && !s.partial) ? '(no step had enough responses to rank: see below)' : '(no step measured to completion)'];
+  }
   const busy = workers?.length ? workers : null;
   const columns = textColumns(tuneColumns(cells, steps));
   const rows = cells.map((c) => {

@@ -219,6 +219,7 @@ const workers = (/** @type {number} */ n) => `${n} worker${n === 1 ? '' : 's'}`;
  * @property {string} fewer "fewer workers"
  * @property {(many: boolean) => string} sizes "pool size(s)"
  * @property {string} keep "the smaller pool is the one to keep"
+ * @property {string} [flag] the option that gives the sizes: --sizes, or --processes for `tune --processes`
  */
 
 /** @type {SizeUnit} */
@@ -233,7 +234,7 @@ const WORKERS_UNIT = { count: workers, fewer: 'fewer workers', sizes: (many) => 
 export function sizeUnit(plan) {
   const knobs = plan?.knobs ?? {};
   if (knobs.processes) {
-    return { count: (n) => `${n} process${n === 1 ? '' : 'es'}`, fewer: 'fewer processes', sizes: (many) => `process count${many ? 's' : ''}`, keep: 'the fewer processes are the ones to keep' };
+    return { count: (n) => `${n} process${n === 1 ? '' : 'es'}`, fewer: 'fewer processes', sizes: (many) => `process count${many ? 's' : ''}`, keep: 'the fewer processes are the ones to keep', flag: '--processes' };
   }
   const name = knobs.sizeEnv;
   if (name === THREADPOOL_ENV || name === VIPS_ENV) {
@@ -278,7 +279,7 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
   if (reasons.includes('nothing-measured')) return ['Nothing was measured to completion, so there is nothing to recommend.'];
   if (reasons.includes('too-few-responses')) {
     return [
-      `No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d) or with more connections.`,
+      `No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d, or -n ${TUNE_MIN_RESPONSES} or more) or with more connections.`,
       ...(basis.failedSizes ?? []).map((f) => failedSizeSentence(f, unit)),
     ];
   }
@@ -349,7 +350,7 @@ function pickedSentences(rec, bottleneck, unit) {
     }
   }
   if (reasons.includes('still-rising')) {
-    sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. --sizes ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
+    sentences.push(`Throughput was still rising at ${workers(rec.size)}, the largest size measured: measure larger pools too, e.g. ${unit.flag ?? '--sizes'} ${[...rec.sizes.map((x) => x.size), rec.size * 2].join(',')}.`);
   }
   if (reasons.includes('over-cpus')) {
     // over-cpus is given only where the workers' busy share was measured (recommend.js).

@@ -21,7 +21,7 @@ import { measureRun, failedStepFigures } from '../runner/step-runner.js';
 import { chosenProcesses, cellBalances, cellWorkers } from '../analysis/worker-balance.js';
 import { RunError } from '../base/errors.js';
 import { hasEnoughResponses } from '../analysis/step-enough.js';
-import { STEP_TICK_SLACK_MS } from '../base/thresholds.js';
+import { STEP_TICK_SLACK_MS, TUNE_MIN_RESPONSES } from '../base/thresholds.js';
 import { targetOf } from '../base/target-kinds.js';
 
 /**
@@ -87,7 +87,10 @@ async function measureStep(tune, run, item, steps, ownServer) {
  * @returns {{ tooFew: boolean, extended: boolean }}
  */
 export function enoughMarks(step, load) {
-  if (step.failed || (step.failures?.length ?? 0) > 0 || step.partial || load.extendToMs == null) return { tooFew: false, extended: false };
+  if (step.failed || (step.failures?.length ?? 0) > 0 || step.partial) return { tooFew: false, extended: false };
+  // --requests: each step is as many requests as asked, never extended; fewer than TUNE_MIN_RESPONSES do not rank
+  // (tune -n 5 recommended 1 process from 5 responses a step, and 2 on the next try).
+  if (load.extendToMs == null) return { tooFew: load.requests != null && !(step.requests >= TUNE_MIN_RESPONSES), extended: false };
   return {
     tooFew: !hasEnoughResponses(step),
     extended: step.durationMs > load.durationMs + STEP_TICK_SLACK_MS * 2,

@@ -66,4 +66,11 @@ export function forkWorker(file, config, { args = [], serialization = 'json', en
  */
 export function onParentGone() {
   process.on('disconnect', () => process.exit(0));
+  // A send in flight as the main dies fails before 'disconnect' is seen: unhandled, its EPIPE stack trace was the
+  // stderr quoted for a strategy whose main was killed, in place of the main's own reason.
+  process.on('error', (error) => {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    if (code === 'EPIPE' || code === 'ECONNRESET' || code === 'ERR_IPC_CHANNEL_CLOSED') process.exit(0);
+    throw error;
+  });
 }

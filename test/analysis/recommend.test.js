@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { recommend as recommendFigures } from '../../src/analysis/recommend.js';
 import { findBottleneck as findBottleneckFigures } from '../../src/analysis/bottleneck.js';
-import { wordRecommendation, wordBottleneck } from '../../src/report/tune-words.js';
+import { wordRecommendation, wordBottleneck, sizeUnit } from '../../src/report/tune-words.js';
 import { sweep, CALM } from './sweeps.js';
 
 const POLICIES = ['random', 'round-robin', 'least-requests', 'p2c'];
@@ -99,6 +99,9 @@ test('still rising at the largest size: says to measure larger pools', () => {
   assert.equal(rec.size, 4);
   assert.ok(rec.reasons.includes('still-rising'));
   assert.match(rec.sentences.join(' '), /Throughput was still rising at 4 workers, the largest size measured: measure larger pools too, e\.g\. --sizes 1,2,4,8\./);
+  // tune --processes refuses --sizes ("drop --sizes"): its hint names --processes.
+  const processes = wordRecommendation(recommendFigures(sweep({ sizes: [1, 2], rps: table({ 1: 904, 2: 1580 }), noise: 0.01 })), sizeUnit({ knobs: { processes: true } }));
+  assert.match(processes.sentences.join(' '), /Throughput was still rising at 2 processes, the largest size measured: measure larger pools too, e\.g\. --processes 1,2,4\./);
   const plateau = recommend(sweep({ sizes: [1, 2, 4], rps: table({ 1: 300, 2: 1000, 4: 1010 }), noise: 0.01 }));
   assert.ok(!plateau.reasons.includes('still-rising'));
 });

@@ -4,6 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
+import { adviceParagraphs } from '../../src/report/run-advice-text.js';
 import { busyShare } from '../../src/analysis/busy-time.js';
 import { poolBalance } from '../../src/analysis/pool-balance.js';
 import { estimatePoolSize } from '../../src/analysis/pool-size.js';
@@ -287,6 +288,18 @@ describe('runs without a pool, short runs, other targets', () => {
       // No --balance-policies: tune measures all four.
       assert.equal(advice.confirmWith.steps, 4 * 4 * TUNE_DEFAULTS.repeat);
     }
+  });
+
+  test('a run stopped (Ctrl-C) before 2 s: says it was stopped and to let it finish, not to give a longer -d', () => {
+    // Ctrl-C 1.0 s into a -d 4s run: "Cannot tell from this run: it was too short … at least 2.0 s and 200 requests (-d, -n)".
+    const run = syntheticRun({ durationMs: 1000, workers: evenWorkers(2, { durationMs: 1000 }) });
+    run.stoppedEarly = true;
+    const words = adviceParagraphs(advise(run));
+    assert.equal(words[0], 'Cannot tell from this run: it was stopped before its end.');
+    assert.match(words[1], /^- It measured 1\.0 s and [\d,]+ requests; a recommendation needs at least 2\.0 s and 200 requests: it was stopped \(Ctrl-C or a signal\) before then; run it again and let it finish\.$/);
+    const short = adviceParagraphs(advise(syntheticRun({ durationMs: 1000, workers: evenWorkers(2, { durationMs: 1000 }) })));
+    assert.equal(short[0], 'Cannot tell from this run: it was too short.');
+    assert.match(short[1], /\(-d, -n\)\.$/);
   });
 
   test('a server spawnbench did not start (--url) gets no advice, every field still there', () => {

@@ -11,6 +11,7 @@ import { hasEnoughResponses, stepMsFor } from '../../src/analysis/step-enough.js
 import { recommend } from '../../src/analysis/recommend.js';
 import { wordRecommendation } from '../../src/report/tune-words.js';
 import { enoughMarks } from '../../src/tune/tune-engine.js';
+import { formatEvidence } from '../../src/report/tune-text.js';
 import { endLoadWhenEnough } from '../../src/runner/enough-watch.js';
 import { adviceInput } from '../../src/analysis/advice-input.js';
 import { adviseRun } from '../../src/analysis/run-advice.js';
@@ -93,6 +94,23 @@ test('a step whose server crashed is failed, not too short: the recommendation n
   assert.equal(rec.size, null);
   assert.doesNotMatch(rec.sentences.join(' '), /Measure longer steps|enough responses/);
   assert.match(rec.sentences.join(' '), /1 worker: failed \(.*SIGSEGV/);
+});
+
+test('tune -n: a step of fewer than 200 requests does not rank sizes; no recommendation, and -n named', () => {
+  // tune --processes 1,2 -n 5: "Use 1 process … gave the highest throughput" from 5 responses a step (2 on the next try).
+  const nLoad = { durationMs: null, requests: 5 };
+  const steps = sweep({ sizes: [1, 2], rps: (size) => (size === 1 ? 472 : 528), p99: () => 8, noise: 0.3, seed: 3 })
+    .map((s) => ({ ...s, requests: 5, durationMs: 10, ...enoughMarks({ ...s, requests: 5, durationMs: 10 }, nLoad) }));
+  assert.ok(steps.every((s) => s.tooFew && !s.extended));
+  const none = wordRecommendation(recommend(steps));
+  assert.equal(none.size, null);
+  assert.deepEqual(none.reasons, ['too-few-responses']);
+  assert.match(none.sentences[0], /Measure longer steps \(-d, or -n 200 or more\)/);
+  // Its table: the steps completed, with too few responses; not "(no step measured to completion)".
+  assert.deepEqual(formatEvidence(none.cells, none, null, null, steps), ['(no step had enough responses to rank: see below)']);
+  assert.deepEqual(formatEvidence([], none, null, null, [{ ...steps[0], tooFew: false, partial: true }]), ['(no step measured to completion)']);
+  // -n 200 or more ranks as before.
+  assert.deepEqual(enoughMarks({ requests: TUNE_MIN_RESPONSES, durationMs: 400, p99Ms: 8 }, { durationMs: null, requests: TUNE_MIN_RESPONSES }), { tooFew: false, extended: false });
 });
 
 test('the watcher ends an extended step at the first tick past -d with enough responses, or with errors', () => {

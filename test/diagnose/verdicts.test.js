@@ -443,6 +443,10 @@ test('no problem found in under a second measured is "too little measured", not 
   assert.equal(verdict.title, 'too little measured to call it healthy: 0.1 s and 20 responses');
   assert.match(verdict.next.join(' '), /diagnose again for longer: -d 10s/);
   assert.doesNotMatch([verdict.title, ...verdict.evidence, ...verdict.next].join(' '), /nothing to fix/);
+  // Stopped by Ctrl-C 0.3 s into a -d 4s diagnose: it said "diagnose again for longer: -d 10s (the default)".
+  const stopped = wordDiagnosis(diagnoseEvidence(evidence({ load: { measuredMs: 300, requests: 10_999, rps: 36_000, stoppedEarly: true, plannedMs: 4000 } }))).verdict;
+  assert.equal(stopped.id, 'too-short');
+  assert.deepEqual(stopped.next, ['it was stopped (Ctrl-C or a signal) before its end (4s planned): run it again and let it finish']);
   // A second measured (a timer's few ms short of it too), or a problem found however short: as before.
   assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 960, requests: 500 } })).verdict.id, 'healthy');
   assert.equal(diagnoseEvidence(evidence({ load: { measuredMs: 100, requests: 20, errors: 20, errorRate: 0.5, statuses: { 500: 20 } } })).verdict.id, 'errors');

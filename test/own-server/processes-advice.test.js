@@ -116,6 +116,17 @@ test('the command shapes --processes takes, and how to deploy N processes', () =
   })[0];
   assert.equal(rateBound([{ kind: 'rate' }]), '1 process measured best (50 req/s): every size served the rate offered, so throughput cannot tell them apart here (the bottleneck above).');
   assert.equal(rateBound([]), '1 process measured best (50 req/s): more processes did not serve more here.');
+  // A tune stopped (Ctrl-C) before its second size, or whose larger sizes failed: none larger was measured, so nothing
+  // says more processes did not serve more.
+  const only = (sizes, size = 1) => processSweepSentences({
+    plan: { knobs: { processes: true }, base: { target: { command: ['node', 'api.js'] } } },
+    recommendation: { size, sizes },
+  });
+  assert.deepEqual(only([{ size: 1, rps: { median: 946 } }]), []);
+  assert.deepEqual(only([{ size: 1, rps: { median: 946 } }, { size: 2, rps: null }]), []);
+  const two = only([{ size: 1, rps: null }, { size: 2, rps: { median: 946 } }], 2);
+  assert.equal(two.length, 1);
+  assert.match(two[0], /^To run 2 processes: /);
 });
 
 test('the tune --processes sweep a slow server gets carries a -d, and its time estimate counts those longer steps', () => {
