@@ -111,8 +111,10 @@ export function tooShort(evidence) {
   const measuredMs = evidence.load.measuredMs;
   if (typeof measuredMs !== 'number' || measuredMs + ADVICE_TIMER_SLACK_MS >= DIAGNOSE_MIN_MEASURED_MS) return null;
   // Stopped (Ctrl-C, a signal) before the planned time: the planned time was not what was too short.
-  const stopped = evidence.load.stoppedEarly ? { stoppedEarly: true, plannedMs: evidence.load.plannedMs ?? null } : {};
-  return { id: 'too-short', kind: 'limit', where: null, figures: { measuredMs, requests: evidence.load.requests, minMs: DIAGNOSE_MIN_MEASURED_MS, ...stopped } };
+  /** @type {Record<string, number|boolean|null>} */
+  const figures = { measuredMs, requests: evidence.load.requests, minMs: DIAGNOSE_MIN_MEASURED_MS };
+  if (evidence.load.stoppedEarly) Object.assign(figures, { stoppedEarly: true, plannedMs: evidence.load.plannedMs ?? null });
+  return { id: 'too-short', kind: 'limit', where: null, figures };
 }
 
 /**
