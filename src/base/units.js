@@ -38,8 +38,9 @@ export function parseDuration(value, flag, { allowZero = false } = {}) {
  */
 export function parseInteger(value, flag, { min = 1, max = Number.MAX_SAFE_INTEGER, example = Math.min(max, Math.max(min, 1) * 10) } = {}) {
   const text = String(value).trim();
-  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} '${value}' is not a whole number; use e.g. ${flag} ${example}`);
   const n = Number(text);
+  // Digits, or a whole number in exponent form (1e6, 2.5E3): decimal only, as elsewhere (Number() reads 0x10 as 16).
+  if (!/^-?(\d+|\d+(\.\d+)?e\+?\d+)$/i.test(text) || !Number.isSafeInteger(n)) throw new UsageError(`${flag} '${value}' is not a whole number; use e.g. ${flag} ${example}`);
   if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
   if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${n}`);
   return n;

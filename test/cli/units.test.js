@@ -35,6 +35,11 @@ test('integers: whole, positive, bounded', () => {
   assert.throws(() => parseInteger('2.5', '--connections'), /--connections '2.5' is not a whole number/);
   assert.throws(() => parseInteger('ten', '--connections'), /not a whole number/);
   assert.throws(() => parseInteger('300', '--pool-size', { max: 256 }), /at most 256/);
+  // A whole number in exponent form is one: -c 1e6 was "not a whole number" rather than over the cap.
+  assert.equal(parseInteger('1e3', '--connections'), 1000);
+  assert.equal(parseInteger('2.5E3', '--connections'), 2500);
+  assert.throws(() => parseInteger('1e6', '--connections', { max: 10_000 }), /--connections must be at most 10000, got 1000000/);
+  for (const bad of ['1e-3', '1.5e0', '0x10', '1e400', 'e3']) assert.throws(() => parseInteger(bad, '--connections'), /not a whole number/, bad);
 });
 
 test('rates and lists', () => {
