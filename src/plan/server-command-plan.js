@@ -38,6 +38,9 @@ export function buildCommandRunPlan(options, command, { env = {} } = {}) {
   };
 }
 
+/** Variables the command needs in order to start or run, which a knob's value would replace. */
+const PROCESS_ENV = ['PATH', 'HOME', 'LD_LIBRARY_PATH', 'LD_PRELOAD', 'NODE_PATH', 'SHELL', 'TMPDIR'];
+
 /**
  * An environment variable name a knob may set: a shell-style name, not one spawnbench sets itself.
  * @param {string} value
@@ -49,6 +52,10 @@ export function parseEnvName(value, flag) {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`${flag} '${name}' is not an environment variable name; use letters, digits and _, like WEB_CONCURRENCY`);
   if (RESERVED_ENV.includes(name) || name.startsWith('SPAWNBENCH_')) {
     throw new UsageError(`${flag} ${name}: spawnbench sets ${name} itself (the port and the probe); use the variable your server reads its size or policy from`);
+  }
+  // A number or a policy name in place of these would stop the command from starting at all ("spawn node ENOENT").
+  if (PROCESS_ENV.includes(name)) {
+    throw new UsageError(`${flag} ${name}: that would replace the server's ${name} with a size or policy; use the variable your server reads its size or policy from, like WORKERS`);
   }
   return name;
 }

@@ -9,6 +9,7 @@ import { findSizeKnob, givenSizeKnob, resolveSizeKnob, scriptIndex, tuneArgs } f
 import { serverShape, shapeBetween, launcherName, withOtherThreads } from '../../src/analysis/server-shape.js';
 import { describeSizeKnob, describeServer, knobAction } from '../../src/report/own-server.js';
 import { POOL_THREADS_MATTER_PCT } from '../../src/base/thresholds.js';
+import { parseEnvName } from '../../src/plan/server-command-plan.js';
 
 const found = (command, env = {}) => findSizeKnob({ command, env });
 
@@ -159,4 +160,13 @@ test('the tune that confirms: the knob as --size-env or {size}, the sizes, the l
     tuneArgs(knob, { port: null, path: '/api' }, { method: 'GET', headers: {}, body: null }, { sizes: [2, 3, 4], connections: 30, policyEnv: 'NODE_CLUSTER_SCHED_POLICY', policies: ['none', 'rr'] }),
     ['tune', '--sizes', '2,3,4', '--policy-env', 'NODE_CLUSTER_SCHED_POLICY', '--balance-policies', 'none,rr', '-c', '30', '--path', '/api', '--', 'node', 's.js', '-w', '{size}'],
   );
+});
+
+test('a knob variable the command needs to start (PATH, HOME, …) is refused before the run, saying why', () => {
+  assert.equal(parseEnvName('WORKERS', '--size-env'), 'WORKERS');
+  // tune --size-env PATH set PATH to 1, and the command failed with "spawn node ENOENT".
+  for (const name of ['PATH', 'HOME', 'LD_PRELOAD']) {
+    assert.throws(() => parseEnvName(name, '--size-env'), new RegExp(`^UsageError: --size-env ${name}: that would replace the server's ${name} with a size or policy; use the variable your server reads`), name);
+  }
+  assert.throws(() => parseEnvName('PATH', '--policy-env'), /--policy-env PATH: that would replace/);
 });
