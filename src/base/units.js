@@ -40,7 +40,7 @@ export function parseInteger(value, flag, { min = 1, max = Number.MAX_SAFE_INTEG
   const text = String(value).trim();
   const n = Number(text);
   // Digits, or a whole number in exponent form (1e6, 2.5E3): decimal only, as elsewhere (Number() reads 0x10 as 16).
-  if (!/^-?(\d+|\d+(\.\d+)?e\+?\d+)$/i.test(text) || !Number.isSafeInteger(n)) throw new UsageError(`${flag} '${value}' is not a whole number; use e.g. ${flag} ${example}`);
+  if (!/^-?(\d+|\d+(\.\d+)?e\+?\d+)$/i.test(text) || !Number.isInteger(n)) throw new UsageError(`${flag} '${value}' is not a whole number; use e.g. ${flag} ${example}`);
   if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
   if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${n}`);
   return n;
