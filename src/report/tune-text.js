@@ -47,12 +47,24 @@ export function formatTune(result) {
   lines.push(formatSearch(result.search, result.steps ?? []));
   const serverProcesses = formatServerProcesses(result.processes);
   if (serverProcesses.length) lines.push('', ...serverProcesses);
-  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...[...(rec.sentences ?? []), ...policyNotTunedSentences(rec, plan), ...processSweepSentences(/** @type {Parameters<typeof processSweepSentences>[0]} */ (result))].map((s) => `  ${s}`));
+  lines.push('', rec.size === null ? 'No recommendation' : 'Recommendation', ...shownSentences(result).map((s) => `  ${s}`));
   const hint = fasterSpawnHint(result.runtimes);
   if (hint) lines.push(`  Also: ${hint}.`);
   for (const failure of stepFailures(result.steps)) lines.push(`step failed: ${failure}`);
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
+}
+
+/**
+ * The recommendation's sentences as every view shows them: the recommendation's own, the policy that was not
+ * tuned, and a `--processes` sweep's gain and how to run that many (the HTML showed only the first).
+ * @param {TuneDoc} result
+ * @returns {string[]}
+ */
+export function shownSentences(result) {
+  if (!result.recommendation) return [];
+  const rec = wordRecommendation(result.recommendation, sizeUnit(result.plan));
+  return [...(rec.sentences ?? []), ...policyNotTunedSentences(rec, result.plan ?? null), ...processSweepSentences(/** @type {Parameters<typeof processSweepSentences>[0]} */ (result))];
 }
 
 /**

@@ -97,3 +97,18 @@ test('compare: a run that failed on a crash has the stderr line that says why in
   const text = formatCompare(result);
   assert.match(text, /WARNING {4}fork-pool: 1 of 2 runs failed while measured \('node esc\.js' exited with code 3 during the run; its stderr ends: boom: DATABASE_URL is not set\)/);
 });
+
+test('tune --processes: the HTML report has the gain and "To run N processes" sentences the text has', async () => {
+  const rps = { 1: 600, 2: 1150, 4: 1160 };
+  const plan = { command: 'tune', base: BASE, sizes: [1, 2, 4], policies: ['round-robin'], repeat: 1, search: 'exhaustive', output: BASE.output };
+  const tune = await createTune(plan, { createRun: fakeRuns((size) => ({ rps: rps[size], errors: 0 })).createRun, readMachine: async () => MACHINE }).start();
+  // The same sweep as a --processes sweep of a user's server, worded as one (its sizes are processes).
+  const result = { ...tune, plan: { ...tune.plan, knobs: { processes: true }, base: { ...tune.plan.base, target: { kind: 'command', command: ['node', 'api.js'], port: 3000, path: '/' } } } };
+  const text = formatTune(result);
+  const sentences = text.split('\n').map((line) => line.trim()).filter((line) => /^(To run 2 processes|2 processes served)/.test(line));
+  assert.equal(sentences.length, 2, text);
+  // The recommendation's own section, not the text summary the page also carries.
+  const html = renderHtml(result).match(/<section><h2>Recommendation<\/h2>([\s\S]*?)<\/section>/)?.[1] ?? '';
+  const escaped = (s) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  for (const sentence of sentences) assert.ok(html.includes(escaped(sentence)), `the HTML's Recommendation section lacks: ${sentence}`);
+});

@@ -6,7 +6,7 @@
  */
 import { lineChart, esc } from './svg.js';
 import { document, section, grid, table, textBlock, colorAt, alarm } from './page.js';
-import { formatTune, formatUsl, formatNeighbours, cellWarnings, cellFigures, tuneColumns } from '../tune-text.js';
+import { formatTune, formatUsl, formatNeighbours, cellWarnings, cellFigures, tuneColumns, shownSentences } from '../tune-text.js';
 import { splitColumns } from '../metric-columns.js';
 import { int, ms } from '../text-format.js';
 import { uslThroughput } from '../../analysis/usl.js';
@@ -46,7 +46,8 @@ export function renderTuneHtml(result) {
     lineChart({ title: 'Throughput against pool size', xLabel: 'pool size (workers)', yLabel: 'requests per second', series: [...line('rps'), ...usl], bands: bands('rps'), markers: marker('rps', (/** @type {number} */ v) => `${int(v)} req/s`), xTicks }),
     lineChart({ title: 'Latency p99 against pool size', xLabel: 'pool size (workers)', yLabel: 'latency p99 (ms)', series: line('p99Ms'), bands: bands('p99Ms'), markers: marker('p99Ms', ms), xTicks }),
   ]);
-  const words = rec.sentences?.length ? `<div class="verdict ok">${rec.sentences.map((/** @type {string} */ s) => `<p>${esc(s)}</p>`).join('')}</div>` : '';
+  const sentences = shownSentences(result);
+  const words = sentences.length ? `<div class="verdict ok">${sentences.map((s) => `<p>${esc(s)}</p>`).join('')}</div>` : '';
   /** @type {Array<Record<string, any>>} */
   const steps = result.steps ?? [];
   const columns = splitColumns(tuneColumns(allCells, steps), { ranges: 'all' });
