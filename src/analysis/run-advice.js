@@ -235,7 +235,7 @@ export function swallowedSpawnsReason(input) {
   const top = failures.failures[0];
   return {
     id: 'spawns-swallowed',
-    figures: { ...swallowed, rps: input.rps, command: top.command, code: top.code, count: top.count, limit: top.limit, limitValue: top.limitValue ?? null },
+    figures: { ...swallowed, errors: input.outcome?.failed ?? input.errors, rps: input.rps, command: top.command, code: top.code, count: top.count, limit: top.limit, limitValue: top.limitValue ?? null },
   };
 }
 

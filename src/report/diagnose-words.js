@@ -573,8 +573,8 @@ const WORDS = {
     };
   },
   'spawns-swallowed': (f) => ({
-    title: `${f.swallowed >= f.attempts ? 'every request' : `${pct(f.share)} of requests`} "succeeded" without its command running: ` +
-      `${f.spawnFailure ? `spawn ${f.spawnFailure.command} failed (${f.spawnFailure.code})` : 'its spawns failed'} and the server answered all the same`,
+    title: 'requests "succeeded" without their command running: ' +
+      `${f.spawnFailure ? `spawn ${f.spawnFailure.command} failed (${f.spawnFailure.code} ×${int(f.spawnFailure.count)})` : 'its spawns failed'} and the server answered without an error`,
     evidence: [
       ...(f.spawnFailure ? [`the probe saw the server's spawns fail: ${spawnFailureText(f.spawnFailure)}`] : []),
       `${int(f.swallowed)} of them came back as no error (of ${int(f.attempts)} requests): ` +

@@ -279,7 +279,7 @@ const SENTENCES = {
     'its figures describe the failures, not the service. Fix what makes them fail (Errors above), then run again.',
   'spawns-swallowed': (f) =>
     `${int(f.swallowed)} spawns failed (spawn ${f.command}: ${f.code}${f.limitValue !== null && LIMIT_NAME[f.limit] ? `, ${LIMIT_NAME[f.limit]} ${int(f.limitValue)}` : ''}) while ` +
-    `${f.swallowed >= f.attempts ? 'every request' : `${pct(f.share)} of the requests`} came back without an error: those requests "succeeded" without their commands running, ` +
+    `${f.errors === 0 ? 'every request' : `${pct(f.share)} of the requests`} came back without an error: those requests "succeeded" without their commands running, ` +
     `so ${int(f.rps)} req/s is not the server's real throughput, and no size is given from it. ` +
     `${capital(f.limit ? LIMIT_FIX[f.limit] : 'make the command start (PATH, its path, its permissions)')}, or start fewer commands at once, then run again; ` +
     'and have the server answer an error when its command cannot start.',

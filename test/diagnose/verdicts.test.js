@@ -248,7 +248,7 @@ test('spawns that failed while their requests succeeded are the verdict, ahead o
   assert.equal(verdict.id, 'spawns-swallowed');
   assert.ok(findings.some((f) => f.id === 'spawn-blocked'), 'the blocked loop is listed after it');
   const words = wordFinding(verdict);
-  assert.equal(words.title, 'every request "succeeded" without its command running: spawn echo failed (EMFILE) and the server answered all the same');
+  assert.equal(words.title, 'requests "succeeded" without their command running: spawn echo failed (EMFILE ×7,876) and the server answered without an error');
   assert.match(words.evidence.join('\n'), /spawn echo: EMFILE ×7,876: the open-files limit of the process that spawns \(ulimit -n 64\) was reached/);
   assert.match(words.evidence.join('\n'), /the 3,938 req\/s and the latency are of answers without the work, not the server's real throughput/);
   assert.match(words.next[0], /^raise the open-files limit of the process that spawns \(ulimit -n\)/);

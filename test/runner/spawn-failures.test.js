@@ -69,7 +69,7 @@ test('failed spawns the probe saw are merged with the error bodies: the larger p
   assert.deepEqual(formatSpawnFailures(swallowed, { attempts: 4580, rps: 2274 }), [
     'Spawns     spawn echo: EMFILE ×4,592: the open-files limit of the process that spawns (ulimit -n 64) was reached',
     '           spawn convert: ENOENT ×8: the command was not found (PATH, or the path given)',
-    '           none of them came back as an error: the server answered its requests as though the command had run,',
+    '           none of them came back as an error: the server answered those requests as though the command had run,',
     '           so they "succeeded" without their commands running, and 2,274 req/s is not the server\'s real throughput',
   ]);
   assert.match(formatSpawnFailures(both, { attempts: 10_000, rps: 900 }).join('\n'), /2 of them came back without an error: the server answered those requests .*\n.*"succeeded" without their commands running$/);
