@@ -577,7 +577,7 @@ const WORDS = {
       `${f.spawnFailure ? `spawn ${f.spawnFailure.command} failed (${f.spawnFailure.code} ×${int(f.spawnFailure.count)})` : 'its spawns failed'} and the server answered without an error`,
     evidence: [
       ...(f.spawnFailure ? [`the probe saw the server's spawns fail: ${spawnFailureText(f.spawnFailure)}`] : []),
-      `${int(f.swallowed)} of them came back as no error (of ${int(f.attempts)} requests): ` +
+      `${int(f.swallowed)} of them came back without an error (of ${int(f.attempts)} requests): ` +
         `the ${int(f.rps)} req/s and the latency are of answers without the work, not the server's real throughput`,
     ],
     next: [
