@@ -66,6 +66,8 @@ import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
  * @property {import('./worker-deaths.js').WorkerDeath[]} [deaths] pool workers that died while measured
  * @property {import('./size-knob.js').SizeKnob|null} knob   a user's server (`run -- <command>`): its size knob
  * @property {import('./server-shape.js').ServerShape|null} server a user's server: its shape (which process serves, its workers)
+ * @property {import('./spawn-failures.js').SpawnFailures|null} [spawnFailures] the commands that could not start
+ *   (src/analysis/spawn-failures.js), with those the server answered as though they ran (`swallowed`)
  * @property {import('../base/result-types.js').ErrorTexts[]} [errorTexts] the load's error texts by status and kind
  * @property {import('../base/result-types.js').OpenFilesLimit|null} [openFilesLimit] the server's open-files limit, where
  *   it is below the connections and they were reset (error-reasons.js openFilesShort)
@@ -141,6 +143,7 @@ export function adviceInput(result) {
     pause: pausedMidRun(load),
     generatorStopped: load.generatorStopped ?? null,
     outcome: result.outcome ?? requestOutcome(load),
+    spawnFailures: /** @type {import('./spawn-failures.js').SpawnFailures|null} */ (result.spawnFailures ?? null),
     knob: /** @type {import('./size-knob.js').SizeKnob|null} */ (result.sizeKnob ?? null),
     server,
     errorTexts: load.errorTexts ?? [],

@@ -14,6 +14,7 @@ import { bigOtherUsers, connectionsTurnedAway, downstreamRefusal, targetRefusal,
 import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed, requestOutcome } from './request-outcome.js';
+import { swallowedSpawns } from './spawn-failures.js';
 import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit, outsideWait } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
 import { adviseProcesses, spawnsSeen, processesSweep } from './process-advice.js';
@@ -221,6 +222,24 @@ const OWN_SERVER = {
 };
 
 /**
+ * The reason a run is not sized when the probe saw its spawns fail and the responses did not say so, with the
+ * command, errno and limit that failed most (null: none, or fewer than ERROR_RATE of the requests).
+ * @param {AdviceInput} input
+ * @returns {Reason|null}
+ */
+export function swallowedSpawnsReason(input) {
+  const failures = input.spawnFailures ?? null;
+  const attempts = input.outcome?.attempts ?? input.requests + input.errors;
+  const swallowed = swallowedSpawns(failures, attempts, ERROR_RATE);
+  if (!swallowed || !failures) return null;
+  const top = failures.failures[0];
+  return {
+    id: 'spawns-swallowed',
+    figures: { ...swallowed, errors: input.outcome?.failed ?? input.errors, rps: input.rps, command: top.command, code: top.code, count: top.count, limit: top.limit, limitValue: top.limitValue ?? null },
+  };
+}
+
+/**
  * The pool model over any target with processes of its own: too little measured, a pool sized, or a
  * single process judged; `adviser` (an Adviser) answers where a strategy and a user's server differ.
  * @param {TargetedInput} input
@@ -235,6 +254,10 @@ function adviseTarget(input, adviser) {
     const { failed, attempts, failedShare, succeeded } = outcome;
     return { ...NONE, reasons: [{ id: 'requests-failed', figures: { failed, attempts, failedShare, succeeded, limit: outcome.mostlyFailedShare } }] };
   }
+  // Nor requests answered as though their command ran when it could not start (issue #36: every execFile failed with
+  // EMFILE, the server answered 200, 3,938 req/s): the rate is of answers without the work.
+  const swallowed = swallowedSpawnsReason(input);
+  if (swallowed) return { ...NONE, reasons: [swallowed] };
   // A server that died during the run is not sized from the figures it left: what killed it comes first.
   if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
   // Nor is one that stopped answering: the requests it left waiting are in no figure.

@@ -1,10 +1,11 @@
 /**
- * Rules: a share of the requests failed, so latency and throughput describe a broken service; and the server
+ * Rules: spawns failed while their requests succeeded (the probe saw them, no response said so); a share of the requests failed, so latency and throughput describe a broken service; and the server
  * sent responses no request asked for (a second answer after a whole one), which fail no request but break
  * the stream: counted apart, so "50% of requests failed" is not said where every request had its answer.
  */
 import { ERROR_RATE } from '../base/thresholds.js';
 import { connectionsTurnedAway, topError } from './error-reasons.js';
+import { swallowedSpawns } from './spawn-failures.js';
 export { ERROR_RATE } from '../base/thresholds.js';
 
 /**
@@ -16,6 +17,25 @@ export function unsolicitedResponses(evidence) {
   const unsolicited = load.unsolicited ?? 0;
   if (unsolicited === 0 || unsolicited / Math.max(1, load.attempts) < ERROR_RATE) return null;
   return { id: 'unsolicited-responses', kind: 'problem', where: null, figures: { unsolicited, attempts: load.attempts } };
+}
+
+/**
+ * Spawns that failed while their requests came back without an error: the probe saw them fail in the server, no
+ * response said so (issue #36: a server answering 200 with the empty output of an execFile that failed with
+ * EMFILE read 3,938 req/s, "Errors none"). Whatever else the figures show is of answers without the work.
+ * @param {import('./verdict-common.js').Evidence} evidence
+ * @returns {import('./verdict-common.js').Finding|null}
+ */
+export function spawnsSwallowed(evidence) {
+  const { load } = evidence;
+  const swallowed = swallowedSpawns(evidence.spawnFailures, load.attempts, ERROR_RATE);
+  if (!swallowed) return null;
+  return {
+    id: 'spawns-swallowed',
+    kind: 'problem',
+    where: null,
+    figures: { ...swallowed, rps: load.rps, spawnFailure: evidence.spawnFailures?.failures?.[0] ?? null },
+  };
 }
 
 /**

@@ -8,7 +8,8 @@
  * A server that exited mid-run comes first (its other figures are cut short), then
  * a server that refused the generator's connects (it restarted, or did not listen),
  * then a downstream that refused it (its own words say why requests failed, whatever
- * else the machine did), then a CPU quota that throttled it (every stall and delay
+ * else the machine did), then spawns that failed while their requests succeeded (every
+ * other figure is of answers without the work), then a CPU quota that throttled it (every stall and delay
  * is partly the quota's), then a machine so short of CPU that every time-based
  * figure is mostly its doing. Threads outside the event loop that are the limit
  * (verdict-threads.js) come before that machine: they are what took its cores.
@@ -21,7 +22,7 @@ import { gcPressure } from './verdict-gc.js';
 import { jsBlocking } from './verdict-js.js';
 import { cpuBoundFromOutside, slowUnexplained } from './verdict-outside.js';
 import { waitingOnDownstream } from './verdict-downstream.js';
-import { failingRequests, unsolicitedResponses } from './verdict-errors.js';
+import { failingRequests, unsolicitedResponses, spawnsSwallowed } from './verdict-errors.js';
 import { downstreamRefuses } from './verdict-downstream-refuses.js';
 import { targetRefuses } from './verdict-target-refuses.js';
 import { generatorLimited } from './verdict-generator.js';
@@ -40,7 +41,7 @@ import {
 
 /** The rules in verdict order. */
 export const RULES = [
-  serverExited, generatorStopped, serverStoppedAnswering, serverPaused, workersDied, targetRefuses, downstreamRefuses, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
+  serverExited, generatorStopped, serverStoppedAnswering, serverPaused, workersDied, targetRefuses, downstreamRefuses, spawnsSwallowed, quotaThrottled, poolLimited, threadsLimited, waitingForCpu, spawnBlocked, gcPressure, jsBlocking, cpuBoundFromOutside, waitingOnDownstream, slowUnexplained,
   failingRequests, unsolicitedResponses, generatorLimited,
 ];
 

@@ -267,7 +267,9 @@
  * @typedef {object} SamplesSummary
  * @property {ProcessSamples[]} processes
  * @property {string} [spawnTiming]
- * @property {{ cpuPct: number|null, seen?: number, spawns?: number, rssBytes?: number|null }} [spawned] the spawned commands
+ * @property {{ cpuPct: number|null, seen?: number, spawns?: number, rssBytes?: number|null,
+ *   failures?: Array<{ command: string, code: string, count: number }>|null }} [spawned] the spawned commands; `failures`:
+ *   the spawns the probe saw fail, by command and errno (null: none did)
  * @property {{ cpus: number[] }} [system]
  * @property {{ cpuPct: number|null, elu: number|null }} [generator]
  * @property {{ available: boolean, reason: string|null, program?: string }} [probe] `program`: the server's executable where it is no Node.js (python3.11)
@@ -421,6 +423,8 @@
  * @property {number} count
  * @property {string|null} limit
  * @property {number|null} [limitValue]
+ * @property {number} [answered] of them, requests whose error response said so (`spawn echo EMFILE`)
+ * @property {number} [seen] of them, failed spawns the probe saw in the server's processes
  */
 
 /**
@@ -471,7 +475,7 @@
  *   serverStderr?: ServerStderr|null,
  *   outcome?: RequestOutcome,
  *   workerDeaths?: object[],
- *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
+ *   spawnFailures?: { total: number, failures: SpawnFailureCount[], swallowed?: number }|null,
  *   openFilesLimit?: OpenFilesLimit|null,
  *   serverExit?: { code: number|null, signal: string|null }|null,
  *   recommendation?: RunRecommendation|null,
@@ -499,7 +503,7 @@
  *   cpuProfile?: CpuProfileSummary|null,
  *   sizeKnob?: DiagnoseSizeKnob|null,
  *   outcome?: RequestOutcome,
- *   spawnFailures?: { total: number, failures: SpawnFailureCount[] }|null,
+ *   spawnFailures?: { total: number, failures: SpawnFailureCount[], swallowed?: number }|null,
  *   openFilesLimit?: OpenFilesLimit|null,
  * }} DiagnoseResult
  */

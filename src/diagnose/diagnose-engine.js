@@ -133,8 +133,9 @@ async function execute(engine, plan, logger) {
     failures,
     stoppedEarly: engine.stopRequested,
   });
-  // The failed spawns are evidence too (the limit they ran into); the result keeps its fields' order.
-  const failedSpawns = spawnFailures(load.errorTexts, limits);
+  // The failed spawns are evidence too (the limit they ran into), those the probe saw the server swallow with
+  // them; the result keeps its fields' order.
+  const failedSpawns = spawnFailures(load.errorTexts, limits, { seen: samples?.spawned?.failures ?? null, errors: load.errors?.total ?? 0 });
   // Worker processes that died while measured (a node:cluster worker that threw), seen in the tree as run sees them.
   const workerDeaths = samples ? treeWorkerDeaths(samples.processes, measureStartedAt) : [];
   const filesLimit = openFilesShort(load, limits);

@@ -7,6 +7,21 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { startLoopDelay } from './loop-delay.js';
 
 /**
+ * The thread's memory, or null where it cannot be read now: `process.memoryUsage()` opens
+ * /proc/self/stat, and throws EMFILE in a host whose descriptors are all taken (a server
+ * under `ulimit -n 64` with 30 connections spawning per request, issue #36), which is a
+ * moment, not a reason to stop probing it.
+ * @returns {NodeJS.MemoryUsage|null}
+ */
+function memoryUsage() {
+  try {
+    return process.memoryUsage();
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Starts measuring the current thread.
  * @param {{ intervalMs: number, withRss?: boolean, onError?: (error: Error) => void }} options
  *   `intervalMs`: how often `take` will be called; `withRss`: report the process RSS (main thread
@@ -34,14 +49,14 @@ export function startMeter({ intervalMs, withRss = true, onError = () => {} }) {
     // process.memoryUsage(), not node:v8's getHeapStatistics(): importing node:v8
     // adds 0.43 MB of resident memory to the host, and every resident MB makes
     // each of its forks slower (see loop-delay.js).
-    const memory = process.memoryUsage();
+    const memory = memoryUsage();
     const figures = {
       intervalMs: now - previousAt,
       elu: hasElu ? performance.eventLoopUtilization(elu, previousElu).utilization : null,
       loopDelay: delay,
       gcMs,
-      rssBytes: withRss ? memory.rss : null,
-      heapUsedBytes: memory.heapUsed,
+      rssBytes: withRss && memory ? memory.rss : null,
+      heapUsedBytes: memory ? memory.heapUsed : null,
     };
     gcMs = 0;
     previousElu = elu;

@@ -6,7 +6,7 @@
  * A report is one JSON object per line on the probe's own Unix socket:
  * `{ v, pid, tid, threadId, isMainThread, source, t, intervalMs,
  *    elu, loopDelay: { count, p50Ms, p99Ms, maxMs, percentiles: [[pct, ms], ...] } | null,
- *    spawn: { count, blockedMs, timing } | null, gcMs, rssBytes, heapUsedBytes,
+ *    spawn: { count, blockedMs, timing, failures: [{ command, code, count }] | null } | null, gcMs, rssBytes, heapUsedBytes,
  *    runtime: { kind: 'node'|'bun', version, libuv },
  *    routes: [{ route, requests, loopMs, spawns, blockedMs }] | null, routeSampling: { seen, sampled } | null }`
  * where every figure covers the interval since the previous report of the same
@@ -18,7 +18,8 @@
  * says how the thread's asynchronous spawns are timed: 'diagnostics-channel' (Node's
  * own channel), 'patch', 'posix_spawn' (only spawns made without child_process, which
  * their maker published), or null before its first spawn (see spawn-timer.js); a
- * probe that predates the field sends none. `routes` (null in a 'parent' report, or with
+ * probe that predates the field sends none; `spawn.failures`: the spawns that failed, by
+ * command and errno (null when none did, or from a probe that predates it). `routes` (null in a 'parent' report, or with
  * the attribution off): each HTTP route the thread served in the interval, by method and
  * path template (`GET /items/:id`), with its requests, the event-loop time its callbacks
  * and continuations ran, its spawns and the time blocked in them, over the requests timed

@@ -6,7 +6,7 @@
 import { bytes, isFiniteNumber, ms, pct } from './text-format.js';
 import { CPU_PROFILE_ROOM_BYTES } from '../base/thresholds.js';
 import { formatProcesses } from './processes-text.js';
-import { formatHeadline } from './summary.js';
+import { formatHeadline, spawnAttempts } from './summary.js';
 import { formatEndpoints } from './endpoints-text.js';
 import { describeLoad, describeMachine } from './describe.js';
 import { wordDiagnosis, heaviestRouteText } from './diagnose-words.js';
@@ -35,7 +35,7 @@ export function formatDiagnose(result) {
     ...formatHeadline(result),
     ...formatEndpoints(load),
     ...reasonLines(result),
-    ...formatSpawnFailures(result.spawnFailures),
+    ...formatSpawnFailures(result.spawnFailures, { attempts: spawnAttempts(result), rps: result.load?.rps ?? null }),
   ];
   const processes = result.samples ? formatProcesses(result.samples) : '';
   if (processes) lines.push('', processes);

@@ -10,7 +10,7 @@ import { budgetAmount, THREAD_KIND_WORDS } from '../base/labels.js';
 import { downstreamName, errorLabel, quote, spinningText, SPINNING_NEXT, TOO_LARGE } from './reasons.js';
 import { cleanText } from '../base/untrusted-text.js';
 import { formatDuration } from '../base/units.js';
-import { spawnFailureText } from './spawn-failures-text.js';
+import { spawnFailureText, LIMIT_FIX } from './spawn-failures-text.js';
 import { littleLawText } from './tune-words.js';
 import { noResponseReason } from '../load/host-check.js';
 import {
@@ -155,17 +155,6 @@ function capacityText(f) {
     default: return `at least ${int(f.rps)} req/s`;
   }
 }
-
-/**
- * Where each limit a failed spawn points at is raised (src/analysis/spawn-failures.js `limit`).
- * @type {Record<string, string>}
- */
-const LIMIT_FIX = {
-  processes: 'raise the process limit the server runs under (ulimit -u)',
-  openFiles: 'raise the open-files limit of the process that spawns (ulimit -n)',
-  systemFiles: 'raise the system\'s open-files table (fs.file-max)',
-  memory: 'give the server more memory',
-};
 
 /**
  * What bounds a capacity estimate (src/analysis/pool-capacity.js `limit`).
@@ -583,6 +572,19 @@ const WORDS = {
             : ['look at the server\'s log for these requests; check --path, --method, --header and --body'],
     };
   },
+  'spawns-swallowed': (f) => ({
+    title: 'requests "succeeded" without their command running: ' +
+      `${f.spawnFailure ? `spawn ${f.spawnFailure.command} failed (${f.spawnFailure.code} ×${int(f.spawnFailure.count)})` : 'its spawns failed'} and the server answered without an error`,
+    evidence: [
+      ...(f.spawnFailure ? [`the probe saw the server's spawns fail: ${spawnFailureText(f.spawnFailure)}`] : []),
+      `${int(f.swallowed)} of them came back without an error (of ${int(f.attempts)} requests): ` +
+        `the ${int(f.rps)} req/s and the latency are of answers without the work, not the server's real throughput`,
+    ],
+    next: [
+      `${f.spawnFailure?.limit ? LIMIT_FIX[f.spawnFailure.limit] : 'make the command start (PATH, its path, its permissions)'}, or start fewer commands at once (a pool of workers), then diagnose again`,
+      'have the server answer an error when its command cannot start (the callback\'s error, the child\'s \'error\' event), so its clients and its monitoring see it',
+    ],
+  }),
   'unsolicited-responses': (f) => ({
     title: `the server sent responses no request asked for: ${int(f.unsolicited)} after ${int(f.attempts)} requests`,
     evidence: [

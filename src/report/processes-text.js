@@ -64,7 +64,13 @@ export function formatProcesses(samples, workers = []) {
   const spawned = samples.spawned;
   // Number(): null reads as 0, as `>=` has always read it.
   if (spawned && (Number(spawned.cpuPct) >= MIN_SHOWN_CPU_PCT || Number(spawned.spawns) > 0 || Number(spawned.seen) > 0)) {
-    const counts = [Number(spawned.spawns) > 0 ? `${int(spawned.spawns)} spawns` : null, Number(spawned.seen) > 0 ? `${int(spawned.seen)} seen running` : null]
+    // The spawns the probe saw fail (samples.spawned.failures): a command that never ran spent no CPU.
+    const failed = (spawned.failures ?? []).reduce((sum, f) => sum + (Number(f.count) || 0), 0);
+    const counts = [
+      Number(spawned.spawns) > 0 ? `${int(spawned.spawns)} spawns` : null,
+      failed > 0 ? `${failed >= Number(spawned.spawns) ? 'all' : int(failed)} failed` : null,
+      Number(spawned.seen) > 0 ? `${int(spawned.seen)} seen running` : null,
+    ]
       .filter(Boolean)
       .join(', ');
     lines.push(`spawned commands  CPU ${cpu(spawned.cpuPct)}${counts ? `  (${counts})` : ''}`);

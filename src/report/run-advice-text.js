@@ -10,6 +10,13 @@ import { deployProcesses } from '../analysis/process-count.js';
 import { budgetAmount, BUDGET_SOURCE_WORDS } from '../base/labels.js';
 import { bottleneckFindingText, othersClause } from './tune-words.js';
 import { downstreamName, errorLabel, quote, otherUserText, spinningText, SPINNING_NEXT, TOO_LARGE } from './reasons.js';
+import { LIMIT_FIX } from './spawn-failures-text.js';
+
+/**
+ * The limit a failed spawn ran into, as the shell sets it (src/analysis/spawn-failures.js `limit`).
+ * @type {Record<string, string>}
+ */
+const LIMIT_NAME = { processes: 'ulimit -u', openFiles: 'ulimit -n' };
 
 /**
  * A reason's figures: free-form per reason id (src/analysis/run-advice.js and own-run-advice.js
@@ -76,6 +83,7 @@ export function adviceParagraphs(advice, current = {}) {
  */
 function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'requests-failed')) return 'No recommendation: most requests failed.';
+  if (a.reasons.some((r) => r.id === 'spawns-swallowed')) return 'No recommendation: the server\'s commands failed to start, yet their requests succeeded.';
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
   if (a.reasons.some((r) => r.id === 'generator-stopped')) return 'No recommendation: spawnbench itself was stopped during the run.';
@@ -269,6 +277,12 @@ const SENTENCES = {
   'requests-failed': (f) =>
     `${pct(f.failedShare)} of the requests failed (${int(f.failed)} of ${int(f.attempts)}; from ${pct(f.limit)} a run is not sized): ` +
     'its figures describe the failures, not the service. Fix what makes them fail (Errors above), then run again.',
+  'spawns-swallowed': (f) =>
+    `${int(f.swallowed)} spawns failed (spawn ${f.command}: ${f.code}${f.limitValue !== null && LIMIT_NAME[f.limit] ? `, ${LIMIT_NAME[f.limit]} ${int(f.limitValue)}` : ''}) while ` +
+    `${f.errors === 0 ? 'every request' : `${pct(f.share)} of the requests`} came back without an error: those requests "succeeded" without their commands running, ` +
+    `so ${int(f.rps)} req/s is not the server's real throughput, and no size is given from it. ` +
+    `${capital(f.limit ? LIMIT_FIX[f.limit] : 'make the command start (PATH, its path, its permissions)')}, or start fewer commands at once, then run again; ` +
+    'and have the server answer an error when its command cannot start.',
   'server-exited': (f) =>
     `It ${f.signal ? `was killed by ${f.signal}` : f.code === null ? 'ended' : `exited with code ${f.code}`} while measured (FAILED above): the figures stop there, and a server that dies is not sized. ` +
     'Find out why it ended (its stderr, a limit such as ulimit -t or the OOM killer), then run again.',

@@ -54,7 +54,7 @@ export function formatSummary(result, { columns } = {}) {
     ...formatHeadline(result),
     ...formatEndpoints(load),
     ...reasonLines(result),
-    ...formatSpawnFailures(result.spawnFailures),
+    ...formatSpawnFailures(result.spawnFailures, { attempts: spawnAttempts(result), rps: load.rps ?? null }),
     ...formatWorkerDeaths(result.workerDeaths),
   ];
   if (load.mode === 'open') {
@@ -67,6 +67,16 @@ export function formatSummary(result, { columns } = {}) {
   // A RunDoc is a RunResult read loosely (a file of any version): the advice block reads it as one.
   lines.push('', ...formatRunAdvice(/** @type {import('../base/result-types.js').RunResult} */ (result), { columns }));
   return lines.join('\n');
+}
+
+/**
+ * The requests sent, which the failed spawns are a share of (a result from before outcome: requests and errors).
+ * @param {RunDoc} result
+ * @returns {number|null}
+ */
+export function spawnAttempts(result) {
+  const attempts = result.outcome?.attempts ?? (result.load?.requests ?? 0) + (result.load?.errors?.total ?? 0);
+  return Number.isFinite(attempts) ? attempts : null;
 }
 
 /**

@@ -128,8 +128,9 @@ async function execute(run, plan, logger) {
     // Pool workers that died (and were replaced) while the run went on: a strategy's say so in its
     // control lines; a user's server's (node:cluster, a fork pool) are seen in its process tree.
     workerDeaths: runner.workerDeaths(workers, samples, measureStartedAt),
-    // Requests whose command could not be started, by errno and the limit it points at.
-    spawnFailures: spawnFailures(load.errorTexts, limits),
+    // Commands that could not be started, by errno and the limit it points at: from the error responses, and
+    // from the probe, which sees those a server answers as though they ran.
+    spawnFailures: spawnFailures(load.errorTexts, limits, { seen: samples?.spawned?.failures ?? null, errors: load.errors?.total ?? 0 }),
     openFilesLimit: filesLimit,
     // The server (or strategy) ended during the run, unasked (a daemon's exit 0 while its child serves is not an end).
     serverExit: crash && !crash.daemonised ? { code: crash.code, signal: crash.signal } : null,

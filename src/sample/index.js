@@ -67,7 +67,7 @@ export function probeSupport(runtime = 'node') {
  *   summary: { elu, blockedFraction, msPerSpawn, spawnsPerSec, loopDelayP50Ms, loopDelayP99Ms, loopDelayMaxMs,
  *   gcMs, cpuPct, rssBytes (peak), heapUsedBytes (peak), loopCpuPct, waitPct, inFlight, spawnTiming,
  *   runtime: { kind, version, libuv, spawnMechanism }|null, routes: [{ route, requests, loopMs, loopMsPerRequest,
- *   spawnsPerRequest, blockedMsPerRequest, busyShare }]|null (probe-totals.js) } }], spawnTiming, spawned: { seen, spawns, cpuPct, rssBytes },
+ *   spawnsPerRequest, blockedMsPerRequest, busyShare }]|null (probe-totals.js) } }], spawnTiming, spawned: { seen, spawns, cpuPct, rssBytes, failures: [{ command, code, count }]|null },
  *   system: { cpus: [mean %] }, generator: { cpuPct, elu }, probe: { available, reason }, notes: [],
  *   throttling: [Throttling over the measured phase, src/sample/throttling.js],
  *   serverRestarts: [{ from, to, t }] (the server process replaced by another that listens, in the measured phase;

@@ -13,7 +13,8 @@ const US_PER_MS = 1000;
  *   loopDelayP99Ms, loopDelayMaxMs, gcMs, heapUsedBytes, spawnTiming }` (null where nothing was reported;
  *   `spawnTiming`: how the thread's spawns were timed, from its latest report that says;
  *   `runtime`: `{ kind, version, libuv }` the thread reported; `routes`: see routeFigures, null
- *   when the thread's probe attributed no route)
+ *   when the thread's probe attributed no route; `spawnFailures`: its spawns that failed, by command
+ *   and errno, `[{ command, code, count }]`, null when none did)
  */
 export function createProbeTotals() {
   let wallMs = 0;
@@ -23,6 +24,8 @@ export function createProbeTotals() {
   let spawns = 0;
   let blockedMs = 0;
   let spawnTiming = null;
+  /** command and errno → failed spawns; null until a report carries one */
+  let failures = null;
   let runtime = null;
   let gcMs = null;
   let heapUsedBytes = null;
@@ -48,6 +51,7 @@ export function createProbeTotals() {
         spawns += report.spawn.count;
         blockedMs += report.spawn.blockedMs;
         spawnTiming = report.spawn.timing ?? spawnTiming;
+        if (Array.isArray(report.spawn.failures)) failures = addFailures(failures ?? new Map(), report.spawn.failures);
       }
       if (report.runtime) runtime = report.runtime;
       if (Array.isArray(report.routes)) {
@@ -86,10 +90,27 @@ export function createProbeTotals() {
         heapUsedBytes,
         spawnTiming,
         runtime,
+        spawnFailures: failures ? [...failures.values()].map((f) => ({ ...f })) : null,
         routes: routes ? routeFigures(routes, eluWallMs > 0 ? activeMs : null, routeSampled > 0 ? routeSeen / routeSampled : 1) : null,
       };
     },
   };
+}
+
+/**
+ * Adds failed spawns (`[{ command, code, count }]`, a probe report's or a thread's) into a map by command and errno.
+ * @param {Map<string, { command: string, code: string, count: number }>} into
+ * @param {Array<{ command: string, code: string, count: number }>} failures
+ */
+export function addFailures(into, failures) {
+  for (const f of failures) {
+    if (typeof f?.command !== 'string' || typeof f.code !== 'string' || !(f.count > 0)) continue;
+    const key = `${f.command}\u0000${f.code}`;
+    const known = into.get(key) ?? { command: f.command, code: f.code, count: 0 };
+    known.count += f.count;
+    into.set(key, known);
+  }
+  return into;
 }
 
 /**

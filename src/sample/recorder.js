@@ -3,7 +3,7 @@
  * and the run-wide aggregates, and turns them into the summary `stop()` returns.
  */
 import { spawnMechanism } from '../machine/spawn-mechanism.js';
-import { createProbeTotals } from './probe-totals.js';
+import { createProbeTotals, addFailures } from './probe-totals.js';
 import { threadBusy } from './thread-busy.js';
 
 /** Order of the summary's process list: the main process first, then workers, then threads, then the launchers above it, then server processes a restart replaced. */
@@ -152,11 +152,17 @@ export function createRecorder() {
             },
           };
         });
-      const spawns = [...totals.values()].reduce((sum, t) => sum + (t.result().spawns ?? 0), 0);
+      const threads = [...totals.values()].map((t) => t.result());
+      const spawns = threads.reduce((sum, t) => sum + (t.spawns ?? 0), 0);
+      // The spawns every probed thread saw fail, by command and errno (null: none did, or no probe said).
+      const failed = threads.reduce((into, t) => (t.spawnFailures ? addFailures(into ?? new Map(), t.spawnFailures) : into), null);
       return {
         processes,
         spawnTiming: runSpawnTiming(processes),
-        spawned: { seen: spawned.seen, spawns, cpuPct: spawned.cpu.value(), rssBytes: spawned.rssPeak, series: spawned.series },
+        spawned: {
+          seen: spawned.seen, spawns, cpuPct: spawned.cpu.value(), rssBytes: spawned.rssPeak, series: spawned.series,
+          failures: failed ? [...failed.values()].sort((a, b) => b.count - a.count) : null,
+        },
         system: { cpus: system.map((m) => m.value()) },
         generator: { cpuPct: generator.cpu.value(), elu: generator.elu.value() },
         ...extra,

@@ -8,7 +8,7 @@ import { gcPressure } from '../../src/analysis/verdict-gc.js';
 import { jsBlocking } from '../../src/analysis/verdict-js.js';
 import { waitingOnDownstream } from '../../src/analysis/verdict-downstream.js';
 import { generatorLimited } from '../../src/analysis/verdict-generator.js';
-import { failingRequests } from '../../src/analysis/verdict-errors.js';
+import { failingRequests, spawnsSwallowed } from '../../src/analysis/verdict-errors.js';
 import { cpuBoundFromOutside } from '../../src/analysis/verdict-outside.js';
 import { waitingForCpu } from '../../src/analysis/verdict-starved.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
@@ -235,6 +235,30 @@ test('borderline: generator limited from 90% busy; errors from 1%', () => {
   assert.equal(failingRequests(evidence({ load: { errors: 100, attempts: 10_000, errorRate: 0.01, statuses: { 500: 100 } } }))?.id, 'errors');
   assert.equal(failingRequests(evidence({ load: { errors: 99, attempts: 10_000, errorRate: 0.0099 } })), null);
   assert.equal(failingRequests(evidence({ load: { requests: 0, attempts: 30, errors: 30, errorRate: 1 } }))?.id, 'no-responses');
+});
+
+test('spawns that failed while their requests succeeded are the verdict, ahead of "blocked in spawn" and "healthy", from 1% of the requests (issue #36)', () => {
+  const failed = (count) => ({
+    total: count, swallowed: count,
+    failures: [{ command: 'echo', code: 'EMFILE', count, limit: 'openFiles', limitValue: 64, answered: 0, seen: count }],
+  });
+  // The loop blocked in the forks that failed: failed spawns win.
+  const blocked = { process: { elu: 0.99, blockedFraction: 0.32, spawnsPerSec: 3900, msPerSpawn: 0.08 }, load: { rps: 3938, requests: 7876, attempts: 7876 } };
+  const { verdict, findings } = diagnoseEvidence({ ...evidence(blocked), spawnFailures: failed(7876) });
+  assert.equal(verdict.id, 'spawns-swallowed');
+  assert.ok(findings.some((f) => f.id === 'spawn-blocked'), 'the blocked loop is listed after it');
+  const words = wordFinding(verdict);
+  assert.equal(words.title, 'requests "succeeded" without their command running: spawn echo failed (EMFILE ×7,876) and the server answered without an error');
+  assert.match(words.evidence.join('\n'), /spawn echo: EMFILE ×7,876: the open-files limit of the process that spawns \(ulimit -n 64\) was reached/);
+  assert.match(words.evidence.join('\n'), /the 3,938 req\/s and the latency are of answers without the work, not the server's real throughput/);
+  assert.match(words.next[0], /^raise the open-files limit of the process that spawns \(ulimit -n\)/);
+  // Otherwise healthy: still the verdict.
+  assert.equal(diagnoseEvidence({ ...evidence(), spawnFailures: failed(100) }).verdict.id, 'spawns-swallowed');
+  // Borderline: 1% of the 10,000 requests, and just under it; none swallowed (all passed on as errors).
+  assert.equal(spawnsSwallowed({ ...evidence(), spawnFailures: failed(100) })?.id, 'spawns-swallowed');
+  assert.equal(spawnsSwallowed({ ...evidence(), spawnFailures: failed(99) }), null);
+  assert.equal(spawnsSwallowed({ ...evidence(), spawnFailures: { ...failed(500), swallowed: 0 } }), null);
+  assert.equal(diagnoseEvidence({ ...evidence(), spawnFailures: failed(99) }).verdict.id, 'healthy');
 });
 
 test('borderline: a thread that waited for a CPU 20% of the time is flagged, and then only a median delay ≥ 10 ms is blamed on JS', () => {

@@ -35,7 +35,31 @@ test('a probed process prints nothing extra, exits on its own and reports on the
     assert.equal(typeof report.elu, 'number');
     assert.deepEqual(Object.keys(report.loopDelay).sort(), ['count', 'maxMs', 'p50Ms', 'p99Ms', 'percentiles']);
     assert.ok(report.rssBytes > 0 && report.heapUsedBytes > 0);
-    assert.deepEqual(Object.keys(report.spawn), ['count', 'blockedMs', 'timing']);
+    assert.deepEqual(Object.keys(report.spawn), ['count', 'blockedMs', 'timing', 'failures']);
+  } finally {
+    await channel.close();
+  }
+});
+
+test('a probed process whose descriptors are all taken for a while goes on reporting after (its memory unread meanwhile)', async () => {
+  const channel = await openProbeChannel({ intervalMs: 50 });
+  const reports = [];
+  channel.on('report', (r) => reports.push(r));
+  try {
+    // Every descriptor taken for 300 ms (six intervals: process.memoryUsage() throws EMFILE there), then given
+    // back, then 300 ms more: a server under `ulimit -n 64` spawning per request lives so (issue #36).
+    const script = [
+      'const fs = require("node:fs");',
+      'const held = []; try { for (;;) held.push(fs.openSync("/dev/null")); } catch {}',
+      'setTimeout(() => { for (const fd of held) fs.closeSync(fd); setTimeout(() => console.log(held.length > 0 ? "done" : "none held"), 300); }, 300);',
+    ].join('\n');
+    // Under a limit of its own, so taking every descriptor is quick wherever the tests run.
+    const { stdout } = await run('sh', ['-c', 'ulimit -n 256 && exec "$0" -e "$1"', process.execPath, script], { env: { ...process.env, ...channel.env } });
+    assert.equal(stdout, 'done\n');
+    const last = reports.at(-1);
+    assert.ok(reports.length >= 6, `reports through and after the 300 ms without descriptors: got ${reports.length}`);
+    assert.ok(last.rssBytes > 0, 'read again once descriptors were free');
+    assert.ok(reports.some((r) => r.rssBytes === null && r.heapUsedBytes === null), 'unread while every descriptor was taken');
   } finally {
     await channel.close();
   }

@@ -52,7 +52,7 @@ test('spawn timer counts every child_process entry point once and leaves behavio
   if (expectedTiming === 'diagnostics-channel') {
     assert.equal(childProcess.ChildProcess.prototype.spawn, originals.protoSpawn, 'the channel times spawn: the prototype is left as Node made it');
   }
-  assert.deepEqual(timer.take(), { count: 0, blockedMs: 0, timing: expectedTiming });
+  assert.deepEqual(timer.take(), { count: 0, blockedMs: 0, timing: expectedTiming, failures: null });
 
   // Errors are the originals', thrown the same way, and still counted.
   assert.throws(() => execSync('exit 3', { stdio: 'ignore' }), (error) => error.status === 3);
@@ -65,6 +65,33 @@ test('spawn timer counts every child_process entry point once and leaves behavio
   assert.equal(childProcess.execSync, originals.execSync);
   assert.equal(childProcess.ChildProcess.prototype.spawn, originals.protoSpawn);
   assert.equal(spawnSync, childProcess.spawnSync);
+});
+
+test('failed spawns are counted by command and errno, in both ways of timing, and the host still handles the error (issue #36)', async () => {
+  for (const timing of ['auto', 'patch']) {
+    const timer = installSpawnTimer({ timing });
+    try {
+      // ENOENT: the native spawn returns the errno (the patch reads it) and Node emits 'error' on the next tick
+      // (where the channel speaks, it publishes `:error` with the error instead).
+      const child = childProcess.spawn('no-such-command-spawnbench', ['x']);
+      assert.equal(child.listenerCount('error'), 0, `${timing}: no 'error' listener added to the host's child`);
+      const [error] = await once(child, 'error');
+      assert.equal(error.code, 'ENOENT');
+      await new Promise((resolve) => execFile('no-such-command-spawnbench', (e) => resolve(assert.equal(e.code, 'ENOENT'))));
+      assert.equal(spawnSync('no-such-command-spawnbench').error.code, 'ENOENT');
+      assert.throws(() => childProcess.execFileSync('no-such-command-spawnbench'), { code: 'ENOENT' });
+      // No failed spawn: a command that ran and exited 3, arguments refused before the spawn, a spawn that worked.
+      assert.throws(() => execSync('exit 3', { stdio: 'ignore' }), (e) => e.status === 3);
+      assert.throws(() => childProcess.spawn(42), { code: 'ERR_INVALID_ARG_TYPE' });
+      await once(childProcess.spawn('echo', ['ok']), 'close');
+      const taken = timer.take();
+      assert.equal(taken.timing, timing === 'patch' ? 'patch' : expectedTiming);
+      assert.deepEqual(taken.failures, [{ command: 'no-such-command-spawnbench', code: 'ENOENT', count: 4 }], timing);
+      assert.equal(timer.take().failures, null, 'counted since the previous take');
+    } finally {
+      timer.uninstall();
+    }
+  }
 });
 
 test('spawns made without child_process are counted where their maker publishes them (posix_spawn)', async (t) => {

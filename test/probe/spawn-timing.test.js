@@ -74,9 +74,10 @@ test('auto picks the channel where Node publishes it and the patch elsewhere, an
   for (const node of nodes) {
     const { before, after, patched, restored } = await runOn(node, script);
     const channel = node === NODE26 || hasChannel;
-    assert.deepEqual(before, { count: 0, blockedMs: 0, timing: null }, 'undecided before any spawn');
+    assert.deepEqual(before, { count: 0, blockedMs: 0, timing: null, failures: null }, 'undecided before any spawn');
     assert.equal(after.timing, channel ? 'diagnostics-channel' : 'patch', node);
     assert.equal(after.count, 2, 'the spawn and the ENOENT one');
+    assert.deepEqual(after.failures, [{ command: 'no-such-command-spawnbench', code: 'ENOENT', count: 1 }], `${node}: the failed one, by its errno (patch: spawn's return value; channel: its :error)`);
     assert.ok(after.blockedMs > 0);
     assert.equal(patched, !channel, 'the prototype stays patched only without the channel');
     assert.ok(restored);

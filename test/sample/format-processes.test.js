@@ -40,6 +40,15 @@ test('one line per process, spawned commands, system, generator, then the per-wo
   );
 });
 
+test('spawned commands: the spawns the probe saw fail are said beside the count (issue #36)', () => {
+  const main = { key: '1', pid: 1, label: 'main', role: 'main', summary: { cpuPct: 40 } };
+  const at = (failures) => formatProcesses({ processes: [main], spawned: { seen: 0, spawns: 4592, cpuPct: 0, rssBytes: null, failures } })
+    .split('\n').find((line) => line.startsWith('spawned commands'));
+  assert.equal(at([{ command: 'echo', code: 'EMFILE', count: 4592 }]), 'spawned commands  CPU 0%  (4,592 spawns, all failed)');
+  assert.equal(at([{ command: 'echo', code: 'EMFILE', count: 30 }, { command: 'x', code: 'ENOENT', count: 2 }]), 'spawned commands  CPU 0%  (4,592 spawns, 32 failed)');
+  assert.equal(at(null), 'spawned commands  CPU 0%  (4,592 spawns)');
+});
+
 test('every line fits 80 columns: long figures and many cores carry on below', () => {
   const summary = {
     processes: [{ key: '10', pid: 10, threadId: 3, role: 'worker', label: 'pid 10 thread 3', requests: null, series: [],

@@ -58,11 +58,31 @@ test('spawnTiming is the latest a thread said; a report without it keeps the las
   assert.equal(runSpawnTiming([proc(null)]), null);
 });
 
+test('failed spawns are summed per thread by command and errno, and over the threads of a run (issue #36)', async () => {
+  const { createRecorder } = await import('../../src/sample/recorder.js');
+  const failed = (failures) => ({ ...report({ spawns: 5, blockedMs: 1, delays: [1] }), spawn: { count: 5, blockedMs: 1, timing: 'patch', failures } });
+  const totals = createProbeTotals();
+  assert.equal(totals.result().spawnFailures, null, 'none reported');
+  totals.add(failed([{ command: 'echo', code: 'EMFILE', count: 3 }]));
+  totals.add(failed(null));
+  totals.add(failed([{ command: 'echo', code: 'EMFILE', count: 2 }, { command: 'convert', code: 'ENOENT', count: 1 }]));
+  assert.deepEqual(totals.result().spawnFailures, [{ command: 'echo', code: 'EMFILE', count: 5 }, { command: 'convert', code: 'ENOENT', count: 1 }]);
+
+  const recorder = createRecorder();
+  recorder.addReport('1', failed([{ command: 'echo', code: 'EMFILE', count: 3 }]));
+  recorder.addReport('2', failed([{ command: 'echo', code: 'EMFILE', count: 4 }, { command: 'convert', code: 'ENOENT', count: 9 }]));
+  recorder.addReport('3', failed(null));
+  assert.deepEqual(recorder.summary({}).spawned.failures, [{ command: 'convert', code: 'ENOENT', count: 9 }, { command: 'echo', code: 'EMFILE', count: 7 }]);
+  recorder.reset();
+  recorder.addReport('1', failed(null));
+  assert.equal(recorder.summary({}).spawned.failures, null, 'none since the reset: null, not []');
+});
+
 test('totals without reports, or with parent-side reports only, say null rather than 0', () => {
   assert.deepEqual(createProbeTotals().result(), {
     wallMs: 0, elu: null, blockedFraction: null, msPerSpawn: null, spawnsPerSec: null, spawns: null,
     loopDelayP50Ms: null, loopDelayP99Ms: null, loopDelayMaxMs: null, gcMs: null, heapUsedBytes: null, spawnTiming: null,
-    runtime: null, routes: null,
+    runtime: null, routes: null, spawnFailures: null,
   });
   const totals = createProbeTotals();
   totals.add({ intervalMs: 250, elu: 0.4, loopDelay: null, spawn: null, gcMs: null, heapUsedBytes: null });
