@@ -139,7 +139,7 @@ function quotaOf(throttling) {
   const measured = (throttling ?? []).filter((t) => Number.isFinite(t.fraction));
   if (measured.length === 0) return null;
   const t = measured.reduce((a, b) => (b.fraction > a.fraction ? b : a));
-  return { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, cgroup: t.cgroup ?? null };
+  return { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, cgroup: t.cgroup ?? null, periodMs: Number.isFinite(t.periodMs) && t.periodMs > 0 ? t.periodMs : null };
 }
 
 /** Why there are no probe figures, in the words the "not seen" list uses. */

@@ -592,7 +592,7 @@ const WORDS = {
     evidence: [
       `cpu.stat: ${pct(f.throttledFraction)} of the quota's periods ended throttled (threshold ${pct(QUOTA_THROTTLED_FRACTION)}), ` +
         `${ms(f.throttledMs)} held back in all${f.sharedWith ? '; spawnbench and its load generator ran under the same quota' : ''}`,
-      'a throttled group stops until the next period (up to 100 ms): loop delays and latency include those stops',
+      `a throttled group stops until the next period (${f.periodMs > 0 ? `up to ${ms(f.periodMs)}, its period` : 'up to one period, 100 ms by default'}): loop delays and latency include those stops`,
     ],
     next: [
       'more workers only split the same quota: size the pool to the quota (spawnbench tune), or raise the limit (docker --cpus, resources.limits.cpu)',

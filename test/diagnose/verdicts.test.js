@@ -345,6 +345,24 @@ test('borderline: a CPU quota that throttled the server in 25% of periods is the
   assert.equal(THRESHOLDS.QUOTA_THROTTLED_FRACTION, thresholds.QUOTA_THROTTLED_FRACTION);
 });
 
+test('a quota\'s stops are said to last up to its own period, not always 100 ms: a 1 s period stopped the server 700 ms at a time', () => {
+  const late = { elu: 1, loopDelayP50Ms: 10, loopDelayP99Ms: 672, loopDelayMaxMs: 717 };
+  const quota = { quotaCpus: 0.3, throttledFraction: 1, throttledMs: 1969, roles: ['server'], cgroup: '/long' };
+  const evidenceOf = (periodMs) => diagnoseEvidence({ ...evidence({ process: late }), quota: { ...quota, periodMs } });
+  // cpu.cfs_period_us 1000000: it said "(up to 100 ms)" beside a loop delay p99 of 672 ms.
+  const long = wordDiagnosis(evidenceOf(1000)).verdict.evidence.join('\n');
+  assert.match(long, /stops until the next period \(up to 1,000 ms, its period\)/);
+  assert.doesNotMatch(long, /100 ms/);
+  assert.match(wordDiagnosis(evidenceOf(100)).verdict.evidence.join('\n'), /up to 100 ms, its period/);
+  // A result written before the period was recorded.
+  assert.match(wordDiagnosis(evidenceOf(null)).verdict.evidence.join('\n'), /up to one period, 100 ms by default/);
+  // The period reaches the evidence from the sampled throttling.
+  const throttled = { roles: ['server'], quotaCpus: 0.3, cgroup: '/long', periods: 3, fraction: 1, throttledMs: 1969, periodMs: 1000 };
+  const result = syntheticResult({ seed: 1 });
+  result.samples = { ...result.samples, throttling: [throttled] };
+  assert.equal(buildEvidence(result).quota?.periodMs, 1000);
+});
+
 test('under a CPU quota that throttled the server, its wait for a CPU is the quota\'s: not "the machine is short of CPU" while the cores had room', () => {
   const quota = { quotaCpus: 0.3, throttledFraction: 1, throttledMs: 2074, roles: ['server'], cgroup: '/sw' };
   const mainThread = { pid: 7, onCpu: 0.18, waitingForCpu: 0.73, runnable: 0.91 };
