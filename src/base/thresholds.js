@@ -834,8 +834,8 @@ export const MIN_OPEN_FILES = 1024;
 export const OPEN_FILES_BESIDES_CONNECTIONS = 64;
 
 /**
- * A second of the measured phase with no response at all, between seconds that had some, is a
- * pause of the server (a debugger, SIGSTOP, a VM or container pause, a long GC) when its other
+ * A second of the measured phase with no response at all, between seconds that had some (or before
+ * the first: a server still getting ready when the warm-up ended), is a pause of the server (a debugger, SIGSTOP, a VM or container pause, a long GC) when its other
  * seconds answered at least this many responses each (median, count) and its median latency was
  * below PAUSE_MAX_P50_MS: such a server has a response in every second it runs. A server frozen
  * 2 s of a 5 s run (kill -STOP) answered 0 in two seconds beside 11,000 to 24,000 in the others,

@@ -79,7 +79,8 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
   if (a.reasons.some((r) => r.id === 'generator-stopped')) return 'No recommendation: spawnbench itself was stopped during the run.';
-  if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
+  const paused = a.reasons.find((r) => r.id === 'paused');
+  if (paused) return paused.figures.atStart ? 'No recommendation: the server answered nothing at the start of the measured time.' : 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
   if (a.reasons.some((r) => r.id === 'other-runtime')) return 'No recommendation: the server is not Node.js.';
@@ -283,8 +284,11 @@ const SENTENCES = {
     `spawnbench did not run for ${secs(f.stoppedMs)} ${f.inWarmup ? 'in the warm-up' : `of the ${secs(f.durationMs)} measured`} (Ctrl-Z or SIGSTOP, a suspended machine, a debugger): ` +
     `${f.inWarmup ? 'the open loop sent the requests due then late, into the measured time' : 'nothing was sent then'}, ` +
     'so its throughput and latency hold that gap, not what the server can do. Run again without stopping it.',
-  paused: (f) =>
-    `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
+  paused: (f) => f.atStart
+    ? `It answered nothing in the first ${f.seconds === 1 ? 'second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured, ` +
+      `where its other seconds answered ~${int(f.medianRps)} each: it was still getting ready when the warm-up ended (a first connection to a database, a cache filled, code compiled on first use), ` +
+      'and its figures hold that wait, so it is not sized. Run again with a longer --warmup (-w).'
+    : `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
     `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
     'Find what stopped it (spawnbench diagnose), then run again.',
   'too-short': (f) =>

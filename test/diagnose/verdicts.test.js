@@ -295,6 +295,12 @@ test('a server that answered nothing for whole seconds mid-run is "paused", not 
   // Every second answered: no pause.
   result.load.series = [{ second: 1, requests: 23000 }, { second: 2, requests: 1000 }, { second: 3, requests: 5 }, { second: 4, requests: 23000 }];
   assert.notEqual(diagnoseEvidence(buildEvidence(result)).verdict.id, 'paused');
+  // Nothing answered in the first second, then ~18,000 a second: still getting ready after the warm-up, not a pause.
+  result.load.series = [{ second: 1, requests: 0 }, { second: 2, requests: 18513 }, { second: 3, requests: 44761 }];
+  const late = wordDiagnosis(diagnoseEvidence(buildEvidence(result))).verdict;
+  assert.equal(late.id, 'paused');
+  assert.equal(late.title, 'the server answered nothing in the first second of the 3 measured, where its other seconds answered ~18,513 each');
+  assert.match(late.next[0], /diagnose again with a longer --warmup/);
 });
 
 test('a worker process that died while measured is the verdict: a cluster whose worker threw every 2 s read "healthy … nothing to fix at this load"', () => {
