@@ -166,7 +166,11 @@ function ownHeadline(a) {
   const now = knob?.size ?? null;
   if (!action) return `The figures support ${workers(a.size)}${now !== null ? ` (this run: ${now} seen)` : ''}; no size knob was found to set.`;
   // A given variable the server may not read: what ran is not its value (size-knob.js seenDiffers).
-  if (knob?.seenDiffers != null) return `${capital(action)}${policyChange} (this run: ${knob.name}=${knob.value}, yet ${workers(knob.seenDiffers)} seen: check that the server reads ${knob.name}).`;
+  if (knob?.seenDiffers != null) {
+    return knob.name
+      ? `${capital(action)}${policyChange} (this run: ${knob.name}=${knob.value}, yet ${workers(knob.seenDiffers)} seen: check that the server reads ${knob.name}).`
+      : `${capital(action)}${policyChange} (this run: ${knob.value} in place of {size}, yet ${workers(knob.seenDiffers)} seen: check that the server takes its size from that argument).`;
+  }
   // An action is only worded for a knob (knobAction()).
   if (a.size === now && !policyChange) return `Keep it at ${a.size}: the figures call for no change (${/** @type {SizeKnob} */ (knob).written ?? action.replace(/^set |^start it with /, '')}).`;
   return `${capital(action)}${policyChange} (this run: ${workers(now ?? 0)}).`;
