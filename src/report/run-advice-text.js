@@ -420,7 +420,10 @@ const SENTENCES = {
     `${f.size} processes of it, each with its own main thread, would serve ~${int(f.expectedRps)} req/s${f.limit === 'processes' ? '' : ` (${limitWords(f) ?? f.limit} then the limit)`}. ` +
     'Each process has its own memory: in-memory state (sessions, caches, counters) is per process.' +
     (f.confirmable ? '' : ` To measure it, give tune the node command that starts it: spawnbench tune --processes 1,${f.size} -- node <entry file>.`),
-  'processes-no-gain': (f) => f.waitedOnly
+  'processes-no-gain': (f) => f.waitedOnly && f.oneCpu === false
+    ? `It spawned nothing and its main thread is the limit, but ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} allow ~${int(f.expectedRps)} req/s, which one process serves with a core to itself: ` +
+      `more processes would share them, not add to them. Its main thread had the CPU ${pct(f.mainBusy)} of the time (this run: ${int(f.rps)} req/s).`
+    : f.waitedOnly
     ? `It spawned nothing and its main thread is the limit, but ${(f.budgetSource ?? 'host') === 'host' ? 'the machine\'s one CPU' : `its budget of ${limitWords({ ...f, limit: 'cores' })}`} has room for one main thread, not two: more processes would share it, not add to it. ` +
       `Its main thread had the CPU ${pct(f.mainBusy)} of the time; with it to itself, one process would serve ~${int(f.expectedRps)} req/s (this run: ${int(f.rps)}).`
     : `It spawned nothing and its main thread is the limit, but more processes would leave ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,
