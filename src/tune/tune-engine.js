@@ -23,6 +23,7 @@ import { RunError } from '../base/errors.js';
 import { hasEnoughResponses } from '../analysis/step-enough.js';
 import { STEP_TICK_SLACK_MS } from '../base/thresholds.js';
 import { targetOf } from '../base/target-kinds.js';
+import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -104,7 +105,9 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
   // A size knob the server did not follow (the same workers at every size): the sizes differ by noise alone, so none is recommended.
   const workers = plan.knobs ? cellWorkers(steps) : null;
-  const ignored = workers && !plan.knobs.processes && recommendation.size !== null ? ignoredSizeKnob(workers) : null;
+  // A thread knob (UV_THREADPOOL_SIZE, VIPS_CONCURRENCY) sizes threads, whatever the worker processes beside them.
+  const threadKnob = [THREADPOOL_ENV, VIPS_ENV].includes(plan.knobs?.sizeEnv);
+  const ignored = workers && !plan.knobs.processes && !threadKnob && recommendation.size !== null ? ignoredSizeKnob(workers) : null;
   if (ignored) {
     Object.assign(recommendation, {
       size: null, policy: null, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null,

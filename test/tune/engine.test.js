@@ -189,6 +189,8 @@ test('a size knob the server did not follow (the same worker processes at every 
   // Workers that follow the size: sized as before.
   const followed = tuneResult(plan({ sizes: [1, 3], policies: [null], knobs }), { machine: MACHINE, steps: [step(1, 1000, 1), step(3, 1802, 3)], search, stoppedEarly: false });
   assert.equal(followed.recommendation.size, 3);
+  // A thread knob sizes threads beside a fixed number of processes.
+  assert.equal(tuneResult(plan({ sizes: [1, 3], policies: [null], knobs: { ...knobs, sizeEnv: 'UV_THREADPOOL_SIZE' } }), { machine: MACHINE, steps: [step(1, 1698, 2), step(3, 1802, 2)], search, stoppedEarly: false }).recommendation.size, 3);
   // --processes sets the count itself; a thread pool may start its threads as work comes.
   assert.equal(tuneResult(plan({ sizes: [1, 3], policies: [null], knobs: { ...knobs, processes: true } }), { machine: MACHINE, steps: [step(1, 1698, 2), step(3, 1802, 2)], search, stoppedEarly: false }).recommendation.size, 3);
 });
