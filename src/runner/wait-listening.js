@@ -51,9 +51,10 @@ export function accepts(host, port, timeoutMs = CONNECT_TIMEOUT_MS) {
  * @param {(pgid: number) => number[]} [options.portsOf] the group's listening ports (listeningPorts)
  * @param {(pgid: number, port: number) => string[]} [options.addressesOf] the addresses it listens on at the port that
  *   the loopback hosts do not reach (listeningAddresses): a server bound to its own HOST is driven there
+ * @param {number} [options.graceMs] how long it may listen elsewhere only before that is the answer (WRONG_PORT_GRACE_MS)
  * @returns {Promise<{ host: string, port: number }>}
  */
-export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts, addressesOf = listeningAddresses }) {
+export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts, addressesOf = listeningAddresses, graceMs = WRONG_PORT_GRACE_MS }) {
   const deadline = Date.now() + readyTimeoutMs;
   let elsewhereSince = null;
   let others = [];
@@ -72,9 +73,12 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
       others = portsOf(pgid).filter((p) => p !== port && !debuggers.includes(p));
       elsewhereSince = others.length > 0 ? elsewhereSince ?? checkedAt : null;
     }
-    if (elsewhereSince !== null && Date.now() - elsewhereSince >= WRONG_PORT_GRACE_MS) {
+    // A port the user named (--port) is waited for to the end: an admin port opened first is no answer to it, and "pass
+    // --port <the admin port>" was said to a server given --port that opened its own 4.5 s after its admin port.
+    if (portSource === 'PORT' && elsewhereSince !== null && Date.now() - elsewhereSince >= graceMs) {
       // Of several, which serves its requests is the user's to say: "pass --port 39001" named its admin port of two.
-      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}`);
+      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)} after ${graceMs / 1000} s; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}` +
+        ' (a server that opens an admin port first and its own later: pass its own, which is waited for up to --ready-timeout)');
     }
     if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid), debuggers: debuggerPorts(), listensNowhere: others.length === 0 });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
