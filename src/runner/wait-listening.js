@@ -77,7 +77,7 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
     // --port <the admin port>" was said to a server given --port that opened its own 4.5 s after its admin port.
     if (portSource === 'PORT' && elsewhereSince !== null && Date.now() - elsewhereSince >= graceMs) {
       // Of several, which serves its requests is the user's to say: "pass --port 39001" named its admin port of two.
-      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)} after ${graceMs / 1000} s; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}` +
+      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}` +
         ' (a server that opens an admin port first and its own later: pass its own, which is waited for up to --ready-timeout)');
     }
     if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid), debuggers: debuggerPorts(), listensNowhere: others.length === 0, listening: others });
