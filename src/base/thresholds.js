@@ -381,6 +381,14 @@ export const EXTRAPOLATE_MIN_SHARE_COSTLY = 0.2;
  */
 export const MAIN_ELU_LIMIT = 0.9;
 
+/**
+ * The workers' mean busy share (0..1) below which they took no work from the main thread: no
+ * hand-off to be the limit. An idle helper thread (a log transport's, an eval'd timer) beside a
+ * server blocked by its own JavaScript read "the main thread's hand-off is the limit … 1 thread
+ * have room"; a pool its main thread feeds too slowly still works a share of the time (35-40% seen).
+ */
+export const HANDOFF_MIN_WORKER_BUSY = 0.02;
+
 // ── Worker threads ───────────────────────────────────────────────────────────
 
 /**

@@ -507,13 +507,13 @@ test('healthy under a CPU quota on the server that did not throttle yet: the quo
 });
 
 test('a process of its own that is no worker of it (a helper it started beside it) is no pool: the hand-off is not the verdict', () => {
-  // Seen: sh -c 'node idle-helper.js & exec node server.js' of a server spinning 2 ms a request: "the main thread's hand-off
+  // Seen: sh -c 'node helper.js & exec node server.js' (the helper at a few % of a core) of a server spinning 2 ms a request: "the main thread's hand-off
   // is the limit: it is busy 100% while 1 worker process have room … more threads will not help".
   const result = syntheticResult({ elu: 1, cpuPct: 100, p50Ms: 10, p99Ms: 14, latency: { p50Ms: 20, p99Ms: 30, rps: 495 } });
   const main = result.samples.processes[0];
   const helper = structuredClone(main);
   Object.assign(helper, { key: '4300', pid: 4300, label: 'pid 4300', role: 'worker' });
-  Object.assign(helper.summary, { elu: 0, busy: 0, cpuPct: 0, loopDelayP50Ms: 0.1, loopDelayP99Ms: 1, loopDelayMaxMs: 2, routes: null });
+  Object.assign(helper.summary, { elu: 0.05, busy: 0.05, cpuPct: 5, loopDelayP50Ms: 0.1, loopDelayP99Ms: 1, loopDelayMaxMs: 2, routes: null });
   result.samples.processes.push(helper);
   result.machine = { cores: 2, cpu: { budget: 2 } };
   result.samples.system = { cpus: [60, 50] };
