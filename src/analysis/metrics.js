@@ -38,7 +38,7 @@
  * as an argument, defaulting to METRICS, so a test can add one without touching them.
  */
 import { median, isFiniteNumber } from './stats.js';
-import { requestOutcome, runsOutcome } from './request-outcome.js';
+import { requestOutcome, runsOutcome, runAttempts } from './request-outcome.js';
 
 /** @typedef {import('../base/result-types.js').LoadResult} LoadResult */
 /** @typedef {import('../base/result-types.js').Endpoint} Endpoint */
@@ -136,7 +136,7 @@ const measuredRuns = (runs) => runs.filter((r) => !r.partial && !r.failed);
 export function rowAttempts(runs) {
   return runs.reduce((sum, r) => {
     if (r.partial || r.failed) return sum + (r.errors ?? 0);
-    return sum + (isFiniteNumber(r.attempts) ? r.attempts : (r.requests ?? 0) + (r.errors ?? 0));
+    return sum + runAttempts(r).attempts;
   }, 0);
 }
 
@@ -168,7 +168,7 @@ function rowLatency(figure) {
 
 /**
  * A compare row's successful responses a second: the median of its runs' rates scaled to
- * their successes (runs saved before `succeeded` count every response).
+ * their successes (runs saved before `succeeded`: their requests less their errors, runAttempts()).
  * @param {RowFigures} row
  * @param {RowRun[]} runs
  * @returns {number|null|{ value: number, why: string }}
@@ -177,9 +177,11 @@ function rowSucceededRps(row, runs) {
   if (row.failed) return 0;
   const why = rowWhy(runs);
   if (why) return { value: 0, why };
-  const rates = measuredRuns(runs).flatMap(({ rps, succeeded: ok, requests }) => {
+  const rates = measuredRuns(runs).flatMap((run) => {
+    const { rps, requests } = run;
     if (!isFiniteNumber(rps)) return [];
-    return [isFiniteNumber(ok) && typeof requests === 'number' && requests > 0 && ok !== requests ? (rps * ok) / requests : rps];
+    const ok = runAttempts(run).succeeded;
+    return [typeof requests === 'number' && requests > 0 && ok !== requests ? (rps * ok) / requests : rps];
   });
   return rates.length ? median(rates) : row.rps?.median ?? null;
 }
@@ -193,7 +195,7 @@ function rowSucceededRps(row, runs) {
  * @returns {{ median: number|null, min: number, max: number, n: number }|undefined}
  */
 export function rowSucceededRpsSpread(row, runs) {
-  const rates = measuredRuns(runs).flatMap(({ rps, succeeded: ok, requests }) => (isFiniteNumber(rps) && isFiniteNumber(ok) && typeof requests === 'number' && requests > 0 ? [(rps * ok) / requests] : []));
+  const rates = measuredRuns(runs).flatMap((run) => (isFiniteNumber(run.rps) && typeof run.requests === 'number' && run.requests > 0 ? [(run.rps * runAttempts(run).succeeded) / run.requests] : []));
   if (rates.length === 0 || rates.length !== measuredRuns(runs).length) return row.rps;
   return { median: median(rates), min: Math.min(...rates), max: Math.max(...rates), n: rates.length };
 }

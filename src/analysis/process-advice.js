@@ -47,10 +47,14 @@ export function spawnsSeen(main, spawnedCpuPct) {
  */
 export function adviseProcesses(input, busy) {
   const x = input.rps;
-  const pool = estimatePoolSize({ ...input, workers: [] });
+  // Processes of its own that serve no request here (a job or a backend it started beside it) use the cores too: counted
+  // with its CPU, as its spawned commands are. Left out, a job at 0.84 of 2 cores read "1.0 core … stayed idle" and
+  // "2 processes … ~968 req/s, 2.0× this run's 475".
+  const besideCpuPct = (input.children ?? []).filter((c) => c.kind !== 'thread').reduce((sum, c) => sum + (c.cpuPct ?? 0), 0);
+  const pool = estimatePoolSize({ ...input, workers: [], ...(besideCpuPct > 0 ? { spawnedCpuPct: (input.spawnedCpuPct ?? 0) + besideCpuPct } : {}) });
+  const capacity = input.capacity ?? input.budget ?? input.cores ?? 1;
   // One process serves what its main thread allows: this run's throughput at its busy share.
   const perProcess = x / Math.max(busy.busy, 0.01);
-  const capacity = input.capacity ?? input.budget ?? input.cores ?? 1;
   // JavaScript on a main thread uses one core: processes past the budget's cores, a fraction rounded up, only share them.
   // Rounded down, a 1.5-CPU quota was "room for one main thread, not two" where 2 processes served 1.3-1.8× one.
   const maxSize = Math.max(1, Math.ceil(capacity - 1e-9));
@@ -74,13 +78,15 @@ export function adviseProcesses(input, busy) {
   // A budget of one CPU runs one main thread at a time: a gain read there is its wait for that CPU (other processes held
   // it), taken out of its busy share, not room for a second process. Seen: "run 1 processes of it … 2.5× this run's 216"
   // of a server pinned to one CPU beside a busy loop, confirmed by `tune --processes 1,1`.
-  const waitedOnly = gain >= 1 + RPS_BAND && maxSize <= 1;
+  // So is a gain where the cores allow no second process: "run 1 processes of it … 1.6× this run's 342" was said of a
+  // server beside a job of its own at 0.84 of 2 cores.
+  const waitedOnly = gain >= 1 + RPS_BAND && (maxSize <= 1 || size <= 1);
   const helps = gain >= 1 + RPS_BAND && !waitedOnly;
   const sizes = processSizes(size);
   const confirmWith = helps ? processConfirm(input, sizes) : null;
   const figures = {
     size, expectedRps, rps: x, gain, limit, bounds, perProcess, idleCores, budget, quotaCpus, cores: input.cores, budgetSource: input.budgetSource ?? null,
-    cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: commandTarget(input).command ?? null, waitedOnly,
+    cpuMs: pool.demands.cpuMs, mainBusy: busy.busy, confirmable: confirmWith !== null, command: commandTarget(input).command ?? null, waitedOnly, oneCpu: maxSize <= 1,
   };
   return { size: helps ? size : null, expectedRps, gain, figures, confirmWith, estimate: pool };
 }

@@ -19,11 +19,12 @@ export { RPS_BAND, P99_BAND, CLEAR_RPS_GAIN } from '../base/thresholds.js';
  * @property {string|null} policy
  * @property {string[]} reasons codes: within-band, p99-relaxed, best-p99, higher-throughput, only-policy,
  *   policies-tie, sizes-tie, tie-smaller (a smaller size than the first in the band tied with it: the smaller is kept), still-rising (not when the CPU budget was used up at the best size), single-repeat,
- *   errors-at-sizes, all-errors, nothing-measured, too-few-responses (no step had enough responses to rank:
+ *   errors-at-sizes, all-errors, nothing-measured, knob-ignored (a user's server ran the same worker processes at every size:
+ *   no recommendation; set by src/tune/tune-engine.js), too-few-responses (no step had enough responses to rank:
  *   no recommendation), too-few-at-sizes (some steps had too few and were not ranked), over-cpus (more workers than CPUs, none of them busy, the cores full),
  *   and the bottleneck kinds cpu-quota, generator, main-thread, machine; limit-not-sampled when throughput
  *   stopped rising past the best size and no sampled figure shows why
- * @property {{ pickedSize?: number, bandSize?: number, tooFewSizes?: Array<{ size: number, steps: number, requests: number, durationMs: number }>, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
+ * @property {{ pickedSize?: number, bandSize?: number, knobIgnored?: { workers: number, sizes: number[], sizeEnv: string|null, sizeArg: boolean }, tooFewSizes?: Array<{ size: number, steps: number, requests: number, durationMs: number }>, errorSizes: number[], failedSizes: FailedSize[], lowestP99Policy?: string, p99Best?: number }} basis
  *   the figures the reasons are worded from (`pickedSize`, `bandSize`, `lowestP99Policy` and `p99Best` only when a size was picked;
  *   `bandSize`: the smallest size within the bands, which `pickedSize` is or ties with)
  * @property {import('./cells.js').Cell[]} cells the evidence: every measured (size, policy)

@@ -220,8 +220,10 @@ export function resolveSizeKnob({ given, found, shape, command }) {
   /** @type {SizeKnob} */
   const base = { source: null, kind: null, name: null, flag: null, written: null, sizeArg: false, value: null, size: seenSize, seen, command: null, ignored: [] };
   if (given) {
-    // A variable the server may not read (a typo, another name): believed, as given, but what ran is said beside it.
-    const differs = given.kind === 'env' && given.value != null && foundDoubt({ kind: 'env', name: given.name ?? undefined, value: given.value }, seen) === 'seen-differs';
+    // A variable the server may not read (a typo, another name), or an argument it ignores (`--workers {size}` of a
+    // server that forks 2 whatever it is told): believed, as given, but what ran is said beside it.
+    const differs = given.value != null && (given.kind === 'env' || given.kind === 'placeholder') &&
+      foundDoubt({ kind: 'env', name: given.name ?? undefined, value: given.value }, seen) === 'seen-differs';
     return {
       ...base, source: 'given', kind: given.kind, name: given.name, sizeArg: Boolean(given.sizeArg), value: given.value, size: given.value ?? seenSize, command: given.command,
       ...(differs ? { seenDiffers: seenSize ?? 1 } : {}),

@@ -72,7 +72,7 @@
  * @property {number|null} [port]      the port the target serves
  * @property {Array<{ from: number, to: number, t: number }>} [restarts] the server process replaced by another
  *   that listens, in the measured phase (a launcher such as nodemon restarted it; src/sample/index.js)
- * @property {{ quotaCpus: number, throttledFraction: number, throttledMs: number, roles: string[], cgroup: string|null }|null} [quota]
+ * @property {{ quotaCpus: number, throttledFraction: number, throttledMs: number, roles: string[], cgroup: string|null, periodMs?: number|null }|null} [quota]
  *   the most throttled CPU quota binding the server or spawnbench over the measured phase (cpu.stat)
  *
  * @typedef {object} Finding what a rule found: an id and its figures, no words. The title, evidence

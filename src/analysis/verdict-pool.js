@@ -8,7 +8,7 @@
  * (src/sample/thread-busy.js).
  */
 import { poolCapacity } from './pool-capacity.js';
-import { POOL_BUSY_FRACTION, MAIN_ELU_LIMIT } from '../base/thresholds.js';
+import { POOL_BUSY_FRACTION, MAIN_ELU_LIMIT, HANDOFF_MIN_WORKER_BUSY } from '../base/thresholds.js';
 
 /**
  * The capacity figures of the evidence (src/analysis/pool-capacity.js).
@@ -61,7 +61,8 @@ export function poolLimited(evidence) {
     threshold: POOL_BUSY_FRACTION,
   };
   if (c.workersBusy >= POOL_BUSY_FRACTION) return { id: 'pool-saturated', kind: 'problem', where: null, figures };
-  if ((c.mainBusy ?? 0) >= MAIN_ELU_LIMIT) {
+  // Workers that took no work (an idle helper thread) are fed nothing: no hand-off to be the limit.
+  if ((c.mainBusy ?? 0) >= MAIN_ELU_LIMIT && c.workersBusy >= HANDOFF_MIN_WORKER_BUSY) {
     const main = evidence.processes.find((p) => p.role === 'main');
     return { id: 'handoff-limited', kind: 'problem', where: main ? `main, pid ${main.pid}` : null, figures: { ...figures, threshold: MAIN_ELU_LIMIT } };
   }

@@ -1,7 +1,7 @@
 /**
  * Rule: the CPU quota of the server's cgroup (or of an ancestor: a pod, a slice)
  * throttled it in many periods. A throttled group's threads all stop until the
- * next period (up to 100 ms), so loop delays and latency carry the quota's
+ * next period (its cfs period, 100 ms by default), so loop delays and latency carry the quota's
  * stalls; more workers only split the same quota. Read from cpu.stat
  * (src/sample/throttling.js). A quota that binds spawnbench alone holds back the
  * load generator: a limit on what was measured, not the server's problem.
@@ -21,6 +21,6 @@ export function quotaThrottled(evidence) {
     id: server ? 'cpu-quota' : 'generator-quota',
     kind: server ? 'problem' : 'limit',
     where: q.cgroup ? `cgroup ${q.cgroup}` : null,
-    figures: { quotaCpus: q.quotaCpus, throttledFraction: q.throttledFraction, throttledMs: q.throttledMs, sharedWith: server && q.roles.includes('spawnbench') ? 'spawnbench' : null },
+    figures: { quotaCpus: q.quotaCpus, throttledFraction: q.throttledFraction, throttledMs: q.throttledMs, periodMs: q.periodMs ?? null, sharedWith: server && q.roles.includes('spawnbench') ? 'spawnbench' : null },
   };
 }

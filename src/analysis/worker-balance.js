@@ -188,3 +188,20 @@ export function cellBalances(steps) {
     return { size, policy, ratio, id: ratio >= LOPSIDED_RATIO ? 'lopsided' : 'even', basis: list[0].basis };
   });
 }
+
+/**
+ * A size knob that set no worker count: the same number of worker processes ran at every size measured
+ * (two sizes or more), or null. `tune --size-env WORKERS --sizes 1,3` on a node:cluster server that forks
+ * 2 workers whatever WORKERS says (it reads another variable, or caps at its CPUs) measured 2 workers twice and
+ * recommended "Use 3 workers" from the noise between them. Processes only: a thread pool may start its
+ * threads as work comes (piscina), so fewer than its size can be seen.
+ * @param {ReturnType<typeof cellWorkers>} cells
+ * @returns {{ workers: number, sizes: number[] }|null}
+ */
+export function ignoredSizeKnob(cells) {
+  const measured = cells.filter((c) => c.workerKind === 'process' && Number.isFinite(c.workers) && /** @type {number} */ (c.workers) > 0);
+  const sizes = [...new Set(measured.map((c) => c.size))].sort((a, b) => a - b);
+  if (sizes.length < 2 || measured.length < cells.length) return null;
+  const counts = new Set(measured.map((c) => Math.round(/** @type {number} */ (c.workers))));
+  return counts.size === 1 ? { workers: [...counts][0], sizes } : null;
+}

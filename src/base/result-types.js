@@ -292,6 +292,7 @@
  * @property {number|null} fraction throttled ÷ periods (null: no period ran)
  * @property {number} throttledMs time the group's threads were held back
  * @property {number|null} usageCpus CPUs the cgroup used on average (null where not readable)
+ * @property {number|null} [periodMs] the quota's period (cpu.cfs_period_us, cpu.max): a throttled group stops for up to this long
  */
 
 /**

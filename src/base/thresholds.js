@@ -381,6 +381,14 @@ export const EXTRAPOLATE_MIN_SHARE_COSTLY = 0.2;
  */
 export const MAIN_ELU_LIMIT = 0.9;
 
+/**
+ * The workers' mean busy share (0..1) below which they took no work from the main thread: no
+ * hand-off to be the limit. An idle helper thread (a log transport's, an eval'd timer) beside a
+ * server blocked by its own JavaScript read "the main thread's hand-off is the limit … 1 thread
+ * have room"; a pool its main thread feeds too slowly still works a share of the time (35-40% seen).
+ */
+export const HANDOFF_MIN_WORKER_BUSY = 0.02;
+
 // ── Worker threads ───────────────────────────────────────────────────────────
 
 /**
@@ -840,8 +848,8 @@ export const MIN_OPEN_FILES = 1024;
 export const OPEN_FILES_BESIDES_CONNECTIONS = 64;
 
 /**
- * A second of the measured phase with no response at all, between seconds that had some, is a
- * pause of the server (a debugger, SIGSTOP, a VM or container pause, a long GC) when its other
+ * A second of the measured phase with no response at all, between seconds that had some (or before
+ * the first: a server still getting ready when the warm-up ended), is a pause of the server (a debugger, SIGSTOP, a VM or container pause, a long GC) when its other
  * seconds answered at least this many responses each (median, count) and its median latency was
  * below PAUSE_MAX_P50_MS: such a server has a response in every second it runs. A server frozen
  * 2 s of a 5 s run (kill -STOP) answered 0 in two seconds beside 11,000 to 24,000 in the others,

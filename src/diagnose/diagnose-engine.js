@@ -22,7 +22,8 @@ import { buildEvidence } from './evidence.js';
 import { createGcWindows } from './gc-windows.js';
 import { targetEnv } from './profiler-env.js';
 import { bootCommand, commandTarget } from '../runner/boot-command.js';
-import { listeningServer } from '../runner/server-tree.js';
+import { listeningServer, listeningSnapshot } from '../runner/server-tree.js';
+import { serverShape } from '../analysis/server-shape.js';
 import { serverBehindPid } from './pid-owns-port.js';
 import { findSizeKnob, tuneArgs } from '../analysis/size-knob.js';
 import { readProfiles } from './cpu-profile.js';
@@ -54,6 +55,8 @@ async function execute(engine, plan, logger) {
   /** @type {import('../machine/cpu-budget.js').CpuBudget|null} */
   let serverCpu = null;
   let measureStartedAt = null;
+  /** @type {import('../analysis/server-shape.js').ServerShape|null} the server's tree at the end of the load: who its workers are */
+  let shape = null;
   const onReport = (report) => {
     if (report.isMainThread) sched.watch(report.pid);
     if (measuring) gc.add(report);
@@ -98,8 +101,10 @@ async function execute(engine, plan, logger) {
       }
       if (phase === 'done') measuring = false;
     },
-    afterLoad: (server) => {
+    afterLoad: async (server) => {
       measuring = false;
+      // Its workers as its tree shows them (IPC children, cluster workers): a job it started beside it is none.
+      if (server) shape = serverShape((await listeningSnapshot(server.treePid ?? server.proc.pid, server.port)).tree, { rootPid: server.treePid ?? server.proc.pid });
       // The server's main thread, not a launcher's above it (npm, nodemon).
       mainThread = sched.take(new Set(launchers.map((l) => l.pid)));
       // The limits a failed spawn may have hit, read while the server still runs.
@@ -140,7 +145,7 @@ async function execute(engine, plan, logger) {
   const workerDeaths = samples ? treeWorkerDeaths(samples.processes, measureStartedAt) : [];
   const filesLimit = openFilesShort(load, limits);
   if (result.samples) result.samples.probe = probeWithFilesLimit(result.samples.probe, filesLimit);
-  result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, spawnFailures: failedSpawns, workerDeaths, openFilesLimit: filesLimit })), thresholds: THRESHOLDS };
+  result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, server: shape, spawnFailures: failedSpawns, workerDeaths, openFilesLimit: filesLimit })), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);
   result.outcome = requestOutcome(load);
   result.spawnFailures = failedSpawns;

@@ -53,6 +53,14 @@ export function buildEvidence(result) {
       routes: s.routes ?? null,
     };
   });
+  // A process of its own that is no worker of it (no IPC, no cluster worker: a job or a helper it started beside it, as
+  // the tree at the end of the load shows): counted as the server's CPU, not as a pool worker. Taken for one, an idle
+  // helper beside a server blocked by JavaScript read "the main thread's hand-off is the limit … 1 worker process have room".
+  const shape = result.server ?? null;
+  if (shape && Array.isArray(shape.workers) && shape.pid) {
+    const incarnations = new Set((result.workerDeaths ?? []).flatMap((d) => [d.pid, d.replacedBy]).filter((pid) => pid != null));
+    for (const p of processes) if (p.role === 'worker' && !shape.workers.includes(p.pid) && !incarnations.has(p.pid)) p.role = 'child';
+  }
   // A server whose HTTP server runs in a worker thread: that thread's loop is the server's, the main thread one more thread.
   const main = processes.find((p) => p.role === 'main');
   const listener = listenerThread({ main, threads: processes.filter((p) => p.role === 'thread'), workers: processes.filter((p) => p.role === 'worker').length }, (p) => p.routes);
@@ -140,7 +148,7 @@ function quotaOf(throttling) {
   const measured = (throttling ?? []).filter((t) => Number.isFinite(t.fraction));
   if (measured.length === 0) return null;
   const t = measured.reduce((a, b) => (b.fraction > a.fraction ? b : a));
-  return { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, cgroup: t.cgroup ?? null };
+  return { quotaCpus: t.quotaCpus, throttledFraction: t.fraction, throttledMs: t.throttledMs, roles: t.roles, cgroup: t.cgroup ?? null, periodMs: Number.isFinite(t.periodMs) && t.periodMs > 0 ? t.periodMs : null };
 }
 
 /** Why there are no probe figures, in the words the "not seen" list uses. */

@@ -304,7 +304,14 @@ const WORDS = {
     ],
     next: ['diagnose again without stopping it'],
   }),
-  paused: (f) => ({
+  paused: (f) => (f.atStart ? {
+    title: `the server answered nothing in the first ${f.seconds === 1 ? 'second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured, where its other seconds answered ~${int(f.medianRps)} each`,
+    evidence: [
+      'it was still getting ready when the warm-up ended: a first connection to a database, a cache filled, code compiled on first use',
+      'its figures hold that wait: the throughput is averaged over it, and the warm-up\'s requests answered late are in no figure',
+    ],
+    next: ['diagnose again with a longer --warmup (-w), past the time it takes to get ready'],
+  } : {
     title: `the server answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), where its other seconds answered ~${int(f.medianRps)} each`,
     evidence: [
       'a pause: a stopped process (kill -STOP, Ctrl-Z), a debugger at a breakpoint, a VM or container paused, or a GC of seconds',
@@ -598,7 +605,7 @@ const WORDS = {
     evidence: [
       `cpu.stat: ${pct(f.throttledFraction)} of the quota's periods ended throttled (threshold ${pct(QUOTA_THROTTLED_FRACTION)}), ` +
         `${ms(f.throttledMs)} held back in all${f.sharedWith ? '; spawnbench and its load generator ran under the same quota' : ''}`,
-      'a throttled group stops until the next period (up to 100 ms): loop delays and latency include those stops',
+      `a throttled group stops until the next period (${f.periodMs > 0 ? `up to ${ms(f.periodMs)}, its period` : 'up to one period, 100 ms by default'}): loop delays and latency include those stops`,
     ],
     next: [
       'more workers only split the same quota: size the pool to the quota (spawnbench tune), or raise the limit (docker --cpus, resources.limits.cpu)',

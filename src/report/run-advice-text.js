@@ -87,7 +87,8 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
   if (a.reasons.some((r) => r.id === 'generator-stopped')) return 'No recommendation: spawnbench itself was stopped during the run.';
-  if (a.reasons.some((r) => r.id === 'paused')) return 'No recommendation: the server answered nothing for a while mid-run.';
+  const paused = a.reasons.find((r) => r.id === 'paused');
+  if (paused) return paused.figures.atStart ? 'No recommendation: the server answered nothing at the start of the measured time.' : 'No recommendation: the server answered nothing for a while mid-run.';
   if (a.reasons.some((r) => r.id === 'server-restarted')) return 'No recommendation: the server restarted during the run.';
   if (a.reasons.some((r) => r.id === 'workers-unreached')) return 'No recommendation: not every worker serves the port measured.';
   if (a.reasons.some((r) => r.id === 'other-runtime')) return 'No recommendation: the server is not Node.js.';
@@ -175,7 +176,11 @@ function ownHeadline(a) {
   const now = knob?.size ?? null;
   if (!action) return `The figures support ${workers(a.size)}${now !== null ? ` (this run: ${now} seen)` : ''}; no size knob was found to set.`;
   // A given variable the server may not read: what ran is not its value (size-knob.js seenDiffers).
-  if (knob?.seenDiffers != null) return `${capital(action)}${policyChange} (this run: ${knob.name}=${knob.value}, yet ${workers(knob.seenDiffers)} seen: check that the server reads ${knob.name}).`;
+  if (knob?.seenDiffers != null) {
+    return knob.name
+      ? `${capital(action)}${policyChange} (this run: ${knob.name}=${knob.value}, yet ${workers(knob.seenDiffers)} seen: check that the server reads ${knob.name}).`
+      : `${capital(action)}${policyChange} (this run: ${knob.value} in place of {size}, yet ${workers(knob.seenDiffers)} seen: check that the server takes its size from that argument).`;
+  }
   // An action is only worded for a knob (knobAction()).
   if (a.size === now && !policyChange) return `Keep it at ${a.size}: the figures call for no change (${/** @type {SizeKnob} */ (knob).written ?? action.replace(/^set |^start it with /, '')}).`;
   return `${capital(action)}${policyChange} (this run: ${workers(now ?? 0)}).`;
@@ -299,8 +304,11 @@ const SENTENCES = {
     `spawnbench did not run for ${secs(f.stoppedMs)} ${f.inWarmup ? 'in the warm-up' : `of the ${secs(f.durationMs)} measured`} (Ctrl-Z or SIGSTOP, a suspended machine, a debugger): ` +
     `${f.inWarmup ? 'the open loop sent the requests due then late, into the measured time' : 'nothing was sent then'}, ` +
     'so its throughput and latency hold that gap, not what the server can do. Run again without stopping it.',
-  paused: (f) =>
-    `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
+  paused: (f) => f.atStart
+    ? `It answered nothing in the first ${f.seconds === 1 ? 'second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured, ` +
+      `where its other seconds answered ~${int(f.medianRps)} each: it was still getting ready when the warm-up ended (a first connection to a database, a cache filled, code compiled on first use), ` +
+      'and its figures hold that wait, so it is not sized. Run again with a longer --warmup (-w).'
+    : `It answered nothing for ${f.seconds === 1 ? '1 second' : `${int(f.seconds)} seconds`} of the ${int(f.measuredSeconds)} measured (${f.from === f.to ? `second ${f.from}` : `seconds ${f.from}–${f.to}`}), ` +
     `where its other seconds answered ~${int(f.medianRps)} each: a pause (a debugger, SIGSTOP, a VM or container pause, a long GC) is in its figures, so it is not sized. ` +
     'Find what stopped it (spawnbench diagnose), then run again.',
   'too-short': (f) =>
@@ -429,7 +437,10 @@ const SENTENCES = {
     `${f.size} processes of it, each with its own main thread, would serve ~${int(f.expectedRps)} req/s${f.limit === 'processes' ? '' : ` (${limitWords(f) ?? f.limit} then the limit)`}. ` +
     'Each process has its own memory: in-memory state (sessions, caches, counters) is per process.' +
     (f.confirmable ? '' : ` To measure it, give tune the node command that starts it: spawnbench tune --processes 1,${f.size} -- node <entry file>.`),
-  'processes-no-gain': (f) => f.waitedOnly
+  'processes-no-gain': (f) => f.waitedOnly && f.oneCpu === false
+    ? `It spawned nothing and its main thread is the limit, but ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} allow ~${int(f.expectedRps)} req/s, which one process serves with a core to itself: ` +
+      `more processes would share them, not add to them. Its main thread had the CPU ${pct(f.mainBusy)} of the time (this run: ${int(f.rps)} req/s).`
+    : f.waitedOnly
     ? `It spawned nothing and its main thread is the limit, but ${(f.budgetSource ?? 'host') === 'host' ? 'the machine\'s one CPU' : `its budget of ${limitWords({ ...f, limit: 'cores' })}`} has room for one main thread, not two: more processes would share it, not add to it. ` +
       `Its main thread had the CPU ${pct(f.mainBusy)} of the time; with it to itself, one process would serve ~${int(f.expectedRps)} req/s (this run: ${int(f.rps)}).`
     : `It spawned nothing and its main thread is the limit, but more processes would leave ${f.limit === 'processes' ? 'the cores' : limitWords(f) ?? f.limit} the limit at ~${int(f.expectedRps)} req/s, no more than this run's ${int(f.rps)}.`,

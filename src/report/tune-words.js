@@ -28,7 +28,7 @@ import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';
  */
 
 /**
- * A recommendation that picked a size: past nothing-measured, too-few-responses and all-errors,
+ * A recommendation that picked a size: past nothing-measured, too-few-responses, knob-ignored and all-errors,
  * recommend() sets its size, chosen cell, best size, bottleneck and the basis of the pick.
  * @typedef {import('../analysis/recommend.js').Recommendation & { size: number, chosen: Cell, best: SizeFigures,
  *   basis: { pickedSize: number, bandSize: number, p99Best: number } }} PickedRecommendation
@@ -281,6 +281,14 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
     return [
       `No step had enough responses to rank sizes (${TUNE_MIN_RESPONSES}, over at least ${TUNE_P99_MULTIPLE} × its p99), so there is no recommendation: ${tooFewList(basis.tooFewSizes, unit)}. Measure longer steps (-d, or -n ${TUNE_MIN_RESPONSES} or more) or with more connections.`,
       ...(basis.failedSizes ?? []).map((f) => failedSizeSentence(f, unit)),
+    ];
+  }
+  if (reasons.includes('knob-ignored')) {
+    const k = basis.knobIgnored;
+    const knob = k.sizeEnv ? k.sizeEnv : '{size} in its arguments';
+    return [
+      `The server did not follow ${knob}: ${int(k.workers)} worker ${k.workers === 1 ? 'process' : 'processes'} ran at every size measured (${k.sizes.join(', ')}), so the sizes differ only by noise. ` +
+        `Check that the server takes its size from ${k.sizeEnv ? `${k.sizeEnv} (not a misspelt or another variable)` : 'that argument'} and does not cap it, then tune again.`,
     ];
   }
   if (reasons.includes('all-errors')) {

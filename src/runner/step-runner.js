@@ -43,6 +43,7 @@ function pauseFailure(load, failures) {
   }
   const pause = failures.length === 0 ? pausedMidRun(load) : null;
   if (!pause) return [];
+  if (pause.atStart) return [`the server answered nothing in the first ${pause.seconds} s of the ${pause.measuredSeconds} measured, where its other seconds answered ~${Math.round(pause.medianRps).toLocaleString('en-US')} each: it was still getting ready when the warm-up ended; give a longer --warmup (-w)`];
   const seconds = pause.from === pause.to ? `second ${pause.from}` : `seconds ${pause.from}–${pause.to}`;
   return [`the server answered nothing for ${pause.seconds} s of the ${pause.measuredSeconds} measured (${seconds}), where its other seconds answered ~${Math.round(pause.medianRps).toLocaleString('en-US')} each: a pause (SIGSTOP, a debugger, a VM pause) is in its figures`];
 }

@@ -51,9 +51,10 @@ export function accepts(host, port, timeoutMs = CONNECT_TIMEOUT_MS) {
  * @param {(pgid: number) => number[]} [options.portsOf] the group's listening ports (listeningPorts)
  * @param {(pgid: number, port: number) => string[]} [options.addressesOf] the addresses it listens on at the port that
  *   the loopback hosts do not reach (listeningAddresses): a server bound to its own HOST is driven there
+ * @param {number} [options.graceMs] how long it may listen elsewhere only before that is the answer (WRONG_PORT_GRACE_MS)
  * @returns {Promise<{ host: string, port: number }>}
  */
-export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts, addressesOf = listeningAddresses }) {
+export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts, addressesOf = listeningAddresses, graceMs = WRONG_PORT_GRACE_MS }) {
   const deadline = Date.now() + readyTimeoutMs;
   let elsewhereSince = null;
   let others = [];
@@ -72,11 +73,14 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
       others = portsOf(pgid).filter((p) => p !== port && !debuggers.includes(p));
       elsewhereSince = others.length > 0 ? elsewhereSince ?? checkedAt : null;
     }
-    if (elsewhereSince !== null && Date.now() - elsewhereSince >= WRONG_PORT_GRACE_MS) {
+    // A port the user named (--port) is waited for to the end: an admin port opened first is no answer to it, and "pass
+    // --port <the admin port>" was said to a server given --port that opened its own 4.5 s after its admin port.
+    if (portSource === 'PORT' && elsewhereSince !== null && Date.now() - elsewhereSince >= graceMs) {
       // Of several, which serves its requests is the user's to say: "pass --port 39001" named its admin port of two.
-      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}`);
+      throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}` +
+        ' (a server that opens an admin port first and its own later: pass its own, which is waited for up to --ready-timeout)');
     }
-    if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid), debuggers: debuggerPorts(), listensNowhere: others.length === 0 });
+    if (Date.now() >= deadline) throw await notListening({ label, port, portSource, readyTimeoutMs, mentioned: mentionedPorts(), quota: quotaOf(pgid), debuggers: debuggerPorts(), listensNowhere: others.length === 0, listening: others });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new RunError(`stopped before ${label} accepted connections`);
@@ -86,12 +90,14 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
  * The timeout message. A port its output mentions that answers is the hint
  * ("it seems to listen on 4000"); one that does not answer is still named.
  */
-async function notListening({ label, port, portSource, readyTimeoutMs, mentioned, quota, debuggers = [], listensNowhere = false }) {
+async function notListening({ label, port, portSource, readyTimeoutMs, mentioned, quota, debuggers = [], listensNowhere = false, listening = [] }) {
   const others = mentioned.filter((p) => p !== port);
   // Nothing it started listened on any port: a slow start (a build, a compile, migrations) is as likely as a fixed
   // port of a server that left its group, and "pass --port N" alone sent a slow server's user after a port.
   const slowStart = listensNowhere && !quota ? `; nothing it started listens on any port yet: if it starts slowly, give it a longer --ready-timeout (now ${readyTimeoutMs / 1000}s)` : '';
   let hint = portSource === 'PORT' ? `${slowStart}; if it listens on a fixed port, pass --port N` : slowStart;
+  // --port named a port it never opened, while it listens on others: say which (the PORT case says so after its grace).
+  if (portSource !== 'PORT' && listening.length > 0) hint = `; it listens on ${list(listening)}: pass --port ${listening.length === 1 ? listening[0] : 'N with the one of them'} if that serves its requests`;
   // Its inspector listened and its server never did: a --inspect-brk waits for a debugger before any code runs.
   if (debuggers.length > 0) hint = `; only its Node inspector listens (port ${debuggers[0]}, a debugger's port, not its HTTP one): with --inspect-brk it waits for a debugger before it starts, so drop it or use --inspect`;
   if (others.length > 0) hint = `; its output mentions port ${others[0]}: if it listens there, pass --port ${others[0]}`;

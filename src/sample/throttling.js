@@ -18,6 +18,7 @@ import { ownCpuBudget, readServerCpu, readCpuStat, throttlingBetween } from '../
  * @property {number|null} fraction throttled ÷ periods (null: no period ran)
  * @property {number} throttledMs time the group's threads were held back
  * @property {number|null} usageCpus CPUs the cgroup used on average (null where not readable)
+ * @property {number|null} periodMs the quota's period: a throttled group stops for up to this long
  */
 
 /**
@@ -43,7 +44,8 @@ export function createThrottleSampler({ serverPid }) {
   const figures = (group, from, to) => {
     const between = from && to ? throttlingBetween(from.stat, to.stat, to.t - from.t) : null;
     if (!between) return null;
-    return { roles: group.roles, quotaCpus: group.quota.cpus, cgroup: group.quota.cgroup, version: group.quota.version, ...between };
+    const periodMs = group.quota.periodUs > 0 ? group.quota.periodUs / 1000 : null;
+    return { roles: group.roles, quotaCpus: group.quota.cpus, cgroup: group.quota.cgroup, version: group.quota.version, periodMs, ...between };
   };
   const reset = () => {
     for (const { group, reading } of take()) Object.assign(group, { first: reading, last: reading });

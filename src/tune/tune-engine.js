@@ -18,11 +18,12 @@ import { createExhaustiveSearch } from './exhaustive.js';
 import { createAdaptiveSearch } from './adaptive.js';
 import { createEngine, resultEnvelope, finishEngine } from '../runner/engine-shell.js';
 import { measureRun, failedStepFigures } from '../runner/step-runner.js';
-import { chosenProcesses, cellBalances, cellWorkers } from '../analysis/worker-balance.js';
+import { chosenProcesses, cellBalances, cellWorkers, ignoredSizeKnob } from '../analysis/worker-balance.js';
 import { RunError } from '../base/errors.js';
 import { hasEnoughResponses } from '../analysis/step-enough.js';
 import { STEP_TICK_SLACK_MS, TUNE_MIN_RESPONSES } from '../base/thresholds.js';
 import { targetOf } from '../base/target-kinds.js';
+import { THREADPOOL_ENV, VIPS_ENV } from '../analysis/size-knob.js';
 
 /**
  * @param {object} plan from buildTunePlan()
@@ -105,6 +106,18 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
   const recommendation = recommend(steps);
   // A server without a policy knob ran its own balancing at every step: the policy was not tuned.
   if (plan.knobs && plan.policies[0] === null) Object.assign(recommendation, { policyReason: 'no-policy-knob', reasons: [...recommendation.reasons, 'policy-not-tuned'] });
+  // A size knob the server did not follow (the same workers at every size): the sizes differ by noise alone, so none is recommended.
+  const workers = plan.knobs ? cellWorkers(steps) : null;
+  // A thread knob (UV_THREADPOOL_SIZE, VIPS_CONCURRENCY) sizes threads, whatever the worker processes beside them.
+  const threadKnob = [THREADPOOL_ENV, VIPS_ENV].includes(plan.knobs?.sizeEnv);
+  const ignored = workers && !plan.knobs.processes && !threadKnob && recommendation.size !== null ? ignoredSizeKnob(workers) : null;
+  if (ignored) {
+    Object.assign(recommendation, {
+      size: null, policy: null, chosen: null, best: null, bestCell: null, ties: { sizes: [], policies: [] }, bottleneck: null,
+      reasons: ['knob-ignored'], basis: { ...recommendation.basis, knobIgnored: { ...ignored, sizeEnv: plan.knobs.sizeEnv, sizeArg: plan.knobs.sizeArg } },
+    });
+    delete recommendation.policyReason;
+  }
   // Stopped before a second repeat: --repeat was given already (the note says why each step ran once), so no advice to pass it.
   if (stoppedEarly && plan.repeat > 1) recommendation.reasons = recommendation.reasons.filter((r) => r !== 'single-repeat');
   // Each cell with the metrics of the table it has a figure of (src/analysis/metrics.js), as --json shows them.
@@ -127,7 +140,7 @@ export function tuneResult(plan, { machine, runtimes = [], steps, search, stoppe
     usl: uslOf(steps),
     recommendation,
     ...neighboursBySize(steps),
-    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation), balance: cellBalances(steps), workers: cellWorkers(steps) } : {}),
+    ...(plan.knobs ? { processes: chosenProcesses(steps, recommendation), balance: cellBalances(steps), workers } : {}),
     notes,
     stoppedEarly,
     exitCode: recommendation.size === null ? 1 : 0,

@@ -68,6 +68,17 @@ test('borderline: the pool\'s mean busy share at POOL_BUSY_FRACTION is saturated
   assert.notEqual(under.verdict.id, 'pool-saturated');
 });
 
+test('an idle helper thread beside a busy main thread is no hand-off: it took no work', () => {
+  // Seen: new Worker('setInterval(()=>{},1000)', { eval: true }) beside a handler spinning 2 ms a request: "the main
+  // thread's hand-off is the limit: it is busy 100% while 1 thread have room … more threads will not help".
+  const idle = [{ elu: 0, busy: 0, busyFrom: 'elu', cpuPct: 0 }];
+  const d = diagnoseEvidence(evidence({ main: { elu: 1 }, workers: idle, cpus: [60, 45], cores: 2 }));
+  assert.notEqual(d.verdict.id, 'handoff-limited');
+  assert.ok(!d.findings.some((f) => f.id === 'handoff-limited'), d.findings.map((f) => f.id).join(','));
+  const fed = diagnoseEvidence(evidence({ main: { elu: 1 }, workers: [{ elu: 0.05, busy: 0.05, busyFrom: 'elu', cpuPct: 5 }], cpus: [60, 45], cores: 2 }));
+  assert.equal(fed.verdict.id, 'handoff-limited');
+});
+
 test('threads waiting in Atomics.wait (ELU 1, little CPU) are not a saturated pool; a busy main thread then is the hand-off limit', () => {
   const waiting = [{ elu: 1, busy: 0.4, busyFrom: 'cpu', cpuPct: 40 }, { elu: 1, busy: 0.35, busyFrom: 'cpu', cpuPct: 35 }];
   const d = wordDiagnosis(diagnoseEvidence(evidence({ main: { elu: MAIN_ELU_LIMIT + 0.05 }, workers: waiting, cpus: [95, 90], cores: 4 })));

@@ -319,6 +319,12 @@ test('a server that answered nothing for whole seconds mid-run is "paused", not 
   // Every second answered: no pause.
   result.load.series = [{ second: 1, requests: 23000 }, { second: 2, requests: 1000 }, { second: 3, requests: 5 }, { second: 4, requests: 23000 }];
   assert.notEqual(diagnoseEvidence(buildEvidence(result)).verdict.id, 'paused');
+  // Nothing answered in the first second, then ~18,000 a second: still getting ready after the warm-up, not a pause.
+  result.load.series = [{ second: 1, requests: 0 }, { second: 2, requests: 18513 }, { second: 3, requests: 44761 }];
+  const late = wordDiagnosis(diagnoseEvidence(buildEvidence(result))).verdict;
+  assert.equal(late.id, 'paused');
+  assert.equal(late.title, 'the server answered nothing in the first second of the 3 measured, where its other seconds answered ~18,513 each');
+  assert.match(late.next[0], /diagnose again with a longer --warmup/);
 });
 
 test('a worker process that died while measured is the verdict: a cluster whose worker threw every 2 s read "healthy … nothing to fix at this load"', () => {
@@ -367,6 +373,24 @@ test('borderline: a CPU quota that throttled the server in 25% of periods is the
   assert.match(verdict.next.join('\n'), /more workers only split the same quota/);
   assert.equal(findings[0].id, 'js-blocking');
   assert.equal(THRESHOLDS.QUOTA_THROTTLED_FRACTION, thresholds.QUOTA_THROTTLED_FRACTION);
+});
+
+test('a quota\'s stops are said to last up to its own period, not always 100 ms: a 1 s period stopped the server 700 ms at a time', () => {
+  const late = { elu: 1, loopDelayP50Ms: 10, loopDelayP99Ms: 672, loopDelayMaxMs: 717 };
+  const quota = { quotaCpus: 0.3, throttledFraction: 1, throttledMs: 1969, roles: ['server'], cgroup: '/long' };
+  const evidenceOf = (periodMs) => diagnoseEvidence({ ...evidence({ process: late }), quota: { ...quota, periodMs } });
+  // cpu.cfs_period_us 1000000: it said "(up to 100 ms)" beside a loop delay p99 of 672 ms.
+  const long = wordDiagnosis(evidenceOf(1000)).verdict.evidence.join('\n');
+  assert.match(long, /stops until the next period \(up to 1,000 ms, its period\)/);
+  assert.doesNotMatch(long, /100 ms/);
+  assert.match(wordDiagnosis(evidenceOf(100)).verdict.evidence.join('\n'), /up to 100 ms, its period/);
+  // A result written before the period was recorded.
+  assert.match(wordDiagnosis(evidenceOf(null)).verdict.evidence.join('\n'), /up to one period, 100 ms by default/);
+  // The period reaches the evidence from the sampled throttling.
+  const throttled = { roles: ['server'], quotaCpus: 0.3, cgroup: '/long', periods: 3, fraction: 1, throttledMs: 1969, periodMs: 1000 };
+  const result = syntheticResult({ seed: 1 });
+  result.samples = { ...result.samples, throttling: [throttled] };
+  assert.equal(buildEvidence(result).quota?.periodMs, 1000);
 });
 
 test('under a CPU quota that throttled the server, its wait for a CPU is the quota\'s: not "the machine is short of CPU" while the cores had room', () => {
@@ -508,4 +532,24 @@ test('healthy under a CPU quota on the server that did not throttle yet: the quo
   // A quota on spawnbench only bounds nothing of the server's.
   const own = wordDiagnosis(diagnoseEvidence({ ...run, quota: { ...quota, roles: ['spawnbench'] } })).verdict;
   assert.notEqual(own.figures.capacityLimit, 'cpu');
+});
+
+test('a process of its own that is no worker of it (a helper it started beside it) is no pool: the hand-off is not the verdict', () => {
+  // Seen: sh -c 'node helper.js & exec node server.js' (the helper at a few % of a core) of a server spinning 2 ms a request: "the main thread's hand-off
+  // is the limit: it is busy 100% while 1 worker process have room … more threads will not help".
+  const result = syntheticResult({ elu: 1, cpuPct: 100, p50Ms: 10, p99Ms: 14, latency: { p50Ms: 20, p99Ms: 30, rps: 495 } });
+  const main = result.samples.processes[0];
+  const helper = structuredClone(main);
+  Object.assign(helper, { key: '4300', pid: 4300, label: 'pid 4300', role: 'worker' });
+  Object.assign(helper.summary, { elu: 0.05, busy: 0.05, cpuPct: 5, loopDelayP50Ms: 0.1, loopDelayP99Ms: 1, loopDelayMaxMs: 2, routes: null });
+  result.samples.processes.push(helper);
+  result.machine = { cores: 2, cpu: { budget: 2 } };
+  result.samples.system = { cpus: [60, 50] };
+  const verdictOf = (server) => wordDiagnosis(diagnoseEvidence(buildEvidence({ ...result, server }))).verdict.id;
+  assert.equal(verdictOf(null), 'handoff-limited', 'with no tree read (a --url), every process of the group is taken as a worker');
+  const single = { pid: 4242, launchers: [], workers: [], threads: 0, kind: 'single', clusterPolicy: null, poolThreads: { count: 4, cpuTicks: 0 } };
+  assert.notEqual(verdictOf(single), 'handoff-limited');
+  assert.equal(buildEvidence({ ...result, server: single }).processes.find((p) => p.pid === 4300)?.role, 'child');
+  // A worker its tree names stays one.
+  assert.equal(buildEvidence({ ...result, server: { ...single, workers: [4300], kind: 'processes' } }).processes.find((p) => p.pid === 4300)?.role, 'worker');
 });

@@ -28,3 +28,12 @@ test("compare --against judges the row's error share over its requests", () => {
   const errors = againstCompareBaseline(compare(450), compare(100)).rows[0].deltas.find((d) => d.metric === 'errors');
   assert.deepEqual([errors.noise.shareBefore, errors.noise.shareAfter], [0.1, 0.45]);
 });
+
+test('a compare file saved before runs recorded attempts and successes: its gates read its errors as responses, never a share below the truth', () => {
+  // Such a file's row of 50% 500s passed errors<=40% at "33%" and rps>=15000 on its failed responses.
+  const old = compare(450, { attempts: false });
+  const outcomes = evaluateAssertions(['errors<=40%', 'rps>=600', 'rps>=500'].map(parseAssertion), gateFigures(old));
+  assert.deepEqual(outcomes.map((o) => [o.pass, Math.round(o.measured)]), [[false, 45], [false, 550], [true, 550]]);
+  const against = againstCompareBaseline(old, compare(100, { attempts: false })).rows[0].deltas.find((d) => d.metric === 'rps');
+  assert.deepEqual([Math.round(against.before), Math.round(against.after)], [900, 550]);
+});

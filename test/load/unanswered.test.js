@@ -113,12 +113,12 @@ test('a server that answered nothing for seconds mid-run, then again: no recomme
   // Seen: kill -STOP for 2.5 s of a 5 s run, then -CONT; sized all the same ("run 2 processes … 3.7× this run's").
   const series = (counts) => counts.map((requests, i) => ({ second: i + 1, requests, errors: requests === 0 ? 30 : 0 }));
   const paused = { series: series([10_961, 0, 0, 15_432, 24_045]), latency: { p50Ms: 0.8 } };
-  assert.deepEqual(pausedMidRun(paused), { seconds: 2, from: 2, to: 3, measuredSeconds: 5, medianRps: 15_432 });
-  // Not a pause: a slow endpoint with few connections, a low open-loop rate, a stall at the end (stalledAtEnd's), the first second.
+  assert.deepEqual(pausedMidRun(paused), { seconds: 2, from: 2, to: 3, measuredSeconds: 5, medianRps: 15_432, atStart: false });
+  // Not a pause: a slow endpoint with few connections, a low open-loop rate, a stall at the end (stalledAtEnd's).
   assert.equal(pausedMidRun({ series: series([2, 0, 1, 2]), latency: { p50Ms: 1500 } }), null);
   assert.equal(pausedMidRun({ series: series([1, 0, 1, 0, 1]), latency: { p50Ms: 2 } }), null);
   assert.equal(pausedMidRun({ series: series([9000, 9000, 0, 0]), latency: { p50Ms: 2 } }), null);
-  assert.equal(pausedMidRun({ series: series([0, 9000, 9000]), latency: { p50Ms: 2 } }), null);
+  assert.equal(pausedMidRun({ series: series([0, 0, 0]), latency: { p50Ms: null } }), null, 'nothing answered: the load\'s own failure says so');
   assert.equal(pausedMidRun({ latency: { p50Ms: 2 } }), null, 'a file written before the series');
 
   const run = ownRun({ pool: false, rps: 9000, cpus: [50, 45], spawnedCpuPct: 0, main: { elu: 0.94, blocked: 0, cpuPct: 28, loopCpuPct: 20, waitPct: 10 } });
@@ -131,6 +131,28 @@ test('a server that answered nothing for seconds mid-run, then again: no recomme
   assert.match(words, /^No recommendation: the server answered nothing for a while mid-run\.$/m);
   assert.match(words, /It answered nothing for 2 seconds of the 5 measured \(seconds 2–3\), where its other seconds answered ~15,432 each/);
   assert.doesNotMatch(words, /More processes would help|One process is enough/);
+});
+
+test('a server that answered nothing in the first seconds measured (still getting ready after the warm-up) is not sized: a longer --warmup', () => {
+  // Seen: a handler awaiting a 1.8 s start, -w 200ms -d 3s: seconds 0, 18,513, 44,761, sized at "12,921 req/s" ("One process is enough").
+  const series = (counts) => counts.map((requests, i) => ({ second: i + 1, requests, errors: 0 }));
+  const late = { series: series([0, 18_513, 44_761]), latency: { p50Ms: 0.12 } };
+  assert.deepEqual(pausedMidRun(late), { seconds: 1, from: 1, to: 1, measuredSeconds: 3, medianRps: 18_513, atStart: true });
+  assert.equal(pausedMidRun({ series: series([0, 0, 9000, 9000, 9000]), latency: { p50Ms: 2 } })?.seconds, 2);
+  assert.equal(pausedMidRun({ series: series([0, 9000, 0, 9000, 9000]), latency: { p50Ms: 2 } })?.atStart, false, 'a pause mid-run as well: a pause');
+  assert.equal(pausedMidRun({ series: series([0, 2, 1]), latency: { p50Ms: 1500 } }), null, 'slow responses: a second without one is no wait');
+
+  const run = ownRun({ pool: false, rps: 12_921, cpus: [50, 45], spawnedCpuPct: 0, main: { elu: 0.42, blocked: 0, cpuPct: 35, loopCpuPct: 30, waitPct: 5 } });
+  run.load.series = late.series;
+  run.load.latency = { ...run.load.latency, p50Ms: 0.12 };
+  const advice = adviseRun(adviceInput(run));
+  assert.equal(advice.size, null);
+  assert.equal(advice.reasons[0].id, 'paused');
+  const words = adviceParagraphs(advice, run.plan.target).join('\n');
+  assert.match(words, /^No recommendation: the server answered nothing at the start of the measured time\.$/m);
+  assert.match(words, /It answered nothing in the first second of the 3 measured, where its other seconds answered ~18,513 each: it was still getting ready when the warm-up ended/);
+  assert.match(words, /Run again with a longer --warmup \(-w\)/);
+  assert.doesNotMatch(words, /One process is enough|mid-run/);
 });
 
 test('a stalled run: no recommendation, and every gate fails saying why', () => {

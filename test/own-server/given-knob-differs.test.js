@@ -23,3 +23,13 @@ test('a given variable the workers seen agree with: worded as before', () => {
   assert.equal(knob.seenDiffers, undefined);
   assert.equal(adviceParagraphs(advice(knob), { poolSize: knob.size })[0], 'Set WORKERZ=2 (this run: 3 workers).');
 });
+
+test('{size} in arguments the server ignores: the headline says what ran, not the value it was given', () => {
+  // Seen: run -p 4 -- node cluster.js --workers {size}, a cluster that forks 2 whatever it is told:
+  // "Start it with 3 in place of {size} (this run: 4 workers)".
+  const placeholder = (value) => ({ kind: 'placeholder', name: null, sizeArg: true, value, command: ['node', 'cluster.js', '--workers', '{size}'] });
+  const knob = resolveSizeKnob({ given: placeholder(4), found: null, shape: cluster(2), command });
+  assert.equal(knob.seenDiffers, 2);
+  assert.match(adviceParagraphs(advice(knob), { poolSize: knob.size })[0], /\(this run: 4 in place of \{size\}, yet 2 workers seen: check that the server takes its size from that argument\)\.$/);
+  assert.equal(resolveSizeKnob({ given: placeholder(2), found: null, shape: cluster(2), command }).seenDiffers, undefined);
+});

@@ -187,3 +187,21 @@ test('a server on another runtime (python3 -m http.server) is not sized by its m
   assert.match(unseenLines([{ id: 'probe', reason: '--no-probe', mode: 'command' }])[0], /drop --no-probe to see them$/);
   assert.match(unseenLines([{ id: 'probe', reason: 'the server was not started by spawnbench', mode: 'url' }])[0], /run it under spawnbench diagnose -- <command> to see them$/);
 });
+
+test('a job of its own beside it (a process it started, serving nothing) uses the cores too: not "a core stayed idle", no second process', () => {
+  // Seen: sh -c 'node job.js & exec node server.js', the job at 84% CPU, the server's main thread the limit at 475 req/s on
+  // 2 cores 92% and 99% busy: "1.0 core of the CPU budget's 2 stayed idle … 2 processes … ~968 req/s, 2.0× this run's 475".
+  const run = ownRun({ pool: false, rps: 475, cpus: [92, 99], spawnedCpuPct: 0, generator: { cpuPct: 4, elu: 0.03 }, main: { elu: 1, blocked: 0, cpuPct: 95, loopCpuPct: 92, waitPct: 8 } });
+  const job = structuredClone(run.samples.processes[0]);
+  Object.assign(job, { key: '300', pid: 300, role: 'worker', label: 'pid 300' });
+  Object.assign(job.summary, { elu: 0.91, cpuPct: 84, loopCpuPct: 84, waitPct: 10, routes: undefined });
+  run.samples.processes.push(job);
+  const advice = advise(run);
+  assert.equal(advice.size, null, ids(advice).join(','));
+  const noGain = advice.reasons.find((r) => r.id === 'processes-no-gain');
+  assert.ok(noGain, ids(advice).join(','));
+  assert.ok(noGain.figures.expectedRps < 600, `about ${noGain.figures.expectedRps} req/s on the 1.2 cores the job leaves`);
+  const text = words(run).join('\n');
+  assert.doesNotMatch(text, /More processes would help|stayed idle|run 1 processes/, text);
+  assert.match(text, /more processes would share them, not add to them/);
+});

@@ -57,9 +57,13 @@ test('compare: a row whose requests mostly failed gets a WARNING line (text, Mar
   assert.match(renderHtml(result), /<p class="alarm" role="alert">fork-pool: 91% of requests failed \(20,500 of 22,545\); its req\/s and p99 count them\.<\/p>/);
 });
 
-test('runsOutcome: every request failed is said so; a result saved before attempts counts errors among requests + errors', () => {
+test('runsOutcome: every request failed is said so; a result saved before attempts takes its errors as responses, a ceiling on the share', () => {
   assert.deepEqual(runsOutcome([{ requests: 100, errors: 100, attempts: 100, succeeded: 0 }]), { attempts: 100, failed: 100, answered: 100, failedShare: 1, mostlyFailed: true, noneSucceeded: true });
-  assert.equal(runsOutcome([{ requests: 10, errors: 30 }]).failedShare, 0.75);
+  // 10 responses and 30 errors: 75% failed if no error got a response, 100% if all 10 responses were errors.
+  assert.equal(runsOutcome([{ requests: 10, errors: 30 }]).failedShare, 1);
+  assert.equal(runsOutcome([{ requests: 10, errors: 30 }]).noneSucceeded, false, 'its 10 responses may have succeeded');
+  assert.equal(runsOutcome([{ requests: 1000, errors: 450 }]).failedShare, 0.45);
+  assert.equal(runsOutcome([{ requests: 0, errors: 30 }]).noneSucceeded, true);
   assert.equal(runsOutcome([{ failed: 'could not start', requests: 0, errors: 0 }]).mostlyFailed, false);
 });
 

@@ -36,8 +36,8 @@ test('a server that listens elsewhere is still named once the grace has passed',
   const started = Date.now();
   // Of two ports, neither is named as the one to pass: the first was an admin port.
   await Promise.all([
-    assert.rejects(waitListening({ ...options(port, () => [4000]), readyTimeoutMs: 30_000 }), new RegExp(`listens on port 4000, not on port ${port} .*; pass --port 4000$`)),
-    assert.rejects(waitListening({ ...options(port, () => [39001, 39002]), readyTimeoutMs: 30_000 }), new RegExp(`listens on ports 39001, 39002, not on port ${port} .*; pass --port N with the one of them that serves its requests$`)),
+    assert.rejects(waitListening({ ...options(port, () => [4000]), readyTimeoutMs: 30_000 }), new RegExp(`listens on port 4000, not on port ${port} .*; pass --port 4000 \\(a server that opens an admin port first and its own later: pass its own, which is waited for up to --ready-timeout\\)$`)),
+    assert.rejects(waitListening({ ...options(port, () => [39001, 39002]), readyTimeoutMs: 30_000 }), new RegExp(`listens on ports 39001, 39002, not on port ${port} .*; pass --port N with the one of them that serves its requests \\(`)),
   ]);
   assert.ok(Date.now() - started >= WRONG_PORT_GRACE_MS, 'not before the grace');
 });
@@ -53,6 +53,19 @@ test('a server that opens an admin port first and its own port 1.5 s later is wa
     clearTimeout(late);
     server.close();
   }
+});
+
+test('a port given with --port is waited for up to --ready-timeout, whatever else the server opens first: no "pass --port <its admin port>"', async () => {
+  // Seen: a server that opens an admin port, then its own 4.5 s later, was told "listens on port 39259 … pass --port 39259",
+  // and with --port <its own> the same: nothing could run it.
+  const port = await closedPort();
+  const named = { ...options(port, () => [4000]), portSource: /** @type {const} */ ('--port'), readyTimeoutMs: 700, graceMs: 100 };
+  const error = await waitListening(named).catch((e) => e);
+  assert.match(error.message, new RegExp(`^'node app\\.js' did not accept connections on port ${port} within 0\\.7s`));
+  assert.match(error.message, /; it listens on port 4000: pass --port 4000 if that serves its requests$/, 'named at the deadline, not before');
+  // Given as PORT, the other port is still the quick answer, with the way out.
+  const given = await waitListening({ ...named, portSource: 'PORT' }).catch((e) => e);
+  assert.match(given.message, /listens on port 4000, not on port \d+ \(given to it as PORT\); pass --port 4000 \(a server that opens an admin port first/);
 });
 
 test('a server that listens on no port by the deadline is told of --ready-timeout, not only of --port', async () => {

@@ -166,3 +166,31 @@ test('a step whose measurement failed (its server stopped answering or crashed) 
   const one = tuneResult(plan(), { machine: MACHINE, steps: [step(1, []), step(2, [stopped])], search, stoppedEarly: false });
   assert.equal(one.recommendation.size, 1);
 });
+
+test('a size knob the server did not follow (the same worker processes at every size) gets no recommendation, not the size the noise favoured', () => {
+  // Seen: tune --sizes 1,3 --size-env WORKERS of a node:cluster server that forks 2 workers whatever WORKERS says:
+  // "2 × 98%" workers busy at both sizes, and "Use 3 workers: 1,802 req/s".
+  const search = { mode: 'exhaustive', exhaustiveSteps: 2 };
+  const knobs = { sizeEnv: 'WORKERS', sizeArg: false, policyEnv: null, policyArg: false };
+  const worker = (pid) => ({ label: `pid ${pid}`, role: 'worker', pid, threadId: null, cpuPct: 95, elu: 0.98, busy: 0.98, busyFrom: 'elu' });
+  const main = { label: 'main', role: 'main', pid: 7, threadId: null, cpuPct: 1, elu: 0.01, busy: 0.01, busyFrom: 'elu' };
+  const step = (size, rps, workers) => ({
+    index: size, size, policy: null, repeat: 1, rps, p50Ms: 5, p99Ms: 12, errors: 0, requests: rps * 3, durationMs: 3000, partial: false, failures: [], signals: {},
+    processes: [main, ...Array.from({ length: workers }, (_, i) => worker(100 + i))],
+  });
+  const ignored = withWords(tuneResult(plan({ sizes: [1, 3], policies: [null], knobs }), { machine: MACHINE, steps: [step(1, 1698, 2), step(3, 1802, 2)], search, stoppedEarly: false }));
+  assert.equal(ignored.recommendation.size, null);
+  assert.deepEqual(ignored.recommendation.reasons, ['knob-ignored']);
+  assert.equal(ignored.exitCode, 1);
+  const text = formatTune(ignored);
+  assert.match(text, /^No recommendation$/m);
+  assert.match(text, /The server did not follow WORKERS: 2 worker processes ran at every size measured \(1, 3\), so the sizes differ only by noise\. Check that the server takes its size from WORKERS/);
+  assert.doesNotMatch(text, /Use 3 workers|Policy not tuned/);
+  // Workers that follow the size: sized as before.
+  const followed = tuneResult(plan({ sizes: [1, 3], policies: [null], knobs }), { machine: MACHINE, steps: [step(1, 1000, 1), step(3, 1802, 3)], search, stoppedEarly: false });
+  assert.equal(followed.recommendation.size, 3);
+  // A thread knob sizes threads beside a fixed number of processes.
+  assert.equal(tuneResult(plan({ sizes: [1, 3], policies: [null], knobs: { ...knobs, sizeEnv: 'UV_THREADPOOL_SIZE' } }), { machine: MACHINE, steps: [step(1, 1698, 2), step(3, 1802, 2)], search, stoppedEarly: false }).recommendation.size, 3);
+  // --processes sets the count itself; a thread pool may start its threads as work comes.
+  assert.equal(tuneResult(plan({ sizes: [1, 3], policies: [null], knobs: { ...knobs, processes: true } }), { machine: MACHINE, steps: [step(1, 1698, 2), step(3, 1802, 2)], search, stoppedEarly: false }).recommendation.size, 3);
+});
