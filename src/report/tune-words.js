@@ -283,7 +283,8 @@ export function recommendationSentences(rec, bottleneck, unit = WORKERS_UNIT) {
       ...(basis.failedSizes ?? []).map((f) => failedSizeSentence(f, unit)),
     ];
   }
-  if (reasons.includes('knob-ignored')) {
+  // basis.knobIgnored goes with the reason (src/analysis/recommend.js).
+  if (reasons.includes('knob-ignored') && basis.knobIgnored) {
     const k = basis.knobIgnored;
     const knob = k.sizeEnv ? k.sizeEnv : '{size} in its arguments';
     return [
