@@ -12,6 +12,7 @@ import { withSpinning } from './busy-silence.js';
 import { requestOutcome } from './request-outcome.js';
 import { incarnationSlots, incarnationKey, foldIncarnations, measuredDeaths, deathSlots } from './worker-deaths.js';
 import { pausedMidRun, stalledAtEnd } from '../load/stall.js';
+import { HANDOFF_MIN_WORKER_BUSY, MAIN_ELU_LIMIT } from '../base/thresholds.js';
 
 /**
  * @typedef {object} ThreadFigures one event loop of the strategy
@@ -193,7 +194,27 @@ export function serverProcesses(processes, server, deaths = []) {
   const threads = processes.filter((p) => p.role === 'thread' && p.pid === server.pid);
   const listener = listenerThread({ main, threads, workers: workerProcesses.length }, (p) => p.summary?.routes);
   if (listener) return { main: { ...listener, role: 'main' }, workers: threads.filter((t) => t !== listener) };
-  return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : threads };
+  return { main: main && { ...main, role: 'main' }, workers: workerProcesses.length ? workerProcesses : fedThreads(main, threads) };
+}
+
+/**
+ * The worker threads that are a pool of the server: all of them, but where its main thread was saturated, only those
+ * that took work from it. An idle helper thread (a log transport's, an eval'd timer) beside a server blocked by its own
+ * JavaScript was sized as "1 worker (this run: 1 seen)" instead of "more processes would help"; a pool that a
+ * saturated main thread feeds still works a share of the time (HANDOFF_MIN_WORKER_BUSY), and one idle at a light
+ * load, its main thread not saturated, stays a pool.
+ * @param {import('../base/result-types.js').ProcessSamples|null} main
+ * @param {import('../base/result-types.js').ProcessSamples[]} threads
+ */
+function fedThreads(main, threads) {
+  /** @param {import('../base/result-types.js').ProcessSamples|null} p */
+  const busy = (p) => {
+    const s = p?.summary ?? {};
+    return isFiniteNumber(s.busy) ? s.busy : isFiniteNumber(s.elu) ? s.elu : isFiniteNumber(s.cpuPct) ? Math.min(1, s.cpuPct / 100) : null;
+  };
+  const mainBusy = busy(main);
+  if (mainBusy === null || mainBusy < MAIN_ELU_LIMIT) return threads;
+  return threads.filter((t) => (busy(t) ?? 1) >= HANDOFF_MIN_WORKER_BUSY);
 }
 
 /**

@@ -36,3 +36,14 @@ test('diagnose reads the serving worker thread as the main loop too, not as a po
   const pool = buildEvidence(/** @type {any} */ ({ ...result, samples: { ...result.samples, processes: [{ ...main, summary: { routes: [route] } }, thread(1, [])] } }));
   assert.deepEqual(pool.processes.map((p) => [p.label, p.role]), [['main', 'main'], ['thread 1', 'thread']]);
 });
+
+test('an idle thread beside a main thread saturated by its own JavaScript is no pool; one it feeds, or one idle at a light load, is', () => {
+  const saturated = { ...main, summary: { elu: 1, busy: 1, routes: [route] } };
+  const idle = { ...thread(1, []), summary: { elu: 0, busy: 0, routes: [] } };
+  // run -- node thr.js: a server spinning 2 ms a request beside an eval'd timer thread read "The figures support 1 worker (this run: 1 seen)".
+  assert.deepEqual(serverProcesses(/** @type {any} */ ([saturated, idle]), /** @type {any} */ (server)).workers, []);
+  const fed = { ...thread(2, []), summary: { elu: 0.35, busy: 0.35, routes: [] } };
+  assert.deepEqual(serverProcesses(/** @type {any} */ ([saturated, idle, fed]), /** @type {any} */ (server)).workers.map((w) => w.label), ['thread 2']);
+  const light = { ...saturated, summary: { elu: 0.2, busy: 0.2, routes: [route] } };
+  assert.deepEqual(serverProcesses(/** @type {any} */ ([light, idle]), /** @type {any} */ (server)).workers.map((w) => w.label), ['thread 1']);
+});
