@@ -7,6 +7,8 @@ import { runFigures } from '../analysis/run-figures.js';
 import { runProcesses } from '../analysis/worker-balance.js';
 import { targetOf } from '../base/target-kinds.js';
 import { pausedMidRun } from '../load/stall.js';
+import { swallowedSpawns } from '../analysis/spawn-failures.js';
+import { ERROR_RATE } from '../base/thresholds.js';
 
 /** Run events passed through from each step; `done` is the sweep's own, and a step's `phase: done` is not the end. */
 export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
@@ -23,7 +25,8 @@ export const FORWARDED = ['start', 'phase', 'tick', 'sample', 'workers', 'log'];
 export async function measureRun(parent, run, { processes = false } = {}) {
   const result = await parent.runStep(run, FORWARDED);
   const figures = runFigures(result);
-  return { ...figures, failures: [...figures.failures, ...pauseFailure(result.load, figures.failures)], ...(processes && targetOf(result.target).processes === 'tree' ? { processes: runProcesses(result) } : {}) };
+  const failed = [...figures.failures, ...pauseFailure(result.load, figures.failures)];
+  return { ...figures, failures: [...failed, ...swallowedFailure(result.spawnFailures, figures.attempts, failed)], ...(processes && targetOf(result.target).processes === 'tree' ? { processes: runProcesses(result) } : {}) };
 }
 
 /**
@@ -46,6 +49,25 @@ function pauseFailure(load, failures) {
   if (pause.atStart) return [`the server answered nothing in the first ${pause.seconds} s of the ${pause.measuredSeconds} measured, where its other seconds answered ~${Math.round(pause.medianRps).toLocaleString('en-US')} each: it was still getting ready when the warm-up ended; give a longer --warmup (-w)`];
   const seconds = pause.from === pause.to ? `second ${pause.from}` : `seconds ${pause.from}–${pause.to}`;
   return [`the server answered nothing for ${pause.seconds} s of the ${pause.measuredSeconds} measured (${seconds}), where its other seconds answered ~${Math.round(pause.medianRps).toLocaleString('en-US')} each: a pause (SIGSTOP, a debugger, a VM pause) is in its figures`];
+}
+
+/**
+ * A step whose server's commands failed to start while their requests were answered as though they ran (the probe
+ * counted the failed spawns, no error response did: analysis/spawn-failures.js) failed its measurement, as `run` gives
+ * no recommendation on one: its throughput is requests answered without their work.
+ * @param {{ total: number, failures: Array<{ command: string, code: string, count: number }>, swallowed?: number }|null|undefined} spawnFailures
+ *   the step's RunResult's
+ * @param {number} attempts the step's requests that ended (RunFigures.attempts)
+ * @param {string[]} failures what failed already (said first)
+ * @returns {string[]}
+ */
+function swallowedFailure(spawnFailures, attempts, failures) {
+  if (failures.length > 0) return [];
+  const swallowed = swallowedSpawns(spawnFailures, attempts, ERROR_RATE);
+  if (!swallowed) return [];
+  const top = spawnFailures?.failures?.[0];
+  const what = top ? ` (spawn ${top.command}: ${top.code} ×${top.count.toLocaleString('en-US')})` : '';
+  return [`its commands failed to start${what} while ${swallowed.swallowed.toLocaleString('en-US')} of its ${swallowed.attempts.toLocaleString('en-US')} requests were answered as though they ran: its throughput is not its work`];
 }
 
 /**

@@ -87,6 +87,21 @@ test('a step during which spawnbench itself was stopped (Ctrl-Z, SIGSTOP) is a f
   assert.equal(result.recommendation.size, 2);
 });
 
+test('a step whose commands failed to start while their requests were answered as though they ran is a failed step, not ranked', async () => {
+  // The probe saw every spawn of the 4-worker step fail (EMFILE) and the server answered 200 anyway: its req/s was
+  // requests answered without their work, and run gives no recommendation on such a run.
+  const swallowed = (n) => ({ total: n, failures: [{ command: 'echo', code: 'EMFILE', count: n, limit: 'openFiles', limitValue: 64 }], swallowed: n });
+  const fake = fakeRuns((size) => ({ ...peakAt4(size), ...(size === 4 ? { spawnFailures: swallowed(peakAt4(4).rps) } : {}) }));
+  const result = await createTune(plan(), deps(fake.createRun)).start();
+  const step = result.steps.find((s) => s.size === 4);
+  assert.equal(step.failures.length, 1, JSON.stringify(step));
+  assert.match(step.failures[0], /^its commands failed to start \(spawn echo: EMFILE ×[\d,]+\) while [\d,]+ of its [\d,]+ requests were answered as though they ran: its throughput is not its work$/);
+  assert.equal(result.recommendation.size, 2);
+  // A few failed spawns (under ERROR_RATE of the requests) do not fail the step.
+  const few = await createTune(plan(), deps(fakeRuns((size) => ({ ...peakAt4(size), spawnFailures: swallowed(1) })).createRun)).start();
+  assert.equal(few.recommendation.size, 4);
+});
+
 test('a size that fails to start after others worked is recorded; a first step that fails fails the sweep', async () => {
   const failsAt4 = fakeRuns((size) => (size === 4 ? { fail: 'strategy exited with code 1 before it was ready' } : peakAt4(size)));
   const result = await createTune(plan(), deps(failsAt4.createRun)).start();

@@ -8,7 +8,7 @@ export const MACHINE = { node: 'v20.20.2', libuv: '1.46.0', v8: '11', platform: 
 
 /**
  * @param {(size: number, policy: string, call: number, plan: object) => { rps: number, p99Ms?: number, errors?: number, fail?: string, hang?: boolean,
- *   series?: Array<{ second: number, requests: number }>, generatorStopped?: { ms: number, longestMs: number } }} model
+ *   series?: Array<{ second: number, requests: number }>, generatorStopped?: { ms: number, longestMs: number }, spawnFailures?: object }} model
  * @returns {{ createRun: Function, plans: object[], runs: object[] }}
  */
 export function fakeRuns(model) {
@@ -35,6 +35,7 @@ export function fakeRuns(model) {
           processes: [{ role: 'main', summary: { elu: 0.3, blockedFraction: 0, cpuPct: 30 } }, { role: 'worker', summary: { elu: 0.5, cpuPct: 50 } }],
           spawned: { cpuPct: 20 }, system: { cpus: [50, 50] }, generator: { cpuPct: 20, elu: 0.2 },
         },
+        ...(figures.spawnFailures ? { spawnFailures: figures.spawnFailures } : {}),
       };
       run.emit('phase', { phase: 'done' });
       run.emit('done', result);
