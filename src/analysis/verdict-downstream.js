@@ -8,7 +8,7 @@
  */
 import { where, worst, num, outsideBusy } from './verdict-common.js';
 import { offLoopThreads } from './verdict-threads.js';
-import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES, SLOW_ENDPOINT_MIN_REQUESTS, WAIT_WORK_RATIO } from '../base/thresholds.js';
+import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES, SLOW_ENDPOINT_MIN_REQUESTS, WAIT_WORK_RATIO, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../base/thresholds.js';
 
@@ -22,8 +22,10 @@ export function waitingOnDownstream(evidence) {
   // A median the server's own loop time per request explains is work, not a wait: a handler burning 30 ms a request
   // at --rate 5 (loop 16% busy, its route 30.6 ms each) read "requests wait on I/O or a downstream".
   const routes = evidence.processes.flatMap((p) => p.routes ?? []);
-  const slowAll = isFiniteNumber(load.p50Ms) && load.p50Ms >= SLOW_P50_MS && !workExplains(load.p50Ms, meanLoopMs(routes));
-  const endpoint = slowAll ? null : slowEndpoint(load.endpoints, routes);
+  const p50Ms = serverP50(load);
+  const slowAll = isFiniteNumber(p50Ms) && p50Ms >= SLOW_P50_MS && !workExplains(p50Ms, meanLoopMs(routes));
+  // An open loop far beyond its rate: each endpoint's latency is mostly the schedule's wait too, and its own time not known.
+  const endpoint = slowAll || p50Ms !== load.p50Ms ? null : slowEndpoint(load.endpoints, routes);
   if (!slowAll && !endpoint) return null;
   let busy;
   let place;
@@ -46,7 +48,7 @@ export function waitingOnDownstream(evidence) {
   }
   // Without route figures (no probe: --url --pid), the busy time over the throughput: the same 30 ms handler seen from
   // outside, its main thread runnable 16% at 5 req/s, read as a wait.
-  if (slowAll && load.rps > 0 && workExplains(/** @type {number} */ (load.p50Ms), (busyTotal * 1000) / load.rps)) return null;
+  if (slowAll && load.rps > 0 && workExplains(/** @type {number} */ (p50Ms), (busyTotal * 1000) / load.rps)) return null;
   const waits = waitEvidence(evidence);
   if (!waits) return null;
   return {
@@ -55,6 +57,21 @@ export function waitingOnDownstream(evidence) {
     where: place,
     figures: { p50Ms: load.p50Ms, p99Ms: num(load.p99Ms), ...busy, ...waits, ...(endpoint ? { endpoint } : {}) },
   };
+}
+
+/**
+ * The median latency the server gave. An open loop far beyond what was answered (under OPEN_LOOP_BEYOND_SHARE of its
+ * rate) kept a request on every connection: its latency, timed from when each request was due, is mostly the
+ * schedule's wait, and each request's own time on its connection is at most connections / throughput (Little's law).
+ * Seen: hello-world at --rate 30000 on 1 connection, 10,435 req/s at ELU 0.49, p50 585 ms, read "requests wait on I/O
+ * or a downstream … time the calls each request waits on (database, HTTP, file system)".
+ * @param {import('./verdict-common.js').Evidence['load']} load
+ * @returns {number|null}
+ */
+function serverP50(load) {
+  const { rate, connections, rps, p50Ms } = load;
+  if (!isFiniteNumber(rate) || !(connections > 0) || !(rps > 0) || !(rps < rate * OPEN_LOOP_BEYOND_SHARE)) return p50Ms;
+  return Math.min(p50Ms ?? Infinity, (connections / rps) * 1000);
 }
 
 /**

@@ -84,3 +84,22 @@ test('seen from outside (--url --pid, no routes): a median the main thread\'s bu
   outside.load = { ...outside.load, rps: 178, requests: 535, attempts: 535, p50Ms: 162, p99Ms: 185 };
   assert.equal(waitingOnDownstream(outside)?.id, 'downstream-wait');
 });
+
+test('an open loop far beyond what its connections carried: the latency is the schedule\'s wait, not a wait on a downstream', () => {
+  // Hello-world at --rate 30000 on 1 connection: 10,435 req/s at ELU 0.49, p50 585 ms timed from when each request was
+  // due. It read "requests wait on I/O or a downstream, not on this process … time the calls each request waits on".
+  const queued = evidence(null);
+  queued.load = { ...queued.load, mode: 'open', rate: 30000, connections: 1, rps: 10435, requests: 20919, attempts: 20919, p50Ms: 585, p99Ms: 1297, maxMs: 1315 };
+  queued.processes[0] = { ...queued.processes[0], elu: 0.49, cpuPct: 58, otherThreads: { cpuPct: 5 }, routes: [{ route: 'GET /', requests: 20919, loopMs: 1000, loopMsPerRequest: 0.05, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 1 }] };
+  assert.equal(waitingOnDownstream(queued), null);
+  assert.notEqual(diagnoseEvidence(queued).verdict.id, 'downstream-wait');
+  // A server waiting 20 ms a request at --rate 200 on 2 connections: 94 req/s, 21 ms on its connection each: a wait.
+  const waiting = evidence(null);
+  waiting.load = { ...waiting.load, mode: 'open', rate: 200, connections: 2, rps: 94, requests: 188, attempts: 188, p50Ms: 551, p99Ms: 1064, maxMs: 1070 };
+  waiting.processes[0] = { ...waiting.processes[0], elu: 0.05, cpuPct: 5, routes: [{ route: 'GET /', requests: 188, loopMs: 62, loopMsPerRequest: 0.33, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.6 }] };
+  assert.equal(waitingOnDownstream(waiting)?.id, 'downstream-wait');
+  // More than half the rate answered: the latency is read as before (1 connection / 94 req/s, 10.6 ms, would not be slow).
+  const within = structuredClone(waiting);
+  within.load = { ...within.load, connections: 1, rate: 150 };
+  assert.equal(waitingOnDownstream(within)?.id, 'downstream-wait');
+});
