@@ -6,9 +6,9 @@
  * server's threads outside its loops mostly off-CPU: neither on a CPU nor waiting
  * for one, which a starved pool does (verdict-threads.js reads them).
  */
-import { where, worst, num, outsideBusy } from './verdict-common.js';
+import { where, worst, num, outsideBusy, serverP50 } from './verdict-common.js';
 import { offLoopThreads } from './verdict-threads.js';
-import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES, SLOW_ENDPOINT_MIN_REQUESTS, WAIT_WORK_RATIO, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
+import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES, SLOW_ENDPOINT_MIN_REQUESTS, WAIT_WORK_RATIO } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 export { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX } from '../base/thresholds.js';
 
@@ -57,21 +57,6 @@ export function waitingOnDownstream(evidence) {
     where: place,
     figures: { p50Ms: load.p50Ms, p99Ms: num(load.p99Ms), ...busy, ...waits, ...(endpoint ? { endpoint } : {}) },
   };
-}
-
-/**
- * The median latency the server gave. An open loop far beyond what was answered (under OPEN_LOOP_BEYOND_SHARE of its
- * rate) kept a request on every connection: its latency, timed from when each request was due, is mostly the
- * schedule's wait, and each request's own time on its connection is at most connections / throughput (Little's law).
- * Seen: hello-world at --rate 30000 on 1 connection, 10,435 req/s at ELU 0.49, p50 585 ms, read "requests wait on I/O
- * or a downstream … time the calls each request waits on (database, HTTP, file system)".
- * @param {import('./verdict-common.js').Evidence['load']} load
- * @returns {number|null}
- */
-function serverP50(load) {
-  const { rate, connections, rps, p50Ms } = load;
-  if (!isFiniteNumber(rate) || !(connections > 0) || !(rps > 0) || !(rps < rate * OPEN_LOOP_BEYOND_SHARE)) return p50Ms;
-  return Math.min(p50Ms ?? Infinity, (connections / rps) * 1000);
 }
 
 /**

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
 import { slowEndpoint, waitingOnDownstream } from '../../src/analysis/verdict-downstream.js';
+import { slowUnexplained } from '../../src/analysis/verdict-outside.js';
 import { wordFinding } from '../../src/report/diagnose-words.js';
 import { SLOW_P50_MS, SLOW_ENDPOINT_MIN_REQUESTS } from '../../src/base/thresholds.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
@@ -102,4 +103,21 @@ test('an open loop far beyond what its connections carried: the latency is the s
   const within = structuredClone(waiting);
   within.load = { ...within.load, connections: 1, rate: 150 };
   assert.equal(waitingOnDownstream(within)?.id, 'downstream-wait');
+});
+
+test('seen from outside (--url, no --pid), an open loop far beyond what its connections carried is not "responses are slow"', () => {
+  // Hello-world at --rate 30000 on 1 connection: p50 259 ms, p99 839 ms timed from when each request was due, each on its
+  // connection ~0.1 ms. It read "responses are slow, and the cause cannot be seen from outside … pass --pid".
+  const outside = evidence(null);
+  outside.probe = false;
+  outside.mode = 'url';
+  outside.processes = [];
+  outside.load = { ...outside.load, mode: 'open', rate: 30000, connections: 1, rps: 9800, requests: 19600, attempts: 19600, p50Ms: 259, p99Ms: 839, maxMs: 850 };
+  assert.equal(slowUnexplained(outside), null);
+  // A server waiting 20 ms on 2 connections at --rate 500 (94 req/s, 21 ms each): slow, as before.
+  outside.load = { ...outside.load, rate: 500, connections: 2, rps: 94, requests: 188, attempts: 188, p50Ms: 841, p99Ms: 1633 };
+  assert.equal(slowUnexplained(outside)?.id, 'slow-unexplained');
+  // The rate answered: read as before.
+  outside.load = { ...outside.load, rate: 100, connections: 1, rps: 94, p50Ms: 25, p99Ms: 60 };
+  assert.equal(slowUnexplained(outside)?.id, 'slow-unexplained');
 });
