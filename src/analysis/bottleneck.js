@@ -9,7 +9,7 @@ import { isFiniteNumber } from './stats.js';
 import {
   MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES, SPAWN_BLOCKED_LIMIT_FRACTION, GENERATOR_BUSY_CPU_PCT, GENERATOR_BUSY_ELU,
   POOL_BUSY_FRACTION, CONNECTION_BOUND_MAX_BUSY,
-  QUOTA_THROTTLED_FRACTION, OPEN_LOOP_RATE_MET,
+  QUOTA_THROTTLED_FRACTION, OPEN_LOOP_RATE_MET, OPEN_LOOP_BEYOND_SHARE, LITTLE_LAW_TOLERANCE,
 } from '../base/thresholds.js';
 export { MAIN_ELU_LIMIT, MACHINE_CPU_LIMIT_PCT, OTHER_PROCESSES_CORES } from '../base/thresholds.js';
 
@@ -110,10 +110,16 @@ export function findBottleneck(s, { downstreams = null } = {}) {
   // A main thread or pool near its own limit is not waiting for connections, whatever the law says.
   const roomy = Math.max(s.mainElu ?? 0, s.workersBusy ?? 0) < CONNECTION_BOUND_MAX_BUSY;
   const little = known && roomy && findings.length === 0 ? littleLaw({ mode: s.loadMode ?? null, connections: s.connections, rps: s.loadRps, meanMs: s.meanMs, p50Ms: s.p50Ms }) : null;
-  if (little?.holds) {
+  // An open loop far beyond what was answered kept every connection busy: they, not the rate asked, carried what was
+  // served. `tune --rate 200 -c 2` on a 20 ms server (94 req/s) read "the limit is one spawnbench does not sample".
+  const beyond = known && roomy && findings.length === 0 && s.loadMode === 'open' && isFiniteNumber(s.rate) && isFiniteNumber(s.loadRps) && s.loadRps > 0 &&
+    isFiniteNumber(s.connections) && s.connections > 0 && s.loadRps < s.rate * OPEN_LOOP_BEYOND_SHARE &&
+    // Every connection busy: each request's latency (timed from when it was due) at least its time on its connection.
+    (s.meanMs ?? s.p50Ms ?? 0) >= ((s.connections / s.loadRps) * 1000) * (1 - LITTLE_LAW_TOLERANCE);
+  if (little?.holds || beyond) {
     findings.push({
       kind: 'connections',
-      figures: { ...little, busyPct: finite(s.budgetBusyPct ?? s.systemCpuPct), mainElu: finite(s.mainElu), workersBusy: finite(s.workersBusy) },
+      figures: { ...(little?.holds ? little : { connections: s.connections, rps: s.loadRps, rate: s.rate }), busyPct: finite(s.budgetBusyPct ?? s.systemCpuPct), mainElu: finite(s.mainElu), workersBusy: finite(s.workersBusy) },
     });
   }
   return { primary: findings[0] ?? null, findings, known };

@@ -10,7 +10,7 @@
 import { workerBalance } from './worker-balance.js';
 import { tuneArgs } from './size-knob.js';
 import { sweepCost, commandLine } from './confirm-command.js';
-import { BUSY_FRACTION, SLOW_P50_MS, WAIT_WORK_RATIO } from '../base/thresholds.js';
+import { BUSY_FRACTION, OPEN_LOOP_BEYOND_SHARE, SLOW_P50_MS, WAIT_WORK_RATIO } from '../base/thresholds.js';
 import { littleLaw } from './little-law.js';
 
 /** node:cluster's scheduling policies (NODE_CLUSTER_SCHED_POLICY) and the variable that sets them. */
@@ -139,11 +139,18 @@ export function singleProcessLimit(estimate, rps) {
  * Null when that is not shown.
  * @param {{ load?: { rate?: number|null, connections?: number|null }, rps: number, latency?: { meanMs: number|null, p50Ms: number|null },
  *   main: { elu: number|null }|null }} input
- * @returns {{ waitMs: number, workMs: number, latencyFrom: 'mean'|'p50' }|null}
+ * @returns {{ waitMs: number, workMs: number, latencyFrom: 'mean'|'p50'|'connections' }|null}
  */
 export function outsideWait(input) {
-  const law = littleLaw({ mode: Number.isFinite(input.load?.rate) ? 'open' : 'closed', connections: input.load?.connections ?? null, rps: input.rps, meanMs: input.latency?.meanMs ?? null, p50Ms: input.latency?.p50Ms ?? null });
-  const p50 = input.latency?.p50Ms ?? null;
+  // An open loop far beyond what was answered kept a request on every connection, as a closed loop does: each request's
+  // own time is its connections over the throughput (Little's law), its latency (timed from when it was due) mostly the
+  // schedule's wait. Seen: --rate 200 on 2 connections to a server waiting 20 ms a request, 95 req/s answered, read
+  // "the limit is the load offered, not the server" beside the note that 599 requests could not be sent on time.
+  const beyond = openLoopBeyond(input);
+  const law = beyond
+    ? { holds: true, connections: beyond.connections, latencyMs: (beyond.connections / input.rps) * 1000, latencyFrom: /** @type {const} */ ('connections') }
+    : littleLaw({ mode: Number.isFinite(input.load?.rate) ? 'open' : 'closed', connections: input.load?.connections ?? null, rps: input.rps, meanMs: input.latency?.meanMs ?? null, p50Ms: input.latency?.p50Ms ?? null });
+  const p50 = beyond ? law?.latencyMs ?? null : input.latency?.p50Ms ?? null;
   const elu = input.main?.elu ?? null;
   if (!law?.holds || p50 === null || !(p50 >= SLOW_P50_MS) || elu === null || !Number.isFinite(elu)) return null;
   const workMs = (elu / input.rps) * 1000;
@@ -154,4 +161,17 @@ export function outsideWait(input) {
   const queueMs = law.connections * workMs;
   if (law.latencyMs - queueMs < queueMs) return null;
   return law.latencyMs >= WAIT_WORK_RATIO * workMs ? { waitMs: law.latencyMs, workMs, latencyFrom: law.latencyFrom } : null;
+}
+
+/**
+ * An open loop far beyond what was answered (less than OPEN_LOOP_BEYOND_SHARE of its rate): every connection held a
+ * request, and the connections, not the rate offered, carried what was served. Null otherwise.
+ * @param {{ load?: { rate?: number|null, connections?: number|null }, rps: number }} input
+ * @returns {{ rate: number, connections: number, rps: number }|null}
+ */
+export function openLoopBeyond(input) {
+  const rate = input.load?.rate ?? null;
+  const connections = input.load?.connections ?? null;
+  if (rate === null || !Number.isFinite(rate) || connections === null || !(connections > 0) || !(input.rps > 0)) return null;
+  return input.rps < rate * OPEN_LOOP_BEYOND_SHARE ? { rate, connections, rps: input.rps } : null;
 }

@@ -15,7 +15,7 @@ import { findBottleneck, moreGeneratorThreads } from './bottleneck.js';
 import { mean, isFiniteNumber } from './stats.js';
 import { mostlyFailed, requestOutcome } from './request-outcome.js';
 import { swallowedSpawns } from './spawn-failures.js';
-import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit, outsideWait } from './own-run-advice.js';
+import { ownTarget, ownPolicy, ownConfirm, noKnobReason, singleProcessLimit, outsideWait, openLoopBeyond } from './own-run-advice.js';
 import { threadKnobReason, threadKnobSizes, withThreadKnob } from './thread-knob-advice.js';
 import { adviseProcesses, spawnsSeen, processesSweep } from './process-advice.js';
 import {
@@ -214,7 +214,9 @@ const OWN_SERVER = {
     const single = child ?? cores ?? singleProcessLimit(estimatePoolSize({ ...input, workers: [] }), input.rps);
     // Nothing saturated, and each request's time mostly a wait outside it: say so, not only "the load offered".
     const wait = single.limit === 'load' ? outsideWait(input) : null;
-    return [{ id: 'one-process-enough', figures: wait ? { ...single, ...wait } : single }];
+    // An open loop far beyond what was answered: its connections carried what was served, not the rate offered.
+    const offered = single.limit === 'load' && !wait ? openLoopBeyond(input) : null;
+    return [{ id: 'one-process-enough', figures: wait ? { ...single, ...wait } : offered ? { ...single, offered } : single }];
   },
   // A server of its own that spawns nothing: more processes of it, not spawning in workers (issue 37 items 3, 7).
   moreProcesses: (input, main, busy) => (spawnsSeen(main, input.spawnedCpuPct) ? null : adviseProcesses(input, busy)),

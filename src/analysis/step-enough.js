@@ -4,15 +4,20 @@
  * endpoint measured 18 req/s where wrk measured 23, and some got 0 responses). And the
  * step length that fits a latency seen, for the tune command a run prints. Pure.
  */
-import { TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE, TUNE_STEP_MAX_MS, TUNE_DEFAULTS } from '../base/thresholds.js';
+import { TUNE_MIN_RESPONSES, TUNE_P99_MULTIPLE, TUNE_STEP_MAX_MS, TUNE_DEFAULTS, OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
 
 /**
- * @param {{ requests: number, durationMs: number, p99Ms: number|null }} step measured so far, or in all
+ * @param {{ requests: number, durationMs: number, p99Ms: number|null, rate?: number|null }} step measured so far, or in
+ *   all; `rate`: an open loop's --rate
  * @returns {boolean}
  */
-export function hasEnoughResponses({ requests, durationMs, p99Ms }) {
+export function hasEnoughResponses({ requests, durationMs, p99Ms, rate = null }) {
   if (!(requests >= TUNE_MIN_RESPONSES)) return false;
+  // An open loop far beyond what was answered: its p99 is the wait for the schedule, which grows with the step's own
+  // length, so no length is 5 × it. `tune --rate 200 -c 2` on a 20 ms server ran every step to the 60 s cap and then
+  // called 5,799 responses "too few to rank".
+  if (isFiniteNumber(rate) && durationMs > 0 && (requests * 1000) / durationMs < rate * OPEN_LOOP_BEYOND_SHARE) return true;
   return !isFiniteNumber(p99Ms) || durationMs >= p99Ms * TUNE_P99_MULTIPLE;
 }
 

@@ -86,6 +86,7 @@
  */
 
 import { isFiniteNumber } from './stats.js';
+import { OPEN_LOOP_BEYOND_SHARE } from '../base/thresholds.js';
 
 /**
  * "main, pid 1234" or "pid 1234".
@@ -147,4 +148,19 @@ export function outsideBusy(evidence) {
   // worst() picked it by a finite cpuPct
   const cpuPct = /** @type {number} */ (p.cpuPct);
   return { busy: cpuPct / 100, where: where(p), figures: { busyFrom: 'cpu', cpuPct } };
+}
+
+/**
+ * The median latency the server gave. An open loop far beyond what was answered (under OPEN_LOOP_BEYOND_SHARE of its
+ * rate) kept a request on every connection: its latency, timed from when each request was due, is mostly the
+ * schedule's wait, and each request's own time on its connection is at most connections / throughput (Little's law).
+ * Seen: hello-world at --rate 30000 on 1 connection, 10,435 req/s at ELU 0.49, p50 585 ms, read "requests wait on I/O
+ * or a downstream … time the calls each request waits on (database, HTTP, file system)".
+ * @param {Evidence['load']} load
+ * @returns {number|null}
+ */
+export function serverP50(load) {
+  const { rate, connections, rps, p50Ms } = load;
+  if (!isFiniteNumber(rate) || !(connections > 0) || !(rps > 0) || !(rps < rate * OPEN_LOOP_BEYOND_SHARE)) return p50Ms;
+  return Math.min(p50Ms ?? Infinity, (connections / rps) * 1000);
 }

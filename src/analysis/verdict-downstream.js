@@ -6,7 +6,7 @@
  * server's threads outside its loops mostly off-CPU: neither on a CPU nor waiting
  * for one, which a starved pool does (verdict-threads.js reads them).
  */
-import { where, worst, num, outsideBusy } from './verdict-common.js';
+import { where, worst, num, outsideBusy, serverP50 } from './verdict-common.js';
 import { offLoopThreads } from './verdict-threads.js';
 import { SLOW_P50_MS, IDLE_ELU_MAX, IDLE_BUSY_MAX, OFF_LOOP_BUSY_CORES, SLOW_ENDPOINT_MIN_REQUESTS, WAIT_WORK_RATIO } from '../base/thresholds.js';
 import { isFiniteNumber } from './stats.js';
@@ -22,8 +22,10 @@ export function waitingOnDownstream(evidence) {
   // A median the server's own loop time per request explains is work, not a wait: a handler burning 30 ms a request
   // at --rate 5 (loop 16% busy, its route 30.6 ms each) read "requests wait on I/O or a downstream".
   const routes = evidence.processes.flatMap((p) => p.routes ?? []);
-  const slowAll = isFiniteNumber(load.p50Ms) && load.p50Ms >= SLOW_P50_MS && !workExplains(load.p50Ms, meanLoopMs(routes));
-  const endpoint = slowAll ? null : slowEndpoint(load.endpoints, routes);
+  const p50Ms = serverP50(load);
+  const slowAll = isFiniteNumber(p50Ms) && p50Ms >= SLOW_P50_MS && !workExplains(p50Ms, meanLoopMs(routes));
+  // An open loop far beyond its rate: each endpoint's latency is mostly the schedule's wait too, and its own time not known.
+  const endpoint = slowAll || p50Ms !== load.p50Ms ? null : slowEndpoint(load.endpoints, routes);
   if (!slowAll && !endpoint) return null;
   let busy;
   let place;
@@ -46,7 +48,7 @@ export function waitingOnDownstream(evidence) {
   }
   // Without route figures (no probe: --url --pid), the busy time over the throughput: the same 30 ms handler seen from
   // outside, its main thread runnable 16% at 5 req/s, read as a wait.
-  if (slowAll && load.rps > 0 && workExplains(/** @type {number} */ (load.p50Ms), (busyTotal * 1000) / load.rps)) return null;
+  if (slowAll && load.rps > 0 && workExplains(/** @type {number} */ (p50Ms), (busyTotal * 1000) / load.rps)) return null;
   const waits = waitEvidence(evidence);
   if (!waits) return null;
   return {

@@ -7,7 +7,7 @@
  */
 import { statfsSync } from 'node:fs';
 import { noResponseFailure } from '../load/host-check.js';
-import { startSampler, probeWithFilesLimit } from '../sample/index.js';
+import { startSampler, probeWithFilesLimit, probeWithShortRun } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
 import { narrowToServer, readServerCpu } from '../machine/cpu-budget.js';
 import { createLogger } from '../output/logger.js';
@@ -144,7 +144,7 @@ async function execute(engine, plan, logger) {
   // Worker processes that died while measured (a node:cluster worker that threw), seen in the tree as run sees them.
   const workerDeaths = samples ? treeWorkerDeaths(samples.processes, measureStartedAt) : [];
   const filesLimit = openFilesShort(load, limits);
-  if (result.samples) result.samples.probe = probeWithFilesLimit(result.samples.probe, filesLimit);
+  if (result.samples) result.samples.probe = probeWithShortRun(probeWithFilesLimit(result.samples.probe, filesLimit), load.durationMs, plan.probe?.intervalMs);
   result.diagnosis = { ...diagnoseEvidence(buildEvidence({ ...result, server: shape, spawnFailures: failedSpawns, workerDeaths, openFilesLimit: filesLimit })), thresholds: THRESHOLDS };
   result.sizeKnob = sizeKnobOf(plan);
   result.outcome = requestOutcome(load);

@@ -12,6 +12,7 @@ import { stalledAtEnd, lostAtEnd } from './stall.js';
 import { budgetWorkers, ownCpuBudget } from '../machine/cpu-budget.js';
 import { normalizeOptions, threadConfigs } from './load-options.js';
 import { FAST_WRITES_AVAILABLE } from './request-writer.js';
+import { readListenOverflows, lostNote } from './listen-overflows.js';
 
 export { parseTarget } from './target.js';
 export { decodeHistogram } from './histogram.js';
@@ -53,6 +54,8 @@ export function startLoad(options) {
   const aggregator = new Aggregator(configs.length);
   const workers = configs.map((workerData) => new Worker(WORKER_URL, { workerData }));
   const crashNotes = [];
+  // Connections the host's listening sockets had no room for, counted from here (listen-overflows.js).
+  const overflowsAtStart = readListenOverflows();
   let connected = 0;
   let goSent = false;
   let phase = null;
@@ -122,9 +125,9 @@ export function startLoad(options) {
       notes.push(`the server sent ${m.unsolicited} ${m.unsolicited === 1 ? 'response (or bytes)' : 'responses (or bytes)'} that no request asked for: each is a bad response in Errors, not a failed request, and its connection was opened again`);
     }
     const lost = lostAtEnd(m);
-    if (lost) {
-      notes.push(`${lost.count} ${lost.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(lost.oldestMs / 1000).toFixed(1)} s, while the server kept answering others: it lost ${lost.count === 1 ? 'it' : 'them'} (a worker that died with ${lost.count === 1 ? 'it' : 'them'}, a connection it stopped reading), and the figures leave ${lost.count === 1 ? 'it' : 'them'} out`);
-    }
+    const overflowsNow = readListenOverflows();
+    const listenOverflows = overflowsAtStart !== null && overflowsNow !== null ? Math.max(0, overflowsNow - overflowsAtStart) : null;
+    if (lost) notes.push(lostNote(lost, listenOverflows, opts.connections));
     if (stall) {
       notes.push(`${stall.count} ${stall.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${(stall.oldestMs / 1000).toFixed(1)} s, far longer than any answered request (${Math.round((stall.answeredMaxMs ?? m.latency.maxMs) * 10) / 10} ms${stall.inWarmup ? ', in the warm-up' : ''}): the server stopped answering, and the figures leave those requests out`);
     }
@@ -136,6 +139,8 @@ export function startLoad(options) {
     return {
       mode: opts.rate === null ? 'closed' : 'open',
       connections: opts.connections,
+      // Host-wide accept-queue overflows during the load (null: not read): see listen-overflows.js.
+      listenOverflows,
       threads: opts.threads,
       rate: opts.rate,
       durationMs: Math.round(m.elapsedMs),

@@ -13,6 +13,8 @@ import { runsOutcome } from '../analysis/request-outcome.js';
 import { crashLine } from '../analysis/error-reasons.js';
 import { rowFailureWarning, WARNING_PREFIX } from './outcome.js';
 import { cleanText } from '../base/untrusted-text.js';
+import { OPEN_LOOP_RATE_MET } from '../base/thresholds.js';
+import { int } from './text-format.js';
 
 /** @typedef {import('../analysis/metrics.js').MetricFigure} MetricFigure */
 /** @typedef {Record<string, any> & { metrics?: MetricFigure[] }} CompareRow a row of the table (src/analysis/compare-table.js) */
@@ -137,7 +139,16 @@ function footer(result) {
   }
   const repeats = result.stoppedEarly ? `the repeats measured (up to ${result.plan.repeat}, interleaved; stopped early)` : `${result.plan.repeat} interleaved repeats`;
   if (result.plan.repeat > 1) lines.push('', `Median of ${repeats}; "no meaningful difference": the repeats overlap the first strategy's, in req/s and in p99.`);
-  if (Number.isFinite(result.plan.load?.rate)) lines.push(`At a fixed --rate each row's req/s is the rate it was sent at (and the "vs" ratio near 1): their p99 is what differs.`);
+  const rate = result.plan.load?.rate;
+  if (Number.isFinite(rate)) {
+    // A row that fell short of the rate (its server or its connections could not keep up) is no row "at the rate": `--rate
+    // 5000 -c 2` read "each row's req/s is the rate it was sent at" beside a row of 89 req/s (0.02×).
+    const short = result.rows.filter((r) => Number.isFinite(r.rps?.median) && r.rps.median < rate * OPEN_LOOP_RATE_MET);
+    const names = [...new Set(short.map((r) => cleanText(r.strategy, 80)))];
+    lines.push(short.length === 0
+      ? `At a fixed --rate each row's req/s is the rate it was sent at (and the "vs" ratio near 1): their p99 is what differs.`
+      : `At a fixed --rate a row served in full shows the rate as its req/s; ${names.join(', ')} served less than the ${int(rate)} req/s sent: ${names.length === 1 ? 'it' : 'they'} fell behind (the server, or the connections: -c), and ${names.length === 1 ? 'its' : 'their'} latency holds the wait for the schedule.`);
+  }
   for (const note of result.notes ?? []) lines.push(`note: ${note}`);
   return lines;
 }

@@ -165,6 +165,10 @@ function ownHeadline(a) {
     const limit = enough?.limit ?? /** @type {Figures} */ (has('no-gain-expected') ?? has('processes-no-gain')).limit;
     const amount = limit === 'quota' ? ` (${fixed(/** @type {Figures} */ (enough).quotaCpus, 1)} CPU)` : '';
     if (limit === 'child') return `One process is enough: the limit is ${/** @type {Figures} */ (enough).label}, a process it started, not its main thread.`;
+    if (limit === 'load' && enough?.offered) {
+      const o = enough.offered;
+      return `One process is enough: the limit is its ${int(o.connections)} connection${o.connections === 1 ? '' : 's'}, not the server: the open loop asked ${int(o.rate)} req/s and ${o.connections === 1 ? 'it' : 'they'} carried ${int(o.rps)}; nothing it runs on was saturated (raise --connections to offer more).`;
+    }
     if (limit === 'load' && Number.isFinite(enough?.waitMs)) {
       return 'One process is enough: the limit is what its requests wait on (a database, a downstream, a timer), not the server: more connections serve more only if that has room.';
     }
@@ -470,7 +474,8 @@ const SENTENCES = {
  */
 function waitSentence(f) {
   if (!Number.isFinite(f.waitMs)) return '';
-  return ` Each request took ${fixed(f.waitMs, 0)} ms (${f.latencyFrom === 'p50' ? 'median' : 'mean'}), of which its main thread worked ~${fixed(f.workMs, f.workMs < 10 ? 1 : 0)} ms: ` +
+  const from = f.latencyFrom === 'p50' ? 'median' : f.latencyFrom === 'connections' ? 'its connections over the throughput: the open loop kept every one busy' : 'mean';
+  return ` Each request took ${fixed(f.waitMs, 0)} ms (${from}), of which its main thread worked ~${fixed(f.workMs, f.workMs < 10 ? 1 : 0)} ms: ` +
     'the rest was a wait outside it, with every connection waiting. `spawnbench diagnose` shows what it waits on; raise that pool (or its limit), or test with more connections to see whether it has room.';
 }
 

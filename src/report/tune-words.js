@@ -122,7 +122,9 @@ function connectionsText(f) {
     f.mainElu !== null && `main thread ${pctRound(f.mainElu)}`,
     f.workersBusy !== null && `workers ${pctRound(f.workersBusy)}`,
   ].filter(Boolean);
-  return `the connection count is the limit, not the server: ${littleLawText(law)}, while the server had room${room.length ? ` (${room.join(', ')})` : ''}; ` +
+  // An open loop far beyond what was answered (bottleneck.js): its rate and what the connections carried.
+  const how = Number.isFinite(f.rate) ? `the open loop asked ${int(f.rate)} req/s and ${int(f.connections)} ${f.connections === 1 ? 'connection' : 'connections'} carried ${int(f.rps)}` : littleLawText(law);
+  return `the connection count is the limit, not the server: ${how}, while the server had room${room.length ? ` (${room.join(', ')})` : ''}; ` +
     `measure with more connections, e.g. --connections ${f.connections * 2}, to find the server's own limit`;
 }
 

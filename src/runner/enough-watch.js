@@ -9,7 +9,7 @@ import { STEP_TICK_SLACK_MS } from '../base/thresholds.js';
 
 /**
  * @param {import('./engine-shell.js').Engine} engine emits the load's ticks; endLoad() ends its measured phase
- * @param {{ durationMs: number|null, extendToMs?: number|null }} load the plan's load
+ * @param {{ durationMs: number|null, extendToMs?: number|null, rate?: number|null }} load the plan's load
  * @returns {() => void} stops watching
  */
 export function endLoadWhenEnough(engine, load) {
@@ -19,7 +19,7 @@ export function endLoadWhenEnough(engine, load) {
     if (ended || tick.phase !== 'measure' || tick.elapsedMs + STEP_TICK_SLACK_MS < load.durationMs) return;
     // A step with errors is not ranked whatever its length: no reason to extend it.
     const failing = (tick.errors?.total ?? 0) > 0;
-    if (!failing && !hasEnoughResponses({ requests: tick.requests, durationMs: tick.elapsedMs, p99Ms: tick.overall?.p99Ms ?? null })) return;
+    if (!failing && !hasEnoughResponses({ requests: tick.requests, durationMs: tick.elapsedMs, p99Ms: tick.overall?.p99Ms ?? null, rate: load.rate ?? null })) return;
     ended = true;
     engine.endLoad();
   };

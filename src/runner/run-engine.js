@@ -3,7 +3,7 @@
  * everything it started and returns a plain result. It emits; renderers listen
  * (events in src/README.md). It never prints.
  */
-import { startSampler, probeWithFilesLimit } from '../sample/index.js';
+import { startSampler, probeWithFilesLimit, probeWithShortRun } from '../sample/index.js';
 import { readMachine } from '../machine/machine.js';
 import { narrowToServer, readServerCpu } from '../machine/cpu-budget.js';
 import { createLogger } from '../output/logger.js';
@@ -111,7 +111,7 @@ async function execute(run, plan, logger) {
   const outcome = requestOutcome(load);
   // The server's open-files limit, where it is below the connections and they were reset (ulimit -n).
   const filesLimit = openFilesShort(load, limits);
-  if (samples) samples.probe = probeWithFilesLimit(samples.probe, filesLimit);
+  if (samples) samples.probe = probeWithShortRun(probeWithFilesLimit(samples.probe, filesLimit), load.durationMs, plan.probe?.intervalMs);
   const result = resultEnvelope('run', {
     plan: planForJson(plan),
     machine: { ...machine, cpu: narrowToServer(machine.cpu, serverCpu) },

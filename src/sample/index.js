@@ -432,6 +432,21 @@ export function probeStatus(channel, runtime, reported, program = null, uid = nu
 const GENERIC_PROBE_REASON = 'no probe report received (was NODE_OPTIONS replaced by the strategy?)';
 
 /**
+ * The probe's status once the measured time is known: a probe that never reported in a measured phase shorter than its
+ * interval had no time to. `-w 0 -d 1ms` read "no probe report received (was NODE_OPTIONS replaced by the strategy?)".
+ * @param {{ available: boolean, reason: string|null }|null|undefined} probe samples.probe
+ * @param {number|null|undefined} measuredMs the load's measured time
+ * @param {number|null|undefined} intervalMs the probe's interval (--sample-interval)
+ */
+export function probeWithShortRun(probe, measuredMs, intervalMs) {
+  if (!probe || probe.available || probe.reason !== GENERIC_PROBE_REASON || !(typeof measuredMs === 'number' && typeof intervalMs === 'number' && measuredMs < intervalMs)) return probe;
+  return {
+    ...probe,
+    reason: `no probe report received: the measured phase (${Math.round(measuredMs)} ms) ended before the probe's first report (every ${Math.round(intervalMs)} ms); measure longer (-d) for ELU and loop figures`,
+  };
+}
+
+/**
  * The probe's status once the run knows the server's open-files limit ran short (error-reasons.js openFilesShort): a
  * probe that never reported with no other cause found ran out of descriptors with it. `ulimit -n 48` and 30 connections
  * read "was NODE_OPTIONS replaced by the strategy?", where at `ulimit -n 200` the same server reported.

@@ -93,7 +93,7 @@ export function enoughMarks(step, load) {
   // (tune -n 5 recommended 1 process from 5 responses a step, and 2 on the next try).
   if (load.extendToMs == null) return { tooFew: load.requests != null && !(step.requests >= TUNE_MIN_RESPONSES), extended: false };
   return {
-    tooFew: !hasEnoughResponses(step),
+    tooFew: !hasEnoughResponses({ ...step, rate: load.rate ?? null }),
     extended: step.durationMs > load.durationMs + STEP_TICK_SLACK_MS * 2,
   };
 }

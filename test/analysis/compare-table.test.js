@@ -58,6 +58,17 @@ test('an open loop: rows at the same rate whose p99 differ are not "no meaningfu
   assert.match(text, /At a fixed --rate each row's req\/s is the rate it was sent at/);
 });
 
+test('an open loop a row fell behind: the footer names it, not "each row\'s req/s is the rate it was sent at"', () => {
+  // compare --rate 5000 -c 2 of hello-world (4,992 req/s) and a server waiting 20 ms (89 req/s, 0.02×): the footer said
+  // every row's req/s was the rate, with the "vs" ratio near 1.
+  const plan = { strategies: ['hello', 'down'], workloads: ['echo'], repeat: 1 };
+  const rows = compareTable([run('hello', 1, 4992, { p99Ms: 238 }), run('down', 1, 89, { p99Ms: 977 })], plan);
+  const result = { plan: { ...plan, load: { connections: 2, rate: 5000, durationMs: 1000, warmupMs: 0, threads: 1 }, workloadInfo: {} }, machine: null, runs: [], rows, notes: [] };
+  const text = formatCompare(result);
+  assert.doesNotMatch(text, /each row's req\/s is the rate/);
+  assert.match(text, /At a fixed --rate a row served in full shows the rate as its req\/s; down served less than the 5,000 req\/s sent: it fell behind \(the server, or the connections: -c\)/);
+});
+
 test('a row whose every run failed while measured (the server crashed) has no ratio, not "0.00×"', () => {
   // Seen: a strategy killed in its warm-up read "0 req/s … 0.00×" beside the warning that its figures are not the server's.
   const crashed = { failures: ["strategy 'crash-mid-run' was killed by SIGKILL during the run; its stderr ends:\nfixture: crashing now"] };

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { littleLaw } from '../../src/analysis/little-law.js';
+import { hasEnoughResponses } from '../../src/analysis/step-enough.js';
 import { findBottleneck } from '../../src/analysis/bottleneck.js';
 import { recommend } from '../../src/analysis/recommend.js';
 import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
@@ -102,4 +103,21 @@ test('diagnose\'s "raise --connections" holds on the 16-core case, and says why 
   assert.equal(near.verdict.figures.next, 'near-limit');
   assert.match(near.verdict.next[0], /^the busiest thread was 83% busy, near its own limit: more connections would mostly queue at it/);
   assert.doesNotMatch(near.verdict.next.join(' '), /idle time|raise --connections/);
+});
+
+test('an open loop far beyond what its connections carried: the connection count is the limit; its steps are not extended to chase a p99', () => {
+  // tune --processes 1,2 --rate 200 -c 2 on a server waiting 20 ms a request: 94 req/s at both sizes. Each step ran to the
+  // 60 s cap (its p99, the schedule's wait, grew with the step) and 5,799 responses were "too few to rank"; then "the
+  // limit is one spawnbench does not sample".
+  const beyond = { ...CALM, cores: 2, systemCpuPct: 30, loadMode: 'open', rate: 200, connections: 2, p50Ms: 800, meanMs: 790, loadRps: 94 };
+  const found = wordBottleneck(findBottleneck(beyond));
+  assert.deepEqual(found.findings.map((f) => f.kind), ['connections']);
+  assert.match(found.text, /^the connection count is the limit, not the server: the open loop asked 200 req\/s and 2 connections carried 94, while the server had room .*--connections 4/);
+  // More than half the rate answered, or latencies shorter than a request's time on its connection (the connections were
+  // not all busy): not the connections.
+  assert.deepEqual(findBottleneck({ ...beyond, loadRps: 150 }).findings, []);
+  assert.deepEqual(findBottleneck({ ...beyond, p50Ms: 1, meanMs: 1.2 }).findings, []);
+  assert.equal(hasEnoughResponses({ requests: 5799, durationMs: 60_000, p99Ms: 31_000, rate: 200 }), true);
+  assert.equal(hasEnoughResponses({ requests: 5799, durationMs: 60_000, p99Ms: 31_000 }), false, 'a closed loop still needs 5 × its p99');
+  assert.equal(hasEnoughResponses({ requests: 150, durationMs: 1600, p99Ms: 1500, rate: 200 }), false, 'still TUNE_MIN_RESPONSES');
 });

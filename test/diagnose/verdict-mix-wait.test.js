@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnoseEvidence } from '../../src/analysis/verdicts.js';
 import { slowEndpoint, waitingOnDownstream } from '../../src/analysis/verdict-downstream.js';
+import { slowUnexplained } from '../../src/analysis/verdict-outside.js';
 import { wordFinding } from '../../src/report/diagnose-words.js';
 import { SLOW_P50_MS, SLOW_ENDPOINT_MIN_REQUESTS } from '../../src/base/thresholds.js';
 import { buildEvidence } from '../../src/diagnose/evidence.js';
@@ -83,4 +84,40 @@ test('seen from outside (--url --pid, no routes): a median the main thread\'s bu
   // At 178 req/s the same 16% is 0.9 ms a request: a 162 ms median is a wait.
   outside.load = { ...outside.load, rps: 178, requests: 535, attempts: 535, p50Ms: 162, p99Ms: 185 };
   assert.equal(waitingOnDownstream(outside)?.id, 'downstream-wait');
+});
+
+test('an open loop far beyond what its connections carried: the latency is the schedule\'s wait, not a wait on a downstream', () => {
+  // Hello-world at --rate 30000 on 1 connection: 10,435 req/s at ELU 0.49, p50 585 ms timed from when each request was
+  // due. It read "requests wait on I/O or a downstream, not on this process … time the calls each request waits on".
+  const queued = evidence(null);
+  queued.load = { ...queued.load, mode: 'open', rate: 30000, connections: 1, rps: 10435, requests: 20919, attempts: 20919, p50Ms: 585, p99Ms: 1297, maxMs: 1315 };
+  queued.processes[0] = { ...queued.processes[0], elu: 0.49, cpuPct: 58, otherThreads: { cpuPct: 5 }, routes: [{ route: 'GET /', requests: 20919, loopMs: 1000, loopMsPerRequest: 0.05, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 1 }] };
+  assert.equal(waitingOnDownstream(queued), null);
+  assert.notEqual(diagnoseEvidence(queued).verdict.id, 'downstream-wait');
+  // A server waiting 20 ms a request at --rate 200 on 2 connections: 94 req/s, 21 ms on its connection each: a wait.
+  const waiting = evidence(null);
+  waiting.load = { ...waiting.load, mode: 'open', rate: 200, connections: 2, rps: 94, requests: 188, attempts: 188, p50Ms: 551, p99Ms: 1064, maxMs: 1070 };
+  waiting.processes[0] = { ...waiting.processes[0], elu: 0.05, cpuPct: 5, routes: [{ route: 'GET /', requests: 188, loopMs: 62, loopMsPerRequest: 0.33, spawnsPerRequest: 0, blockedMsPerRequest: 0, busyShare: 0.6 }] };
+  assert.equal(waitingOnDownstream(waiting)?.id, 'downstream-wait');
+  // More than half the rate answered: the latency is read as before (1 connection / 94 req/s, 10.6 ms, would not be slow).
+  const within = structuredClone(waiting);
+  within.load = { ...within.load, connections: 1, rate: 150 };
+  assert.equal(waitingOnDownstream(within)?.id, 'downstream-wait');
+});
+
+test('seen from outside (--url, no --pid), an open loop far beyond what its connections carried is not "responses are slow"', () => {
+  // Hello-world at --rate 30000 on 1 connection: p50 259 ms, p99 839 ms timed from when each request was due, each on its
+  // connection ~0.1 ms. It read "responses are slow, and the cause cannot be seen from outside … pass --pid".
+  const outside = evidence(null);
+  outside.probe = false;
+  outside.mode = 'url';
+  outside.processes = [];
+  outside.load = { ...outside.load, mode: 'open', rate: 30000, connections: 1, rps: 9800, requests: 19600, attempts: 19600, p50Ms: 259, p99Ms: 839, maxMs: 850 };
+  assert.equal(slowUnexplained(outside), null);
+  // A server waiting 20 ms on 2 connections at --rate 500 (94 req/s, 21 ms each): slow, as before.
+  outside.load = { ...outside.load, rate: 500, connections: 2, rps: 94, requests: 188, attempts: 188, p50Ms: 841, p99Ms: 1633 };
+  assert.equal(slowUnexplained(outside)?.id, 'slow-unexplained');
+  // The rate answered: read as before.
+  outside.load = { ...outside.load, rate: 100, connections: 1, rps: 94, p50Ms: 25, p99Ms: 60 };
+  assert.equal(slowUnexplained(outside)?.id, 'slow-unexplained');
 });

@@ -143,6 +143,37 @@ test('a single process whose requests wait outside it, every connection waiting:
   assert.equal(advise(loose).reasons.find((r) => r.id === 'one-process-enough').figures.waitMs, undefined);
 });
 
+test('an open loop far beyond what its few connections carried: the limit is the connections (or what they wait on), not "the load offered"', () => {
+  // --rate 50000 -c 2 on hello-world: 20,295 req/s answered at ELU 0.76, 150,350 requests not sent on time. It read
+  // "One process is enough: the limit is the load offered, not the server", of a load it offered 2.5× more of.
+  const fast = ownRun({ pool: false, rps: 20295, cpus: [73, 77], spawnedCpuPct: 0, main: { elu: 0.76, blocked: 0, cpuPct: 70, loopCpuPct: 70, waitPct: 0 } });
+  Object.assign(fast.plan.load, { rate: 50000, connections: 2 });
+  fast.load.connections = 2;
+  fast.load.latency = { ...fast.load.latency, meanMs: 911, p50Ms: 990 };
+  const enough = advise(fast).reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(enough.figures.limit, 'load', 'the same id and limit for --json readers');
+  assert.deepEqual(enough.figures.offered, { rate: 50000, connections: 2, rps: 20295 });
+  const lines = words(fast);
+  assert.equal(lines[0], 'One process is enough: the limit is its 2 connections, not the server: the open loop asked 50,000 req/s and they carried 20,295; nothing it runs on was saturated (raise --connections to offer more).');
+  assert.ok(!lines.some((l) => /load offered/.test(l)), lines.join('\n'));
+  // --rate 200 -c 2 on a server waiting 20 ms a request: 95 req/s, each request 2 / 95 s = 21 ms on its connection, its
+  // latency (mostly the schedule's wait) 800 ms: the wait outside it, as on a closed loop.
+  const waiting = ownRun({ pool: false, rps: 95, cpus: [8, 6], spawnedCpuPct: 0, main: { elu: 0.05, blocked: 0, cpuPct: 6, loopCpuPct: 6, waitPct: 0 } });
+  Object.assign(waiting.plan.load, { rate: 200, connections: 2 });
+  waiting.load.connections = 2;
+  waiting.load.latency = { ...waiting.load.latency, meanMs: 802, p50Ms: 803 };
+  const wait = advise(waiting).reasons.find((r) => r.id === 'one-process-enough');
+  assert.equal(Math.round(wait.figures.waitMs), 21, JSON.stringify(wait));
+  const waitLines = words(waiting);
+  assert.equal(waitLines[0], 'One process is enough: the limit is what its requests wait on (a database, a downstream, a timer), not the server: more connections serve more only if that has room.');
+  assert.ok(waitLines.some((l) => l.includes('Each request took 21 ms (its connections over the throughput: the open loop kept every one busy)')), waitLines.join('\n'));
+  // The rate answered (an open loop within reach): the load offered, as before.
+  const within = structuredClone(fast);
+  within.plan.load.rate = 21000;
+  assert.equal(advise(within).reasons.find((r) => r.id === 'one-process-enough').figures.offered, undefined);
+  assert.match(words(within)[0], /^One process is enough: the limit is the load offered/);
+});
+
 test('a single process whose requests wait in the queue of its own main thread (many connections) is not told they wait on a downstream', () => {
   // Hello-world at -c 1000: 26,391 req/s, mean 37.3 ms, p50 31.7 ms, ELU 0.85 (0.03 ms of work a request): it read "the
   // limit is what its requests wait on (a database, a downstream, a timer) … the rest was a wait outside it". 1,000
