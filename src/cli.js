@@ -9,7 +9,7 @@ import { UsageError } from './base/errors.js';
 import { VERSION } from './base/version.js';
 
 /** The exit codes, as --help lists them (README: "Exit codes"). */
-const EXIT_CODES_HELP = '\nExit codes: 0 done, 1 runtime failure or no request succeeded, 2 bad input,\n3 an --assert failed, 130/143 stopped by Ctrl-C/SIGTERM.';
+const EXIT_CODES_HELP = '\nExit codes: 0 done, 1 runtime failure or no request succeeded, 2 bad input,\n3 an --assert failed, 130/143/129 stopped by Ctrl-C/SIGTERM/SIGHUP.';
 
 /** Commander's own "help shown" and "version shown" are successes. */
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
