@@ -57,7 +57,8 @@ export function noResponseFailure(load, stoppedEarly, planned = {}) {
  * The two halves of that failure: what happened ("no request got a response: 9 bad
  * responses") and what to do, by the most frequent error kind; diagnose's verdict
  * shows the second as its next step.
- * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object }} load
+ * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object, speaksTls?: boolean }} load
+ *   speaksTls: a TLS handshake succeeded where plain HTTP was sent (src/runner/engine-shell.js)
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned]
  * @returns {{ what: string, hint: string }}
  */
@@ -93,6 +94,12 @@ export function noResponseReason(load, planned = {}) {
     return load.bytes > 0
       ? { what: `no response finished${window}: responses were still arriving when it ended (each takes longer than the measured phase)`, hint: longer }
       : { what: `no response arrived${window}: requests were sent and none finished in it (the measured phase was too short for them)`, hint: longer };
+  }
+  if (kinds[0][0] === 'reset' && load.speaksTls) {
+    return {
+      what: `no request got a response: ${counted}`,
+      hint: 'the server speaks https (TLS) on that port and spawnbench sent plain HTTP: give --url https://… (--insecure for a self-signed certificate); a server started after -- is driven over http only, so start it yourself and give --url https://… (diagnose reads its CPU with --pid <its pid>)',
+    };
   }
   const hint = HINTS[kinds[0][0]] ?? (() => 'is the server at that address answering HTTP?');
   return { what: `no request got a response: ${counted}`, hint: hint(planned) };

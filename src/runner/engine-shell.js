@@ -6,7 +6,8 @@
  */
 import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
-import { checkTls } from '../load/tls-check.js';
+import { checkTls, speaksTls } from '../load/tls-check.js';
+import { parseTarget } from '../load/target.js';
 import { RESULT_FORMAT } from '../output/result-format.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
 import { createStderrLines } from './stderr-lines.js';
@@ -271,6 +272,7 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
     });
     const load = await loadRun.done;
     stderrLines.stop();
+    await markTlsTarget(load, target);
     await afterLoad?.(server);
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;
@@ -284,6 +286,20 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
     if (watcher?.crash() && !error.stoppedEarly) logger.error({ err: error }, `${what} failed after a crash`);
     throw error;
   }
+}
+
+/**
+ * A plain-HTTP run where nothing succeeded and connections were closed unanswered: one
+ * TLS handshake says whether the server speaks https there (`load.speaksTls`), so the
+ * failure names that rather than "its own log says why".
+ * @param {{ requests: number, errors?: Record<string, number> }} load
+ * @param {string} url
+ */
+async function markTlsTarget(load, url) {
+  if (load.requests > 0 || !(load.errors?.reset > 0)) return;
+  const target = parseTarget(url);
+  if (target.tls) return;
+  if (await speaksTls(target.host, target.port)) Object.assign(load, { speaksTls: true });
 }
 
 /** The end of every engine: `phase: done`, then `done` with the result, which it returns. */
