@@ -58,6 +58,7 @@ export function failingRequests(evidence) {
       figures: {
         requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null,
         stoppedEarly: Boolean(load.stoppedEarly), begun: load.begun ?? 0, speaksTls: load.speaksTls === true,
+        parseTexts: (evidence.errorTexts ?? []).filter((e) => e.kind === 'parse'),
       },
     };
   }

@@ -57,7 +57,7 @@ export function noResponseFailure(load, stoppedEarly, planned = {}) {
  * The two halves of that failure: what happened ("no request got a response: 9 bad
  * responses") and what to do, by the most frequent error kind; diagnose's verdict
  * shows the second as its next step.
- * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object, speaksTls?: boolean }} load
+ * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object, speaksTls?: boolean, errorTexts?: Array<{ kind: string, texts?: Array<{ text: string, count: number }> }> }} load
  *   speaksTls: a TLS handshake succeeded where plain HTTP was sent (src/runner/engine-shell.js)
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned]
  * @returns {{ what: string, hint: string }}
@@ -101,6 +101,12 @@ export function noResponseReason(load, planned = {}) {
       hint: 'the server speaks https (TLS) on that port and spawnbench sent plain HTTP: give --url https://… (--insecure for a self-signed certificate); a server started after -- is driven over http only, so start it yourself and give --url https://… (diagnose reads its CPU with --pid <its pid>)',
     };
   }
+  // Bytes that start as HTTP/1.x and then break it (two Content-Lengths, a head over 64 KB) come from an HTTP server on
+  // the right port: "is it the right port?" sent its user after the address.
+  const broken = kinds[0][0] === 'parse' ? brokenHttp(load.errorTexts) : null;
+  if (broken) {
+    return { what: `no request got a response: ${counted}`, hint: `the server answers HTTP/1.1 but breaks it (${broken}); spawnbench reads responses as strictly as a proxy: fix what the server sends` };
+  }
   const hint = HINTS[kinds[0][0]] ?? (() => 'is the server at that address answering HTTP?');
   return { what: `no request got a response: ${counted}`, hint: hint(planned) };
 }
@@ -117,3 +123,11 @@ const HINTS = {
   tls: () => 'the TLS handshake failed; the notes below say why',
 };
 
+
+/** What the parser said of responses that began as HTTP/1.x, the most frequent; null when they did not begin so. */
+function brokenHttp(errorTexts) {
+  const texts = (Array.isArray(errorTexts) ? errorTexts : []).filter((e) => e?.kind === 'parse').flatMap((e) => e.texts ?? []);
+  const top = texts.filter((t) => typeof t?.text === 'string').sort((a, b) => (b.count ?? 0) - (a.count ?? 0))[0];
+  if (!top || /does not start with HTTP|bad HTTP version/.test(top.text)) return null;
+  return top.text;
+}
