@@ -35,6 +35,8 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {'stopped-early'|'failed'|null} [baselineCut] the --against baseline's figures cover part of its run: change gates fail
  * @property {number} [lost] measured requests the server never answered while it answered others to the end (load/stall.js
  *   lostAtEnd): in no figure of the load, so the errors gates count them as failed, and a latency gate whose tail they reach fails
+ * @property {number} [timedOut] measured requests that failed by --timeout: at least that slow, in no latency figure, so a
+ *   latency gate whose tail they reach fails
  */
 
 /**
@@ -45,7 +47,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), generatorStopped: Boolean(result.load?.generatorStopped), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), generatorStopped: Boolean(result.load?.generatorStopped), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, timedOut: timedOutOf(result.load), outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
 }
 
 /**
@@ -128,7 +130,9 @@ function compareFigures(result, table) {
     const failed = Boolean(row.failed) || runs.some((r) => (r.failures?.length ?? 0) > 0 || Boolean(r.failed));
     // A comparison stopped before its end holds only the rows whose runs ended: a server whose run had not
     // ended has no row and no gate, so `report cmp.json --assert errors=0` passed on the server never measured.
-    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
+    // Its runs' requests that failed by --timeout (each run's error texts by kind), for the latency gates as a run's.
+    const timedOut = runs.reduce((n, r) => n + (Array.isArray(r.errorTexts) ? r.errorTexts : []).filter((e) => e?.kind === 'timeout').reduce((m, e) => m + (isFiniteNumber(e.count) ? e.count : 0), 0), 0);
+    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly), timedOut };
   });
 }
 
@@ -158,6 +162,8 @@ export function measuredFor(a, f) {
   if (!figure) return changeFor(a, f);
   const lost = lostFigure(a, f, figure);
   if (lost) return lost;
+  const timedOut = timedOutFigure(a, f, figure);
+  if (timedOut) return timedOut;
   const { value, of = null, process = null, why = null, unsolicited = 0 } = { ...figure, ...(a.metric === 'errors' && !a.endpoint ? lostCounted(f, figure) : {}) };
   if (a.unit !== '%' || !isFiniteNumber(value)) return { measured: value ?? null, process, why };
   // A share of the requests counts the failed ones: responses no request asked for failed none (a server that
@@ -213,6 +219,31 @@ function lostFigure(a, f, figure) {
   const share = isFiniteNumber(attempts) ? lost / (attempts + lost) : 1;
   const tail = metric.percentile == null ? 0 : 1 - metric.percentile / 100;
   return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'lost-requests' } : null;
+}
+
+/**
+ * A latency gate whose percentile the requests that timed out reach (their share of the requests above 1 − the
+ * percentile; max: any): each took at least --timeout and is in no latency figure, which holds successes only.
+ * `max<9ms` passed, "measured 7.92 ms", on a run where half the requests timed out at --timeout 10ms.
+ * @param {import('../plan/assert-expr.js').Assertion} a
+ * @param {GateFigures} f
+ * @param {GateFigure} figure
+ * @returns {{ measured: number|null, process: string|null, why: string }|null}
+ */
+function timedOutFigure(a, f, figure) {
+  const timedOut = f.timedOut ?? 0;
+  const metric = metricOf(a.metric);
+  if (timedOut === 0 || a.endpoint || metric?.kind !== 'latency') return null;
+  const attempts = f.figures.errors?.of;
+  const share = isFiniteNumber(attempts) && attempts > 0 ? timedOut / attempts : 1;
+  const tail = metric.percentile == null ? 0 : 1 - metric.percentile / 100;
+  return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'timed-out' } : null;
+}
+
+/** The measured requests that failed by --timeout (load.errors.timeout). */
+function timedOutOf(load) {
+  const n = load?.errors?.timeout;
+  return isFiniteNumber(n) && n > 0 ? n : 0;
 }
 
 /** @type {Record<import('../plan/assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */
