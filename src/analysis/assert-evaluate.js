@@ -37,6 +37,7 @@ import { targetOf } from '../base/target-kinds.js';
  *   lostAtEnd): in no figure of the load, so the errors gates count them as failed, and a latency gate whose tail they reach fails
  * @property {number} [timedOut] measured requests that failed by --timeout: at least that slow, in no latency figure, so a
  *   latency gate whose tail they reach fails
+ * @property {Record<string, number>} [endpointsTimedOut] the same, of each endpoint, under the names a filter may give it
  */
 
 /**
@@ -47,7 +48,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), generatorStopped: Boolean(result.load?.generatorStopped), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, timedOut: timedOutOf(result.load), outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), generatorStopped: Boolean(result.load?.generatorStopped), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, timedOut: timedOutOf(result.load), endpointsTimedOut: endpointsTimedOut(result), outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
 }
 
 /**
@@ -94,6 +95,20 @@ export function endpointNames(endpoints) {
     claim(`${e.method} ${String(e.path).split('?')[0]}`, 1, e);
   }
   return new Map([...claims].map(([name, { entries }]) => [name, entries]));
+}
+
+/**
+ * Each endpoint's requests that failed by --timeout, by the names a filter may give it (an ambiguous name: none).
+ * @param {RunResult|DiagnoseResult} result
+ * @returns {Record<string, number>}
+ */
+function endpointsTimedOut(result) {
+  /** @type {Record<string, number>} */
+  const byName = {};
+  for (const [name, entries] of endpointNames(result.load?.endpoints ?? [])) {
+    if (entries.size === 1) byName[name] = timedOutOf([...entries][0]);
+  }
+  return byName;
 }
 
 /**
@@ -231,16 +246,16 @@ function lostFigure(a, f, figure) {
  * @returns {{ measured: number|null, process: string|null, why: string }|null}
  */
 function timedOutFigure(a, f, figure) {
-  const timedOut = f.timedOut ?? 0;
+  const timedOut = (a.endpoint ? f.endpointsTimedOut?.[a.endpoint] : f.timedOut) ?? 0;
   const metric = metricOf(a.metric);
-  if (timedOut === 0 || a.endpoint || metric?.kind !== 'latency') return null;
-  const attempts = f.figures.errors?.of;
+  if (timedOut === 0 || metric?.kind !== 'latency' || !isFiniteNumber(figure.value)) return null;
+  const attempts = (a.endpoint ? f.endpoints?.[a.endpoint]?.errors : f.figures.errors)?.of;
   const share = isFiniteNumber(attempts) && attempts > 0 ? timedOut / attempts : 1;
   const tail = metric.percentile == null ? 0 : 1 - metric.percentile / 100;
   return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'timed-out' } : null;
 }
 
-/** The measured requests that failed by --timeout (load.errors.timeout). */
+/** The measured requests that failed by --timeout (load.errors.timeout, or an endpoint's). */
 function timedOutOf(load) {
   const n = load?.errors?.timeout;
   return isFiniteNumber(n) && n > 0 ? n : 0;
