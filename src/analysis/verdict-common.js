@@ -35,7 +35,7 @@
  *   missed: number, errors: number, errorRate: number, unsolicited?: number, statuses: Record<string, number>,
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null,
  *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null,
- *   stoppedEarly?: boolean, begun?: number, speaksTls?: boolean,
+ *   stoppedEarly?: boolean, begun?: number, speaksTls?: boolean, spinning?: { pid: number|null, cpuPct: number, silentMs: number, fromStart?: boolean }|null,
  *   endpoints?: Array<{ name: string, requests: number, share: number|null, p50Ms: number|null, p99Ms: number|null }> }} load
  *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration;
  *   begun: requests unanswered at the end whose response had begun (its head arrived);

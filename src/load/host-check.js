@@ -57,8 +57,9 @@ export function noResponseFailure(load, stoppedEarly, planned = {}) {
  * The two halves of that failure: what happened ("no request got a response: 9 bad
  * responses") and what to do, by the most frequent error kind; diagnose's verdict
  * shows the second as its next step.
- * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object, speaksTls?: boolean, errorTexts?: Array<{ kind: string, texts?: Array<{ text: string, count: number }> }> }} load
- *   speaksTls: a TLS handshake succeeded where plain HTTP was sent (src/runner/engine-shell.js)
+ * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object, speaksTls?: boolean, errorTexts?: Array<{ kind: string, texts?: Array<{ text: string, count: number }> }>, spinning?: { pid: number|null, cpuPct: number, silentMs: number, fromStart?: boolean }|null }} load
+ *   speaksTls: a TLS handshake succeeded where plain HTTP was sent (src/runner/engine-shell.js); spinning: a server process
+ *   on a CPU while its probe was silent (analysis/busy-silence.js), set by the engine where nothing was answered
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned]
  * @returns {{ what: string, hint: string }}
  */
@@ -70,6 +71,16 @@ export function noResponseReason(load, planned = {}) {
   const window = planned.durationMs ? ` within the measured ${formatDuration(planned.durationMs)}` : '';
   const longer = 'give a longer --duration, or measure with -n <requests>';
   if (kinds.length === 0) {
+    // Nothing answered while a server process kept a CPU busy and its probe was silent: its loop was held, and "the
+    // measured phase was too short for them; give a longer --duration" sent its user after a longer run.
+    const spinning = load.spinning;
+    if (spinning) {
+      const who = spinning.pid !== null ? `pid ${spinning.pid}` : 'a server process';
+      return {
+        what: `no response arrived${window}: ${who} kept a CPU ${Math.round(spinning.cpuPct)}% busy ${spinning.fromStart ? 'all along' : `for the last ${(spinning.silentMs / 1000).toFixed(1)} s`} while its event loop reported nothing, so JavaScript or a synchronous call held the loop`,
+        hint: 'find the code that never returns: a loop that does not end, a synchronous call (fs.*Sync, child_process.*Sync, a regex on a large input); node --inspect and a debugger\'s pause show where it is',
+      };
+    }
     // Answered in the warm-up, then not: its requests held the connections, and nothing measured was sent.
     const stall = stalledAtEnd(load);
     if (stall?.inWarmup) {

@@ -8,6 +8,9 @@ import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
 import { checkTls, speaksTls } from '../load/tls-check.js';
 import { parseTarget } from '../load/target.js';
+import { busySilence, busyFromStart } from '../analysis/busy-silence.js';
+import { isServerEntry } from '../machine/process-roles.js';
+import { probeWhileSpinning } from '../sample/index.js';
 import { RESULT_FORMAT } from '../output/result-format.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
 import { createStderrLines } from './stderr-lines.js';
@@ -300,6 +303,22 @@ async function markTlsTarget(load, url) {
   const target = parseTarget(url);
   if (target.tls) return;
   if (await speaksTls(target.host, target.port)) Object.assign(load, { speaksTls: true });
+}
+
+/**
+ * A run where no response arrived while a server process kept a CPU busy with its probe silent: `load.spinning` says
+ * which (its failure names the held loop, not "the measured phase was too short"), and the probe's reason says why it
+ * never reported.
+ * @param {{ requests: number, errors?: Record<string, number> }} load
+ * @param {{ processes?: object[], probe?: { available: boolean, reason: string|null } }|null} samples
+ */
+export function markSpinning(load, samples) {
+  if (load.requests > 0 || (load.errors?.total ?? 0) > 0 || !samples) return;
+  const processes = /** @type {import('../analysis/busy-silence.js').SampledProcess[]} */ ((samples.processes ?? []).filter(isServerEntry));
+  const spinning = busySilence(processes) ?? busyFromStart(processes);
+  if (!spinning) return;
+  Object.assign(load, { spinning });
+  samples.probe = probeWhileSpinning(samples.probe, spinning);
 }
 
 /** The end of every engine: `phase: done`, then `done` with the result, which it returns. */
