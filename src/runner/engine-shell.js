@@ -315,7 +315,9 @@ async function markTlsTarget(load, url) {
 export function markSpinning(load, samples) {
   if (load.requests > 0 || (load.errors?.total ?? 0) > 0 || !samples) return;
   const processes = /** @type {import('../analysis/busy-silence.js').SampledProcess[]} */ ((samples.processes ?? []).filter(isServerEntry));
-  const spinning = busySilence(processes) ?? busyFromStart(processes);
+  // A server on another runtime (python3) never has a probe report: its CPU alone says nothing of an event loop.
+  const otherRuntime = Boolean(/** @type {{ program?: string }|undefined} */ (samples.probe)?.program);
+  const spinning = busySilence(processes) ?? (otherRuntime ? null : busyFromStart(processes));
   if (!spinning) return;
   Object.assign(load, { spinning });
   samples.probe = probeWhileSpinning(samples.probe, spinning);
