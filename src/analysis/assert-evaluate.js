@@ -200,6 +200,9 @@ function changeFor(a, f) {
   const base = a.metric.replace(/-change$/, '');
   const measured = f.changes?.[base] ?? null;
   if (f.baselineCut) return { measured, process: null, why: `baseline-${f.baselineCut}` };
+  // A latency whose tail this run's timed-out requests reach is no figure to compare: it read "better" beside them.
+  const own = f.figures[base];
+  if (own && timedOutFigure({ ...a, metric: base }, f, own)) return { measured, process: null, why: 'timed-out' };
   return { measured, process: null, why: measured === null ? f.figures[base]?.why ?? null : null };
 }
 

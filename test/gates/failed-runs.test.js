@@ -303,6 +303,9 @@ test('requests that failed by --timeout reach a latency gate\'s tail: it fails (
   const outcomes = check(['p50<10s', 'p99<10s', 'max<10s'], timedOut(99));
   assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.why ?? null]), [['p50<10s', true, null], ['p99<10s', false, 'timed-out'], ['max<10s', false, 'timed-out']]);
   assert.match(formatAssertions(outcomes), /^assert max<10s {2}FAIL {2}measured 322 ms \(requests that failed by --timeout took at least that long/m);
+  // A change of such a figure is no change of the target: it read "better" beside them.
+  const changed = { ...timedOut(99), against: { deltas: [{ metric: 'p99', changePct: -50 }, { metric: 'p50', changePct: 0 }] } };
+  assert.deepEqual(check(['p99-change<10%', 'p50-change<10%'], changed).map((o) => [o.expr, o.pass, o.why ?? null]), [['p99-change<10%', false, 'timed-out'], ['p50-change<10%', true, null]]);
   // One in a thousand reaches max, not p99.
   assert.deepEqual(check(['p99<10s', 'max<10s'], { ...timedOut(1), load: { ...timedOut(1).load, requests: 999 } }).map((o) => o.why ?? null), [null, 'timed-out']);
   const run = (strategy, timeouts) => ({ workload: 'echo', strategy, repeat: 1, rps: 100, p50Ms: 1, p99Ms: 2, errors: timeouts, requests: 100, attempts: 100 + timeouts, succeeded: 100, failures: [], lost: 0,
