@@ -82,7 +82,8 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
       const [low, high] = ephemeral;
       if (others.every((p) => p >= low && p <= high)) {
         throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; ${others.length === 1 ? `port ${others[0]} is` : 'those are'} in the range the kernel picks from for port 0 (${low}–${high}): ` +
-          `if it takes a free port of its own at each start (listen(0)), make it listen on process.env.PORT; if ${others.length === 1 ? `${others[0]} is its fixed port, pass --port ${others[0]}` : 'one of them is its fixed port, pass --port N with it'}`);
+          `if it takes a free port of its own at each start (listen(0)), make it listen on process.env.PORT; if ${others.length === 1 ? `${others[0]} is its fixed port, pass --port ${others[0]}` : 'one of them is its fixed port, pass --port N with it'}` +
+          ' (a server that opens an admin port first and its own later: pass its own, which is waited for up to --ready-timeout)');
       }
       // Of several, which serves its requests is the user's to say: "pass --port 39001" named its admin port of two.
       throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}` +

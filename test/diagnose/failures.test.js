@@ -49,7 +49,7 @@ test('a server that listens on a port of its own (the kernel\'s, listen(0)): whe
   assert.equal(code, 1);
   const line = err.split('\n').find((l) => l.startsWith('spawnbench: '));
   // Its port is the kernel's (listen(0)): another at each start, so it is told to read PORT before "pass --port N".
-  const match = /^spawnbench: '.*wrong-port\.js' listens on port (\d+), not on port (\d+) \(given to it as PORT\); port \d+ is in the range the kernel picks from for port 0 \(\d+–\d+\): if it takes a free port of its own at each start \(listen\(0\)\), make it listen on process\.env\.PORT; if \d+ is its fixed port, pass --port (\d+)$/.exec(line);
+  const match = /^spawnbench: '.*wrong-port\.js' listens on port (\d+), not on port (\d+) \(given to it as PORT\); port \d+ is in the range the kernel picks from for port 0 \(\d+–\d+\): if it takes a free port of its own at each start \(listen\(0\)\), make it listen on process\.env\.PORT; if \d+ is its fixed port, pass --port (\d+) \(a server that opens an admin port first/.exec(line);
   assert.ok(match, line);
   assert.equal(match[1], match[3]);
   assert.notEqual(match[1], match[2]);

@@ -101,7 +101,7 @@ test('a server bound to an address no loopback connect reaches (HOST=127.0.0.2) 
 test('a server that takes a port of its own from the kernel (listen(0)) is told to read PORT, not only "pass --port <this start\'s port>"', async () => {
   const port = await closedPort();
   await assert.rejects(waitListening({ ...options(port, () => [38225]), ephemeral: [32768, 60999], readyTimeoutMs: 30_000, graceMs: 100 }),
-    new RegExp(`listens on port 38225, not on port ${port} .*; port 38225 is in the range the kernel picks from for port 0 \\(32768–60999\\): if it takes a free port of its own at each start \\(listen\\(0\\)\\), make it listen on process\\.env\\.PORT; if 38225 is its fixed port, pass --port 38225$`));
+    new RegExp(`listens on port 38225, not on port ${port} .*; port 38225 is in the range the kernel picks from for port 0 \\(32768–60999\\): if it takes a free port of its own at each start \\(listen\\(0\\)\\), make it listen on process\\.env\\.PORT; if 38225 is its fixed port, pass --port 38225 \\(a server that opens an admin port first`));
   // A fixed port below the range keeps the plain hint.
   await assert.rejects(waitListening({ ...options(port, () => [4000]), ephemeral: [32768, 60999], readyTimeoutMs: 30_000, graceMs: 100 }), /; pass --port 4000 \(a server that opens/);
 });
