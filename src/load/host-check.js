@@ -109,7 +109,7 @@ export function noResponseReason(load, planned = {}) {
   if (kinds[0][0] === 'reset' && load.speaksTls) {
     return {
       what: `no request got a response: ${counted}`,
-      hint: 'the server speaks https (TLS) on that port and spawnbench sent plain HTTP: give --url https://… (--insecure for a self-signed certificate); a server started after -- is driven over http only, so start it yourself and give --url https://… (diagnose reads its CPU with --pid <its pid>)',
+      hint: 'the server speaks https (TLS) there and spawnbench sent plain HTTP: give --url https://… (--insecure for a self-signed certificate); a server started after -- is driven over http only, so start it yourself for --url',
     };
   }
   // Bytes that start as HTTP/1.x and then break it (two Content-Lengths, a head over 64 KB) come from an HTTP server on

@@ -145,9 +145,9 @@ test('plain http to an https server: the failure says it speaks https and names 
   const run = await cli('run', '--url', `http://127.0.0.1:${port}/`, '--requests', '5', '--warmup', '0', '--connections', '1', '--json');
   assert.equal(run.code, 1);
   assert.equal(JSON.parse(run.out).load.speaksTls, true);
-  assert.match(run.err + run.out, /the server speaks https \(TLS\) on that port and spawnbench sent plain HTTP: give --url https:\/\//);
+  assert.match(run.err + run.out, /the server speaks https \(TLS\) there and spawnbench sent plain HTTP: give --url https:\/\//);
   const diagnosed = await cli('diagnose', '--url', `http://127.0.0.1:${port}/`, '--requests', '5', '--warmup', '0', '--connections', '1');
   assert.equal(diagnosed.code, 1);
-  assert.match(diagnosed.out, /next: the server speaks https \(TLS\) on that port/);
+  assert.match(diagnosed.out, /next: the server speaks https \(TLS\) there/);
   assert.equal(trackedGroupCount(), 0);
 });
