@@ -77,8 +77,8 @@ export function noResponseReason(load, planned = {}) {
     if (spinning) {
       const who = spinning.pid !== null ? `pid ${spinning.pid}` : 'a server process';
       return {
-        what: `no response arrived${window}: ${who} kept a CPU ${Math.round(spinning.cpuPct)}% busy ${spinning.fromStart ? 'all along' : `for the last ${(spinning.silentMs / 1000).toFixed(1)} s`} while its event loop reported nothing, so JavaScript or a synchronous call held the loop`,
-        hint: 'find the code that never returns: a loop that does not end, a synchronous call (fs.*Sync, child_process.*Sync, a regex on a large input); node --inspect and a debugger\'s pause show where it is',
+        what: `no response arrived${window}: ${who} kept a CPU ${Math.round(spinning.cpuPct)}% busy ${spinning.fromStart ? 'all along' : `for the last ${(spinning.silentMs / 1000).toFixed(1)} s`}, its event loop silent: JavaScript or a synchronous call held it`,
+        hint: 'find the loop that never ends or the synchronous call (fs.*Sync, a regex on a large input); node --inspect shows where',
       };
     }
     // Answered in the warm-up, then not: its requests held the connections, and nothing measured was sent.
