@@ -60,6 +60,8 @@ import { HANDOFF_MIN_WORKER_BUSY, MAIN_ELU_LIMIT } from '../base/thresholds.js';
  * @property {{ cpuPct: number|null, elu: number|null }} generator
  * @property {boolean} stoppedEarly
  * @property {{ code: number|null, signal: string|null }|null} [serverExit] the server ended during the run, unasked
+ * @property {{ pid: number|null, label: string|null, silentMs: number, cpuPct: number, fromStart?: boolean }|null} [heldLoop] no response arrived while a server
+ *   process kept a CPU busy with its probe silent (load.spinning, set by the engine: src/runner/engine-shell.js)
  * @property {{ count: number, oldestMs: number, spinning?: ReturnType<typeof import('./busy-silence.js').busySilence> }|null} [stall] measured requests unanswered at the end, one longer than any answered (load/stall.js); `spinning`: a server process on a CPU while its probe was silent (busy-silence.js)
  * @property {{ ms: number, longestMs: number, inWarmup?: boolean }|null} [generatorStopped] spawnbench itself did not run while measuring (SIGSTOP, Ctrl-Z), or in an open loop's warm-up
  * @property {ReturnType<typeof pausedMidRun>} [pause] seconds in which the server answered nothing, between seconds it answered (load/stall.js)
@@ -141,6 +143,7 @@ export function adviceInput(result) {
     stoppedEarly: Boolean(result.stoppedEarly),
     serverExit: result.serverExit ?? null,
     stall: withSpinning(stalledAtEnd(load), /** @type {import('./busy-silence.js').SampledProcess[]} */ (processes.filter(isServerEntry))),
+    heldLoop: load.requests === 0 ? load.spinning ?? null : null,
     pause: pausedMidRun(load),
     generatorStopped: load.generatorStopped ?? null,
     outcome: result.outcome ?? requestOutcome(load),

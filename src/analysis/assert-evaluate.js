@@ -35,6 +35,9 @@ import { targetOf } from '../base/target-kinds.js';
  * @property {'stopped-early'|'failed'|null} [baselineCut] the --against baseline's figures cover part of its run: change gates fail
  * @property {number} [lost] measured requests the server never answered while it answered others to the end (load/stall.js
  *   lostAtEnd): in no figure of the load, so the errors gates count them as failed, and a latency gate whose tail they reach fails
+ * @property {number} [timedOut] measured requests that failed by --timeout: at least that slow, in no latency figure, so a
+ *   latency gate whose tail they reach fails
+ * @property {Record<string, number>} [endpointsTimedOut] the same, of each endpoint, under the names a filter may give it
  */
 
 /**
@@ -45,7 +48,7 @@ import { targetOf } from '../base/target-kinds.js';
  */
 export function gateFigures(result, table = METRICS) {
   if (result.kind === 'compare') return compareFigures(result, table);
-  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), generatorStopped: Boolean(result.load?.generatorStopped), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
+  return [{ where: null, figures: byId(measureMetrics(result, table)), changes: changesOf(result.against), baselineCut: result.against?.baselineCut ?? null, endpoints: endpointFigures(result, table), partial: Boolean(result.stoppedEarly), generatorStopped: Boolean(result.load?.generatorStopped), failed: (result.failures?.length ?? 0) > 0, stalled: stalledAtEnd(result.load) !== null, lost: lostAtEnd(result.load)?.count ?? 0, timedOut: timedOutOf(result.load), endpointsTimedOut: endpointsTimedOut(result), outside: targetOf(result.plan?.target).external, probeReason: result.samples?.probe?.available === false ? result.samples.probe.reason ?? null : null }];
 }
 
 /**
@@ -95,6 +98,20 @@ export function endpointNames(endpoints) {
 }
 
 /**
+ * Each endpoint's requests that failed by --timeout, by the names a filter may give it (an ambiguous name: none).
+ * @param {RunResult|DiagnoseResult} result
+ * @returns {Record<string, number>}
+ */
+function endpointsTimedOut(result) {
+  /** @type {Record<string, number>} */
+  const byName = {};
+  for (const [name, entries] of endpointNames(result.load?.endpoints ?? [])) {
+    if (entries.size === 1) byName[name] = timedOutOf([...entries][0]);
+  }
+  return byName;
+}
+
+/**
  * The figures of a name more than one endpoint answers to: none.
  * @param {MetricTable} table
  * @returns {Record<string, GateFigure>}
@@ -128,7 +145,9 @@ function compareFigures(result, table) {
     const failed = Boolean(row.failed) || runs.some((r) => (r.failures?.length ?? 0) > 0 || Boolean(r.failed));
     // A comparison stopped before its end holds only the rows whose runs ended: a server whose run had not
     // ended has no row and no gate, so `report cmp.json --assert errors=0` passed on the server never measured.
-    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly) };
+    // Its runs' requests that failed by --timeout (each run's error texts by kind), for the latency gates as a run's.
+    const timedOut = runs.reduce((n, r) => n + (Array.isArray(r.errorTexts) ? r.errorTexts : []).filter((e) => e?.kind === 'timeout').reduce((m, e) => m + (isFiniteNumber(e.count) ? e.count : 0), 0), 0);
+    return { where: `${row.strategy} · ${row.workload}`, figures, changes: result.against ? changesOf(against ?? { deltas: [] }) : null, baselineCut: result.against?.baselineCut ?? null, failed, comparisonStopped: Boolean(result.stoppedEarly), timedOut };
   });
 }
 
@@ -158,6 +177,8 @@ export function measuredFor(a, f) {
   if (!figure) return changeFor(a, f);
   const lost = lostFigure(a, f, figure);
   if (lost) return lost;
+  const timedOut = timedOutFigure(a, f, figure);
+  if (timedOut) return timedOut;
   const { value, of = null, process = null, why = null, unsolicited = 0 } = { ...figure, ...(a.metric === 'errors' && !a.endpoint ? lostCounted(f, figure) : {}) };
   if (a.unit !== '%' || !isFiniteNumber(value)) return { measured: value ?? null, process, why };
   // A share of the requests counts the failed ones: responses no request asked for failed none (a server that
@@ -179,6 +200,9 @@ function changeFor(a, f) {
   const base = a.metric.replace(/-change$/, '');
   const measured = f.changes?.[base] ?? null;
   if (f.baselineCut) return { measured, process: null, why: `baseline-${f.baselineCut}` };
+  // A latency whose tail this run's timed-out requests reach is no figure to compare: it read "better" beside them.
+  const own = f.figures[base];
+  if (own && timedOutFigure({ ...a, metric: base }, f, own)) return { measured, process: null, why: 'timed-out' };
   return { measured, process: null, why: measured === null ? f.figures[base]?.why ?? null : null };
 }
 
@@ -213,6 +237,31 @@ function lostFigure(a, f, figure) {
   const share = isFiniteNumber(attempts) ? lost / (attempts + lost) : 1;
   const tail = metric.percentile == null ? 0 : 1 - metric.percentile / 100;
   return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'lost-requests' } : null;
+}
+
+/**
+ * A latency gate whose percentile the requests that timed out reach (their share of the requests above 1 − the
+ * percentile; max: any): each took at least --timeout and is in no latency figure, which holds successes only.
+ * `max<9ms` passed, "measured 7.92 ms", on a run where half the requests timed out at --timeout 10ms.
+ * @param {import('../plan/assert-expr.js').Assertion} a
+ * @param {GateFigures} f
+ * @param {GateFigure} figure
+ * @returns {{ measured: number|null, process: string|null, why: string }|null}
+ */
+function timedOutFigure(a, f, figure) {
+  const timedOut = (a.endpoint ? f.endpointsTimedOut?.[a.endpoint] : f.timedOut) ?? 0;
+  const metric = metricOf(a.metric);
+  if (timedOut === 0 || metric?.kind !== 'latency' || !isFiniteNumber(figure.value)) return null;
+  const attempts = (a.endpoint ? f.endpoints?.[a.endpoint]?.errors : f.figures.errors)?.of;
+  const share = isFiniteNumber(attempts) && attempts > 0 ? timedOut / attempts : 1;
+  const tail = metric.percentile == null ? 0 : 1 - metric.percentile / 100;
+  return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'timed-out' } : null;
+}
+
+/** The measured requests that failed by --timeout (load.errors.timeout, or an endpoint's). */
+function timedOutOf(load) {
+  const n = load?.errors?.timeout;
+  return isFiniteNumber(n) && n > 0 ? n : 0;
 }
 
 /** @type {Record<import('../plan/assert-expr.js').Assertion['op'], (m: number, v: number) => boolean>} */

@@ -43,3 +43,24 @@ export function busySilence(processes) {
 export function withSpinning(stall, processes) {
   return stall ? Object.assign({}, stall, { spinning: busySilence(processes) }) : null;
 }
+
+/**
+ * The server process that kept a CPU busy for the whole measured phase without its probe ever reporting: its event
+ * loop was held from the start (a loop that began before the probe's first report), and a run where nothing was
+ * answered read "the measured phase was too short for them; give a longer --duration" of it. Read only where no
+ * response arrived at all: a process on another runtime has no probe either, and its CPU alone says nothing.
+ * @param {SampledProcess[]} processes the server's sampled processes
+ * @returns {{ pid: number|null, label: string|null, silentMs: number, cpuPct: number, fromStart: true }|null}
+ */
+export function busyFromStart(processes) {
+  for (const p of processes ?? []) {
+    const series = p.series ?? [];
+    if (series.length < 2 || series.some((s) => s.probe)) continue;
+    const cpu = series.map((s) => s.cpuPct).filter(/** @returns {v is number} */ (v) => typeof v === 'number' && Number.isFinite(v));
+    if (cpu.length < series.length / 2 || cpu.length === 0) continue;
+    const silentMs = series[series.length - 1].t - series[0].t;
+    const cpuPct = cpu.reduce((a, b) => a + b, 0) / cpu.length;
+    if (silentMs >= SILENT_PROBE_MIN_MS && cpuPct >= SILENT_PROBE_BUSY_PCT) return { pid: p.pid ?? null, label: p.label ?? null, silentMs, cpuPct, fromStart: true };
+  }
+  return null;
+}

@@ -262,6 +262,8 @@ function adviseTarget(input, adviser) {
   if (swallowed) return { ...NONE, reasons: [swallowed] };
   // A server that died during the run is not sized from the figures it left: what killed it comes first.
   if (input.serverExit) return { ...NONE, reasons: [{ id: 'server-exited', figures: { ...input.serverExit } }] };
+  // Nor one that answered nothing while a process of it kept a CPU busy, its loop held: "too short" sent its user after a longer run.
+  if (input.heldLoop) return { ...NONE, reasons: [{ id: 'loop-held', figures: { ...input.heldLoop } }] };
   // Nor is one that stopped answering: the requests it left waiting are in no figure.
   if (input.stall) return { ...NONE, reasons: [{ id: 'stopped-answering', figures: { ...input.stall } }] };
   // Nor a run whose load stopped with spawnbench (Ctrl-Z, SIGSTOP): its rate holds the gap, whatever the server could do.

@@ -35,10 +35,11 @@
  *   missed: number, errors: number, errorRate: number, unsolicited?: number, statuses: Record<string, number>,
  *   p50Ms: number|null, p99Ms: number|null, maxMs: number|null,
  *   errorKinds?: Record<string, number>, bytes?: number, measuredMs?: number|null, plannedMs?: number|null, timeoutMs?: number|null,
- *   stoppedEarly?: boolean, begun?: number,
+ *   stoppedEarly?: boolean, begun?: number, speaksTls?: boolean, spinning?: { pid: number|null, cpuPct: number, silentMs: number, fromStart?: boolean }|null,
  *   endpoints?: Array<{ name: string, requests: number, share: number|null, p50Ms: number|null, p99Ms: number|null }> }} load
  *   errorKinds: the errors by kind (LoadResult.errors); measuredMs: the measured time; plannedMs: --duration;
  *   begun: requests unanswered at the end whose response had begun (its head arrived);
+ *   speaksTls: nothing succeeded and a TLS handshake did, where plain HTTP was sent;
  *   stoppedEarly: the diagnose was stopped (Ctrl-C, a signal) before its measured phase ended;
  *   errors: the requests that failed; unsolicited: the responses no request asked for (in errorKinds.parse, not in errors);
  *   endpoints: a --mix's entries, each with its own requests, share and latency (LoadResult.endpoints)

@@ -57,7 +57,8 @@ export function failingRequests(evidence) {
       // diagnose was stopped before its measured phase ended (then "the measured phase was too short" is not so).
       figures: {
         requests: 0, errors: load.errors, errorKinds: load.errorKinds ?? {}, bytes: load.bytes ?? 0, plannedMs: load.plannedMs ?? null, timeoutMs: load.timeoutMs ?? null,
-        stoppedEarly: Boolean(load.stoppedEarly), begun: load.begun ?? 0,
+        stoppedEarly: Boolean(load.stoppedEarly), begun: load.begun ?? 0, speaksTls: load.speaksTls === true, spinning: load.spinning ?? null,
+        parseTexts: (evidence.errorTexts ?? []).filter((e) => e.kind === 'parse'),
       },
     };
   }

@@ -69,6 +69,8 @@
  * @property {number} [unsolicited] parse errors with no request in flight (bytes or a response nobody asked for), also in errors.parse
  * @property {LoadSecond[]} [series]
  * @property {{ ms: number, longestMs: number, inWarmup?: boolean }|null} [generatorStopped] spawnbench itself did not run while measuring (Ctrl-Z, SIGSTOP), or in an open loop's warm-up (inWarmup: its requests were then sent late into the measured time): in all and the longest stop, ms
+ * @property {boolean} [speaksTls] nothing succeeded, connections were reset, and a TLS handshake succeeded where plain HTTP was sent (src/runner/engine-shell.js)
+ * @property {{ pid: number|null, label: string|null, silentMs: number, cpuPct: number, fromStart?: boolean }|null} [spinning] no response arrived while a server process kept a CPU busy with its probe silent (analysis/busy-silence.js)
  * @property {{ cpuPct: number|null, elu: number|null, writePath?: string }} [generator]
  * @property {string[]} [notes]
  * @property {Endpoint[]} [endpoints] with --mix (or a repeated --path): one per entry of the mix
@@ -132,7 +134,7 @@
  * @property {number|null} measured
  * @property {string|null} [where]
  * @property {string|null} [process]
- * @property {'no-successes'|'no-responses'|'stopped-early'|'generator-stopped'|'run-failed'|'stopped-answering'|'lost-requests'|'lost-requests-endpoint'|'baseline-stopped-early'|'baseline-failed'|'no-rows'|'comparison-stopped-early'|'no-endpoints'|'ambiguous-endpoint'|'unsolicited'|'outside'} [why] why nothing was measured, or why the figure measured cannot pass (src/analysis/assert-evaluate.js)
+ * @property {'no-successes'|'no-responses'|'stopped-early'|'generator-stopped'|'run-failed'|'stopped-answering'|'lost-requests'|'lost-requests-endpoint'|'timed-out'|'baseline-stopped-early'|'baseline-failed'|'no-rows'|'comparison-stopped-early'|'no-endpoints'|'ambiguous-endpoint'|'unsolicited'|'outside'} [why] why nothing was measured, or why the figure measured cannot pass (src/analysis/assert-evaluate.js)
  * @property {string} [endpoint] the endpoint of a mix it filtered on
  * @property {boolean} pass
  */

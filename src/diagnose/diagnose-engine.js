@@ -28,7 +28,7 @@ import { serverBehindPid } from './pid-owns-port.js';
 import { findSizeKnob, tuneArgs } from '../analysis/size-knob.js';
 import { readProfiles } from './cpu-profile.js';
 import { createSchedMeters, processTree } from './schedstat.js';
-import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from '../runner/engine-shell.js';
+import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE, markSpinning } from '../runner/engine-shell.js';
 import { targetOf } from '../base/target-kinds.js';
 
 /**
@@ -117,6 +117,7 @@ async function execute(engine, plan, logger) {
   const url = urlOf(server);
   const failures = [];
   if (crash) failures.push(describeCrash(server.label, crash));
+  markSpinning(load, samples);
   const silent = noResponseFailure(load, engine.stopRequested, plan.load);
   if (silent && failures.length === 0) failures.push(silent);
   const notes = [...(load.notes ?? []), ...(samples?.notes ?? [])];

@@ -94,6 +94,8 @@ export function buildEvidence(result) {
       timeoutMs: result.plan?.load?.timeoutMs ?? null,
       stoppedEarly: Boolean(result.stoppedEarly),
       begun: load.unanswered?.begun ?? 0,
+      speaksTls: load.speaksTls === true,
+      spinning: load.spinning ?? null,
       endpoints: (load.endpoints ?? []).map((e) => ({ name: e.name, requests: e.requests ?? 0, share: e.share ?? null, p50Ms: e.p50Ms ?? null, p99Ms: e.p99Ms ?? null })),
     },
     generator: {

@@ -252,6 +252,8 @@ export class Connection {
     const at = this.parser.feed(buf, 0, nread);
     if (at === NEED_MORE) return;
     if (at === PARSE_ERROR) {
+      // What broke HTTP/1.1 (a second Content-Length, a head too large): without it, "is it the right port?" was all.
+      this.lastErrorCode = this.parser.error ?? null;
       this.fail(PARSE);
       return;
     }

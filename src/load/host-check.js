@@ -57,7 +57,9 @@ export function noResponseFailure(load, stoppedEarly, planned = {}) {
  * The two halves of that failure: what happened ("no request got a response: 9 bad
  * responses") and what to do, by the most frequent error kind; diagnose's verdict
  * shows the second as its next step.
- * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object }} load
+ * @param {{ errors: Record<string, number>|number, bytes?: number, mode?: string, rate?: number|null, missed?: number, unanswered?: object, speaksTls?: boolean, errorTexts?: Array<{ kind: string, texts?: Array<{ text: string, count: number }> }>, spinning?: { pid: number|null, cpuPct: number, silentMs: number, fromStart?: boolean }|null }} load
+ *   speaksTls: a TLS handshake succeeded where plain HTTP was sent (src/runner/engine-shell.js); spinning: a server process
+ *   on a CPU while its probe was silent (analysis/busy-silence.js), set by the engine where nothing was answered
  * @param {{ durationMs?: number|null, timeoutMs?: number|null }} [planned]
  * @returns {{ what: string, hint: string }}
  */
@@ -69,6 +71,16 @@ export function noResponseReason(load, planned = {}) {
   const window = planned.durationMs ? ` within the measured ${formatDuration(planned.durationMs)}` : '';
   const longer = 'give a longer --duration, or measure with -n <requests>';
   if (kinds.length === 0) {
+    // Nothing answered while a server process kept a CPU busy and its probe was silent: its loop was held, and "the
+    // measured phase was too short for them; give a longer --duration" sent its user after a longer run.
+    const spinning = load.spinning;
+    if (spinning) {
+      const who = spinning.pid !== null ? `pid ${spinning.pid}` : 'a server process';
+      return {
+        what: `no response arrived${window}: ${who} kept a CPU ${Math.round(spinning.cpuPct)}% busy ${spinning.fromStart ? 'all along' : `for the last ${(spinning.silentMs / 1000).toFixed(1)} s`}, its event loop silent: JavaScript or a synchronous call held it`,
+        hint: 'find the loop that never ends or the synchronous call (fs.*Sync, a regex on a large input); node --inspect shows where',
+      };
+    }
     // Answered in the warm-up, then not: its requests held the connections, and nothing measured was sent.
     const stall = stalledAtEnd(load);
     if (stall?.inWarmup) {
@@ -94,6 +106,18 @@ export function noResponseReason(load, planned = {}) {
       ? { what: `no response finished${window}: responses were still arriving when it ended (each takes longer than the measured phase)`, hint: longer }
       : { what: `no response arrived${window}: requests were sent and none finished in it (the measured phase was too short for them)`, hint: longer };
   }
+  if (kinds[0][0] === 'reset' && load.speaksTls) {
+    return {
+      what: `no request got a response: ${counted}`,
+      hint: 'the server speaks https (TLS) there and spawnbench sent plain HTTP: give --url https://… (--insecure for a self-signed certificate); a server started after -- is driven over http only, so start it yourself for --url',
+    };
+  }
+  // Bytes that start as HTTP/1.x and then break it (two Content-Lengths, a head over 64 KB) come from an HTTP server on
+  // the right port: "is it the right port?" sent its user after the address.
+  const broken = kinds[0][0] === 'parse' ? brokenHttp(load.errorTexts) : null;
+  if (broken) {
+    return { what: `no request got a response: ${counted}`, hint: `the server answers HTTP/1.1 but breaks it (${broken}); spawnbench reads responses as strictly as a proxy: fix what the server sends` };
+  }
   const hint = HINTS[kinds[0][0]] ?? (() => 'is the server at that address answering HTTP?');
   return { what: `no request got a response: ${counted}`, hint: hint(planned) };
 }
@@ -110,3 +134,11 @@ const HINTS = {
   tls: () => 'the TLS handshake failed; the notes below say why',
 };
 
+
+/** What the parser said of responses that began as HTTP/1.x, the most frequent; null when they did not begin so. */
+function brokenHttp(errorTexts) {
+  const texts = (Array.isArray(errorTexts) ? errorTexts : []).filter((e) => e?.kind === 'parse').flatMap((e) => e.texts ?? []);
+  const top = texts.filter((t) => typeof t?.text === 'string').sort((a, b) => (b.count ?? 0) - (a.count ?? 0))[0];
+  if (!top || /does not start with HTTP|bad HTTP version/.test(top.text)) return null;
+  return top.text;
+}

@@ -225,7 +225,7 @@ export class ResponseParser {
     const head = Buffer.concat([this.pending, buf.subarray(start, end)]);
     const after = this.parseHead(head, 0, head.length);
     if (after === NEED_MORE) {
-      if (head.length > HEAD_MAX_BYTES) return this.fail('response head too large');
+      if (head.length > HEAD_MAX_BYTES) return this.fail(`response head over ${HEAD_MAX_BYTES / 1024} KB`);
       if (!hasStatusPrefix(head, 0, head.length)) return this.fail('response does not start with HTTP/1.x');
       if (hasBareLineFeed(head, 0, head.length)) return this.fail(BARE_LF);
       this.pending = head;

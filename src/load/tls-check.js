@@ -66,3 +66,26 @@ export function checkTls(url, { insecure = false, timeoutMs = 10_000 } = {}) {
     });
   });
 }
+
+/**
+ * Whether what listens at host:port completes a TLS handshake (any certificate): an https
+ * server given plain HTTP closes every connection with no answer, which reads as "reset"
+ * and did not say that the server speaks https.
+ * @param {string} host
+ * @param {number} port
+ * @param {number} [timeoutMs]
+ * @returns {Promise<boolean>}
+ */
+export function speaksTls(host, port, timeoutMs = 2_000) {
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host, port, servername: isIP(host) ? undefined : host, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
+    const done = (yes) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(yes);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}

@@ -47,6 +47,11 @@ export function parseAssertion(text, { metrics, command, table } = {}) {
   const filter = /^([a-z0-9-]+)\s*\{([^{}]*)\}(.*)$/i.exec(expr);
   const endpoint = filter ? filter[2].trim().replace(/\s+/g, ' ') : null;
   const match = SHAPE.exec((filter ? `${filter[1]}${filter[3]}` : expr).replace(/\s+/g, ''));
+  // A comma inside a number (a thousands separator, 1,000; a decimal comma, 1,5ms) read as two gates in one.
+  if (!match && /\d,\d/.test(expr) && !/,\s*[a-z]/i.test(expr)) {
+    const fixed = expr.replace(/(?<=\d),(?=\d{3}(?!\d))/g, '').replace(/(\d),(\d)/g, '$1.$2').replace(/\s+/g, '');
+    throw bad(`write a number without separators and with a point for decimals, like 1000 or 1.5 (e.g. ${fixed})`);
+  }
   // Two gates in one (k6's thresholds take a list): one per flag.
   if (!match && /,|&&|\|\||\band\b/i.test(expr)) throw bad("one expression per --assert: repeat the flag, like --assert 'p99<50ms' --assert 'rps>=800'");
   // The summary prints p99.9; the metric is p999. A number that starts with its point (.5s) or a

@@ -70,6 +70,7 @@ export const WHY = {
   'baseline-stopped-early': 'the --against baseline was stopped before its end: its figures cover part of its run, so no change against it is the target\'s; measure a baseline to its end',
   'baseline-failed': 'the --against baseline\'s run failed (its server crashed or stopped answering): its figures cover part of its run, so no change against it is the target\'s; measure a baseline that ran to its end',
   'lost-requests': 'the server never answered some requests while it answered others (note above): enough of them to reach this figure\'s tail, and they are in no figure',
+  'timed-out': 'requests that failed by --timeout took at least that long and are in no latency figure, which holds successes only: enough of them to reach this figure\'s tail',
   'no-rows': 'the comparison has no row: it was stopped before any run ended',
   'comparison-stopped-early': 'the comparison was stopped before its end: a server whose run had not ended has no row to gate; run it to its end',
   'no-endpoints': 'the result has no figures per endpoint (a run without --mix, or a compare row): gate the whole, without the braces',

@@ -545,7 +545,7 @@ const WORDS = {
       };
     }
     // The step follows the errors (a result from before errorKinds: the old advice, the only one it can give).
-    const reason = f.errorKinds ? noResponseReason({ errors: f.errorKinds, bytes: f.bytes, unanswered: { begun: f.begun ?? 0 } }, { durationMs: f.plannedMs, timeoutMs: f.timeoutMs }) : null;
+    const reason = f.errorKinds ? noResponseReason({ errors: f.errorKinds, bytes: f.bytes, unanswered: { begun: f.begun ?? 0 }, speaksTls: f.speaksTls === true, errorTexts: f.parseTexts ?? [], spinning: f.spinning ?? null }, { durationMs: f.plannedMs, timeoutMs: f.timeoutMs }) : null;
     return {
       title: 'no request completed',
       evidence: [reason?.what ?? `0 responses during the measured time${f.errors ? ` (${int(f.errors)} failed requests)` : ''}`],

@@ -123,10 +123,12 @@ export function reasonLines(result) {
 
 /**
  * A server process that held a CPU while its probe was silent (analysis/busy-silence.js), in words.
- * @param {{ pid: number|null, label: string|null, silentMs: number, cpuPct: number }} s
+ * @param {{ pid: number|null, label: string|null, silentMs: number, cpuPct: number, fromStart?: boolean }} s
  */
 export function spinningText(s) {
   const who = s.pid !== null ? `pid ${s.pid}` : 'a server process';
+  // Held from before the probe's first report: there is no ELU or loop delay to stop.
+  if (s.fromStart) return `${who} kept a CPU ${Math.round(s.cpuPct)}% busy all along while its event loop reported nothing: JavaScript or a synchronous call held the loop from the start`;
   return `${who} kept a CPU ${Math.round(s.cpuPct)}% busy for the last ${(s.silentMs / 1000).toFixed(1)} s while its event loop reported nothing: JavaScript or a synchronous call held the loop (its ELU and loop delay above stop where it began)`;
 }
 

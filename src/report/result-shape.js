@@ -110,7 +110,10 @@ export function readBounded(file) {
         throw new RunError(`${file} is larger than ${MAX_RESULT_FILE_BYTES / 1024 / 1024} MB, more than any result file; give a file written by --out`);
       }
     }
-    return buffer.toString('utf8', 0, length);
+    // A byte-order mark (saved by an editor on Windows; PowerShell 5's > writes UTF-16) read as "not JSON".
+    if (length >= 2 && buffer[0] === 0xff && buffer[1] === 0xfe) return buffer.toString('utf16le', 2, length);
+    const start = length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+    return buffer.toString('utf8', start, length);
   } finally {
     closeSync(fd);
   }

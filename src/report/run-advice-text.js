@@ -86,6 +86,7 @@ function headline(a, current) {
   if (a.reasons.some((r) => r.id === 'spawns-swallowed')) return 'No recommendation: the server\'s commands failed to start, yet their requests succeeded.';
   if (a.reasons.some((r) => r.id === 'server-exited')) return 'No recommendation: the server ended during the run.';
   if (a.reasons.some((r) => r.id === 'stopped-answering')) return 'No recommendation: the server stopped answering.';
+  if (a.reasons.some((r) => r.id === 'loop-held')) return 'No recommendation: the server answered nothing, its event loop held.';
   if (a.reasons.some((r) => r.id === 'generator-stopped')) return 'No recommendation: spawnbench itself was stopped during the run.';
   const paused = a.reasons.find((r) => r.id === 'paused');
   if (paused) return paused.figures.atStart ? 'No recommendation: the server answered nothing at the start of the measured time.' : 'No recommendation: the server answered nothing for a while mid-run.';
@@ -298,6 +299,7 @@ const SENTENCES = {
   'server-restarted': (f) =>
     `It restarted ${f.restarts === 1 ? 'once' : `${int(f.restarts)} times`} while measured (pid ${f.pids.join(' → ')}): the figures are of more than one process and the gap between, so it is not sized. ` +
     'Find what restarts it (a file watcher such as nodemon, a supervisor after a crash: spawnbench diagnose), then run again.',
+  'loop-held': (f) => `No request was answered: ${spinningText(/** @type {{ pid: number|null, label: string|null, silentMs: number, cpuPct: number }} */ (/** @type {unknown} */ (f)))}. ${SPINNING_NEXT[0].toUpperCase()}${SPINNING_NEXT.slice(1)}, then run again.`,
   'stopped-answering': (f) =>
     `${int(f.count)} ${f.count === 1 ? 'request was' : 'requests were'} still unanswered when the run ended, the oldest after ${secs(f.oldestMs)}, far longer than any answered request: ` +
     'the figures leave them out, so they are not the server\'s. ' +

@@ -11,7 +11,7 @@ import { signalGroup, trackGroup } from './cleanup.js';
 import { startGroupWatchdog } from './group-watchdog.js';
 import { readBoundedLines, createStderrTail } from './output-lines.js';
 import { spawnInCgroup, killCgroup, removeCgroup, cgroupPids, cgroupHolds } from './cgroup-containment.js';
-import { trackTree, stdioLinks, pipeHolders, endProcesses, outsideGroup, TREE_SCAN_MS } from './escapees.js';
+import { trackTree, trackMembers, markHolders, MARK_VARIABLE, stdioLinks, pipeHolders, endProcesses, outsideGroup, TREE_SCAN_MS } from './escapees.js';
 import { pidsInGroup } from '../sample/proc.js';
 import { STOP_GRACE_MS } from '../base/thresholds.js';
 
@@ -41,10 +41,12 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
   const tail = createStderrTail();
   // Escapees (setsid, double fork) leave the group: a cgroup holds them where one can be made,
   // and the tree and the stdio pipes find them otherwise (escapees.js).
+  // A mark in its environment finds at stop what it started and sent out of both the group and the cgroup.
+  const mark = `${process.pid}-${Date.now()}-${++marks}`;
   const spawned = spawnInCgroup(() => spawn(command, args, {
     detached: true, // its own process group: one kill reaches every process it starts
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, [MARK_VARIABLE]: mark },
   }));
   const { child } = spawned;
   /** @type {{ method: string, dir?: string, why?: string }} */
@@ -58,7 +60,10 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
   // A server that moves itself out of the cgroup (cgexec, systemd-run --scope) takes what it
   // starts out of cgroup.kill's reach: from then on its tree and pipes are remembered as
   // without a cgroup. Only its own cgroup file is read until then.
+  // A process it starts may move itself out too (setsid into another cgroup): the members are remembered.
+  const members = containment.dir ? trackMembers(() => cgroupPids(/** @type {string} */ (containment.dir))) : null;
   const leftCgroup = () => {
+    members?.scan();
     if (tree || !containment.dir || !child.pid || cgroupHolds(containment.dir, child.pid)) return;
     tree = trackTree(child.pid);
     tree.scan();
@@ -85,6 +90,8 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
     tree?.stop();
     const candidates = [
       ...(containment.dir ? outsideGroup(cgroupPids(containment.dir), child.pid) : []),
+      ...(members ? members.left() : []),
+      ...markHolders(mark, child.pid),
       ...(tree ? [...tree.alive(), ...pipeHolders(pipes)] : []),
     ];
     const found = new Map(candidates.map((p) => [p.pid, p]));
@@ -128,6 +135,9 @@ export function spawnContained({ command, args, env = {}, onStdout, onStderr }) 
 
 /** How often an emptying process group is checked during the stop grace period. */
 const GROUP_POLL_MS = 25;
+
+/** Marks given so far: two targets started in one millisecond get their own. */
+let marks = 0;
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,7 +6,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { startLoad } from '../load/index.js';
-import { checkTls } from '../load/tls-check.js';
+import { checkTls, speaksTls } from '../load/tls-check.js';
+import { parseTarget } from '../load/target.js';
+import { busySilence, busyFromStart } from '../analysis/busy-silence.js';
+import { isServerEntry } from '../machine/process-roles.js';
+import { probeWhileSpinning } from '../sample/index.js';
 import { RESULT_FORMAT } from '../output/result-format.js';
 import { describeDaemonised, portListened } from './listening-ports.js';
 import { createStderrLines } from './stderr-lines.js';
@@ -271,6 +275,7 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
     });
     const load = await loadRun.done;
     stderrLines.stop();
+    await markTlsTarget(load, target);
     await afterLoad?.(server);
     engine.emit('phase', { phase: 'stopping' });
     const samples = sampler ? await sampler.stop() : null;
@@ -284,6 +289,38 @@ export async function measureServer(engine, { plan, logger, what, boot, sample, 
     if (watcher?.crash() && !error.stoppedEarly) logger.error({ err: error }, `${what} failed after a crash`);
     throw error;
   }
+}
+
+/**
+ * A plain-HTTP run where nothing succeeded and connections were closed unanswered: one
+ * TLS handshake says whether the server speaks https there (`load.speaksTls`), so the
+ * failure names that rather than "its own log says why".
+ * @param {{ requests: number, errors?: Record<string, number> }} load
+ * @param {string} url
+ */
+async function markTlsTarget(load, url) {
+  if (load.requests > 0 || !(load.errors?.reset > 0)) return;
+  const target = parseTarget(url);
+  if (target.tls) return;
+  if (await speaksTls(target.host, target.port)) Object.assign(load, { speaksTls: true });
+}
+
+/**
+ * A run where no response arrived while a server process kept a CPU busy with its probe silent: `load.spinning` says
+ * which (its failure names the held loop, not "the measured phase was too short"), and the probe's reason says why it
+ * never reported.
+ * @param {{ requests: number, errors?: Record<string, number> }} load
+ * @param {{ processes?: object[], probe?: { available: boolean, reason: string|null } }|null} samples
+ */
+export function markSpinning(load, samples) {
+  if (load.requests > 0 || (load.errors?.total ?? 0) > 0 || !samples) return;
+  const processes = /** @type {import('../analysis/busy-silence.js').SampledProcess[]} */ ((samples.processes ?? []).filter(isServerEntry));
+  // A server on another runtime (python3) never has a probe report: its CPU alone says nothing of an event loop.
+  const otherRuntime = Boolean(/** @type {{ program?: string }|undefined} */ (samples.probe)?.program);
+  const spinning = busySilence(processes) ?? (otherRuntime ? null : busyFromStart(processes));
+  if (!spinning) return;
+  Object.assign(load, { spinning });
+  samples.probe = probeWhileSpinning(samples.probe, spinning);
 }
 
 /** The end of every engine: `phase: done`, then `done` with the result, which it returns. */

@@ -10,7 +10,7 @@
  *   wherever it went. These are the
  *   ones that would keep spawnbench waiting after its summary.
  */
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { readChildren, readStat, procPids, fdLinks } from '../sample/proc.js';
 
 /** How often the target's tree is read for processes to remember, ms: a process that lives shorter and escapes is found by its pipes, if it kept them. */
@@ -69,6 +69,66 @@ export function trackTree(pgid) {
       .filter((id) => id && id.pgrp !== pgid)
       .map(({ pid, start }) => ({ pid, start })),
   };
+}
+
+/**
+ * Remembers the members of a cgroup while the target runs, so that one that moves itself
+ * out (into another cgroup, with setsid: out of both cgroup.kill's and the group's reach)
+ * is still ended at stop. A member that left before the first read is not seen.
+ * @param {() => number[]} members the cgroup's pids now (cgroupPids)
+ * @returns {{ scan: () => void, left: () => Array<{pid: number, start: number}> }}
+ *   `left()`: the remembered members still running (same start time) outside the cgroup
+ */
+export function trackMembers(members) {
+  const seen = new Map(); // pid -> start time
+  const scan = () => {
+    const now = new Set(members());
+    for (const pid of now) {
+      if (seen.has(pid)) continue;
+      const id = readIdentity(pid);
+      if (id) seen.set(pid, id.start);
+    }
+    // One that ended is forgotten (a pool spawning per request would grow this by every command).
+    for (const [pid, start] of seen) {
+      if (!now.has(pid) && !stillRunning(pid, start)) seen.delete(pid);
+    }
+  };
+  return {
+    scan,
+    left: () => {
+      const now = new Set(members());
+      return [...seen].filter(([pid, start]) => !now.has(pid) && stillRunning(pid, start)).map(([pid, start]) => ({ pid, start }));
+    },
+  };
+}
+
+/** The variable a contained target's environment carries, inherited by what it starts. */
+export const MARK_VARIABLE = 'SPAWNBENCH_CONTAINED';
+
+/**
+ * Processes other than this one whose environment holds MARK_VARIABLE=`mark`: what the
+ * target started, wherever it went (another session and another cgroup at once, before any
+ * read of its tree), unless it replaced its environment. Read once, at stop.
+ * @param {string} mark
+ * @param {number} pgid the target's process group: its members are not escapees
+ * @returns {Array<{pid: number, start: number}>}
+ */
+export function markHolders(mark, pgid) {
+  const needle = `${MARK_VARIABLE}=${mark}\0`;
+  const holders = [];
+  for (const pid of procPids()) {
+    if (pid === process.pid) continue;
+    let environ;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    if (!(environ.startsWith(needle) || environ.includes(`\0${needle}`))) continue;
+    const id = readIdentity(pid);
+    if (id && id.state !== 'Z' && id.pgrp !== pgid) holders.push({ pid: id.pid, start: id.start });
+  }
+  return holders;
 }
 
 /**

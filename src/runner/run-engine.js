@@ -11,7 +11,7 @@ import { describeWorkload } from '../base/workloads.js';
 import { describeTargetRuntimes } from '../strategies/runtime-versions.js';
 import { noResponseFailure } from '../load/host-check.js';
 import { stalledAtEnd } from '../load/stall.js';
-import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE } from './engine-shell.js';
+import { createEngine, measureServer, finishEngine, describeCrash, resultEnvelope, STOPPED_EARLY_NOTE, markSpinning } from './engine-shell.js';
 import { targetRunner } from './target-runner.js';
 import { targetOf } from '../base/target-kinds.js';
 import { adviceInput } from '../analysis/advice-input.js';
@@ -101,6 +101,7 @@ async function execute(run, plan, logger) {
   if (crash) failures.push(describeCrash(server.label ?? `strategy '${plan.target.strategy}'`, crash));
   if (workloadNotFound(plan, load)) failures.push(`workload command not found: ${plan.workload.command}`);
   const stoppedEarly = run.stopRequested && !measuredToEnd;
+  markSpinning(load, samples);
   const silent = noResponseFailure(load, stoppedEarly, plan.load);
   if (silent && failures.length === 0) failures.push(silent);
   // A server that stopped answering failed the run: its figures leave out what it held (tune and compare mark the step).

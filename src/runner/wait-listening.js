@@ -5,6 +5,7 @@
  * start, so the user gets "pass --port 4000" instead of a timeout.
  */
 import net from 'node:net';
+import { readFileSync } from 'node:fs';
 import { RunError } from '../base/errors.js';
 import { listeningAddresses, listeningPorts } from './listening-ports.js';
 import { processLimitClose, processLimitMessage } from './start-limits.js';
@@ -52,9 +53,10 @@ export function accepts(host, port, timeoutMs = CONNECT_TIMEOUT_MS) {
  * @param {(pgid: number, port: number) => string[]} [options.addressesOf] the addresses it listens on at the port that
  *   the loopback hosts do not reach (listeningAddresses): a server bound to its own HOST is driven there
  * @param {number} [options.graceMs] how long it may listen elsewhere only before that is the answer (WRONG_PORT_GRACE_MS)
+ * @param {[number, number]} [options.ephemeral] the ports the kernel picks from for port 0 (ephemeralPorts)
  * @returns {Promise<{ host: string, port: number }>}
  */
-export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts, addressesOf = listeningAddresses, graceMs = WRONG_PORT_GRACE_MS }) {
+export async function waitListening({ pgid, port, label, portSource, readyTimeoutMs, mentionedPorts, debuggerPorts = () => [], signal, portsOf = listeningPorts, addressesOf = listeningAddresses, graceMs = WRONG_PORT_GRACE_MS, ephemeral = ephemeralPorts() }) {
   const deadline = Date.now() + readyTimeoutMs;
   let elsewhereSince = null;
   let others = [];
@@ -76,6 +78,13 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
     // A port the user named (--port) is waited for to the end: an admin port opened first is no answer to it, and "pass
     // --port <the admin port>" was said to a server given --port that opened its own 4.5 s after its admin port.
     if (portSource === 'PORT' && elsewhereSince !== null && Date.now() - elsewhereSince >= graceMs) {
+      // A port the kernel picked (listen(0)) is another one at every start: "pass --port 38225" was said of one.
+      const [low, high] = ephemeral;
+      if (others.every((p) => p >= low && p <= high)) {
+        throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; ${others.length === 1 ? `port ${others[0]} is` : 'those are'} in the range the kernel picks from for port 0 (${low}–${high}): ` +
+          `if it takes a free port of its own at each start (listen(0)), make it listen on process.env.PORT; if ${others.length === 1 ? `${others[0]} is its fixed port, pass --port ${others[0]}` : 'one of them is its fixed port, pass --port N with it'}` +
+          ' (a server that opens an admin port first and its own later: pass its own, which is waited for up to --ready-timeout)');
+      }
       // Of several, which serves its requests is the user's to say: "pass --port 39001" named its admin port of two.
       throw new RunError(`${label} listens on ${list(others)}, not on port ${port}${given(portSource)}; pass --port ${others.length === 1 ? others[0] : 'N with the one of them that serves its requests'}` +
         ' (a server that opens an admin port first and its own later: pass its own, which is waited for up to --ready-timeout)');
@@ -84,6 +93,21 @@ export async function waitListening({ pgid, port, label, portSource, readyTimeou
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new RunError(`stopped before ${label} accepted connections`);
+}
+
+/**
+ * The range the kernel picks a port from when a server listens on port 0
+ * (/proc/sys/net/ipv4/ip_local_port_range; Linux's default where it cannot be read).
+ * @returns {[number, number]}
+ */
+export function ephemeralPorts() {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high) && low <= high) return [low, high];
+  } catch {
+    // not Linux, or no /proc: the default below
+  }
+  return [32768, 60999];
 }
 
 /**

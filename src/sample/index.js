@@ -447,6 +447,19 @@ export function probeWithShortRun(probe, measuredMs, intervalMs) {
 }
 
 /**
+ * The probe's status once the run knows a server process kept a CPU busy from the start while nothing was answered
+ * (analysis/busy-silence.js busyFromStart): its loop never ran the probe's report, and "was NODE_OPTIONS replaced by
+ * the strategy?" was said of a server stuck in a loop.
+ * @param {{ available: boolean, reason: string|null }|null|undefined} probe samples.probe
+ * @param {{ pid: number|null, cpuPct: number, fromStart?: boolean }|null} spinning
+ */
+export function probeWhileSpinning(probe, spinning) {
+  if (!probe || probe.available || probe.reason !== GENERIC_PROBE_REASON || !spinning?.fromStart) return probe;
+  const who = spinning.pid !== null ? `pid ${spinning.pid}` : 'the server';
+  return { ...probe, reason: `no probe report received: ${who} kept a CPU ${Math.round(spinning.cpuPct)}% busy all along, so its event loop never ran the probe's report (its CPU is read from outside)` };
+}
+
+/**
  * The probe's status once the run knows the server's open-files limit ran short (error-reasons.js openFilesShort): a
  * probe that never reported with no other cause found ran out of descriptors with it. `ulimit -n 48` and 30 connections
  * read "was NODE_OPTIONS replaced by the strategy?", where at `ulimit -n 200` the same server reported.

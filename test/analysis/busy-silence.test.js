@@ -3,7 +3,9 @@
 // "find what held it: a stopped process, a lock, a downstream that never answers".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { busySilence, withSpinning } from '../../src/analysis/busy-silence.js';
+import { busySilence, busyFromStart, withSpinning } from '../../src/analysis/busy-silence.js';
+import { noResponseReason } from '../../src/load/host-check.js';
+import { probeWhileSpinning } from '../../src/sample/index.js';
 import { serverStoppedAnswering } from '../../src/analysis/verdict-exited.js';
 import { wordFinding } from '../../src/report/diagnose-words.js';
 import { adviceParagraphs } from '../../src/report/run-advice-text.js';
@@ -38,4 +40,24 @@ test('the stopped-answering finding and advice name the held loop and what to lo
   assert.doesNotMatch(text, /a lock, a stopped process/);
   const idle = /** @type {any} */ ({ kind: 'none', reasons: [{ id: 'stopped-answering', figures: { count: 25, oldestMs: 2100, spinning: null } }] });
   assert.match(adviceParagraphs(idle).join('\n'), /a lock, a stopped process/);
+});
+
+test('a server held by a loop from before its probe\'s first report, answering nothing: named as such, not "the measured phase was too short"', () => {
+  // `listen(PORT, () => setTimeout(() => { for (;;); }, 50))` under run -w 0: "no response arrived within the measured 2s:
+  // … the measured phase was too short for them; give a longer --duration", "no probe report received (was NODE_OPTIONS
+  // replaced by the strategy?)", and "Cannot tell from this run: it was too short".
+  const spin = busyFromStart([{ pid: 7, label: 'main', series: series(0, 8, 99) }]);
+  assert.deepEqual(spin, { pid: 7, label: 'main', silentMs: 1750, cpuPct: 99, fromStart: true });
+  assert.equal(busyFromStart([{ pid: 7, series: series(0, 8, 3) }]), null, 'idle: a server slower than the run');
+  assert.equal(busyFromStart([{ pid: 7, series: series(2, 6, 99) }]), null, 'it reported: busySilence\'s case');
+  const reason = noResponseReason({ errors: { total: 0 }, bytes: 0, spinning: spin }, { durationMs: 2000 });
+  assert.match(reason.what, /^no response arrived within the measured 2s: pid 7 kept a CPU 99% busy all along, its event loop silent: JavaScript or a synchronous call held it$/);
+  assert.match(reason.hint, /^find the loop that never ends or the synchronous call/);
+  assert.match(noResponseReason({ errors: { total: 0 }, bytes: 0 }, { durationMs: 2000 }).hint, /give a longer --duration/);
+  const generic = { available: false, reason: 'no probe report received (was NODE_OPTIONS replaced by the strategy?)' };
+  assert.match(probeWhileSpinning(generic, spin)?.reason ?? '', /pid 7 kept a CPU 99% busy all along, so its event loop never ran the probe's report/);
+  const advice = /** @type {any} */ ({ kind: 'none', reasons: [{ id: 'loop-held', figures: spin }] });
+  const text = adviceParagraphs(advice).join('\n');
+  assert.match(text, /No request was answered: pid 7 kept a CPU 99% busy all along/);
+  assert.doesNotMatch(text, /too short/);
 });

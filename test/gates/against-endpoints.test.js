@@ -130,3 +130,11 @@ test('an entry named with spaces around or inside is gated by the name shown, as
   assert.deepEqual([outcome.id, outcome.why ?? null], ['assert-fail', null]);
   assert.ok(outcome.measured > 80, `measured ${outcome.measured}`);
 });
+
+test('an endpoint whose requests failed by --timeout past its tail fails its latency gate (timed-out); the other endpoint passes', () => {
+  const slow = endpoint('GET /report', { lowMs: 1, highMs: 5 });
+  slow.errors = { ...slow.errors, total: 100, timeout: 100 };
+  const result = run([endpoint('GET /health', { lowMs: 1, highMs: 2 }), slow]);
+  const outcomes = evaluateAssertions(['p99{GET /report}<9ms', 'p99{GET /health}<9ms', 'p50{GET /report}<9ms'].map((e) => parseAssertion(e)), gateFigures(result));
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.why ?? null]), [['p99{GET /report}<9ms', false, 'timed-out'], ['p99{GET /health}<9ms', true, null], ['p50{GET /report}<9ms', true, null]]);
+});

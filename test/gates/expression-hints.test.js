@@ -24,3 +24,12 @@ test('a gate written as the summary prints it (p99.9), with a bare point (.5s) o
   assert.match(refusal('p99=<50ms'), /\(e\.g\. p99<=50ms\)/);
   assert.match(refusal('rps=>100'), /\(e\.g\. rps>=100\)/);
 });
+
+test('a comma inside a number (1,000 or a decimal comma, 1,5ms) says how to write the number, not "one expression per --assert"', () => {
+  assert.match(refusal('rps>=1,000'), /without separators .*\(e\.g\. rps>=1000\)$/);
+  assert.match(refusal('rps>=1,000,000'), /\(e\.g\. rps>=1000000\)$/);
+  assert.match(refusal('p99<1,5ms'), /with a point for decimals.*\(e\.g\. p99<1\.5ms\)$/);
+  assert.match(refusal('errors<=0,5%'), /\(e\.g\. errors<=0\.5%\)$/);
+  // Two gates joined by a comma are still two gates.
+  assert.match(refusal('p99<50ms,rps>=100'), /one expression per --assert/);
+});

@@ -295,3 +295,22 @@ test('report of a result that failed a gate of its own: its exit code is the sam
   assert.match(given.out, /\nassert p99<10s {2}pass {2}measured/);
   assert.equal((await cli('report', file, '--assert', 'p99<0.001ms')).code, 3);
 });
+
+test('requests that failed by --timeout reach a latency gate\'s tail: it fails (timed-out), in a run and in a compare row', () => {
+  // Half the requests timed out at --timeout 10ms, and `max<9ms` passed, "measured 7.92 ms": latency holds successes only.
+  const RUN = JSON.parse(readFileSync(new URL('./fixtures/run.json', import.meta.url), 'utf8'));
+  const timedOut = (n) => ({ ...RUN, load: { ...RUN.load, errors: { ...RUN.load.errors, total: n, timeout: n } } });
+  const outcomes = check(['p50<10s', 'p99<10s', 'max<10s'], timedOut(99));
+  assert.deepEqual(outcomes.map((o) => [o.expr, o.pass, o.why ?? null]), [['p50<10s', true, null], ['p99<10s', false, 'timed-out'], ['max<10s', false, 'timed-out']]);
+  assert.match(formatAssertions(outcomes), /^assert max<10s {2}FAIL {2}measured 322 ms \(requests that failed by --timeout took at least that long/m);
+  // A change of such a figure is no change of the target: it read "better" beside them.
+  const changed = { ...timedOut(99), against: { deltas: [{ metric: 'p99', changePct: -50 }, { metric: 'p50', changePct: 0 }] } };
+  assert.deepEqual(check(['p99-change<10%', 'p50-change<10%'], changed).map((o) => [o.expr, o.pass, o.why ?? null]), [['p99-change<10%', false, 'timed-out'], ['p50-change<10%', true, null]]);
+  // One in a thousand reaches max, not p99.
+  assert.deepEqual(check(['p99<10s', 'max<10s'], { ...timedOut(1), load: { ...timedOut(1).load, requests: 999 } }).map((o) => o.why ?? null), [null, 'timed-out']);
+  const run = (strategy, timeouts) => ({ workload: 'echo', strategy, repeat: 1, rps: 100, p50Ms: 1, p99Ms: 2, errors: timeouts, requests: 100, attempts: 100 + timeouts, succeeded: 100, failures: [], lost: 0,
+    errorTexts: timeouts ? [{ status: null, kind: 'timeout', count: timeouts, texts: [{ text: 'no response within --timeout', count: timeouts }], other: 0 }] : [] });
+  const result = { kind: 'compare', plan: { strategies: ['baseline', 'fork-pool'], workloads: ['echo'], repeat: 1 }, runs: [run('baseline', 0), run('fork-pool', 100)] };
+  result.rows = compareTable(result.runs, result.plan);
+  assert.deepEqual(check(['p99<9ms'], result).map((o) => [o.where, o.pass, o.why ?? null]), [['baseline · echo', true, null], ['fork-pool · echo', false, 'timed-out']]);
+});

@@ -71,7 +71,18 @@ test('a response with LF-only line endings is a parse error at once, not a timeo
   const result = await run('lf-only-once');
   const { total, parse, timeout } = result.errors;
   assert.deepEqual({ total, parse, timeout }, { total: 1, parse: 1, timeout: 0 }, JSON.stringify(result.errors));
+  // What broke it is kept as the error's text: without it the failure only asked whether the port was right.
+  assert.deepEqual(result.errorTexts.filter((e) => e.kind === 'parse').flatMap((e) => e.texts.map((t) => t.text)), ['line ending without CR in head']);
   assert.deepEqual(Object.keys(result.statuses), ['200']);
   assert.equal(result.statuses['200'], result.requests);
   assert.ok(result.requests >= MISBEHAVE_AT_REQUEST, 'good answers after the bad one are counted');
+});
+
+test('no request answered in valid HTTP/1.1 by a server that speaks it: the failure names what broke, not "is it the right port?"', async () => {
+  const { noResponseReason } = await import('../../src/load/host-check.js');
+  const broken = noResponseReason({ errors: { total: 9, parse: 9 }, errorTexts: [{ status: null, kind: 'parse', count: 9, texts: [{ text: 'bad content-length', count: 9 }], other: 0 }] });
+  assert.match(broken.hint, /^the server answers HTTP\/1\.1 but breaks it \(bad content-length\); .*fix what the server sends$/);
+  // Bytes that never began as HTTP/1.x still ask about the port.
+  const foreign = noResponseReason({ errors: { total: 9, parse: 9 }, errorTexts: [{ status: null, kind: 'parse', count: 9, texts: [{ text: 'response does not start with HTTP/1.x', count: 9 }], other: 0 }] });
+  assert.match(foreign.hint, /is it the right port/);
 });

@@ -139,3 +139,15 @@ test('https to a server that speaks plain http is one line; --insecure with an h
     await plain.close();
   }
 });
+
+test('plain http to an https server: the failure says it speaks https and names https:// (run and diagnose)', async () => {
+  const port = new URL(url).port;
+  const run = await cli('run', '--url', `http://127.0.0.1:${port}/`, '--requests', '5', '--warmup', '0', '--connections', '1', '--json');
+  assert.equal(run.code, 1);
+  assert.equal(JSON.parse(run.out).load.speaksTls, true);
+  assert.match(run.err + run.out, /the server speaks https \(TLS\) there and spawnbench sent plain HTTP: give --url https:\/\//);
+  const diagnosed = await cli('diagnose', '--url', `http://127.0.0.1:${port}/`, '--requests', '5', '--warmup', '0', '--connections', '1');
+  assert.equal(diagnosed.code, 1);
+  assert.match(diagnosed.out, /next: the server speaks https \(TLS\) there/);
+  assert.equal(trackedGroupCount(), 0);
+});

@@ -205,3 +205,12 @@ test('a job of its own beside it (a process it started, serving nothing) uses th
   assert.doesNotMatch(text, /More processes would help|stayed idle|run 1 processes/, text);
   assert.match(text, /more processes would share them, not add to them/);
 });
+
+test('a server that answered nothing while its loop was held from the start gets no recommendation naming the loop, not "too short"', () => {
+  const run = cpuRoute();
+  const spinning = { pid: 100, label: 'main', silentMs: 1750, cpuPct: 99, fromStart: true };
+  run.load = { ...run.load, requests: 0, rps: 0, errors: { ...run.load.errors, total: 0 }, spinning };
+  const advice = advise(run);
+  assert.deepEqual(ids(advice), ['loop-held']);
+  assert.match(words(run).join('\n'), /No recommendation: the server answered nothing, its event loop held/);
+});

@@ -141,6 +141,43 @@ test('a server that moves itself out of its cgroup (cgexec, systemd-run --scope)
   assert.ok(await waitFor(() => processesMatching('sleep 1011').length === 0, { timeoutMs: 2000 }), 'sleep 1011 still runs');
 });
 
+test('a child that leaves both its session and the cgroup at once (setsid, then into another cgroup) is still ended', async (t) => {
+  // The server stays; its child moved itself out before any read of the cgroup, ignoring SIGTERM: it was left
+  // running after the run (found 0). The mark in its environment finds it.
+  if (!cgroups) return; // not root and no delegated subtree: nothing to test here
+  const other = path.join(/** @type {string} */ (ownCgroupDir()), `child-moved-${process.pid}`);
+  mkdirSync(other);
+  t.after(async () => {
+    for (const pid of [...processesMatching('sleep 1013'), ...processesMatching('sleep 1014')]) process.kill(pid, 'SIGKILL');
+    await removeCgroup(other, 3000);
+  });
+  const shell = `setsid sh -c 'echo $$ > ${other}/cgroup.procs; trap "" TERM; exec sleep 1013' </dev/null >/dev/null 2>&1 & exec sleep 1014`;
+  const proc = spawnContained({ command: 'sh', args: ['-c', shell], onStdout: () => {}, onStderr: () => {} });
+  const running = (args) => processesMatching(args).filter((pid) => cmdlineOf(pid) === args.replace(' ', '\0') + '\0');
+  await waitFor(() => running('sleep 1013').length === 1 && running('sleep 1014').length === 1, { what: 'sleep 1013 and 1014 to start' });
+  const { containment } = await proc.stop();
+  assert.equal(containment.method, 'cgroup');
+  assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
+  assert.ok(await waitFor(() => processesMatching('sleep 1013').length === 0, { timeoutMs: 2000 }), 'sleep 1013 still runs');
+});
+
+test('a child with an environment of its own (env -i) that leaves the cgroup later is still ended: the members are remembered', async (t) => {
+  if (!cgroups) return; // not root and no delegated subtree: nothing to test here
+  const other = path.join(/** @type {string} */ (ownCgroupDir()), `child-moved-later-${process.pid}`);
+  mkdirSync(other);
+  t.after(async () => {
+    for (const pid of [...processesMatching('sleep 1015'), ...processesMatching('sleep 1016')]) process.kill(pid, 'SIGKILL');
+    await removeCgroup(other, 3000);
+  });
+  const shell = `setsid env -i /bin/sh -c 'trap "" TERM; sleep 0.6; echo $$ > ${other}/cgroup.procs; exec sleep 1015' </dev/null >/dev/null 2>&1 & exec sleep 1016`;
+  const proc = spawnContained({ command: 'sh', args: ['-c', shell], onStdout: () => {}, onStderr: () => {} });
+  const running = (args) => processesMatching(args).filter((pid) => cmdlineOf(pid) === args.replace(' ', '\0') + '\0');
+  await waitFor(() => running('sleep 1015').length === 1 && running('sleep 1016').length === 1, { what: 'sleep 1015 and 1016 to start' });
+  const { containment } = await proc.stop();
+  assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
+  assert.ok(await waitFor(() => processesMatching('sleep 1015').length === 0, { timeoutMs: 2000 }), 'sleep 1015 still runs');
+});
+
 /** A process's command line as /proc has it (NUL after each argument), or null when it is gone. */
 function cmdlineOf(pid) {
   try {

@@ -18,7 +18,8 @@ async function closedPort() {
   return port;
 }
 
-const options = (port, portsOf, addressesOf = () => []) => ({ pgid: 1, port, label: "'node app.js'", portSource: /** @type {const} */ ('PORT'), mentionedPorts: () => [], portsOf, addressesOf });
+// The kernel's range for port 0 is given apart from the ports these cases listen on, but where a case says otherwise.
+const options = (port, portsOf, addressesOf = () => []) => ({ pgid: 1, port, label: "'node app.js'", portSource: /** @type {const} */ ('PORT'), mentionedPorts: () => [], portsOf, addressesOf, ephemeral: /** @type {[number, number]} */ ([61000, 61999]) });
 
 test('while nothing answers, the listening ports are read every WRONG_PORT_CHECK_MS, not at every connection attempt', async () => {
   const port = await closedPort();
@@ -95,4 +96,12 @@ test('a server bound to an address no loopback connect reaches (HOST=127.0.0.2) 
   } finally {
     server.close();
   }
+});
+
+test('a server that takes a port of its own from the kernel (listen(0)) is told to read PORT, not only "pass --port <this start\'s port>"', async () => {
+  const port = await closedPort();
+  await assert.rejects(waitListening({ ...options(port, () => [38225]), ephemeral: [32768, 60999], readyTimeoutMs: 30_000, graceMs: 100 }),
+    new RegExp(`listens on port 38225, not on port ${port} .*; port 38225 is in the range the kernel picks from for port 0 \\(32768–60999\\): if it takes a free port of its own at each start \\(listen\\(0\\)\\), make it listen on process\\.env\\.PORT; if 38225 is its fixed port, pass --port 38225 \\(a server that opens an admin port first`));
+  // A fixed port below the range keeps the plain hint.
+  await assert.rejects(waitListening({ ...options(port, () => [4000]), ephemeral: [32768, 60999], readyTimeoutMs: 30_000, graceMs: 100 }), /; pass --port 4000 \(a server that opens/);
 });

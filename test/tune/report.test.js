@@ -2,10 +2,10 @@
 // turns old or foreign files into one clear line, exit 1.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeResultFile } from '../../src/report/result-file.js';
+import { readResultFile, writeResultFile } from '../../src/report/result-file.js';
 import { formatTune } from '../../src/report/tune-text.js';
 import { formatSummary } from '../../src/report/summary.js';
 import { createTune } from '../../src/tune/tune-engine.js';
@@ -94,4 +94,13 @@ test('old, foreign, unreadable and unprintable files: one clear line, exit 2 (ba
     assert.equal(out, '');
   }
   assert.equal((await cli('report')).code, 2, 'the file is required');
+});
+
+test('a result file saved with a byte-order mark (an editor on Windows, PowerShell 5) is read, not "not JSON"', () => {
+  const text = readFileSync(new URL('../gates/fixtures/run.json', import.meta.url), 'utf8');
+  const utf8 = join(dir, 'bom-utf8.json');
+  writeFileSync(utf8, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+  const utf16 = join(dir, 'bom-utf16.json');
+  writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  for (const file of [utf8, utf16]) assert.equal(readResultFile(file).kind, 'run', file);
 });
