@@ -258,7 +258,11 @@ function timedOutFigure(a, f, figure) {
   return share > tail ? { measured: figure.value ?? null, process: figure.process ?? null, why: 'timed-out' } : null;
 }
 
-/** The measured requests that failed by --timeout (load.errors.timeout, or an endpoint's). */
+/**
+ * The measured requests that failed by --timeout (load.errors.timeout, or an endpoint's).
+ * @param {{ errors?: { timeout?: number|null }|null }|null|undefined} load
+ * @returns {number}
+ */
 function timedOutOf(load) {
   const n = load?.errors?.timeout;
   return isFiniteNumber(n) && n > 0 ? n : 0;
