@@ -36,7 +36,9 @@ export function readMixFile(file) {
   let text;
   try {
     if (statSync(file).size > constants.MAX_STRING_LENGTH) throw tooLong();
-    text = readFileSync(file, 'utf8');
+    const bytes = readFileSync(file);
+    // A byte-order mark (an editor on Windows; PowerShell 5's > writes UTF-16) read as "not JSON".
+    text = bytes[0] === 0xff && bytes[1] === 0xfe ? bytes.toString('utf16le', 2) : bytes.toString('utf8', bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (error.code === 'ERR_STRING_TOO_LONG') throw tooLong();

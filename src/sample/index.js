@@ -329,7 +329,7 @@ const MAX_PEERS_TRACKED = 256;
  * (from reset()): `otherUsers` (src/sample/other-users.js) and `downstreams`, per peer the
  * most connections seen at once and the mean over the reads.
  */
-function createWideScan(rootPid, serverPid = rootPid) {
+export function createWideScan(rootPid, serverPid = rootPid) {
   const leader = readStat(rootPid)?.pgrp === rootPid;
   // The server's own process is never another CPU user, even where it left the tree spawnbench started (a daemon).
   const others = createOtherUsers({ roots: () => [process.pid, rootPid, serverPid], groups: () => (leader ? [rootPid] : []) });
@@ -337,24 +337,30 @@ function createWideScan(rootPid, serverPid = rootPid) {
   let lastAt = -Infinity;
   let latest = [];
   let reads = 0;
+  /** The server's processes at the last tick, for a read at the end where the measured phase had none. */
+  let lastPids = /** @type {number[]} */ ([]);
   /** peer → { peer, transport, name, pid, connections (max), sum } */
   let peers = new Map();
+  const readDownstreams = (/** @type {number[]} */ pids) => {
+    latest = downstreams.read(pids, rootPid);
+    reads++;
+    for (const d of latest) {
+      // Bounded: a server that talks to ever new peers keeps the first few hundred.
+      if (!peers.has(d.peer) && peers.size >= MAX_PEERS_TRACKED) continue;
+      const entry = peers.get(d.peer) ?? { ...d, connections: 0, sum: 0 };
+      entry.connections = Math.max(entry.connections, d.connections);
+      entry.sum += d.connections;
+      peers.set(d.peer, entry);
+    }
+  };
   return {
     maybeScan(pids) {
+      lastPids = pids;
       const now = performance.now();
       if (now - lastAt < WIDE_SCAN_INTERVAL_MS) return latest;
       lastAt = now;
       others.scan();
-      latest = downstreams.read(pids, rootPid);
-      reads++;
-      for (const d of latest) {
-        // Bounded: a server that talks to ever new peers keeps the first few hundred.
-        if (!peers.has(d.peer) && peers.size >= MAX_PEERS_TRACKED) continue;
-        const entry = peers.get(d.peer) ?? { ...d, connections: 0, sum: 0 };
-        entry.connections = Math.max(entry.connections, d.connections);
-        entry.sum += d.connections;
-        peers.set(d.peer, entry);
-      }
+      readDownstreams(pids);
       return latest;
     },
     /** Other CPU users so far (the live advice reads them as the finished run does). */
@@ -367,6 +373,10 @@ function createWideScan(rootPid, serverPid = rootPid) {
     },
     summary() {
       others.scan();
+      // A measured phase with no read (a short one, or ticks a loaded machine delayed past WIDE_SCAN_INTERVAL_MS):
+      // read once now, while the server still runs, rather than name no downstream (a loaded CI run read none for
+      // a 2 s diagnose of a cluster that held 18 PostgreSQL connections).
+      if (reads === 0 && lastPids.length > 0) readDownstreams(lastPids);
       const list = [...peers.values()].map(({ sum, ...d }) => ({ ...d, meanConnections: Math.round((sum / Math.max(1, reads)) * 10) / 10 }));
       return { otherUsers: others.summary(), downstreams: list.sort((a, b) => b.connections - a.connections).slice(0, DOWNSTREAMS_KEPT) };
     },

@@ -88,7 +88,7 @@ test('WORKERS=4 diagnose on the database example quotes PostgreSQL and names the
   const { verdict } = result.diagnosis;
   assert.equal(verdict.id, 'downstream-refuses', JSON.stringify(result.diagnosis, null, 1).slice(0, 3000));
   assert.match(verdict.title, /the downstream refuses: .* 'sorry, too many clients already'/);
-  assert.equal(verdict.where, `127.0.0.1:${pg.port}`);
+  assert.equal(verdict.where, `127.0.0.1:${pg.port}`, JSON.stringify({ downstreams: result.samples?.downstreams ?? null, processes: (result.samples?.processes ?? []).map((p) => [p.pid, p.role, p.label]) }));
   assert.match(verdict.evidence.join('\n'), /connections to postgres \(127\.0\.0\.1:\d+\) at once/);
   assert.ok(result.load.errorTexts[0].texts[0].text.includes('too many clients already'));
   assert.ok(result.serverStderr.lines.some((l) => l.text.includes('too many clients already')), JSON.stringify(result.serverStderr));

@@ -272,3 +272,12 @@ test('HAR: a bad entry is named by its number in the capture, not by its endpoin
   ] } }));
   assert.throws(() => readMixFile(file), (error) => error instanceof UsageError && /^--mix bad-header\.har: entry 5: "headers" 'x-bad' must be/.test(error.message), String);
 });
+
+test('a mix file saved with a byte-order mark (UTF-8 from an editor on Windows, UTF-16 from PowerShell 5) is read, not "not JSON"', () => {
+  const json = JSON.stringify([{ name: 'home', path: '/', weight: 3 }, { name: 'api', path: '/api', weight: 1 }]);
+  const utf8 = join(dir, 'bom8.json');
+  writeFileSync(utf8, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json, 'utf8')]));
+  const utf16 = join(dir, 'bom16.json');
+  writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(json, 'utf16le')]));
+  for (const file of [utf8, utf16]) assert.deepEqual(readMixFile(file).map((e) => [e.name, e.path, e.weight]), [['home', '/', 3], ['api', '/api', 1]], file);
+});
