@@ -34,7 +34,21 @@ export function formatAssertionLine(o) {
     return `assert ${o.expr}  ${status}${where}  not measured (${why})`;
   }
   const why = o.why ? ` (${WHY[o.why]})` : '';
-  return `assert ${o.expr}  ${status}${where}  measured ${formatGateValue(o.measured, o.unit, o.metric)}${busiestPart(o.metric, o.process)}${why}`;
+  return `assert ${o.expr}  ${status}${where}  measured ${measuredText(o)}${busiestPart(o.metric, o.process)}${why}`;
+}
+
+/**
+ * The measured figure as the line shows it; where it rounds to the gate's own limit, with the digits that tell them
+ * apart: "rps>=31590  FAIL  measured 31,590 req/s" read as a gate that failed at what it asked for.
+ * @param {import('../analysis/assert-evaluate.js').AssertionOutcome} o
+ */
+function measuredText(o) {
+  const shown = formatGateValue(o.measured, o.unit, o.metric);
+  if (!isFiniteNumber(o.measured) || !isFiniteNumber(o.limit) || o.measured === o.limit || shown !== formatGateValue(o.limit, o.unit, o.metric)) return shown;
+  // Enough significant digits to show the difference (at most 12).
+  let digits = 6;
+  while (digits < 12 && Number(o.measured.toPrecision(digits)) === Number(o.limit.toPrecision(digits))) digits++;
+  return `${shown} (${Number(o.measured.toPrecision(digits))}; the limit is ${o.limit})`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAssertions } from '../../src/plan/assert-expr.js';
 import { gateFigures, evaluateAssertions } from '../../src/analysis/assert-evaluate.js';
-import { formatAssertions } from '../../src/report/assert-text.js';
+import { formatAssertions, formatAssertionLine } from '../../src/report/assert-text.js';
 
 function runResult({ p99Ms = 40, rps = 900, errors = { total: 0, connect: 0, reset: 0, timeout: 0, parse: 0, mismatch: 0, non2xx: 0 }, requests = 9000, processes } = {}) {
   return {
@@ -113,4 +113,15 @@ test('a probe gate on a server whose probe said why it reported nothing gives th
   assert.doesNotMatch(line, /--no-probe/);
   const off = { ...result, samples: { processes: [], probe: { available: false, reason: 'probe not enabled' } } };
   assert.match(formatAssertions(check(['elu<0.9'], off)), /drop --no-probe/, 'the flag turned it off: the flag is the reason');
+});
+
+test('a figure that rounds to the gate\'s own limit shows the digits that tell them apart', () => {
+  const line = (o) => formatAssertionLine({ where: null, process: null, ...o });
+  // Seen: "assert rps>=31590  FAIL  measured 31,590 req/s", a gate that seemed to fail at what it asked for.
+  assert.equal(line({ id: 'assert-fail', expr: 'rps>=31590', metric: 'rps', op: '>=', limit: 31590, unit: 'req/s', measured: 31589.62, pass: false }),
+    'assert rps>=31590  FAIL  measured 31,590 req/s (31589.6; the limit is 31590)');
+  assert.match(line({ id: 'assert-fail', expr: 'elu<0.9', metric: 'elu', op: '<', limit: 0.9, unit: '', measured: 0.9012, pass: false }), /measured 0\.90 \(0\.9012; the limit is 0\.9\)$/);
+  // Equal, or shown apart already: the line as before.
+  assert.match(line({ id: 'assert-fail', expr: 'elu<0.9', metric: 'elu', op: '<', limit: 0.9, unit: '', measured: 0.9, pass: false }), /measured 0\.90$/);
+  assert.match(line({ id: 'assert-pass', expr: 'p99<10ms', metric: 'p99', op: '<', limit: 10, unit: 'ms', measured: 4.2, pass: true }), /measured 4\.20 ms$/);
 });
