@@ -27,6 +27,8 @@ const EXAMPLE_NAMES = { '--html': 'report.html', '--log-file': 'spawnbench.log' 
  * @throws {UsageError}
  */
 export function checkDestinationKind(file, flag) {
+  // An empty path (--out "", an unset shell variable) read "--out : cannot write there (it is a directory)".
+  if (file.trim() === '') throw new UsageError(`${flag} was given an empty path; give a file path, like ${flag} ${EXAMPLE_NAMES[flag] ?? 'result.json'}`);
   const foreign = foreignLink(file);
   if (foreign) throw new UsageError(`${flag} ${file} is ${foreign}: spawnbench does not follow it, as the kernel would not for a shell (fs.protected_symlinks); give a path of your own`);
   const destination = destinationKind(file);

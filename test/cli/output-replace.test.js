@@ -66,3 +66,9 @@ test('--html through a link to a file in a folder that does not exist is refused
   symlinkSync('made-later.html', fine);
   assert.equal(prepareExtras({ html: fine }, 'report', 'run').html, fine, 'a link into a folder that exists is taken');
 });
+
+test('an empty output path (--out "", an unset shell variable) is refused as empty, not as "a directory"', () => {
+  for (const [flag, example] of [['--out', 'result.json'], ['--html', 'report.html'], ['--log-file', 'spawnbench.log']]) {
+    assert.throws(() => checkFileDestination('', flag), { name: 'UsageError', message: `${flag} was given an empty path; give a file path, like ${flag} ${example}` }, flag);
+  }
+});
