@@ -41,10 +41,6 @@ export default {
       throw new UsageError(`--html ${options.html} is the --against file being read; give the report its own file, like --html report.html`);
     }
     const saved = readSaved(readResultFile, file);
-    // Markdown is a compare table's: on another kind it printed the plain text as though the flag were not given.
-    if (options.markdown && saved.kind !== 'compare') {
-      throw new UsageError(`--markdown prints a compare result's table as Markdown; ${file} is a ${saved.kind} result: drop --markdown (or give --html <out> for a report to share)`);
-    }
     const extras = prepareExtras(options, 'report', saved.kind);
     const { decorateResult, finishExtras } = await import('./extras-result.js');
     const result = hasExtras(extras) ? decorateResult(saved, extras) : saved;

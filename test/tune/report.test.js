@@ -54,10 +54,6 @@ test('a saved run and a saved compare result print again', async () => {
   const printed = await cli('report', runFile);
   assert.equal(printed.code, 0, printed.err);
   assert.equal(printed.out, `${formatSummary(run)}\n`);
-  // --markdown is a compare table's: on a run it printed the plain text as though it were not given.
-  const markdown = await cli('report', runFile, '--markdown');
-  assert.equal(markdown.code, 2, markdown.out);
-  assert.equal(markdown.err, `spawnbench: --markdown prints a compare result's table as Markdown; ${runFile} is a run result: drop --markdown (or give --html <out> for a report to share)\n`);
 
   const compare = {
     tool: 'spawnbench', format: 1, kind: 'compare', machine: MACHINE, notes: [],
