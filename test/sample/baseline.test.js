@@ -17,7 +17,7 @@ after(async () => {
   await channel.close();
 });
 
-test('baseline under load: blocked in spawn > 0 and spawns/s ≈ requests/s (±20%)', async (t) => {
+test('baseline under load: blocked in spawn > 0 and spawns/s ≈ requests/s (±30%)', async (t) => {
   // Two connections keep a request always waiting on the spawning main thread (blocked 50-60%); 8 filled both cores for the same ratio.
   const load = runLoad({ port: server.port, connections: 2, durationMs: LOAD_MS });
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
@@ -36,7 +36,9 @@ test('baseline under load: blocked in spawn > 0 and spawns/s ≈ requests/s (±2
   assert.ok(main.summary.msPerSpawn > 0);
   const ratio = main.summary.spawnsPerSec / rps;
   t.diagnostic(`spawns/s ${main.summary.spawnsPerSec.toFixed(0)}, rps ${rps.toFixed(0)}, blocked ${(main.summary.blockedFraction * 100).toFixed(0)}%, ${main.summary.msPerSpawn.toFixed(2)} ms/spawn`);
-  assert.ok(ratio > 0.8 && ratio < 1.2, `spawns/s ${main.summary.spawnsPerSec.toFixed(0)} vs rps ${rps.toFixed(0)}`);
+  // ±30%: the probe's 250 ms reports and this window do not start and end together, and a loaded fresh-clone CI run read
+  // 122 spawns/s beside 100 req/s (within 4% on a quiet machine); one spawn a request, not two, is what is checked.
+  assert.ok(ratio > 0.7 && ratio < 1.3, `spawns/s ${main.summary.spawnsPerSec.toFixed(0)} vs rps ${rps.toFixed(0)}`);
   assert.ok(summary.spawned.cpuPct > 0, 'the spawned commands\' CPU shows through cutime');
   assert.match(formatProcesses(summary), /^main\s+ELU \d\.\d\d {2}blocked in spawn \d+% \(\d+(\.\d)? ms each\) {2}loop p99 [\d.]+ ms {2}CPU \d+%$/m);
 });
