@@ -119,63 +119,59 @@ for (const method of ['process-group', 'cgroup']) {
   });
 }
 
-test('a server that moves itself out of its cgroup (cgexec, systemd-run --scope) still has its escapee ended', async (t) => {
+// Not root and no delegated cgroup v2 subtree: a cgroup cannot be made, so there is no cgroup to leave (root here, and in CI).
+const NO_CGROUPS = cgroups ? false : 'making a cgroup needs root or a delegated cgroup v2 subtree';
+
+/**
+ * Starts `shell` contained, with `other` a cgroup beside the run's for a process to move into; waits until `sleep
+ * <escapee>` and `sleep <stayer>` are each running as `sleep` itself (the shell's own command line names both before it
+ * forks and execs, and a wait that matched it stopped the group before the child left it: found 0 in a fresh-clone CI
+ * run); stops it; returns its containment and whether the escapee is gone.
+ * @param {import('node:test').TestContext} t
+ * @param {string} name the other cgroup's name
+ * @param {(other: string) => string} shell
+ * @param {[number, number]} sleeps the escapee's and the stayer's `sleep` seconds (their markers)
+ */
+async function stopWithEscapee(t, name, shell, [escapee, stayer]) {
+  const other = path.join(/** @type {string} */ (ownCgroupDir()), `${name}-${process.pid}`);
+  mkdirSync(other);
+  t.after(async () => {
+    for (const pid of [...processesMatching(`sleep ${escapee}`), ...processesMatching(`sleep ${stayer}`)]) process.kill(pid, 'SIGKILL');
+    await removeCgroup(other, 3000);
+  });
+  const proc = spawnContained({ command: 'sh', args: ['-c', shell(other)], onStdout: () => {}, onStderr: () => {} });
+  const running = (args) => processesMatching(args).filter((pid) => cmdlineOf(pid) === args.replace(' ', '\0') + '\0');
+  await waitFor(() => running(`sleep ${escapee}`).length === 1 && running(`sleep ${stayer}`).length === 1, { what: `sleep ${escapee} and ${stayer} to start` });
+  const { containment } = await proc.stop();
+  const gone = await waitFor(() => processesMatching(`sleep ${escapee}`).length === 0, { timeoutMs: 2000 });
+  return { containment, gone };
+}
+
+test('a server that moves itself out of its cgroup (cgexec, systemd-run --scope) still has its escapee ended', { skip: NO_CGROUPS }, async (t) => {
   // The launcher moved the shell into another cgroup, so cgroup.kill reached nothing: a setsid
   // child that ignores SIGTERM was left running after the run, and escapees.found was 0.
-  if (!cgroups) return; // not root and no delegated subtree: nothing to test here
-  const other = path.join(/** @type {string} */ (ownCgroupDir()), `moved-away-${process.pid}`);
-  mkdirSync(other);
-  t.after(async () => {
-    for (const pid of [...processesMatching('sleep 1011'), ...processesMatching('sleep 1012')]) process.kill(pid, 'SIGKILL');
-    await removeCgroup(other, 3000);
-  });
-  const shell = `echo $$ > ${other}/cgroup.procs; setsid sh -c 'trap "" TERM; exec sleep 1011' </dev/null >/dev/null 2>&1 & exec sleep 1012`;
-  const proc = spawnContained({ command: 'sh', args: ['-c', shell], onStdout: () => {}, onStderr: () => {} });
-  // Each has become `sleep` itself: the shell's own command line names both before it forks and execs, and a
-  // wait that matched it stopped the group before the child left it (found 0 in a fresh-clone CI run).
-  const running = (args) => processesMatching(args).filter((pid) => cmdlineOf(pid) === args.replace(' ', '\0') + '\0');
-  await waitFor(() => running('sleep 1011').length === 1 && running('sleep 1012').length === 1, { what: 'sleep 1011 and 1012 to start' });
-  const { containment } = await proc.stop();
+  const { containment, gone } = await stopWithEscapee(t, 'moved-away',
+    (other) => `echo $$ > ${other}/cgroup.procs; setsid sh -c 'trap "" TERM; exec sleep 1011' </dev/null >/dev/null 2>&1 & exec sleep 1012`, [1011, 1012]);
   assert.equal(containment.method, 'cgroup');
   assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
-  assert.ok(await waitFor(() => processesMatching('sleep 1011').length === 0, { timeoutMs: 2000 }), 'sleep 1011 still runs');
+  assert.ok(gone, 'sleep 1011 still runs');
 });
 
-test('a child that leaves both its session and the cgroup at once (setsid, then into another cgroup) is still ended', async (t) => {
+test('a child that leaves both its session and the cgroup at once (setsid, then into another cgroup) is still ended', { skip: NO_CGROUPS }, async (t) => {
   // The server stays; its child moved itself out before any read of the cgroup, ignoring SIGTERM: it was left
   // running after the run (found 0). The mark in its environment finds it.
-  if (!cgroups) return; // not root and no delegated subtree: nothing to test here
-  const other = path.join(/** @type {string} */ (ownCgroupDir()), `child-moved-${process.pid}`);
-  mkdirSync(other);
-  t.after(async () => {
-    for (const pid of [...processesMatching('sleep 1013'), ...processesMatching('sleep 1014')]) process.kill(pid, 'SIGKILL');
-    await removeCgroup(other, 3000);
-  });
-  const shell = `setsid sh -c 'echo $$ > ${other}/cgroup.procs; trap "" TERM; exec sleep 1013' </dev/null >/dev/null 2>&1 & exec sleep 1014`;
-  const proc = spawnContained({ command: 'sh', args: ['-c', shell], onStdout: () => {}, onStderr: () => {} });
-  const running = (args) => processesMatching(args).filter((pid) => cmdlineOf(pid) === args.replace(' ', '\0') + '\0');
-  await waitFor(() => running('sleep 1013').length === 1 && running('sleep 1014').length === 1, { what: 'sleep 1013 and 1014 to start' });
-  const { containment } = await proc.stop();
+  const { containment, gone } = await stopWithEscapee(t, 'child-moved',
+    (other) => `setsid sh -c 'echo $$ > ${other}/cgroup.procs; trap "" TERM; exec sleep 1013' </dev/null >/dev/null 2>&1 & exec sleep 1014`, [1013, 1014]);
   assert.equal(containment.method, 'cgroup');
   assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
-  assert.ok(await waitFor(() => processesMatching('sleep 1013').length === 0, { timeoutMs: 2000 }), 'sleep 1013 still runs');
+  assert.ok(gone, 'sleep 1013 still runs');
 });
 
-test('a child with an environment of its own (env -i) that leaves the cgroup later is still ended: the members are remembered', async (t) => {
-  if (!cgroups) return; // not root and no delegated subtree: nothing to test here
-  const other = path.join(/** @type {string} */ (ownCgroupDir()), `child-moved-later-${process.pid}`);
-  mkdirSync(other);
-  t.after(async () => {
-    for (const pid of [...processesMatching('sleep 1015'), ...processesMatching('sleep 1016')]) process.kill(pid, 'SIGKILL');
-    await removeCgroup(other, 3000);
-  });
-  const shell = `setsid env -i /bin/sh -c 'trap "" TERM; sleep 0.6; echo $$ > ${other}/cgroup.procs; exec sleep 1015' </dev/null >/dev/null 2>&1 & exec sleep 1016`;
-  const proc = spawnContained({ command: 'sh', args: ['-c', shell], onStdout: () => {}, onStderr: () => {} });
-  const running = (args) => processesMatching(args).filter((pid) => cmdlineOf(pid) === args.replace(' ', '\0') + '\0');
-  await waitFor(() => running('sleep 1015').length === 1 && running('sleep 1016').length === 1, { what: 'sleep 1015 and 1016 to start' });
-  const { containment } = await proc.stop();
+test('a child with an environment of its own (env -i) that leaves the cgroup later is still ended: the members are remembered', { skip: NO_CGROUPS }, async (t) => {
+  const { containment, gone } = await stopWithEscapee(t, 'child-moved-later',
+    (other) => `setsid env -i /bin/sh -c 'trap "" TERM; sleep 0.6; echo $$ > ${other}/cgroup.procs; exec sleep 1015' </dev/null >/dev/null 2>&1 & exec sleep 1016`, [1015, 1016]);
   assert.ok(containment.escapees.found >= 1 && containment.escapees.ended >= 1, JSON.stringify(containment));
-  assert.ok(await waitFor(() => processesMatching('sleep 1015').length === 0, { timeoutMs: 2000 }), 'sleep 1015 still runs');
+  assert.ok(gone, 'sleep 1015 still runs');
 });
 
 /** A process's command line as /proc has it (NUL after each argument), or null when it is gone. */
